@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { Money, currencyExponent, isPlainDecimal } from './money.js';
+
+describe('Money.parse', () => {
+  it.each([
+    ['10', 'EUR', '10.00'],
+    ['10.5', 'EUR', '10.50'],
+    ['10.50', 'EUR', '10.50'],
+    ['0.01', 'EUR', '0.01'],
+    ['10000.00', 'EUR', '10000.00'],
+    ['1000', 'CLP', '1000'],
+    ['1000.00', 'COP', '1000'],
+    ['999999999999999', 'EUR', '999999999999999.00'],
+  ])('accepts %s %s as %s', (amount, currency, expected) => {
+    const result = Money.parse(amount, currency);
+    expect(result.ok && result.money.toDecimal()).toBe(expected);
+  });
+
+  it.each([
+    ['1e3', 'EUR', 'AMOUNT_INVALID'],
+    ['-5', 'EUR', 'AMOUNT_NOT_POSITIVE'],
+    ['--5', 'EUR', 'AMOUNT_INVALID'],
+    ['0', 'EUR', 'AMOUNT_NOT_POSITIVE'],
+    ['0.00', 'EUR', 'AMOUNT_NOT_POSITIVE'],
+    ['0.001', 'EUR', 'AMOUNT_TOO_PRECISE'],
+    ['10.5', 'CLP', 'AMOUNT_TOO_PRECISE'],
+    ['NaN', 'EUR', 'AMOUNT_INVALID'],
+    ['Infinity', 'EUR', 'AMOUNT_INVALID'],
+    ['10,00', 'EUR', 'AMOUNT_INVALID'],
+    [' 10', 'EUR', 'AMOUNT_INVALID'],
+    ['10 ', 'EUR', 'AMOUNT_INVALID'],
+    ['010', 'EUR', 'AMOUNT_INVALID'],
+    ['.5', 'EUR', 'AMOUNT_INVALID'],
+    ['5.', 'EUR', 'AMOUNT_INVALID'],
+    ['+5', 'EUR', 'AMOUNT_INVALID'],
+    ['0x10', 'EUR', 'AMOUNT_INVALID'],
+    ['', 'EUR', 'AMOUNT_INVALID'],
+    ['1234567890123456789012345', 'EUR', 'AMOUNT_TOO_LARGE'],
+    ['10', 'eur', 'CURRENCY_INVALID'],
+    ['10', 'EURO', 'CURRENCY_INVALID'],
+  ])('rejects %j %s with %s', (amount, currency, code) => {
+    const result = Money.parse(amount, currency);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.code).toBe(code);
+      expect(result.error.message.length).toBeGreaterThan(10);
+    }
+  });
+});
+
+describe('Money arithmetic', () => {
+  const eur = (value: string) => Money.fromDecimal(value, 'EUR');
+
+  it('adds and subtracts exactly where floats would drift', () => {
+    expect(eur('0.10').add(eur('0.20')).toDecimal()).toBe('0.30');
+    expect(eur('100.00').subtract(eur('99.99')).toDecimal()).toBe('0.01');
+    expect(eur('1.00').subtract(eur('2.50')).toDecimal()).toBe('-1.50');
+  });
+
+  it('compares', () => {
+    expect(eur('10.00').compare(eur('9.99'))).toBe(1);
+    expect(eur('10.00').compare(eur('10'))).toBe(0);
+    expect(eur('10.00').equals(eur('10.0'))).toBe(true);
+  });
+
+  it('refuses to mix currencies', () => {
+    expect(() => eur('1').add(Money.fromDecimal('1', 'USD'))).toThrow(/EUR with USD/);
+  });
+
+  it('reads stored values with trailing zeros but nothing inexact', () => {
+    expect(Money.fromDecimal('1000.00', 'CLP').toDecimal()).toBe('1000');
+    expect(Money.fromDecimal('0012.30', 'EUR').toDecimal()).toBe('12.30');
+    expect(() => Money.fromDecimal('1000.50', 'CLP')).toThrow(RangeError);
+    expect(() => Money.fromDecimal('1.005', 'EUR')).toThrow(RangeError);
+    expect(() => Money.fromDecimal('abc', 'EUR')).toThrow(RangeError);
+  });
+});
+
+describe('currency rules', () => {
+  it('knows the zero-decimal currencies', () => {
+    expect(currencyExponent('CLP')).toBe(0);
+    expect(currencyExponent('COP')).toBe(0);
+    expect(currencyExponent('JPY')).toBe(0);
+    expect(currencyExponent('EUR')).toBe(2);
+    expect(currencyExponent('THB')).toBe(2);
+  });
+
+  it('defines the Decimal grammar', () => {
+    expect(isPlainDecimal('10.50')).toBe(true);
+    expect(isPlainDecimal('0')).toBe(true);
+    expect(isPlainDecimal('1e3')).toBe(false);
+    expect(isPlainDecimal('-5')).toBe(true);
+    expect(isPlainDecimal(' 10')).toBe(false);
+  });
+});

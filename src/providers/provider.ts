@@ -1,0 +1,213 @@
+// The interface every payment provider adapter implements. The domain speaks only these types;
+// each adapter under src/providers/<provider>/ is the one place that knows its provider's URLs,
+// field names, status words and signature scheme. Nothing here knows GraphQL or the database.
+
+import type { Money } from '../lib/money.js';
+
+export type ProviderName = 'deposit-gateway' | 'qr-gateway';
+
+/** How the money moves. One `Deposit` type covers every rail of both providers. */
+export type Rail = 'HOSTED_CHECKOUT' | 'CARD' | 'OPEN_BANKING' | 'LATAM' | 'UPI' | 'PIX' | 'CRYPTO' | 'THAI_QR';
+
+/** Gateway deposit status (DESIGN.md). `SUCCEEDED` is the only status on which a player is credited. */
+export type DepositStatus =
+  | 'PENDING'
+  | 'AUTHORIZED'
+  | 'SUCCEEDED'
+  | 'DECLINED'
+  | 'EXPIRED'
+  | 'CANCELLED'
+  | 'FAILED'
+  | 'REFUNDED';
+
+export type RefundStatus = 'REQUESTED' | 'APPROVED' | 'REJECTED';
+export type PayoutStatus = 'PENDING' | 'PAID' | 'BOUNCED' | 'REVERTED' | 'FAILED';
+
+/** A merchant account at a provider, as configured. Secrets stay inside adapters and never leave the process. */
+export interface MerchantAccount {
+  /** Our stable code for the account, used in webhook URLs (`/webhooks/<provider>/<code>`). */
+  code: string;
+  provider: ProviderName;
+  /** false for test-mode accounts (sandbox or provider test keys). */
+  livemode: boolean;
+  /** Base address of the provider API, including any version prefix (`.../v1`). */
+  baseUrl: string;
+  apiKey: string;
+  /** Current webhook signing secret first; older ones still accepted during rotation. */
+  webhookSecrets: string[];
+}
+
+/** Customer details a rail may require. Field names are the gateway's, not a provider's. */
+export interface Customer {
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  /** ISO 3166-1 alpha-2 billing country. */
+  country?: string;
+  address1?: string;
+  city?: string;
+  zipCode?: string;
+  phone?: string;
+  phoneCode?: string;
+  personalId?: string;
+  documentType?: string;
+  documentNumber?: string;
+}
+
+/** The rail block of a deposit request: exactly one. */
+export type RailDetails =
+  | { rail: 'HOSTED_CHECKOUT'; preselect?: { method: string; bankCountry?: string }; expiresInSeconds?: number }
+  | { rail: 'CARD' }
+  | { rail: 'OPEN_BANKING'; method: string; bankCountry: string }
+  | {
+      rail: 'LATAM';
+      /** ECUADOR, CHILE, PERU, MEXICO or COLOMBIA. */
+      country: string;
+      method?: string;
+      successUrl?: string;
+      errorUrl?: string;
+      redirectUrl?: string;
+      expiresAt?: Date;
+    }
+  | { rail: 'UPI' }
+  | { rail: 'PIX' }
+  | { rail: 'CRYPTO' }
+  | {
+      rail: 'THAI_QR';
+      payer: { name: string; bankName?: string; bankAccount?: string };
+      expiresInSeconds?: number;
+      /** Our API client id, sent as metadata. */
+      clientId: string;
+    };
+
+export interface CreateDepositRequest {
+  /**
+   * The gateway's own deposit id. Sent to the provider as its merchant reference and idempotency
+   * key, so a retry after a crash can never create a second provider payment.
+   */
+  depositId: string;
+  amount: Money;
+  details: RailDetails;
+  customer: Customer;
+  returnUrl?: string;
+}
+
+/** What a provider says about one deposit, mapped to domain terms. */
+export interface ProviderDeposit {
+  /** The provider's reference for the payment (or session id for hosted checkout). */
+  reference: string;
+  status: DepositStatus;
+  /** The provider's raw status word, kept for admins and support. */
+  providerStatus: string;
+  /** Where to send the player, when the rail has a redirect. */
+  redirectUrl?: string;
+  /** Echo of the merchant reference we sent (our deposit id), when the provider returns it. */
+  merchantReference?: string;
+  amount?: Money;
+  fee?: Money;
+  net?: Money;
+  declineReason?: string;
+  /** Processor code: for admins only, never for shoppers. */
+  statusReason?: string;
+  approvedAt?: Date;
+  /** Crypto quote terms (crypto rail only). */
+  crypto?: { quoteTtlMinutes: number; underpayTolerancePct: string };
+  /** Thai QR code (THAI_QR rail only). */
+  qrCode?: { payload: string; expiresAt: Date };
+}
+
+/** Stable error codes a provider call can end with. Clients see the code and the safe message. */
+export type ProviderErrorCode =
+  | 'PROVIDER_AUTH_FAILED'
+  | 'RAIL_DISABLED'
+  | 'AMOUNT_BELOW_MINIMUM'
+  | 'AMOUNT_ABOVE_MAXIMUM'
+  | 'CURRENCY_NOT_SUPPORTED'
+  | 'BENEFICIARY_FIELDS_MISSING'
+  | 'PAYOUTS_NOT_ENABLED'
+  | 'WEBHOOK_URL_INVALID'
+  | 'RATE_LIMITED'
+  | 'PROVIDER_REJECTED'
+  | 'PROVIDER_UNAVAILABLE';
+
+export interface ProviderError {
+  code: ProviderErrorCode;
+  /** Safe for any client: says what went wrong in gateway terms. */
+  message: string;
+  /** The provider's own message, kept for admins (may name provider fields). */
+  providerMessage?: string;
+  httpStatus?: number;
+  /** Field paths in gateway terms (e.g. `['beneficiary', 'bankCode']`) the provider said are missing. */
+  missing?: string[][];
+  /**
+   * True when the outcome at the provider is unknown (timeout, 5xx): the request may or may not
+   * have taken effect, so the record stays recoverable by status lookup or retry.
+   */
+  outcomeUnknown: boolean;
+}
+
+/** Declines and failures are results, not exceptions. */
+export type ProviderResult<T> = { ok: true; value: T } | { ok: false; error: ProviderError };
+
+/** A validation failure of a request, before any provider call. */
+export interface FieldError {
+  /** Path in gateway request terms, e.g. `['customer', 'phone']` or `['amount']`. */
+  field: string[];
+  /** Stable UPPER_SNAKE code. */
+  code: string;
+  message: string;
+}
+
+/** A verified webhook, mapped to domain terms. */
+export interface WebhookEvent {
+  /** Dedupe key: the provider's event id, or `<reference>:<status>` where the provider has none. */
+  eventId: string;
+  /** The provider's event name, e.g. `payment.approved`. */
+  name: string;
+  livemode?: boolean;
+  occurredAt?: Date;
+  /** What the event is about; `unknown` events are stored and ignored. */
+  subject:
+    | { kind: 'deposit'; reference: string; merchantReference?: string; status: DepositStatus; providerStatus: string; amount?: Money; declineReason?: string }
+    | { kind: 'refund'; reference: string; depositReference?: string; status: RefundStatus; providerStatus: string; amount?: Money }
+    | { kind: 'payout'; reference: string; merchantReference?: string; status: PayoutStatus; providerStatus: string; amount?: Money }
+    | { kind: 'chargeback'; reference: string; merchantReference?: string }
+    | { kind: 'other'; reference?: string };
+}
+
+export type WebhookRejection =
+  | 'SIGNATURE_MISSING'
+  | 'SIGNATURE_MALFORMED'
+  | 'SIGNATURE_MISMATCH'
+  | 'TIMESTAMP_OUT_OF_WINDOW'
+  | 'PAYLOAD_INVALID';
+
+export type WebhookVerification = { ok: true; event: WebhookEvent } | { ok: false; reason: WebhookRejection };
+
+/** Incoming webhook exactly as received: verification runs on these bytes. */
+export interface RawWebhook {
+  body: Buffer;
+  /** Lower-cased header names. */
+  headers: Record<string, string | undefined>;
+  /** Defaults to the current time; tests pass their own. */
+  receivedAt?: Date;
+}
+
+/** One provider that takes deposits. */
+export interface DepositProvider {
+  readonly name: ProviderName;
+  /** Rails this provider serves. */
+  readonly rails: readonly Rail[];
+  /**
+   * Checks a request against the provider's published rules (amount bands, currencies, required
+   * fields per rail) so bad input is refused before any provider call. Empty means valid.
+   */
+  validateDeposit(request: Omit<CreateDepositRequest, 'depositId'>): FieldError[];
+  createDeposit(account: MerchantAccount, request: CreateDepositRequest): Promise<ProviderResult<ProviderDeposit>>;
+  /** Status lookup by the provider reference; used by reconciliation. */
+  getDeposit(account: MerchantAccount, reference: string): Promise<ProviderResult<ProviderDeposit>>;
+  /** Verifies a webhook on the exact bytes received, then parses it. Never parses before verifying. */
+  verifyWebhook(account: MerchantAccount, webhook: RawWebhook): WebhookVerification;
+  /** Liveness of the provider's API for this account (health checks). */
+  ping(account: MerchantAccount): Promise<boolean>;
+}
