@@ -202,7 +202,7 @@ export interface DepositProvider {
    * Checks a request against the provider's published rules (amount bands, currencies, required
    * fields per rail) so bad input is refused before any provider call. Empty means valid.
    */
-  validateDeposit(request: Omit<CreateDepositRequest, 'depositId'>): FieldError[];
+  validateDeposit(account: MerchantAccount, request: Omit<CreateDepositRequest, 'depositId'>): FieldError[];
   createDeposit(account: MerchantAccount, request: CreateDepositRequest): Promise<ProviderResult<ProviderDeposit>>;
   /** Status lookup by the provider reference; used by reconciliation. */
   getDeposit(account: MerchantAccount, reference: string): Promise<ProviderResult<ProviderDeposit>>;
@@ -210,4 +210,81 @@ export interface DepositProvider {
   verifyWebhook(account: MerchantAccount, webhook: RawWebhook): WebhookVerification;
   /** Liveness of the provider's API for this account (health checks). */
   ping(account: MerchantAccount): Promise<boolean>;
+}
+
+export interface RequestRefundRequest {
+  /** The gateway's refund id, sent as the provider's idempotency key. */
+  refundId: string;
+  /** Provider reference of the deposit being refunded. */
+  depositReference: string;
+  /** Omitted: refund the full captured amount. */
+  amount?: Money;
+  reason?: string;
+}
+
+export interface ProviderRefund {
+  reference: string;
+  status: RefundStatus;
+  providerStatus: string;
+  amount?: Money;
+}
+
+export interface PayoutBeneficiary {
+  name?: string;
+  documentType?: string;
+  documentNumber?: string;
+  /** Destination account (the CLABE in Mexico). Sensitive: masked for non-admins and in logs. */
+  accountNumber?: string;
+  bankCode?: string;
+  accountType?: string;
+  /** Peru's interbank number. */
+  cci?: string;
+}
+
+export interface CreatePayoutRequest {
+  /** The gateway's payout id: the provider's merchant reference and idempotency key. */
+  payoutId: string;
+  country: string;
+  amount: Money;
+  beneficiary: PayoutBeneficiary;
+}
+
+export interface ProviderPayout {
+  reference: string;
+  status: PayoutStatus;
+  providerStatus: string;
+  merchantReference?: string;
+  amount?: Money;
+}
+
+export interface CardSession {
+  settled: boolean;
+  status: DepositStatus;
+  providerStatus: string;
+  amount?: Money;
+  scriptUrl?: string;
+  brands: string[];
+}
+
+export interface CardSettleResult {
+  settled: boolean;
+  changed: boolean;
+  deposit: ProviderDeposit;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** Cursor for the next (older) page; absent on the last page. */
+  nextBefore?: string;
+}
+
+/** Refunds, payouts and the embedded card form: the deposit gateway's further capabilities. */
+export interface MoneyMovementProvider {
+  requestRefund(account: MerchantAccount, request: RequestRefundRequest): Promise<ProviderResult<ProviderRefund>>;
+  validatePayout(account: MerchantAccount, request: Omit<CreatePayoutRequest, 'payoutId'>): FieldError[];
+  createPayout(account: MerchantAccount, request: CreatePayoutRequest): Promise<ProviderResult<ProviderPayout>>;
+  listPayouts(account: MerchantAccount, page?: { before?: string; limit?: number }): Promise<ProviderResult<Page<ProviderPayout>>>;
+  listDeposits(account: MerchantAccount, page?: { before?: string; limit?: number }): Promise<ProviderResult<Page<ProviderDeposit>>>;
+  getCardSession(account: MerchantAccount, reference: string): Promise<ProviderResult<CardSession>>;
+  settleCard(account: MerchantAccount, reference: string): Promise<ProviderResult<CardSettleResult>>;
 }
