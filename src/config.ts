@@ -1,0 +1,231 @@
+// The gateway's configuration: the only reader of process.env. Parsed and validated once at
+// start-up; a bad value stops the process with a message naming the variable.
+
+import path from 'node:path';
+import { z } from 'zod';
+import type { MerchantAccount, ProviderName } from './providers/provider.js';
+
+export type Environment = 'development' | 'test' | 'production';
+
+/** A merchant account as configured, plus which sandbox hosts it when the gateway runs one. */
+export interface MerchantAccountConfig extends MerchantAccount {
+  /** Set for accounts served by an in-process sandbox: `baseUrl` is filled in once it listens. */
+  sandbox: boolean;
+}
+
+export interface GatewayConfig {
+  env: Environment;
+  host: string;
+  port: number;
+  /** Address at which providers reach this gateway's webhook routes. */
+  publicUrl: string | undefined;
+  /** PostgreSQL connection string; absent means the embedded PGlite database under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Create and print the three demo clients (development only). */
+  demoClients: boolean;
+  merchantAccounts: MerchantAccountConfig[];
+  sandbox: {
+    /** Multiplier for the sandboxes' clocks (webhook retry back-off, ack time-outs). 1 = real time. */
+    timeScale: number;
+    /** Test-mode payments approve (or decline, for `.13`) at once instead of waiting for a click. */
+    autoComplete: boolean;
+  };
+  providers: {
+    timeoutMs: number;
+    maxRetries: number;
+  };
+  graphql: {
+    maxDepth: number;
+    maxAliases: number;
+    maxCost: number;
+    maxTokens: number;
+    /** Serve GraphiQL on GET /graphql (always on in development). */
+    graphiql: boolean;
+  };
+  http: {
+    bodyLimitBytes: number;
+    webhookBodyLimitBytes: number;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const booleanString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(max));
+
+const url = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
+
+const merchantAccountSchema = z.object({
+  code: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'code must be lower-case letters, digits and dashes'),
+  provider: z.enum(['deposit-gateway', 'qr-gateway']),
+  livemode: z.boolean(),
+  baseUrl: url,
+  apiKey: z.string().min(8, 'apiKey is too short'),
+  webhookSecrets: z.array(z.string().min(8, 'webhook secrets need at least 8 characters')).min(1),
+});
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a port number')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(65535))
+    .default(4000),
+  PUBLIC_URL: url.optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DEMO_CLIENTS: booleanString.optional(),
+  MERCHANT_ACCOUNTS: z.string().optional(),
+  SANDBOX_TIME_SCALE: z
+    .string()
+    .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, 'must be a positive decimal such as 1 or 0.01')
+    .transform(Number)
+    .pipe(z.number().positive().max(1000))
+    .default(1),
+  SANDBOX_AUTO_COMPLETE: booleanString.default(true),
+  PROVIDER_TIMEOUT_MS: positiveInt(120_000).default(10_000),
+  PROVIDER_MAX_RETRIES: z
+    .string()
+    .regex(/^[0-9]$/, 'must be 0 to 9')
+    .transform(Number)
+    .default(2),
+  GRAPHQL_MAX_DEPTH: positiveInt(100).default(12),
+  GRAPHQL_MAX_ALIASES: positiveInt(1000).default(15),
+  GRAPHQL_MAX_COST: positiveInt(1_000_000).default(5000),
+  GRAPHQL_MAX_TOKENS: positiveInt(1_000_000).default(2000),
+  GRAPHIQL: booleanString.optional(),
+  HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
+  WEBHOOK_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(65_536),
+});
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Reads and validates the configuration. Throws `ConfigError` naming every bad variable.
+ *
+ * @example loadConfig({ PORT: '0', DATA_DIR: '/tmp/gw' })
+ */
+export function loadConfig(env: Env = process.env): GatewayConfig {
+  // Empty strings are treated as unset, as in most twelve-factor tooling.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const production = e.NODE_ENV === 'production';
+
+  const merchantAccounts = e.MERCHANT_ACCOUNTS ? parseMerchantAccounts(e.MERCHANT_ACCOUNTS, problems) : defaultSandboxAccounts();
+  const demoClients = e.DEMO_CLIENTS ?? !production;
+
+  if (production) {
+    if (!e.DATABASE_URL) problems.push('DATABASE_URL: required when NODE_ENV=production (the embedded database is for development)');
+    if (!e.MERCHANT_ACCOUNTS) problems.push('MERCHANT_ACCOUNTS: required when NODE_ENV=production (the provider sandboxes are for development)');
+    if (demoClients) problems.push('DEMO_CLIENTS: demo clients are refused when NODE_ENV=production');
+    if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production (providers must reach the webhook routes)');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(e.DATA_DIR),
+    logLevel: e.LOG_LEVEL,
+    demoClients,
+    merchantAccounts,
+    sandbox: { timeScale: e.SANDBOX_TIME_SCALE, autoComplete: e.SANDBOX_AUTO_COMPLETE },
+    providers: { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxCost: e.GRAPHQL_MAX_COST,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      graphiql: e.GRAPHIQL ?? !production,
+    },
+    http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES },
+  };
+}
+
+function parseMerchantAccounts(json: string, problems: string[]): MerchantAccountConfig[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    problems.push('MERCHANT_ACCOUNTS: must be a JSON array of merchant accounts');
+    return [];
+  }
+  const parsed = z.array(merchantAccountSchema).min(1, 'must list at least one account').safeParse(raw);
+  if (!parsed.success) {
+    // Messages name the account index and field, never the value: it may be a secret.
+    problems.push(...parsed.error.issues.map((issue) => `MERCHANT_ACCOUNTS[${issue.path.join('.')}]: ${issue.message}`));
+    return [];
+  }
+  const codes = new Set<string>();
+  for (const account of parsed.data) {
+    if (codes.has(account.code)) problems.push(`MERCHANT_ACCOUNTS: duplicate account code ${account.code}`);
+    codes.add(account.code);
+    const expectedPrefix = keyPrefix(account.provider, account.livemode);
+    if (!account.apiKey.startsWith(expectedPrefix)) {
+      problems.push(`MERCHANT_ACCOUNTS[${account.code}].apiKey: a ${account.livemode ? 'live' : 'test'} ${account.provider} key starts with ${expectedPrefix}`);
+    }
+  }
+  return parsed.data.map((account) => ({ ...account, baseUrl: account.baseUrl.replace(/\/+$/, ''), sandbox: false }));
+}
+
+/** Key prefixes the providers document (deposit gateway: Authentication 2; QR gateway: Authentication 2). */
+function keyPrefix(provider: ProviderName, livemode: boolean): string {
+  if (provider === 'deposit-gateway') return livemode ? 'svc_live_' : 'svc_test_';
+  return livemode ? 'pk_live_' : 'pk_test_';
+}
+
+/**
+ * With no MERCHANT_ACCOUNTS, one test account per provider, served by the in-process sandboxes.
+ * Their keys and secrets are fixed test values that only the local sandbox accepts.
+ */
+function defaultSandboxAccounts(): MerchantAccountConfig[] {
+  return [
+    {
+      code: 'dg-test',
+      provider: 'deposit-gateway',
+      livemode: false,
+      baseUrl: '',
+      apiKey: 'svc_test_sandbox_deposit_gateway',
+      webhookSecrets: ['whsec_sandbox_deposit_gateway'],
+      sandbox: true,
+    },
+    {
+      code: 'qr-test',
+      provider: 'qr-gateway',
+      livemode: false,
+      baseUrl: '',
+      apiKey: 'pk_test_sandbox_qr_gateway',
+      webhookSecrets: ['whsec_sandbox_qr_gateway'],
+      sandbox: true,
+    },
+  ];
+}
