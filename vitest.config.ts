@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // graphql 16 ships CommonJS (index.js) and ESM (index.mjs). Node, and so every dependency,
+    // loads the CommonJS entry; vite would give our sources the ESM one, and two copies of
+    // graphql cannot share a schema. Point vite at the one Node uses.
+    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+  },
   test: {
     include: ['src/**/*.spec.ts', 'test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],

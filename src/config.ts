@@ -35,6 +35,8 @@ export interface GatewayConfig {
   providers: {
     timeoutMs: number;
     maxRetries: number;
+    /** Unit of the QR gateway's integer `amount` (the spec does not state it): satang or whole baht. */
+    qrAmountUnit: 'satang' | 'baht';
   };
   graphql: {
     maxDepth: number;
@@ -110,6 +112,7 @@ const envSchema = z.object({
     .regex(/^[0-9]$/, 'must be 0 to 9')
     .transform(Number)
     .default(2),
+  QR_AMOUNT_UNIT: z.enum(['satang', 'baht']).default('satang'),
   GRAPHQL_MAX_DEPTH: positiveInt(100).default(12),
   GRAPHQL_MAX_ALIASES: positiveInt(1000).default(15),
   GRAPHQL_MAX_COST: positiveInt(1_000_000).default(5000),
@@ -159,7 +162,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     demoClients,
     merchantAccounts,
     sandbox: { timeScale: e.SANDBOX_TIME_SCALE, autoComplete: e.SANDBOX_AUTO_COMPLETE },
-    providers: { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES },
+    providers: { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES, qrAmountUnit: e.QR_AMOUNT_UNIT },
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxAliases: e.GRAPHQL_MAX_ALIASES,

@@ -1,0 +1,242 @@
+// Opens the gateway's database: PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite
+// persisted under the data directory. Applies committed migrations at start, and offers one
+// EntityManager fork per unit of work plus LISTEN/NOTIFY for live updates across instances.
+
+import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import path from 'node:path';
+import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM as PostgreSqlMikroORM, type SqlEntityManager } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/core';
+import pg from 'pg';
+import type { Logger } from '../lib/logger.js';
+import { entities } from './entities.js';
+import { migrations } from './migrations/index.js';
+
+export type DatabaseKind = 'postgresql' | 'pglite';
+
+export interface DatabaseOptions {
+  /** PostgreSQL connection string; absent selects PGlite. */
+  databaseUrl?: string;
+  /** Directory holding the PGlite cluster (used only without `databaseUrl`). */
+  dataDir: string;
+  logger: Logger;
+}
+
+type NotificationHandler = (payload: string) => void;
+
+/** The database and everything the rest of the gateway needs from it. */
+export interface Database {
+  readonly kind: DatabaseKind;
+  /** A fresh EntityManager fork: one per request, webhook or job, never shared. */
+  fork(): SqlEntityManager;
+  /** Migrations applied by this start (empty when the schema was current). */
+  readonly appliedMigrations: string[];
+  /** True when a trivial query succeeds (readiness). */
+  ping(): Promise<boolean>;
+  /** Subscribes to a NOTIFY channel; the returned function unsubscribes. */
+  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+const PGLITE_DATABASE = 'gateway';
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const log = options.logger.child({ component: 'database' });
+  const common = {
+    entities,
+    extensions: [Migrator],
+    migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
+    debug: false,
+    // MikroORM's own messages (migrations applied, warnings) into our structured log.
+    logger: (message: string) => log.debug({ orm: true }, message),
+    // Entities are defined with defineEntity: no reflection, no discovery of files.
+    discovery: { warnWhenNoEntities: true },
+    allowGlobalContext: false,
+  };
+
+  let orm: MikroORM;
+  let kind: DatabaseKind;
+  let releaseLock = (): void => undefined;
+  if (options.databaseUrl) {
+    kind = 'postgresql';
+    orm = await PostgreSqlMikroORM.init({ ...common, clientUrl: options.databaseUrl, pool: { min: 0, max: 10 } });
+  } else {
+    kind = 'pglite';
+    const dataDir = path.join(options.dataDir, 'pglite');
+    mkdirSync(dataDir, { recursive: true });
+    releaseLock = lockDataDir(options.dataDir);
+    try {
+      orm = await PgliteMikroORM.init({ ...common, dbName: PGLITE_DATABASE, driverOptions: { dataDir } });
+    } catch (error) {
+      releaseLock();
+      throw error;
+    }
+  }
+
+  await orm.schema.ensureDatabase();
+  const pending = await orm.migrator.getPending();
+  await orm.migrator.up();
+  const appliedMigrations = pending.map((migration) => migration.name);
+  log.info({ kind, applied: appliedMigrations }, appliedMigrations.length ? 'database migrated' : 'database schema is current');
+
+  const notifications = kind === 'postgresql'
+    ? new PostgresNotifications(options.databaseUrl!, log)
+    : new PgliteNotifications(orm as unknown as PgliteMikroORM);
+
+  return {
+    kind,
+    appliedMigrations,
+    fork: () => orm.em.fork() as SqlEntityManager,
+    async ping() {
+      try {
+        await (orm.em.fork() as SqlEntityManager).execute('select 1');
+        return true;
+      } catch (error) {
+        log.warn({ err: error }, 'database ping failed');
+        return false;
+      }
+    },
+    listen: (channel, handler) => notifications.listen(channel, handler),
+    async close() {
+      await notifications.close();
+      await orm.close(true);
+      releaseLock();
+    },
+  };
+}
+
+/**
+ * PGlite is a single-process database: a second process opening the same directory (a second
+ * `npm start`, or the client CLI beside a running gateway) would corrupt it. A pid file refuses
+ * that with a clear message; a lock left by a process that no longer runs is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = path.join(dataDir, 'pglite.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(file, 'utf8').trim());
+      if (holder && holder !== process.pid && isAlive(holder)) {
+        throw new Error(
+          `The embedded database in ${dataDir} is in use by process ${holder} (a running gateway?). ` +
+            'Stop it first, or use PostgreSQL by setting DATABASE_URL. With a gateway running, create clients through the createApiClient mutation.',
+        );
+      }
+      if (holder === process.pid) {
+        throw new Error(`The embedded database in ${dataDir} is already open in this process`);
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`Could not lock the embedded database in ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Channel names are SQL identifiers we choose; this keeps them so. */
+function assertChannel(channel: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`Invalid NOTIFY channel name ${channel}`);
+}
+
+/**
+ * PostgreSQL: one dedicated connection LISTENs for every channel (a pooled connection would
+ * lose its LISTEN when returned). A NOTIFY issued inside a transaction arrives after commit and
+ * never after a rollback, on every instance connected to the database.
+ */
+class PostgresNotifications {
+  private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
+  private readonly handlers = new Map<string, Set<NotificationHandler>>();
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly log: Logger,
+  ) {}
+
+  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+    assertChannel(channel);
+    const client = await this.connect();
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await client.query(`LISTEN ${channel}`);
+    }
+    set.add(handler);
+    return async () => {
+      set.delete(handler);
+    };
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= (async () => {
+      const client = new pg.Client({ connectionString: this.url });
+      client.on('notification', (message) => {
+        for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+      });
+      client.on('error', (error) => {
+        this.log.error({ err: error }, 'LISTEN connection failed; reconnecting');
+        this.client = undefined;
+        this.connecting = undefined;
+        if (!this.closed) void this.reconnect();
+      });
+      await client.connect();
+      this.client = client;
+      return client;
+    })();
+    return this.connecting;
+  }
+
+  private async reconnect(): Promise<void> {
+    for (let attempt = 1; !this.closed; attempt++) {
+      try {
+        const client = await this.connect();
+        for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
+        this.log.info({ attempt }, 'LISTEN connection restored');
+        return;
+      } catch {
+        this.connecting = undefined;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 100 * 2 ** attempt)));
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.client?.end().catch(() => undefined);
+  }
+}
+
+/** PGlite runs in this process: its native client's `listen` gives the same after-commit delivery. */
+class PgliteNotifications {
+  private readonly unsubscribes: Array<() => Promise<void>> = [];
+
+  constructor(private readonly orm: PgliteMikroORM) {}
+
+  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+    assertChannel(channel);
+    const native = await this.orm.em.getConnection().getNativeClient();
+    const unsubscribe = await native.listen(channel, handler);
+    this.unsubscribes.push(unsubscribe);
+    return unsubscribe;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.unsubscribes.map((unsubscribe) => unsubscribe()));
+  }
+}

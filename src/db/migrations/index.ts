@@ -1,0 +1,8 @@
+// Every migration, in order. Listed explicitly so the compiled server and the test runner load
+// the same set without globbing the file system.
+
+import { Migration20261121000000_api_clients } from './Migration20261121000000_api_clients.js';
+
+export const migrations = [
+  { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
+];

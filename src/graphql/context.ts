@@ -1,0 +1,40 @@
+// What every resolver receives: the calling client (or why there is none), a per-request
+// EntityManager fork, a request-scoped logger and the services.
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../lib/logger.js';
+import type { ApiClient } from '../modules/clients/api-client.entity.js';
+import type { Services } from '../services.js';
+import type { AuthFailure } from './errors.js';
+
+export interface GatewayContext {
+  requestId: string;
+  logger: Logger;
+  /** One fork per HTTP request or per graphql-ws operation; never the global EntityManager. */
+  em: SqlEntityManager;
+  client: ApiClient | null;
+  /** Why `client` is null. */
+  authFailure: AuthFailure;
+  services: Services;
+  /** Introspection is open to every key in development, to ADMIN keys only elsewhere. */
+  introspectionAllowed: boolean;
+}
+
+/** Reads `Bearer <key>` from an Authorization header or graphql-ws connection parameter. */
+export function bearerKey(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(value);
+  return match?.[1];
+}
+
+/** Authenticates a raw Authorization value into the fields of a context. */
+export async function authenticate(
+  services: Services,
+  em: SqlEntityManager,
+  authorization: unknown,
+): Promise<{ client: ApiClient | null; authFailure: AuthFailure }> {
+  if (authorization === undefined || authorization === null || authorization === '') return { client: null, authFailure: 'MISSING' };
+  const key = bearerKey(authorization);
+  const client = key ? await services.clients.authenticate(em, key) : null;
+  return { client, authFailure: client ? 'MISSING' : 'INVALID' };
+}

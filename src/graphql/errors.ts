@@ -1,0 +1,66 @@
+// GraphQL errors the gateway throws on purpose, and the masking of everything else.
+// Business failures are not here: they are `userErrors` in payloads.
+
+import { randomUUID } from 'node:crypto';
+import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { Logger } from '../lib/logger.js';
+
+export type AuthFailure = 'MISSING' | 'INVALID';
+
+export function unauthenticated(failure: AuthFailure = 'MISSING'): GraphQLError {
+  const message =
+    failure === 'MISSING'
+      ? 'Authentication required: send "Authorization: Bearer <key>"'
+      : 'The API key is not valid (unknown, malformed or revoked)';
+  return new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+}
+
+export function forbidden(detail: string): GraphQLError {
+  return new GraphQLError(`Forbidden: ${detail}`, { extensions: { code: 'FORBIDDEN' } });
+}
+
+/** Error codes whose messages were written for clients and pass through unmasked. */
+const CLIENT_CODES = new Set([
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'NOT_FOUND',
+]);
+
+/**
+ * Apollo's `formatError`: errors meant for clients pass; anything else (a bug, a database error
+ * with SQL in its message, a provider fault that escaped) becomes "Internal error" with a
+ * correlation id that is logged beside the real error. Stack traces only in development.
+ */
+export function createFormatError(options: { logger: Logger; development: boolean }) {
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const original = unwrapResolverError(error);
+    const code = formatted.extensions?.code;
+    const deliberate = typeof code === 'string' && CLIENT_CODES.has(code) && (original instanceof GraphQLError || error instanceof GraphQLError);
+    if (deliberate) {
+      if (options.development) return formatted;
+      const { stacktrace: _stacktrace, http: _http, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
+    }
+    const correlationId = randomUUID();
+    options.logger.error({ err: original, correlationId, path: formatted.path }, 'unexpected error in GraphQL operation');
+    return {
+      message: 'Internal error',
+      ...(formatted.locations ? { locations: formatted.locations } : {}),
+      ...(formatted.path ? { path: formatted.path } : {}),
+      extensions: {
+        code: 'INTERNAL_SERVER_ERROR',
+        correlationId,
+        ...(options.development && original instanceof Error ? { stacktrace: original.stack?.split('\n') } : {}),
+      },
+    };
+  };
+}

@@ -1,0 +1,104 @@
+// Relay connection helpers: opaque cursors, PageInfo, and a factory for `XConnection` types.
+
+import { GraphQLError } from 'graphql';
+import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+@ObjectType({ description: 'Relay page information.' })
+export class PageInfo {
+  @Field()
+  hasNextPage!: boolean;
+
+  @Field()
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, { nullable: true })
+  startCursor!: string | null;
+
+  @Field(() => String, { nullable: true })
+  endCursor!: string | null;
+}
+
+export interface Edge<T> {
+  cursor: string;
+  node: T;
+}
+
+export interface Connection<T> {
+  edges: Edge<T>[];
+  pageInfo: PageInfo;
+}
+
+/**
+ * Builds `<Name>Edge` and `<Name>Connection` object types for a node type.
+ *
+ * @example
+ * @ObjectType() export class ApiClientConnection extends connectionType(ApiClientNode, 'ApiClient') {}
+ */
+export function connectionType<T extends object>(nodeType: ClassType<T>, name: string) {
+  @ObjectType(`${name}Edge`)
+  class EdgeType {
+    @Field()
+    cursor!: string;
+
+    @Field(() => nodeType)
+    node!: T;
+  }
+
+  // Not emitted by itself: type-graphql 2 prints only types reachable from the resolvers.
+  @ObjectType()
+  abstract class ConnectionType implements Connection<T> {
+    @Field(() => [EdgeType])
+    edges!: Edge<T>[];
+
+    @Field(() => PageInfo)
+    pageInfo!: PageInfo;
+  }
+  return ConnectionType;
+}
+
+/** Cursors are opaque to clients: base64url of a JSON key (an ordered position, e.g. [createdAt, id]). */
+export function encodeCursor(key: unknown): string {
+  return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
+}
+
+export function decodeCursor<T>(cursor: string, isValid: (value: unknown) => value is T): T {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (isValid(value)) return value;
+  } catch {
+    // fall through
+  }
+  throw new GraphQLError('The "after" cursor is not valid for this list', { extensions: { code: 'BAD_USER_INPUT' } });
+}
+
+/** Validates `first` and returns the page size. */
+export function pageSize(first: number | null | undefined): number {
+  if (first == null) return DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
+    throw new GraphQLError(`"first" must be between 1 and ${MAX_PAGE_SIZE}`, { extensions: { code: 'BAD_USER_INPUT' } });
+  }
+  return first;
+}
+
+/**
+ * Turns `size + 1` rows fetched in order into a connection: the extra row only says there is a
+ * next page.
+ */
+export function toConnection<Row, Node>(rows: Row[], size: number, cursorOf: (row: Row) => unknown, toNode: (row: Row) => Node, hadCursor: boolean): Connection<Node> {
+  const page = rows.slice(0, size);
+  const edges = page.map((row) => ({ cursor: encodeCursor(cursorOf(row)), node: toNode(row) }));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: rows.length > size,
+      hasPreviousPage: hadCursor,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: edges.at(-1)?.cursor ?? null,
+    },
+  };
+}
+
+export { Int };

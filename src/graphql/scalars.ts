@@ -1,0 +1,43 @@
+// Custom scalars: `Decimal` (exact decimal strings, never floats) and `DateTime` (ISO 8601).
+
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { DateTimeResolver } from 'graphql-scalars';
+import { isPlainDecimal } from '../lib/money.js';
+
+const MAX_DECIMAL_LENGTH = 40;
+
+function parseDecimal(value: unknown): string {
+  if (typeof value !== 'string') {
+    // A JSON number has already been through binary floating point in most clients: refuse it.
+    throw new GraphQLError(`Decimal must be a string such as "10.50", not ${typeof value === 'number' ? 'a JSON number' : typeof value}`, {
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
+  }
+  if (value.length > MAX_DECIMAL_LENGTH || !isPlainDecimal(value)) {
+    const shown = value.length > MAX_DECIMAL_LENGTH ? `${value.slice(0, MAX_DECIMAL_LENGTH)}…` : value;
+    throw new GraphQLError(
+      `Decimal must be a plain decimal string such as "10.50" (digits, one optional ".", no exponent, spaces or thousands separators); got ${JSON.stringify(shown)}`,
+      { extensions: { code: 'BAD_USER_INPUT' } },
+    );
+  }
+  return value;
+}
+
+export const DecimalScalar = new GraphQLScalarType<string, string>({
+  name: 'Decimal',
+  description:
+    'An exact decimal number carried as a string, e.g. "10.50" or "1000". Never a float: JSON numbers, exponents, ' +
+    'signs other than a leading "-", spaces and thousands separators are rejected. Each currency has its own number of decimals.',
+  serialize(value) {
+    if (typeof value === 'string' && isPlainDecimal(value)) return value;
+    throw new GraphQLError('Decimal cannot represent a non-decimal value');
+  },
+  parseValue: parseDecimal,
+  parseLiteral(ast: ValueNode) {
+    if (ast.kind !== Kind.STRING) return parseDecimal(ast.kind === Kind.INT || ast.kind === Kind.FLOAT ? Number(ast.value) : ast.kind);
+    return parseDecimal(ast.value);
+  },
+});
+
+/** ISO 8601 date-time with offset, e.g. "2026-11-21T10:00:00.000Z". */
+export const DateTimeScalar = new GraphQLScalarType({ ...DateTimeResolver.toConfig(), name: 'DateTime' });

@@ -1,0 +1,67 @@
+// Entry point: `npm start`. Loads configuration, starts one gateway instance, prints where to go.
+
+import 'reflect-metadata';
+import { ConfigError, loadConfig, type GatewayConfig } from './config.js';
+import { createLogger } from './lib/logger.js';
+import { startGateway, type Gateway } from './server/gateway.js';
+
+let config: GatewayConfig;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(78); // EX_CONFIG
+  }
+  throw error;
+}
+
+const logger = createLogger({ level: config.logLevel });
+let gateway: Gateway;
+try {
+  gateway = await startGateway({ config, logger });
+} catch (error) {
+  logger.fatal({ err: error }, 'gateway failed to start');
+  process.exit(1);
+}
+
+printBanner(gateway);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    gateway
+      .close()
+      .then(() => process.exit(0))
+      .catch((error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      });
+  });
+}
+
+function printBanner(g: Gateway): void {
+  const lines = [
+    '',
+    `  Payments gateway ready (${g.config.env}, ${g.db.kind === 'pglite' ? `embedded PGlite in ${g.config.dataDir}` : 'PostgreSQL'})`,
+    '',
+    `  GraphiQL        ${g.graphqlUrl}${g.config.graphql.graphiql ? '' : '  (disabled)'}`,
+    `  GraphQL (POST)  ${g.graphqlUrl}`,
+    `  graphql-ws      ${g.wsUrl}`,
+    `  Health          ${g.url}/healthz  ${g.url}/readyz  ${g.url}/metrics`,
+  ];
+  if (g.sandboxes.depositGateway) lines.push(`  Deposit sandbox ${g.sandboxes.depositGateway.checkoutUrl}`);
+  if (g.sandboxes.qrGateway) lines.push(`  QR sandbox      ${g.sandboxes.qrGateway.baseUrl}`);
+  if (g.demoClients.length > 0) {
+    lines.push('', '  Demo clients (development only; keys kept in the data directory):');
+    for (const client of g.demoClients) {
+      lines.push(`    ${client.name.padEnd(24)} ${client.roles.join(',').padEnd(8)} Authorization: Bearer ${client.key}`);
+    }
+  }
+  lines.push('');
+  // The banner is for the person at the terminal, not the structured log stream.
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,53 @@
+import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GatewayContext } from '../../graphql/context.js';
+import { decodeCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { userErrors } from '../../graphql/user-error.js';
+import {
+  ApiClientConnection,
+  ApiClientNode,
+  CreateApiClientInput,
+  CreateApiClientPayload,
+  RevokeApiClientInput,
+  RevokeApiClientPayload,
+} from './api-client.types.js';
+
+const isCursor = (value: unknown): value is [string, string] =>
+  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string';
+
+@Resolver()
+export class ApiClientResolver {
+  @Authorized()
+  @Query(() => ApiClientNode, { description: 'The client making this request.' })
+  viewer(@Ctx() { client }: GatewayContext): ApiClientNode {
+    return ApiClientNode.from(client!);
+  }
+
+  @Authorized('ADMIN')
+  @Query(() => ApiClientConnection, { description: 'Every API client, oldest first. Admins only.' })
+  async apiClients(
+    @Ctx() { em, services }: GatewayContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<ApiClientConnection> {
+    const size = pageSize(first);
+    const cursor = after ? decodeCursor(after, isCursor) : undefined;
+    const rows = await services.clients.page(em, size + 1, cursor && { createdAt: new Date(cursor[0]), id: cursor[1] });
+    return toConnection(rows, size, (row) => [row.createdAt.toISOString(), row.id], (row) => ApiClientNode.from(row), Boolean(cursor));
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => CreateApiClientPayload, { description: 'Creates an API client and returns its key, once. Admins only.' })
+  async createApiClient(@Ctx() { em, services }: GatewayContext, @Arg('input') input: CreateApiClientInput): Promise<CreateApiClientPayload> {
+    const result = await services.clients.create(em, input);
+    return result.ok
+      ? { client: ApiClientNode.from(result.client), key: result.key, userErrors: [] }
+      : { client: null, key: null, userErrors: userErrors(result.errors) };
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => RevokeApiClientPayload, { description: 'Revokes a client\'s key at once. Admins only.' })
+  async revokeApiClient(@Ctx() { em, services }: GatewayContext, @Arg('input') input: RevokeApiClientInput): Promise<RevokeApiClientPayload> {
+    const result = await services.clients.revoke(em, input.id);
+    return result.ok ? { client: ApiClientNode.from(result.client), userErrors: [] } : { client: null, userErrors: userErrors(result.errors) };
+  }
+}

@@ -1,0 +1,133 @@
+// Internal API clients: creating them with a one-time key, authenticating keys by their hash,
+// listing and revoking. Knows nothing of HTTP or GraphQL.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../lib/ids.js';
+import type { FieldError } from '../../providers/provider.js';
+import { ApiClient } from './api-client.entity.js';
+import { isRole, type Role } from './roles.js';
+
+/** Keys look like `gw_` + 43 url-safe characters (256 random bits). */
+const KEY_PATTERN = /^gw_[A-Za-z0-9_-]{43}$/;
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,99}$/;
+/** lastUsedAt is a hint for operators, not an audit log: write it at most once a minute per client. */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export interface CreateApiClientInput {
+  name: string;
+  roles: string[];
+  /** Merchant account codes the client may use; omitted means all. */
+  merchantAccounts?: string[];
+}
+
+export type CreateApiClientResult =
+  | { ok: true; client: ApiClient; /** Shown once; only its hash is stored. */ key: string }
+  | { ok: false; errors: FieldError[] };
+
+export function hashKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+function generateKey(): string {
+  return `gw_${randomBytes(32).toString('base64url')}`;
+}
+
+export class ApiClientService {
+  constructor(private readonly knownAccounts: () => string[]) {}
+
+  async create(em: SqlEntityManager, input: CreateApiClientInput): Promise<CreateApiClientResult> {
+    const errors = this.validate(input);
+    if (errors.length > 0) return { ok: false, errors };
+
+    const key = generateKey();
+    const client = em.create(ApiClient, {
+      id: newId('cli'),
+      name: input.name,
+      roles: [...new Set(input.roles)] as Role[],
+      keyPrefix: key.slice(0, 10),
+      keyHash: hashKey(key),
+      merchantAccounts: input.merchantAccounts ? [...new Set(input.merchantAccounts)] : null,
+      createdAt: new Date(),
+    });
+    try {
+      await em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) {
+        return { ok: false, errors: [{ field: ['name'], code: 'NAME_TAKEN', message: `A client named "${input.name}" already exists` }] };
+      }
+      throw error;
+    }
+    return { ok: true, client, key };
+  }
+
+  /**
+   * The active client holding `key`, or null for a malformed, unknown or revoked key. The lookup
+   * is by SHA-256 of the key: keys carry 256 random bits, so a fast hash is enough and the stored
+   * value is useless to anyone who reads the table.
+   */
+  async authenticate(em: SqlEntityManager, key: string, now = new Date()): Promise<ApiClient | null> {
+    if (!KEY_PATTERN.test(key)) return null;
+    const client = await em.findOne(ApiClient, { keyHash: hashKey(key) });
+    if (!client || client.isRevoked()) return null;
+    if (!client.lastUsedAt || now.getTime() - client.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
+      await em.nativeUpdate(ApiClient, { id: client.id }, { lastUsedAt: now });
+      client.lastUsedAt = now;
+    }
+    return client;
+  }
+
+  list(em: SqlEntityManager): Promise<ApiClient[]> {
+    return em.find(ApiClient, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
+  /** Up to `limit` clients after the given position, oldest first. */
+  page(em: SqlEntityManager, limit: number, after?: { createdAt: Date; id: string }): Promise<ApiClient[]> {
+    const where = after
+      ? { $or: [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, id: { $gt: after.id } }] }
+      : {};
+    return em.find(ApiClient, where, { orderBy: { createdAt: 'asc', id: 'asc' }, limit });
+  }
+
+  findById(em: SqlEntityManager, id: string): Promise<ApiClient | null> {
+    return em.findOne(ApiClient, { id });
+  }
+
+  findByName(em: SqlEntityManager, name: string): Promise<ApiClient | null> {
+    return em.findOne(ApiClient, { name });
+  }
+
+  /** Revokes a client's key at once. Revoking twice keeps the first revocation time. */
+  async revoke(em: SqlEntityManager, id: string): Promise<{ ok: true; client: ApiClient } | { ok: false; errors: FieldError[] }> {
+    const client = await em.findOne(ApiClient, { id });
+    if (!client) return { ok: false, errors: [{ field: ['id'], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
+    if (!client.revokedAt) {
+      client.revokedAt = new Date();
+      await em.flush();
+    }
+    return { ok: true, client };
+  }
+
+  private validate(input: CreateApiClientInput): FieldError[] {
+    const errors: FieldError[] = [];
+    if (!NAME_PATTERN.test(input.name)) {
+      errors.push({ field: ['name'], code: 'INVALID_FORMAT', message: 'Name must be 1-100 letters, digits, spaces or ._()- and start with a letter or digit' });
+    }
+    if (input.roles.length === 0) {
+      errors.push({ field: ['roles'], code: 'FIELD_REQUIRED', message: 'A client needs at least one role' });
+    }
+    input.roles.forEach((role, index) => {
+      if (!isRole(role)) {
+        errors.push({ field: ['roles', String(index)], code: 'INVALID_VALUE', message: `Unknown role "${role}"; roles are CASHIER, PAYOUTS, REFUNDS, ADMIN` });
+      }
+    });
+    const known = new Set(this.knownAccounts());
+    input.merchantAccounts?.forEach((code, index) => {
+      if (!known.has(code)) {
+        errors.push({ field: ['merchantAccounts', String(index)], code: 'NOT_FOUND', message: `No merchant account "${code}"` });
+      }
+    });
+    return errors;
+  }
+}

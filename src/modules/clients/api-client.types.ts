@@ -1,0 +1,100 @@
+// GraphQL shapes of internal API clients: the object, its inputs and payloads. Never the key hash.
+
+import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Node } from '../../graphql/node.js';
+import { connectionType } from '../../graphql/relay.js';
+import { UserError } from '../../graphql/user-error.js';
+import type { ApiClient } from './api-client.entity.js';
+import type { Role } from './roles.js';
+
+export const RoleEnum = { CASHIER: 'CASHIER', PAYOUTS: 'PAYOUTS', REFUNDS: 'REFUNDS', ADMIN: 'ADMIN' } as const satisfies Record<Role, Role>;
+
+registerEnumType(RoleEnum, {
+  name: 'Role',
+  description: 'What an API client may do.',
+  valuesConfig: {
+    CASHIER: { description: 'Create deposits and QR codes; read and subscribe to its own.' },
+    PAYOUTS: { description: 'Create and read payouts.' },
+    REFUNDS: { description: 'Request and read refunds.' },
+    ADMIN: { description: 'Everything, every client\'s data, introspection.' },
+  },
+});
+
+@ObjectType('ApiClient', { implements: Node, description: 'An internal client of the gateway and its access.' })
+export class ApiClientNode extends Node {
+  @Field()
+  name!: string;
+
+  @Field(() => [RoleEnum])
+  roles!: Role[];
+
+  @Field({ description: 'First characters of the key, to tell keys apart. The key itself is shown once, at creation.' })
+  keyPrefix!: string;
+
+  @Field(() => [String], { nullable: true, description: 'Merchant accounts the client may use; null means all.' })
+  merchantAccounts!: string[] | null;
+
+  @Field()
+  createdAt!: Date;
+
+  @Field(() => Date, { nullable: true })
+  lastUsedAt!: Date | null;
+
+  @Field(() => Date, { nullable: true })
+  revokedAt!: Date | null;
+
+  static from(client: ApiClient): ApiClientNode {
+    return Object.assign(new ApiClientNode(), {
+      id: client.id,
+      name: client.name,
+      roles: client.roles,
+      keyPrefix: client.keyPrefix,
+      merchantAccounts: client.merchantAccounts ?? null,
+      createdAt: client.createdAt,
+      lastUsedAt: client.lastUsedAt ?? null,
+      revokedAt: client.revokedAt ?? null,
+    });
+  }
+}
+
+@ObjectType()
+export class ApiClientConnection extends connectionType(ApiClientNode, 'ApiClient') {}
+
+@InputType()
+export class CreateApiClientInput {
+  @Field()
+  name!: string;
+
+  @Field(() => [RoleEnum])
+  roles!: Role[];
+
+  @Field(() => [String], { nullable: true, description: 'Limit the client to these merchant account codes; omit for all.' })
+  merchantAccounts?: string[];
+}
+
+@ObjectType()
+export class CreateApiClientPayload {
+  @Field(() => ApiClientNode, { nullable: true })
+  client!: ApiClientNode | null;
+
+  @Field(() => String, { nullable: true, description: 'The new key. Shown only here, once: store it now.' })
+  key!: string | null;
+
+  @Field(() => [UserError])
+  userErrors!: UserError[];
+}
+
+@InputType()
+export class RevokeApiClientInput {
+  @Field(() => ID)
+  id!: string;
+}
+
+@ObjectType()
+export class RevokeApiClientPayload {
+  @Field(() => ApiClientNode, { nullable: true })
+  client!: ApiClientNode | null;
+
+  @Field(() => [UserError])
+  userErrors!: UserError[];
+}

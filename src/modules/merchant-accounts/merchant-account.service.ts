@@ -1,0 +1,57 @@
+// The provider merchant accounts the gateway may use, from configuration. Their API keys and
+// webhook secrets stay inside this process: nothing here is ever handed to GraphQL or a log.
+
+import type { MerchantAccount, ProviderName } from '../../providers/provider.js';
+import type { ApiClient } from '../clients/api-client.entity.js';
+
+/** What may be shown about an account: no key, no secret, no provider URL. */
+export interface MerchantAccountView {
+  code: string;
+  provider: ProviderName;
+  livemode: boolean;
+}
+
+export class MerchantAccountService {
+  private readonly byCode: Map<string, MerchantAccount>;
+
+  constructor(accounts: MerchantAccount[]) {
+    this.byCode = new Map(accounts.map((account) => [account.code, account]));
+  }
+
+  codes(): string[] {
+    return [...this.byCode.keys()];
+  }
+
+  /** The account with its credentials, for adapters only. */
+  get(code: string): MerchantAccount | undefined {
+    return this.byCode.get(code);
+  }
+
+  /** Accounts the client may use (all for admins), without credentials. */
+  visibleTo(client: ApiClient): MerchantAccountView[] {
+    return [...this.byCode.values()]
+      .filter((account) => client.isAdmin() || client.mayUseAccount(account.code))
+      .map(view);
+  }
+
+  /**
+   * The account a client's request should use: the named one if the client may use it, otherwise
+   * the first account of the provider the client may use.
+   */
+  resolve(client: ApiClient, provider: ProviderName, code?: string): { ok: true; account: MerchantAccount } | { ok: false; code: string; message: string } {
+    if (code !== undefined) {
+      const account = this.byCode.get(code);
+      if (!account || account.provider !== provider || !(client.isAdmin() || client.mayUseAccount(code))) {
+        return { ok: false, code: 'MERCHANT_ACCOUNT_NOT_FOUND', message: `No ${provider} merchant account "${code}" is available to this client` };
+      }
+      return { ok: true, account };
+    }
+    const account = [...this.byCode.values()].find((candidate) => candidate.provider === provider && (client.isAdmin() || client.mayUseAccount(candidate.code)));
+    if (!account) return { ok: false, code: 'MERCHANT_ACCOUNT_NOT_FOUND', message: `No ${provider} merchant account is available to this client` };
+    return { ok: true, account };
+  }
+}
+
+function view(account: MerchantAccount): MerchantAccountView {
+  return { code: account.code, provider: account.provider, livemode: account.livemode };
+}

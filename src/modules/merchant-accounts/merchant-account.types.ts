@@ -1,0 +1,20 @@
+// GraphQL shape of a merchant account: code, provider and mode only.
+
+import { Field, ObjectType } from 'type-graphql';
+import type { MerchantAccountView } from './merchant-account.service.js';
+
+@ObjectType('MerchantAccount', { description: 'A provider account the gateway moves money through. Credentials are never exposed.' })
+export class MerchantAccountNode {
+  @Field()
+  code!: string;
+
+  @Field({ description: '"deposit-gateway" or "qr-gateway".' })
+  provider!: string;
+
+  @Field({ description: 'False for test-mode accounts: no real money moves.' })
+  livemode!: boolean;
+
+  static from(view: MerchantAccountView): MerchantAccountNode {
+    return Object.assign(new MerchantAccountNode(), view);
+  }
+}

@@ -1,0 +1,85 @@
+// Hosts the provider sandboxes in-process when no provider URLs are configured: each listens on
+// its own loopback port and the gateway reaches it over real HTTP, exactly as a real provider.
+
+import type { MerchantAccountConfig } from '../config.js';
+import type { Logger } from '../lib/logger.js';
+import { startDepositGatewaySandbox, type DepositGatewaySandbox } from './deposit-gateway/index.js';
+import { startQrGatewaySandbox, type QrGatewaySandbox } from './qr-gateway/index.js';
+
+export interface SandboxHost {
+  depositGateway?: DepositGatewaySandbox;
+  qrGateway?: QrGatewaySandbox;
+  /** Each running sandbox's health over HTTP: `up` or `down`. */
+  health(): Promise<Record<string, 'up' | 'down'>>;
+  close(): Promise<void>;
+}
+
+export interface StartSandboxesOptions {
+  /** Accounts marked `sandbox`; their `baseUrl` is filled in here. */
+  accounts: MerchantAccountConfig[];
+  /** Where the gateway receives webhooks: `<webhookBaseUrl>/webhooks/<provider>/<account>`. */
+  webhookBaseUrl: string;
+  timeScale: number;
+  autoComplete: boolean;
+  qrAmountUnit: 'satang' | 'baht';
+  logger: Logger;
+}
+
+export async function startSandboxes(options: StartSandboxesOptions): Promise<SandboxHost> {
+  const log = options.logger.child({ component: 'sandbox' });
+  const depositAccounts = options.accounts.filter((account) => account.provider === 'deposit-gateway');
+  const qrAccounts = options.accounts.filter((account) => account.provider === 'qr-gateway');
+  const host: SandboxHost = {
+    async health() {
+      const entries = await Promise.all(
+        Object.entries({ 'deposit-gateway': host.depositGateway?.checkoutUrl, 'qr-gateway': host.qrGateway?.baseUrl })
+          .filter((entry): entry is [string, string] => entry[1] !== undefined)
+          .map(async ([name, base]) => [name, (await isUp(`${base}/healthz`)) ? 'up' : 'down'] as const),
+      );
+      return Object.fromEntries(entries);
+    },
+    async close() {
+      await Promise.all([host.depositGateway?.close(), host.qrGateway?.close()]);
+    },
+  };
+
+  if (depositAccounts.length > 0) {
+    host.depositGateway = await startDepositGatewaySandbox({
+      host: '127.0.0.1',
+      port: 0,
+      timeScale: options.timeScale,
+      autoComplete: options.autoComplete,
+      logger: log.child({ provider: 'deposit-gateway' }),
+      accounts: depositAccounts.map((account) => ({
+        apiKey: account.apiKey,
+        webhookSecret: account.webhookSecrets[0]!,
+        webhookUrl: `${options.webhookBaseUrl}/webhooks/deposit-gateway/${account.code}`,
+      })),
+    });
+    for (const account of depositAccounts) account.baseUrl = host.depositGateway.baseUrl;
+    log.info({ provider: 'deposit-gateway', url: host.depositGateway.checkoutUrl }, 'sandbox started');
+  }
+
+  if (qrAccounts.length > 0) {
+    host.qrGateway = await startQrGatewaySandbox({
+      host: '127.0.0.1',
+      port: 0,
+      timeScale: options.timeScale,
+      amountUnit: options.qrAmountUnit,
+      logger: log.child({ provider: 'qr-gateway' }),
+      accounts: qrAccounts.map((account) => ({ apiKey: account.apiKey })),
+    });
+    for (const account of qrAccounts) account.baseUrl = host.qrGateway.baseUrl;
+    log.info({ provider: 'qr-gateway', url: host.qrGateway.baseUrl }, 'sandbox started');
+  }
+  return host;
+}
+
+async function isUp(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}

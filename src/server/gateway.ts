@@ -1,0 +1,229 @@
+// Assembles one gateway instance: database, services, provider sandboxes (when no provider URLs
+// are configured), Apollo Server and graphql-ws on one HTTP server, health, metrics, GraphiQL.
+// Used by `main.ts` and by the tests, which start real instances on real databases.
+
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { GatewayConfig } from '../config.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { authenticate, type GatewayContext } from '../graphql/context.js';
+import { createFormatError } from '../graphql/errors.js';
+import { buildGatewaySchema } from '../graphql/schema.js';
+import { createLogger, type Logger } from '../lib/logger.js';
+import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
+import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
+import { createServices, type Services } from '../services.js';
+import { graphiqlLandingPage } from './graphiql.js';
+import { attachGraphqlWs } from './graphql-ws.js';
+import { introspectionGuard } from './introspection.js';
+import { GatewayMetrics } from './metrics.js';
+
+export interface Gateway {
+  /** Base HTTP address, e.g. http://127.0.0.1:4000 */
+  url: string;
+  graphqlUrl: string;
+  wsUrl: string;
+  config: GatewayConfig;
+  db: Database;
+  services: Services;
+  /** The in-process provider sandboxes, when the gateway runs them. */
+  sandboxes: SandboxHost;
+  demoClients: DemoClient[];
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+export interface StartGatewayOptions {
+  config: GatewayConfig;
+  /** Defaults to a pino logger on stdout at the configured level. */
+  logger?: Logger;
+}
+
+export async function startGateway({ config, logger: givenLogger }: StartGatewayOptions): Promise<Gateway> {
+  const logger = givenLogger ?? createLogger({ level: config.logLevel });
+  const development = config.env !== 'production';
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  const services = createServices({ merchantAccounts: config.merchantAccounts });
+  const metrics = new GatewayMetrics();
+
+  const demoClients = config.demoClients ? await ensureDemoClients(db.fork(), services.clients, config.dataDir) : [];
+  const demoAdmin = demoClients.find((client) => client.roles.includes('ADMIN'));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  const httpServer = createServer(app);
+  let ready = false;
+  let sandboxHost: SandboxHost | undefined;
+
+  app.use(requestLogging(logger));
+  app.use(metrics.httpMiddleware());
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const database = await db.ping();
+    const sandboxes = await sandboxHost?.health();
+    const ok = ready && database;
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', database: database ? 'up' : 'down', sandboxes });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  const schema = await buildGatewaySchema();
+  const armor = new ApolloArmor({
+    maxDepth: { n: config.graphql.maxDepth },
+    maxAliases: { n: config.graphql.maxAliases },
+    costLimit: { maxCost: config.graphql.maxCost },
+    maxTokens: { n: config.graphql.maxTokens },
+    maxDirectives: { n: 50 },
+    blockFieldSuggestion: { enabled: !development },
+  }).protect();
+
+  const apollo = new ApolloServer<GatewayContext>({
+    schema,
+    formatError: createFormatError({ logger, development }),
+    includeStacktraceInErrorResponses: development,
+    allowBatchedHttpRequests: false,
+    csrfPrevention: true,
+    // Guarded per caller by introspectionGuard: open in development, ADMIN keys elsewhere.
+    introspection: true,
+    validationRules: armor.validationRules,
+    plugins: [
+      // graphql-armor types its plugins for BaseContext; they read nothing of ours.
+      ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      introspectionGuard(),
+      metrics.apolloPlugin(),
+      config.graphql.graphiql
+        ? graphiqlLandingPage({ defaultAuthorization: demoAdmin ? `Bearer ${demoAdmin.key}` : undefined })
+        : ApolloServerPluginLandingPageDisabled(),
+    ],
+  });
+  await apollo.start();
+
+  app.use(
+    '/graphql',
+    express.json({ limit: config.http.bodyLimitBytes }),
+    expressMiddleware(apollo, {
+      context: async ({ req }): Promise<GatewayContext> => {
+        const em = db.fork();
+        const { client, authFailure } = await authenticate(services, em, req.headers.authorization);
+        const requestLogger = (req as RequestWithLog).log.child(client ? { clientId: client.id } : {});
+        return {
+          requestId: (req as RequestWithLog).id,
+          logger: requestLogger,
+          em,
+          client,
+          authFailure,
+          services,
+          introspectionAllowed: development || Boolean(client?.isAdmin()),
+        };
+      },
+    }),
+  );
+  app.use(jsonErrors(logger));
+
+  const ws = attachGraphqlWs({
+    httpServer,
+    schema,
+    services,
+    db,
+    logger,
+    metrics,
+    validationRules: armor.validationRules,
+    development,
+    maxPayloadBytes: config.http.bodyLimitBytes,
+  });
+
+  await listen(httpServer, config.port, config.host);
+  const port = (httpServer.address() as AddressInfo).port;
+  const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const url = `http://${localHost}:${port}`;
+
+  // Sandboxes start once our port is known: they deliver webhooks to it.
+  const sandboxes = await startSandboxes({
+    accounts: config.merchantAccounts.filter((account) => account.sandbox),
+    webhookBaseUrl: config.publicUrl ?? url,
+    timeScale: config.sandbox.timeScale,
+    autoComplete: config.sandbox.autoComplete,
+    qrAmountUnit: config.providers.qrAmountUnit,
+    logger,
+  });
+  sandboxHost = sandboxes;
+  ready = true;
+
+  let closed = false;
+  return {
+    url,
+    graphqlUrl: `${url}/graphql`,
+    wsUrl: `ws://${localHost}:${port}/graphql`,
+    config,
+    db,
+    services,
+    sandboxes,
+    demoClients,
+    logger,
+    async close() {
+      if (closed) return;
+      closed = true;
+      ready = false;
+      await ws.close();
+      await apollo.stop();
+      await sandboxes.close();
+      await db.close();
+    },
+  };
+}
+
+type RequestWithLog = Request & { id: string; log: Logger };
+
+/** A request id (the caller's `X-Request-Id` if sane, else a new one) and a child logger per request. */
+function requestLogging(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+    const started = process.hrtime.bigint();
+    const log = logger.child({ requestId: id });
+    Object.assign(req, { id, log });
+    res.setHeader('X-Request-Id', id);
+    res.on('finish', () => {
+      log.info(
+        { method: req.method, path: req.path, status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 },
+        'request completed',
+      );
+    });
+    next();
+  };
+}
+
+/** Body-parser and other HTTP-level failures as JSON errors, never HTML or stack traces. */
+function jsonErrors(logger: Logger) {
+  return (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(error);
+    const status = typeof error === 'object' && error && 'status' in error && typeof error.status === 'number' ? error.status : 500;
+    const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 400 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR';
+    const message = status === 413 ? 'Request body is too large' : status === 400 ? 'Request body is not valid JSON' : 'Internal error';
+    if (status >= 500) logger.error({ err: error }, 'unhandled HTTP error');
+    res.status(status).json({ errors: [{ message, extensions: { code } }] });
+  };
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}

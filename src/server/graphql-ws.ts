@@ -1,0 +1,114 @@
+// graphql-ws on the same HTTP server and path as POST /graphql. The key arrives as
+// connectionParams.authorization; a missing or bad key closes the socket with 4401, and the key is
+// checked again for every operation, so revoking it ends access on open sockets too.
+
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { Logger } from '../lib/logger.js';
+import type { ApiClient } from '../modules/clients/api-client.entity.js';
+import type { Database } from '../db/database.js';
+import type { Services } from '../services.js';
+import { authenticate, type GatewayContext } from '../graphql/context.js';
+import { forbidden } from '../graphql/errors.js';
+import { usesIntrospection } from './introspection.js';
+import type { GatewayMetrics } from './metrics.js';
+
+export const WS_UNAUTHORIZED = 4401;
+
+interface ConnectionState {
+  authorization: unknown;
+  client: ApiClient;
+  connectionId: string;
+}
+
+export interface GraphqlWsOptions {
+  httpServer: Server;
+  schema: GraphQLSchema;
+  services: Services;
+  db: Database;
+  logger: Logger;
+  metrics: GatewayMetrics;
+  validationRules: ValidationRule[];
+  development: boolean;
+  maxPayloadBytes: number;
+}
+
+export function attachGraphqlWs(options: GraphqlWsOptions): { close(): Promise<void> } {
+  const log = options.logger.child({ component: 'graphql-ws' });
+  const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes });
+  const states = new WeakMap<object, ConnectionState>();
+  const rules = [...specifiedRules, ...options.validationRules];
+
+  const disposable = useServer<Record<string, unknown> | undefined, { state?: ConnectionState }>(
+    {
+      schema: options.schema,
+      validate: (schema, document) => validate(schema, document, rules),
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        // GraphiQL sends its header editor's names as they are typed; accept either case.
+        const authorization = params.authorization ?? params.Authorization;
+        const { client } = await authenticate(options.services, options.db.fork(), authorization);
+        if (!client) {
+          options.metrics.wsConnections.inc({ outcome: 'rejected' });
+          ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
+          return false;
+        }
+        options.metrics.wsConnections.inc({ outcome: 'accepted' });
+        states.set(ctx.extra.socket, { authorization, client, connectionId: randomUUID() });
+        return true;
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const state = states.get(ctx.extra.socket);
+        const em = options.db.fork();
+        const { client } = await authenticate(options.services, em, state?.authorization);
+        if (!state || !client) {
+          ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
+          return [new GraphQLError('The API key is no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
+        }
+        state.client = client;
+        const introspectionAllowed = options.development || client.isAdmin();
+        if (!introspectionAllowed && /__schema|__type/.test(payload.query)) {
+          try {
+            if (usesIntrospection(parse(payload.query))) return [forbidden('introspection is available to ADMIN keys only')];
+          } catch {
+            // Parse errors are reported by graphql-ws itself.
+          }
+        }
+        return undefined;
+      },
+      context: (ctx, _id, payload): GatewayContext => {
+        const state = states.get(ctx.extra.socket)!;
+        return {
+          requestId: `${state.connectionId}/${payload.operationName ?? 'anonymous'}`,
+          logger: log.child({ connectionId: state.connectionId, clientId: state.client.id }),
+          em: options.db.fork(),
+          client: state.client,
+          authFailure: 'MISSING',
+          services: options.services,
+          introspectionAllowed: options.development || state.client.isAdmin(),
+        };
+      },
+      onOperation: (ctx, _id, payload) => {
+        options.metrics.graphqlOperations.inc({ operation: payload.operationName ?? 'anonymous', type: 'ws', outcome: 'success' });
+        return undefined;
+      },
+      onError: (_ctx, _id, payload, errors) => {
+        options.metrics.graphqlOperations.inc({ operation: payload.operationName ?? 'anonymous', type: 'ws', outcome: 'error' });
+        log.debug({ errors: errors.map((error) => error.message) }, 'graphql-ws operation failed');
+        return undefined;
+      },
+    },
+    wss,
+  );
+
+  return {
+    async close() {
+      for (const socket of wss.clients) socket.close(1001, 'Server shutting down');
+      await disposable.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,37 @@
+// Introspection is open in development and to ADMIN keys; other callers get FORBIDDEN before
+// anything executes. Applied to HTTP (Apollo plugin) and graphql-ws (onSubscribe) alike.
+
+import type { ApolloServerPlugin } from '@apollo/server';
+import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
+import type { GatewayContext } from '../graphql/context.js';
+import { forbidden } from '../graphql/errors.js';
+
+/** True when any operation in the document selects `__schema` or `__type` (fragments included). */
+export function usesIntrospection(document: DocumentNode): boolean {
+  const visit = (selectionSet: SelectionSetNode | undefined): boolean =>
+    selectionSet?.selections.some((selection) => {
+      if (selection.kind === Kind.FIELD) {
+        return selection.name.value === '__schema' || selection.name.value === '__type' || visit(selection.selectionSet);
+      }
+      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet);
+      return false;
+    }) ?? false;
+  return document.definitions.some(
+    (definition) =>
+      (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION) && visit(definition.selectionSet),
+  );
+}
+
+export function introspectionGuard(): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, contextValue }) {
+          if (!contextValue.introspectionAllowed && usesIntrospection(document)) {
+            throw forbidden('introspection is available to ADMIN keys only');
+          }
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,96 @@
+// Prometheus metrics of one gateway instance: HTTP requests, GraphQL operations by name and
+// outcome, and their durations. A registry per instance, so several can run in one process.
+
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { NextFunction, Request, Response } from 'express';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { GatewayContext } from '../graphql/context.js';
+
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+
+  readonly httpRequests = new Counter({
+    name: 'gateway_http_requests_total',
+    help: 'HTTP requests by method, route and status code.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly httpDuration = new Histogram({
+    name: 'gateway_http_request_duration_seconds',
+    help: 'HTTP request duration by method and route.',
+    labelNames: ['method', 'route'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly graphqlOperations = new Counter({
+    name: 'gateway_graphql_operations_total',
+    help: 'GraphQL operations by operation name, type and outcome (success or error).',
+    labelNames: ['operation', 'type', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly graphqlDuration = new Histogram({
+    name: 'gateway_graphql_operation_duration_seconds',
+    help: 'GraphQL operation duration by operation name and type.',
+    labelNames: ['operation', 'type'] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly wsConnections = new Counter({
+    name: 'gateway_graphql_ws_connections_total',
+    help: 'graphql-ws connection attempts by outcome (accepted or rejected).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
+  }
+
+  /** Counts every HTTP request once its response is finished. */
+  httpMiddleware() {
+    return (req: Request, res: Response, next: NextFunction) => {
+      const stop = this.httpDuration.startTimer();
+      res.on('finish', () => {
+        // Route patterns, not raw paths, keep label cardinality bounded.
+        const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || routeOf(req.path);
+        this.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
+        stop({ method: req.method, route });
+      });
+      next();
+    };
+  }
+
+  /** Counts GraphQL operations over HTTP (graphql-ws operations are counted by the ws server). */
+  apolloPlugin(): ApolloServerPlugin<GatewayContext> {
+    const metrics = this;
+    return {
+      async requestDidStart() {
+        const started = process.hrtime.bigint();
+        return {
+          async willSendResponse({ operation, operationName, errors, response }) {
+            const body = response.body;
+            const failed = Boolean(errors?.length) || (body.kind === 'single' && Boolean(body.singleResult.errors?.length));
+            metrics.recordOperation(operationName ?? 'anonymous', operation?.operation ?? 'unknown', failed, started);
+          },
+        };
+      },
+    };
+  }
+
+  recordOperation(name: string, type: string, failed: boolean, startedNs: bigint): void {
+    const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
+    this.graphqlOperations.inc({ operation: name, type, outcome: failed ? 'error' : 'success' });
+    this.graphqlDuration.observe({ operation: name, type }, seconds);
+  }
+}
+
+function routeOf(path: string): string {
+  if (path.startsWith('/webhooks/')) return '/webhooks/:provider/:account';
+  return ['/graphql', '/healthz', '/readyz', '/metrics'].includes(path) ? path : 'other';
+}

@@ -1,0 +1,101 @@
+// Starts real gateway instances for tests: real HTTP server, real database, real sandboxes over
+// HTTP. Logs are captured so tests can assert what a log reader would see.
+
+import { Writable } from 'node:stream';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { startGateway, type Gateway } from '../../src/server/gateway.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+
+export interface TestGateway {
+  gateway: Gateway;
+  /** Every log line written so far, raw JSON text. */
+  logs: string[];
+  /** Keys of the three demo clients. */
+  keys: { webCashier: string; mobileCashier: string; admin: string };
+  close(): Promise<void>;
+}
+
+export interface StartTestGatewayOptions {
+  env?: Record<string, string>;
+  /** Reuse a database (e.g. a second instance, or a restart); the caller then drops it. */
+  database?: TestDatabase;
+}
+
+export async function startTestGateway(options: StartTestGatewayOptions = {}): Promise<TestGateway & { database: TestDatabase }> {
+  const database = options.database ?? (await createTestDatabase());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'debug',
+    DEMO_CLIENTS: 'true',
+    SANDBOX_TIME_SCALE: '0.01',
+    ...database.env,
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const gateway = await startGateway({ config, logger: createLogger({ level: 'debug', destination: sink }) });
+  const key = (name: string) => gateway.demoClients.find((client) => client.name.startsWith(name))!.key;
+  return {
+    gateway,
+    logs,
+    database,
+    keys: { webCashier: key('web-cashier'), mobileCashier: key('mobile-cashier'), admin: key('admin') },
+    async close() {
+      await gateway.close();
+      if (!options.database) await database.drop();
+    },
+  };
+}
+
+export interface GraphQLResponse<T> {
+  status: number;
+  data?: T | null;
+  errors?: Array<{ message: string; path?: string[]; extensions?: Record<string, unknown> }>;
+}
+
+/** Sends one typed operation over HTTP, as a client would. */
+export async function execute<TResult, TVariables>(
+  url: string,
+  document: TypedDocumentNode<TResult, TVariables>,
+  variables: TVariables,
+  options: { key?: string; headers?: Record<string, string> } = {},
+): Promise<GraphQLResponse<TResult>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(options.key ? { authorization: `Bearer ${options.key}` } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify({ query: print(document), variables }),
+  });
+  const body = (await response.json()) as Omit<GraphQLResponse<TResult>, 'status'>;
+  return { status: response.status, ...body };
+}
+
+/** Sends raw text, for requests no typed client would produce (batches, malformed queries). */
+export async function postRaw(url: string, body: unknown, key?: string): Promise<{ status: number; body: any }> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}) },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // keep text
+  }
+  return { status: response.status, body: parsed };
+}
