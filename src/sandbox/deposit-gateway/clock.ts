@@ -1,0 +1,101 @@
+// The sandbox's scaled clock: every simulated delay runs through here, so tests can run a day of
+// webhook retries in seconds and `idle()` knows when nothing is left to happen.
+
+/** A cancellable scheduled callback. */
+export interface TimerHandle {
+  cancel(): void;
+}
+
+export class ScaledClock {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private busy = 0;
+  private waiters: Array<() => void> = [];
+  private idleCheckScheduled = false;
+  private closed = false;
+
+  /** @param timeScale real milliseconds per simulated millisecond: 1 = real time, 0.001 = 1000x faster. */
+  constructor(readonly timeScale: number) {
+    if (!Number.isFinite(timeScale) || timeScale < 0) throw new RangeError(`timeScale must be a non-negative number; got ${timeScale}`);
+  }
+
+  /** Wall-clock time. Timestamps stay real so signatures pass a receiver's freshness check (spec: Authentication, 6). */
+  now(): Date {
+    return new Date();
+  }
+
+  /** Real milliseconds a simulated duration takes. */
+  toReal(simulatedMs: number): number {
+    return simulatedMs * this.timeScale;
+  }
+
+  /** Runs `fn` after a simulated duration. Counts towards `idle()`. */
+  after(simulatedMs: number, fn: () => void): TimerHandle {
+    return this.afterReal(this.toReal(simulatedMs), fn);
+  }
+
+  /** Runs `fn` after a real duration (test switches given in real milliseconds). Counts towards `idle()`. */
+  afterReal(realMs: number, fn: () => void): TimerHandle {
+    if (this.closed) return { cancel: () => undefined };
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      try {
+        fn();
+      } finally {
+        this.scheduleIdleCheck();
+      }
+    }, Math.max(0, realMs));
+    this.timers.add(timer);
+    return {
+      cancel: () => {
+        clearTimeout(timer);
+        if (this.timers.delete(timer)) this.scheduleIdleCheck();
+      },
+    };
+  }
+
+  /** Marks asynchronous work (an HTTP delivery) as in flight until it settles. */
+  track<T>(work: Promise<T>): Promise<T> {
+    this.busy += 1;
+    return work.finally(() => {
+      this.busy -= 1;
+      this.scheduleIdleCheck();
+    });
+  }
+
+  isIdle(): boolean {
+    return this.busy === 0 && this.timers.size === 0;
+  }
+
+  /** Resolves once no timer is pending and no tracked work is in flight. */
+  idle(): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiters.push(resolve);
+      this.scheduleIdleCheck();
+    });
+  }
+
+  /** Cancels every timer and releases every `idle()` waiter. */
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    this.busy = 0;
+    this.releaseWaiters();
+  }
+
+  private scheduleIdleCheck(): void {
+    if (this.idleCheckScheduled || this.waiters.length === 0) return;
+    this.idleCheckScheduled = true;
+    // Checked on a later turn so work that schedules follow-up work in the same turn is not missed.
+    setImmediate(() => {
+      this.idleCheckScheduled = false;
+      if (this.isIdle() || this.closed) this.releaseWaiters();
+    });
+  }
+
+  private releaseWaiters(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}

@@ -1,0 +1,104 @@
+// Browser-facing routes of the checkout host: hosted checkout (/c/), payment redirect pages (/r/ and
+// the simulated acquirer pages), the generic result page and the card loader script.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody, redirect, sendHtml, sendText } from './http.js';
+import { cardLoaderScript, checkoutPage, messagePage, paymentPage, resultPage } from './pages.js';
+import { SandboxError, type Outcome, type Simulator } from './simulator.js';
+import { TERMINAL_PAYMENT_STATUSES, type SandboxStore } from './store.js';
+
+export class HostedPages {
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly simulator: Simulator,
+  ) {}
+
+  /** Returns false when the path is not one of the hosted pages. */
+  async handle(request: IncomingMessage, response: ServerResponse, url: URL): Promise<boolean> {
+    const segments = url.pathname.split('/').filter((part) => part !== '').map(decode);
+    const method = request.method ?? 'GET';
+    const [first, second, third, fourth] = segments;
+
+    if (first === 'c' && second !== undefined && segments.length <= 3) {
+      if (method === 'GET' && third === undefined) this.showCheckout(second, response);
+      else if (method === 'POST' && (third === 'pay' || third === 'decline')) await this.actOnCheckout(second, third, request, response);
+      else sendHtml(response, 405, messagePage('Not allowed', 'This page does not accept that request.'));
+      return true;
+    }
+    // /r/<reference> is the checkout host's redirect page; /acquirer/<rail>/<reference> stands in for the acquirer's own page.
+    const isRedirect = first === 'r' && second !== undefined && segments.length <= 3;
+    const isAcquirer = first === 'acquirer' && third !== undefined && segments.length <= 4;
+    if (isRedirect || isAcquirer) {
+      const reference = (isRedirect ? second : third) ?? '';
+      const action = isRedirect ? third : fourth;
+      const basePath = isRedirect ? `/r/${encodeURIComponent(reference)}` : `/acquirer/${encodeURIComponent(second ?? '')}/${encodeURIComponent(reference)}`;
+      if (method === 'GET' && action === undefined) this.showPayment(reference, basePath, response);
+      else if (method === 'POST' && (action === 'pay' || action === 'decline')) await this.actOnPayment(reference, action, request, response);
+      else sendHtml(response, 405, messagePage('Not allowed', 'This page does not accept that request.'));
+      return true;
+    }
+    if (first === 'result' && segments.length === 1 && method === 'GET') {
+      sendHtml(response, 200, resultPage(url.searchParams.get('ref'), url.searchParams.get('status')));
+      return true;
+    }
+    if (first === 'js' && second === 'loader' && third?.endsWith('.js') && segments.length === 3 && method === 'GET') {
+      const reference = third.slice(0, -3);
+      if (!this.store.payments.has(reference)) sendText(response, 404, 'application/javascript; charset=utf-8', '// unknown checkout\n');
+      else sendText(response, 200, 'application/javascript; charset=utf-8', cardLoaderScript(reference, 'VISA MASTER'));
+      return true;
+    }
+    return false;
+  }
+
+  private showCheckout(sessionId: string, response: ServerResponse): void {
+    const session = this.store.sessions.get(sessionId);
+    if (!session) return sendHtml(response, 404, messagePage('Checkout not found', 'This checkout link is not valid.'));
+    if (session.paymentReference !== null) {
+      const payment = this.store.payments.get(session.paymentReference);
+      return sendHtml(response, 200, resultPage(session.paymentReference, payment?.status ?? null));
+    }
+    if (this.simulator.sessionExpired(session)) return sendHtml(response, 410, messagePage('Checkout expired', 'This checkout session has expired. Return to the merchant and start again.'));
+    sendHtml(response, 200, checkoutPage(session));
+  }
+
+  private async actOnCheckout(sessionId: string, action: 'pay' | 'decline', request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const details = Object.fromEntries(new URLSearchParams(await readBody(request)));
+    const session = this.store.sessions.get(sessionId);
+    if (!session) return sendHtml(response, 404, messagePage('Checkout not found', 'This checkout link is not valid.'));
+    if (this.simulator.sessionExpired(session)) return sendHtml(response, 410, messagePage('Checkout expired', 'This checkout session has expired. Return to the merchant and start again.'));
+    const payment = this.simulator.completeSession(session, outcomeOf(action), details);
+    redirect(response, this.simulator.returnTarget(payment));
+  }
+
+  private showPayment(reference: string, basePath: string, response: ServerResponse): void {
+    const payment = this.store.payments.get(reference);
+    if (!payment) return sendHtml(response, 404, messagePage('Payment not found', 'This payment link is not valid.'));
+    if (TERMINAL_PAYMENT_STATUSES.has(payment.status)) return sendHtml(response, 200, resultPage(payment.reference, payment.status));
+    sendHtml(response, 200, paymentPage(payment, basePath));
+  }
+
+  private async actOnPayment(reference: string, action: 'pay' | 'decline', request: IncomingMessage, response: ServerResponse): Promise<void> {
+    await readBody(request);
+    const payment = this.store.payments.get(reference);
+    if (!payment) return sendHtml(response, 404, messagePage('Payment not found', 'This payment link is not valid.'));
+    try {
+      this.simulator.complete(reference, outcomeOf(action));
+    } catch (error) {
+      if (error instanceof SandboxError) return sendHtml(response, 409, messagePage('Payment unavailable', error.message));
+      throw error;
+    }
+    redirect(response, this.simulator.returnTarget(payment));
+  }
+}
+
+function outcomeOf(action: 'pay' | 'decline'): Outcome {
+  return action === 'pay' ? 'approved' : 'declined';
+}
+
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}

@@ -1,0 +1,278 @@
+// Entry point of the deposit gateway sandbox: starts and stops its HTTP server, routes requests to the
+// API and the hosted pages, injects test failures, and exposes the controls tests and demos drive.
+
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../../lib/logger.js';
+import { Api, type ApiResult } from './api.js';
+import { ScaledClock } from './clock.js';
+import { HostedPages } from './hosted.js';
+import { BodyTooLarge, readBody, sendHtml, sendJson } from './http.js';
+import { messagePage } from './pages.js';
+import { SandboxError, Simulator, type Outcome } from './simulator.js';
+import { paymentView, payoutView, refundView, SandboxStore, type PaymentView, type SandboxAccount } from './store.js';
+import { WebhookDispatcher, type DeliveryRecord, type WebhookEnvelope, type WebhookSwitches } from './webhooks.js';
+
+export type { SandboxAccount } from './store.js';
+export type { DeliveryRecord, WebhookEnvelope, WebhookSwitches } from './webhooks.js';
+export { signPayload } from './webhooks.js';
+export { SandboxError } from './simulator.js';
+
+export interface DepositGatewaySandboxOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  accounts: SandboxAccount[];
+  /** Real milliseconds per simulated millisecond: 1 = real time (default), 0.001 = 1000x faster. */
+  timeScale?: number;
+  /** Test mode completes direct payments by itself (the `.13` rule). Default true. */
+  autoComplete?: boolean;
+  /** Accept `http://localhost` / `http://127.0.0.1` return addresses for local demos. Default false (spec: https only). */
+  allowInsecureReturnUrls?: boolean;
+  logger?: Logger;
+}
+
+export interface FailNextOptions {
+  /** Status to answer with: 500 (default), 503 or 429. With `hangMs`, sent after the hang. */
+  status?: number;
+  /** Hold the request this many real milliseconds; without `status` the connection is then cut. */
+  hangMs?: number;
+  /** How many API requests to fail. Default 1. */
+  count?: number;
+  /** Only requests carrying this API key. */
+  apiKey?: string;
+  /** After `hangMs`, process the request normally (a slow provider: the client may have given up). */
+  thenProcess?: boolean;
+}
+
+/** The provider-side record of a payment: the GET view plus what only the provider knows. */
+export interface SandboxPaymentSnapshot extends PaymentView {
+  livemode: boolean;
+  rail: string;
+  redirect_url: string;
+  return_url: string | null;
+  session_id: string | null;
+  chargeback: 'opened' | null;
+}
+
+export interface DepositGatewaySandboxControls {
+  addAccount(account: SandboxAccount): void;
+  setAccount(apiKey: string, partial: Partial<Omit<SandboxAccount, 'apiKey'>>): void;
+  setAutoComplete(on: boolean): void;
+  /** Webhook switches for the whole sandbox, or for one account with `apiKey`. */
+  webhooks(switches: WebhookSwitches & { apiKey?: string }): void;
+  failNext(options?: FailNextOptions): void;
+  /** What the hosted pages' Pay / Decline buttons do. Returns the payment reference. Throws SandboxError if unknown or expired. */
+  complete(referenceOrSessionId: string, outcome: Outcome): string;
+  /** Emits chargeback.opened for an approved (non UPI/PIX) payment. Throws SandboxError otherwise. */
+  openChargeback(reference: string): void;
+  /** Every delivery attempt (and every dropped webhook, `dropped: true`), oldest first. */
+  deliveries(): DeliveryRecord[];
+  /** Every event emitted, delivered or not, oldest first. */
+  events(apiKey?: string): WebhookEnvelope[];
+  /** API requests received under /v1 whose path starts with the prefix (`/payments` or `/v1/payments`). */
+  requestCount(pathPrefix?: string): number;
+  payment(reference: string): SandboxPaymentSnapshot | undefined;
+  payout(reference: string): Record<string, unknown> | undefined;
+  refunds(paymentReference: string): Array<Record<string, unknown>>;
+  /** Resolves when no delivery, retry or simulated timer is pending. */
+  idle(): Promise<void>;
+}
+
+export interface DepositGatewaySandbox {
+  /** e.g. http://127.0.0.1:PORT/v1 */
+  baseUrl: string;
+  /** e.g. http://127.0.0.1:PORT */
+  checkoutUrl: string;
+  controls: DepositGatewaySandboxControls;
+  /** Stops the server and all pending deliveries and timers. */
+  close(): Promise<void>;
+}
+
+const FAILURE_MESSAGES: Record<number, string> = {
+  429: 'Velocity limit exceeded',
+  500: 'Internal server error',
+  503: 'Service temporarily unavailable',
+};
+
+interface FailureRule {
+  status: number | undefined;
+  hangMs: number;
+  remaining: number;
+  apiKey: string | undefined;
+  thenProcess: boolean;
+}
+
+/**
+ * Starts a simulator of the deposit gateway's test mode on its own HTTP server.
+ *
+ * @example
+ * const sandbox = await startDepositGatewaySandbox({
+ *   accounts: [{ apiKey: 'svc_test_demo', webhookSecret: 'whsec_demo', webhookUrl: 'http://127.0.0.1:4000/webhooks/deposit-gateway/demo' }],
+ *   timeScale: 0.001,
+ * });
+ * // POST `${sandbox.baseUrl}/payments` with `Authorization: Bearer svc_test_demo` …
+ * await sandbox.controls.idle();
+ * await sandbox.close();
+ */
+export async function startDepositGatewaySandbox(options: DepositGatewaySandboxOptions): Promise<DepositGatewaySandbox> {
+  const logger = options.logger?.child({ component: 'deposit-gateway-sandbox' });
+  const clock = new ScaledClock(options.timeScale ?? 1);
+  const store = new SandboxStore();
+  for (const account of options.accounts) store.accounts.set(account.apiKey, { ...account });
+  const dispatcher = new WebhookDispatcher(clock, (apiKey) => store.accounts.get(apiKey), logger);
+  const failures: FailureRule[] = [];
+  const requestPaths: string[] = [];
+  const hangTimers = new Set<NodeJS.Timeout>();
+
+  // The server must listen before the checkout address is known; the handlers read it late.
+  let checkoutUrl = '';
+  let api: Api | undefined;
+  let pages: HostedPages | undefined;
+
+  const server = http.createServer((request, response) => {
+    void route(request, response).catch((error: unknown) => {
+      if (error instanceof BodyTooLarge) {
+        if (!response.headersSent) sendJson(response, 413, { ok: false, error: 'Request body too large' });
+        return;
+      }
+      logger?.error({ err: error, url: request.url }, 'sandbox request failed');
+      if (!response.headersSent) sendJson(response, 500, { ok: false, error: 'Internal server error' });
+      else response.destroy();
+    });
+  });
+
+  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
+    if (url.pathname === '/healthz') return sendJson(response, 200, { ok: true });
+    if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) return routeApi(request, response, url);
+    if (pages && (await pages.handle(request, response, url))) return;
+    sendHtml(response, 404, messagePage('Not found', 'There is nothing at this address.'));
+  }
+
+  async function routeApi(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+    requestPaths.push(url.pathname);
+    const bodyText = await readBody(request);
+    const header = request.headers.authorization;
+    const presentedKey = /^Bearer (\S+)$/.exec(header?.trim() ?? '')?.[1];
+    const rule = failures.find((candidate) => candidate.remaining > 0 && (candidate.apiKey === undefined || candidate.apiKey === presentedKey));
+    const answer = (): void => {
+      if (!api) return sendJson(response, 503, { ok: false, error: 'Service starting' });
+      const caller = api.authenticate(header);
+      const result: ApiResult = 'status' in caller ? caller : api.handle({ method: request.method ?? 'GET', path: url.pathname.slice(3) || '/', query: url.searchParams, headers: request.headers, bodyText }, caller);
+      logger?.debug({ method: request.method, path: url.pathname, status: result.status }, 'sandbox api request');
+      sendJson(response, result.status, result.body);
+    };
+    if (!rule) return answer();
+    rule.remaining -= 1;
+    if (rule.remaining === 0) failures.splice(failures.indexOf(rule), 1);
+    const fail = (): void => {
+      if (response.destroyed || response.writableEnded) return;
+      if (rule.thenProcess) return answer();
+      if (rule.hangMs > 0 && rule.status === undefined) {
+        response.destroy();
+        return;
+      }
+      const status = rule.status ?? 500;
+      sendJson(response, status, { ok: false, error: FAILURE_MESSAGES[status] ?? 'Simulated failure' });
+    };
+    if (rule.hangMs <= 0) return fail();
+    const timer = setTimeout(() => {
+      hangTimers.delete(timer);
+      fail();
+    }, rule.hangMs);
+    hangTimers.add(timer);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  checkoutUrl = `http://${host}:${address.port}`;
+  const sim = new Simulator(store, dispatcher, clock, checkoutUrl, options.autoComplete ?? true);
+  api = new Api(store, sim, clock, checkoutUrl, options.allowInsecureReturnUrls ?? false);
+  pages = new HostedPages(store, sim);
+  logger?.info({ checkoutUrl }, 'deposit gateway sandbox listening');
+
+  const controls: DepositGatewaySandboxControls = {
+    addAccount(account) {
+      store.accounts.set(account.apiKey, { ...account });
+    },
+    setAccount(apiKey, partial) {
+      const account = store.accounts.get(apiKey);
+      if (!account) throw new SandboxError(`Unknown sandbox account ${apiKey.slice(0, 12)}…`);
+      Object.assign(account, partial);
+    },
+    setAutoComplete(on) {
+      sim.autoComplete = on;
+    },
+    webhooks({ apiKey, ...switches }) {
+      dispatcher.configure(switches, apiKey);
+    },
+    failNext(failure = {}) {
+      failures.push({
+        status: failure.status,
+        hangMs: failure.hangMs ?? 0,
+        remaining: failure.count ?? 1,
+        apiKey: failure.apiKey,
+        thenProcess: failure.thenProcess ?? false,
+      });
+    },
+    complete(referenceOrSessionId, outcome) {
+      return sim.complete(referenceOrSessionId, outcome);
+    },
+    openChargeback(reference) {
+      sim.openChargeback(reference);
+    },
+    deliveries: () => dispatcher.deliveries(),
+    events: (apiKey) => dispatcher.events(apiKey),
+    requestCount(pathPrefix) {
+      if (pathPrefix === undefined) return requestPaths.length;
+      const prefixes = [pathPrefix, `/v1${pathPrefix.startsWith('/') ? '' : '/'}${pathPrefix}`];
+      return requestPaths.filter((path) => prefixes.some((prefix) => path.startsWith(prefix))).length;
+    },
+    payment(reference) {
+      const payment = store.payments.get(reference);
+      if (!payment) return undefined;
+      return {
+        ...paymentView(payment),
+        livemode: payment.livemode,
+        rail: payment.rail,
+        redirect_url: payment.redirectUrl,
+        return_url: payment.returnUrl,
+        session_id: payment.sessionId,
+        chargeback: payment.chargeback,
+      };
+    },
+    payout(reference) {
+      const payout = store.payouts.get(reference);
+      return payout ? { ...payoutView(payout, { timestamps: true }), livemode: payout.livemode } : undefined;
+    },
+    refunds: (paymentReference) => store.refundsOf(paymentReference).map(refundView),
+    idle: () => clock.idle(),
+  };
+
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `${checkoutUrl}/v1`,
+    checkoutUrl,
+    controls,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        for (const timer of hangTimers) clearTimeout(timer);
+        hangTimers.clear();
+        dispatcher.close();
+        clock.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

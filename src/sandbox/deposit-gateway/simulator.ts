@@ -1,0 +1,339 @@
+// What the simulated provider does over time: creates payments, refunds and payouts, decides their
+// outcomes by the test-mode rules, moves their states and emits the matching webhook events.
+
+import { SANDBOX_TRIGGERS, REFUND_EVENT_STATUS, REFUND_ID_PREFIX } from '../../providers/deposit-gateway/assumptions.js';
+import type { Money } from '../../lib/money.js';
+import type { ScaledClock } from './clock.js';
+import {
+  newId,
+  TERMINAL_PAYMENT_STATUSES,
+  type PaymentRecord,
+  type PayoutRecord,
+  type Rail,
+  type RefundRecord,
+  type SandboxStore,
+  type SessionRecord,
+} from './store.js';
+import type { ValidPayment, ValidPayout } from './validation.js';
+import type { WebhookDispatcher } from './webhooks.js';
+
+export type Outcome = 'approved' | 'declined';
+
+// Assumption: refunds and payouts are decided after a short review (scaled clock), whatever autoComplete says,
+// since the spec offers no page where a person would decide them.
+export const PROCESSING_DELAY_MS = 100;
+/** Simulated time between a trigger payout's `paid` and its `reverted`. */
+export const REVERT_DELAY_MS = 500;
+
+export const PAYMENT_REFERENCE_PREFIX = 'svc_pay_';
+export const PAYOUT_REFERENCE_PREFIX = 'svc_po_';
+export const SESSION_ID_PREFIX = 'cs_';
+
+/** The `method` word each rail reports on the payment record (spec: payment fields, e.g. `card`). */
+const RECORD_METHOD: Record<Rail, string> = { cards: 'card', openbanking: 'openbanking', latam: 'latam', upi: 'upi', pix: 'pix', crypto: 'crypto' };
+
+/** Spec test mode: "An amount ending in .13 is declined; any other amount is approved". */
+export function testModeOutcome(amount: Money): Outcome {
+  return amount.toDecimal().endsWith(SANDBOX_TRIGGERS.declineAmountSuffix) ? 'declined' : 'approved';
+}
+
+export class SandboxError extends Error {}
+
+export class Simulator {
+  autoComplete: boolean;
+
+  constructor(
+    private readonly store: SandboxStore,
+    private readonly webhooks: WebhookDispatcher,
+    private readonly clock: ScaledClock,
+    private readonly checkoutUrl: string,
+    autoComplete: boolean,
+  ) {
+    this.autoComplete = autoComplete;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Payments
+
+  createPayment(apiKey: string, livemode: boolean, valid: ValidPayment, sessionId: string | null = null): PaymentRecord {
+    const now = this.clock.now();
+    const reference = newId(PAYMENT_REFERENCE_PREFIX);
+    const payment: PaymentRecord = {
+      seq: this.store.nextSeq(),
+      reference,
+      apiKey,
+      livemode,
+      rail: valid.rail,
+      method: RECORD_METHOD[valid.rail],
+      status: valid.rail === 'crypto' ? 'pending' : 'redirected',
+      amount: valid.amount,
+      merchantReference: valid.merchantReference,
+      customerEmail: valid.customerEmail || null,
+      customerName: valid.customerName || null,
+      declineReason: null,
+      statusReason: null,
+      card: null,
+      midCode: `SBX-${valid.rail.toUpperCase()}-01`,
+      approvedAt: null,
+      refundStatus: null,
+      createdAt: now,
+      updatedAt: now,
+      redirectUrl: this.redirectUrlFor(valid.rail, reference, valid.whiteLabel),
+      returnUrl: valid.returnUrl,
+      successUrl: valid.successUrl,
+      errorUrl: valid.errorUrl,
+      colombiaRedirectUrl: valid.colombiaRedirectUrl,
+      metadata: valid.metadata,
+      sessionId,
+      pendingEventSent: false,
+      chargeback: null,
+    };
+    this.store.payments.set(reference, payment);
+    return payment;
+  }
+
+  /** Test mode completes a direct payment right after creation returns, unless auto-completion is off. */
+  // Assumption: the .13 rule decides the automatic outcome only; a person on the hosted page decides by button.
+  afterCreate(payment: PaymentRecord): void {
+    if (!this.autoComplete) return;
+    this.clock.after(0, () => this.resolve(payment, testModeOutcome(payment.amount), { emitPending: true }));
+  }
+
+  /**
+   * Moves an open payment to its outcome and emits the events. Promote-only: a payment that already
+   * reached a terminal state is never changed (spec: States and transitions). Returns whether it changed.
+   */
+  resolve(payment: PaymentRecord, outcome: Outcome, options: { emitPending: boolean }): boolean {
+    if (TERMINAL_PAYMENT_STATUSES.has(payment.status)) return false;
+    // Spec: the crypto flow uses only payment.approved and payment.declined.
+    // Assumption: payment.pending marks the payer reaching the bank step, so the status word becomes `pending`.
+    if (options.emitPending && payment.rail !== 'crypto' && !payment.pendingEventSent) {
+      payment.status = 'pending';
+      payment.pendingEventSent = true;
+      payment.updatedAt = this.clock.now();
+      this.emitPayment(payment, 'payment.pending');
+    }
+    const now = this.clock.now();
+    payment.updatedAt = now;
+    if (outcome === 'approved') {
+      payment.status = 'approved';
+      payment.approvedAt = now;
+      // Assumption: a simulated card sale is paid with the VISA test card 4242 4242 4242 4242.
+      if (payment.rail === 'cards') payment.card = { bin: '424242', last4: '4242', scheme: 'VISA' };
+    } else {
+      payment.status = 'declined';
+      payment.declineReason = 'declined';
+      // The processor code stays in status_reason, for the merchant only (spec: Cards, decline reasons).
+      payment.statusReason = payment.rail === 'cards' ? '05 Do not honour' : 'Not completed by the payer';
+    }
+    this.emitPayment(payment, outcome === 'approved' ? 'payment.approved' : 'payment.declined');
+    return true;
+  }
+
+  /** Card settle call (assumption A2): asks the simulated processor for the outcome; promote-only and idempotent. */
+  settle(payment: PaymentRecord): boolean {
+    // Assumption: settling an open card payment stands for the shopper having completed the
+    // embedded form, so the test-mode rule decides the outcome.
+    return this.resolve(payment, testModeOutcome(payment.amount), { emitPending: false });
+  }
+
+  /** What the hosted pages' Pay and Decline buttons do. Returns the payment reference. */
+  complete(referenceOrSessionId: string, outcome: Outcome, details: Record<string, string> = {}): string {
+    const session = this.store.sessions.get(referenceOrSessionId);
+    if (session) return this.completeSession(session, outcome, details).reference;
+    const payment = this.store.payments.get(referenceOrSessionId);
+    if (!payment) throw new SandboxError(`Unknown payment or checkout session ${referenceOrSessionId}`);
+    this.resolve(payment, outcome, { emitPending: true });
+    return payment.reference;
+  }
+
+  sessionExpired(session: SessionRecord): boolean {
+    return session.paymentReference === null && Date.now() >= session.expiresAtMs;
+  }
+
+  /** The player acts on the hosted checkout page: the payment exists only from this moment. */
+  completeSession(session: SessionRecord, outcome: Outcome, details: Record<string, string>): PaymentRecord {
+    if (session.paymentReference !== null) {
+      const existing = this.store.payments.get(session.paymentReference);
+      if (!existing) throw new SandboxError(`Session ${session.id} lost its payment`);
+      this.resolve(existing, outcome, { emitPending: true });
+      return existing;
+    }
+    if (this.sessionExpired(session)) throw new SandboxError(`Checkout session ${session.id} has expired`);
+    const method = details.method || session.method || 'cards';
+    const rail: Rail = method === 'cards' ? 'cards' : 'openbanking';
+    const field = (name: string): string => details[name] || session.prefill[name] || '';
+    const name = [field('firstName'), field('lastName')].filter((part) => part !== '').join(' ');
+    // Spec (POST /checkout-sessions): a session created with a test key carries no test flag, so its
+    // payment is a live one and its events say livemode: true.
+    const payment = this.createPayment(
+      session.apiKey,
+      true,
+      {
+        rail,
+        requestMethod: method,
+        amount: session.amount,
+        merchantReference: session.merchantReference,
+        returnUrl: session.returnUrl,
+        idempotencyKey: null,
+        metadata: null,
+        whiteLabel: true,
+        customerEmail: field('email'),
+        customerName: name,
+        country: session.prefill.country ?? null,
+        successUrl: null,
+        errorUrl: null,
+        colombiaRedirectUrl: null,
+      },
+      session.id,
+    );
+    session.paymentReference = payment.reference;
+    this.resolve(payment, outcome, { emitPending: true });
+    return payment;
+  }
+
+  /** Where the player goes after acting: `return_url` (or the LATAM addresses) with `?ref=&status=`. */
+  returnTarget(payment: PaymentRecord): string {
+    const approved = payment.status === 'approved';
+    const base = payment.returnUrl ?? payment.colombiaRedirectUrl ?? (approved ? payment.successUrl : payment.errorUrl) ?? `${this.checkoutUrl}/result`;
+    const url = new URL(base);
+    url.searchParams.set('ref', payment.reference);
+    url.searchParams.set('status', payment.status);
+    return url.toString();
+  }
+
+  openChargeback(reference: string): void {
+    const payment = this.store.payments.get(reference);
+    if (!payment) throw new SandboxError(`Unknown payment ${reference}`);
+    // Spec (UPI and PIX): push payments have no chargeback.
+    if (payment.rail === 'upi' || payment.rail === 'pix') throw new SandboxError(`${payment.rail} payments have no chargebacks`);
+    if (payment.status !== 'approved' && payment.status !== 'refunded') throw new SandboxError(`Payment ${reference} is ${payment.status}; only approved payments can be disputed`);
+    payment.chargeback = 'opened';
+    payment.updatedAt = this.clock.now();
+    this.webhooks.emit(payment.apiKey, 'chargeback.opened', payment.livemode, {
+      reference: payment.reference,
+      merchant_reference: payment.merchantReference,
+      status: 'opened',
+      amount: payment.amount.toDecimal(),
+      currency: payment.amount.currency,
+    });
+  }
+
+  private redirectUrlFor(rail: Rail, reference: string, whiteLabel: boolean): string {
+    // Spec: UPI/PIX always, and white_label payments, redirect on the checkout host; others go to the
+    // acquirer's own page, which the sandbox serves under /acquirer/.
+    if (whiteLabel || rail === 'upi' || rail === 'pix') return `${this.checkoutUrl}/r/${reference}`;
+    return `${this.checkoutUrl}/acquirer/${rail}/${reference}`;
+  }
+
+  private emitPayment(payment: PaymentRecord, event: string): void {
+    this.webhooks.emit(payment.apiKey, event, payment.livemode, {
+      reference: payment.reference,
+      merchant_reference: payment.merchantReference,
+      status: payment.status,
+      amount: payment.amount.toDecimal(),
+      currency: payment.amount.currency,
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Refunds (assumptions A3, A4, A11)
+
+  createRefund(payment: PaymentRecord, amount: Money, reason: string | null): RefundRecord {
+    const now = this.clock.now();
+    const refund: RefundRecord = {
+      seq: this.store.nextSeq(),
+      id: newId(REFUND_ID_PREFIX),
+      apiKey: payment.apiKey,
+      paymentReference: payment.reference,
+      amount,
+      reason,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.store.refunds.set(refund.id, refund);
+    payment.refundStatus = 'pending';
+    payment.updatedAt = now;
+    this.emitRefund(payment, refund, 'refund.requested');
+    this.clock.after(PROCESSING_DELAY_MS, () => this.decideRefund(payment, refund));
+    return refund;
+  }
+
+  private decideRefund(payment: PaymentRecord, refund: RefundRecord): void {
+    const now = this.clock.now();
+    refund.updatedAt = now;
+    payment.updatedAt = now;
+    if (refund.amount.minor.toString().endsWith(SANDBOX_TRIGGERS.refundRejectMinorSuffix)) {
+      refund.status = 'rejected';
+      const anyApproved = this.store.refundsOf(payment.reference).some((other) => other.status === 'approved');
+      if (payment.refundStatus !== 'refunded') payment.refundStatus = anyApproved ? 'approved' : 'rejected';
+      this.emitRefund(payment, refund, 'refund.rejected');
+      return;
+    }
+    refund.status = 'approved';
+    if (this.store.approvedRefundTotal(payment).equals(payment.amount)) {
+      payment.status = 'refunded';
+      payment.refundStatus = 'refunded';
+    } else {
+      payment.refundStatus = 'approved';
+    }
+    this.emitRefund(payment, refund, 'refund.approved');
+  }
+
+  private emitRefund(payment: PaymentRecord, refund: RefundRecord, event: keyof typeof REFUND_EVENT_STATUS): void {
+    this.webhooks.emit(payment.apiKey, event, payment.livemode, {
+      reference: refund.id,
+      payment_reference: payment.reference,
+      merchant_reference: payment.merchantReference,
+      status: REFUND_EVENT_STATUS[event],
+      amount: refund.amount.toDecimal(),
+      currency: refund.amount.currency,
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Payouts (assumptions A1, A4, A5, A11)
+
+  createPayout(apiKey: string, livemode: boolean, valid: ValidPayout): PayoutRecord {
+    const now = this.clock.now();
+    const payout: PayoutRecord = {
+      seq: this.store.nextSeq(),
+      reference: newId(PAYOUT_REFERENCE_PREFIX),
+      apiKey,
+      livemode,
+      status: 'pending',
+      amount: valid.amount,
+      country: valid.country,
+      merchantReference: valid.merchantReference,
+      beneficiary: valid.beneficiary,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.store.payouts.set(payout.reference, payout);
+    const account = valid.beneficiary.account_number ?? '';
+    this.clock.after(PROCESSING_DELAY_MS, () => {
+      if (account.endsWith(SANDBOX_TRIGGERS.payoutBounceAccountSuffix)) {
+        this.movePayout(payout, 'bounced');
+        return;
+      }
+      this.movePayout(payout, 'paid');
+      if (account.endsWith(SANDBOX_TRIGGERS.payoutRevertAccountSuffix)) {
+        this.clock.after(REVERT_DELAY_MS, () => this.movePayout(payout, 'reverted'));
+      }
+    });
+    return payout;
+  }
+
+  private movePayout(payout: PayoutRecord, status: 'paid' | 'bounced' | 'reverted'): void {
+    payout.status = status;
+    payout.updatedAt = this.clock.now();
+    this.webhooks.emit(payout.apiKey, `payout.${status}`, payout.livemode, {
+      reference: payout.reference,
+      merchant_reference: payout.merchantReference,
+      status,
+      amount: payout.amount.toDecimal(),
+      currency: payout.amount.currency,
+    });
+  }
+}

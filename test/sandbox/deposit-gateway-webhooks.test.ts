@@ -1,0 +1,310 @@
+// Deposit gateway sandbox webhooks and fault injection over real HTTP: signatures verified
+// independently, retries with backoff, the 24-hour window, and the duplicate / out-of-order / drop /
+// delay / failNext switches.
+
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDepositGatewaySandbox, type DepositGatewaySandbox, type DepositGatewaySandboxOptions } from '../../src/sandbox/deposit-gateway/index.js';
+
+type Json = Record<string, any>;
+
+interface Received {
+  headers: http.IncomingHttpHeaders;
+  raw: string;
+  body: Json;
+  at: number;
+}
+
+type Responder = (received: Received, index: number) => number | 'hang';
+
+interface Receiver {
+  url: string;
+  received: Received[];
+  respond: Responder;
+  close(): Promise<void>;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()?.();
+});
+
+async function startReceiver(respond: Responder = () => 200): Promise<Receiver> {
+  const hanging = new Set<http.ServerResponse>();
+  const receiver: Receiver = {
+    url: '',
+    received: [],
+    respond,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const response of hanging) response.destroy();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const received: Received = { headers: request.headers, raw, body: JSON.parse(raw) as Json, at: Date.now() };
+      receiver.received.push(received);
+      const answer = receiver.respond(received, receiver.received.length - 1);
+      if (answer === 'hang') {
+        hanging.add(response);
+        return;
+      }
+      response.writeHead(answer).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/deposit-gateway/main`;
+  cleanups.push(() => receiver.close());
+  return receiver;
+}
+
+const KEY = 'svc_test_webhooks';
+const SECRET = 'whsec_test_secret_value';
+
+async function startSandbox(webhookUrl: string | undefined, options: Partial<DepositGatewaySandboxOptions> = {}): Promise<DepositGatewaySandbox> {
+  const sandbox = await startDepositGatewaySandbox({ accounts: [{ apiKey: KEY, webhookSecret: SECRET, webhookUrl }], timeScale: 0.001, ...options });
+  cleanups.push(() => sandbox.close());
+  return sandbox;
+}
+
+const card = { method: 'cards', amount: '10.00', email: 'p@example.com', firstName: 'Ada', lastName: 'L', country: 'DE', address1: 'a', city: 'b', zipCode: 'c' };
+
+async function createPayment(sandbox: DepositGatewaySandbox, body: Json = card, key = KEY, signal?: AbortSignal): Promise<{ status: number; body: Json }> {
+  const response = await fetch(`${sandbox.baseUrl}/payments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+/** Independent check of the spec's scheme: HMAC-SHA256 over `<t>.<raw body>`, hex, constant-time compare. */
+function verify(received: Received, secret: string): boolean {
+  const header = String(received.headers['x-service-signature'] ?? '');
+  const match = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
+  if (!match) return false;
+  const expected = createHmac('sha256', secret).update(`${match[1]}.${received.raw}`).digest();
+  const given = Buffer.from(match[2] ?? '', 'hex');
+  const fresh = Math.abs(Date.now() / 1000 - Number(match[1])) < 300;
+  return fresh && given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+function eventsFor(receiver: Receiver, reference: string): string[] {
+  return receiver.received.filter((item) => item.body.data?.reference === reference).map((item) => item.body.event as string);
+}
+
+describe('webhook delivery', () => {
+  it('posts signed JSON envelopes in order', async () => {
+    const receiver = await startReceiver();
+    const sandbox = await startSandbox(receiver.url);
+    const reference = (await createPayment(sandbox, { ...card, merchant_reference: 'order-42' })).body.payment.reference as string;
+    await sandbox.controls.idle();
+    expect(receiver.received).toHaveLength(2);
+    for (const item of receiver.received) {
+      expect(item.headers['content-type']).toBe('application/json');
+      expect(verify(item, SECRET)).toBe(true);
+      expect(verify(item, 'wrong-secret')).toBe(false);
+    }
+    expect(receiver.received.map((item) => item.body)).toEqual([
+      { id: expect.stringMatching(/^evt_/), event: 'payment.pending', livemode: false, created_at: expect.any(String), data: { reference, merchant_reference: 'order-42', status: 'pending', amount: '10.00', currency: 'EUR' } },
+      { id: expect.stringMatching(/^evt_/), event: 'payment.approved', livemode: false, created_at: expect.any(String), data: { reference, merchant_reference: 'order-42', status: 'approved', amount: '10.00', currency: 'EUR' } },
+    ]);
+    expect(new Date(receiver.received[0]?.body.created_at).toISOString()).toBe(receiver.received[0]?.body.created_at);
+    expect(sandbox.controls.deliveries().map((item) => [item.event, item.attempt, item.statusCode])).toEqual([
+      ['payment.pending', 1, 200],
+      ['payment.approved', 1, 200],
+    ]);
+  });
+
+  it('retries a 500 with growing backoff, re-signing every attempt', async () => {
+    const seen = new Map<string, number>();
+    const receiver = await startReceiver((item) => {
+      const count = (seen.get(item.body.id) ?? 0) + 1;
+      seen.set(item.body.id, count);
+      return count <= 3 ? 500 : 200;
+    });
+    // 10 s, 20 s, 40 s of backoff become 50, 100, 200 ms.
+    const sandbox = await startSandbox(receiver.url, { timeScale: 0.005 });
+    sandbox.controls.setAutoComplete(false);
+    const reference = (await createPayment(sandbox)).body.payment.reference as string;
+    sandbox.controls.complete(reference, 'declined');
+    await sandbox.controls.idle();
+    const pending = receiver.received.filter((item) => item.body.event === 'payment.pending');
+    expect(pending.map((item) => item.body.id)).toEqual(Array(4).fill(pending[0]?.body.id));
+    expect(pending.every((item) => verify(item, SECRET))).toBe(true);
+    const attempts = sandbox.controls.deliveries().filter((item) => item.event === 'payment.pending');
+    expect(attempts.map((item) => [item.attempt, item.statusCode])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 500],
+      [4, 200],
+    ]);
+    const gaps = pending.slice(1).map((item, index) => item.at - (pending[index]?.at ?? 0));
+    expect(gaps[0]).toBeGreaterThanOrEqual(40);
+    expect(gaps[2]).toBeGreaterThanOrEqual(180);
+    expect(gaps[2]).toBeGreaterThan(gaps[0] ?? 0);
+    const declined = sandbox.controls.deliveries().filter((item) => item.event === 'payment.declined');
+    expect(declined.map((item) => item.statusCode)).toEqual([500, 500, 500, 200]);
+    expect(eventsFor(receiver, reference)).toHaveLength(8);
+  });
+
+  it('retries a receiver that does not answer in time, and one that is unreachable', async () => {
+    const receiver = await startReceiver((_item, index) => (index === 0 ? 'hang' : 200));
+    const sandbox = await startSandbox('http://127.0.0.1:9/unreachable');
+    await createPayment(sandbox, { ...card, amount: '10.13' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sandbox.controls.deliveries().some((item) => item.statusCode === null && item.error !== null && !item.dropped)).toBe(true);
+    sandbox.controls.setAccount(KEY, { webhookUrl: receiver.url });
+    await sandbox.controls.idle();
+    const events = receiver.received.map((item) => item.body.event);
+    expect(events).toContain('payment.pending');
+    expect(events).toContain('payment.declined');
+    const timedOut = sandbox.controls.deliveries().find((item) => item.url === receiver.url && item.error?.startsWith('no answer'));
+    expect(timedOut).toBeDefined();
+  });
+
+  it('gives up after 24 simulated hours', async () => {
+    const receiver = await startReceiver(() => 503);
+    const sandbox = await startSandbox(receiver.url, { timeScale: 0.00001 });
+    sandbox.controls.setAutoComplete(false);
+    const reference = (await createPayment(sandbox)).body.payment.reference as string;
+    sandbox.controls.complete(reference, 'approved');
+    await sandbox.controls.idle();
+    const attempts = sandbox.controls.deliveries().filter((item) => item.event === 'payment.approved');
+    expect(attempts.length).toBeGreaterThan(20);
+    expect(attempts.length).toBeLessThan(40);
+    expect(attempts.at(-1)?.gaveUp).toBe(true);
+    expect(attempts.filter((item) => item.gaveUp)).toHaveLength(1);
+  });
+
+  it('close() stops pending retries', async () => {
+    const receiver = await startReceiver(() => 500);
+    const sandbox = await startSandbox(receiver.url, { timeScale: 0.01 });
+    await createPayment(sandbox);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sandbox.close();
+    const count = receiver.received.length;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(receiver.received.length).toBe(count);
+  });
+});
+
+describe('webhook switches', () => {
+  it('duplicate delivers every event twice with the same id', async () => {
+    const receiver = await startReceiver();
+    const sandbox = await startSandbox(receiver.url);
+    sandbox.controls.webhooks({ duplicate: true });
+    const reference = (await createPayment(sandbox)).body.payment.reference as string;
+    await sandbox.controls.idle();
+    expect(eventsFor(receiver, reference)).toEqual(['payment.pending', 'payment.pending', 'payment.approved', 'payment.approved']);
+    expect(receiver.received[0]?.body.id).toBe(receiver.received[1]?.body.id);
+    expect(receiver.received.every((item) => verify(item, SECRET))).toBe(true);
+  });
+
+  it('outOfOrder releases a payment’s events newest first', async () => {
+    const receiver = await startReceiver();
+    const sandbox = await startSandbox(receiver.url);
+    sandbox.controls.webhooks({ outOfOrder: true });
+    const reference = (await createPayment(sandbox)).body.payment.reference as string;
+    await sandbox.controls.idle();
+    expect(eventsFor(receiver, reference)).toEqual(['payment.approved', 'payment.pending']);
+  });
+
+  it('dropNext loses webhooks but not the state change', async () => {
+    const receiver = await startReceiver();
+    const sandbox = await startSandbox(receiver.url);
+    sandbox.controls.webhooks({ dropNext: 2 });
+    const dropped = (await createPayment(sandbox)).body.payment.reference as string;
+    await sandbox.controls.idle();
+    expect(eventsFor(receiver, dropped)).toEqual([]);
+    const lookup = await fetch(`${sandbox.baseUrl}/payments/${dropped}`, { headers: { authorization: `Bearer ${KEY}` } });
+    expect(((await lookup.json()) as Json).payment.status).toBe('approved');
+    expect(sandbox.controls.deliveries().filter((item) => item.dropped).map((item) => item.event)).toEqual(['payment.pending', 'payment.approved']);
+    const next = (await createPayment(sandbox)).body.payment.reference as string;
+    await sandbox.controls.idle();
+    expect(eventsFor(receiver, next)).toEqual(['payment.pending', 'payment.approved']);
+  });
+
+  it('delayNextMs holds only the next webhook', async () => {
+    const receiver = await startReceiver();
+    const sandbox = await startSandbox(receiver.url);
+    sandbox.controls.webhooks({ delayNextMs: 300 });
+    const started = Date.now();
+    const reference = (await createPayment(sandbox)).body.payment.reference as string;
+    await sandbox.controls.idle();
+    expect(eventsFor(receiver, reference)).toEqual(['payment.approved', 'payment.pending']);
+    const pending = receiver.received.find((item) => item.body.event === 'payment.pending');
+    expect((pending?.at ?? 0) - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it('switches can apply to one account only', async () => {
+    const receiver = await startReceiver();
+    const other = 'svc_test_quiet';
+    const sandbox = await startSandbox(receiver.url);
+    sandbox.controls.addAccount({ apiKey: other, webhookSecret: 'other-secret', webhookUrl: receiver.url });
+    sandbox.controls.webhooks({ duplicate: true, apiKey: KEY });
+    const loud = (await createPayment(sandbox)).body.payment.reference as string;
+    const quiet = (await createPayment(sandbox, card, other)).body.payment.reference as string;
+    await sandbox.controls.idle();
+    expect(eventsFor(receiver, loud)).toHaveLength(4);
+    expect(eventsFor(receiver, quiet)).toHaveLength(2);
+    expect(receiver.received.filter((item) => item.body.data.reference === quiet).every((item) => verify(item, 'other-secret'))).toBe(true);
+  });
+});
+
+describe('failNext', () => {
+  it.each([500, 503, 429])('answers %s for the next request, then recovers', async (status) => {
+    const sandbox = await startSandbox(undefined);
+    sandbox.controls.failNext({ status, count: 2 });
+    const first = await createPayment(sandbox);
+    const second = await createPayment(sandbox);
+    const third = await createPayment(sandbox);
+    expect([first.status, second.status, third.status]).toEqual([status, status, 201]);
+    expect(first.body.ok).toBe(false);
+    expect(typeof first.body.error).toBe('string');
+    expect(sandbox.controls.requestCount('/payments')).toBe(3);
+    await sandbox.controls.idle();
+    expect(sandbox.controls.events()).toHaveLength(2);
+  });
+
+  it('hangs past a client timeout without creating anything', async () => {
+    const sandbox = await startSandbox(undefined);
+    sandbox.controls.failNext({ hangMs: 400 });
+    await expect(createPayment(sandbox, card, KEY, AbortSignal.timeout(100))).rejects.toThrow();
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    await sandbox.controls.idle();
+    expect(sandbox.controls.events()).toHaveLength(0);
+    expect(sandbox.controls.requestCount('/payments')).toBe(1);
+  });
+
+  it('hangs then answers a status, or hangs then processes', async () => {
+    const sandbox = await startSandbox(undefined);
+    sandbox.controls.failNext({ hangMs: 150, status: 503 });
+    const started = Date.now();
+    expect((await createPayment(sandbox)).status).toBe(503);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+    sandbox.controls.failNext({ hangMs: 150, thenProcess: true });
+    const slow = await createPayment(sandbox, { ...card, idempotency_key: 'slow-1' });
+    expect(slow.status).toBe(201);
+    const retry = await createPayment(sandbox, { ...card, idempotency_key: 'slow-1' });
+    expect(retry.body).toEqual(slow.body);
+  });
+
+  it('can target one API key', async () => {
+    const sandbox = await startSandbox(undefined);
+    sandbox.controls.addAccount({ apiKey: 'svc_test_calm', webhookSecret: 'x' });
+    sandbox.controls.failNext({ status: 500, apiKey: KEY });
+    expect((await createPayment(sandbox, card, 'svc_test_calm')).status).toBe(201);
+    expect((await createPayment(sandbox)).status).toBe(500);
+    expect((await createPayment(sandbox)).status).toBe(201);
+  });
+});
