@@ -110,6 +110,11 @@ export interface ProviderDeposit {
   /** Processor code: for admins only, never for shoppers. */
   statusReason?: string;
   approvedAt?: Date;
+  /**
+   * Refund position of the payment as the provider reports it on status lookup; absent when no
+   * refund was ever requested.
+   */
+  refundStatus?: { status: RefundStatus; providerStatus: string };
   /** Crypto quote terms (crypto rail only). */
   crypto?: { quoteTtlMinutes: number; underpayTolerancePct: string };
   /** Thai QR code (THAI_QR rail only). */
@@ -203,6 +208,13 @@ export interface DepositProvider {
    * fields per rail) so bad input is refused before any provider call. Empty means valid.
    */
   validateDeposit(account: MerchantAccount, request: Omit<CreateDepositRequest, 'depositId'>): FieldError[];
+  /**
+   * The currency a rail uses when the caller names none, so the caller can build the request's
+   * `Money`. Empty string when the rail has no default (the caller must then name one).
+   *
+   * @example adapter.defaultCurrency({ rail: 'PIX' }) // 'BRL'
+   */
+  defaultCurrency(details: RailDetails): string;
   createDeposit(account: MerchantAccount, request: CreateDepositRequest): Promise<ProviderResult<ProviderDeposit>>;
   /** Status lookup by the provider reference; used by reconciliation. */
   getDeposit(account: MerchantAccount, reference: string): Promise<ProviderResult<ProviderDeposit>>;

@@ -101,3 +101,87 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /** Header carrying the webhook signature (spec: Authentication, 6). */
 export const SIGNATURE_HEADER = 'x-service-signature';
+
+/**
+ * A13. Hosted checkout pre-selection: the session table lists `method, bankCountry` ("Pre-select the
+ * rail") without their values. Assumed the Direct API's own words: `cards` or an open-banking method,
+ * with `bankCountry` following the open-banking rules (NL, MT, GB; `fps` GB only).
+ */
+export const HOSTED_CHECKOUT_PRESELECT_METHODS: readonly string[] = ['cards', 'sepa', 'instant', 'fps'];
+
+/**
+ * A14. Chile RUT: the spec writes `NNNNNNNN-D`. RUTs below 10 million have seven body digits, so
+ * seven or eight digits are accepted, then a hyphen and the modulo-11 check digit (`0`-`9` or an
+ * upper-case `K`). No dots.
+ */
+export const CHILE_RUT_PATTERN = /^([0-9]{7,8})-([0-9K])$/;
+
+/**
+ * A15. LATAM `successUrl` / `errorUrl`: "requirement varies per solution", solutions not shown.
+ * Assumed optional everywhere and sent only when the caller gives them; `expiresAt` is likewise
+ * optional (and sent when given) outside Ecuador.
+ */
+export const LATAM_REDIRECT_URLS_REQUIRED = false;
+
+/** A16. Payout beneficiary `document_type` values: "not shown". Assumed the deposit lists of A7. */
+export const PAYOUT_DOCUMENT_TYPES: Readonly<Record<LatamCountry, readonly string[]>> = LATAM_DOCUMENT_TYPES;
+
+/**
+ * A17. Create responses that carry no status (the flat UPI/PIX/LATAM shape, and checkout sessions)
+ * are taken to be `redirected`, the state the transition table gives every non-crypto creation.
+ */
+export const CREATED_STATUS_WORD = 'redirected';
+
+/**
+ * A18. `refund_status` words beyond the refund events' pending/approved/rejected: "Moves between
+ * refund_status values: not shown". Assumed `cancelled` ends the request without money moving
+ * (REJECTED) and `refunded` means it executed (APPROVED).
+ */
+export const REFUND_STATUS_WORDS = {
+  pending: 'REQUESTED',
+  approved: 'APPROVED',
+  refunded: 'APPROVED',
+  rejected: 'REJECTED',
+  cancelled: 'REJECTED',
+} as const;
+
+/**
+ * A19. 422 texts: only the UPI/PIX messages are summarised ("Validation messages ... for other
+ * rails ... not shown"). Assumed English texts that name the rule: these patterns sort them into the
+ * stable codes; a range message ("between 100 and 50000") is decided by comparing the request amount
+ * with the rail's band. Anything else is a plain rejection.
+ */
+export const REJECTION_PATTERNS = {
+  belowMinimum: /\b(minimum|below|at least|too (low|small))\b/i,
+  aboveMaximum: /\b(maximum|above|exceeds?|at most|too (high|large))\b/i,
+  outOfBand: /\bbetween\b/i,
+  currency: /\bcurrenc(y|ies)\b|\bsettles [A-Z]{3} only\b/i,
+} as const;
+
+/**
+ * A20. Card settle call body and idempotency: not shown. Assumed an empty JSON object with no
+ * idempotency key; since the spec calls the settle "idempotent, promote-only", a failed attempt is
+ * safe to retry.
+ */
+export const CARD_SETTLE_BODY: Readonly<Record<string, never>> = {};
+
+/**
+ * A21. Crypto amounts: "Crypto examples send a JSON number". Numbers cannot carry an exact decimal
+ * through most JSON stacks, so the adapter sends the same decimal string as every other rail and
+ * reads a number from the provider by its source text.
+ */
+export const CRYPTO_AMOUNT_AS_STRING = true;
+
+/**
+ * A22. LATAM `successUrl`, `errorUrl` and `redirectUrl`: no scheme rule is stated. Assumed the shared
+ * table's `return_url` rule ("https:// only") applies to every address a player is sent back to.
+ */
+export const LATAM_REDIRECT_URLS_HTTPS_ONLY = true;
+
+/**
+ * A23. Status words beyond the spec's table: the spec adds event types over time and may add words.
+ * A word the adapter does not know, seen on a status lookup, is kept as `providerStatus` and read as
+ * PENDING (credits nothing; the reconciler looks again). On a webhook it makes the event `other`
+ * (stored and ignored), as the spec asks for unknown events.
+ */
+export const UNKNOWN_LOOKUP_STATUS = 'PENDING';

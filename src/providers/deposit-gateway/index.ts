@@ -1,0 +1,237 @@
+// The deposit gateway adapter: DepositProvider and MoneyMovementProvider over the provider's HTTP API.
+
+import { createLogger, type Logger } from '../../lib/logger.js';
+import type {
+  CardSession,
+  CardSettleResult,
+  CreateDepositRequest,
+  CreatePayoutRequest,
+  DepositProvider,
+  FieldError,
+  MerchantAccount,
+  MoneyMovementProvider,
+  Page,
+  ProviderDeposit,
+  ProviderError,
+  ProviderPayout,
+  ProviderRefund,
+  ProviderResult,
+  Rail,
+  RailDetails,
+  RawWebhook,
+  RequestRefundRequest,
+  WebhookVerification,
+} from '../provider.js';
+import { CARD_SETTLE_BODY, cardSettlePath, PAYOUT_CREATE_PATH, SIGNATURE_HEADER } from './assumptions.js';
+import { unavailable } from './errors.js';
+import { DepositGatewayHttp, type Call } from './http.js';
+import { parseJsonExact } from './json.js';
+import {
+  checkoutSessionBody,
+  parseCardSession,
+  parseCheckoutSession,
+  parseCreatedPayment,
+  parsePage,
+  parsePayment,
+  parsePayout,
+  parseRefund,
+  parseSettleResult,
+  parseWebhookEnvelope,
+  paymentBody,
+  payoutBody,
+  refundBody,
+  ShapeError,
+} from './mapping.js';
+import { AMOUNT_BANDS, PAGE_LIMIT } from './rules.js';
+import { verifySignature } from './signature.js';
+import { defaultCurrency, validateDepositRequest, validatePayoutRequest, type DepositToValidate, type PayoutToValidate } from './validation.js';
+
+export interface DepositGatewayAdapterOptions {
+  /** Per attempt, in milliseconds. Default 10000. */
+  timeoutMs?: number;
+  /** Extra attempts for retryable calls. Default 2. */
+  maxRetries?: number;
+  /** First retry delay in milliseconds, doubling per attempt. Default 200. */
+  retryBaseMs?: number;
+  logger?: Logger;
+  /** Clock for time-relative rules (Ecuador `expiresAt`, webhook freshness). */
+  now?: () => Date;
+}
+
+export type DepositGatewayAdapter = DepositProvider &
+  MoneyMovementProvider & {
+    validateDeposit(account: MerchantAccount, request: DepositToValidate): FieldError[];
+    validatePayout(account: MerchantAccount, request: PayoutToValidate): FieldError[];
+  };
+
+const RAILS: readonly Rail[] = ['HOSTED_CHECKOUT', 'CARD', 'OPEN_BANKING', 'LATAM', 'UPI', 'PIX', 'CRYPTO'];
+
+/**
+ * Creates the adapter. Stateless apart from its options: every call names the merchant account
+ * (one API key per merchant, spec: Authentication 3).
+ *
+ * @example
+ * const gateway = createDepositGatewayAdapter({ timeoutMs: 5000 });
+ * const errors = gateway.validateDeposit(account, request);
+ * if (errors.length === 0) await gateway.createDeposit(account, { ...request, depositId });
+ */
+export function createDepositGatewayAdapter(options: DepositGatewayAdapterOptions = {}): DepositGatewayAdapter {
+  const now = options.now ?? (() => new Date());
+  const http = new DepositGatewayHttp({
+    timeoutMs: options.timeoutMs ?? 10_000,
+    maxRetries: options.maxRetries ?? 2,
+    retryBaseMs: options.retryBaseMs ?? 200,
+    logger: options.logger ?? createLogger({ level: 'silent' }),
+  });
+
+  /** One call, its 2xx body read by `parse`; a body that does not fit leaves the outcome unknown. */
+  async function request<T>(account: MerchantAccount, call: Call, parse: (body: unknown) => T): Promise<ProviderResult<T>> {
+    const result = await http.call(account, call);
+    if (!result.ok) return result;
+    try {
+      return { ok: true, value: parse(result.body) };
+    } catch (error) {
+      if (error instanceof ShapeError) return { ok: false, error: unavailable(`unexpected response: ${error.message}`, result.status) };
+      throw error;
+    }
+  }
+
+  const pageQuery = (page?: { before?: string; limit?: number }) => ({
+    limit: page?.limit === undefined ? undefined : Math.min(PAGE_LIMIT.max, Math.max(PAGE_LIMIT.min, Math.trunc(page.limit))),
+    before: page?.before,
+  });
+
+  return {
+    name: 'deposit-gateway',
+    rails: RAILS,
+
+    validateDeposit(account, deposit) {
+      return validateDepositRequest(account, deposit, now());
+    },
+
+    defaultCurrency(details: RailDetails) {
+      return defaultCurrency(details);
+    },
+
+    async createDeposit(account, deposit: CreateDepositRequest) {
+      const { details } = deposit;
+      if (details.rail === 'HOSTED_CHECKOUT') {
+        if (!account.livemode) {
+          // Spec, POST /checkout-sessions: a test-key session "produces a real charge". Refused here
+          // too, not only in validation, because the cost of a slip is real money.
+          return { ok: false, error: hostedCheckoutOnTestAccount() };
+        }
+        // No idempotency key exists for sessions, so this is never retried: a retry could open a second session.
+        return request(
+          account,
+          { method: 'POST', path: '/checkout-sessions', body: checkoutSessionBody(deposit, details), retryable: false, errorContext: { amount: deposit.amount } },
+          (body) => parseCheckoutSession(body, deposit),
+        );
+      }
+      if (details.rail === 'THAI_QR') {
+        return { ok: false, error: { code: 'RAIL_DISABLED', message: 'The deposit gateway does not serve the THAI_QR rail.', outcomeUnknown: false } };
+      }
+      return request(
+        account,
+        {
+          method: 'POST',
+          path: '/payments',
+          body: paymentBody(deposit),
+          idempotencyKey: deposit.depositId,
+          retryable: true,
+          errorContext: { amount: deposit.amount, band: AMOUNT_BANDS[details.rail] },
+        },
+        (body) => parseCreatedPayment(body, deposit),
+      );
+    },
+
+    async getDeposit(account, reference): Promise<ProviderResult<ProviderDeposit>> {
+      return request(account, { method: 'GET', path: `/payments/${encodeURIComponent(reference)}`, retryable: true }, (body) =>
+        parsePayment(objectField(body, 'payment')),
+      );
+    },
+
+    verifyWebhook(account, webhook: RawWebhook): WebhookVerification {
+      const check = verifySignature({
+        body: webhook.body,
+        header: webhook.headers[SIGNATURE_HEADER],
+        secrets: account.webhookSecrets,
+        receivedAt: webhook.receivedAt ?? now(),
+      });
+      if (!check.ok) return check;
+      // Only now, with the bytes proven to be the provider's, is the body read.
+      let envelope: unknown;
+      try {
+        envelope = parseJsonExact(new TextDecoder('utf-8', { fatal: true }).decode(webhook.body));
+      } catch {
+        return { ok: false, reason: 'PAYLOAD_INVALID' };
+      }
+      const event = parseWebhookEnvelope(envelope);
+      return event ? { ok: true, event } : { ok: false, reason: 'PAYLOAD_INVALID' };
+    },
+
+    async ping(account) {
+      const result = await http.call(account, { method: 'GET', path: '/payments', query: { limit: 1 }, retryable: false });
+      return result.ok;
+    },
+
+    async listDeposits(account, page): Promise<ProviderResult<Page<ProviderDeposit>>> {
+      return request(account, { method: 'GET', path: '/payments', query: pageQuery(page), retryable: true }, (body) => parsePage(body, parsePayment));
+    },
+
+    async requestRefund(account, refund: RequestRefundRequest): Promise<ProviderResult<ProviderRefund>> {
+      return request(
+        account,
+        { method: 'POST', path: '/refunds', body: refundBody(refund), idempotencyKey: refund.refundId, retryable: true },
+        (body) => parseRefund(body, refund),
+      );
+    },
+
+    validatePayout(_account, payout) {
+      return validatePayoutRequest(payout);
+    },
+
+    async createPayout(account, payout: CreatePayoutRequest): Promise<ProviderResult<ProviderPayout>> {
+      return request(
+        account,
+        {
+          method: 'POST',
+          path: PAYOUT_CREATE_PATH,
+          body: payoutBody(payout),
+          idempotencyKey: payout.payoutId,
+          retryable: true,
+          errorContext: { payoutCreate: true, amount: payout.amount },
+        },
+        (body) => parsePayout(objectField(body, 'payout')),
+      );
+    },
+
+    async listPayouts(account, page): Promise<ProviderResult<Page<ProviderPayout>>> {
+      return request(account, { method: 'GET', path: '/payouts', query: pageQuery(page), retryable: true }, (body) => parsePage(body, parsePayout));
+    },
+
+    async getCardSession(account, reference): Promise<ProviderResult<CardSession>> {
+      return request(account, { method: 'GET', path: `/payments/${encodeURIComponent(reference)}/card-session`, retryable: true }, parseCardSession);
+    },
+
+    async settleCard(account, reference): Promise<ProviderResult<CardSettleResult>> {
+      // Idempotent and promote-only (spec: Card settle call), so safe to retry without a key (A20).
+      return request(account, { method: 'POST', path: cardSettlePath(reference), body: { ...CARD_SETTLE_BODY }, retryable: true }, parseSettleResult);
+    },
+  };
+}
+
+function objectField(body: unknown, key: string): unknown {
+  if (typeof body !== 'object' || body === null || !(key in body)) throw new ShapeError(`response has no ${key}`);
+  return (body as Record<string, unknown>)[key];
+}
+
+function hostedCheckoutOnTestAccount(): ProviderError {
+  return {
+    code: 'RAIL_DISABLED',
+    message: 'Hosted checkout is only available on a live merchant account: a test-mode session would still make a real charge.',
+    outcomeUnknown: false,
+  };
+}
+
+export { signatureHeader } from './signature.js';
