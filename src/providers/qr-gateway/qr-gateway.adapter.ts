@@ -1,0 +1,274 @@
+// The QR gateway adapter: Thai QR deposits, webhook registration, test-mode simulation and webhook
+// verification, over the provider's HTTP API. The only place that knows the provider's URLs and words.
+
+import { randomBytes } from 'node:crypto';
+import type { Logger } from '../../lib/logger.js';
+import type {
+  CreateDepositRequest,
+  DepositProvider,
+  FieldError,
+  MerchantAccount,
+  ProviderDeposit,
+  ProviderError,
+  ProviderResult,
+  RailDetails,
+  RawWebhook,
+  RegisterWebhookRequest,
+  WebhookRegistration,
+  WebhookRegistrationProvider,
+  WebhookVerification,
+} from '../provider.js';
+import { toProviderAmount } from './amount.js';
+import {
+  DEFAULT_EXPIRY_SECONDS,
+  EXPIRY_FIELD,
+  GENERATED_SECRET_PREFIX,
+  IDEMPOTENCY_HEADER,
+  PING_PATH,
+  QR_CODES_PATH,
+  QR_CURRENCY,
+  QR_EVENTS,
+  SECRET_LENGTH,
+  SIGNATURE_HEADER,
+  WEBHOOKS_PATH,
+  isQrEvent,
+  qrCodePath,
+  simulatePath,
+  type AmountUnit,
+} from './assumptions.js';
+import { isObject, parseJsonExact, stringifyJsonExact } from './json.js';
+import { mapErrorResponse, mapQrCode, mapWebhookEvent, providerError } from './mapping.js';
+import { verifySignature } from './signature.js';
+import { normalizeBankAccount, validateQrDeposit } from './validation.js';
+
+export interface QrGatewayAdapterOptions {
+  /** Unit of the provider's integer `amount` (assumption Q2); must match the provider account. */
+  amountUnit: AmountUnit;
+  /** Per-attempt time-out of a provider call. Default 10 000 ms. */
+  timeoutMs?: number;
+  /** Extra attempts for idempotent calls after a time-out, network error, 429 or 5xx. Default 2. */
+  maxRetries?: number;
+  logger?: Logger;
+}
+
+export type QrGatewayAdapter = DepositProvider & WebhookRegistrationProvider & { readonly name: 'qr-gateway' };
+
+type HttpOutcome = { ok: true; status: number; body: unknown } | { ok: false; error: ProviderError };
+
+interface CallOptions {
+  body?: unknown;
+  idempotencyKey?: string;
+  /** Only calls that are safe to repeat are retried: reads, and creation under an idempotency key. */
+  retry: boolean;
+}
+
+const RETRY_BASE_DELAY_MS = 200;
+const RETRY_MAX_DELAY_MS = 2_000;
+
+function isLiveKey(apiKey: string): boolean {
+  return apiKey.startsWith('pk_live_') || apiKey.startsWith('sk_live_');
+}
+
+function fail<T>(error: ProviderError): ProviderResult<T> {
+  return { ok: false, error };
+}
+
+/**
+ * Creates the QR gateway adapter.
+ *
+ * @example
+ * const qr = createQrGatewayAdapter({ amountUnit: 'satang', logger });
+ * const result = await qr.createDeposit(account, { depositId, amount, details: { rail: 'THAI_QR', payer: { name }, clientId }, customer: {} });
+ */
+export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGatewayAdapter {
+  const unit = options.amountUnit;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxRetries = options.maxRetries ?? 2;
+  const log = options.logger?.child({ provider: 'qr-gateway' });
+
+  async function call(account: MerchantAccount, method: 'GET' | 'POST', path: string, callOptions: CallOptions): Promise<HttpOutcome> {
+    const url = `${account.baseUrl.replace(/\/+$/, '')}${path}`;
+    const headers: Record<string, string> = { Authorization: `Bearer ${account.apiKey}`, Accept: 'application/json' };
+    if (callOptions.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (callOptions.idempotencyKey) headers[IDEMPOTENCY_HEADER] = callOptions.idempotencyKey;
+    const payload = callOptions.body === undefined ? undefined : stringifyJsonExact(callOptions.body);
+    const attempts = callOptions.retry ? maxRetries + 1 : 1;
+
+    let last: HttpOutcome = { ok: false, error: providerError('PROVIDER_UNAVAILABLE') };
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1) await sleep(Math.min(RETRY_BASE_DELAY_MS * 2 ** (attempt - 2), RETRY_MAX_DELAY_MS));
+      const started = Date.now();
+      try {
+        const response = await fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
+        const text = await response.text();
+        let body: unknown;
+        try {
+          body = text === '' ? undefined : parseJsonExact(text);
+        } catch {
+          body = undefined;
+        }
+        log?.debug({ account: account.code, method, path, status: response.status, attempt, ms: Date.now() - started }, 'qr-gateway call');
+        last = { ok: true, status: response.status, body };
+        if (response.status < 500 && response.status !== 429) return last;
+      } catch (error) {
+        const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+        log?.warn({ account: account.code, method, path, attempt, ms: Date.now() - started, timedOut }, 'qr-gateway call failed');
+        last = {
+          ok: false,
+          error: providerError('PROVIDER_UNAVAILABLE', { providerMessage: timedOut ? `timed out after ${timeoutMs} ms` : errorText(error) }),
+        };
+      }
+    }
+    return last;
+  }
+
+  /** A QR code object response (create, lookup, simulate) as a result. */
+  function qrCodeResult(outcome: HttpOutcome, requirePayload: boolean): ProviderResult<ProviderDeposit> {
+    if (!outcome.ok) return fail(outcome.error);
+    if (outcome.status < 200 || outcome.status >= 300) return fail(mapErrorResponse(outcome.status, outcome.body));
+    const deposit = mapQrCode(outcome.body, unit);
+    if (!deposit || (requirePayload && !deposit.qrCode)) {
+      // A 2xx we cannot read may still have created the code: say so, so the record stays recoverable.
+      return fail(providerError('PROVIDER_UNAVAILABLE', { httpStatus: outcome.status, providerMessage: 'unreadable QR code response' }));
+    }
+    return { ok: true, value: deposit };
+  }
+
+  return {
+    name: 'qr-gateway',
+    rails: ['THAI_QR'] as const,
+
+    validateDeposit(_account: MerchantAccount, request: Omit<CreateDepositRequest, 'depositId'>): FieldError[] {
+      return validateQrDeposit(request, unit);
+    },
+
+    defaultCurrency(details: RailDetails): string {
+      return details.rail === 'THAI_QR' ? QR_CURRENCY : '';
+    },
+
+    async createDeposit(account: MerchantAccount, request: CreateDepositRequest): Promise<ProviderResult<ProviderDeposit>> {
+      const { details } = request;
+      const problems = validateQrDeposit(request, unit);
+      if (details.rail !== 'THAI_QR' || problems.length > 0) {
+        return fail(providerError('PROVIDER_REJECTED', { message: problems[0]?.message ?? 'The QR gateway serves THAI_QR only' }));
+      }
+      const amount = toProviderAmount(request.amount, unit);
+      if (!amount.ok) return fail(providerError('PROVIDER_REJECTED', { message: 'This QR account takes whole baht only' }));
+
+      const body: Record<string, unknown> = {
+        amount: amount.value,
+        currency: QR_CURRENCY,
+        reference: request.depositId,
+        client_name: details.payer.name.trim(),
+        metadata: { client_id: details.clientId },
+        [EXPIRY_FIELD]: details.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS,
+      };
+      if (details.payer.bankName?.trim()) body.client_bank_name = details.payer.bankName.trim();
+      if (details.payer.bankAccount) body.client_bank_account = normalizeBankAccount(details.payer.bankAccount);
+
+      const outcome = await call(account, 'POST', QR_CODES_PATH, { body, idempotencyKey: request.depositId, retry: true });
+      const result = qrCodeResult(outcome, true);
+      if (result.ok) log?.info({ account: account.code, depositId: request.depositId, reference: result.value.reference }, 'qr code created');
+      else log?.warn({ account: account.code, depositId: request.depositId, code: result.error.code, httpStatus: result.error.httpStatus }, 'qr code not created');
+      return result;
+    },
+
+    async getDeposit(account: MerchantAccount, reference: string): Promise<ProviderResult<ProviderDeposit>> {
+      return qrCodeResult(await call(account, 'GET', qrCodePath(reference), { retry: true }), false);
+    },
+
+    verifyWebhook(account: MerchantAccount, webhook: RawWebhook): WebhookVerification {
+      const check = verifySignature({
+        header: webhook.headers[SIGNATURE_HEADER],
+        body: webhook.body,
+        secrets: account.webhookSecrets,
+        now: webhook.receivedAt ?? new Date(),
+      });
+      if (!check.ok) return { ok: false, reason: check.reason };
+      let payload: unknown;
+      try {
+        payload = parseJsonExact(webhook.body.toString('utf8'));
+      } catch {
+        return { ok: false, reason: 'PAYLOAD_INVALID' };
+      }
+      const event = mapWebhookEvent(payload, webhook.body, unit, account.livemode);
+      return event ? { ok: true, event } : { ok: false, reason: 'PAYLOAD_INVALID' };
+    },
+
+    async ping(account: MerchantAccount): Promise<boolean> {
+      const outcome = await call(account, 'GET', PING_PATH, { retry: false });
+      return outcome.ok && outcome.status >= 200 && outcome.status < 300;
+    },
+
+    async registerWebhook(account: MerchantAccount, request: RegisterWebhookRequest): Promise<ProviderResult<WebhookRegistration>> {
+      let url: URL;
+      try {
+        url = new URL(request.url);
+      } catch {
+        return fail(providerError('WEBHOOK_URL_INVALID', { message: 'The webhook URL is not a valid URL' }));
+      }
+      // http is left to the provider to judge: its test mode accepts loopback http (Q12).
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        return fail(providerError('WEBHOOK_URL_INVALID', { message: 'The webhook URL must be an https URL' }));
+      }
+      const events = [...new Set(request.events)];
+      const unknown = events.filter((event) => !isQrEvent(event));
+      if (events.length === 0 || unknown.length > 0) {
+        return fail(
+          providerError('PROVIDER_REJECTED', {
+            message: events.length === 0 ? 'Name at least one event' : `Unknown events: ${unknown.join(', ')}; allowed: ${QR_EVENTS.join(', ')}`,
+          }),
+        );
+      }
+      if (request.secret !== undefined && (request.secret.length < SECRET_LENGTH.min || request.secret.length > SECRET_LENGTH.max)) {
+        return fail(providerError('PROVIDER_REJECTED', { message: `A webhook secret has ${SECRET_LENGTH.min} to ${SECRET_LENGTH.max} characters` }));
+      }
+      // Always send a secret: the registration response has no secret field (Q19).
+      const secret = request.secret ?? `${GENERATED_SECRET_PREFIX}${randomBytes(32).toString('hex')}`;
+
+      // Not retried: registrations are not idempotent, a repeat would register the URL twice.
+      const outcome = await call(account, 'POST', WEBHOOKS_PATH, { body: { url: request.url, events, secret }, retry: false });
+      if (!outcome.ok) return fail(outcome.error);
+      if (outcome.status < 200 || outcome.status >= 300) {
+        const error = mapErrorResponse(outcome.status, outcome.body);
+        log?.warn({ account: account.code, code: error.code, httpStatus: outcome.status }, 'webhook registration refused');
+        return fail(error);
+      }
+      const body = outcome.body;
+      if (!isObject(body) || typeof body.webhook_id !== 'string') {
+        return fail(providerError('PROVIDER_UNAVAILABLE', { httpStatus: outcome.status, providerMessage: 'unreadable registration response' }));
+      }
+      const createdAt = typeof body.created_at === 'string' ? new Date(body.created_at) : new Date();
+      const registration: WebhookRegistration = {
+        id: body.webhook_id,
+        url: typeof body.url === 'string' ? body.url : request.url,
+        events: Array.isArray(body.events) ? body.events.filter((event): event is string => typeof event === 'string') : events,
+        status: typeof body.status === 'string' ? body.status : 'active',
+        createdAt: Number.isNaN(createdAt.getTime()) ? new Date() : createdAt,
+        secret,
+      };
+      log?.info({ account: account.code, webhookId: registration.id, events: registration.events }, 'webhook registered');
+      return { ok: true, value: registration };
+    },
+
+    async simulatePayment(account: MerchantAccount, reference: string, outcome: 'SUCCEEDED' | 'FAILED'): Promise<ProviderResult<ProviderDeposit>> {
+      if (account.livemode || isLiveKey(account.apiKey)) {
+        return fail(providerError('PROVIDER_REJECTED', { message: 'Payments can be simulated on test accounts only' }));
+      }
+      const body = { outcome: outcome === 'SUCCEEDED' ? 'succeeded' : 'failed' };
+      return qrCodeResult(await call(account, 'POST', simulatePath(reference), { body, retry: false }), false);
+    },
+  };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: { code?: unknown } }).cause;
+    return typeof cause?.code === 'string' ? `${error.message} (${cause.code})` : error.message;
+  }
+  return String(error);
+}

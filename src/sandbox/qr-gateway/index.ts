@@ -1,0 +1,11 @@
+// Public surface of the QR gateway sandbox.
+
+export {
+  startQrGatewaySandbox,
+  type QrGatewaySandbox,
+  type QrSandboxCode,
+  type QrSandboxControls,
+  type QrSandboxOptions,
+} from './server.js';
+export type { DeliveryAttempt, DeliveryFaults, SandboxRegistration } from './deliveries.js';
+export { buildPromptPayPayload, crc16Ccitt } from './promptpay.js';

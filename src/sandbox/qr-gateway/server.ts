@@ -1,0 +1,466 @@
+// The QR gateway's test mode as an HTTP server of its own: QR code creation, lookup and simulation,
+// webhook registration and signed deliveries, written from spec/qr-gateway.md and the Q assumptions.
+
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../../lib/logger.js';
+import { providerAmountBounds, providerAmountToBahtText } from '../../providers/qr-gateway/amount.js';
+import {
+  BANK_ACCOUNT_PATTERN,
+  CREATE_STATUS,
+  DEFAULT_EXPIRY_SECONDS,
+  ERROR_CODES,
+  EXPIRY_BOUNDS_SECONDS,
+  EXPIRY_FIELD,
+  GENERATED_SECRET_PREFIX,
+  IDEMPOTENCY_HEADER,
+  LOOPBACK_HOSTS,
+  NAME_MAX_LENGTH,
+  QR_CODES_PATH,
+  QR_CODE_ID_PREFIX,
+  QR_CURRENCY,
+  REACHABILITY_TIMEOUT_MS,
+  REFERENCE_MAX_LENGTH,
+  SECRET_LENGTH,
+  SIMULATION_OUTCOMES,
+  WEBHOOKS_PATH,
+  WEBHOOK_ID_PREFIX,
+  isQrEvent,
+  type AmountUnit,
+  type FailureReason,
+  type PaymentStatusWord,
+} from '../../providers/qr-gateway/assumptions.js';
+import { isObject, parseJsonExact, stringifyJsonExact, type JsonObject } from '../../providers/qr-gateway/json.js';
+import { DeliveryQueue, type DeliveryAttempt, type DeliveryFaults, type SandboxRegistration } from './deliveries.js';
+import { buildPromptPayPayload, sandboxMerchantId } from './promptpay.js';
+
+export interface QrSandboxOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0: any free port. */
+  port?: number;
+  /** Keys the sandbox accepts: `pk_test_…` (or `pk_live_…`, which cannot simulate). */
+  accounts: Array<{ apiKey: string }>;
+  /** Unit of the integer `amount` (assumption Q2); the adapter must use the same. */
+  amountUnit: AmountUnit;
+  /** Multiplies every duration of the sandbox's clock (expiry, retry delays): 0.001 makes 15 minutes 0.9 s. Default 1. */
+  timeScale?: number;
+  logger?: Logger;
+}
+
+/** A stored QR code, as the controls report it. */
+export interface QrSandboxCode {
+  id: string;
+  reference: string;
+  /** In the sandbox's amount unit. */
+  amount: bigint;
+  currency: string;
+  status: PaymentStatusWord;
+  failureReason?: FailureReason;
+  qrPayload: string;
+  metadata: JsonObject;
+  livemode: boolean;
+  createdAt: Date;
+  expiresAt: Date;
+  paidAt?: Date;
+}
+
+export interface QrSandboxControls {
+  /** The dashboard's simulate button, without HTTP. Throws for an unknown or no longer pending code. */
+  simulate(id: string, outcome: 'succeeded' | 'failed'): QrSandboxCode;
+  /** Every delivery attempt so far, oldest first. */
+  deliveries(): DeliveryAttempt[];
+  /** Requests received whose path starts with `pathPrefix` (all requests when omitted). */
+  requestCount(pathPrefix?: string): number;
+  /** Sets delivery faults (when given) and returns the registrations, secrets included. */
+  webhooks(faults?: DeliveryFaults): SandboxRegistration[];
+  /** Resolves once no delivery is in flight or waiting for a retry. */
+  idle(): Promise<void>;
+  /** Sends any event (withdrawal, refund, …) with `data` to the key's subscribed registrations. */
+  emit(keyOrAccount: string | { apiKey: string }, event: string, data: Record<string, unknown>): void;
+  /** A stored code, or undefined. */
+  code(id: string): QrSandboxCode | undefined;
+}
+
+export interface QrGatewaySandbox {
+  /** `http://127.0.0.1:PORT`, with no version: paths carry their versions (Q16). */
+  baseUrl: string;
+  controls: QrSandboxControls;
+  close(): Promise<void>;
+}
+
+interface StoredCode extends QrSandboxCode {
+  apiKey: string;
+  clientName: string;
+  clientBankName?: string;
+  expiryTimer?: NodeJS.Timeout;
+}
+
+interface IdempotentResponse {
+  fingerprint: string;
+  status: number;
+  body: string;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly type: string,
+  ) {
+    super(message);
+  }
+}
+
+const MAX_BODY_BYTES = 1_000_000;
+const invalid = (message: string, code: string = ERROR_CODES.invalidRequest): HttpError => new HttpError(400, code, message, 'validation_error');
+
+function isLiveKey(apiKey: string): boolean {
+  return apiKey.startsWith('pk_live_') || apiKey.startsWith('sk_live_');
+}
+
+/**
+ * Starts the sandbox on a free port (or `options.port`).
+ *
+ * @example
+ * const sandbox = await startQrGatewaySandbox({ accounts: [{ apiKey: 'pk_test_demo' }], amountUnit: 'satang', timeScale: 0.001 });
+ */
+export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<QrGatewaySandbox> {
+  const unit = options.amountUnit;
+  const timeScale = options.timeScale ?? 1;
+  if (!(timeScale > 0)) throw new RangeError('timeScale must be positive');
+  const log = options.logger?.child({ sandbox: 'qr-gateway' });
+  const keys = new Set(options.accounts.map((account) => account.apiKey));
+  for (const key of keys) {
+    // Spec, Authentication 2: test keys start pk_test_, production keys pk_live_ (and the backend secret key sk_).
+    if (!/^(pk|sk)_(test|live)_./.test(key)) throw new RangeError('QR sandbox keys start with pk_test_, pk_live_, sk_test_ or sk_live_');
+  }
+  const codes = new Map<string, StoredCode>();
+  const idempotency = new Map<string, IdempotentResponse>();
+  const requestPaths: string[] = [];
+  const queue = new DeliveryQueue({ timeScale, logger: log });
+  const bounds = providerAmountBounds(unit);
+
+  function snapshot(code: StoredCode): QrSandboxCode {
+    const { apiKey: _key, clientName: _name, clientBankName: _bank, expiryTimer: _timer, ...rest } = code;
+    return { ...rest, metadata: { ...rest.metadata } };
+  }
+
+  /** Q1's object. */
+  function codeJson(code: StoredCode): JsonObject {
+    return {
+      id: code.id,
+      reference: code.reference,
+      amount: code.amount,
+      currency: code.currency,
+      status: code.status,
+      qr_payload: code.qrPayload,
+      expires_at: code.expiresAt.toISOString(),
+      created_at: code.createdAt.toISOString(),
+      paid_at: code.paidAt?.toISOString() ?? null,
+      failure_reason: code.failureReason ?? null,
+      client_name: code.clientName,
+      client_bank_name: code.clientBankName ?? null,
+      metadata: code.metadata,
+      livemode: code.livemode,
+    };
+  }
+
+  function emitPayment(code: StoredCode): void {
+    const data: JsonObject = {
+      payment_id: code.id,
+      reference: code.reference,
+      status: code.status,
+      amount: code.amount,
+      currency: code.currency,
+    };
+    if (code.failureReason) data.failure_reason = code.failureReason;
+    queue.enqueue(code.apiKey, `payment.${code.status}`, data);
+  }
+
+  /** Q5: pending → succeeded | failed, once. */
+  function settle(code: StoredCode, outcome: 'succeeded' | 'failed', reason?: FailureReason): void {
+    if (code.status !== 'pending') throw new HttpError(409, ERROR_CODES.invalidState, `QR code ${code.id} is already ${code.status}`, 'invalid_request_error');
+    if (code.expiryTimer) clearTimeout(code.expiryTimer);
+    code.expiryTimer = undefined;
+    code.status = outcome;
+    if (outcome === 'succeeded') code.paidAt = new Date();
+    else code.failureReason = reason ?? 'declined';
+    log?.info({ id: code.id, status: code.status, failureReason: code.failureReason }, 'qr sandbox code settled');
+    emitPayment(code);
+  }
+
+  function createCode(apiKey: string, body: unknown): StoredCode {
+    if (!isObject(body)) throw invalid('The request body must be a JSON object');
+    const { amount, currency, reference } = body;
+    if (amount === undefined || amount === null) throw invalid('amount is required');
+    if (typeof amount !== 'bigint') throw invalid(`amount must be an integer in ${unit}`);
+    if (amount <= 0n) throw invalid('amount must be greater than zero');
+    if (amount < bounds.min) throw invalid(`amount must be at least ${bounds.min} ${unit}`, ERROR_CODES.amountTooSmall);
+    if (amount > bounds.max) throw invalid(`amount must be at most ${bounds.max} ${unit}`, ERROR_CODES.amountTooLarge);
+    if (currency === undefined || currency === null) throw invalid('currency is required');
+    if (currency !== QR_CURRENCY) throw invalid('currency must be THB', ERROR_CODES.currencyNotSupported);
+    if (typeof reference !== 'string' || reference.length === 0 || reference.length > REFERENCE_MAX_LENGTH) {
+      throw invalid(`reference is required, 1 to ${REFERENCE_MAX_LENGTH} characters`);
+    }
+    const clientName = body.client_name;
+    if (typeof clientName !== 'string' || clientName.trim() === '' || clientName.length > NAME_MAX_LENGTH) {
+      throw invalid(`client_name is required, at most ${NAME_MAX_LENGTH} characters`);
+    }
+    const bankName = body.client_bank_name;
+    if (bankName !== undefined && bankName !== null && (typeof bankName !== 'string' || bankName.length > NAME_MAX_LENGTH)) {
+      throw invalid(`client_bank_name must be a string of at most ${NAME_MAX_LENGTH} characters`);
+    }
+    const bankAccount = body.client_bank_account;
+    if (bankAccount !== undefined && bankAccount !== null && (typeof bankAccount !== 'string' || !BANK_ACCOUNT_PATTERN.test(bankAccount))) {
+      throw invalid('client_bank_account must be 10 to 15 digits');
+    }
+    const metadata = body.metadata ?? {};
+    if (!isObject(metadata)) throw invalid('metadata must be an object');
+    const expiresIn = body[EXPIRY_FIELD] ?? BigInt(DEFAULT_EXPIRY_SECONDS);
+    if (typeof expiresIn !== 'bigint' || expiresIn < BigInt(EXPIRY_BOUNDS_SECONDS.min) || expiresIn > BigInt(EXPIRY_BOUNDS_SECONDS.max)) {
+      throw invalid(`${EXPIRY_FIELD} must be whole seconds from ${EXPIRY_BOUNDS_SECONDS.min} to ${EXPIRY_BOUNDS_SECONDS.max}`);
+    }
+
+    const id = `${QR_CODE_ID_PREFIX}${randomBytes(10).toString('hex')}`;
+    const createdAt = new Date();
+    const lifetimeMs = Number(expiresIn) * 1000 * timeScale;
+    const code: StoredCode = {
+      id,
+      apiKey,
+      reference,
+      amount,
+      currency: QR_CURRENCY,
+      status: 'pending',
+      qrPayload: buildPromptPayPayload({
+        amountText: providerAmountToBahtText(amount, unit),
+        merchantId: sandboxMerchantId(apiKey),
+        referenceLabel: id,
+      }),
+      metadata,
+      livemode: isLiveKey(apiKey),
+      createdAt,
+      // expires_at is when the code really stops working, on the scaled clock.
+      expiresAt: new Date(createdAt.getTime() + lifetimeMs),
+      clientName,
+    };
+    if (typeof bankName === 'string') code.clientBankName = bankName;
+    code.expiryTimer = setTimeout(() => {
+      code.expiryTimer = undefined;
+      if (code.status === 'pending') settle(code, 'failed', 'expired');
+    }, lifetimeMs);
+    codes.set(id, code);
+    log?.info({ id, reference, amount: amount.toString() }, 'qr sandbox code created');
+    emitPayment(code);
+    return code;
+  }
+
+  function ownedCode(apiKey: string, id: string): StoredCode {
+    const code = codes.get(id);
+    if (!code || code.apiKey !== apiKey) throw new HttpError(404, ERROR_CODES.notFound, `No QR code ${id}`, 'invalid_request_error');
+    return code;
+  }
+
+  async function register(apiKey: string, body: unknown): Promise<JsonObject> {
+    if (!isObject(body)) throw invalid('The request body must be a JSON object');
+    const { url, events, secret } = body;
+    if (typeof url !== 'string' || url === '') throw invalid('url is required');
+    if (!Array.isArray(events) || events.length === 0) throw invalid('events must be a non-empty array of event names');
+    const unknown = events.filter((event) => !isQrEvent(event));
+    if (unknown.length > 0) throw invalid(`Unknown events: ${unknown.map(String).join(', ')}`);
+    if (secret !== undefined && secret !== null && (typeof secret !== 'string' || secret.length < SECRET_LENGTH.min || secret.length > SECRET_LENGTH.max)) {
+      throw invalid(`secret must be ${SECRET_LENGTH.min} to ${SECRET_LENGTH.max} characters`);
+    }
+    const badUrl = (message: string): HttpError => new HttpError(422, ERROR_CODES.invalidUrl, message, 'validation_error');
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw badUrl('url is not a valid URL');
+    }
+    const loopbackHttp = parsed.protocol === 'http:' && LOOPBACK_HOSTS.includes(parsed.hostname) && !isLiveKey(apiKey);
+    if (parsed.protocol !== 'https:' && !loopbackHttp) throw badUrl('url must be an HTTPS URL');
+    try {
+      await fetch(parsed, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(REACHABILITY_TIMEOUT_MS) });
+    } catch {
+      throw badUrl('url is not reachable');
+    }
+    const registration: SandboxRegistration = {
+      webhookId: `${WEBHOOK_ID_PREFIX}${randomBytes(12).toString('hex')}`,
+      apiKey,
+      url,
+      events: [...new Set(events as string[])],
+      secret: typeof secret === 'string' ? secret : `${GENERATED_SECRET_PREFIX}${randomBytes(32).toString('hex')}`,
+      status: 'active',
+      createdAt: new Date(),
+    };
+    queue.register(registration);
+    log?.info({ webhookId: registration.webhookId, events: registration.events }, 'qr sandbox webhook registered');
+    return {
+      webhook_id: registration.webhookId,
+      url: registration.url,
+      events: registration.events,
+      status: registration.status,
+      created_at: registration.createdAt.toISOString(),
+    };
+  }
+
+  async function route(request: IncomingMessage, apiKey: string, path: string, query: URLSearchParams, raw: Buffer): Promise<Reply> {
+    const method = request.method ?? 'GET';
+    const body = (): unknown => {
+      if (raw.length === 0) return undefined;
+      try {
+        return parseJsonExact(raw.toString('utf8'));
+      } catch {
+        throw invalid('The request body is not valid JSON');
+      }
+    };
+
+    if (path === QR_CODES_PATH && method === 'POST') {
+      const key = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
+      const idempotencyKey = typeof key === 'string' && key !== '' ? `${apiKey}\u0000${key}` : undefined;
+      const fingerprint = createHash('sha256').update(raw).digest('hex');
+      if (idempotencyKey) {
+        const stored = idempotency.get(idempotencyKey);
+        if (stored && stored.fingerprint !== fingerprint) {
+          throw new HttpError(409, ERROR_CODES.idempotencyConflict, 'This Idempotency-Key was used with a different request body', 'invalid_request_error');
+        }
+        if (stored) return { status: stored.status, text: stored.body };
+      }
+      const code = createCode(apiKey, body());
+      const text = stringifyJsonExact(codeJson(code));
+      if (idempotencyKey) idempotency.set(idempotencyKey, { fingerprint, status: CREATE_STATUS, body: text });
+      return { status: CREATE_STATUS, text };
+    }
+    if (path === QR_CODES_PATH && method === 'GET') {
+      const limit = Math.min(Math.max(Number.parseInt(query.get('limit') ?? '10', 10) || 10, 1), 100);
+      const mine = [...codes.values()].filter((code) => code.apiKey === apiKey).reverse();
+      return reply(200, { data: mine.slice(0, limit).map(codeJson), has_more: mine.length > limit });
+    }
+    const simulate = /^\/v1\/qr-codes\/([^/]+)\/simulate$/.exec(path);
+    if (simulate && method === 'POST') {
+      if (isLiveKey(apiKey)) throw new HttpError(403, ERROR_CODES.testModeOnly, 'Payments can be simulated with test keys only', 'invalid_request_error');
+      const code = ownedCode(apiKey, decodeURIComponent(simulate[1] ?? ''));
+      const input = body();
+      const outcome = isObject(input) ? input.outcome : undefined;
+      if (typeof outcome !== 'string' || !(SIMULATION_OUTCOMES as readonly string[]).includes(outcome)) {
+        throw invalid(`outcome must be one of ${SIMULATION_OUTCOMES.join(', ')}`);
+      }
+      settle(code, outcome as 'succeeded' | 'failed');
+      return reply(200, codeJson(code));
+    }
+    const lookup = /^\/v1\/qr-codes\/([^/]+)$/.exec(path);
+    if (lookup && method === 'GET') return reply(200, codeJson(ownedCode(apiKey, decodeURIComponent(lookup[1] ?? ''))));
+    if (path === WEBHOOKS_PATH && method === 'POST') return reply(200, await register(apiKey, body()));
+    throw new HttpError(404, ERROR_CODES.notFound, `No route ${method} ${path}`, 'invalid_request_error');
+  }
+
+  const server = createServer((request, response) => {
+    void handle(request, response);
+  });
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://sandbox');
+    requestPaths.push(url.pathname);
+    try {
+      const raw = await readBody(request);
+      if (url.pathname === '/healthz' && request.method === 'GET') return send(response, reply(200, { ok: true }));
+      const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
+      const apiKey = match?.[1];
+      if (!apiKey || !keys.has(apiKey)) {
+        throw new HttpError(401, ERROR_CODES.unauthorized, 'Invalid or missing API key', 'authentication_error');
+      }
+      send(response, await route(request, apiKey, url.pathname, url.searchParams, raw));
+    } catch (error) {
+      if (error instanceof HttpError) {
+        send(response, reply(error.status, { error: { code: error.code, message: error.message, type: error.type } }));
+      } else {
+        log?.error({ err: error }, 'qr sandbox internal error');
+        send(response, reply(500, { error: { code: ERROR_CODES.internal, message: 'Internal error', type: 'api_error' } }));
+      }
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  log?.info({ baseUrl, amountUnit: unit, timeScale }, 'qr sandbox listening');
+
+  const controls: QrSandboxControls = {
+    simulate(id, outcome) {
+      const code = codes.get(id);
+      if (!code) throw new Error(`No QR code ${id}`);
+      settle(code, outcome);
+      return snapshot(code);
+    },
+    deliveries: () => queue.attempts(),
+    requestCount: (pathPrefix) => (pathPrefix === undefined ? requestPaths.length : requestPaths.filter((path) => path.startsWith(pathPrefix)).length),
+    webhooks(faults) {
+      if (faults) queue.setFaults(faults);
+      return queue.list();
+    },
+    idle: () => queue.idle(),
+    emit(keyOrAccount, event, data) {
+      queue.enqueue(typeof keyOrAccount === 'string' ? keyOrAccount : keyOrAccount.apiKey, event, data);
+    },
+    code(id) {
+      const code = codes.get(id);
+      return code ? snapshot(code) : undefined;
+    },
+  };
+
+  return {
+    baseUrl,
+    controls,
+    async close() {
+      queue.close();
+      for (const code of codes.values()) if (code.expiryTimer) clearTimeout(code.expiryTimer);
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new HttpError(413, ERROR_CODES.invalidRequest, 'The request body is too large', 'invalid_request_error'));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+/** A serialised JSON answer; kept as text so an idempotent replay is byte-identical to the original. */
+interface Reply {
+  status: number;
+  text: string;
+}
+
+function reply(status: number, body: unknown): Reply {
+  return { status, text: stringifyJsonExact(body) };
+}
+
+function send(response: ServerResponse, answer: Reply): void {
+  response.writeHead(answer.status, { 'Content-Type': 'application/json' });
+  response.end(answer.text);
+}
