@@ -19,6 +19,8 @@ const config: CodegenConfig = {
     },
   },
   ignoreNoDocuments: false,
+  // ESM with NodeNext resolution: generated relative imports need their .js extension.
+  emitLegacyCommonJSImports: false,
 };
 
 export default config;

@@ -84,11 +84,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     ? new PostgresNotifications(options.databaseUrl!, log)
     : new PgliteNotifications(orm as unknown as PgliteMikroORM);
 
+  let closed = false;
   return {
     kind,
     appliedMigrations,
-    fork: () => orm.em.fork() as SqlEntityManager,
+    fork: () => {
+      // MikroORM would quietly reconnect a closed ORM (and PGlite would reopen its directory).
+      if (closed) throw new Error('The database has been closed');
+      return orm.em.fork() as SqlEntityManager;
+    },
     async ping() {
+      if (closed) return false;
       try {
         await (orm.em.fork() as SqlEntityManager).execute('select 1');
         return true;
@@ -99,6 +105,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     listen: (channel, handler) => notifications.listen(channel, handler),
     async close() {
+      if (closed) return;
+      closed = true;
       await notifications.close();
       await orm.close(true);
       releaseLock();

@@ -48,7 +48,9 @@ export interface StartGatewayOptions {
 
 export async function startGateway({ config, logger: givenLogger }: StartGatewayOptions): Promise<Gateway> {
   const logger = givenLogger ?? createLogger({ level: config.logLevel });
-  const development = config.env !== 'production';
+  // Only NODE_ENV=development opens introspection to every key and shows stack traces; tests
+  // run as `test` and so see what production clients see.
+  const development = config.env === 'development';
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   const services = createServices({ merchantAccounts: config.merchantAccounts });
   const metrics = new GatewayMetrics();
@@ -84,7 +86,9 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     maxDepth: { n: config.graphql.maxDepth },
     maxAliases: { n: config.graphql.maxAliases },
     costLimit: { maxCost: config.graphql.maxCost },
-    maxTokens: { n: config.graphql.maxTokens },
+    // The token limit is graphql-js's own parse option (below): a refusal there is a 400 parse
+    // failure, where armor's plugin-based check surfaces as a 500.
+    maxTokens: { enabled: false },
     maxDirectives: { n: 50 },
     blockFieldSuggestion: { enabled: !development },
   }).protect();
@@ -94,6 +98,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     formatError: createFormatError({ logger, development }),
     includeStacktraceInErrorResponses: development,
     allowBatchedHttpRequests: false,
+    parseOptions: { maxTokens: config.graphql.maxTokens },
     csrfPrevention: true,
     // Guarded per caller by introspectionGuard: open in development, ADMIN keys elsewhere.
     introspection: true,
@@ -143,6 +148,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     validationRules: armor.validationRules,
     development,
     maxPayloadBytes: config.http.bodyLimitBytes,
+    maxTokens: config.graphql.maxTokens,
   });
 
   await listen(httpServer, config.port, config.host);
@@ -193,12 +199,13 @@ function requestLogging(logger: Logger) {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     const started = process.hrtime.bigint();
+    const path = req.path; // before routers strip their mount point
     const log = logger.child({ requestId: id });
     Object.assign(req, { id, log });
     res.setHeader('X-Request-Id', id);
     res.on('finish', () => {
       log.info(
-        { method: req.method, path: req.path, status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 },
+        { method: req.method, path, status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 },
         'request completed',
       );
     });

@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { Logger } from '../lib/logger.js';
@@ -34,6 +34,7 @@ export interface GraphqlWsOptions {
   validationRules: ValidationRule[];
   development: boolean;
   maxPayloadBytes: number;
+  maxTokens: number;
 }
 
 export function attachGraphqlWs(options: GraphqlWsOptions): { close(): Promise<void> } {
@@ -45,7 +46,6 @@ export function attachGraphqlWs(options: GraphqlWsOptions): { close(): Promise<v
   const disposable = useServer<Record<string, unknown> | undefined, { state?: ConnectionState }>(
     {
       schema: options.schema,
-      validate: (schema, document) => validate(schema, document, rules),
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         // GraphiQL sends its header editor's names as they are typed; accept either case.
@@ -60,35 +60,41 @@ export function attachGraphqlWs(options: GraphqlWsOptions): { close(): Promise<v
         states.set(ctx.extra.socket, { authorization, client, connectionId: randomUUID() });
         return true;
       },
+      // Parse and validate here, with the same token limit and rules as HTTP, then hand graphql-ws
+      // ready execution arguments.
       onSubscribe: async (ctx, _id, payload) => {
         const state = states.get(ctx.extra.socket);
-        const em = options.db.fork();
-        const { client } = await authenticate(options.services, em, state?.authorization);
+        const { client } = await authenticate(options.services, options.db.fork(), state?.authorization);
         if (!state || !client) {
           ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
           return [new GraphQLError('The API key is no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
         }
         state.client = client;
-        const introspectionAllowed = options.development || client.isAdmin();
-        if (!introspectionAllowed && /__schema|__type/.test(payload.query)) {
-          try {
-            if (usesIntrospection(parse(payload.query))) return [forbidden('introspection is available to ADMIN keys only')];
-          } catch {
-            // Parse errors are reported by graphql-ws itself.
-          }
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query, { maxTokens: options.maxTokens });
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError('Could not parse the operation')];
         }
-        return undefined;
-      },
-      context: (ctx, _id, payload): GatewayContext => {
-        const state = states.get(ctx.extra.socket)!;
-        return {
+        const errors = validate(options.schema, document, rules);
+        if (errors.length > 0) return errors;
+        const introspectionAllowed = options.development || client.isAdmin();
+        if (!introspectionAllowed && usesIntrospection(document)) return [forbidden('introspection is available to ADMIN keys only')];
+        const contextValue: GatewayContext = {
           requestId: `${state.connectionId}/${payload.operationName ?? 'anonymous'}`,
-          logger: log.child({ connectionId: state.connectionId, clientId: state.client.id }),
+          logger: log.child({ connectionId: state.connectionId, clientId: client.id }),
           em: options.db.fork(),
-          client: state.client,
+          client,
           authFailure: 'MISSING',
           services: options.services,
-          introspectionAllowed: options.development || state.client.isAdmin(),
+          introspectionAllowed,
+        };
+        return {
+          schema: options.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue,
         };
       },
       onOperation: (ctx, _id, payload) => {

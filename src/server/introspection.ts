@@ -35,3 +35,4 @@ export function introspectionGuard(): ApolloServerPlugin<GatewayContext> {
     },
   };
 }
+

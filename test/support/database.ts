@@ -14,10 +14,11 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A fresh database: PostgreSQL when DATABASE_URL is set (or `kind` asks for it), else PGlite. */
+export async function createTestDatabase(kind?: 'postgresql' | 'pglite'): Promise<TestDatabase> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-test-'));
   const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) {
+  if (!baseUrl || kind === 'pglite') {
     return { env: { DATA_DIR: dataDir }, kind: 'pglite', drop: () => rm(dataDir, { recursive: true, force: true }) };
   }
   const name = `gw_test_${randomBytes(6).toString('hex')}`;

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('has working defaults: embedded database, sandboxes, demo clients, port 4000', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ env: 'development', port: 4000, databaseUrl: undefined, demoClients: true });
+    expect(config.merchantAccounts.map((account) => [account.code, account.provider, account.livemode, account.sandbox])).toEqual([
+      ['dg-test', 'deposit-gateway', false, true],
+      ['qr-test', 'qr-gateway', false, true],
+    ]);
+    expect(config.graphql.graphiql).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, /^PORT: /],
+    [{ PORT: '70000' }, /^PORT: /],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL: .*postgres/],
+    [{ LOG_LEVEL: 'loud' }, /^LOG_LEVEL: /],
+    [{ SANDBOX_TIME_SCALE: '-1' }, /^SANDBOX_TIME_SCALE: /],
+    [{ DEMO_CLIENTS: 'maybe' }, /^DEMO_CLIENTS: must be true or false/],
+    [{ QR_AMOUNT_UNIT: 'cents' }, /^QR_AMOUNT_UNIT: /],
+    [{ MERCHANT_ACCOUNTS: 'not json' }, /^MERCHANT_ACCOUNTS: must be a JSON array/],
+    [{ MERCHANT_ACCOUNTS: '[{"code":"a"}]' }, /^MERCHANT_ACCOUNTS\[0\.provider\]/],
+  ])('names the variable in error for %j', (env, pattern) => {
+    expect(problems(env).some((problem) => pattern.test(problem))).toBe(true);
+  });
+
+  it('checks merchant account keys against the provider and mode, without echoing them', () => {
+    const account = { code: 'dg-live', provider: 'deposit-gateway', livemode: true, baseUrl: 'https://api.example/v1', apiKey: 'svc_test_abcdefgh', webhookSecrets: ['whsec_123456789'] };
+    const found = problems({ MERCHANT_ACCOUNTS: JSON.stringify([account]) });
+    expect(found).toEqual(['MERCHANT_ACCOUNTS[dg-live].apiKey: a live deposit-gateway key starts with svc_live_']);
+    expect(found.join()).not.toContain('abcdefgh');
+  });
+
+  it('refuses production without a database, real accounts and a public URL, and refuses demo clients', () => {
+    const found = problems({ NODE_ENV: 'production', DEMO_CLIENTS: 'true' });
+    expect(found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^DATABASE_URL: required/),
+        expect.stringMatching(/^MERCHANT_ACCOUNTS: required/),
+        expect.stringMatching(/^DEMO_CLIENTS: demo clients are refused/),
+        expect.stringMatching(/^PUBLIC_URL: required/),
+      ]),
+    );
+  });
+
+  it('starts production with everything real, demo clients and GraphiQL off', () => {
+    const account = { code: 'dg-live', provider: 'deposit-gateway', livemode: true, baseUrl: 'https://api.example/v1', apiKey: 'svc_live_abcdefgh', webhookSecrets: ['whsec_123456789'] };
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      DATABASE_URL: 'postgres://db/gateway',
+      PUBLIC_URL: 'https://gateway.example',
+      MERCHANT_ACCOUNTS: JSON.stringify([account]),
+    });
+    expect(config).toMatchObject({ demoClients: false, graphql: { graphiql: false } });
+    expect(config.merchantAccounts[0]).toMatchObject({ code: 'dg-live', sandbox: false });
+  });
+});

@@ -1,0 +1,157 @@
+// Every root field is guarded: no key or a revoked key is UNAUTHENTICATED, a missing role is
+// FORBIDDEN, and each role sees what it should. Real server, real database, real HTTP.
+
+import { readFile } from 'node:fs/promises';
+import { buildSchema, type GraphQLObjectType } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { ApiClientsQuery, CreateApiClientMutation, MerchantAccountsQuery, RevokeApiClientMutation, ViewerQuery } from './operations.js';
+
+let t: TestGateway;
+let url: string;
+const roleKeys: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  url = t.gateway.graphqlUrl;
+  roleKeys.CASHIER = t.keys.webCashier;
+  roleKeys.ADMIN = t.keys.admin;
+  for (const role of ['PAYOUTS', 'REFUNDS'] as const) {
+    const created = await execute(url, CreateApiClientMutation, { input: { name: `${role.toLowerCase()}-service`, roles: [role] } }, { key: t.keys.admin });
+    expect(created.errors).toBeUndefined();
+    roleKeys[role] = created.data!.createApiClient.key!;
+  }
+});
+
+afterAll(() => t?.close());
+
+/**
+ * One row per root field: a minimal operation and the roles allowed to call it. The test below
+ * fails when the schema gains a root field that is missing here.
+ */
+const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, unknown>; roles: string[] | 'any' }> = {
+  'Query.viewer': { query: '{ viewer { id } }', roles: 'any' },
+  'Query.merchantAccounts': { query: '{ merchantAccounts { code } }', roles: 'any' },
+  'Query.apiClients': { query: '{ apiClients { edges { cursor } } }', roles: ['ADMIN'] },
+  'Mutation.createApiClient': {
+    query: 'mutation($input: CreateApiClientInput!) { createApiClient(input: $input) { userErrors { code } } }',
+    variables: { input: { name: 'x', roles: [] } },
+    roles: ['ADMIN'],
+  },
+  'Mutation.revokeApiClient': {
+    query: 'mutation($input: RevokeApiClientInput!) { revokeApiClient(input: $input) { userErrors { code } } }',
+    variables: { input: { id: 'cli_00000000000000000000000000' } },
+    roles: ['ADMIN'],
+  },
+  'Subscription.heartbeat': { query: 'subscription { heartbeat { sequence } }', roles: 'any' },
+};
+
+describe('auth on every root field', () => {
+  it('covers every root field of the committed schema', async () => {
+    const schema = buildSchema(await readFile(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
+    const fields = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]
+      .filter((type): type is GraphQLObjectType => Boolean(type))
+      .flatMap((type) => Object.keys(type.getFields()).map((field) => `${type.name}.${field}`));
+    expect(Object.keys(ROOT_FIELDS).sort()).toEqual(fields.sort());
+  });
+
+  const httpFields = Object.entries(ROOT_FIELDS).filter(([name]) => !name.startsWith('Subscription.'));
+
+  it.each(httpFields)('%s without a key is UNAUTHENTICATED', async (_name, { query, variables }) => {
+    const response = await postRaw(url, { query, variables });
+    expect(response.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(response.body.data ?? null).toBeNull();
+  });
+
+  it.each(httpFields)('%s with a malformed or unknown key is UNAUTHENTICATED', async (_name, { query, variables }) => {
+    for (const key of ['not-a-key', 'gw_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+      const response = await postRaw(url, { query, variables }, key);
+      expect(response.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    }
+  });
+
+  for (const [name, { query, variables, roles }] of httpFields) {
+    for (const role of ['CASHIER', 'PAYOUTS', 'REFUNDS', 'ADMIN']) {
+      const allowed = roles === 'any' || roles.includes(role) || role === 'ADMIN';
+      it(`${name} as ${role} is ${allowed ? 'allowed' : 'FORBIDDEN'}`, async () => {
+        const response = await postRaw(url, { query, variables }, roleKeys[role]);
+        if (allowed) {
+          expect(response.body.errors).toBeUndefined();
+          expect(response.body.data).toBeTruthy();
+        } else {
+          expect(response.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+          expect(response.body.data ?? null).toBeNull();
+        }
+      });
+    }
+  }
+});
+
+describe('viewer', () => {
+  it.each(['CASHIER', 'PAYOUTS', 'REFUNDS', 'ADMIN'])('returns the calling %s client', async (role) => {
+    const response = await execute(url, ViewerQuery, {}, { key: roleKeys[role] });
+    expect(response.errors).toBeUndefined();
+    expect(response.data!.viewer.roles).toEqual([role]);
+    expect(roleKeys[role]!.startsWith(response.data!.viewer.keyPrefix)).toBe(true);
+  });
+
+  it('shows merchant accounts without credentials', async () => {
+    const response = await postRaw(url, { query: '{ merchantAccounts { code provider livemode } }' }, roleKeys.CASHIER);
+    expect(response.body.data.merchantAccounts).toEqual([
+      { code: 'dg-test', provider: 'deposit-gateway', livemode: false },
+      { code: 'qr-test', provider: 'qr-gateway', livemode: false },
+    ]);
+    const typed = await execute(url, MerchantAccountsQuery, {}, { key: roleKeys.CASHIER });
+    expect(JSON.stringify(typed)).not.toMatch(/svc_test_|pk_test_|whsec_|127\.0\.0\.1/);
+  });
+});
+
+describe('client lifecycle', () => {
+  it('a revoked key is UNAUTHENTICATED at once', async () => {
+    const created = await execute(url, CreateApiClientMutation, { input: { name: 'soon-revoked', roles: ['CASHIER'] } }, { key: t.keys.admin });
+    const { client, key } = created.data!.createApiClient;
+    expect((await execute(url, ViewerQuery, {}, { key: key! })).data?.viewer.id).toBe(client!.id);
+
+    const revoked = await execute(url, RevokeApiClientMutation, { input: { id: client!.id } }, { key: t.keys.admin });
+    expect(revoked.data!.revokeApiClient.client!.revokedAt).toBeTruthy();
+
+    const after = await execute(url, ViewerQuery, {}, { key: key! });
+    expect(after.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(after.data ?? null).toBeNull();
+  });
+
+  it('stores only a hash of the key', async () => {
+    const created = await execute(url, CreateApiClientMutation, { input: { name: 'hash-check', roles: ['CASHIER'] } }, { key: t.keys.admin });
+    const key = created.data!.createApiClient.key!;
+    const rows = await t.gateway.db.fork().execute<{ key_hash: string }[]>('select key_hash from api_client where name = ?', ['hash-check']);
+    expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0]!.key_hash).not.toContain(key.slice(3));
+  });
+
+  it('rejects bad client input as userErrors, including a taken name, without SQL', async () => {
+    const duplicate = await execute(url, CreateApiClientMutation, { input: { name: 'hash-check', roles: ['CASHIER'] } }, { key: t.keys.admin });
+    expect(duplicate.errors).toBeUndefined();
+    expect(duplicate.data!.createApiClient).toMatchObject({ client: null, key: null, userErrors: [{ field: ['name'], code: 'NAME_TAKEN' }] });
+    expect(JSON.stringify(duplicate)).not.toMatch(/unique|constraint|insert|duplicate key/i);
+
+    const bad = await execute(url, CreateApiClientMutation, { input: { name: '', roles: [], merchantAccounts: ['nope'] } }, { key: t.keys.admin });
+    expect(bad.data!.createApiClient.userErrors.map((error) => error.code).sort()).toEqual(['FIELD_REQUIRED', 'INVALID_FORMAT', 'NOT_FOUND']);
+  });
+
+  it('limits a client to its merchant accounts', async () => {
+    const created = await execute(url, CreateApiClientMutation, { input: { name: 'qr-only', roles: ['CASHIER'], merchantAccounts: ['qr-test'] } }, { key: t.keys.admin });
+    const accounts = await execute(url, MerchantAccountsQuery, {}, { key: created.data!.createApiClient.key! });
+    expect(accounts.data!.merchantAccounts.map((account) => account.code)).toEqual(['qr-test']);
+  });
+
+  it('pages through clients with opaque cursors', async () => {
+    const first = await execute(url, ApiClientsQuery, { first: 2 }, { key: t.keys.admin });
+    expect(first.data!.apiClients.edges).toHaveLength(2);
+    expect(first.data!.apiClients.pageInfo.hasNextPage).toBe(true);
+    const second = await execute(url, ApiClientsQuery, { first: 2, after: first.data!.apiClients.pageInfo.endCursor }, { key: t.keys.admin });
+    const ids = [...first.data!.apiClients.edges, ...second.data!.apiClients.edges].map((edge) => edge.node.id);
+    expect(new Set(ids).size).toBe(4);
+    const bad = await execute(url, ApiClientsQuery, { first: 2, after: 'garbage' }, { key: t.keys.admin });
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});

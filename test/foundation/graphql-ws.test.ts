@@ -1,0 +1,65 @@
+// graphql-ws on the same path: no or bad key closes with 4401; a good key subscribes.
+
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { closeCodeFor, take, wsClient } from '../support/ws.js';
+import { CreateApiClientMutation, HeartbeatSubscription, RevokeApiClientMutation } from './operations.js';
+
+let t: TestGateway;
+
+beforeAll(async () => {
+  t = await startTestGateway();
+});
+afterAll(() => t?.close());
+
+describe('graphql-ws authentication', () => {
+  it('closes with 4401 without a key', async () => {
+    expect(await closeCodeFor(t.gateway.wsUrl)).toBe(4401);
+  });
+
+  it('closes with 4401 with a bad key', async () => {
+    expect(await closeCodeFor(t.gateway.wsUrl, { authorization: 'Bearer gw_nope' })).toBe(4401);
+    expect(await closeCodeFor(t.gateway.wsUrl, { authorization: t.keys.webCashier })).toBe(4401); // no "Bearer "
+  });
+
+  it('lets a good key subscribe', async () => {
+    const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
+    const beats = await take(client, HeartbeatSubscription, { intervalSeconds: 1 }, 2);
+    await client.dispose();
+    expect(beats.map((beat) => beat.errors)).toEqual([undefined, undefined]);
+    expect(beats.map((beat) => beat.data!.heartbeat.sequence)).toEqual([1, 2]);
+  });
+
+  it('refuses new operations once the key is revoked, and closes with 4401', async () => {
+    const created = await execute(t.gateway.graphqlUrl, CreateApiClientMutation, { input: { name: 'ws-revoked', roles: ['CASHIER'] } }, { key: t.keys.admin });
+    const { client: apiClient, key } = created.data!.createApiClient;
+    const closeCodes: number[] = [];
+    const client = createClient({
+      url: t.gateway.wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${key}` },
+      retryAttempts: 0,
+      lazy: false,
+      on: { closed: (event) => closeCodes.push((event as { code: number }).code) },
+    });
+    await take(client, HeartbeatSubscription, { intervalSeconds: 1 }, 1);
+
+    await execute(t.gateway.graphqlUrl, RevokeApiClientMutation, { input: { id: apiClient!.id } }, { key: t.keys.admin });
+    const refused = await take(client, HeartbeatSubscription, { intervalSeconds: 1 }, 1).then(
+      () => 'delivered',
+      () => 'refused',
+    );
+    expect(refused).toBe('refused');
+    await expect.poll(() => closeCodes).toEqual([4401]);
+    await client.dispose();
+  });
+
+  it('validates subscription arguments', async () => {
+    const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
+    const result = await take(client, HeartbeatSubscription, { intervalSeconds: 0 }, 1).catch((error: unknown) => error);
+    await client.dispose();
+    expect(JSON.stringify(result)).toMatch(/intervalSeconds must be between 1 and 300/);
+  });
+});

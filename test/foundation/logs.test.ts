@@ -1,0 +1,39 @@
+// Keys and secrets never reach the logs, whatever the request does with them.
+
+import { describe, expect, it } from 'vitest';
+import { execute, postRaw, startTestGateway } from '../support/gateway.js';
+import { closeCodeFor, take, wsClient } from '../support/ws.js';
+import { CreateApiClientMutation, HeartbeatSubscription, ViewerQuery } from './operations.js';
+
+describe('structured logs', () => {
+  it('carry request ids and never an API key, provider key or webhook secret', async () => {
+    const t = await startTestGateway();
+    try {
+      const created = await execute(t.gateway.graphqlUrl, CreateApiClientMutation, { input: { name: 'log-check', roles: ['CASHIER'] } }, { key: t.keys.admin });
+      const newKey = created.data!.createApiClient.key!;
+      await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: newKey });
+      await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: `${newKey}x` });
+      await postRaw(t.gateway.graphqlUrl, '{ not json', t.keys.webCashier);
+      await closeCodeFor(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.mobileCashier}x` });
+      const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.mobileCashier}` });
+      await take(ws, HeartbeatSubscription, { intervalSeconds: 1 }, 1);
+      await ws.dispose();
+      await t.gateway.close(); // flush shutdown logs too
+
+      const log = t.logs.join('\n');
+      expect(t.logs.length).toBeGreaterThan(5);
+      const secrets = [
+        newKey,
+        t.keys.admin,
+        t.keys.webCashier,
+        t.keys.mobileCashier,
+        ...t.gateway.config.merchantAccounts.flatMap((account) => [account.apiKey, ...account.webhookSecrets]),
+      ];
+      for (const secret of secrets) expect(log).not.toContain(secret.slice(3));
+      const requestLine = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'request completed');
+      expect(requestLine).toMatchObject({ requestId: expect.any(String), method: 'POST', path: '/graphql' });
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,88 @@
+// Operations the foundation tests send, typed by GraphQL Code Generator from schema/schema.graphql.
+
+import { graphql } from '../__generated__/gql.js';
+
+export const ViewerQuery = graphql(`
+  query Viewer {
+    viewer {
+      id
+      name
+      roles
+      keyPrefix
+      revokedAt
+    }
+  }
+`);
+
+export const ApiClientsQuery = graphql(`
+  query ApiClients($first: Int, $after: String) {
+    apiClients(first: $first, after: $after) {
+      edges {
+        cursor
+        node {
+          id
+          name
+          roles
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
+    }
+  }
+`);
+
+export const MerchantAccountsQuery = graphql(`
+  query MerchantAccounts {
+    merchantAccounts {
+      code
+      provider
+      livemode
+    }
+  }
+`);
+
+export const CreateApiClientMutation = graphql(`
+  mutation CreateApiClient($input: CreateApiClientInput!) {
+    createApiClient(input: $input) {
+      client {
+        id
+        name
+        roles
+        merchantAccounts
+      }
+      key
+      userErrors {
+        field
+        code
+        message
+      }
+    }
+  }
+`);
+
+export const RevokeApiClientMutation = graphql(`
+  mutation RevokeApiClient($input: RevokeApiClientInput!) {
+    revokeApiClient(input: $input) {
+      client {
+        id
+        revokedAt
+      }
+      userErrors {
+        field
+        code
+        message
+      }
+    }
+  }
+`);
+
+export const HeartbeatSubscription = graphql(`
+  subscription Heartbeat($intervalSeconds: Int!) {
+    heartbeat(intervalSeconds: $intervalSeconds) {
+      at
+      sequence
+    }
+  }
+`);
