@@ -26,6 +26,7 @@ const REDACT_PATHS = [
   '*.authorization',
   '*.headers.authorization',
   '*.headers["x-service-signature"]',
+  '*.headers["x-qr-signature"]',
   '*.headers.cookie',
   'connectionParams',
   '*.connectionParams',

@@ -30,7 +30,7 @@ export interface MerchantAccount {
   provider: ProviderName;
   /** false for test-mode accounts (sandbox or provider test keys). */
   livemode: boolean;
-  /** Base address of the provider API, including any version prefix (`.../v1`). */
+  /** Base address of the provider API as its spec names it: `{base_url}` with `/v1` for the deposit gateway, the bare `{qr_base_url}` for the QR gateway (its paths carry their versions). */
   baseUrl: string;
   apiKey: string;
   /** Current webhook signing secret first; older ones still accepted during rotation. */
