@@ -48,7 +48,6 @@ export interface GatewayConfig {
   };
   http: {
     bodyLimitBytes: number;
-    webhookBodyLimitBytes: number;
   };
 }
 
@@ -119,7 +118,6 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: positiveInt(1_000_000).default(2000),
   GRAPHIQL: booleanString.optional(),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
-  WEBHOOK_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(65_536),
 });
 
 type Env = Record<string, string | undefined>;
@@ -170,7 +168,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       graphiql: e.GRAPHIQL ?? !production,
     },
-    http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES },
+    http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES },
   };
 }
 
