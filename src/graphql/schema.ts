@@ -1,23 +1,24 @@
 // Builds the one GraphQL schema from the type-graphql resolvers of every module.
 
-import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { ApiClientResolver } from '../modules/clients/api-client.resolver.js';
 import { MerchantAccountResolver } from '../modules/merchant-accounts/merchant-account.resolver.js';
 import { authChecker } from './auth.js';
 import { HeartbeatResolver } from './heartbeat.resolver.js';
-import { DateTimeScalar } from './scalars.js';
+import { NodeResolver } from './node.resolver.js';
+import { DateTimeScalar, DecimalScalar } from './scalars.js';
 import { LocalPubSub, typeGraphqlPubSub } from '../lib/pubsub.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const resolvers: NonEmptyArray<Function> = [ApiClientResolver, MerchantAccountResolver, HeartbeatResolver];
+const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, HeartbeatResolver];
 
 /**
  * @param pubsub the instance's local fan-out; subscriptions in this schema use their own
  * `subscribe` functions over it, and type-graphql requires it to be present.
  */
 export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub()): Promise<GraphQLSchema> {
-  return buildSchema({
+  const schema = await buildSchema({
     pubSub: typeGraphqlPubSub(pubsub),
     resolvers,
     authChecker,
@@ -27,6 +28,10 @@ export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub()
     validate: false,
     emitSchemaFile: false,
   });
+  // Decimal is part of the contract for every amount, including ones in client-side documents
+  // that reference it before a field of ours does; keep it in the schema unconditionally.
+  const config = schema.toConfig();
+  return new GraphQLSchema({ ...config, types: [...config.types.filter((type) => type.name !== DecimalScalar.name), DecimalScalar] });
 }
 
 /** The SDL committed as schema/schema.graphql: sorted so that it diffs cleanly. */

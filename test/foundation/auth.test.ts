@@ -31,6 +31,7 @@ afterAll(() => t?.close());
  */
 const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, unknown>; roles: string[] | 'any' }> = {
   'Query.viewer': { query: '{ viewer { id } }', roles: 'any' },
+  'Query.node': { query: '{ node(id: "cli_00000000000000000000000000") { id } }', roles: 'any' },
   'Query.merchantAccounts': { query: '{ merchantAccounts { code } }', roles: 'any' },
   'Query.apiClients': { query: '{ apiClients { edges { cursor } } }', roles: ['ADMIN'] },
   'Mutation.createApiClient': {
@@ -46,6 +47,11 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
   'Subscription.heartbeat': { query: 'subscription { heartbeat { sequence } }', roles: 'any' },
 };
 
+/** No data at all, or only nulls (a nullable root field that was refused). */
+function nothingReturned(data: Record<string, unknown> | null | undefined): boolean {
+  return data == null || Object.values(data).every((value) => value === null);
+}
+
 describe('auth on every root field', () => {
   it('covers every root field of the committed schema', async () => {
     const schema = buildSchema(await readFile(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
@@ -60,7 +66,7 @@ describe('auth on every root field', () => {
   it.each(httpFields)('%s without a key is UNAUTHENTICATED', async (_name, { query, variables }) => {
     const response = await postRaw(url, { query, variables });
     expect(response.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
-    expect(response.body.data ?? null).toBeNull();
+    expect(nothingReturned(response.body.data)).toBe(true);
   });
 
   it.each(httpFields)('%s with a malformed or unknown key is UNAUTHENTICATED', async (_name, { query, variables }) => {
@@ -80,7 +86,7 @@ describe('auth on every root field', () => {
           expect(response.body.data).toBeTruthy();
         } else {
           expect(response.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-          expect(response.body.data ?? null).toBeNull();
+          expect(nothingReturned(response.body.data)).toBe(true);
         }
       });
     }
@@ -103,6 +109,18 @@ describe('viewer', () => {
     ]);
     const typed = await execute(url, MerchantAccountsQuery, {}, { key: roleKeys.CASHIER });
     expect(JSON.stringify(typed)).not.toMatch(/svc_test_|pk_test_|whsec_|127\.0\.0\.1/);
+  });
+});
+
+describe('node', () => {
+  it('finds a client by global id for itself and for admins, and nothing for other clients', async () => {
+    const self = await execute(url, ViewerQuery, {}, { key: roleKeys.CASHIER });
+    const id = self.data!.viewer.id;
+    const query = `{ node(id: "${id}") { id ... on ApiClient { name } } }`;
+    expect((await postRaw(url, { query }, roleKeys.CASHIER)).body.data.node).toEqual({ id, name: 'web-cashier (demo)' });
+    expect((await postRaw(url, { query }, roleKeys.ADMIN)).body.data.node).toEqual({ id, name: 'web-cashier (demo)' });
+    expect((await postRaw(url, { query }, roleKeys.PAYOUTS)).body.data.node).toBeNull();
+    expect((await postRaw(url, { query: '{ node(id: "nope") { id } }' }, roleKeys.ADMIN)).body.data.node).toBeNull();
   });
 });
 

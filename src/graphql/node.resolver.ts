@@ -1,0 +1,20 @@
+import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { isId } from '../lib/ids.js';
+import { ApiClientNode } from '../modules/clients/api-client.types.js';
+import type { GatewayContext } from './context.js';
+import { Node } from './node.js';
+
+@Resolver()
+export class NodeResolver {
+  @Authorized()
+  @Query(() => Node, { nullable: true, description: 'Any object by its global id, if it exists and the caller may see it.' })
+  async node(@Ctx() { em, client, services }: GatewayContext, @Arg('id', () => ID) id: string): Promise<Node | null> {
+    if (isId(id, 'cli')) {
+      // A client sees itself; admins see every client.
+      if (!client!.isAdmin() && client!.id !== id) return null;
+      const found = await services.clients.findById(em, id);
+      return found ? ApiClientNode.from(found) : null;
+    }
+    return null;
+  }
+}
