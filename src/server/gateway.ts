@@ -3,8 +3,7 @@
 // Used by `main.ts` and by the tests, which start real instances on real databases.
 
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -16,6 +15,7 @@ import { openDatabase, type Database } from '../db/database.js';
 import { authenticate, type GatewayContext } from '../graphql/context.js';
 import { createFormatError } from '../graphql/errors.js';
 import { buildGatewaySchema } from '../graphql/schema.js';
+import { listen } from '../lib/http.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
@@ -151,8 +151,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     maxTokens: config.graphql.maxTokens,
   });
 
-  await listen(httpServer, config.port, config.host);
-  const port = (httpServer.address() as AddressInfo).port;
+  const { port } = await listen(httpServer, config.port, config.host);
   const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${localHost}:${port}`;
 
@@ -223,14 +222,4 @@ function jsonErrors(logger: Logger) {
     if (status >= 500) logger.error({ err: error }, 'unhandled HTTP error');
     res.status(status).json({ errors: [{ message, extensions: { code } }] });
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }

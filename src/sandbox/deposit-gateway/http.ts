@@ -1,27 +1,14 @@
 // Small node:http helpers for the sandbox server: bounded body reading and JSON, HTML and redirect answers.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody as readBytes } from '../../lib/http.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
-export class BodyTooLarge extends Error {}
+export { BodyTooLarge } from '../../lib/http.js';
 
-export function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new BodyTooLarge('Request body too large'));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
+export async function readBody(request: IncomingMessage): Promise<string> {
+  return (await readBytes(request, MAX_BODY_BYTES)).toString('utf8');
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {

@@ -2,11 +2,11 @@
 // API and the hosted pages, injects test failures, and exposes the controls tests and demos drive.
 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Logger } from '../../lib/logger.js';
 import { Api, type ApiResult } from './api.js';
 import { ScaledClock } from './clock.js';
 import { HostedPages } from './hosted.js';
+import { listen } from '../../lib/http.js';
 import { BodyTooLarge, readBody, sendHtml, sendJson } from './http.js';
 import { messagePage } from './pages.js';
 import { SandboxError, Simulator, type Outcome } from './simulator.js';
@@ -185,14 +185,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     hangTimers.add(timer);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   checkoutUrl = `http://${host}:${address.port}`;
   const sim = new Simulator(store, dispatcher, clock, checkoutUrl, options.autoComplete ?? true);

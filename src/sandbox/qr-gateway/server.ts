@@ -3,7 +3,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { BodyTooLarge, listen, readBody as readBytes } from '../../lib/http.js';
 import type { Logger } from '../../lib/logger.js';
 import { providerAmountBounds, providerAmountToBahtText } from '../../providers/qr-gateway/amount.js';
 import {
@@ -383,14 +383,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   log?.info({ baseUrl, amountUnit: unit, timeScale }, 'qr sandbox listening');
@@ -432,22 +425,13 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
   };
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new HttpError(413, ERROR_CODES.invalidRequest, 'The request body is too large', 'invalid_request_error'));
-        request.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
+async function readBody(request: IncomingMessage): Promise<Buffer> {
+  try {
+    return await readBytes(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) throw new HttpError(413, ERROR_CODES.invalidRequest, 'The request body is too large', 'invalid_request_error');
+    throw error;
+  }
 }
 
 /** A serialised JSON answer; kept as text so an idempotent replay is byte-identical to the original. */
