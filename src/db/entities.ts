@@ -1,5 +1,8 @@
 // Every entity the ORM knows, in one list (defineEntity schemas; no file discovery).
 
 import { ApiClientSchema } from '../modules/clients/api-client.entity.js';
+import { DepositSchema } from '../modules/deposits/deposit.entity.js';
+import { PaymentEventSchema } from '../modules/events/payment-event.entity.js';
+import { WebhookDeliverySchema } from '../modules/webhooks/webhook-delivery.entity.js';
 
-export const entities = [ApiClientSchema];
+export const entities = [ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema];

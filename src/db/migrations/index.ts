@@ -2,7 +2,9 @@
 // the same set without globbing the file system.
 
 import { Migration20261121000000_api_clients } from './Migration20261121000000_api_clients.js';
+import { Migration20261121100000_deposits } from './Migration20261121100000_deposits.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
+  { name: 'Migration20261121100000_deposits', class: Migration20261121100000_deposits },
 ];

@@ -1,0 +1,119 @@
+// A deposit on any rail of either provider: what the client asked for, what the provider said, and
+// where it stands. Amounts are exact decimal strings (numeric columns), never floating point.
+
+import { defineEntity, p } from '@mikro-orm/core';
+import { Money } from '../../lib/money.js';
+import type { Customer, DepositStatus, ProviderName, Rail, RailDetails, RefundStatus } from '../../providers/provider.js';
+
+/** A value as it comes back from a jsonb column: dates are ISO strings. */
+export type Jsonified<T> = T extends Date
+  ? string
+  : T extends readonly (infer U)[]
+    ? Jsonified<U>[]
+    : T extends object
+      ? { [K in keyof T]: Jsonified<T[K]> }
+      : T;
+
+/**
+ * The validated request, kept so the service can retry or recover a deposit whose provider call
+ * failed or timed out without asking the client again.
+ *
+ * Never store card numbers, CVCs or bank account numbers here (e.g. a Thai QR payer's
+ * `bankAccount` is dropped or masked before saving): this column is readable by every admin tool
+ * and backup, and the provider already holds what it needs.
+ */
+export interface DepositRequest {
+  details: Jsonified<RailDetails>;
+  customer: Customer;
+  returnUrl?: string;
+}
+
+/** Crypto quote terms as the provider returned them (crypto rail only). */
+export interface CryptoTerms {
+  quoteTtlMinutes: number;
+  /** Exact decimal string, e.g. "0.5". */
+  underpayTolerancePct: string;
+}
+
+export const DepositSchema = defineEntity({
+  name: 'Deposit',
+  tableName: 'deposit',
+  properties: {
+    id: p.string().primary().length(30),
+    /** The ApiClient that created it: a cashier sees only its own deposits. */
+    clientId: p.string().length(30),
+    /** Our merchant account code (`MerchantAccount.code`). */
+    merchantAccount: p.string().length(64),
+    provider: p.string().$type<ProviderName>().length(32),
+    rail: p.string().$type<Rail>().length(32),
+    livemode: p.boolean(),
+    status: p.string().$type<DepositStatus>().length(16),
+    /** The provider's raw status word. */
+    providerStatus: p.string().length(64).nullable(),
+    /** Processor code: admin clients only, never shown to shoppers. */
+    statusReason: p.string().length(255).nullable(),
+    /** Exact decimal string in `currency` (numeric(20,2)); read it through `amountMoney()`. */
+    amount: p.decimal('string').precision(20).scale(2),
+    currency: p.string().length(3),
+    fee: p.decimal('string').precision(20).scale(2).nullable(),
+    net: p.decimal('string').precision(20).scale(2).nullable(),
+    refundedAmount: p.decimal('string').precision(20).scale(2).default('0'),
+    refundStatus: p.string().$type<RefundStatus>().length(16).nullable(),
+    disputed: p.boolean().default(false),
+    /** The provider's reference (payment reference or checkout session id); unique per provider. */
+    providerReference: p.string().length(255).nullable(),
+    redirectUrl: p.text().nullable(),
+    /** The client's own reference for the deposit. */
+    merchantReference: p.string().length(128).nullable(),
+    /** Neutral decline category, safe for shoppers. */
+    declineReason: p.string().length(64).nullable(),
+    /** Scoped to `clientId`: unique per client, not globally. */
+    idempotencyKey: p.string().length(255).nullable(),
+    /** SHA-256 hex of the normalized input, to tell a retry from a reuse of the key with other input. */
+    idempotencyFingerprint: p.string().length(64).nullable(),
+    request: p.json<DepositRequest>(),
+    qrPayload: p.text().nullable(),
+    qrExpiresAt: p.datetime().nullable(),
+    crypto: p.json<CryptoTerms>().nullable(),
+    approvedAt: p.datetime().nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  // Declared to match the migration (the SQL there is the source of truth).
+  uniques: [
+    { name: 'deposit_client_idempotency_key_unique', properties: ['clientId', 'idempotencyKey'] },
+    { name: 'deposit_provider_reference_unique', properties: ['provider', 'providerReference'] },
+  ],
+  indexes: [
+    {
+      name: 'deposit_client_created_idx',
+      columns: [
+        { name: 'client_id' },
+        { name: 'created_at', sort: 'DESC' },
+        { name: 'id', sort: 'DESC' },
+      ],
+    },
+    { name: 'deposit_status_created_idx', properties: ['status', 'createdAt'] },
+    { name: 'deposit_client_merchant_reference_idx', properties: ['clientId', 'merchantReference'] },
+  ],
+});
+
+export class Deposit extends DepositSchema.class {
+  amountMoney(): Money {
+    return Money.fromDecimal(this.amount, this.currency);
+  }
+
+  feeMoney(): Money | null {
+    return this.fee == null ? null : Money.fromDecimal(this.fee, this.currency);
+  }
+
+  netMoney(): Money | null {
+    return this.net == null ? null : Money.fromDecimal(this.net, this.currency);
+  }
+
+  refundedMoney(): Money {
+    return Money.fromDecimal(this.refundedAmount ?? '0', this.currency);
+  }
+}
+
+DepositSchema.setClass(Deposit);

@@ -1,0 +1,46 @@
+// The webhook inbox: one row per verified provider event, keyed by the provider's event id, so a
+// redelivery is recognised as a duplicate and every event's outcome can be seen and replayed.
+
+import { defineEntity, p } from '@mikro-orm/core';
+import type { ProviderName } from '../../providers/provider.js';
+import type { PaymentSubjectType } from '../events/payment-event.entity.js';
+
+/**
+ * - `applied`: changed a subject (one status change, one event row).
+ * - `duplicate`: a distinct event reporting the status the subject already has (a no-op). A
+ *   redelivery of the same event id never gets here: the unique key refuses a second row.
+ * - `ignored`: an event type we do not act on (new types appear over time; spec: Webhooks).
+ * - `anomaly`: an impossible transition or a mismatched amount/currency; kept, not applied.
+ * - `unmatched`: no subject with that reference.
+ */
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'anomaly' | 'unmatched';
+
+// Only verified deliveries are stored: a body whose signature failed is not trusted input, is
+// answered 4xx and leaves no row (an attacker must not be able to fill or poison the inbox).
+export const WebhookDeliverySchema = defineEntity({
+  name: 'WebhookDelivery',
+  tableName: 'webhook_delivery',
+  properties: {
+    id: p.string().primary().length(30),
+    provider: p.string().$type<ProviderName>().length(32),
+    merchantAccount: p.string().length(64),
+    /** The provider's event id, or `<reference>:<status>` where the provider sends none. */
+    eventId: p.string().length(255),
+    eventName: p.string().length(128),
+    outcome: p.string().$type<WebhookOutcome>().length(16),
+    reason: p.text().nullable(),
+    subjectType: p.string().$type<PaymentSubjectType>().length(16).nullable(),
+    subjectId: p.string().length(30).nullable(),
+    /** The body exactly as received (utf8), so an admin can inspect and replay it. */
+    rawBody: p.text(),
+    receivedAt: p.datetime().onCreate(() => new Date()),
+  },
+  uniques: [
+    { name: 'webhook_delivery_event_unique', properties: ['provider', 'merchantAccount', 'eventId'] },
+  ],
+  indexes: [{ name: 'webhook_delivery_subject_idx', properties: ['subjectType', 'subjectId'] }],
+});
+
+export class WebhookDelivery extends WebhookDeliverySchema.class {}
+
+WebhookDeliverySchema.setClass(WebhookDelivery);
