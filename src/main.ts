@@ -27,12 +27,19 @@ try {
 
 printBanner(gateway);
 
+/** Longest a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 15_000;
+
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'graceful shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     gateway
       .close()
       .then(() => process.exit(0))

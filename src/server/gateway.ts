@@ -98,6 +98,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     formatError: createFormatError({ logger, development }),
     includeStacktraceInErrorResponses: development,
     allowBatchedHttpRequests: false,
+    // main.ts owns the process's signals; Apollo's own handler would race it and swallow SIGTERM.
+    stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.graphql.maxTokens },
     csrfPrevention: true,
     // Guarded per caller by introspectionGuard: open in development, ADMIN keys elsewhere.
