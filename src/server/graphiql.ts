@@ -29,6 +29,9 @@ export function graphiqlLandingPage(options: { defaultAuthorization?: string }):
     subscriptionsProtocol: 'WS',
     defaultQuery: DEFAULT_QUERY,
     ...(headers ? { defaultHeaders: headers } : {}),
+    // GraphiQL opens graphql-ws with these parameters; each operation then carries the Headers
+    // tab in its extensions, which the ws server authenticates per operation.
+    ...(options.defaultAuthorization ? { connectionParams: { authorization: options.defaultAuthorization } } : {}),
     isHeadersEditorEnabled: true,
     defaultEditorToolsVisibility: 'headers',
     shouldPersistHeaders: false,

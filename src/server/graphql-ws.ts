@@ -12,7 +12,7 @@ import type { ApiClient } from '../modules/clients/api-client.entity.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { authenticate, type GatewayContext } from '../graphql/context.js';
-import { forbidden } from '../graphql/errors.js';
+import { forbidden, unauthenticated } from '../graphql/errors.js';
 import { usesIntrospection } from './introspection.js';
 import type { GatewayMetrics } from './metrics.js';
 
@@ -64,12 +64,21 @@ export function attachGraphqlWs(options: GraphqlWsOptions): { close(): Promise<v
       // ready execution arguments.
       onSubscribe: async (ctx, _id, payload) => {
         const state = states.get(ctx.extra.socket);
-        const { client } = await authenticate(options.services, options.db.fork(), state?.authorization);
-        if (!state || !client) {
+        const connectionClient = (await authenticate(options.services, options.db.fork(), state?.authorization)).client;
+        if (!state || !connectionClient) {
           ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
           return [new GraphQLError('The API key is no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
         }
-        state.client = client;
+        state.client = connectionClient;
+        // GraphiQL sends its Headers tab with every operation; such an operation runs as that key
+        // (which must itself be valid), never as more than it.
+        const operationAuthorization = headerOf(payload.extensions, 'authorization');
+        let client = connectionClient;
+        if (operationAuthorization !== undefined) {
+          const operationClient = (await authenticate(options.services, options.db.fork(), operationAuthorization)).client;
+          if (!operationClient) return [unauthenticated('INVALID')];
+          client = operationClient;
+        }
         let document: DocumentNode;
         try {
           document = parse(payload.query, { maxTokens: options.maxTokens });
@@ -117,4 +126,12 @@ export function attachGraphqlWs(options: GraphqlWsOptions): { close(): Promise<v
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** A header from an operation's `extensions.headers`, matched case-insensitively. */
+function headerOf(extensions: Record<string, unknown> | null | undefined, name: string): unknown {
+  const headers = extensions?.headers;
+  if (!headers || typeof headers !== 'object') return undefined;
+  const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
+  return entry?.[1];
 }

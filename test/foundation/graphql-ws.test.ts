@@ -56,6 +56,20 @@ describe('graphql-ws authentication', () => {
     await client.dispose();
   });
 
+  it("runs an operation as the key in its extensions.headers (GraphiQL's Headers tab), and refuses a bad one", async () => {
+    const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.admin}` });
+    const viewer = (authorization: string) =>
+      new Promise<unknown>((resolve) => {
+        client.subscribe(
+          { query: '{ viewer { name } }', extensions: { headers: { Authorization: authorization } } },
+          { next: resolve, error: resolve, complete: () => undefined },
+        );
+      });
+    expect(await viewer(`Bearer ${t.keys.webCashier}`)).toEqual({ data: { viewer: { name: 'web-cashier (demo)' } } });
+    expect(JSON.stringify(await viewer('Bearer gw_not-a-key'))).toMatch(/UNAUTHENTICATED|not valid/);
+    await client.dispose();
+  });
+
   it('validates subscription arguments', async () => {
     const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
     const result = await take(client, HeartbeatSubscription, { intervalSeconds: 0 }, 1).catch((error: unknown) => error);
