@@ -17,19 +17,13 @@ try {
 }
 
 const logger = createLogger({ level: config.logLevel });
-let gateway: Gateway;
-try {
-  gateway = await startGateway({ config, logger });
-} catch (error) {
-  logger.fatal({ err: error }, 'gateway failed to start');
-  process.exit(1);
-}
-
-printBanner(gateway);
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 15_000;
 
+// Signal handlers go in before anything starts: a SIGTERM during start-up, or right after the
+// banner, must still shut down cleanly rather than kill the process mid-write.
+let gateway: Gateway | undefined;
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
@@ -40,6 +34,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       logger.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'graceful shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
+    // Still starting: the start-up path below sees `stopping` and closes what it opened.
+    if (!gateway) return;
     gateway
       .close()
       .then(() => process.exit(0))
@@ -48,6 +44,19 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
         process.exit(1);
       });
   });
+}
+
+try {
+  const started = await startGateway({ config, logger });
+  gateway = started;
+  if (stopping) {
+    await started.close();
+    process.exit(0);
+  }
+  printBanner(started);
+} catch (error) {
+  logger.fatal({ err: error }, 'gateway failed to start');
+  process.exit(1);
 }
 
 function printBanner(g: Gateway): void {
