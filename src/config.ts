@@ -48,6 +48,8 @@ export interface GatewayConfig {
   };
   http: {
     bodyLimitBytes: number;
+    /** Largest provider webhook body read; a larger one is refused with 413 before it is buffered. */
+    webhookBodyLimitBytes: number;
   };
 }
 
@@ -118,6 +120,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_TOKENS: positiveInt(1_000_000).default(2000),
   GRAPHIQL: booleanString.optional(),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
+  WEBHOOK_BODY_LIMIT_BYTES: positiveInt(10_000_000).default(65_536),
 });
 
 type Env = Record<string, string | undefined>;
@@ -168,7 +171,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       graphiql: e.GRAPHIQL ?? !production,
     },
-    http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES },
+    http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES },
   };
 }
 
