@@ -1,0 +1,126 @@
+// The payment event log: appends one ordered row per applied change (with its NOTIFY) inside the caller's transaction, and reads the log back.
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../lib/ids.js';
+import type { Deposit } from '../deposits/deposit.entity.js';
+import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
+import { PaymentEvent, type PaymentSubjectType } from './payment-event.entity.js';
+import { PAYMENT_EVENTS_CHANNEL, type EventNotification } from './payment-event.types.js';
+
+export interface AppendEventInput {
+  subjectType: PaymentSubjectType;
+  subjectId: string;
+  /** Owner of the subject. */
+  clientId: string;
+  /** e.g. `deposit.status_changed`. */
+  type: string;
+  fromStatus: string | null;
+  toStatus: string | null;
+  /** The deposit after the change (flushed), for a deposit event: becomes the row's `data` and the notification's snapshot. */
+  deposit?: Deposit;
+}
+
+export interface EventPageInput {
+  /** A position (decimal string) from an earlier page; events strictly after it are returned. */
+  after?: string;
+  limit: number;
+  /** Only this client's events; undefined reads every client's (admins). */
+  clientId?: string;
+}
+
+/**
+ * Key of the transaction-scoped advisory lock that orders appends. Positions come from an identity
+ * column, assigned at INSERT; without the lock, a transaction could take position 10, another 11
+ * and commit first, and a client paging `events(after:)` in between would move its cursor past 10
+ * before 10 became visible and never see it ("misses nothing", issue 3). Held from the INSERT to
+ * commit, the lock makes positions appear in commit order. Appending is therefore the last write
+ * of a transaction, so the lock is held only for the commit itself.
+ */
+const APPEND_LOCK_KEY = 720_331_001;
+
+/**
+ * PostgreSQL refuses a NOTIFY payload of 8000 bytes or more, which would abort the whole
+ * transaction (and so the webhook). A larger notification goes out without its snapshot; the
+ * event bus then reads the snapshot from the committed row.
+ */
+export const MAX_NOTIFICATION_BYTES = 7500;
+
+const POSITION = /^(0|[1-9][0-9]{0,18})$/;
+
+export class EventService {
+  /**
+   * Appends an event row and queues its notification, both in the caller's open transaction: the
+   * row commits with the change it records, and the NOTIFY is delivered only on that commit
+   * (never after a rollback). Call it after the subject's own changes are flushed.
+   */
+  async append(em: SqlEntityManager, input: AppendEventInput): Promise<PaymentEvent> {
+    if (!em.isInTransaction()) throw new Error('EventService.append must run inside the transaction of the change it records');
+    await em.execute('select pg_advisory_xact_lock(?)', [APPEND_LOCK_KEY]);
+    const snapshot = input.deposit ? toDepositSnapshot(input.deposit) : undefined;
+    const event = em.create(PaymentEvent, {
+      id: newId('evt'),
+      subjectType: input.subjectType,
+      subjectId: input.subjectId,
+      clientId: input.clientId,
+      type: input.type,
+      fromStatus: input.fromStatus,
+      toStatus: input.toStatus,
+      data: snapshot ? { ...snapshot } : {},
+      createdAt: new Date(),
+    });
+    // The row (and its identity position) must exist before the notification names it.
+    await em.flush();
+    await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event, snapshot)]);
+    return event;
+  }
+
+  /** Events strictly after `after`, oldest first. */
+  page(em: SqlEntityManager, input: EventPageInput): Promise<PaymentEvent[]> {
+    if (input.after !== undefined && !POSITION.test(input.after)) throw new RangeError(`Not an event position: ${JSON.stringify(input.after)}`);
+    return em.find(
+      PaymentEvent,
+      {
+        ...(input.after !== undefined ? { position: { $gt: input.after } } : {}),
+        ...(input.clientId !== undefined ? { clientId: input.clientId } : {}),
+      },
+      { orderBy: { position: 'asc' }, limit: input.limit },
+    );
+  }
+
+  /** Every event of each subject, oldest first, in one query (for a per-request DataLoader). */
+  async forSubjects(em: SqlEntityManager, subjectType: PaymentSubjectType, subjectIds: readonly string[]): Promise<Map<string, PaymentEvent[]>> {
+    const grouped = new Map<string, PaymentEvent[]>(subjectIds.map((id) => [id, []]));
+    if (subjectIds.length === 0) return grouped;
+    const events = await em.find(PaymentEvent, { subjectType, subjectId: { $in: [...new Set(subjectIds)] } }, { orderBy: { position: 'asc' } });
+    for (const event of events) grouped.get(event.subjectId)?.push(event);
+    return grouped;
+  }
+}
+
+/** The row as a notification: `PaymentEvent` is the only producer of `EventNotification`. */
+export function toEventNotification(event: PaymentEvent): EventNotification {
+  const notification: EventNotification = {
+    position: String(event.position),
+    id: event.id,
+    type: event.type,
+    subjectType: event.subjectType,
+    subjectId: event.subjectId,
+    clientId: event.clientId,
+    fromStatus: event.fromStatus ?? null,
+    toStatus: event.toStatus ?? null,
+    createdAt: event.createdAt.toISOString(),
+  };
+  if (event.subjectType === 'deposit' && typeof event.data.id === 'string') {
+    notification.deposit = event.data as unknown as EventNotification['deposit'];
+  }
+  return notification;
+}
+
+function notificationPayload(event: PaymentEvent, snapshot: EventNotification['deposit']): string {
+  const notification = toEventNotification(event);
+  if (snapshot) notification.deposit = snapshot;
+  const json = JSON.stringify(notification);
+  if (Buffer.byteLength(json, 'utf8') <= MAX_NOTIFICATION_BYTES) return json;
+  delete notification.deposit;
+  return JSON.stringify(notification);
+}
