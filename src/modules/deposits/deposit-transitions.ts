@@ -1,0 +1,107 @@
+// The one place a deposit's status changes: webhooks, reconciliation and card settle all apply provider reports through here.
+
+import { LockMode } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { Money } from '../../lib/money.js';
+import type { DepositStatus } from '../../providers/provider.js';
+import type { EventService } from '../events/event.service.js';
+import { Deposit } from './deposit.entity.js';
+import { decideDepositTransition } from './deposit-status.js';
+
+/** What a provider reported about a deposit, in domain terms. */
+export interface DepositChange {
+  status: DepositStatus;
+  /** The provider's raw status word. */
+  providerStatus: string;
+  declineReason?: string;
+  /** Processor code (admins only). */
+  statusReason?: string;
+  /** The amount the provider says was paid; checked against the deposit, never written over it. */
+  amount?: Money;
+  fee?: Money;
+  net?: Money;
+  approvedAt?: Date;
+  providerReference?: string;
+}
+
+export interface ApplyDepositChangeInput {
+  depositId: string;
+  change: DepositChange;
+  /** Who reports the change, for the record (e.g. `webhook:deposit-gateway/dg-test`, `reconciler`). */
+  source: string;
+}
+
+/**
+ * - `applied`: the status changed; one event row was appended (and its NOTIFY queued).
+ * - `noop`: the deposit already has that status; nothing changed.
+ * - `anomaly`: refused with `reason` (an impossible transition, a mismatched amount); nothing changed.
+ * - `not_found`: no deposit with that id.
+ */
+export interface ApplyDepositChangeResult {
+  outcome: 'applied' | 'noop' | 'anomaly' | 'not_found';
+  reason?: string;
+  deposit?: Deposit;
+}
+
+export const DEPOSIT_STATUS_CHANGED = 'deposit.status_changed';
+
+/**
+ * Applies a reported status to a deposit, inside the caller's transaction (which commits the
+ * change, its event row and the caller's own records together: DESIGN.md "Durable before
+ * acknowledged"). The deposit row is locked first, so concurrent reports about one deposit
+ * serialize and each sees the status the previous one committed.
+ */
+export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepositChangeInput, events: EventService): Promise<ApplyDepositChangeResult> {
+  if (!em.isInTransaction()) throw new Error('applyDepositChange must run inside a transaction: its row lock lasts until commit');
+  const { change } = input;
+  // refresh: the caller may have loaded this deposit before the lock; only the locked read counts.
+  const deposit = await em.findOne(Deposit, { id: input.depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (!deposit) return { outcome: 'not_found', reason: `DEPOSIT_NOT_FOUND: no deposit ${input.depositId}` };
+
+  // DESIGN.md "Amount and currency come from the provider's record": a report for other money is
+  // flagged whatever its status, so it can never make a deposit SUCCEEDED.
+  const expected = deposit.amountMoney();
+  if (change.amount && !change.amount.equals(expected)) {
+    return { outcome: 'anomaly', reason: `AMOUNT_MISMATCH: reported ${change.amount.toString()}, deposit is ${expected.toString()}`, deposit };
+  }
+  for (const [name, value] of [['fee', change.fee], ['net', change.net]] as const) {
+    if (value && value.currency !== deposit.currency) {
+      return { outcome: 'anomaly', reason: `AMOUNT_MISMATCH: ${name} reported in ${value.currency}, deposit is in ${deposit.currency}`, deposit };
+    }
+  }
+
+  const from = deposit.status;
+  const decision = decideDepositTransition(from, change.status);
+  if (decision.kind === 'noop') return { outcome: 'noop', deposit };
+  if (decision.kind === 'anomaly') return { outcome: 'anomaly', reason: `TRANSITION_NOT_ALLOWED: ${decision.reason}`, deposit };
+
+  if (change.providerReference && !deposit.providerReference) {
+    // (provider, provider_reference) is unique: a violation at flush would abort the transaction
+    // and turn a verified webhook into an endless 5xx retry, so a clash is refused as data.
+    const taken = await em.count(Deposit, { provider: deposit.provider, providerReference: change.providerReference, id: { $ne: deposit.id } });
+    if (taken > 0) {
+      return { outcome: 'anomaly', reason: `PROVIDER_REFERENCE_CONFLICT: ${change.providerReference} belongs to another deposit`, deposit };
+    }
+    deposit.providerReference = change.providerReference;
+  }
+
+  deposit.status = change.status;
+  deposit.providerStatus = change.providerStatus;
+  if (change.declineReason !== undefined) deposit.declineReason = change.declineReason;
+  if (change.statusReason !== undefined) deposit.statusReason = change.statusReason;
+  if (change.fee) deposit.fee = change.fee.toDecimal();
+  if (change.net) deposit.net = change.net.toDecimal();
+  if (change.status === 'SUCCEEDED') deposit.approvedAt = change.approvedAt ?? new Date();
+  await em.flush();
+
+  await events.append(em, {
+    subjectType: 'deposit',
+    subjectId: deposit.id,
+    clientId: deposit.clientId,
+    type: DEPOSIT_STATUS_CHANGED,
+    fromStatus: from,
+    toStatus: deposit.status,
+    deposit,
+  });
+  return { outcome: 'applied', deposit };
+}
