@@ -48,6 +48,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly webhooks = new Counter({
+    name: 'gateway_webhooks_total',
+    help: 'Provider webhooks by provider and outcome (applied, duplicate, ignored, anomaly, unmatched, error, or rejected_<reason>).',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
   }

@@ -1,0 +1,150 @@
+// The webhook inbox: records each verified provider event once, applies what it says in the same transaction, and keeps the outcome.
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { isId, newId } from '../../lib/ids.js';
+import type { MerchantAccount, ProviderName, WebhookEvent } from '../../providers/provider.js';
+import { applyDepositChange } from '../deposits/deposit-transitions.js';
+import type { EventService } from '../events/event.service.js';
+import type { PaymentSubjectType } from '../events/payment-event.entity.js';
+import type { WebhookOutcome } from './webhook-delivery.entity.js';
+
+export interface ReceiveWebhookInput {
+  provider: ProviderName;
+  account: MerchantAccount;
+  /** Already verified on the exact bytes by the account's adapter. */
+  event: WebhookEvent;
+  /** The body exactly as received, kept for inspection and replay. */
+  rawBody: Buffer;
+}
+
+export interface ReceiveWebhookResult {
+  outcome: WebhookOutcome;
+  reason?: string;
+  /** The inbox row; absent for a redelivery of an event already stored. */
+  deliveryId?: string;
+  subjectType?: PaymentSubjectType;
+  subjectId?: string;
+}
+
+interface Decision {
+  outcome: WebhookOutcome;
+  reason?: string;
+  subjectType?: PaymentSubjectType;
+  subjectId?: string;
+}
+
+type DepositSubject = Extract<WebhookEvent['subject'], { kind: 'deposit' }>;
+
+export class WebhookService {
+  constructor(private readonly events: EventService) {}
+
+  /**
+   * Stores and applies one verified event in one transaction: the inbox row, any status change and
+   * its event row commit together, or not at all (DESIGN.md "Durable before acknowledged"). Every
+   * outcome is a result to acknowledge with 2xx, including events that cannot be applied; only
+   * an infrastructure failure throws, and then nothing was stored, so the provider's retry is safe.
+   */
+  receive(em: SqlEntityManager, input: ReceiveWebhookInput): Promise<ReceiveWebhookResult> {
+    return em.transactional(async (tx) => {
+      const deliveryId = newId('whd');
+      // ON CONFLICT instead of catching a unique violation: a failed INSERT aborts a PostgreSQL
+      // transaction. A concurrent copy of the same event waits here on the unique index until the
+      // first commits, then inserts nothing: exactly one copy goes on to change anything.
+      const inserted = await tx.execute<Array<{ id: string }>>(
+        `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, received_at)
+         values (?, ?, ?, ?, ?, 'ignored', null, null, null, ?, ?)
+         on conflict (provider, merchant_account, event_id) do nothing
+         returning id`,
+        [deliveryId, input.provider, input.account.code, input.event.eventId, input.event.name, input.rawBody.toString('utf8'), new Date()],
+      );
+      if (inserted.length === 0) return { outcome: 'duplicate', reason: 'EVENT_ALREADY_RECEIVED' };
+
+      const decision = await this.decide(tx, input);
+      await tx.execute('update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?', [
+        decision.outcome,
+        decision.reason ?? null,
+        decision.subjectType ?? null,
+        decision.subjectId ?? null,
+        deliveryId,
+      ]);
+      return { ...decision, deliveryId };
+    });
+  }
+
+  private async decide(tx: SqlEntityManager, input: ReceiveWebhookInput): Promise<Decision> {
+    const { subject } = input.event;
+    switch (subject.kind) {
+      case 'deposit':
+        return this.applyToDeposit(tx, input, subject);
+      case 'refund':
+      case 'payout':
+      case 'chargeback':
+        // Stored, acknowledged and visible to admins; acted on once refunds, payouts and disputes exist.
+        return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: ${subject.kind} events are not applied yet` };
+      case 'other':
+        // Spec (Versioning): new event types appear without notice; consumers ignore what they do not know.
+        return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: unknown event type ${input.event.name}` };
+    }
+  }
+
+  private async applyToDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: DepositSubject): Promise<Decision> {
+    const depositId = await this.findDeposit(tx, input, subject);
+    if (!depositId) {
+      return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
+    }
+    const found: Decision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
+    if (input.event.livemode !== undefined && input.event.livemode !== input.account.livemode) {
+      // A test-mode event must never move a live deposit (nor the reverse).
+      return { ...found, outcome: 'anomaly', reason: `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}` };
+    }
+    const result = await applyDepositChange(
+      tx,
+      {
+        depositId,
+        change: {
+          status: subject.status,
+          providerStatus: subject.providerStatus,
+          ...(subject.declineReason !== undefined ? { declineReason: subject.declineReason } : {}),
+          ...(subject.amount !== undefined ? { amount: subject.amount } : {}),
+          ...(input.event.occurredAt !== undefined && subject.status === 'SUCCEEDED' ? { approvedAt: input.event.occurredAt } : {}),
+          providerReference: subject.reference,
+        },
+        source: `webhook:${input.provider}/${input.account.code}`,
+      },
+      this.events,
+    );
+    switch (result.outcome) {
+      case 'applied':
+        return { ...found, outcome: 'applied' };
+      case 'noop':
+        // A distinct event reporting the status the deposit already has.
+        return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: deposit is already ${subject.status}` };
+      case 'anomaly':
+        return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+      case 'not_found':
+        return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+    }
+  }
+
+  /**
+   * Our deposit the event is about, only among this account's deposits. We send our deposit id as
+   * the provider's merchant reference, so the echo names it directly (deposit gateway:
+   * `merchant_reference`; QR gateway: `reference`); otherwise the provider's own reference is
+   * looked up.
+   */
+  private async findDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: DepositSubject): Promise<string | undefined> {
+    const scope = [input.provider, input.account.code];
+    if (subject.merchantReference && isId(subject.merchantReference, 'dep')) {
+      const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where id = ? and provider = ? and merchant_account = ?', [
+        subject.merchantReference,
+        ...scope,
+      ]);
+      if (rows[0]) return rows[0].id;
+    }
+    const rows = await tx.execute<Array<{ id: string }>>(
+      'select id from deposit where provider_reference = ? and provider = ? and merchant_account = ?',
+      [subject.reference, ...scope],
+    );
+    return rows[0]?.id;
+  }
+}

@@ -1,0 +1,96 @@
+// HTTP side of provider webhooks: POST /webhooks/:provider/:account reads the raw bytes, has the account's adapter verify them, and answers only after the inbox transaction commits.
+
+import { Router, type Request, type Response } from 'express';
+import type { Database } from '../db/database.js';
+import { BodyTooLarge, readBody } from '../lib/http.js';
+import type { Logger } from '../lib/logger.js';
+import type { ProviderName, WebhookRejection } from '../providers/provider.js';
+import type { Services } from '../services.js';
+import type { GatewayMetrics } from './metrics.js';
+
+export interface WebhookRouterOptions {
+  db: Database;
+  services: Services;
+  metrics: GatewayMetrics;
+  logger: Logger;
+  /** Largest body read (`WEBHOOK_BODY_LIMIT_BYTES`); a larger one is refused with 413 unread. */
+  bodyLimitBytes: number;
+}
+
+/** Bad shape after a valid signature is the sender's error (400); every signature failure is 401. */
+const REJECTION_STATUS: Record<WebhookRejection, 400 | 401> = {
+  SIGNATURE_MISSING: 401,
+  SIGNATURE_MALFORMED: 401,
+  SIGNATURE_MISMATCH: 401,
+  TIMESTAMP_OUT_OF_WINDOW: 401,
+  PAYLOAD_INVALID: 400,
+};
+
+export function webhookRouter(options: WebhookRouterOptions): Router {
+  const { db, services, metrics, bodyLimitBytes } = options;
+  const router = Router();
+
+  router.post('/webhooks/:provider/:account', async (req: Request<{ provider: string; account: string }>, res: Response) => {
+    const log = ((req as Request & { log?: Logger }).log ?? options.logger).child({ component: 'webhooks' });
+    const providerParam = req.params.provider;
+    const account = services.accounts.get(req.params.account);
+    const adapter = isProviderName(providerParam) ? services.providers[providerParam] : undefined;
+    // The path is the sender's to choose: only a configured provider becomes a metric label.
+    const provider: ProviderName | 'unknown' = adapter ? (providerParam as ProviderName) : 'unknown';
+    const reject = (status: number, reason: string) => {
+      metrics.webhooks.inc({ provider, outcome: `rejected_${reason.toLowerCase()}` });
+      log.warn({ provider, account: account?.code, status, reason }, 'webhook rejected');
+      // A refused large body is left unread: closing the connection spares reading the rest.
+      if (status === 413) res.set('connection', 'close');
+      res.status(status).json({ received: false, reason });
+    };
+
+    if (!adapter || !account || account.provider !== providerParam) return reject(404, 'NOT_FOUND');
+
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > bodyLimitBytes) return reject(413, 'PAYLOAD_TOO_LARGE');
+    let body: Buffer;
+    try {
+      body = await readBody(req, bodyLimitBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) return reject(413, 'PAYLOAD_TOO_LARGE');
+      log.warn({ err: error, provider, account: account.code }, 'webhook body could not be read');
+      if (!res.headersSent && !res.destroyed) res.status(400).json({ received: false, reason: 'BODY_UNREADABLE' });
+      return;
+    }
+
+    // Verified on the exact bytes before anything parses them (DESIGN.md "Webhooks are verified on the exact bytes received").
+    const verification = adapter.verifyWebhook(account, { body, headers: singleValued(req.headers), receivedAt: new Date() });
+    if (!verification.ok) return reject(REJECTION_STATUS[verification.reason], verification.reason);
+    const { event } = verification;
+
+    try {
+      const result = await services.webhooks.receive(db.fork(), { provider: account.provider, account, event, rawBody: body });
+      metrics.webhooks.inc({ provider, outcome: result.outcome });
+      log.info(
+        { provider, account: account.code, event: event.name, eventId: event.eventId, outcome: result.outcome, reason: result.reason, subjectId: result.subjectId },
+        'webhook received',
+      );
+      // Sent only now that the transaction has committed: 2xx means durable.
+      res.status(200).json({ received: true, outcome: result.outcome });
+    } catch (error) {
+      metrics.webhooks.inc({ provider, outcome: 'error' });
+      log.error({ err: error, provider, account: account.code, event: event.name, eventId: event.eventId }, 'webhook could not be stored');
+      // 5xx: nothing was committed, and the provider retries (spec: Webhook retry window).
+      res.status(500).json({ received: false, reason: 'INTERNAL_ERROR' });
+    }
+  });
+
+  return router;
+}
+
+function isProviderName(value: string): value is ProviderName {
+  return value === 'deposit-gateway' || value === 'qr-gateway';
+}
+
+/** Lower-cased header names with one value each; a repeated header is joined, which no signature grammar accepts. */
+function singleValued(headers: Request['headers']): Record<string, string | undefined> {
+  const result: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) result[name] = Array.isArray(value) ? value.join(',') : value;
+  return result;
+}
