@@ -1,19 +1,48 @@
 // The domain services, created once per gateway and shared by every request (they hold no
 // request state; each call receives its own EntityManager fork).
 
+import type { GatewayConfig } from './config.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { LocalPubSub } from './lib/pubsub.js';
 import type { MerchantAccount } from './providers/provider.js';
+import { createDepositGatewayAdapter, type DepositGatewayAdapter } from './providers/deposit-gateway/index.js';
+import { createQrGatewayAdapter, type QrGatewayAdapter } from './providers/qr-gateway/index.js';
 import { ApiClientService } from './modules/clients/api-client.service.js';
+import { EventService } from './modules/events/event.service.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
+import { WebhookService } from './modules/webhooks/webhook.service.js';
 
 export interface Services {
   clients: ApiClientService;
   accounts: MerchantAccountService;
+  events: EventService;
+  webhooks: WebhookService;
+  /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
+  pubsub: LocalPubSub;
+  /** One adapter per provider; every call names its merchant account. */
+  providers: { 'deposit-gateway': DepositGatewayAdapter; 'qr-gateway': QrGatewayAdapter };
 }
 
-export function createServices(options: { merchantAccounts: MerchantAccount[] }): Services {
+export interface CreateServicesOptions {
+  merchantAccounts: MerchantAccount[];
+  providers: GatewayConfig['providers'];
+  logger?: Logger;
+}
+
+export function createServices(options: CreateServicesOptions): Services {
   const accounts = new MerchantAccountService(options.merchantAccounts);
+  const logger = options.logger ?? createLogger({ level: 'silent' });
+  const { timeoutMs, maxRetries, qrAmountUnit } = options.providers;
+  const events = new EventService();
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
+    events,
+    webhooks: new WebhookService(events),
+    pubsub: new LocalPubSub(),
+    providers: {
+      'deposit-gateway': createDepositGatewayAdapter({ timeoutMs, maxRetries, logger: logger.child({ provider: 'deposit-gateway' }) }),
+      'qr-gateway': createQrGatewayAdapter({ amountUnit: qrAmountUnit, timeoutMs, maxRetries, logger: logger.child({ provider: 'qr-gateway' }) }),
+    },
   };
 }

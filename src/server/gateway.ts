@@ -18,12 +18,17 @@ import { buildGatewaySchema } from '../graphql/schema.js';
 import { listen } from '../lib/http.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
+import { assertDepositTransitionsConsistent } from '../modules/deposits/deposit-status.js';
+import { EventBus } from '../modules/events/event-bus.js';
+import { assertPayoutTransitionsConsistent } from '../modules/payouts/payout-status.js';
+import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-status.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 import { createServices, type Services } from '../services.js';
 import { graphiqlLandingPage } from './graphiql.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { introspectionGuard } from './introspection.js';
 import { GatewayMetrics } from './metrics.js';
+import { webhookRouter } from './webhooks.js';
 
 export interface Gateway {
   /** Base HTTP address, e.g. http://127.0.0.1:4000 */
@@ -51,9 +56,16 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   // Only NODE_ENV=development opens introspection to every key and shows stack traces; tests
   // run as `test` and so see what production clients see.
   const development = config.env === 'development';
+  // A bad edit to a transition table must never serve traffic.
+  assertDepositTransitionsConsistent();
+  assertRefundTransitionsConsistent();
+  assertPayoutTransitionsConsistent();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
-  const services = createServices({ merchantAccounts: config.merchantAccounts });
+  const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const metrics = new GatewayMetrics();
+  // Subscriptions are fed only by committed events, whichever instance committed them (issue 3, section 5).
+  const eventBus = new EventBus(db, services.pubsub, logger.child({ component: 'event-bus' }));
+  await eventBus.start();
 
   const demoClients = config.demoClients ? await ensureDemoClients(db.fork(), services.clients, config.dataDir) : [];
   const demoAdmin = demoClients.find((client) => client.roles.includes('ADMIN'));
@@ -81,7 +93,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  const schema = await buildGatewaySchema();
+  const schema = await buildGatewaySchema(services.pubsub);
   const armor = new ApolloArmor({
     maxDepth: { n: config.graphql.maxDepth },
     maxAliases: { n: config.graphql.maxAliases },
@@ -117,6 +129,9 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     ],
   });
   await apollo.start();
+
+  // Before anything that could parse a body: webhooks are verified on the exact bytes received.
+  app.use(webhookRouter({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes }));
 
   app.use(
     '/graphql',
@@ -187,6 +202,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       await ws.close();
       await apollo.stop();
       await sandboxes.close();
+      await eventBus.stop();
       await db.close();
     },
   };
