@@ -1,0 +1,112 @@
+// Test helpers for the webhook inbox and the event bus: deposit rows made directly, and deposit
+// gateway webhooks signed the way the provider signs them, POSTed over real HTTP.
+
+import { randomBytes } from 'node:crypto';
+import { newId } from '../../src/lib/ids.js';
+import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
+import { PaymentEvent } from '../../src/modules/events/payment-event.entity.js';
+import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity.js';
+import { signatureHeader } from '../../src/providers/deposit-gateway/index.js';
+import type { TestGateway } from '../support/gateway.js';
+
+export const DG_ACCOUNT = 'dg-test';
+
+/** A PENDING card deposit of a demo client on `dg-test`, inserted directly (no provider call). */
+export async function insertDeposit(
+  t: TestGateway,
+  overrides: Partial<Pick<Deposit, 'amount' | 'currency' | 'status' | 'providerReference' | 'clientId' | 'merchantAccount'>> = {},
+): Promise<Deposit> {
+  const em = t.gateway.db.fork();
+  const client = t.gateway.demoClients[0];
+  if (!client) throw new Error('demo clients are needed');
+  const deposit = em.create(Deposit, {
+    id: newId('dep'),
+    clientId: client.id,
+    merchantAccount: DG_ACCOUNT,
+    provider: 'deposit-gateway',
+    rail: 'CARD',
+    livemode: false,
+    status: 'PENDING',
+    providerStatus: 'redirected',
+    amount: '10.00',
+    currency: 'EUR',
+    providerReference: `pay_${randomBytes(8).toString('hex')}`,
+    request: { details: { rail: 'CARD' }, customer: {} },
+    ...overrides,
+  });
+  await em.flush();
+  return deposit;
+}
+
+export interface Envelope {
+  id: string;
+  event: string;
+  livemode: boolean;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/** The deposit gateway's envelope (spec: Webhook event envelope) for a payment of `deposit`. */
+export function paymentEnvelope(deposit: Deposit, status: string, data: Record<string, unknown> = {}): Envelope {
+  return {
+    id: `evt_${randomBytes(10).toString('hex')}`,
+    event: `payment.${status}`,
+    livemode: false,
+    created_at: new Date().toISOString(),
+    data: {
+      reference: deposit.providerReference,
+      merchant_reference: deposit.id,
+      status,
+      amount: deposit.amount,
+      currency: deposit.currency,
+      ...data,
+    },
+  };
+}
+
+export interface SendOptions {
+  /** Secrets to sign with (default: the account's current one). */
+  secrets?: string[];
+  /** Signature timestamp, unix seconds (default: now). */
+  timestamp?: number;
+  /** Replaces the signature header entirely; null sends none. */
+  header?: string | null;
+  account?: string;
+  provider?: string;
+}
+
+export function accountSecrets(t: TestGateway, code = DG_ACCOUNT): string[] {
+  const account = t.gateway.config.merchantAccounts.find((candidate) => candidate.code === code);
+  if (!account) throw new Error(`no account ${code}`);
+  return account.webhookSecrets;
+}
+
+/** POSTs `body` (an envelope or exact bytes) signed as the provider would, and reads the answer. */
+export async function sendWebhook(t: TestGateway, body: Envelope | string | Buffer, options: SendOptions = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const header = options.header === undefined ? signatureHeader(bytes, options.secrets ?? [accountSecrets(t)[0]!], timestamp) : options.header;
+  const response = await fetch(`${t.gateway.url}/webhooks/${options.provider ?? 'deposit-gateway'}/${options.account ?? DG_ACCOUNT}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(header === null ? {} : { 'x-service-signature': header }) },
+    body: new Uint8Array(bytes),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+export async function readDeposit(t: TestGateway, id: string): Promise<Deposit> {
+  return t.gateway.db.fork().findOneOrFail(Deposit, { id });
+}
+
+export async function eventsOf(t: TestGateway, depositId: string): Promise<PaymentEvent[]> {
+  return t.gateway.db.fork().find(PaymentEvent, { subjectType: 'deposit', subjectId: depositId }, { orderBy: { position: 'asc' } });
+}
+
+export async function deliveries(t: TestGateway, where: { eventId?: string; subjectId?: string } = {}): Promise<WebhookDelivery[]> {
+  return t.gateway.db.fork().find(WebhookDelivery, where, { orderBy: { receivedAt: 'asc', id: 'asc' } });
+}
+
+export async function countDeliveries(t: TestGateway): Promise<number> {
+  return t.gateway.db.fork().count(WebhookDelivery, {});
+}
