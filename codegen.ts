@@ -13,7 +13,7 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         enumsAsTypes: true,
-        scalars: { Decimal: 'string', DateTime: 'string' },
+        scalars: { Decimal: 'string', DateTime: 'string', Currency: 'string' },
         strictScalars: true,
       },
     },

@@ -11,12 +11,14 @@ import { ApiClientService } from './modules/clients/api-client.service.js';
 import { EventService } from './modules/events/event.service.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
 import { WebhookService } from './modules/webhooks/webhook.service.js';
+import { DepositService } from './modules/deposits/deposit.service.js';
 
 export interface Services {
   clients: ApiClientService;
   accounts: MerchantAccountService;
   events: EventService;
   webhooks: WebhookService;
+  deposits: DepositService;
   /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
   pubsub: LocalPubSub;
   /** One adapter per provider; every call names its merchant account. */
@@ -34,15 +36,17 @@ export function createServices(options: CreateServicesOptions): Services {
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const { timeoutMs, maxRetries, qrAmountUnit } = options.providers;
   const events = new EventService();
+  const providers = {
+    'deposit-gateway': createDepositGatewayAdapter({ timeoutMs, maxRetries, logger: logger.child({ provider: 'deposit-gateway' }) }),
+    'qr-gateway': createQrGatewayAdapter({ amountUnit: qrAmountUnit, timeoutMs, maxRetries, logger: logger.child({ provider: 'qr-gateway' }) }),
+  };
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
     events,
     webhooks: new WebhookService(events),
+    deposits: new DepositService({ accounts, providers, events, logger: logger.child({ component: 'deposits' }) }),
     pubsub: new LocalPubSub(),
-    providers: {
-      'deposit-gateway': createDepositGatewayAdapter({ timeoutMs, maxRetries, logger: logger.child({ provider: 'deposit-gateway' }) }),
-      'qr-gateway': createQrGatewayAdapter({ amountUnit: qrAmountUnit, timeoutMs, maxRetries, logger: logger.child({ provider: 'qr-gateway' }) }),
-    },
+    providers,
   };
 }

@@ -32,6 +32,8 @@ export interface Database {
   fork(): SqlEntityManager;
   /** Migrations applied by this start (empty when the schema was current). */
   readonly appliedMigrations: string[];
+  /** SQL statements issued through the ORM so far (lets a test prove a list costs constant queries). */
+  queryCount(): number;
   /** True when a trivial query succeeds (readiness). */
   ping(): Promise<boolean>;
   /** Subscribes to a NOTIFY channel; the returned function unsubscribes. */
@@ -43,11 +45,16 @@ const PGLITE_DATABASE = 'gateway';
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.logger.child({ component: 'database' });
+  let queries = 0;
   const common = {
     entities,
     extensions: [Migrator],
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
     debug: false,
+    onQuery: (sql: string) => {
+      queries += 1;
+      return sql;
+    },
     // MikroORM's own messages (migrations applied, warnings) into our structured log.
     logger: (message: string) => log.debug({ orm: true }, message),
     // Entities are defined with defineEntity: no reflection, no discovery of files.
@@ -88,6 +95,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     kind,
     appliedMigrations,
+    queryCount: () => queries,
     fork: () => {
       // MikroORM would quietly reconnect a closed ORM (and PGlite would reopen its directory).
       if (closed) throw new Error('The database has been closed');

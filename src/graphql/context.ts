@@ -18,6 +18,8 @@ export interface GatewayContext {
   services: Services;
   /** Introspection is open to every key in development, to ADMIN keys only elsewhere. */
   introspectionAllowed: boolean;
+  /** The request's Idempotency-Key header, if any (an input's own idempotencyKey wins). */
+  idempotencyKey?: string;
 }
 
 /** Reads `Bearer <key>` from an Authorization header or graphql-ws connection parameter. */

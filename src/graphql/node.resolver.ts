@@ -1,6 +1,8 @@
 import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
 import { isId } from '../lib/ids.js';
 import { ApiClientNode } from '../modules/clients/api-client.types.js';
+import { toDepositSnapshot } from '../modules/deposits/deposit-snapshot.js';
+import { DepositNode } from '../modules/deposits/deposit.types.js';
 import type { GatewayContext } from './context.js';
 import { Node } from './node.js';
 
@@ -14,6 +16,10 @@ export class NodeResolver {
       if (!client!.isAdmin() && client!.id !== id) return null;
       const found = await services.clients.findById(em, id);
       return found ? ApiClientNode.from(found) : null;
+    }
+    if (isId(id, 'dep')) {
+      const deposit = await services.deposits.findVisible(em, client!, id);
+      return deposit ? DepositNode.from(toDepositSnapshot(deposit)) : null;
     }
     return null;
   }

@@ -41,3 +41,22 @@ export const DecimalScalar = new GraphQLScalarType<string, string>({
 
 /** ISO 8601 date-time with offset, e.g. "2026-11-21T10:00:00.000Z". */
 export const DateTimeScalar = new GraphQLScalarType({ ...DateTimeResolver.toConfig(), name: 'DateTime' });
+
+/** ISO 4217 currency code, e.g. "EUR". */
+function parseCurrency(value: unknown): string {
+  if (typeof value === 'string' && /^[A-Z]{3}$/.test(value)) return value;
+  throw new GraphQLError(`Currency must be a three-letter ISO 4217 code in capitals such as "EUR"; got ${JSON.stringify(value)}`, { extensions: { code: 'BAD_USER_INPUT' } });
+}
+
+export const CurrencyScalar: GraphQLScalarType<string, string> = new GraphQLScalarType<string, string>({
+  name: 'Currency',
+  description: 'An ISO 4217 currency code in capitals, e.g. "EUR", "CLP", "THB".',
+  serialize(value) {
+    if (typeof value === 'string' && /^[A-Z]{3}$/.test(value)) return value;
+    throw new GraphQLError('Currency cannot represent this value');
+  },
+  parseValue: parseCurrency,
+  parseLiteral(ast: ValueNode): string {
+    return parseCurrency(ast.kind === Kind.STRING ? ast.value : ast.kind);
+  },
+});

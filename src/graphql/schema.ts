@@ -4,6 +4,8 @@ import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { ApiClientResolver } from '../modules/clients/api-client.resolver.js';
 import { MerchantAccountResolver } from '../modules/merchant-accounts/merchant-account.resolver.js';
+import { DepositResolver } from '../modules/deposits/deposit.resolver.js';
+import { EventResolver } from '../modules/events/event.resolver.js';
 import { authChecker } from './auth.js';
 import { HeartbeatResolver } from './heartbeat.resolver.js';
 import { NodeResolver } from './node.resolver.js';
@@ -11,7 +13,7 @@ import { DateTimeScalar, DecimalScalar } from './scalars.js';
 import { LocalPubSub, typeGraphqlPubSub } from '../lib/pubsub.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, HeartbeatResolver];
+const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, EventResolver, HeartbeatResolver];
 
 /**
  * @param pubsub the instance's local fan-out; subscriptions in this schema use their own

@@ -8,6 +8,7 @@ type Listener = (payload: unknown) => void;
 
 export class LocalPubSub {
   private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly opened = new Map<string, number>();
 
   publish(topic: string, payload: unknown): void {
     for (const listener of this.listeners.get(topic) ?? []) listener(payload);
@@ -16,6 +17,11 @@ export class LocalPubSub {
   /** Number of live subscriptions on a topic (for tests and metrics). */
   subscriberCount(topic: string): number {
     return this.listeners.get(topic)?.size ?? 0;
+  }
+
+  /** Subscriptions ever opened on a topic: only grows, so a waiter cannot miss one. */
+  subscriptionsOpened(topic: string): number {
+    return this.opened.get(topic) ?? 0;
   }
 
   /**
@@ -47,6 +53,7 @@ export class LocalPubSub {
     const set = this.listeners.get(topic) ?? new Set<Listener>();
     set.add(listener);
     this.listeners.set(topic, set);
+    this.opened.set(topic, (this.opened.get(topic) ?? 0) + 1);
 
     const stop = () => {
       finished = true;

@@ -149,6 +149,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
           authFailure,
           services,
           introspectionAllowed: development || Boolean(client?.isAdmin()),
+          ...(typeof req.headers['idempotency-key'] === 'string' ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
         };
       },
     }),

@@ -73,6 +73,11 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
       );
       // Sent only now that the transaction has committed: 2xx means durable.
       res.status(200).json({ received: true, outcome: result.outcome });
+      if (result.outcome === 'applied' && result.subjectType === 'deposit' && result.subjectId && 'reference' in event.subject && event.subject.reference) {
+        // Webhooks carry status, not details (fee, net, decline reason: spec "Webhook event
+        // envelope"); fetch them from the provider's record after acknowledging.
+        void services.deposits.refreshFromProvider(db.fork(), result.subjectId, event.subject.reference);
+      }
     } catch (error) {
       metrics.webhooks.inc({ provider, outcome: 'error' });
       log.error({ err: error, provider, account: account.code, event: event.name, eventId: event.eventId }, 'webhook could not be stored');

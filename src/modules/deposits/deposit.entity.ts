@@ -72,6 +72,12 @@ export const DepositSchema = defineEntity({
     /** SHA-256 hex of the normalized input, to tell a retry from a reuse of the key with other input. */
     idempotencyFingerprint: p.string().length(64).nullable(),
     request: p.json<DepositRequest>(),
+    /**
+     * Stable code of the last failed submission to the provider. With no provider reference and a
+     * PENDING status it marks a deposit whose outcome at the provider is unknown: safe to resubmit
+     * under the same id, which is the provider's idempotency key.
+     */
+    submissionError: p.string().length(64).nullable(),
     qrPayload: p.text().nullable(),
     qrExpiresAt: p.datetime().nullable(),
     crypto: p.json<CryptoTerms>().nullable(),

@@ -1,0 +1,129 @@
+// GraphQL inputs of createDeposit: shared fields, the customer, and one block per rail.
+// Shapes only; every rule is checked by the deposit service and the provider adapter.
+
+import { Field, ID, InputType, Int } from 'type-graphql';
+import { DecimalScalar } from '../../graphql/scalars.js';
+import type { CreateDepositInput as ServiceInput } from './deposit.service.js';
+
+@InputType({ description: 'The payer\'s details. Which are required depends on the rail.' })
+export class CustomerInput {
+  @Field({ nullable: true }) email?: string;
+  @Field({ nullable: true }) firstName?: string;
+  @Field({ nullable: true }) lastName?: string;
+  @Field({ nullable: true, description: 'ISO 3166-1 alpha-2 billing country, e.g. "NL" (not a country name).' }) country?: string;
+  @Field({ nullable: true }) address1?: string;
+  @Field({ nullable: true }) city?: string;
+  @Field({ nullable: true }) zipCode?: string;
+  @Field({ nullable: true, description: 'E.164 for cards, e.g. "+31612345678".' }) phone?: string;
+  @Field({ nullable: true, description: 'Dialling code for LATAM, e.g. "+57".' }) phoneCode?: string;
+  @Field({ nullable: true, description: 'UPI: the payer\'s UPI ID (name@bank). PIX: the payer\'s CPF, 11 digits. Must be the person actually paying.' }) personalId?: string;
+  @Field({ nullable: true, description: 'LATAM identity document type, case-sensitive (e.g. DNI, RUT, CC).' }) documentType?: string;
+  @Field({ nullable: true, description: 'LATAM identity document number (Peru DNI 8 digits; Chile RUT NNNNNNNN-D).' }) documentNumber?: string;
+}
+
+@InputType({ description: 'The provider\'s hosted page lets the player choose how to pay (live accounts only).' })
+export class HostedCheckoutInput {
+  @Field({ nullable: true, description: 'Pre-select a method: cards, sepa, instant or fps.' }) method?: string;
+  @Field({ nullable: true, description: 'With sepa, instant or fps: NL, MT or GB (fps GB only).' }) bankCountry?: string;
+  @Field(() => Int, { nullable: true, description: 'Session lifetime, 300 to 86400 seconds; default 3600.' }) expiresInSeconds?: number;
+}
+
+@InputType({ description: 'Card payment with 3-D Secure on the provider\'s page. Has no fields of its own: pass {}.' })
+export class CardInput {
+  @Field({ nullable: true, defaultValue: true, description: 'Always true; present because GraphQL inputs need a field.' }) selected?: boolean;
+}
+
+@InputType({ description: 'European open banking.' })
+export class OpenBankingInput {
+  @Field({ description: 'sepa, instant or fps.' }) method!: string;
+  @Field({ description: 'NL, MT or GB; fps is GB only.' }) bankCountry!: string;
+}
+
+@InputType({ description: 'LATAM local methods; the country selects the rail and the currency.' })
+export class LatamInput {
+  @Field({ description: 'ECUADOR, CHILE, PERU, MEXICO or COLOMBIA.' }) country!: string;
+  @Field({ nullable: true, description: 'Chile: cards or bank. Peru: bank or qr. Omit for Ecuador, Mexico and Colombia.' }) method?: string;
+  @Field({ nullable: true }) successUrl?: string;
+  @Field({ nullable: true }) errorUrl?: string;
+  @Field({ nullable: true, description: 'Colombia only: return address after the payment.' }) redirectUrl?: string;
+  @Field({ nullable: true, description: 'Link expiry; Ecuador requires a near-future time.' }) expiresAt?: Date;
+}
+
+@InputType({ description: 'UPI (India, INR 100 to 50,000). The payer\'s UPI ID goes in customer.personalId. Pass {}.' })
+export class UpiInput {
+  @Field({ nullable: true, defaultValue: true, description: 'Always true; present because GraphQL inputs need a field.' }) selected?: boolean;
+}
+
+@InputType({ description: 'PIX (Brazil, BRL 10 to 15,000). The payer\'s CPF goes in customer.personalId. Pass {}.' })
+export class PixInput {
+  @Field({ nullable: true, defaultValue: true, description: 'Always true; present because GraphQL inputs need a field.' }) selected?: boolean;
+}
+
+@InputType({ description: 'Cryptocurrency (EUR or USD, from 10.00). Pass {}.' })
+export class CryptoInput {
+  @Field({ nullable: true, defaultValue: true, description: 'Always true; present because GraphQL inputs need a field.' }) selected?: boolean;
+}
+
+@InputType({ description: 'A deposit request. Give exactly one rail block.' })
+export class CreateDepositInput {
+  @Field(() => DecimalScalar, { description: 'Exact decimal string in major units, e.g. "25.00"; whole numbers for CLP and COP.' })
+  amount!: string;
+
+  @Field({ nullable: true, description: 'ISO 4217 code; defaults to the rail\'s currency (EUR for cards, INR for UPI, BRL for PIX, the country\'s for LATAM).' })
+  currency?: string;
+
+  @Field({ nullable: true, description: 'Your own reference (up to 128 characters), echoed back.' })
+  merchantReference?: string;
+
+  @Field({ nullable: true, description: 'https address the player returns to. Never credit on return: wait for SUCCEEDED.' })
+  returnUrl?: string;
+
+  @Field({ nullable: true, description: 'Same key and same input return the first result; also accepted as the Idempotency-Key header.' })
+  idempotencyKey?: string;
+
+  @Field(() => ID, { nullable: true, description: 'Merchant account code; defaults to the first one of the rail\'s provider the client may use.' })
+  merchantAccount?: string;
+
+  @Field(() => CustomerInput, { nullable: true }) customer?: CustomerInput;
+  @Field(() => HostedCheckoutInput, { nullable: true }) hostedCheckout?: HostedCheckoutInput;
+  @Field(() => CardInput, { nullable: true }) card?: CardInput;
+  @Field(() => OpenBankingInput, { nullable: true }) openBanking?: OpenBankingInput;
+  @Field(() => LatamInput, { nullable: true }) latam?: LatamInput;
+  @Field(() => UpiInput, { nullable: true }) upi?: UpiInput;
+  @Field(() => PixInput, { nullable: true }) pix?: PixInput;
+  @Field(() => CryptoInput, { nullable: true }) crypto?: CryptoInput;
+
+  /** The service's view of this input. */
+  toServiceInput(idempotencyKeyHeader?: string): ServiceInput {
+    const customer = this.customer ? (stripNulls({ ...this.customer }) as ServiceInput['customer']) : undefined;
+    const idempotencyKey = this.idempotencyKey ?? idempotencyKeyHeader;
+    return {
+      amount: this.amount,
+      ...(this.currency != null ? { currency: this.currency } : {}),
+      ...(this.merchantReference != null ? { merchantReference: this.merchantReference } : {}),
+      ...(this.returnUrl != null ? { returnUrl: this.returnUrl } : {}),
+      ...(idempotencyKey != null ? { idempotencyKey } : {}),
+      ...(this.merchantAccount != null ? { merchantAccount: this.merchantAccount } : {}),
+      ...(customer ? { customer } : {}),
+      rails: {
+        hostedCheckout: this.hostedCheckout
+          ? {
+              rail: 'HOSTED_CHECKOUT',
+              ...(this.hostedCheckout.method != null ? { preselect: { method: this.hostedCheckout.method, ...(this.hostedCheckout.bankCountry != null ? { bankCountry: this.hostedCheckout.bankCountry } : {}) } } : {}),
+              ...(this.hostedCheckout.expiresInSeconds != null ? { expiresInSeconds: this.hostedCheckout.expiresInSeconds } : {}),
+            }
+          : null,
+        card: this.card ? { rail: 'CARD' } : null,
+        openBanking: this.openBanking ? { rail: 'OPEN_BANKING', method: this.openBanking.method, bankCountry: this.openBanking.bankCountry } : null,
+        latam: this.latam ? { rail: 'LATAM', ...(stripNulls({ ...this.latam }) as { country: string }) } : null,
+        upi: this.upi ? { rail: 'UPI' } : null,
+        pix: this.pix ? { rail: 'PIX' } : null,
+        crypto: this.crypto ? { rail: 'CRYPTO' } : null,
+      },
+    };
+  }
+}
+
+function stripNulls<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,15 @@
+import { Field, ObjectType } from 'type-graphql';
+import { UserError } from '../../graphql/user-error.js';
+import { DepositNode } from './deposit.types.js';
+
+@ObjectType()
+export class CreateDepositPayload {
+  @Field(() => DepositNode, {
+    nullable: true,
+    description: 'The deposit, also when the provider could not be reached (it stays PENDING and recoverable: retry with the same idempotency key).',
+  })
+  deposit!: DepositNode | null;
+
+  @Field(() => [UserError])
+  userErrors!: UserError[];
+}

@@ -1,0 +1,84 @@
+import { GraphQLError } from 'graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { GatewayContext } from '../../graphql/context.js';
+import { loaders } from '../../graphql/loaders.js';
+import { decodeCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { userErrors } from '../../graphql/user-error.js';
+import { PaymentEventNode } from '../events/payment-event.node.js';
+import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
+import { toDepositSnapshot } from './deposit-snapshot.js';
+import { CreateDepositInput } from './deposit.inputs.js';
+import { CreateDepositPayload } from './deposit.payloads.js';
+import { DepositConnection, DepositFilter, DepositNode } from './deposit.types.js';
+
+const isCursor = (value: unknown): value is [string, string] =>
+  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && !Number.isNaN(Date.parse(value[0]));
+
+@Resolver(() => DepositNode)
+export class DepositResolver {
+  @Authorized('CASHIER')
+  @Mutation(() => CreateDepositPayload, { description: 'Creates a deposit on one rail. Send the player to deposit.redirectUrl, then wait for SUCCEEDED.' })
+  async createDeposit(@Ctx() ctx: GatewayContext, @Arg('input') input: CreateDepositInput): Promise<CreateDepositPayload> {
+    const result = await ctx.services.deposits.create(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
+    return {
+      deposit: result.deposit ? DepositNode.from(toDepositSnapshot(result.deposit)) : null,
+      userErrors: userErrors(result.errors),
+    };
+  }
+
+  @Authorized('CASHIER', 'REFUNDS')
+  @Query(() => DepositNode, { nullable: true, description: 'A deposit by id: the caller\'s own (admins: any).' })
+  async deposit(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<DepositNode | null> {
+    const deposit = await ctx.services.deposits.findVisible(ctx.em, ctx.client!, id);
+    return deposit ? DepositNode.from(toDepositSnapshot(deposit)) : null;
+  }
+
+  @Authorized('CASHIER', 'REFUNDS')
+  @Query(() => DepositConnection, { description: 'The caller\'s deposits (admins: all), newest first.' })
+  async deposits(
+    @Ctx() ctx: GatewayContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('filter', () => DepositFilter, { nullable: true }) filter?: DepositFilter,
+  ): Promise<DepositConnection> {
+    const size = pageSize(first);
+    const cursor = after ? decodeCursor(after, isCursor) : undefined;
+    const rows = await ctx.services.deposits.page(ctx.em, ctx.client!, {
+      limit: size + 1,
+      ...(cursor ? { after: { createdAt: new Date(cursor[0]), id: cursor[1] } } : {}),
+      ...(filter ? { filter } : {}),
+    });
+    return toConnection(rows, size, (row) => [row.createdAt.toISOString(), row.id], (row) => DepositNode.from(toDepositSnapshot(row)), Boolean(cursor));
+  }
+
+  @Authorized('CASHIER', 'REFUNDS')
+  @Subscription(() => DepositNode, {
+    description: 'Every change of one deposit, or with no id of every deposit the caller may see, as it is committed (on any gateway instance).',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GatewayContext;
+      const client = ctx.client!;
+      const id = (args as { id?: string | null }).id ?? undefined;
+      if (id && !(await ctx.services.deposits.findVisible(ctx.em, client, id))) {
+        throw new GraphQLError(`No deposit with id ${id}`, { extensions: { code: 'NOT_FOUND' } });
+      }
+      return ctx.services.pubsub.subscribe<EventNotification>(
+        PAYMENT_EVENTS_TOPIC,
+        (event) => event.subjectType === 'deposit' && Boolean(event.deposit) && (id ? event.subjectId === id : client.isAdmin() || event.clientId === client.id),
+      );
+    },
+  })
+  depositUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true }) _id?: string): DepositNode {
+    return DepositNode.from(event.deposit!);
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'The processor\'s exact code. Admins only (null for other callers); never show it to players.' })
+  statusReason(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): string | null {
+    return ctx.client?.isAdmin() ? deposit.statusReason : null;
+  }
+
+  @FieldResolver(() => [PaymentEventNode], { description: 'This deposit\'s changes, oldest first.' })
+  async events(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
+    const events = await loaders(ctx).depositEvents.load(deposit.id);
+    return events.map((event) => PaymentEventNode.from(event));
+  }
+}

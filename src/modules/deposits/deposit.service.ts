@@ -1,0 +1,387 @@
+// Deposits: validating a request against the gateway's and the provider's rules, creating it
+// exactly once per idempotency key, submitting it to the provider, and reading deposits back
+// with each client's visibility. Status changes after creation go through deposit-transitions.ts.
+
+import { createHash } from 'node:crypto';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../lib/ids.js';
+import type { Logger } from '../../lib/logger.js';
+import { Money } from '../../lib/money.js';
+import type {
+  CreateDepositRequest,
+  Customer,
+  DepositProvider,
+  DepositStatus,
+  FieldError,
+  MerchantAccount,
+  ProviderDeposit,
+  ProviderError,
+  ProviderName,
+  Rail,
+  RailDetails,
+} from '../../providers/provider.js';
+import type { ApiClient } from '../clients/api-client.entity.js';
+import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
+import type { EventService } from '../events/event.service.js';
+import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
+import { applyDepositChange } from './deposit-transitions.js';
+
+/** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
+export interface CreateDepositInput {
+  amount: string;
+  currency?: string;
+  merchantReference?: string;
+  returnUrl?: string;
+  idempotencyKey?: string;
+  merchantAccount?: string;
+  customer?: Customer;
+  /** Exactly one rail block must be present; `null` blocks count as absent. */
+  rails: Partial<Record<RailBlock, RailDetails | null>>;
+}
+
+/** Names of the rail blocks of `CreateDepositInput`, as the API spells them. */
+export type RailBlock = 'hostedCheckout' | 'card' | 'openBanking' | 'latam' | 'upi' | 'pix' | 'crypto' | 'thaiQr';
+
+export type CreateDepositResult = { deposit: Deposit | null; errors: FieldError[] };
+
+export interface DepositFilter {
+  status?: DepositStatus;
+  rail?: Rail;
+  merchantReference?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+const PROVIDER_OF_RAIL: Record<Rail, ProviderName> = {
+  HOSTED_CHECKOUT: 'deposit-gateway',
+  CARD: 'deposit-gateway',
+  OPEN_BANKING: 'deposit-gateway',
+  LATAM: 'deposit-gateway',
+  UPI: 'deposit-gateway',
+  PIX: 'deposit-gateway',
+  CRYPTO: 'deposit-gateway',
+  THAI_QR: 'qr-gateway',
+};
+
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const MERCHANT_REFERENCE_MAX = 128;
+/** How long a concurrent duplicate waits for the first request's provider call to finish. */
+const IN_FLIGHT_WAIT_MS = 30_000;
+
+export class DepositService {
+  constructor(
+    private readonly deps: {
+      accounts: MerchantAccountService;
+      providers: Record<ProviderName, DepositProvider>;
+      events: EventService;
+      logger: Logger;
+    },
+  ) {}
+
+  /**
+   * Creates a deposit and submits it to its provider. Bad input comes back as field errors before
+   * any provider call. With an idempotency key, the same key and input return the first deposit
+   * (waiting for its provider call if it is still running) without a second provider call; the
+   * same key with other input is IDEMPOTENCY_KEY_REUSED.
+   */
+  async create(em: SqlEntityManager, client: ApiClient, input: CreateDepositInput): Promise<CreateDepositResult> {
+    const prepared = this.prepare(client, input);
+    if (!prepared.ok) return { deposit: null, errors: prepared.errors };
+    const { account, provider, request } = prepared;
+    const fingerprint = input.idempotencyKey ? fingerprintOf(input) : null;
+
+    if (input.idempotencyKey) {
+      const existing = await em.findOne(Deposit, { clientId: client.id, idempotencyKey: input.idempotencyKey });
+      if (existing) return this.replay(em, existing, fingerprint!, account, provider);
+    }
+
+    const deposit = em.create(Deposit, {
+      id: newId('dep'),
+      clientId: client.id,
+      merchantAccount: account.code,
+      provider: provider.name,
+      rail: request.details.rail,
+      livemode: account.livemode,
+      status: 'PENDING',
+      providerStatus: null,
+      statusReason: null,
+      amount: request.amount.toDecimal(),
+      currency: request.amount.currency,
+      merchantReference: input.merchantReference ?? null,
+      idempotencyKey: input.idempotencyKey ?? null,
+      idempotencyFingerprint: fingerprint,
+      request: storedRequest(request),
+      createdAt: new Date(),
+      updatedAt: new Date(),
+    });
+    try {
+      // Committed before the provider call: from here on a crash, a timeout or a webhook that
+      // overtakes our own answer all find the row, keyed by our id at the provider.
+      await em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException && input.idempotencyKey) {
+        em.clear();
+        const winner = await em.findOneOrFail(Deposit, { clientId: client.id, idempotencyKey: input.idempotencyKey });
+        return this.replay(em, winner, fingerprint!, account, provider);
+      }
+      throw error;
+    }
+    return this.submit(em, deposit, account, provider);
+  }
+
+  /** A deposit the client may see (admins see all), or null. */
+  async findVisible(em: SqlEntityManager, client: ApiClient, id: string): Promise<Deposit | null> {
+    const deposit = await em.findOne(Deposit, { id });
+    if (!deposit || !(client.isAdmin() || deposit.clientId === client.id)) return null;
+    return deposit;
+  }
+
+  /** Newest first, `limit` rows after the (createdAt, id) position, restricted to the client's own unless admin. */
+  page(em: SqlEntityManager, client: ApiClient, options: { limit: number; after?: { createdAt: Date; id: string }; filter?: DepositFilter }): Promise<Deposit[]> {
+    const { filter = {}, after, limit } = options;
+    const where: Record<string, unknown>[] = [];
+    if (!client.isAdmin()) where.push({ clientId: client.id });
+    if (filter.status) where.push({ status: filter.status });
+    if (filter.rail) where.push({ rail: filter.rail });
+    if (filter.merchantReference) where.push({ merchantReference: filter.merchantReference });
+    if (filter.createdAfter) where.push({ createdAt: { $gte: filter.createdAfter } });
+    if (filter.createdBefore) where.push({ createdAt: { $lt: filter.createdBefore } });
+    if (after) where.push({ $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }] });
+    return em.find(Deposit, where.length ? { $and: where } : {}, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
+  }
+
+  /**
+   * Fills what the provider knows beyond the status (fee, net, decline reason, processor code,
+   * approval time) from its record of the payment, and tells subscribers. Never changes the
+   * status: status moves only through webhooks and reconciliation. Failures are logged; the
+   * reconciler fills the details later.
+   *
+   * @param reference the provider's payment reference (for hosted checkout it differs from the
+   * session id the deposit was created with).
+   */
+  async refreshFromProvider(em: SqlEntityManager, depositId: string, reference: string): Promise<void> {
+    try {
+      const deposit = await em.findOne(Deposit, { id: depositId });
+      const account = deposit && this.deps.accounts.get(deposit.merchantAccount);
+      if (!deposit || !account) return;
+      const result = await this.deps.providers[deposit.provider].getDeposit(account, reference);
+      if (!result.ok) {
+        this.deps.logger.warn({ depositId, code: result.error.code }, 'could not fetch deposit details from the provider');
+        return;
+      }
+      const truth = result.value;
+      await em.transactional(async (tx) => {
+        const locked = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        const inCurrency = (money: Money | undefined) => (money && money.currency === locked.currency ? money.toDecimal() : undefined);
+        const before = JSON.stringify([locked.fee, locked.net, locked.declineReason, locked.statusReason, locked.approvedAt]);
+        locked.fee = inCurrency(truth.fee) ?? locked.fee ?? null;
+        locked.net = inCurrency(truth.net) ?? locked.net ?? null;
+        locked.declineReason = truth.declineReason ?? locked.declineReason ?? null;
+        locked.statusReason = truth.statusReason ?? locked.statusReason ?? null;
+        if (locked.status === 'SUCCEEDED') locked.approvedAt ??= truth.approvedAt ?? null;
+        if (JSON.stringify([locked.fee, locked.net, locked.declineReason, locked.statusReason, locked.approvedAt]) === before) return;
+        await tx.flush();
+        await this.deps.events.append(tx, {
+          subjectType: 'deposit',
+          subjectId: locked.id,
+          clientId: locked.clientId,
+          type: 'deposit.details_updated',
+          fromStatus: locked.status,
+          toStatus: locked.status,
+          deposit: locked,
+        });
+      });
+    } catch (error) {
+      this.deps.logger.error({ err: error, depositId }, 'refreshing deposit details failed');
+    }
+  }
+
+  private prepare(
+    client: ApiClient,
+    input: CreateDepositInput,
+  ): { ok: true; account: MerchantAccount; provider: DepositProvider; request: Omit<CreateDepositRequest, 'depositId'> } | { ok: false; errors: FieldError[] } {
+    const errors: FieldError[] = [];
+    const blocks = (Object.entries(input.rails) as [RailBlock, RailDetails | null | undefined][]).filter(([, details]) => details != null);
+    if (blocks.length !== 1) {
+      return {
+        ok: false,
+        errors: [
+          {
+            field: blocks.length === 0 ? [] : [blocks[1]![0]],
+            code: blocks.length === 0 ? 'RAIL_REQUIRED' : 'RAIL_AMBIGUOUS',
+            message:
+              blocks.length === 0
+                ? 'Choose one rail: give exactly one of hostedCheckout, card, openBanking, latam, upi, pix or crypto'
+                : `Give exactly one rail block; got ${blocks.map(([name]) => name).join(' and ')}`,
+          },
+        ],
+      };
+    }
+    const details = blocks[0]![1]!;
+    const resolved = this.deps.accounts.resolve(client, PROVIDER_OF_RAIL[details.rail], input.merchantAccount);
+    if (!resolved.ok) return { ok: false, errors: [{ field: ['merchantAccount'], code: resolved.code, message: resolved.message }] };
+    const provider = this.deps.providers[resolved.account.provider];
+
+    if (input.merchantReference !== undefined && (input.merchantReference.length === 0 || input.merchantReference.length > MERCHANT_REFERENCE_MAX)) {
+      errors.push({ field: ['merchantReference'], code: 'INVALID_FORMAT', message: `merchantReference must be 1 to ${MERCHANT_REFERENCE_MAX} characters` });
+    }
+    if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(input.idempotencyKey)) {
+      errors.push({ field: ['idempotencyKey'], code: 'INVALID_FORMAT', message: 'idempotencyKey must be 1 to 255 printable ASCII characters without spaces' });
+    }
+
+    const currency = input.currency ?? provider.defaultCurrency(details);
+    if (!currency) {
+      // No default currency usually means a rail field is wrong (an unknown country or bank
+      // country): report that first. The amount is checked once there is a currency to read it in.
+      const probe = Money.parse(input.amount, 'EUR');
+      const railErrors = probe.ok
+        ? provider.validateDeposit(resolved.account, { amount: probe.money, details, customer: input.customer ?? {} }).filter((error) => error.field[0] !== 'amount' && error.field[0] !== 'currency')
+        : [];
+      errors.push(...(railErrors.length ? railErrors : [{ field: ['currency'], code: 'FIELD_REQUIRED', message: 'currency is required for this rail: it has no default currency' }]));
+      return { ok: false, errors };
+    }
+    const parsed = Money.parse(input.amount, currency);
+    if (!parsed.ok) {
+      const field = parsed.error.code === 'CURRENCY_INVALID' ? ['currency'] : ['amount'];
+      errors.push({ field, code: parsed.error.code, message: parsed.error.message });
+      return { ok: false, errors };
+    }
+    const request = { amount: parsed.money, details, customer: input.customer ?? {}, ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}) };
+    errors.push(...provider.validateDeposit(resolved.account, request));
+    return errors.length ? { ok: false, errors } : { ok: true, account: resolved.account, provider, request };
+  }
+
+  /** The answer to a repeated idempotency key. */
+  private async replay(em: SqlEntityManager, existing: Deposit, fingerprint: string, account: MerchantAccount, provider: DepositProvider): Promise<CreateDepositResult> {
+    if (existing.idempotencyFingerprint !== fingerprint) {
+      return {
+        deposit: null,
+        errors: [{ field: ['idempotencyKey'], code: 'IDEMPOTENCY_KEY_REUSED', message: 'This idempotency key was already used with different input' }],
+      };
+    }
+    const settled = await this.awaitSubmission(em, existing);
+    if (settled.providerReference || settled.status !== 'PENDING') return { deposit: settled, errors: [] };
+    // The first attempt's provider call failed with an unknown outcome: resubmitting is safe, the
+    // provider sees the same deposit id as its idempotency key and returns the original payment.
+    return this.submit(em, settled, account, provider);
+  }
+
+  /** Waits while another request is still submitting this deposit to its provider. */
+  private async awaitSubmission(em: SqlEntityManager, deposit: Deposit): Promise<Deposit> {
+    let current = deposit;
+    const started = Date.now();
+    for (let delay = 20; current.status === 'PENDING' && !current.providerReference && !current.submissionError; delay = Math.min(delay * 2, 250)) {
+      if (Date.now() - started > IN_FLIGHT_WAIT_MS) break;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      current = await em.refreshOrFail(current);
+    }
+    return current;
+  }
+
+  private async submit(em: SqlEntityManager, deposit: Deposit, account: MerchantAccount, provider: DepositProvider): Promise<CreateDepositResult> {
+    const request: CreateDepositRequest = { depositId: deposit.id, ...requestOf(deposit) };
+    const result = await provider.createDeposit(account, request);
+    if (result.ok) {
+      await this.recordSubmitted(em, deposit.id, result.value);
+      return { deposit: await em.refreshOrFail(deposit), errors: [] };
+    }
+    return this.recordFailure(em, deposit, result.error);
+  }
+
+  /**
+   * Stores what the provider answered. The status is left to webhooks: the provider's own webhook
+   * may already have moved the deposit on (the sandbox approves test payments at once), and a
+   * creation answer never outranks it.
+   */
+  private async recordSubmitted(em: SqlEntityManager, id: string, created: ProviderDeposit): Promise<void> {
+    await em.transactional(async (tx) => {
+      const deposit = await tx.findOneOrFail(Deposit, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const firstAnswer = !deposit.providerReference && !deposit.providerStatus;
+      deposit.providerReference ??= created.reference;
+      deposit.redirectUrl = created.redirectUrl ?? deposit.redirectUrl ?? null;
+      deposit.providerStatus ??= created.providerStatus;
+      deposit.submissionError = null;
+      if (created.crypto) deposit.crypto = created.crypto;
+      if (created.qrCode) {
+        deposit.qrPayload = created.qrCode.payload;
+        deposit.qrExpiresAt = created.qrCode.expiresAt;
+      }
+      await tx.flush();
+      if (firstAnswer) {
+        await this.deps.events.append(tx, {
+          subjectType: 'deposit',
+          subjectId: deposit.id,
+          clientId: deposit.clientId,
+          type: 'deposit.created',
+          fromStatus: null,
+          toStatus: deposit.status,
+          deposit,
+        });
+      }
+    });
+  }
+
+  private async recordFailure(em: SqlEntityManager, deposit: Deposit, error: ProviderError): Promise<CreateDepositResult> {
+    const userError: FieldError = { field: [], code: error.code, message: error.message };
+    if (error.outcomeUnknown) {
+      // Unknown at the provider: keep the deposit PENDING and recoverable. A retry with the same
+      // idempotency key, or the reconciler, settles it; the provider's webhook may too.
+      deposit.submissionError = error.code;
+      await em.flush();
+      this.deps.logger.warn({ depositId: deposit.id, code: error.code }, 'deposit submission outcome unknown; kept recoverable');
+      return { deposit, errors: [userError] };
+    }
+    // A definite refusal: no payment exists at the provider. The status moves through the one
+    // transition function, like every other status change.
+    await em.transactional(async (tx) => {
+      await tx.nativeUpdate(Deposit, { id: deposit.id }, { submissionError: error.code });
+      await applyDepositChange(
+        tx,
+        {
+          depositId: deposit.id,
+          change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message },
+          source: `submission:${deposit.provider}`,
+        },
+        this.deps.events,
+      );
+    });
+    return { deposit: await em.refreshOrFail(deposit), errors: [userError] };
+  }
+}
+
+/** A stable hash of everything that defines the request, to tell a retry from a different request. */
+function fingerprintOf(input: CreateDepositInput): string {
+  const { idempotencyKey: _key, ...rest } = input;
+  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** What is kept to resubmit a deposit: never a full bank account or card number. */
+function storedRequest(request: Omit<CreateDepositRequest, 'depositId'>): DepositRequest {
+  const details = JSON.parse(JSON.stringify(request.details)) as Jsonified<RailDetails>;
+  return { details, customer: request.customer, ...(request.returnUrl ? { returnUrl: request.returnUrl } : {}) };
+}
+
+function requestOf(deposit: Deposit): Omit<CreateDepositRequest, 'depositId'> {
+  const stored = deposit.request;
+  const details = { ...stored.details } as RailDetails & { expiresAt?: string | Date };
+  if (typeof details.expiresAt === 'string') details.expiresAt = new Date(details.expiresAt);
+  return {
+    amount: deposit.amountMoney(),
+    details: details as RailDetails,
+    customer: stored.customer,
+    ...(stored.returnUrl ? { returnUrl: stored.returnUrl } : {}),
+  };
+}

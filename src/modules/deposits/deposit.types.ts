@@ -1,0 +1,193 @@
+// GraphQL shapes of deposits: one Deposit type for every rail of both providers, Money, the
+// status and rail enums, the list filter and the connection.
+
+import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Node } from '../../graphql/node.js';
+import { connectionType } from '../../graphql/relay.js';
+import { CurrencyScalar, DecimalScalar } from '../../graphql/scalars.js';
+import type { DepositStatus, ProviderName, Rail, RefundStatus } from '../../providers/provider.js';
+import type { DepositSnapshot } from '../events/payment-event.types.js';
+
+export const DepositStatusEnum = {
+  PENDING: 'PENDING',
+  AUTHORIZED: 'AUTHORIZED',
+  SUCCEEDED: 'SUCCEEDED',
+  DECLINED: 'DECLINED',
+  EXPIRED: 'EXPIRED',
+  CANCELLED: 'CANCELLED',
+  FAILED: 'FAILED',
+  REFUNDED: 'REFUNDED',
+} as const satisfies Record<DepositStatus, DepositStatus>;
+
+registerEnumType(DepositStatusEnum, {
+  name: 'DepositStatus',
+  description: 'Where a deposit stands. Credit a player on SUCCEEDED only.',
+  valuesConfig: {
+    PENDING: { description: 'Created; waiting for the payer or the bank.' },
+    AUTHORIZED: { description: 'Authorized: money has left the payer, not yet settled. Do not credit yet.' },
+    SUCCEEDED: { description: 'Funds received. The only status on which to credit the player, once.' },
+    DECLINED: { description: 'Not completed; no money taken.' },
+    EXPIRED: { description: 'The payer never completed in time; no money taken.' },
+    CANCELLED: { description: 'The payer abandoned; no money taken.' },
+    FAILED: { description: 'A technical failure; no money taken; safe to try again.' },
+    REFUNDED: { description: 'A succeeded deposit returned in full.' },
+  },
+});
+
+export const RailEnum = {
+  HOSTED_CHECKOUT: 'HOSTED_CHECKOUT',
+  CARD: 'CARD',
+  OPEN_BANKING: 'OPEN_BANKING',
+  LATAM: 'LATAM',
+  UPI: 'UPI',
+  PIX: 'PIX',
+  CRYPTO: 'CRYPTO',
+  THAI_QR: 'THAI_QR',
+} as const satisfies Record<Rail, Rail>;
+
+registerEnumType(RailEnum, { name: 'Rail', description: 'How the money moves.' });
+
+export const PaymentProviderEnum = { DEPOSIT_GATEWAY: 'DEPOSIT_GATEWAY', QR_GATEWAY: 'QR_GATEWAY' } as const;
+export type PaymentProvider = keyof typeof PaymentProviderEnum;
+registerEnumType(PaymentProviderEnum, { name: 'PaymentProvider', description: 'Which provider carries the deposit.' });
+
+const PROVIDER_ENUM: Record<ProviderName, PaymentProvider> = { 'deposit-gateway': 'DEPOSIT_GATEWAY', 'qr-gateway': 'QR_GATEWAY' };
+
+export const RefundStatusEnum = { REQUESTED: 'REQUESTED', APPROVED: 'APPROVED', REJECTED: 'REJECTED' } as const satisfies Record<RefundStatus, RefundStatus>;
+registerEnumType(RefundStatusEnum, { name: 'RefundStatus' });
+
+@ObjectType({ description: 'An exact amount of money.' })
+export class Money {
+  @Field(() => DecimalScalar, { description: 'Exact decimal string with the currency\'s number of decimals, e.g. "10.50", "1000" (CLP).' })
+  amount!: string;
+
+  @Field(() => CurrencyScalar)
+  currency!: string;
+
+  static of(amount: string | null, currency: string): Money | null {
+    return amount == null ? null : Object.assign(new Money(), { amount, currency });
+  }
+}
+
+@ObjectType({ description: 'Terms of a crypto quote.' })
+export class CryptoQuote {
+  @Field(() => Int, { description: 'Minutes for which the quoted crypto amount is valid.' })
+  quoteTtlMinutes!: number;
+
+  @Field(() => DecimalScalar, { description: 'Percentage below the exact quote still accepted (covers network fees).' })
+  underpayTolerancePct!: string;
+}
+
+@ObjectType('Deposit', { implements: Node, description: 'Money coming in from a player, on any rail of any provider.' })
+export class DepositNode extends Node {
+  @Field(() => DepositStatusEnum)
+  status!: DepositStatus;
+
+  @Field(() => String, { nullable: true, description: 'The provider\'s own status word, for support.' })
+  providerStatus!: string | null;
+
+  /** Admins only: resolved by DepositResolver.statusReason. */
+  statusReason!: string | null;
+
+  @Field(() => Money)
+  amount!: Money;
+
+  @Field(() => Money, { nullable: true, description: 'The provider\'s fee, once known.' })
+  fee!: Money | null;
+
+  @Field(() => Money, { nullable: true, description: 'Amount minus fee: what settles to the merchant.' })
+  net!: Money | null;
+
+  @Field(() => Money, { description: 'Sum of executed refunds.' })
+  refundedAmount!: Money;
+
+  @Field(() => RefundStatusEnum, { nullable: true })
+  refundStatus!: RefundStatus | null;
+
+  @Field({ description: 'True once a chargeback was opened.' })
+  disputed!: boolean;
+
+  @Field(() => RailEnum)
+  rail!: Rail;
+
+  @Field(() => PaymentProviderEnum)
+  provider!: PaymentProvider;
+
+  @Field({ description: 'Code of the merchant account that carries it.' })
+  merchantAccount!: string;
+
+  @Field(() => String, { nullable: true, description: 'Where to send the player. Never credit on the player\'s return: wait for SUCCEEDED.' })
+  redirectUrl!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The client\'s own reference.' })
+  merchantReference!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Neutral decline category, safe to show: expired_card, invalid_details, verification_failed, too_many_attempts, declined.' })
+  declineReason!: string | null;
+
+  @Field(() => CryptoQuote, { nullable: true })
+  crypto!: CryptoQuote | null;
+
+  @Field({ description: 'False for test-mode deposits: no real money moved.' })
+  livemode!: boolean;
+
+  @Field()
+  createdAt!: Date;
+
+  @Field()
+  updatedAt!: Date;
+
+  @Field(() => Date, { nullable: true, description: 'When the funds were confirmed.' })
+  approvedAt!: Date | null;
+
+  /** Owner, for visibility checks; not exposed. */
+  clientId!: string;
+
+  static from(snapshot: DepositSnapshot): DepositNode {
+    return Object.assign(new DepositNode(), {
+      id: snapshot.id,
+      clientId: snapshot.clientId,
+      status: snapshot.status,
+      providerStatus: snapshot.providerStatus,
+      statusReason: snapshot.statusReason,
+      amount: Money.of(snapshot.amount, snapshot.currency)!,
+      fee: Money.of(snapshot.fee, snapshot.currency),
+      net: Money.of(snapshot.net, snapshot.currency),
+      refundedAmount: Money.of(snapshot.refundedAmount, snapshot.currency)!,
+      refundStatus: snapshot.refundStatus,
+      disputed: snapshot.disputed,
+      rail: snapshot.rail,
+      provider: PROVIDER_ENUM[snapshot.provider],
+      merchantAccount: snapshot.merchantAccount,
+      redirectUrl: snapshot.redirectUrl,
+      merchantReference: snapshot.merchantReference,
+      declineReason: snapshot.declineReason,
+      crypto: snapshot.crypto ? Object.assign(new CryptoQuote(), snapshot.crypto) : null,
+      livemode: snapshot.livemode,
+      createdAt: new Date(snapshot.createdAt),
+      updatedAt: new Date(snapshot.updatedAt),
+      approvedAt: snapshot.approvedAt ? new Date(snapshot.approvedAt) : null,
+    });
+  }
+}
+
+@ObjectType()
+export class DepositConnection extends connectionType(DepositNode, 'Deposit') {}
+
+@InputType({ description: 'Narrows `deposits`. All given conditions must hold.' })
+export class DepositFilter {
+  @Field(() => DepositStatusEnum, { nullable: true })
+  status?: DepositStatus;
+
+  @Field(() => RailEnum, { nullable: true })
+  rail?: Rail;
+
+  @Field({ nullable: true })
+  merchantReference?: string;
+
+  @Field({ nullable: true, description: 'Created at or after this time.' })
+  createdAfter?: Date;
+
+  @Field({ nullable: true, description: 'Created before this time.' })
+  createdBefore?: Date;
+}

@@ -1,0 +1,28 @@
+import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
+import type { GatewayContext } from '../../graphql/context.js';
+import { decodeCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { PaymentEventConnection, PaymentEventNode } from './payment-event.node.js';
+
+const isPosition = (value: unknown): value is string => typeof value === 'string' && /^[0-9]{1,19}$/.test(value);
+
+@Resolver()
+export class EventResolver {
+  @Authorized()
+  @Query(() => PaymentEventConnection, {
+    description: 'The durable, ordered log of changes the caller may see (admins: all), oldest first. Keep the last cursor; after a disconnect, events(after: cursor) returns everything missed.',
+  })
+  async events(
+    @Ctx() ctx: GatewayContext,
+    @Arg('first', () => Int, { nullable: true }) first?: number,
+    @Arg('after', () => String, { nullable: true }) after?: string,
+  ): Promise<PaymentEventConnection> {
+    const size = pageSize(first);
+    const position = after ? decodeCursor(after, isPosition) : undefined;
+    const rows = await ctx.services.events.page(ctx.em, {
+      limit: size + 1,
+      ...(position ? { after: position } : {}),
+      ...(ctx.client!.isAdmin() ? {} : { clientId: ctx.client!.id }),
+    });
+    return toConnection(rows, size, (row) => String(row.position), (row) => PaymentEventNode.from(row), Boolean(position));
+  }
+}

@@ -1,0 +1,61 @@
+// What travels from a committed status change to every instance's live subscribers: the event
+// row's identity plus a snapshot of its subject, so a subscriber needs no query to answer.
+
+import type { DepositStatus, Rail, RefundStatus, ProviderName } from '../../providers/provider.js';
+
+/** PostgreSQL NOTIFY channel carrying one `EventNotification` (JSON) per appended event. */
+export const PAYMENT_EVENTS_CHANNEL = 'payment_events';
+
+/** Local pub/sub topic on which each instance republishes the notifications it receives. */
+export const PAYMENT_EVENTS_TOPIC = 'payment-events';
+
+/**
+ * A deposit as it stood right after a change: every field clients may read, in JSON form
+ * (amounts as decimal strings, dates as ISO strings). Admin-only fields are included and are
+ * filtered by the API layer, never by the producer.
+ */
+export interface DepositSnapshot {
+  id: string;
+  clientId: string;
+  merchantAccount: string;
+  provider: ProviderName;
+  rail: Rail;
+  livemode: boolean;
+  status: DepositStatus;
+  providerStatus: string | null;
+  statusReason: string | null;
+  amount: string;
+  currency: string;
+  fee: string | null;
+  net: string | null;
+  refundedAmount: string;
+  refundStatus: RefundStatus | null;
+  disputed: boolean;
+  redirectUrl: string | null;
+  merchantReference: string | null;
+  declineReason: string | null;
+  qrPayload: string | null;
+  qrExpiresAt: string | null;
+  /** Crypto quote terms (crypto rail only). */
+  crypto: { quoteTtlMinutes: number; underpayTolerancePct: string } | null;
+  approvedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** One appended event, as NOTIFY carries it (kept well under PostgreSQL's 8000-byte payload limit). */
+export interface EventNotification {
+  /** The event's position in the global log, as a decimal string (bigint). */
+  position: string;
+  id: string;
+  type: string;
+  subjectType: 'deposit' | 'refund' | 'payout';
+  subjectId: string;
+  /** Owner of the subject: who may see it besides admins. */
+  clientId: string;
+  fromStatus: string | null;
+  toStatus: string | null;
+  createdAt: string;
+  /** The subject after the change. */
+  deposit?: DepositSnapshot;
+}
