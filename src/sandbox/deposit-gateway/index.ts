@@ -44,6 +44,8 @@ export interface FailNextOptions {
   apiKey?: string;
   /** After `hangMs`, process the request normally (a slow provider: the client may have given up). */
   thenProcess?: boolean;
+  /** Only requests with this HTTP method (e.g. POST, leaving status lookups alone). */
+  method?: string;
 }
 
 /** The provider-side record of a payment: the GET view plus what only the provider knows. */
@@ -72,7 +74,7 @@ export interface DepositGatewaySandboxControls {
   /** Every event emitted, delivered or not, oldest first. */
   events(apiKey?: string): WebhookEnvelope[];
   /** API requests received under /v1 whose path starts with the prefix (`/payments` or `/v1/payments`). */
-  requestCount(pathPrefix?: string): number;
+  requestCount(pathPrefix?: string, method?: string): number;
   payment(reference: string): SandboxPaymentSnapshot | undefined;
   payout(reference: string): Record<string, unknown> | undefined;
   refunds(paymentReference: string): Array<Record<string, unknown>>;
@@ -102,6 +104,7 @@ interface FailureRule {
   remaining: number;
   apiKey: string | undefined;
   thenProcess: boolean;
+  method: string | undefined;
 }
 
 /**
@@ -123,7 +126,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   for (const account of options.accounts) store.accounts.set(account.apiKey, { ...account });
   const dispatcher = new WebhookDispatcher(clock, (apiKey) => store.accounts.get(apiKey), logger);
   const failures: FailureRule[] = [];
-  const requestPaths: string[] = [];
+  const requests: Array<{ method: string; path: string }> = [];
   const hangTimers = new Set<NodeJS.Timeout>();
 
   // The server must listen before the checkout address is known; the handlers read it late.
@@ -152,11 +155,16 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   }
 
   async function routeApi(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
-    requestPaths.push(url.pathname);
+    requests.push({ method: request.method ?? 'GET', path: url.pathname });
     const bodyText = await readBody(request);
     const header = request.headers.authorization;
     const presentedKey = /^Bearer (\S+)$/.exec(header?.trim() ?? '')?.[1];
-    const rule = failures.find((candidate) => candidate.remaining > 0 && (candidate.apiKey === undefined || candidate.apiKey === presentedKey));
+    const rule = failures.find(
+      (candidate) =>
+        candidate.remaining > 0 &&
+        (candidate.apiKey === undefined || candidate.apiKey === presentedKey) &&
+        (candidate.method === undefined || candidate.method === request.method),
+    );
     const answer = (): void => {
       if (!api) return sendJson(response, 503, { ok: false, error: 'Service starting' });
       const caller = api.authenticate(header);
@@ -215,6 +223,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
         remaining: failure.count ?? 1,
         apiKey: failure.apiKey,
         thenProcess: failure.thenProcess ?? false,
+        method: failure.method?.toUpperCase(),
       });
     },
     complete(referenceOrSessionId, outcome) {
@@ -225,10 +234,9 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     },
     deliveries: () => dispatcher.deliveries(),
     events: (apiKey) => dispatcher.events(apiKey),
-    requestCount(pathPrefix) {
-      if (pathPrefix === undefined) return requestPaths.length;
-      const prefixes = [pathPrefix, `/v1${pathPrefix.startsWith('/') ? '' : '/'}${pathPrefix}`];
-      return requestPaths.filter((path) => prefixes.some((prefix) => path.startsWith(prefix))).length;
+    requestCount(pathPrefix, method) {
+      const prefixes = pathPrefix === undefined ? [''] : [pathPrefix, `/v1${pathPrefix.startsWith('/') ? '' : '/'}${pathPrefix}`];
+      return requests.filter((entry) => (method === undefined || entry.method === method.toUpperCase()) && prefixes.some((prefix) => entry.path.startsWith(prefix))).length;
     },
     payment(reference) {
       const payment = store.payments.get(reference);
