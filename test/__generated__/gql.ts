@@ -14,6 +14,12 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  fragment DepositFields on Deposit {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    fee { amount currency }\n    net { amount currency }\n    rail\n    provider\n    merchantAccount\n    redirectUrl\n    merchantReference\n    declineReason\n    livemode\n    crypto { quoteTtlMinutes underpayTolerancePct }\n    createdAt\n    updatedAt\n    approvedAt\n  }\n": typeof types.DepositFieldsFragmentDoc,
+    "\n  mutation CreateDeposit($input: CreateDepositInput!) {\n    createDeposit(input: $input) {\n      deposit { ...DepositFields }\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreateDepositDocument,
+    "\n  query Deposit($id: ID!) {\n    deposit(id: $id) {\n      ...DepositFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": typeof types.DepositDocument,
+    "\n  query Deposits($first: Int, $after: String, $filter: DepositFilter) {\n    deposits(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...DepositFields events { id type toStatus } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.DepositsDocument,
+    "\n  query Events($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { cursor node { id type subjectId fromStatus toStatus deposit { id status } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.EventsDocument,
+    "\n  subscription DepositUpdated($id: ID) {\n    depositUpdated(id: $id) { id status providerStatus declineReason amount { amount currency } fee { amount currency } net { amount currency } }\n  }\n": typeof types.DepositUpdatedDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n      roles\n      keyPrefix\n      revokedAt\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  query ApiClients($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          name\n          roles\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.ApiClientsDocument,
     "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n    }\n  }\n": typeof types.MerchantAccountsDocument,
@@ -22,6 +28,12 @@ type Documents = {
     "\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n": typeof types.HeartbeatDocument,
 };
 const documents: Documents = {
+    "\n  fragment DepositFields on Deposit {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    fee { amount currency }\n    net { amount currency }\n    rail\n    provider\n    merchantAccount\n    redirectUrl\n    merchantReference\n    declineReason\n    livemode\n    crypto { quoteTtlMinutes underpayTolerancePct }\n    createdAt\n    updatedAt\n    approvedAt\n  }\n": types.DepositFieldsFragmentDoc,
+    "\n  mutation CreateDeposit($input: CreateDepositInput!) {\n    createDeposit(input: $input) {\n      deposit { ...DepositFields }\n      userErrors { field code message }\n    }\n  }\n": types.CreateDepositDocument,
+    "\n  query Deposit($id: ID!) {\n    deposit(id: $id) {\n      ...DepositFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": types.DepositDocument,
+    "\n  query Deposits($first: Int, $after: String, $filter: DepositFilter) {\n    deposits(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...DepositFields events { id type toStatus } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.DepositsDocument,
+    "\n  query Events($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { cursor node { id type subjectId fromStatus toStatus deposit { id status } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.EventsDocument,
+    "\n  subscription DepositUpdated($id: ID) {\n    depositUpdated(id: $id) { id status providerStatus declineReason amount { amount currency } fee { amount currency } net { amount currency } }\n  }\n": types.DepositUpdatedDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n      roles\n      keyPrefix\n      revokedAt\n    }\n  }\n": types.ViewerDocument,
     "\n  query ApiClients($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          name\n          roles\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.ApiClientsDocument,
     "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n    }\n  }\n": types.MerchantAccountsDocument,
@@ -44,6 +56,30 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment DepositFields on Deposit {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    fee { amount currency }\n    net { amount currency }\n    rail\n    provider\n    merchantAccount\n    redirectUrl\n    merchantReference\n    declineReason\n    livemode\n    crypto { quoteTtlMinutes underpayTolerancePct }\n    createdAt\n    updatedAt\n    approvedAt\n  }\n"): (typeof documents)["\n  fragment DepositFields on Deposit {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    fee { amount currency }\n    net { amount currency }\n    rail\n    provider\n    merchantAccount\n    redirectUrl\n    merchantReference\n    declineReason\n    livemode\n    crypto { quoteTtlMinutes underpayTolerancePct }\n    createdAt\n    updatedAt\n    approvedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateDeposit($input: CreateDepositInput!) {\n    createDeposit(input: $input) {\n      deposit { ...DepositFields }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateDeposit($input: CreateDepositInput!) {\n    createDeposit(input: $input) {\n      deposit { ...DepositFields }\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Deposit($id: ID!) {\n    deposit(id: $id) {\n      ...DepositFields\n      events { id type fromStatus toStatus }\n    }\n  }\n"): (typeof documents)["\n  query Deposit($id: ID!) {\n    deposit(id: $id) {\n      ...DepositFields\n      events { id type fromStatus toStatus }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Deposits($first: Int, $after: String, $filter: DepositFilter) {\n    deposits(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...DepositFields events { id type toStatus } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query Deposits($first: Int, $after: String, $filter: DepositFilter) {\n    deposits(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...DepositFields events { id type toStatus } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Events($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { cursor node { id type subjectId fromStatus toStatus deposit { id status } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query Events($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { cursor node { id type subjectId fromStatus toStatus deposit { id status } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription DepositUpdated($id: ID) {\n    depositUpdated(id: $id) { id status providerStatus declineReason amount { amount currency } fee { amount currency } net { amount currency } }\n  }\n"): (typeof documents)["\n  subscription DepositUpdated($id: ID) {\n    depositUpdated(id: $id) { id status providerStatus declineReason amount { amount currency } fee { amount currency } net { amount currency } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

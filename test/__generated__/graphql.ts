@@ -4,12 +4,154 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Card payment with 3-D Secure on the provider's page. Has no fields of its own: pass {}. */
+export type CardInput = {
+  /** Always true; present because GraphQL inputs need a field. */
+  selected?: boolean | null | undefined;
+};
+
 export type CreateApiClientInput = {
   /** Limit the client to these merchant account codes; omit for all. */
   merchantAccounts?: Array<string> | null | undefined;
   name: string;
   roles: Array<Role>;
 };
+
+/** A deposit request. Give exactly one rail block. */
+export type CreateDepositInput = {
+  /** Exact decimal string in major units, e.g. "25.00"; whole numbers for CLP and COP. */
+  amount: string;
+  card?: CardInput | null | undefined;
+  crypto?: CryptoInput | null | undefined;
+  /** ISO 4217 code; defaults to the rail's currency (EUR for cards, INR for UPI, BRL for PIX, the country's for LATAM). */
+  currency?: string | null | undefined;
+  customer?: CustomerInput | null | undefined;
+  hostedCheckout?: HostedCheckoutInput | null | undefined;
+  /** Same key and same input return the first result; also accepted as the Idempotency-Key header. */
+  idempotencyKey?: string | null | undefined;
+  latam?: LatamInput | null | undefined;
+  /** Merchant account code; defaults to the first one of the rail's provider the client may use. */
+  merchantAccount?: string | number | null | undefined;
+  /** Your own reference (up to 128 characters), echoed back. */
+  merchantReference?: string | null | undefined;
+  openBanking?: OpenBankingInput | null | undefined;
+  pix?: PixInput | null | undefined;
+  /** https address the player returns to. Never credit on return: wait for SUCCEEDED. */
+  returnUrl?: string | null | undefined;
+  upi?: UpiInput | null | undefined;
+};
+
+/** Cryptocurrency (EUR or USD, from 10.00). Pass {}. */
+export type CryptoInput = {
+  /** Always true; present because GraphQL inputs need a field. */
+  selected?: boolean | null | undefined;
+};
+
+/** The payer's details. Which are required depends on the rail. */
+export type CustomerInput = {
+  address1?: string | null | undefined;
+  city?: string | null | undefined;
+  /** ISO 3166-1 alpha-2 billing country, e.g. "NL" (not a country name). */
+  country?: string | null | undefined;
+  /** LATAM identity document number (Peru DNI 8 digits; Chile RUT NNNNNNNN-D). */
+  documentNumber?: string | null | undefined;
+  /** LATAM identity document type, case-sensitive (e.g. DNI, RUT, CC). */
+  documentType?: string | null | undefined;
+  email?: string | null | undefined;
+  firstName?: string | null | undefined;
+  lastName?: string | null | undefined;
+  /** UPI: the payer's UPI ID (name@bank). PIX: the payer's CPF, 11 digits. Must be the person actually paying. */
+  personalId?: string | null | undefined;
+  /** E.164 for cards, e.g. "+31612345678". */
+  phone?: string | null | undefined;
+  /** Dialling code for LATAM, e.g. "+57". */
+  phoneCode?: string | null | undefined;
+  zipCode?: string | null | undefined;
+};
+
+/** Narrows `deposits`. All given conditions must hold. */
+export type DepositFilter = {
+  /** Created at or after this time. */
+  createdAfter?: string | null | undefined;
+  /** Created before this time. */
+  createdBefore?: string | null | undefined;
+  merchantReference?: string | null | undefined;
+  rail?: Rail | null | undefined;
+  status?: DepositStatus | null | undefined;
+};
+
+/** Where a deposit stands. Credit a player on SUCCEEDED only. */
+export type DepositStatus =
+  /** Authorized: money has left the payer, not yet settled. Do not credit yet. */
+  | 'AUTHORIZED'
+  /** The payer abandoned; no money taken. */
+  | 'CANCELLED'
+  /** Not completed; no money taken. */
+  | 'DECLINED'
+  /** The payer never completed in time; no money taken. */
+  | 'EXPIRED'
+  /** A technical failure; no money taken; safe to try again. */
+  | 'FAILED'
+  /** Created; waiting for the payer or the bank. */
+  | 'PENDING'
+  /** A succeeded deposit returned in full. */
+  | 'REFUNDED'
+  /** Funds received. The only status on which to credit the player, once. */
+  | 'SUCCEEDED';
+
+/** The provider's hosted page lets the player choose how to pay (live accounts only). */
+export type HostedCheckoutInput = {
+  /** With sepa, instant or fps: NL, MT or GB (fps GB only). */
+  bankCountry?: string | null | undefined;
+  /** Session lifetime, 300 to 86400 seconds; default 3600. */
+  expiresInSeconds?: number | null | undefined;
+  /** Pre-select a method: cards, sepa, instant or fps. */
+  method?: string | null | undefined;
+};
+
+/** LATAM local methods; the country selects the rail and the currency. */
+export type LatamInput = {
+  /** ECUADOR, CHILE, PERU, MEXICO or COLOMBIA. */
+  country: string;
+  errorUrl?: string | null | undefined;
+  /** Link expiry; Ecuador requires a near-future time. */
+  expiresAt?: string | null | undefined;
+  /** Chile: cards or bank. Peru: bank or qr. Omit for Ecuador, Mexico and Colombia. */
+  method?: string | null | undefined;
+  /** Colombia only: return address after the payment. */
+  redirectUrl?: string | null | undefined;
+  successUrl?: string | null | undefined;
+};
+
+/** European open banking. */
+export type OpenBankingInput = {
+  /** NL, MT or GB; fps is GB only. */
+  bankCountry: string;
+  /** sepa, instant or fps. */
+  method: string;
+};
+
+/** Which provider carries the deposit. */
+export type PaymentProvider =
+  | 'DEPOSIT_GATEWAY'
+  | 'QR_GATEWAY';
+
+/** PIX (Brazil, BRL 10 to 15,000). The payer's CPF goes in customer.personalId. Pass {}. */
+export type PixInput = {
+  /** Always true; present because GraphQL inputs need a field. */
+  selected?: boolean | null | undefined;
+};
+
+/** How the money moves. */
+export type Rail =
+  | 'CARD'
+  | 'CRYPTO'
+  | 'HOSTED_CHECKOUT'
+  | 'LATAM'
+  | 'OPEN_BANKING'
+  | 'PIX'
+  | 'THAI_QR'
+  | 'UPI';
 
 export type RevokeApiClientInput = {
   id: string | number;
@@ -25,6 +167,52 @@ export type Role =
   | 'PAYOUTS'
   /** Request and read refunds. */
   | 'REFUNDS';
+
+/** UPI (India, INR 100 to 50,000). The payer's UPI ID goes in customer.personalId. Pass {}. */
+export type UpiInput = {
+  /** Always true; present because GraphQL inputs need a field. */
+  selected?: boolean | null | undefined;
+};
+
+export type DepositFieldsFragment = { id: string, status: DepositStatus, providerStatus: string | null, statusReason: string | null, rail: Rail, provider: PaymentProvider, merchantAccount: string, redirectUrl: string | null, merchantReference: string | null, declineReason: string | null, livemode: boolean, createdAt: string, updatedAt: string, approvedAt: string | null, amount: { amount: string, currency: string }, fee: { amount: string, currency: string } | null, net: { amount: string, currency: string } | null, crypto: { quoteTtlMinutes: number, underpayTolerancePct: string } | null };
+
+export type CreateDepositMutationVariables = Exact<{
+  input: CreateDepositInput;
+}>;
+
+
+export type CreateDepositMutation = { createDeposit: { deposit: { id: string, status: DepositStatus, providerStatus: string | null, statusReason: string | null, rail: Rail, provider: PaymentProvider, merchantAccount: string, redirectUrl: string | null, merchantReference: string | null, declineReason: string | null, livemode: boolean, createdAt: string, updatedAt: string, approvedAt: string | null, amount: { amount: string, currency: string }, fee: { amount: string, currency: string } | null, net: { amount: string, currency: string } | null, crypto: { quoteTtlMinutes: number, underpayTolerancePct: string } | null } | null, userErrors: Array<{ field: Array<string> | null, code: string, message: string }> } };
+
+export type DepositQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DepositQuery = { deposit: { id: string, status: DepositStatus, providerStatus: string | null, statusReason: string | null, rail: Rail, provider: PaymentProvider, merchantAccount: string, redirectUrl: string | null, merchantReference: string | null, declineReason: string | null, livemode: boolean, createdAt: string, updatedAt: string, approvedAt: string | null, events: Array<{ id: string, type: string, fromStatus: string | null, toStatus: string | null }>, amount: { amount: string, currency: string }, fee: { amount: string, currency: string } | null, net: { amount: string, currency: string } | null, crypto: { quoteTtlMinutes: number, underpayTolerancePct: string } | null } | null };
+
+export type DepositsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  filter?: DepositFilter | null | undefined;
+}>;
+
+
+export type DepositsQuery = { deposits: { edges: Array<{ cursor: string, node: { id: string, status: DepositStatus, providerStatus: string | null, statusReason: string | null, rail: Rail, provider: PaymentProvider, merchantAccount: string, redirectUrl: string | null, merchantReference: string | null, declineReason: string | null, livemode: boolean, createdAt: string, updatedAt: string, approvedAt: string | null, events: Array<{ id: string, type: string, toStatus: string | null }>, amount: { amount: string, currency: string }, fee: { amount: string, currency: string } | null, net: { amount: string, currency: string } | null, crypto: { quoteTtlMinutes: number, underpayTolerancePct: string } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type EventsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type EventsQuery = { events: { edges: Array<{ cursor: string, node: { id: string, type: string, subjectId: string, fromStatus: string | null, toStatus: string | null, deposit: { id: string, status: DepositStatus } | null } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type DepositUpdatedSubscriptionVariables = Exact<{
+  id?: string | number | null | undefined;
+}>;
+
+
+export type DepositUpdatedSubscription = { depositUpdated: { id: string, status: DepositStatus, providerStatus: string | null, declineReason: string | null, amount: { amount: string, currency: string }, fee: { amount: string, currency: string } | null, net: { amount: string, currency: string } | null } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -65,7 +253,12 @@ export type HeartbeatSubscriptionVariables = Exact<{
 
 export type HeartbeatSubscription = { heartbeat: { at: string, sequence: number } };
 
-
+export const DepositFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DepositFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"statusReason"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"merchantAccount"}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"livemode"}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<DepositFieldsFragment, unknown>;
+export const CreateDepositDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateDeposit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateDepositInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createDeposit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deposit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DepositFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DepositFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"statusReason"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"merchantAccount"}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"livemode"}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<CreateDepositMutation, CreateDepositMutationVariables>;
+export const DepositDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Deposit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deposit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DepositFields"}},{"kind":"Field","name":{"kind":"Name","value":"events"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"fromStatus"}},{"kind":"Field","name":{"kind":"Name","value":"toStatus"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DepositFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"statusReason"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"merchantAccount"}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"livemode"}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<DepositQuery, DepositQueryVariables>;
+export const DepositsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Deposits"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"DepositFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deposits"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DepositFields"}},{"kind":"Field","name":{"kind":"Name","value":"events"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"toStatus"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DepositFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"statusReason"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"merchantAccount"}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"livemode"}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<DepositsQuery, DepositsQueryVariables>;
+export const EventsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Events"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"events"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"subjectId"}},{"kind":"Field","name":{"kind":"Name","value":"fromStatus"}},{"kind":"Field","name":{"kind":"Name","value":"toStatus"}},{"kind":"Field","name":{"kind":"Name","value":"deposit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<EventsQuery, EventsQueryVariables>;
+export const DepositUpdatedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"DepositUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"depositUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}}]}}]}}]} as unknown as DocumentNode<DepositUpdatedSubscription, DepositUpdatedSubscriptionVariables>;
 export const ViewerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"roles"}},{"kind":"Field","name":{"kind":"Name","value":"keyPrefix"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]}}]} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
 export const ApiClientsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiClients"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiClients"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"roles"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<ApiClientsQuery, ApiClientsQueryVariables>;
 export const MerchantAccountsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"MerchantAccounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"merchantAccounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"livemode"}}]}}]}}]} as unknown as DocumentNode<MerchantAccountsQuery, MerchantAccountsQueryVariables>;

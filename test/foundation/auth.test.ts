@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { buildSchema, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { wsClient } from '../support/ws.js';
 import { ApiClientsQuery, CreateApiClientMutation, MerchantAccountsQuery, RevokeApiClientMutation, ViewerQuery } from './operations.js';
 
 let t: TestGateway;
@@ -44,7 +45,16 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
     variables: { input: { id: 'cli_00000000000000000000000000' } },
     roles: ['ADMIN'],
   },
+  'Query.deposit': { query: '{ deposit(id: "dep_00000000000000000000000000") { id } }', roles: ['CASHIER', 'REFUNDS'] },
+  'Query.deposits': { query: '{ deposits(first: 1) { edges { cursor } } }', roles: ['CASHIER', 'REFUNDS'] },
+  'Query.events': { query: '{ events(first: 1) { edges { cursor } } }', roles: 'any' },
+  'Mutation.createDeposit': {
+    query: 'mutation($input: CreateDepositInput!) { createDeposit(input: $input) { userErrors { code } } }',
+    variables: { input: { amount: '0' } },
+    roles: ['CASHIER'],
+  },
   'Subscription.heartbeat': { query: 'subscription { heartbeat { sequence } }', roles: 'any' },
+  'Subscription.depositUpdated': { query: 'subscription { depositUpdated { id } }', roles: ['CASHIER', 'REFUNDS'] },
 };
 
 /** No data at all, or only nulls (a nullable root field that was refused). */
@@ -88,6 +98,23 @@ describe('auth on every root field', () => {
           expect(response.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
           expect(nothingReturned(response.body.data)).toBe(true);
         }
+      });
+    }
+  }
+});
+
+describe('auth on every subscription field over graphql-ws', () => {
+  const subscriptionFields = Object.entries(ROOT_FIELDS).filter(([name]) => name.startsWith('Subscription.'));
+  for (const [name, { query, roles }] of subscriptionFields) {
+    for (const role of ['CASHIER', 'PAYOUTS', 'REFUNDS']) {
+      if (roles === 'any' || roles.includes(role)) continue;
+      it(`${name} as ${role} is FORBIDDEN before anything is delivered`, async () => {
+        const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${roleKeys[role]}` });
+        const first = await new Promise<unknown>((resolve) => {
+          client.subscribe({ query }, { next: resolve, error: resolve, complete: () => resolve('complete') });
+        });
+        await client.dispose();
+        expect(JSON.stringify(first)).toMatch(/FORBIDDEN/);
       });
     }
   }

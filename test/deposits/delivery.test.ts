@@ -1,0 +1,75 @@
+// Live updates across instances and the faults of webhook delivery: a dropped webhook leaves the
+// deposit PENDING; two gateway instances on one database deliver a webhook received by A to a
+// subscriber on B, once.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execute, startTestGateway } from '../support/gateway.js';
+import { wsClient } from '../support/ws.js';
+import { CARD_INPUT } from './fixtures.js';
+import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from './operations.js';
+import { collect, subscribed } from './support.js';
+
+let a: Awaited<ReturnType<typeof startTestGateway>>;
+beforeAll(async () => {
+  a = await startTestGateway();
+});
+afterAll(() => a?.close());
+
+describe('webhook faults', () => {
+  it('a dropped webhook leaves the deposit PENDING (reconciliation recovers it later)', async () => {
+    const controls = a.gateway.sandboxes.depositGateway!.controls;
+    controls.webhooks({ dropNext: 2 }); // payment.pending and payment.approved
+    const created = await execute(a.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: a.keys.webCashier });
+    const deposit = created.data!.createDeposit.deposit!;
+    await controls.idle();
+    // The provider approved it (its truth); only the news of it was lost.
+    const approved = controls.events().find((event) => event.event === 'payment.approved' && (event.data as { merchant_reference?: string }).merchant_reference === deposit.id);
+    expect(controls.payment((approved!.data as { reference: string }).reference)!.status).toBe('approved');
+    expect(controls.deliveries().filter((delivery) => delivery.eventId === approved!.id).every((delivery) => delivery.dropped)).toBe(true);
+    const read = await execute(a.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: a.keys.webCashier });
+    expect(read.data!.deposit!.status).toBe('PENDING');
+  });
+
+  it('duplicated deliveries change the status once and notify once', async () => {
+    const controls = a.gateway.sandboxes.depositGateway!.controls;
+    const ws = wsClient(a.gateway.wsUrl, { authorization: `Bearer ${a.keys.webCashier}` });
+    const updates = await subscribed(a, () => collect(ws, DepositUpdatedSubscription, {}));
+    controls.webhooks({ duplicate: true });
+    try {
+      const created = await execute(a.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: a.keys.webCashier });
+      const id = created.data!.createDeposit.deposit!.id;
+      await updates.until((update) => update.id === id && update.status === 'SUCCEEDED');
+      await controls.idle();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // One message for the status change (the details follow in one more, with the fee).
+      expect(updates.messages.filter((update) => update.id === id && update.status === 'SUCCEEDED' && update.fee === null)).toHaveLength(1);
+      const read = await execute(a.gateway.graphqlUrl, DepositQuery, { id }, { key: a.keys.webCashier });
+      expect(read.data!.deposit!.events.filter((event) => event.type === 'deposit.status_changed').map((event) => event.toStatus)).toEqual(['SUCCEEDED']);
+    } finally {
+      controls.webhooks({ duplicate: false });
+      await ws.dispose();
+    }
+  });
+});
+
+// Two instances need one shared database server: PGlite lives inside one process, so this runs
+// on PostgreSQL only (CI runs the suite on both).
+describe.skipIf(!process.env.DATABASE_URL)('two instances on one database', () => {
+  it('a webhook received by instance A reaches a subscriber on instance B, once', async () => {
+    const b = await startTestGateway({ database: a.database });
+    try {
+      const ws = wsClient(b.gateway.wsUrl, { authorization: `Bearer ${b.keys.webCashier}` });
+      const updates = await subscribed(b, () => collect(ws, DepositUpdatedSubscription, {}));
+      // Created through A: A's sandbox sends its webhooks to A.
+      const created = await execute(a.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: a.keys.webCashier });
+      const id = created.data!.createDeposit.deposit!.id;
+      await updates.until((update) => update.id === id && update.status === 'SUCCEEDED');
+      await a.gateway.sandboxes.depositGateway!.controls.idle();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(updates.messages.filter((update) => update.id === id).map((update) => `${update.status}${update.fee ? '+details' : ''}`)).toEqual(['PENDING', 'SUCCEEDED', 'SUCCEEDED+details']);
+      await ws.dispose();
+    } finally {
+      await b.close();
+    }
+  });
+});

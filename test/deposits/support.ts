@@ -1,0 +1,72 @@
+// Collecting subscription messages in tests.
+
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { print } from 'graphql';
+import type { Client } from 'graphql-ws';
+import { expect } from 'vitest';
+import { PAYMENT_EVENTS_TOPIC } from '../../src/modules/events/payment-event.types.js';
+import type { TestGateway } from '../support/gateway.js';
+
+export interface Collector<T> {
+  messages: T[];
+  errors: unknown[];
+  /** Resolves with the first message (already received or future) matching `predicate`. */
+  until(predicate: (message: T) => boolean, timeoutMs?: number): Promise<T>;
+  stop(): void;
+}
+
+/** Subscribes and keeps every message. */
+export function collect<TResult extends Record<string, unknown>, TVariables extends Record<string, unknown>>(
+  client: Client,
+  document: TypedDocumentNode<TResult, TVariables>,
+  variables: TVariables,
+): Collector<TResult[keyof TResult]> {
+  type Message = TResult[keyof TResult];
+  const messages: Message[] = [];
+  const errors: unknown[] = [];
+  const waiters: Array<{ predicate: (message: Message) => boolean; resolve: (message: Message) => void }> = [];
+  const unsubscribe = client.subscribe<TResult>(
+    { query: print(document), variables },
+    {
+      next: (result) => {
+        if (result.errors) errors.push(...result.errors);
+        if (!result.data) return;
+        const message = Object.values(result.data)[0] as Message;
+        messages.push(message);
+        for (const waiter of [...waiters]) {
+          if (waiter.predicate(message)) {
+            waiters.splice(waiters.indexOf(waiter), 1);
+            waiter.resolve(message);
+          }
+        }
+      },
+      error: (error) => errors.push(error),
+      complete: () => undefined,
+    },
+  );
+  return {
+    messages,
+    errors,
+    stop: unsubscribe,
+    until(predicate, timeoutMs = 15_000) {
+      const found = messages.find(predicate);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching message in ${timeoutMs} ms; got ${JSON.stringify(messages)} errors ${JSON.stringify(errors)}`)), timeoutMs);
+        waiters.push({ predicate, resolve: (message) => (clearTimeout(timer), resolve(message)) });
+      });
+    },
+  };
+}
+
+/**
+ * Starts a subscription and resolves once the gateway has registered it (its local fan-out has
+ * opened one more), so nothing published afterwards can be missed.
+ */
+export async function subscribed<T>(t: TestGateway, start: () => T): Promise<T> {
+  const pubsub = t.gateway.services.pubsub;
+  const before = pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC);
+  const started = start();
+  await expect.poll(() => pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC), { timeout: 10_000, interval: 10 }).toBeGreaterThan(before);
+  return started;
+}
