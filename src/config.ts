@@ -77,7 +77,9 @@ const merchantAccountSchema = z.object({
   code: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'code must be lower-case letters, digits and dashes'),
   provider: z.enum(['deposit-gateway', 'qr-gateway']),
   livemode: z.boolean(),
-  baseUrl: url,
+  /** Served by the in-process sandbox (development and tests only); then `baseUrl` is not given. */
+  sandbox: z.boolean().default(false),
+  baseUrl: url.optional(),
   apiKey: z.string().min(8, 'apiKey is too short'),
   webhookSecrets: z.array(z.string().min(8, 'webhook secrets need at least 8 characters')).min(1),
 });
@@ -147,6 +149,9 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   if (production) {
     if (!e.DATABASE_URL) problems.push('DATABASE_URL: required when NODE_ENV=production (the embedded database is for development)');
     if (!e.MERCHANT_ACCOUNTS) problems.push('MERCHANT_ACCOUNTS: required when NODE_ENV=production (the provider sandboxes are for development)');
+    for (const account of merchantAccounts.filter((candidate) => candidate.sandbox && e.MERCHANT_ACCOUNTS)) {
+      problems.push(`MERCHANT_ACCOUNTS[${account.code}].sandbox: sandbox accounts are refused when NODE_ENV=production`);
+    }
     if (demoClients) problems.push('DEMO_CLIENTS: demo clients are refused when NODE_ENV=production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production (providers must reach the webhook routes)');
   }
@@ -191,6 +196,7 @@ function parseMerchantAccounts(json: string, problems: string[]): MerchantAccoun
   }
   const codes = new Set<string>();
   for (const account of parsed.data) {
+    if (!account.sandbox && !account.baseUrl) problems.push(`MERCHANT_ACCOUNTS[${account.code}].baseUrl: required unless the account is a sandbox account`);
     if (codes.has(account.code)) problems.push(`MERCHANT_ACCOUNTS: duplicate account code ${account.code}`);
     codes.add(account.code);
     const expectedPrefix = keyPrefix(account.provider, account.livemode);
@@ -198,7 +204,7 @@ function parseMerchantAccounts(json: string, problems: string[]): MerchantAccoun
       problems.push(`MERCHANT_ACCOUNTS[${account.code}].apiKey: a ${account.livemode ? 'live' : 'test'} ${account.provider} key starts with ${expectedPrefix}`);
     }
   }
-  return parsed.data.map((account) => ({ ...account, baseUrl: account.baseUrl.replace(/\/+$/, ''), sandbox: false }));
+  return parsed.data.map((account) => ({ ...account, baseUrl: account.sandbox ? '' : (account.baseUrl ?? '').replace(/\/+$/, '') }));
 }
 
 /** Key prefixes the providers document (deposit gateway: Authentication 2; QR gateway: Authentication 2). */
