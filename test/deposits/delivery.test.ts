@@ -8,6 +8,8 @@ import { wsClient } from '../support/ws.js';
 import { CARD_INPUT } from './fixtures.js';
 import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from './operations.js';
 import { collect, subscribed } from './support.js';
+import { signatureHeader } from '../../src/providers/deposit-gateway/index.js';
+import { accountSecrets, paymentEnvelope, readDeposit, sendWebhook } from '../webhooks/support.js';
 
 let a: Awaited<ReturnType<typeof startTestGateway>>;
 beforeAll(async () => {
@@ -16,6 +18,33 @@ beforeAll(async () => {
 afterAll(() => a?.close());
 
 describe('webhook faults', () => {
+  it('the same signed webhook 50 times at once: one status change, one subscription message', async () => {
+    const controls = a.gateway.sandboxes.depositGateway!.controls;
+    controls.setAutoComplete(false); // the test sends the provider's webhook itself
+    try {
+      const created = await execute(a.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: a.keys.webCashier });
+      const id = created.data!.createDeposit.deposit!.id;
+      const ws = wsClient(a.gateway.wsUrl, { authorization: `Bearer ${a.keys.webCashier}` });
+      const updates = await subscribed(a, () => collect(ws, DepositUpdatedSubscription, { id }));
+
+      const bytes = Buffer.from(JSON.stringify(paymentEnvelope(await readDeposit(a, id), 'approved')));
+      const header = signatureHeader(bytes, accountSecrets(a), Math.floor(Date.now() / 1000));
+      const responses = await Promise.all(Array.from({ length: 50 }, () => sendWebhook(a, bytes, { header })));
+      expect(responses.every((response) => response.status === 200)).toBe(true);
+      expect(responses.filter((response) => response.body.outcome === 'applied')).toHaveLength(1);
+
+      await updates.until((update) => update.status === 'SUCCEEDED');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await ws.dispose();
+      // One message for the change; the provider's details may follow in one more (with the fee).
+      expect(updates.messages.filter((update) => update.status === 'SUCCEEDED' && update.fee === null)).toHaveLength(1);
+      const read = await execute(a.gateway.graphqlUrl, DepositQuery, { id }, { key: a.keys.webCashier });
+      expect(read.data!.deposit!.events.filter((event) => event.type === 'deposit.status_changed')).toHaveLength(1);
+    } finally {
+      controls.setAutoComplete(true);
+    }
+  });
+
   it('a dropped webhook leaves the deposit PENDING (reconciliation recovers it later)', async () => {
     const controls = a.gateway.sandboxes.depositGateway!.controls;
     controls.webhooks({ dropNext: 2 }); // payment.pending and payment.approved
