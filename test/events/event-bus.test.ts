@@ -2,10 +2,10 @@
 // and never after a rollback (PGlite included), ordered catch-up paging, and two instances.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalPubSub } from '../../src/lib/pubsub.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
-import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_CHANNEL } from '../../src/modules/events/payment-event.types.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { collectNotifications } from '../support/notifications.js';
 import type { TestDatabase } from '../support/database.js';
 import { eventsOf, insertDeposit, paymentEnvelope, sendWebhook } from '../webhooks/support.js';
 
@@ -15,14 +15,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-function collect(pubsub: LocalPubSub): { seen: EventNotification[]; stop(): void } {
-  const seen: EventNotification[] = [];
-  const iterator = pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC);
-  void (async () => {
-    for await (const notification of iterator) seen.push(notification);
-  })();
-  return { seen, stop: () => void iterator.return?.() };
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,7 +39,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
   it('delivers a notification after commit, not before, exactly once', async () => {
     // given
     const deposit = await insertDeposit(t);
-    const live = collect(t.gateway.services.pubsub);
+    const live = collectNotifications(t.gateway.services.pubsub);
 
     // when / then: nothing while the transaction is open
     await appendEvent(deposit, async () => {
@@ -78,7 +70,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
 
   it('a rolled-back transaction notifies nobody and leaves no row', async () => {
     const deposit = await insertDeposit(t);
-    const live = collect(t.gateway.services.pubsub);
+    const live = collectNotifications(t.gateway.services.pubsub);
     await expect(
       appendEvent(deposit, async () => {
         throw new Error('rolled back on purpose');
@@ -99,7 +91,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     const loaded = await em.findOneOrFail(Deposit, { id: deposit.id });
     loaded.redirectUrl = `https://checkout.example/${'r'.repeat(9000)}`;
     await em.flush();
-    const live = collect(t.gateway.services.pubsub);
+    const live = collectNotifications(t.gateway.services.pubsub);
     await appendEvent(deposit);
     await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
     live.stop();
@@ -107,7 +99,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
   });
 
   it('drops a malformed notification and keeps delivering', async () => {
-    const live = collect(t.gateway.services.pubsub);
+    const live = collectNotifications(t.gateway.services.pubsub);
     await t.gateway.db.fork().execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, '{"not":"an event"}']);
     const deposit = await insertDeposit(t);
     await appendEvent(deposit);
@@ -169,8 +161,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
   it('a webhook sent to instance A reaches subscribers on A and on B, once each', async () => {
     // given
     const deposit = await insertDeposit(t);
-    const onA = collect(t.gateway.services.pubsub);
-    const onB = collect(b.gateway.services.pubsub);
+    const onA = collectNotifications(t.gateway.services.pubsub);
+    const onB = collectNotifications(b.gateway.services.pubsub);
 
     // when: the same webhook twice to A and once to B (a provider retry landing elsewhere)
     const envelope = paymentEnvelope(deposit, 'approved');

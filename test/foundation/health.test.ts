@@ -1,12 +1,12 @@
 // /healthz, /readyz (and its failure when the database is unreachable), /metrics counts, and
 // the masking of unexpected errors: no SQL, a correlation id that is in the log.
 
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseOutage } from '../support/database.js';
 import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { ViewerQuery } from './operations.js';
 
-let t: TestGateway & { database: { env: Record<string, string>; kind: string } };
+let t: Awaited<ReturnType<typeof startTestGateway>>;
 beforeAll(async () => {
   t = await startTestGateway();
 });
@@ -45,7 +45,7 @@ describe('metrics', () => {
 
 describe('when the database is unreachable', () => {
   it('/readyz fails, queries get a masked error with a logged correlation id, and both recover', async () => {
-    const outage = await databaseOutage(t);
+    const outage = await databaseOutage(t.database, () => t.gateway.db.close());
     try {
       const ready = await fetch(`${t.gateway.url}/readyz`);
       expect(ready.status).toBe(503);
@@ -67,26 +67,3 @@ describe('when the database is unreachable', () => {
     }
   });
 });
-
-/**
- * PostgreSQL: refuse new connections to the test database and cut the open ones, as a failover
- * would. PGlite lives in the process: closing it is the only way it becomes unreachable.
- */
-async function databaseOutage(gateway: typeof t): Promise<{ end(): Promise<void> }> {
-  const url = gateway.database.env.DATABASE_URL;
-  if (!url) {
-    await gateway.gateway.db.close();
-    return { end: async () => undefined };
-  }
-  const name = new URL(url).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
-  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
-  return {
-    async end() {
-      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
-      await admin.end();
-    },
-  };
-}

@@ -39,3 +39,27 @@ export async function createTestDatabase(kind?: 'postgresql' | 'pglite'): Promis
     },
   };
 }
+
+/**
+ * Makes the gateway's database unreachable until `end()`. PostgreSQL: refuse new connections to
+ * the test database and cut the open ones, as a failover would. PGlite lives in the process:
+ * closing it is the only way it becomes unreachable (and it stays closed).
+ */
+export async function databaseOutage(database: TestDatabase, closeEmbedded: () => Promise<void>): Promise<{ end(): Promise<void> }> {
+  const url = database.env.DATABASE_URL;
+  if (!url) {
+    await closeEmbedded();
+    return { end: async () => undefined };
+  }
+  const name = new URL(url).pathname.slice(1);
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+  return {
+    async end() {
+      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
+      await admin.end();
+    },
+  };
+}

@@ -1,13 +1,11 @@
 // The webhook inbox over real HTTP on a real database: verification before anything is stored,
 // exactly one status change per real transition, anomalies kept and acknowledged, 413 and 5xx.
 
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LocalPubSub } from '../../src/lib/pubsub.js';
 import { signatureHeader } from '../../src/providers/deposit-gateway/index.js';
-import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/modules/events/payment-event.types.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import type { TestDatabase } from '../support/database.js';
+import { collectNotifications } from '../support/notifications.js';
+import { databaseOutage, type TestDatabase } from '../support/database.js';
 import {
   accountSecrets,
   countDeliveries,
@@ -25,15 +23,6 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-/** Every notification this instance publishes from now on. */
-function collect(pubsub: LocalPubSub): { seen: EventNotification[]; stop(): void } {
-  const seen: EventNotification[] = [];
-  const iterator = pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC);
-  void (async () => {
-    for await (const notification of iterator) seen.push(notification);
-  })();
-  return { seen, stop: () => void iterator.return?.() };
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
@@ -43,7 +32,7 @@ describe('a verified approved webhook', () => {
     const deposit = await insertDeposit(t);
     const envelope = paymentEnvelope(deposit, 'approved');
     const bytes = JSON.stringify(envelope);
-    const live = collect(t.gateway.services.pubsub);
+    const live = collectNotifications(t.gateway.services.pubsub);
 
     // when
     const response = await sendWebhook(t, bytes);
@@ -131,7 +120,7 @@ describe('exactly one status change per real transition', () => {
     const deposit = await insertDeposit(t);
     const bytes = JSON.stringify(paymentEnvelope(deposit, 'approved'));
     const header = signatureHeader(bytes, accountSecrets(t), Math.floor(Date.now() / 1000));
-    const live = collect(t.gateway.services.pubsub);
+    const live = collectNotifications(t.gateway.services.pubsub);
 
     // when
     const responses = await Promise.all(Array.from({ length: 50 }, () => sendWebhook(t, bytes, { header })));
@@ -364,7 +353,7 @@ describe('when the database is down', () => {
     const bytes = JSON.stringify(envelope);
     const header = signatureHeader(bytes, accountSecrets(t), Math.floor(Date.now() / 1000));
 
-    const outage = await databaseOutage();
+    const outage = await databaseOutage(t.database, () => t.gateway.db.close());
     try {
       expect(await sendWebhook(t, bytes, { header })).toEqual({ status: 500, body: { received: false, reason: 'INTERNAL_ERROR' } });
     } finally {
@@ -379,22 +368,3 @@ describe('when the database is down', () => {
   });
 });
 
-/** As in test/foundation/health.test.ts: refuse and cut connections (PostgreSQL), or close PGlite. */
-async function databaseOutage(): Promise<{ end(): Promise<void> }> {
-  const url = t.database.env.DATABASE_URL;
-  if (!url) {
-    await t.gateway.db.close();
-    return { end: async () => undefined };
-  }
-  const name = new URL(url).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
-  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
-  return {
-    async end() {
-      await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
-      await admin.end();
-    },
-  };
-}
