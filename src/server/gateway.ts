@@ -63,7 +63,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const metrics = new GatewayMetrics();
-  // Subscriptions are fed only by committed events, whichever instance committed them (issue 3, section 5).
+  // Subscriptions are fed only by committed events, whichever instance committed them (DESIGN.md: live updates across instances).
   const eventBus = new EventBus(db, services.pubsub, logger.child({ component: 'event-bus' }));
   await eventBus.start();
 

@@ -1,6 +1,6 @@
 import { Migration } from '@mikro-orm/migrations';
 
-/** Internal API clients and their hashed keys (issue 2). */
+/** Internal API clients and their hashed keys. */
 export class Migration20261121000000_api_clients extends Migration {
   override up(): void {
     this.addSql(`

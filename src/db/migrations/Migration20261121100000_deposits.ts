@@ -2,7 +2,7 @@
 
 import { Migration } from '@mikro-orm/migrations';
 
-/** Deposits, the ordered payment event log and the webhook inbox (issue 3). */
+/** Deposits, the ordered payment event log and the webhook inbox. */
 export class Migration20261121100000_deposits extends Migration {
   override up(): void {
     this.addSql(`

@@ -1,4 +1,4 @@
-// The roles an internal API client can hold, and what each one may do (DESIGN.md, issue 2).
+// The roles an internal API client can hold, and what each one may do (DESIGN.md).
 
 export const ROLES = ['CASHIER', 'PAYOUTS', 'REFUNDS', 'ADMIN'] as const;
 

@@ -32,7 +32,7 @@ export interface EventPageInput {
  * Key of the transaction-scoped advisory lock that orders appends. Positions come from an identity
  * column, assigned at INSERT; without the lock, a transaction could take position 10, another 11
  * and commit first, and a client paging `events(after:)` in between would move its cursor past 10
- * before 10 became visible and never see it ("misses nothing", issue 3). Held from the INSERT to
+ * before 10 became visible and never see it (a catching-up client must miss nothing). Held from the INSERT to
  * commit, the lock makes positions appear in commit order. Appending is therefore the last write
  * of a transaction, so the lock is held only for the commit itself.
  */
