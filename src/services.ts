@@ -3,6 +3,7 @@
 
 import type { GatewayConfig } from './config.js';
 import { createLogger, type Logger } from './lib/logger.js';
+import { BackgroundTasks } from './lib/background.js';
 import { LocalPubSub } from './lib/pubsub.js';
 import type { MerchantAccount } from './providers/provider.js';
 import { createDepositGatewayAdapter, type DepositGatewayAdapter } from './providers/deposit-gateway/index.js';
@@ -21,6 +22,8 @@ export interface Services {
   deposits: DepositService;
   /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
   pubsub: LocalPubSub;
+  /** Work that runs after a response (drained before shutdown closes the database). */
+  background: BackgroundTasks;
   /** One adapter per provider; every call names its merchant account. */
   providers: { 'deposit-gateway': DepositGatewayAdapter; 'qr-gateway': QrGatewayAdapter };
 }
@@ -47,6 +50,7 @@ export function createServices(options: CreateServicesOptions): Services {
     webhooks: new WebhookService(events),
     deposits: new DepositService({ accounts, providers, events, logger: logger.child({ component: 'deposits' }) }),
     pubsub: new LocalPubSub(),
+    background: new BackgroundTasks(),
     providers,
   };
 }

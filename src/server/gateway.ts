@@ -202,6 +202,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       ready = false;
       await ws.close();
       await apollo.stop();
+      // No request can start more background work now; let what runs finish with the database.
+      await services.background.drain(10_000);
       await sandboxes.close();
       await eventBus.stop();
       await db.close();

@@ -76,7 +76,8 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
       if (result.outcome === 'applied' && result.subjectType === 'deposit' && result.subjectId && 'reference' in event.subject && event.subject.reference) {
         // Webhooks carry status, not details (fee, net, decline reason: spec "Webhook event
         // envelope"); fetch them from the provider's record after acknowledging.
-        void services.deposits.refreshFromProvider(db.fork(), result.subjectId, event.subject.reference);
+        const { subjectId, reference } = { subjectId: result.subjectId, reference: event.subject.reference };
+        services.background.run(() => services.deposits.refreshFromProvider(db.fork(), subjectId, reference));
       }
     } catch (error) {
       metrics.webhooks.inc({ provider, outcome: 'error' });
