@@ -42,6 +42,8 @@ export interface Database {
 }
 
 const PGLITE_DATABASE = 'gateway';
+/** Longest wait for the connection pool to close before shutdown goes on without it. */
+const CLOSE_DEADLINE_MS = 5_000;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.logger.child({ component: 'database' });
@@ -116,7 +118,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       if (closed) return;
       closed = true;
       await notifications.close();
-      await orm.close(true);
+      // A connection the server killed during an outage can stay checked out of the pool (the
+      // driver's error path does not always return it), and closing the pool would then wait
+      // forever. Its backend is gone; after a deadline, shut down without it.
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        orm.close(true).then(() => 'closed' as const),
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), CLOSE_DEADLINE_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') log.warn({ deadlineMs: CLOSE_DEADLINE_MS }, 'database pool did not close in time (a connection lost in an outage is still checked out); shutting down without it');
       releaseLock();
     },
   };
