@@ -26,17 +26,40 @@ export interface ReceiveWebhookResult {
   subjectId?: string;
 }
 
-interface Decision {
+/** What became of one event: the inbox row records it. */
+export interface WebhookDecision {
   outcome: WebhookOutcome;
   reason?: string;
   subjectType?: PaymentSubjectType;
   subjectId?: string;
 }
+type Decision = WebhookDecision;
 
-type DepositSubject = Extract<WebhookEvent['subject'], { kind: 'deposit' }>;
+type Subject = WebhookEvent['subject'];
+type DepositSubject = Extract<Subject, { kind: 'deposit' }>;
+
+/**
+ * Applies one kind of event inside the inbox's transaction (after the delivery row is inserted,
+ * before it commits). Returns the outcome to record; throws only on infrastructure failure.
+ */
+export type WebhookSubjectHandler<K extends Subject['kind']> = (
+  tx: SqlEntityManager,
+  input: ReceiveWebhookInput,
+  subject: Extract<Subject, { kind: K }>,
+) => Promise<WebhookDecision>;
+
+/** Handlers of the event kinds other modules own (refunds, payouts, disputes). */
+export interface WebhookSubjectHandlers {
+  refund?: WebhookSubjectHandler<'refund'>;
+  payout?: WebhookSubjectHandler<'payout'>;
+  chargeback?: WebhookSubjectHandler<'chargeback'>;
+}
 
 export class WebhookService {
-  constructor(private readonly events: EventService) {}
+  constructor(
+    private readonly events: EventService,
+    private readonly handlers: WebhookSubjectHandlers = {},
+  ) {}
 
   /**
    * Stores and applies one verified event in one transaction: the inbox row, any status change and
@@ -77,10 +100,11 @@ export class WebhookService {
       case 'deposit':
         return this.applyToDeposit(tx, input, subject);
       case 'refund':
+        return this.handlers.refund ? this.handlers.refund(tx, input, subject) : notHandled(subject.kind);
       case 'payout':
+        return this.handlers.payout ? this.handlers.payout(tx, input, subject) : notHandled(subject.kind);
       case 'chargeback':
-        // Stored, acknowledged and visible to admins; acted on once refunds, payouts and disputes exist.
-        return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: ${subject.kind} events are not applied yet` };
+        return this.handlers.chargeback ? this.handlers.chargeback(tx, input, subject) : notHandled(subject.kind);
       case 'other':
         // Spec (Versioning): new event types appear without notice; consumers ignore what they do not know.
         return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: unknown event type ${input.event.name}` };
@@ -147,4 +171,9 @@ export class WebhookService {
     );
     return rows[0]?.id;
   }
+}
+
+/** Stored, acknowledged and visible to admins, but not acted on: no module handles this kind. */
+function notHandled(kind: string): WebhookDecision {
+  return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: ${kind} events are not applied` };
 }
