@@ -3,6 +3,7 @@
 import { ApiClientSchema } from '../modules/clients/api-client.entity.js';
 import { DepositSchema } from '../modules/deposits/deposit.entity.js';
 import { PaymentEventSchema } from '../modules/events/payment-event.entity.js';
+import { RefundSchema } from '../modules/refunds/refund.entity.js';
 import { WebhookDeliverySchema } from '../modules/webhooks/webhook-delivery.entity.js';
 
-export const entities = [ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema];
+export const entities = [ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema, RefundSchema];

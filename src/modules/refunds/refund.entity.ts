@@ -1,0 +1,51 @@
+// A refund of (part of) a succeeded deposit: who asked, how much, and where the provider's decision stands.
+
+import { defineEntity, p } from '@mikro-orm/core';
+import { Money } from '../../lib/money.js';
+import type { RefundStatus } from '../../providers/provider.js';
+
+export const RefundSchema = defineEntity({
+  name: 'Refund',
+  tableName: 'refund',
+  properties: {
+    id: p.string().primary().length(30),
+    depositId: p.string().length(30),
+    /** The ApiClient that requested it (a refunds back office, an admin): scopes the idempotency key. */
+    clientId: p.string().length(30),
+    /** Exact decimal string in the deposit's currency (numeric(20,2)); read it through `amountMoney()`. */
+    amount: p.decimal('string').precision(20).scale(2),
+    currency: p.string().length(3),
+    reason: p.string().length(500).nullable(),
+    status: p.string().$type<RefundStatus>().length(16),
+    /** The provider's refund id (`rf_…` at the deposit gateway, assumption A3). */
+    providerReference: p.string().length(255).nullable(),
+    /** The provider's raw refund status word. */
+    providerStatus: p.string().length(64).nullable(),
+    /** Scoped to `clientId`: unique per client, not globally. */
+    idempotencyKey: p.string().length(255).nullable(),
+    /** SHA-256 hex of the normalized input, to tell a retry from a reuse of the key with other input. */
+    idempotencyFingerprint: p.string().length(64).nullable(),
+    /**
+     * Stable code of the last failed submission. With no provider reference and status REQUESTED it
+     * marks a refund whose outcome at the provider is unknown: safe to resubmit under the same id,
+     * which is the provider's idempotency key.
+     */
+    submissionError: p.string().length(64).nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  // Declared to match the migration (the SQL there is the source of truth).
+  uniques: [{ name: 'refund_client_idempotency_key_unique', properties: ['clientId', 'idempotencyKey'] }],
+  indexes: [
+    { name: 'refund_deposit_created_idx', properties: ['depositId', 'createdAt'] },
+    { name: 'refund_provider_reference_idx', properties: ['providerReference'] },
+  ],
+});
+
+export class Refund extends RefundSchema.class {
+  amountMoney(): Money {
+    return Money.fromDecimal(this.amount, this.currency);
+  }
+}
+
+RefundSchema.setClass(Refund);
