@@ -4,6 +4,8 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
 import type { Deposit } from '../deposits/deposit.entity.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
+import type { Refund } from '../refunds/refund.entity.js';
+import { toRefundSnapshot } from '../refunds/refund-snapshot.js';
 import { PaymentEvent, type PaymentSubjectType } from './payment-event.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, type EventNotification } from './payment-event.types.js';
 
@@ -18,6 +20,8 @@ export interface AppendEventInput {
   toStatus: string | null;
   /** The deposit after the change (flushed), for a deposit event: becomes the row's `data` and the notification's snapshot. */
   deposit?: Deposit;
+  /** The refund after the change (flushed), for a refund event: becomes the row's `data` and the notification's snapshot. */
+  refund?: Refund;
 }
 
 export interface EventPageInput {
@@ -57,6 +61,7 @@ export class EventService {
     if (!em.isInTransaction()) throw new Error('EventService.append must run inside the transaction of the change it records');
     await em.execute('select pg_advisory_xact_lock(?)', [APPEND_LOCK_KEY]);
     const snapshot = input.deposit ? toDepositSnapshot(input.deposit) : undefined;
+    const refundSnapshot = input.refund ? toRefundSnapshot(input.refund) : undefined;
     const event = em.create(PaymentEvent, {
       id: newId('evt'),
       subjectType: input.subjectType,
@@ -65,12 +70,12 @@ export class EventService {
       type: input.type,
       fromStatus: input.fromStatus,
       toStatus: input.toStatus,
-      data: snapshot ? { ...snapshot } : {},
+      data: snapshot ? { ...snapshot } : refundSnapshot ? { ...refundSnapshot } : {},
       createdAt: new Date(),
     });
     // The row (and its identity position) must exist before the notification names it.
     await em.flush();
-    await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event, snapshot)]);
+    await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event, snapshot, refundSnapshot)]);
     return event;
   }
 
@@ -113,14 +118,19 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
   if (event.subjectType === 'deposit' && typeof event.data.id === 'string') {
     notification.deposit = event.data as unknown as EventNotification['deposit'];
   }
+  if (event.subjectType === 'refund' && typeof event.data.id === 'string') {
+    notification.refund = event.data as unknown as EventNotification['refund'];
+  }
   return notification;
 }
 
-function notificationPayload(event: PaymentEvent, snapshot: EventNotification['deposit']): string {
+function notificationPayload(event: PaymentEvent, snapshot: EventNotification['deposit'], refundSnapshot?: EventNotification['refund']): string {
   const notification = toEventNotification(event);
   if (snapshot) notification.deposit = snapshot;
+  if (refundSnapshot) notification.refund = refundSnapshot;
   const json = JSON.stringify(notification);
   if (Buffer.byteLength(json, 'utf8') <= MAX_NOTIFICATION_BYTES) return json;
   delete notification.deposit;
+  delete notification.refund;
   return JSON.stringify(notification);
 }

@@ -43,6 +43,24 @@ export interface DepositSnapshot {
   updatedAt: string;
 }
 
+/**
+ * A refund as it stood right after a change, in JSON form (amount as a decimal string in the
+ * deposit's currency, dates as ISO strings).
+ */
+export interface RefundSnapshot {
+  id: string;
+  depositId: string;
+  /** The client that requested the refund. */
+  clientId: string;
+  status: RefundStatus;
+  providerStatus: string | null;
+  amount: string;
+  currency: string;
+  reason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** One appended event, as NOTIFY carries it (kept well under PostgreSQL's 8000-byte payload limit). */
 export interface EventNotification {
   /** The event's position in the global log, as a decimal string (bigint). */
@@ -58,4 +76,6 @@ export interface EventNotification {
   createdAt: string;
   /** The subject after the change. */
   deposit?: DepositSnapshot;
+  /** The refund after the change (refund events). */
+  refund?: RefundSnapshot;
 }
