@@ -130,18 +130,18 @@ export class DepositService {
     return this.submit(em, deposit, account, provider);
   }
 
-  /** A deposit the client may see (admins see all), or null. */
+  /** A deposit the client may see (admins and refunds back offices see all), or null. */
   async findVisible(em: SqlEntityManager, client: ApiClient, id: string): Promise<Deposit | null> {
     const deposit = await em.findOne(Deposit, { id });
-    if (!deposit || !(client.isAdmin() || deposit.clientId === client.id)) return null;
+    if (!deposit || !(seesEveryDeposit(client) || deposit.clientId === client.id)) return null;
     return deposit;
   }
 
-  /** Newest first, `limit` rows after the (createdAt, id) position, restricted to the client's own unless admin. */
+  /** Newest first, `limit` rows after the (createdAt, id) position, restricted to the client's own unless admin or refunds. */
   page(em: SqlEntityManager, client: ApiClient, options: { limit: number; after?: { createdAt: Date; id: string }; filter?: DepositFilter }): Promise<Deposit[]> {
     const { filter = {}, after, limit } = options;
     const where: Record<string, unknown>[] = [];
-    if (!client.isAdmin()) where.push({ clientId: client.id });
+    if (!seesEveryDeposit(client)) where.push({ clientId: client.id });
     if (filter.status) where.push({ status: filter.status });
     if (filter.rail) where.push({ rail: filter.rail });
     if (filter.merchantReference) where.push({ merchantReference: filter.merchantReference });
@@ -348,6 +348,11 @@ export class DepositService {
     });
     return { deposit: await em.refreshOrFail(deposit), errors: [userError] };
   }
+}
+
+/** A refunds back office refunds deposits that cashiers created, so it reads them all. */
+function seesEveryDeposit(client: ApiClient): boolean {
+  return client.isAdmin() || client.hasRole('REFUNDS');
 }
 
 /** A stable hash of everything that defines the request, to tell a retry from a different request. */
