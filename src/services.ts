@@ -13,6 +13,9 @@ import { EventService } from './modules/events/event.service.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
 import { WebhookService } from './modules/webhooks/webhook.service.js';
 import { DepositService } from './modules/deposits/deposit.service.js';
+import { RefundService } from './modules/refunds/refund.service.js';
+import { refundWebhookHandler } from './modules/refunds/refund-webhooks.js';
+import { chargebackWebhookHandler } from './modules/disputes/chargeback-webhooks.js';
 
 export interface Services {
   clients: ApiClientService;
@@ -20,6 +23,7 @@ export interface Services {
   events: EventService;
   webhooks: WebhookService;
   deposits: DepositService;
+  refunds: RefundService;
   /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
   pubsub: LocalPubSub;
   /** Work that runs after a response (drained before shutdown closes the database). */
@@ -47,8 +51,9 @@ export function createServices(options: CreateServicesOptions): Services {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
     events,
-    webhooks: new WebhookService(events),
+    webhooks: new WebhookService(events, { refund: refundWebhookHandler(events), chargeback: chargebackWebhookHandler(events) }),
     deposits: new DepositService({ accounts, providers, events, logger: logger.child({ component: 'deposits' }) }),
+    refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, logger: logger.child({ component: 'refunds' }) }),
     pubsub: new LocalPubSub(),
     background: new BackgroundTasks(),
     providers,

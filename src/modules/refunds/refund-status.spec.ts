@@ -7,6 +7,7 @@ import {
   REFUND_TRANSITIONS,
   assertRefundTransitionsConsistent,
   decideRefundTransition,
+  depositRefundStatus,
   isTerminalRefundStatus,
 } from './refund-status.js';
 
@@ -45,5 +46,20 @@ describe('refund status transitions', () => {
 
   it('passes its start-up check', () => {
     expect(() => assertRefundTransitionsConsistent()).not.toThrow();
+  });
+});
+
+describe('deposit refund status', () => {
+  const known = (status: RefundStatus) => ({ status, providerReference: `rf_${status}` });
+
+  it('is null while the provider knows of no refund', () => {
+    expect(depositRefundStatus([])).toBeNull();
+    expect(depositRefundStatus([{ status: 'REJECTED', providerReference: null }])).toBeNull();
+  });
+
+  it('shows an open request first, then an executed refund, then a refusal', () => {
+    expect(depositRefundStatus([known('APPROVED'), known('REQUESTED')])).toBe('REQUESTED');
+    expect(depositRefundStatus([known('REJECTED'), known('APPROVED')])).toBe('APPROVED');
+    expect(depositRefundStatus([known('REJECTED')])).toBe('REJECTED');
   });
 });

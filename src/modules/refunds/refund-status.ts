@@ -30,3 +30,16 @@ export function isTerminalRefundStatus(status: RefundStatus): boolean {
 export function assertRefundTransitionsConsistent(): void {
   refundStateMachine.assertConsistent();
 }
+
+/**
+ * The deposit's `refundStatus`: where its refunds stand together, over the refunds the provider
+ * knows of (those it refused at once never opened there). An open request wins, then an executed
+ * one; null while there is none.
+ */
+export function depositRefundStatus(refunds: ReadonlyArray<{ status: RefundStatus; providerReference?: string | null }>): RefundStatus | null {
+  const known = refunds.filter((refund) => refund.providerReference);
+  for (const status of ['REQUESTED', 'APPROVED', 'REJECTED'] as const) {
+    if (known.some((refund) => refund.status === status)) return status;
+  }
+  return null;
+}
