@@ -220,6 +220,11 @@ export interface DepositProvider {
   getDeposit(account: MerchantAccount, reference: string): Promise<ProviderResult<ProviderDeposit>>;
   /** Verifies a webhook on the exact bytes received, then parses it. Never parses before verifying. */
   verifyWebhook(account: MerchantAccount, webhook: RawWebhook): WebhookVerification;
+  /**
+   * Parses a body that was verified when it was received (a stored delivery an admin replays).
+   * Never call it on bytes that have not passed `verifyWebhook`: it checks no signature.
+   */
+  parseWebhook(account: MerchantAccount, body: Buffer): WebhookVerification;
   /** Liveness of the provider's API for this account (health checks). */
   ping(account: MerchantAccount): Promise<boolean>;
 }

@@ -160,14 +160,11 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
       });
       if (!check.ok) return check;
       // Only now, with the bytes proven to be the provider's, is the body read.
-      let envelope: unknown;
-      try {
-        envelope = parseJsonExact(new TextDecoder('utf-8', { fatal: true }).decode(webhook.body));
-      } catch {
-        return { ok: false, reason: 'PAYLOAD_INVALID' };
-      }
-      const event = parseWebhookEnvelope(envelope);
-      return event ? { ok: true, event } : { ok: false, reason: 'PAYLOAD_INVALID' };
+      return parseVerifiedWebhook(webhook.body);
+    },
+
+    parseWebhook(_account, body: Buffer): WebhookVerification {
+      return parseVerifiedWebhook(body);
     },
 
     async ping(account) {
@@ -219,6 +216,18 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
       return request(account, { method: 'POST', path: cardSettlePath(reference), body: { ...CARD_SETTLE_BODY }, retryable: true }, parseSettleResult);
     },
   };
+}
+
+/** Reads a body whose signature was already checked. */
+function parseVerifiedWebhook(body: Buffer): WebhookVerification {
+  let envelope: unknown;
+  try {
+    envelope = parseJsonExact(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch {
+    return { ok: false, reason: 'PAYLOAD_INVALID' };
+  }
+  const event = parseWebhookEnvelope(envelope);
+  return event ? { ok: true, event } : { ok: false, reason: 'PAYLOAD_INVALID' };
 }
 
 function objectField(body: unknown, key: string): unknown {

@@ -134,6 +134,18 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
     return { ok: true, value: deposit };
   }
 
+  /** Reads a body whose signature was already checked. */
+  function parseVerifiedWebhook(account: MerchantAccount, body: Buffer): WebhookVerification {
+    let payload: unknown;
+    try {
+      payload = parseJsonExact(body.toString('utf8'));
+    } catch {
+      return { ok: false, reason: 'PAYLOAD_INVALID' };
+    }
+    const event = mapWebhookEvent(payload, body, unit, account.livemode);
+    return event ? { ok: true, event } : { ok: false, reason: 'PAYLOAD_INVALID' };
+  }
+
   return {
     name: 'qr-gateway',
     rails: ['THAI_QR'] as const,
@@ -185,14 +197,11 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
         now: webhook.receivedAt ?? new Date(),
       });
       if (!check.ok) return { ok: false, reason: check.reason };
-      let payload: unknown;
-      try {
-        payload = parseJsonExact(webhook.body.toString('utf8'));
-      } catch {
-        return { ok: false, reason: 'PAYLOAD_INVALID' };
-      }
-      const event = mapWebhookEvent(payload, webhook.body, unit, account.livemode);
-      return event ? { ok: true, event } : { ok: false, reason: 'PAYLOAD_INVALID' };
+      return parseVerifiedWebhook(account, webhook.body);
+    },
+
+    parseWebhook(account: MerchantAccount, body: Buffer): WebhookVerification {
+      return parseVerifiedWebhook(account, body);
     },
 
     async ping(account: MerchantAccount): Promise<boolean> {
