@@ -1,5 +1,6 @@
 // The webhook inbox: one row per verified provider event, keyed by the provider's event id, so a
-// redelivery is recognised as a duplicate and every event's outcome can be seen and replayed.
+// redelivery is recognised as a duplicate and every event's outcome can be seen and replayed; plus
+// one bodiless row per rejected delivery, so admins see failed verifications too.
 
 import { defineEntity, p } from '@mikro-orm/core';
 import type { ProviderName } from '../../providers/provider.js';
@@ -12,11 +13,13 @@ import type { PaymentSubjectType } from '../events/payment-event.entity.js';
  * - `ignored`: an event type we do not act on (new types appear over time; spec: Webhooks).
  * - `anomaly`: an impossible transition or a mismatched amount/currency; kept, not applied.
  * - `unmatched`: no subject with that reference.
+ * - `rejected`: failed verification (signature, freshness, shape); answered 4xx and kept for
+ *   admins with its reason and the body's SHA-256, never the body itself.
  */
-export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'anomaly' | 'unmatched';
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'anomaly' | 'unmatched' | 'rejected';
 
-// Only verified deliveries are stored: a body whose signature failed is not trusted input, is
-// answered 4xx and leaves no row (an attacker must not be able to fill or poison the inbox).
+// A body whose verification failed is not trusted input: it is answered 4xx and its row keeps no
+// body (`rawBody` is ''), so an attacker cannot poison the inbox or have it replayed.
 export const WebhookDeliverySchema = defineEntity({
   name: 'WebhookDelivery',
   tableName: 'webhook_delivery',
@@ -31,9 +34,13 @@ export const WebhookDeliverySchema = defineEntity({
     reason: p.text().nullable(),
     subjectType: p.string().$type<PaymentSubjectType>().length(16).nullable(),
     subjectId: p.string().length(30).nullable(),
-    /** The body exactly as received (utf8), so an admin can inspect and replay it. */
+    /** The body exactly as received (utf8), so an admin can inspect and replay it; '' for a rejected delivery. */
     rawBody: p.text(),
+    /** SHA-256 hex of the bytes received (set on rejected deliveries, which keep no body). */
+    bodySha256: p.string().length(64).nullable(),
     receivedAt: p.datetime().onCreate(() => new Date()),
+    /** When an admin last replayed this stored delivery. */
+    replayedAt: p.datetime().nullable(),
   },
   uniques: [
     { name: 'webhook_delivery_event_unique', properties: ['provider', 'merchantAccount', 'eventId'] },
