@@ -51,6 +51,16 @@ export interface GatewayConfig {
     /** Largest provider webhook body read; a larger one is refused with 413 before it is buffered. */
     webhookBodyLimitBytes: number;
   };
+  /** The background worker that asks providers about deposits whose webhooks may have been lost. */
+  reconciler: {
+    enabled: boolean;
+    /** Pause between two passes, and between two checks of one still-open deposit. */
+    intervalMs: number;
+    /** A deposit is checked once it has been open this long (0: at once). */
+    afterMs: number;
+    /** Deposits claimed per pass by one instance. */
+    batchSize: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -70,6 +80,13 @@ const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
     .regex(/^[0-9]+$/, 'must be a whole number')
     .transform(Number)
     .pipe(z.number().int().min(1).max(max));
+
+const nonNegativeInt = (max: number) =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(max));
 
 const url = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
@@ -123,6 +140,10 @@ const envSchema = z.object({
   GRAPHIQL: booleanString.optional(),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt(10_000_000).default(65_536),
+  RECONCILER_ENABLED: booleanString.default(true),
+  RECONCILE_INTERVAL_MS: positiveInt(86_400_000).default(60_000),
+  RECONCILE_AFTER_MS: nonNegativeInt(2_592_000_000).default(300_000),
+  RECONCILE_BATCH_SIZE: positiveInt(1000).default(50),
 });
 
 type Env = Record<string, string | undefined>;
@@ -177,6 +198,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       graphiql: e.GRAPHIQL ?? !production,
     },
     http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES },
+    reconciler: { enabled: e.RECONCILER_ENABLED, intervalMs: e.RECONCILE_INTERVAL_MS, afterMs: e.RECONCILE_AFTER_MS, batchSize: e.RECONCILE_BATCH_SIZE },
   };
 }
 
