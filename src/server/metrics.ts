@@ -1,10 +1,12 @@
 // Prometheus metrics of one gateway instance: HTTP requests, GraphQL operations by name and
-// outcome, and their durations. A registry per instance, so several can run in one process.
+// outcome, and their durations, webhooks by outcome and reason, and the reconciler's checks and
+// corrections. A registry per instance, so several can run in one process.
 
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { GatewayContext } from '../graphql/context.js';
+import type { ReconcileListener } from '../modules/reconciliation/reconciler.js';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -50,8 +52,22 @@ export class GatewayMetrics {
 
   readonly webhooks = new Counter({
     name: 'gateway_webhooks_total',
-    help: 'Provider webhooks by provider and outcome (applied, duplicate, ignored, anomaly, unmatched, error, or rejected_<reason>).',
-    labelNames: ['provider', 'outcome'] as const,
+    help: 'Provider webhooks by provider, outcome (applied, duplicate, ignored, anomaly, unmatched, rejected, error) and reason code (e.g. TRANSITION_NOT_ALLOWED, SIGNATURE_MISMATCH; absent when there is none).',
+    labelNames: ['provider', 'outcome', 'reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly reconcilerChecks = new Counter({
+    name: 'gateway_reconciler_checks_total',
+    help: 'Reconciler checks: deposits asked about one by one, by result (applied, noop, anomaly, provider_error, …), and payouts looked for in the provider\'s list (result checked or applied).',
+    labelNames: ['subject', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  readonly reconcilerCorrections = new Counter({
+    name: 'gateway_reconciler_corrections_total',
+    help: 'Status changes the reconciler applied (a webhook was missed), by from and to status.',
+    labelNames: ['from', 'to'] as const,
     registers: [this.registry],
   });
 
@@ -90,11 +106,39 @@ export class GatewayMetrics {
     };
   }
 
+  /** One webhook outcome; `reason` is reduced to its code so the label stays bounded. */
+  recordWebhook(provider: string, outcome: string, reason?: string): void {
+    const code = reasonCode(reason);
+    this.webhooks.inc(code ? { provider, outcome, reason: code } : { provider, outcome });
+  }
+
+  /** One reconciler result (the reconciler's listener). */
+  recordReconciliation(event: Parameters<ReconcileListener>[0]): void {
+    if (event.subject === 'payout') {
+      if (event.result.checked) this.reconcilerChecks.inc({ subject: 'payout', result: 'checked' }, event.result.checked);
+      if (event.result.applied) this.reconcilerChecks.inc({ subject: 'payout', result: 'applied' }, event.result.applied);
+      return;
+    }
+    const { result } = event;
+    this.reconcilerChecks.inc({ subject: 'deposit', result: result.outcome });
+    if (result.outcome === 'applied' && result.from && result.to) this.reconcilerCorrections.inc({ from: result.from, to: result.to });
+  }
+
   recordOperation(name: string, type: string, failed: boolean, startedNs: bigint): void {
     const seconds = Number(process.hrtime.bigint() - startedNs) / 1e9;
     this.graphqlOperations.inc({ operation: name, type, outcome: failed ? 'error' : 'success' });
     this.graphqlDuration.observe({ operation: name, type }, seconds);
   }
+}
+
+/**
+ * The stable code that starts a reason (`TRANSITION_NOT_ALLOWED: SUCCEEDED -> PENDING` gives
+ * `TRANSITION_NOT_ALLOWED`); free text never becomes a label value.
+ */
+export function reasonCode(reason: string | undefined): string | undefined {
+  if (!reason) return undefined;
+  const match = /^([A-Z][A-Z0-9_]{0,63})(?::|$)/.exec(reason);
+  return match ? match[1] : 'OTHER';
 }
 
 function routeOf(path: string): string {

@@ -1,4 +1,5 @@
 // HTTP side of provider webhooks: POST /webhooks/:provider/:account reads the raw bytes, has the account's adapter verify them, and answers only after the inbox transaction commits.
+// A delivery that fails verification is answered 4xx and recorded without its body, for admins.
 
 import { Router, type Request, type Response } from 'express';
 import type { Database } from '../db/database.js';
@@ -38,7 +39,7 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
     // The path is the sender's to choose: only a configured provider becomes a metric label.
     const provider: ProviderName | 'unknown' = adapter ? (providerParam as ProviderName) : 'unknown';
     const reject = (status: number, reason: string) => {
-      metrics.webhooks.inc({ provider, outcome: `rejected_${reason.toLowerCase()}` });
+      metrics.recordWebhook(provider, 'rejected', reason);
       log.warn({ provider, account: account?.code, status, reason }, 'webhook rejected');
       // A refused large body is left unread: closing the connection spares reading the rest.
       if (status === 413) res.set('connection', 'close');
@@ -60,13 +61,22 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
     }
 
     // Verified on the exact bytes before anything parses them (DESIGN.md "Webhooks are verified on the exact bytes received").
-    const verification = adapter.verifyWebhook(account, { body, headers: singleValued(req.headers), receivedAt: new Date() });
-    if (!verification.ok) return reject(REJECTION_STATUS[verification.reason], verification.reason);
+    const receivedAt = new Date();
+    const verification = adapter.verifyWebhook(account, { body, headers: singleValued(req.headers), receivedAt });
+    if (!verification.ok) {
+      try {
+        await services.webhooks.recordRejected(db.fork(), { provider: account.provider, account, reason: verification.reason, body, receivedAt });
+      } catch (error) {
+        // The answer is 4xx either way; losing the admin record of a refused delivery is only logged.
+        log.warn({ err: error, provider, account: account.code, reason: verification.reason }, 'rejected webhook could not be recorded');
+      }
+      return reject(REJECTION_STATUS[verification.reason], verification.reason);
+    }
     const { event } = verification;
 
     try {
       const result = await services.webhooks.receive(db.fork(), { provider: account.provider, account, event, rawBody: body });
-      metrics.webhooks.inc({ provider, outcome: result.outcome });
+      metrics.recordWebhook(provider, result.outcome, result.reason);
       log.info(
         { provider, account: account.code, event: event.name, eventId: event.eventId, outcome: result.outcome, reason: result.reason, subjectId: result.subjectId },
         'webhook received',
@@ -80,7 +90,7 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
         services.background.run(() => services.deposits.refreshFromProvider(db.fork(), subjectId, reference));
       }
     } catch (error) {
-      metrics.webhooks.inc({ provider, outcome: 'error' });
+      metrics.recordWebhook(provider, 'error');
       log.error({ err: error, provider, account: account.code, event: event.name, eventId: event.eventId }, 'webhook could not be stored');
       // 5xx: nothing was committed, and the provider retries (spec: Webhook retry window).
       res.status(500).json({ received: false, reason: 'INTERNAL_ERROR' });

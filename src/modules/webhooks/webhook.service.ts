@@ -1,8 +1,9 @@
 // The webhook inbox: records each verified provider event once, applies what it says in the same transaction, and keeps the outcome.
 
+import { createHash } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isId, newId } from '../../lib/ids.js';
-import type { MerchantAccount, ProviderName, WebhookEvent } from '../../providers/provider.js';
+import type { DepositProvider, MerchantAccount, ProviderName, WebhookEvent, WebhookRejection } from '../../providers/provider.js';
 import { applyDepositChange } from '../deposits/deposit-transitions.js';
 import type { EventService } from '../events/event.service.js';
 import type { PaymentSubjectType } from '../events/payment-event.entity.js';
@@ -48,6 +49,25 @@ export type WebhookSubjectHandler<K extends Subject['kind']> = (
   subject: Extract<Subject, { kind: K }>,
 ) => Promise<WebhookDecision>;
 
+/** An unverified delivery, kept for admins without its body. */
+export interface RejectedWebhookInput {
+  provider: ProviderName;
+  account: MerchantAccount;
+  reason: WebhookRejection;
+  body: Buffer;
+  receivedAt: Date;
+}
+
+/** What replaying a stored delivery needs: the configured accounts and the provider adapters. */
+export interface WebhookReplaySources {
+  account(code: string): MerchantAccount | undefined;
+  provider(name: ProviderName): DepositProvider;
+}
+
+export type ReplayWebhookResult =
+  | ({ ok: true; deliveryId: string } & WebhookDecision & { subjectReference?: string })
+  | { ok: false; code: 'DELIVERY_NOT_FOUND' | 'DELIVERY_REJECTED' | 'ACCOUNT_NOT_CONFIGURED' | 'PAYLOAD_INVALID'; message: string };
+
 /** Handlers of the event kinds other modules own (refunds, payouts, disputes). */
 export interface WebhookSubjectHandlers {
   refund?: WebhookSubjectHandler<'refund'>;
@@ -59,7 +79,66 @@ export class WebhookService {
   constructor(
     private readonly events: EventService,
     private readonly handlers: WebhookSubjectHandlers = {},
+    private readonly replaySources?: WebhookReplaySources,
   ) {}
+
+  /**
+   * Keeps a delivery that failed verification: its reason, account and time, and the SHA-256 of
+   * the bytes, never the bytes (they are not trusted input and are never replayed).
+   */
+  async recordRejected(em: SqlEntityManager, input: RejectedWebhookInput): Promise<string> {
+    const id = newId('whd');
+    await em.execute(
+      `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at)
+       values (?, ?, ?, ?, '', 'rejected', ?, null, null, '', ?, ?)`,
+      [id, input.provider, input.account.code, `rejected:${id}`, input.reason, createHash('sha256').update(input.body).digest('hex'), input.receivedAt],
+    );
+    return id;
+  }
+
+  /**
+   * Applies a stored, verified delivery again through the same decision code as a fresh one (e.g.
+   * an `unmatched` event whose deposit now exists). The row is locked, so concurrent replays
+   * serialize; it records the new decision, except that an `applied` row keeps its outcome (what
+   * it applied stays on record).
+   */
+  replay(em: SqlEntityManager, deliveryId: string): Promise<ReplayWebhookResult> {
+    return em.transactional(async (tx) => {
+      const rows = await tx.execute<Array<{ provider: ProviderName; merchant_account: string; outcome: WebhookOutcome; raw_body: string }>>(
+        'select provider, merchant_account, outcome, raw_body from webhook_delivery where id = ? for update',
+        [deliveryId],
+      );
+      const row = rows[0];
+      if (!row) return { ok: false, code: 'DELIVERY_NOT_FOUND', message: `No webhook delivery ${deliveryId}` };
+      if (row.outcome === 'rejected') {
+        return { ok: false, code: 'DELIVERY_REJECTED', message: 'A rejected delivery failed verification and kept no body: it cannot be replayed' };
+      }
+      const account = this.replaySources?.account(row.merchant_account);
+      if (!account || account.provider !== row.provider || !this.replaySources) {
+        return { ok: false, code: 'ACCOUNT_NOT_CONFIGURED', message: `Merchant account ${row.merchant_account} is not configured on this gateway` };
+      }
+      // Verified when it was received (only verified bodies are stored), so it is parsed, not re-verified:
+      // its signature timestamp is long out of the freshness window by now.
+      const parsed = this.replaySources.provider(row.provider).parseWebhook(account, Buffer.from(row.raw_body, 'utf8'));
+      if (!parsed.ok) return { ok: false, code: 'PAYLOAD_INVALID', message: 'The stored body is not a usable event' };
+      const input: ReceiveWebhookInput = { provider: row.provider, account, event: parsed.event, rawBody: Buffer.from(row.raw_body, 'utf8') };
+      const decision = await this.decide(tx, input);
+      if (row.outcome === 'applied') {
+        await tx.execute('update webhook_delivery set replayed_at = ? where id = ?', [new Date(), deliveryId]);
+      } else {
+        await tx.execute('update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ?, replayed_at = ? where id = ?', [
+          decision.outcome,
+          decision.reason ?? null,
+          decision.subjectType ?? null,
+          decision.subjectId ?? null,
+          new Date(),
+          deliveryId,
+        ]);
+      }
+      const subject = parsed.event.subject;
+      return { ok: true, deliveryId, ...decision, ...('reference' in subject && subject.reference ? { subjectReference: subject.reference } : {}) };
+    });
+  }
 
   /**
    * Stores and applies one verified event in one transaction: the inbox row, any status change and
