@@ -16,6 +16,9 @@ import { DepositService } from './modules/deposits/deposit.service.js';
 import { RefundService } from './modules/refunds/refund.service.js';
 import { refundWebhookHandler } from './modules/refunds/refund-webhooks.js';
 import { chargebackWebhookHandler } from './modules/disputes/chargeback-webhooks.js';
+import { CardFormService } from './modules/deposits/card-form.service.js';
+import { Reconciler } from './modules/reconciliation/reconciler.js';
+import { WebhookAdminService } from './modules/webhooks/webhook-admin.service.js';
 
 export interface Services {
   clients: ApiClientService;
@@ -24,6 +27,10 @@ export interface Services {
   webhooks: WebhookService;
   deposits: DepositService;
   refunds: RefundService;
+  cardForm: CardFormService;
+  /** Asks providers about deposits (and payouts) whose webhooks may be lost; the worker and reconcileDeposit use it. */
+  reconciler: Reconciler;
+  webhookAdmin: WebhookAdminService;
   /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
   pubsub: LocalPubSub;
   /** Work that runs after a response (drained before shutdown closes the database). */
@@ -47,15 +54,22 @@ export function createServices(options: CreateServicesOptions): Services {
     'deposit-gateway': createDepositGatewayAdapter({ timeoutMs, maxRetries, logger: logger.child({ provider: 'deposit-gateway' }) }),
     'qr-gateway': createQrGatewayAdapter({ amountUnit: qrAmountUnit, timeoutMs, maxRetries, logger: logger.child({ provider: 'qr-gateway' }) }),
   };
+  const deposits = new DepositService({ accounts, providers, events, logger: logger.child({ component: 'deposits' }) });
+  const background = new BackgroundTasks();
+  const replaySources = { account: (code: string) => accounts.get(code), provider: (name: keyof typeof providers) => providers[name] };
+  const webhooks = new WebhookService(events, { refund: refundWebhookHandler(events), chargeback: chargebackWebhookHandler(events) }, replaySources);
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
     events,
-    webhooks: new WebhookService(events, { refund: refundWebhookHandler(events), chargeback: chargebackWebhookHandler(events) }),
-    deposits: new DepositService({ accounts, providers, events, logger: logger.child({ component: 'deposits' }) }),
+    webhooks,
+    deposits,
     refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, logger: logger.child({ component: 'refunds' }) }),
+    cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, background, logger: logger.child({ component: 'card-form' }) }),
+    reconciler: new Reconciler({ accounts, providers, deposits, events, logger: logger.child({ component: 'reconciler' }) }),
+    webhookAdmin: new WebhookAdminService({ webhooks, deposits, background }),
     pubsub: new LocalPubSub(),
-    background: new BackgroundTasks(),
+    background,
     providers,
   };
 }

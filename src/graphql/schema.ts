@@ -6,6 +6,9 @@ import { ApiClientResolver } from '../modules/clients/api-client.resolver.js';
 import { MerchantAccountResolver } from '../modules/merchant-accounts/merchant-account.resolver.js';
 import { DepositResolver } from '../modules/deposits/deposit.resolver.js';
 import { EventResolver } from '../modules/events/event.resolver.js';
+import { CardFormResolver } from '../modules/deposits/card-form.resolver.js';
+import { ReconciliationResolver } from '../modules/reconciliation/reconciliation.resolver.js';
+import { WebhookAdminResolver } from '../modules/webhooks/webhook-admin.resolver.js';
 import { authChecker } from './auth.js';
 import { HeartbeatResolver } from './heartbeat.resolver.js';
 import { NodeResolver } from './node.resolver.js';
@@ -13,7 +16,7 @@ import { DateTimeScalar, DecimalScalar } from './scalars.js';
 import { LocalPubSub, typeGraphqlPubSub } from '../lib/pubsub.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, EventResolver, HeartbeatResolver];
+const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, EventResolver, HeartbeatResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver];
 
 /**
  * @param pubsub the instance's local fan-out; subscriptions in this schema use their own

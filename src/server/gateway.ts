@@ -20,6 +20,7 @@ import { createLogger, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
 import { assertDepositTransitionsConsistent } from '../modules/deposits/deposit-status.js';
 import { EventBus } from '../modules/events/event-bus.js';
+import { ReconcilerWorker } from '../modules/reconciliation/reconciler.worker.js';
 import { assertPayoutTransitionsConsistent } from '../modules/payouts/payout-status.js';
 import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-status.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
@@ -42,6 +43,8 @@ export interface Gateway {
   sandboxes: SandboxHost;
   demoClients: DemoClient[];
   logger: Logger;
+  /** The background reconciler, unless RECONCILER_ENABLED=false. */
+  reconciler: ReconcilerWorker | undefined;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,15 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const metrics = new GatewayMetrics();
+  services.reconciler.configure({
+    afterMs: config.reconciler.afterMs,
+    batchSize: config.reconciler.batchSize,
+    // A claim outlasts the slowest provider answer (every attempt timing out), so no other instance
+    // picks the deposit up while this one still waits for it.
+    claimMs: Math.max(config.reconciler.intervalMs, config.providers.timeoutMs * (config.providers.maxRetries + 1) + 5_000),
+    recheckMs: config.reconciler.intervalMs,
+  });
+  services.reconciler.onResult((event) => metrics.recordReconciliation(event));
   // Subscriptions are fed only by committed events, whichever instance committed them (DESIGN.md: live updates across instances).
   const eventBus = new EventBus(db, services.pubsub, logger.child({ component: 'event-bus' }));
   await eventBus.start();
@@ -183,6 +195,11 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     logger,
   });
   sandboxHost = sandboxes;
+  // Started once the sandboxes listen: it calls the providers.
+  const reconciler = config.reconciler.enabled
+    ? new ReconcilerWorker(services.reconciler, () => db.fork(), config.reconciler.intervalMs, logger.child({ component: 'reconciler' }))
+    : undefined;
+  reconciler?.start();
   ready = true;
 
   let closed = false;
@@ -196,12 +213,14 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     sandboxes,
     demoClients,
     logger,
+    reconciler,
     async close() {
       if (closed) return;
       closed = true;
       ready = false;
       await ws.close();
       await apollo.stop();
+      await reconciler?.stop();
       // No request can start more background work now; let what runs finish with the database.
       await services.background.drain(10_000);
       await sandboxes.close();

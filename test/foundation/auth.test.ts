@@ -53,6 +53,15 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
     variables: { input: { amount: '0' } },
     roles: ['CASHIER'],
   },
+  'Query.cardSession': { query: '{ cardSession(depositId: "dep_00000000000000000000000000") { settled } }', roles: ['CASHIER'] },
+  'Mutation.settleCardDeposit': {
+    query: 'mutation($input: SettleCardDepositInput!) { settleCardDeposit(input: $input) { userErrors { code } } }',
+    variables: { input: { depositId: 'dep_00000000000000000000000000' } },
+    roles: ['CASHIER'],
+  },
+  'Mutation.reconcileDeposit': { query: 'mutation { reconcileDeposit(id: "dep_00000000000000000000000000") { outcome } }', roles: ['ADMIN'] },
+  'Query.webhookDeliveries': { query: '{ webhookDeliveries(first: 1) { edges { cursor } } }', roles: ['ADMIN'] },
+  'Mutation.replayWebhookDelivery': { query: 'mutation { replayWebhookDelivery(id: "whd_00000000000000000000000000") { userErrors { code } } }', roles: ['ADMIN'] },
   'Subscription.heartbeat': { query: 'subscription { heartbeat { sequence } }', roles: 'any' },
   'Subscription.depositUpdated': { query: 'subscription { depositUpdated { id } }', roles: ['CASHIER', 'REFUNDS'] },
 };

@@ -1,0 +1,155 @@
+// The embedded card form: what the merchant page needs to show it (never the `integrity` value), and the server-to-server settle call that promotes a card deposit to its outcome.
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { BackgroundTasks } from '../../lib/background.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Money } from '../../lib/money.js';
+import type { DepositStatus, FieldError, MerchantAccount, MoneyMovementProvider } from '../../providers/provider.js';
+import type { ApiClient } from '../clients/api-client.entity.js';
+import type { EventService } from '../events/event.service.js';
+import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
+import type { Deposit } from './deposit.entity.js';
+import type { DepositService } from './deposit.service.js';
+import { applyDepositChange } from './deposit-transitions.js';
+
+/** What the merchant page needs to place the provider's card form. */
+export interface CardSessionView {
+  depositId: string;
+  /** The payment already reached a terminal state at the provider: show a result page, no form. */
+  settled: boolean;
+  /** The provider's status of the payment, in gateway terms. */
+  status: DepositStatus;
+  amount: Money;
+  /** Per-checkout loader script; load it without an integrity attribute (spec: Card session). */
+  scriptUrl: string | null;
+  brands: string[];
+}
+
+/** `notFound`: no deposit the caller may see. Otherwise a stable code and message; `providerFailure` when the provider could not answer. */
+export type CardSessionResult =
+  | { ok: true; session: CardSessionView }
+  | { ok: false; notFound: true }
+  | { ok: false; notFound: false; error: FieldError; providerFailure?: boolean };
+
+export interface SettleCardResult {
+  deposit: Deposit | null;
+  errors: FieldError[];
+  /** The deposit already had the settled outcome (a repeated call): nothing changed. */
+  alreadyProcessed: boolean;
+}
+
+export class CardFormService {
+  constructor(
+    private readonly deps: {
+      accounts: MerchantAccountService;
+      provider: MoneyMovementProvider;
+      deposits: DepositService;
+      events: EventService;
+      background: BackgroundTasks;
+      logger: Logger;
+    },
+  ) {}
+
+  async session(em: SqlEntityManager, client: ApiClient, depositId: string): Promise<CardSessionResult> {
+    const found = await this.cardDeposit(em, client, depositId);
+    if (!found.ok) return found;
+    const { deposit, reference } = found;
+    const result = await this.deps.provider.getCardSession(found.account, reference);
+    if (!result.ok) return { ok: false, notFound: false, providerFailure: true, error: { field: [], code: result.error.code, message: result.error.message } };
+    const session = result.value;
+    // `integrity` is never read from the provider's answer: the spec says to ignore it, because the
+    // per-checkout loader's hash is not fixed and a browser would silently block the script.
+    return {
+      ok: true,
+      session: {
+        depositId: deposit.id,
+        settled: session.settled,
+        status: session.status,
+        amount: deposit.amountMoney(),
+        scriptUrl: session.settled ? null : (session.scriptUrl ?? null),
+        brands: session.settled ? [] : session.brands,
+      },
+    };
+  }
+
+  /**
+   * Asks the provider for the authoritative outcome (spec: Card settle call) and applies it through
+   * the one transition function. Promote-only and idempotent: a repeated call changes nothing. The
+   * provider's echo of our deposit id is checked before anything is applied.
+   */
+  async settle(em: SqlEntityManager, client: ApiClient, depositId: string): Promise<SettleCardResult> {
+    const found = await this.cardDeposit(em, client, depositId);
+    if (!found.ok) {
+      const error = found.notFound ? { field: ['depositId'], code: 'NOT_FOUND', message: `No deposit with id ${depositId}` } : found.error;
+      return { deposit: null, errors: [error], alreadyProcessed: false };
+    }
+    const { deposit, account, reference } = found;
+    const result = await this.deps.provider.settleCard(account, reference);
+    if (!result.ok) return { deposit, errors: [{ field: [], code: result.error.code, message: result.error.message }], alreadyProcessed: false };
+    const truth = result.value.deposit;
+
+    if (truth.merchantReference !== deposit.id) {
+      // Spec: "on approved, verify merchant_reference matches the order before fulfilling". A
+      // different echo means the provider answered about another order: apply nothing.
+      this.deps.logger.error(
+        { anomaly: 'MERCHANT_REFERENCE_MISMATCH', depositId: deposit.id, reference, reportedMerchantReference: truth.merchantReference ?? null, reportedStatus: truth.providerStatus },
+        'card settle answered for another order; nothing applied',
+      );
+      return {
+        deposit,
+        errors: [{ field: ['depositId'], code: 'MERCHANT_REFERENCE_MISMATCH', message: 'The provider\'s settle result is not about this deposit; nothing was applied' }],
+        alreadyProcessed: false,
+      };
+    }
+
+    const applied = await em.transactional((tx) =>
+      applyDepositChange(
+        tx,
+        {
+          depositId: deposit.id,
+          change: {
+            status: truth.status,
+            providerStatus: truth.providerStatus,
+            ...(truth.declineReason !== undefined ? { declineReason: truth.declineReason } : {}),
+            ...(truth.amount !== undefined ? { amount: truth.amount } : {}),
+            providerReference: truth.reference,
+          },
+          source: `card-settle:${account.code}`,
+        },
+        this.deps.events,
+      ),
+    );
+    const current = await em.refreshOrFail(deposit);
+    if (applied.outcome === 'anomaly') {
+      this.deps.logger.error({ anomaly: applied.reason, depositId: deposit.id, reference }, 'card settle result refused');
+      const code = /^[A-Z_]+/.exec(applied.reason ?? '')?.[0] ?? 'ANOMALY';
+      return { deposit: current, errors: [{ field: [], code, message: 'The provider\'s settle result does not fit this deposit; nothing was applied' }], alreadyProcessed: false };
+    }
+    if (applied.outcome === 'applied') {
+      // The settle result carries no fee or net: read them from the payment, as after a webhook.
+      const { deposits, background } = this.deps;
+      background.run(() => deposits.refreshFromProvider(em.fork(), deposit.id, truth.reference));
+    }
+    return { deposit: current, errors: [], alreadyProcessed: applied.outcome === 'noop' && result.value.settled };
+  }
+
+  private async cardDeposit(
+    em: SqlEntityManager,
+    client: ApiClient,
+    depositId: string,
+  ): Promise<{ ok: true; deposit: Deposit; account: MerchantAccount; reference: string } | { ok: false; notFound: true } | { ok: false; notFound: false; error: FieldError }> {
+    const deposit = await this.deps.deposits.findVisible(em, client, depositId);
+    if (!deposit) return { ok: false, notFound: true };
+    if (deposit.rail !== 'CARD') {
+      return { ok: false, notFound: false, error: { field: ['depositId'], code: 'NOT_A_CARD_DEPOSIT', message: `Deposit ${deposit.id} is on the ${deposit.rail} rail; the card form serves CARD deposits only` } };
+    }
+    const account = this.deps.accounts.get(deposit.merchantAccount);
+    if (!account) {
+      return { ok: false, notFound: false, error: { field: [], code: 'ACCOUNT_NOT_CONFIGURED', message: `Merchant account ${deposit.merchantAccount} is not configured on this gateway` } };
+    }
+    if (!deposit.providerReference) {
+      return { ok: false, notFound: false, error: { field: ['depositId'], code: 'DEPOSIT_NOT_SUBMITTED', message: `Deposit ${deposit.id} has not reached the provider yet; try again shortly` } };
+    }
+    return { ok: true, deposit, account, reference: deposit.providerReference };
+  }
+}

@@ -1,0 +1,60 @@
+// GraphQL shapes of the embedded card form: the card session (never the provider's `integrity`), the settle input and its payload.
+
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { UserError } from '../../graphql/user-error.js';
+import type { DepositStatus } from '../../providers/provider.js';
+import type { CardSessionView } from './card-form.service.js';
+import { DepositNode, DepositStatusEnum, Money } from './deposit.types.js';
+
+@ObjectType({ description: 'What a merchant page needs to show the provider\'s embedded card form for a CARD deposit.' })
+export class CardSession {
+  @Field(() => ID)
+  depositId!: string;
+
+  @Field({ description: 'True once the payment reached a final state at the provider: show a result page, not the form (scriptUrl and brands are then empty).' })
+  settled!: boolean;
+
+  @Field(() => DepositStatusEnum, { description: 'The payment\'s status at the provider now.' })
+  status!: DepositStatus;
+
+  @Field(() => Money)
+  amount!: Money;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The processor\'s loader script for this checkout. Load it WITHOUT an integrity attribute: its hash changes per checkout and a browser would block it silently.',
+  })
+  scriptUrl!: string | null;
+
+  @Field(() => [String], { description: 'Enabled card brands, e.g. VISA, MASTER: put them on the form as the provider\'s documentation says.' })
+  brands!: string[];
+
+  static from(view: CardSessionView): CardSession {
+    return Object.assign(new CardSession(), {
+      depositId: view.depositId,
+      settled: view.settled,
+      status: view.status,
+      amount: Money.of(view.amount.toDecimal(), view.amount.currency)!,
+      scriptUrl: view.scriptUrl,
+      brands: view.brands,
+    });
+  }
+}
+
+@InputType()
+export class SettleCardDepositInput {
+  @Field(() => ID, { description: 'The CARD deposit the shopper just completed the card form for.' })
+  depositId!: string;
+}
+
+@ObjectType()
+export class SettleCardDepositPayload {
+  @Field(() => DepositNode, { nullable: true, description: 'The deposit after the provider\'s outcome was applied: SUCCEEDED, or DECLINED with declineReason.' })
+  deposit!: DepositNode | null;
+
+  @Field({ description: 'True when the deposit already had this outcome (a repeated call): nothing changed.' })
+  alreadyProcessed!: boolean;
+
+  @Field(() => [UserError])
+  userErrors!: UserError[];
+}

@@ -1,0 +1,142 @@
+// GraphQL shapes of the admin webhook views: a delivery (never its body), the outcome enum, the list filter and connection, and the replay payload.
+
+import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { connectionType } from '../../graphql/relay.js';
+import { UserError } from '../../graphql/user-error.js';
+import type { ProviderName } from '../../providers/provider.js';
+import { PaymentProviderEnum, type PaymentProvider } from '../deposits/deposit.types.js';
+import type { DeliveryListing } from './webhook-admin.service.js';
+import type { WebhookOutcome } from './webhook-delivery.entity.js';
+
+export const WebhookOutcomeEnum = {
+  APPLIED: 'APPLIED',
+  DUPLICATE: 'DUPLICATE',
+  IGNORED: 'IGNORED',
+  ANOMALY: 'ANOMALY',
+  UNMATCHED: 'UNMATCHED',
+  REJECTED: 'REJECTED',
+} as const;
+export type WebhookOutcomeValue = keyof typeof WebhookOutcomeEnum;
+
+registerEnumType(WebhookOutcomeEnum, {
+  name: 'WebhookOutcome',
+  description: 'What became of a webhook delivery.',
+  valuesConfig: {
+    APPLIED: { description: 'Changed its subject (one status change, one event).' },
+    DUPLICATE: { description: 'Reported a status the subject already had.' },
+    IGNORED: { description: 'An event type the gateway does not act on.' },
+    ANOMALY: { description: 'Refused: an impossible transition or mismatched money; see reason.' },
+    UNMATCHED: { description: 'No subject with that reference (yet): replay it once the subject exists.' },
+    REJECTED: { description: 'Failed verification (signature, freshness, shape); answered 4xx, kept without its body.' },
+  },
+});
+
+const OUTCOME_VALUE: Record<WebhookOutcome, WebhookOutcomeValue> = {
+  applied: 'APPLIED',
+  duplicate: 'DUPLICATE',
+  ignored: 'IGNORED',
+  anomaly: 'ANOMALY',
+  unmatched: 'UNMATCHED',
+  rejected: 'REJECTED',
+};
+
+export function outcomeOf(value: WebhookOutcomeValue): WebhookOutcome {
+  return value.toLowerCase() as WebhookOutcome;
+}
+
+export function providerOf(value: PaymentProvider): ProviderName {
+  return value === 'DEPOSIT_GATEWAY' ? 'deposit-gateway' : 'qr-gateway';
+}
+
+const PROVIDER_VALUE: Record<ProviderName, PaymentProvider> = { 'deposit-gateway': 'DEPOSIT_GATEWAY', 'qr-gateway': 'QR_GATEWAY' };
+
+@ObjectType({ description: 'One webhook delivery as received, with what became of it. The body is never shown.' })
+export class WebhookDeliveryNode {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => PaymentProviderEnum)
+  provider!: PaymentProvider;
+
+  @Field({ description: 'Code of the merchant account whose webhook address received it.' })
+  merchantAccount!: string;
+
+  @Field({ description: 'The provider\'s event id; `rejected:<id>` for a rejected delivery.' })
+  eventId!: string;
+
+  @Field(() => String, { nullable: true, description: 'The provider\'s event name; null for a rejected delivery (its body was not read).' })
+  eventName!: string | null;
+
+  @Field(() => WebhookOutcomeEnum)
+  outcome!: WebhookOutcomeValue;
+
+  @Field(() => String, { nullable: true, description: 'Why, starting with a stable code (e.g. TRANSITION_NOT_ALLOWED, SIGNATURE_MISMATCH).' })
+  reason!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'deposit, refund or payout.' })
+  subjectType!: string | null;
+
+  @Field(() => String, { nullable: true })
+  subjectId!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'SHA-256 (hex) of the bytes of a rejected delivery, to match it with the sender\'s logs.' })
+  bodySha256!: string | null;
+
+  @Field()
+  receivedAt!: Date;
+
+  @Field(() => Date, { nullable: true, description: 'When an admin last replayed it.' })
+  replayedAt!: Date | null;
+
+  static from(row: DeliveryListing): WebhookDeliveryNode {
+    return Object.assign(new WebhookDeliveryNode(), {
+      id: row.id,
+      provider: PROVIDER_VALUE[row.provider],
+      merchantAccount: row.merchantAccount,
+      eventId: row.eventId,
+      eventName: row.outcome === 'rejected' || !row.eventName ? null : row.eventName,
+      outcome: OUTCOME_VALUE[row.outcome],
+      reason: row.reason ?? null,
+      subjectType: row.subjectType ?? null,
+      subjectId: row.subjectId ?? null,
+      bodySha256: row.bodySha256 ?? null,
+      receivedAt: row.receivedAt,
+      replayedAt: row.replayedAt ?? null,
+    });
+  }
+}
+
+@ObjectType()
+export class WebhookDeliveryConnection extends connectionType(WebhookDeliveryNode, 'WebhookDelivery') {}
+
+@InputType({ description: 'Narrows `webhookDeliveries`. All given conditions must hold.' })
+export class WebhookDeliveryFilter {
+  @Field(() => WebhookOutcomeEnum, { nullable: true })
+  outcome?: WebhookOutcomeValue;
+
+  @Field(() => PaymentProviderEnum, { nullable: true })
+  provider?: PaymentProvider;
+
+  @Field({ nullable: true })
+  merchantAccount?: string;
+
+  @Field({ nullable: true, description: 'A deposit, refund or payout id.' })
+  subjectId?: string;
+}
+
+@ObjectType()
+export class ReplayWebhookDeliveryPayload {
+  @Field(() => WebhookDeliveryNode, { nullable: true, description: 'The delivery after the replay (an applied one keeps its outcome).' })
+  delivery!: WebhookDeliveryNode | null;
+
+  @Field(() => WebhookOutcomeEnum, { nullable: true, description: 'What the replay itself decided.' })
+  outcome!: WebhookOutcomeValue | null;
+
+  @Field(() => String, { nullable: true })
+  reason!: string | null;
+
+  @Field(() => [UserError])
+  userErrors!: UserError[];
+}
+
+export { OUTCOME_VALUE };
