@@ -26,6 +26,13 @@ type Documents = {
     "\n  mutation CreateApiClient($input: CreateApiClientInput!) {\n    createApiClient(input: $input) {\n      client {\n        id\n        name\n        roles\n        merchantAccounts\n      }\n      key\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": typeof types.CreateApiClientDocument,
     "\n  mutation RevokeApiClient($input: RevokeApiClientInput!) {\n    revokeApiClient(input: $input) {\n      client {\n        id\n        revokedAt\n      }\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": typeof types.RevokeApiClientDocument,
     "\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n": typeof types.HeartbeatDocument,
+    "\n  fragment RefundFields on Refund {\n    id\n    status\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n": typeof types.RefundFieldsFragmentDoc,
+    "\n  mutation RequestRefund($input: RequestRefundInput!) {\n    requestRefund(input: $input) {\n      refund { ...RefundFields }\n      userErrors { field code message }\n    }\n  }\n": typeof types.RequestRefundDocument,
+    "\n  query Refund($id: ID!) {\n    refund(id: $id) {\n      ...RefundFields\n      deposit { id status }\n    }\n  }\n": typeof types.RefundDocument,
+    "\n  query DepositRefunds($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      amount { amount currency }\n      refundedAmount { amount currency }\n      refundStatus\n      disputed\n      refunds { ...RefundFields }\n      events { type fromStatus toStatus }\n    }\n  }\n": typeof types.DepositRefundsDocument,
+    "\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n": typeof types.DepositsRefundsDocument,
+    "\n  subscription RefundUpdated($id: ID) {\n    refundUpdated(id: $id) { ...RefundFields }\n  }\n": typeof types.RefundUpdatedDocument,
+    "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n": typeof types.DepositRefundUpdatedDocument,
 };
 const documents: Documents = {
     "\n  fragment DepositFields on Deposit {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    fee { amount currency }\n    net { amount currency }\n    rail\n    provider\n    merchantAccount\n    redirectUrl\n    merchantReference\n    declineReason\n    livemode\n    crypto { quoteTtlMinutes underpayTolerancePct }\n    createdAt\n    updatedAt\n    approvedAt\n  }\n": types.DepositFieldsFragmentDoc,
@@ -40,6 +47,13 @@ const documents: Documents = {
     "\n  mutation CreateApiClient($input: CreateApiClientInput!) {\n    createApiClient(input: $input) {\n      client {\n        id\n        name\n        roles\n        merchantAccounts\n      }\n      key\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": types.CreateApiClientDocument,
     "\n  mutation RevokeApiClient($input: RevokeApiClientInput!) {\n    revokeApiClient(input: $input) {\n      client {\n        id\n        revokedAt\n      }\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": types.RevokeApiClientDocument,
     "\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n": types.HeartbeatDocument,
+    "\n  fragment RefundFields on Refund {\n    id\n    status\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n": types.RefundFieldsFragmentDoc,
+    "\n  mutation RequestRefund($input: RequestRefundInput!) {\n    requestRefund(input: $input) {\n      refund { ...RefundFields }\n      userErrors { field code message }\n    }\n  }\n": types.RequestRefundDocument,
+    "\n  query Refund($id: ID!) {\n    refund(id: $id) {\n      ...RefundFields\n      deposit { id status }\n    }\n  }\n": types.RefundDocument,
+    "\n  query DepositRefunds($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      amount { amount currency }\n      refundedAmount { amount currency }\n      refundStatus\n      disputed\n      refunds { ...RefundFields }\n      events { type fromStatus toStatus }\n    }\n  }\n": types.DepositRefundsDocument,
+    "\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n": types.DepositsRefundsDocument,
+    "\n  subscription RefundUpdated($id: ID) {\n    refundUpdated(id: $id) { ...RefundFields }\n  }\n": types.RefundUpdatedDocument,
+    "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n": types.DepositRefundUpdatedDocument,
 };
 
 /**
@@ -104,6 +118,34 @@ export function graphql(source: "\n  mutation RevokeApiClient($input: RevokeApiC
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n"): (typeof documents)["\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RefundFields on Refund {\n    id\n    status\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n"): (typeof documents)["\n  fragment RefundFields on Refund {\n    id\n    status\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RequestRefund($input: RequestRefundInput!) {\n    requestRefund(input: $input) {\n      refund { ...RefundFields }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation RequestRefund($input: RequestRefundInput!) {\n    requestRefund(input: $input) {\n      refund { ...RefundFields }\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Refund($id: ID!) {\n    refund(id: $id) {\n      ...RefundFields\n      deposit { id status }\n    }\n  }\n"): (typeof documents)["\n  query Refund($id: ID!) {\n    refund(id: $id) {\n      ...RefundFields\n      deposit { id status }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DepositRefunds($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      amount { amount currency }\n      refundedAmount { amount currency }\n      refundStatus\n      disputed\n      refunds { ...RefundFields }\n      events { type fromStatus toStatus }\n    }\n  }\n"): (typeof documents)["\n  query DepositRefunds($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      amount { amount currency }\n      refundedAmount { amount currency }\n      refundStatus\n      disputed\n      refunds { ...RefundFields }\n      events { type fromStatus toStatus }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n"): (typeof documents)["\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RefundUpdated($id: ID) {\n    refundUpdated(id: $id) { ...RefundFields }\n  }\n"): (typeof documents)["\n  subscription RefundUpdated($id: ID) {\n    refundUpdated(id: $id) { ...RefundFields }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n"): (typeof documents)["\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

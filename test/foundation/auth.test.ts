@@ -64,6 +64,13 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
   'Mutation.replayWebhookDelivery': { query: 'mutation { replayWebhookDelivery(id: "whd_00000000000000000000000000") { userErrors { code } } }', roles: ['ADMIN'] },
   'Subscription.heartbeat': { query: 'subscription { heartbeat { sequence } }', roles: 'any' },
   'Subscription.depositUpdated': { query: 'subscription { depositUpdated { id } }', roles: ['CASHIER', 'REFUNDS'] },
+  'Query.refund': { query: '{ refund(id: "rfd_00000000000000000000000000") { id } }', roles: ['CASHIER', 'REFUNDS'] },
+  'Mutation.requestRefund': {
+    query: 'mutation($input: RequestRefundInput!) { requestRefund(input: $input) { userErrors { code } } }',
+    variables: { input: { depositId: 'dep_00000000000000000000000000' } },
+    roles: ['REFUNDS'],
+  },
+  'Subscription.refundUpdated': { query: 'subscription { refundUpdated { id } }', roles: ['CASHIER', 'REFUNDS'] },
 };
 
 /** No data at all, or only nulls (a nullable root field that was refused). */

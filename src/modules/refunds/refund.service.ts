@@ -108,6 +108,13 @@ export class RefundService {
     return grouped;
   }
 
+  /** Deposits by id, in one query (for a per-request DataLoader behind `Refund.deposit`). */
+  async depositsOf(em: SqlEntityManager, ids: readonly string[]): Promise<Map<string, Deposit>> {
+    if (ids.length === 0) return new Map();
+    const deposits = await em.find(Deposit, { id: { $in: [...new Set(ids)] } });
+    return new Map(deposits.map((deposit) => [deposit.id, deposit]));
+  }
+
   /**
    * Checks the request under the deposit's row lock and inserts the refund in the same
    * transaction: a racing request waits for the lock, then sees this refund in the sum.

@@ -1,0 +1,70 @@
+// GraphQL entry points of refunds: requestRefund, refund(id), refundUpdated, Refund.deposit and Deposit.refunds.
+
+import { GraphQLError } from 'graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { GatewayContext } from '../../graphql/context.js';
+import { loaders } from '../../graphql/loaders.js';
+import { userErrors } from '../../graphql/user-error.js';
+import type { ApiClient } from '../clients/api-client.entity.js';
+import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
+import { DepositNode } from '../deposits/deposit.types.js';
+import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
+import { RequestRefundInput } from './refund.inputs.js';
+import { RequestRefundPayload } from './refund.payloads.js';
+import { RefundNode } from './refund.types.js';
+
+/** Refunds back offices and admins see every refund; a cashier those of its own deposits. */
+const seesEveryRefund = (client: ApiClient): boolean => client.isAdmin() || client.hasRole('REFUNDS');
+
+@Resolver(() => RefundNode)
+export class RefundResolver {
+  @Authorized('REFUNDS')
+  @Mutation(() => RequestRefundPayload, { description: 'Refunds a SUCCEEDED deposit in full (no amount) or in part. The provider decides: follow refundUpdated.' })
+  async requestRefund(@Ctx() ctx: GatewayContext, @Arg('input') input: RequestRefundInput): Promise<RequestRefundPayload> {
+    const result = await ctx.services.refunds.request(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
+    return { refund: result.refund ? RefundNode.from(result.refund) : null, userErrors: userErrors(result.errors) };
+  }
+
+  @Authorized('CASHIER', 'REFUNDS')
+  @Query(() => RefundNode, { nullable: true, description: 'A refund by id: any for refunds clients and admins, those of its own deposits for a cashier.' })
+  async refund(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<RefundNode | null> {
+    const refund = await ctx.services.refunds.findVisible(ctx.em, ctx.client!, id);
+    return refund ? RefundNode.from(refund) : null;
+  }
+
+  @Authorized('CASHIER', 'REFUNDS')
+  @Subscription(() => RefundNode, {
+    description: 'Every change of one refund, or with no id of every refund the caller may see, as it is committed (on any gateway instance).',
+    subscribe: async ({ args, context }) => {
+      const ctx = context as GatewayContext;
+      const client = ctx.client!;
+      const id = (args as { id?: string | null }).id ?? undefined;
+      if (id && !(await ctx.services.refunds.findVisible(ctx.em, client, id))) {
+        throw new GraphQLError(`No refund with id ${id}`, { extensions: { code: 'NOT_FOUND' } });
+      }
+      return ctx.services.pubsub.subscribe<EventNotification>(
+        PAYMENT_EVENTS_TOPIC,
+        (event) => event.subjectType === 'refund' && Boolean(event.refund) && (id ? event.subjectId === id : seesEveryRefund(client) || event.clientId === client.id),
+      );
+    },
+  })
+  refundUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true }) _id?: string): RefundNode {
+    return RefundNode.from(event.refund!);
+  }
+
+  @FieldResolver(() => DepositNode, { description: 'The deposit being refunded.' })
+  async deposit(@Root() refund: RefundNode, @Ctx() ctx: GatewayContext): Promise<DepositNode> {
+    // Whoever may see a refund may see its deposit: its owner, or a client that sees every deposit.
+    const deposit = await loaders(ctx).deposits.load(refund.depositId);
+    return DepositNode.from(toDepositSnapshot(deposit));
+  }
+}
+
+@Resolver(() => DepositNode)
+export class DepositRefundsResolver {
+  @FieldResolver(() => [RefundNode], { description: 'Refunds of this deposit, oldest first.' })
+  async refunds(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): Promise<RefundNode[]> {
+    const refunds = await loaders(ctx).depositRefunds.load(deposit.id);
+    return refunds.map((refund) => RefundNode.from(refund));
+  }
+}

@@ -1,0 +1,47 @@
+// GraphQL shape of a refund.
+
+import { Field, ObjectType } from 'type-graphql';
+import { Node } from '../../graphql/node.js';
+import type { RefundStatus } from '../../providers/provider.js';
+import { Money, RefundStatusEnum } from '../deposits/deposit.types.js';
+import type { RefundSnapshot } from '../events/payment-event.types.js';
+import type { Refund } from './refund.entity.js';
+import { toRefundSnapshot } from './refund-snapshot.js';
+
+@ObjectType('Refund', { implements: Node, description: 'Money going back to the payer of a succeeded deposit, in full or in part.' })
+export class RefundNode extends Node {
+  @Field(() => RefundStatusEnum, { description: 'REQUESTED until the provider decides: APPROVED (executed) or REJECTED.' })
+  status!: RefundStatus;
+
+  @Field(() => String, { nullable: true, description: 'The provider\'s own status word, for support.' })
+  providerStatus!: string | null;
+
+  @Field(() => Money, { description: 'In the deposit\'s currency.' })
+  amount!: Money;
+
+  @Field(() => String, { nullable: true })
+  reason!: string | null;
+
+  /** Resolved by RefundResolver.deposit. */
+  depositId!: string;
+
+  @Field()
+  createdAt!: Date;
+
+  @Field()
+  updatedAt!: Date;
+
+  static from(refund: Refund | RefundSnapshot): RefundNode {
+    const snapshot = 'amountMoney' in refund ? toRefundSnapshot(refund) : refund;
+    return Object.assign(new RefundNode(), {
+      id: snapshot.id,
+      status: snapshot.status,
+      providerStatus: snapshot.providerStatus,
+      amount: Money.of(snapshot.amount, snapshot.currency)!,
+      reason: snapshot.reason,
+      depositId: snapshot.depositId,
+      createdAt: new Date(snapshot.createdAt),
+      updatedAt: new Date(snapshot.updatedAt),
+    });
+  }
+}

@@ -1,0 +1,37 @@
+// Test helpers for refunds: a gateway with a refunds back-office client, and deposits that have
+// really succeeded at the sandbox (created through the API, approved by its signed webhook).
+
+import { expect } from 'vitest';
+import { CreateApiClientMutation } from '../foundation/operations.js';
+import { CARD_INPUT } from '../deposits/fixtures.js';
+import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
+import { execute, startTestGateway, type StartTestGatewayOptions, type TestGateway } from '../support/gateway.js';
+import type { TestDatabase } from '../support/database.js';
+
+export type RefundTestGateway = TestGateway & { database: TestDatabase; refundsKey: string };
+
+/** A gateway and the key of a client with the REFUNDS role. */
+export async function startRefundGateway(options: StartTestGatewayOptions = {}): Promise<RefundTestGateway> {
+  const t = await startTestGateway(options);
+  const created = await execute(t.gateway.graphqlUrl, CreateApiClientMutation, { input: { name: `refunds-${Date.now()}`, roles: ['REFUNDS'] } }, { key: t.keys.admin });
+  expect(created.errors).toBeUndefined();
+  return Object.assign(t, { refundsKey: created.data!.createApiClient.key! });
+}
+
+/** A card deposit of the web cashier that the sandbox approved; resolves once it is SUCCEEDED here. */
+export async function succeededDeposit(t: TestGateway, amount = '25.00'): Promise<{ id: string; reference: string }> {
+  const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: { ...CARD_INPUT, amount } }, { key: t.keys.webCashier });
+  expect(created.errors).toBeUndefined();
+  expect(created.data!.createDeposit.userErrors).toEqual([]);
+  const id = created.data!.createDeposit.deposit!.id;
+  await expect
+    .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data?.deposit?.status, { timeout: 10_000, interval: 20 })
+    .toBe('SUCCEEDED');
+  const rows = await t.gateway.db.fork().execute<Array<{ provider_reference: string }>>('select provider_reference from deposit where id = ?', [id]);
+  return { id, reference: rows[0]!.provider_reference };
+}
+
+/** POST /refunds calls the sandbox has received so far. */
+export function refundCalls(t: TestGateway): number {
+  return t.gateway.sandboxes.depositGateway!.controls.requestCount('/refunds', 'POST');
+}
