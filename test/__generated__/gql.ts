@@ -14,6 +14,8 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
+    "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n    }\n  }\n": typeof types.CardSessionDocument,
+    "\n  mutation SettleCardDeposit($input: SettleCardDepositInput!) {\n    settleCardDeposit(input: $input) {\n      deposit { id status declineReason providerStatus events { id type fromStatus toStatus } }\n      alreadyProcessed\n      userErrors { field code message }\n    }\n  }\n": typeof types.SettleCardDepositDocument,
     "\n  fragment DepositFields on Deposit {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    fee { amount currency }\n    net { amount currency }\n    rail\n    provider\n    merchantAccount\n    redirectUrl\n    merchantReference\n    declineReason\n    livemode\n    crypto { quoteTtlMinutes underpayTolerancePct }\n    createdAt\n    updatedAt\n    approvedAt\n  }\n": typeof types.DepositFieldsFragmentDoc,
     "\n  mutation CreateDeposit($input: CreateDepositInput!) {\n    createDeposit(input: $input) {\n      deposit { ...DepositFields }\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreateDepositDocument,
     "\n  query Deposit($id: ID!) {\n    deposit(id: $id) {\n      ...DepositFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": typeof types.DepositDocument,
@@ -26,6 +28,18 @@ type Documents = {
     "\n  mutation CreateApiClient($input: CreateApiClientInput!) {\n    createApiClient(input: $input) {\n      client {\n        id\n        name\n        roles\n        merchantAccounts\n      }\n      key\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": typeof types.CreateApiClientDocument,
     "\n  mutation RevokeApiClient($input: RevokeApiClientInput!) {\n    revokeApiClient(input: $input) {\n      client {\n        id\n        revokedAt\n      }\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": typeof types.RevokeApiClientDocument,
     "\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n": typeof types.HeartbeatDocument,
+    "\n  fragment PayoutFields on Payout {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    country\n    beneficiary { name documentType documentNumber accountNumber bankCode accountType cci }\n    provider\n    merchantAccount\n    merchantReference\n    failureCode\n    livemode\n    createdAt\n    updatedAt\n  }\n": typeof types.PayoutFieldsFragmentDoc,
+    "\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      payout { ...PayoutFields }\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreatePayoutDocument,
+    "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": typeof types.PayoutDocument,
+    "\n  query Payouts($first: Int, $after: String, $filter: PayoutFilter) {\n    payouts(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...PayoutFields } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.PayoutsDocument,
+    "\n  subscription PayoutUpdated($id: ID) {\n    payoutUpdated(id: $id) { id status providerStatus livemode amount { amount currency } beneficiary { accountNumber cci } }\n  }\n": typeof types.PayoutUpdatedDocument,
+    "\n  mutation CreateQrCode($input: CreateQrCodeInput!) {\n    createQrCode(input: $input) {\n      deposit { id status rail provider amount { amount currency } qrCode { payload svg expiresAt } }\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreateQrCodeDocument,
+    "\n  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {\n    simulateQrPayment(input: $input) {\n      deposit { id status }\n      userErrors { field code message }\n    }\n  }\n": typeof types.SimulateQrPaymentDocument,
+    "\n  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {\n    registerQrWebhook(input: $input) {\n      registration { id providerWebhookId url events status }\n      userErrors { field code message }\n    }\n  }\n": typeof types.RegisterQrWebhookDocument,
+    "\n  query QrWebhookRegistrations {\n    qrWebhookRegistrations { providerWebhookId url events status }\n  }\n": typeof types.QrWebhookRegistrationsDocument,
+    "\n  mutation ReconcileDeposit($id: ID!) {\n    reconcileDeposit(id: $id) {\n      deposit { id status fee { amount currency } events { id type fromStatus toStatus } }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": typeof types.ReconcileDepositDocument,
+    "\n  query WebhookDeliveries($first: Int, $after: String, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id provider merchantAccount eventId eventName outcome reason subjectType subjectId bodySha256 receivedAt replayedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.WebhookDeliveriesDocument,
+    "\n  mutation ReplayWebhookDelivery($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome reason subjectId replayedAt }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": typeof types.ReplayWebhookDeliveryDocument,
     "\n  fragment RefundFields on Refund {\n    id\n    status\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n": typeof types.RefundFieldsFragmentDoc,
     "\n  mutation RequestRefund($input: RequestRefundInput!) {\n    requestRefund(input: $input) {\n      refund { ...RefundFields }\n      userErrors { field code message }\n    }\n  }\n": typeof types.RequestRefundDocument,
     "\n  query Refund($id: ID!) {\n    refund(id: $id) {\n      ...RefundFields\n      deposit { id status }\n    }\n  }\n": typeof types.RefundDocument,
@@ -35,6 +49,8 @@ type Documents = {
     "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n": typeof types.DepositRefundUpdatedDocument,
 };
 const documents: Documents = {
+    "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n    }\n  }\n": types.CardSessionDocument,
+    "\n  mutation SettleCardDeposit($input: SettleCardDepositInput!) {\n    settleCardDeposit(input: $input) {\n      deposit { id status declineReason providerStatus events { id type fromStatus toStatus } }\n      alreadyProcessed\n      userErrors { field code message }\n    }\n  }\n": types.SettleCardDepositDocument,
     "\n  fragment DepositFields on Deposit {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    fee { amount currency }\n    net { amount currency }\n    rail\n    provider\n    merchantAccount\n    redirectUrl\n    merchantReference\n    declineReason\n    livemode\n    crypto { quoteTtlMinutes underpayTolerancePct }\n    createdAt\n    updatedAt\n    approvedAt\n  }\n": types.DepositFieldsFragmentDoc,
     "\n  mutation CreateDeposit($input: CreateDepositInput!) {\n    createDeposit(input: $input) {\n      deposit { ...DepositFields }\n      userErrors { field code message }\n    }\n  }\n": types.CreateDepositDocument,
     "\n  query Deposit($id: ID!) {\n    deposit(id: $id) {\n      ...DepositFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": types.DepositDocument,
@@ -47,6 +63,18 @@ const documents: Documents = {
     "\n  mutation CreateApiClient($input: CreateApiClientInput!) {\n    createApiClient(input: $input) {\n      client {\n        id\n        name\n        roles\n        merchantAccounts\n      }\n      key\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": types.CreateApiClientDocument,
     "\n  mutation RevokeApiClient($input: RevokeApiClientInput!) {\n    revokeApiClient(input: $input) {\n      client {\n        id\n        revokedAt\n      }\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": types.RevokeApiClientDocument,
     "\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n": types.HeartbeatDocument,
+    "\n  fragment PayoutFields on Payout {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    country\n    beneficiary { name documentType documentNumber accountNumber bankCode accountType cci }\n    provider\n    merchantAccount\n    merchantReference\n    failureCode\n    livemode\n    createdAt\n    updatedAt\n  }\n": types.PayoutFieldsFragmentDoc,
+    "\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      payout { ...PayoutFields }\n      userErrors { field code message }\n    }\n  }\n": types.CreatePayoutDocument,
+    "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": types.PayoutDocument,
+    "\n  query Payouts($first: Int, $after: String, $filter: PayoutFilter) {\n    payouts(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...PayoutFields } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.PayoutsDocument,
+    "\n  subscription PayoutUpdated($id: ID) {\n    payoutUpdated(id: $id) { id status providerStatus livemode amount { amount currency } beneficiary { accountNumber cci } }\n  }\n": types.PayoutUpdatedDocument,
+    "\n  mutation CreateQrCode($input: CreateQrCodeInput!) {\n    createQrCode(input: $input) {\n      deposit { id status rail provider amount { amount currency } qrCode { payload svg expiresAt } }\n      userErrors { field code message }\n    }\n  }\n": types.CreateQrCodeDocument,
+    "\n  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {\n    simulateQrPayment(input: $input) {\n      deposit { id status }\n      userErrors { field code message }\n    }\n  }\n": types.SimulateQrPaymentDocument,
+    "\n  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {\n    registerQrWebhook(input: $input) {\n      registration { id providerWebhookId url events status }\n      userErrors { field code message }\n    }\n  }\n": types.RegisterQrWebhookDocument,
+    "\n  query QrWebhookRegistrations {\n    qrWebhookRegistrations { providerWebhookId url events status }\n  }\n": types.QrWebhookRegistrationsDocument,
+    "\n  mutation ReconcileDeposit($id: ID!) {\n    reconcileDeposit(id: $id) {\n      deposit { id status fee { amount currency } events { id type fromStatus toStatus } }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": types.ReconcileDepositDocument,
+    "\n  query WebhookDeliveries($first: Int, $after: String, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id provider merchantAccount eventId eventName outcome reason subjectType subjectId bodySha256 receivedAt replayedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.WebhookDeliveriesDocument,
+    "\n  mutation ReplayWebhookDelivery($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome reason subjectId replayedAt }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": types.ReplayWebhookDeliveryDocument,
     "\n  fragment RefundFields on Refund {\n    id\n    status\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n": types.RefundFieldsFragmentDoc,
     "\n  mutation RequestRefund($input: RequestRefundInput!) {\n    requestRefund(input: $input) {\n      refund { ...RefundFields }\n      userErrors { field code message }\n    }\n  }\n": types.RequestRefundDocument,
     "\n  query Refund($id: ID!) {\n    refund(id: $id) {\n      ...RefundFields\n      deposit { id status }\n    }\n  }\n": types.RefundDocument,
@@ -70,6 +98,14 @@ const documents: Documents = {
  */
 export function graphql(source: string): unknown;
 
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n    }\n  }\n"): (typeof documents)["\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SettleCardDeposit($input: SettleCardDepositInput!) {\n    settleCardDeposit(input: $input) {\n      deposit { id status declineReason providerStatus events { id type fromStatus toStatus } }\n      alreadyProcessed\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation SettleCardDeposit($input: SettleCardDepositInput!) {\n    settleCardDeposit(input: $input) {\n      deposit { id status declineReason providerStatus events { id type fromStatus toStatus } }\n      alreadyProcessed\n      userErrors { field code message }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -118,6 +154,54 @@ export function graphql(source: "\n  mutation RevokeApiClient($input: RevokeApiC
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n"): (typeof documents)["\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment PayoutFields on Payout {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    country\n    beneficiary { name documentType documentNumber accountNumber bankCode accountType cci }\n    provider\n    merchantAccount\n    merchantReference\n    failureCode\n    livemode\n    createdAt\n    updatedAt\n  }\n"): (typeof documents)["\n  fragment PayoutFields on Payout {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    country\n    beneficiary { name documentType documentNumber accountNumber bankCode accountType cci }\n    provider\n    merchantAccount\n    merchantReference\n    failureCode\n    livemode\n    createdAt\n    updatedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      payout { ...PayoutFields }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      payout { ...PayoutFields }\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      events { id type fromStatus toStatus }\n    }\n  }\n"): (typeof documents)["\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      events { id type fromStatus toStatus }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Payouts($first: Int, $after: String, $filter: PayoutFilter) {\n    payouts(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...PayoutFields } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query Payouts($first: Int, $after: String, $filter: PayoutFilter) {\n    payouts(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...PayoutFields } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription PayoutUpdated($id: ID) {\n    payoutUpdated(id: $id) { id status providerStatus livemode amount { amount currency } beneficiary { accountNumber cci } }\n  }\n"): (typeof documents)["\n  subscription PayoutUpdated($id: ID) {\n    payoutUpdated(id: $id) { id status providerStatus livemode amount { amount currency } beneficiary { accountNumber cci } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateQrCode($input: CreateQrCodeInput!) {\n    createQrCode(input: $input) {\n      deposit { id status rail provider amount { amount currency } qrCode { payload svg expiresAt } }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateQrCode($input: CreateQrCodeInput!) {\n    createQrCode(input: $input) {\n      deposit { id status rail provider amount { amount currency } qrCode { payload svg expiresAt } }\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {\n    simulateQrPayment(input: $input) {\n      deposit { id status }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {\n    simulateQrPayment(input: $input) {\n      deposit { id status }\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {\n    registerQrWebhook(input: $input) {\n      registration { id providerWebhookId url events status }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {\n    registerQrWebhook(input: $input) {\n      registration { id providerWebhookId url events status }\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query QrWebhookRegistrations {\n    qrWebhookRegistrations { providerWebhookId url events status }\n  }\n"): (typeof documents)["\n  query QrWebhookRegistrations {\n    qrWebhookRegistrations { providerWebhookId url events status }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReconcileDeposit($id: ID!) {\n    reconcileDeposit(id: $id) {\n      deposit { id status fee { amount currency } events { id type fromStatus toStatus } }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation ReconcileDeposit($id: ID!) {\n    reconcileDeposit(id: $id) {\n      deposit { id status fee { amount currency } events { id type fromStatus toStatus } }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WebhookDeliveries($first: Int, $after: String, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id provider merchantAccount eventId eventName outcome reason subjectType subjectId bodySha256 receivedAt replayedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query WebhookDeliveries($first: Int, $after: String, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id provider merchantAccount eventId eventName outcome reason subjectType subjectId bodySha256 receivedAt replayedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ReplayWebhookDelivery($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome reason subjectId replayedAt }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation ReplayWebhookDelivery($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome reason subjectId replayedAt }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,0 +1,158 @@
+// The reconciler recovers missed webhooks: a deposit whose webhooks the sandbox dropped reaches
+// SUCCEEDED within the configured interval with one subscription message; two instances on one
+// PostgreSQL database never double-apply; reconcileDeposit does the same on demand.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execute, startTestGateway } from '../support/gateway.js';
+import { wsClient } from '../support/ws.js';
+import { CARD_INPUT } from '../deposits/fixtures.js';
+import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from '../deposits/operations.js';
+import { collect, subscribed } from '../deposits/support.js';
+import { eventsOf } from '../webhooks/support.js';
+import { ReconcileDepositMutation } from './operations.js';
+
+const FAST = { RECONCILE_INTERVAL_MS: '200', RECONCILE_AFTER_MS: '0' };
+
+type Started = Awaited<ReturnType<typeof startTestGateway>>;
+
+async function createDeposit(t: Started, key = t.keys.webCashier): Promise<string> {
+  const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key });
+  expect(created.errors).toBeUndefined();
+  expect(created.data!.createDeposit.userErrors).toEqual([]);
+  return created.data!.createDeposit.deposit!.id;
+}
+
+async function statusChanges(t: Started, id: string): Promise<string[]> {
+  return (await eventsOf(t, id)).filter((event) => event.type === 'deposit.status_changed').map((event) => `${event.fromStatus}->${event.toStatus}`);
+}
+
+describe('background reconciler', () => {
+  let t: Started;
+  beforeAll(async () => {
+    t = await startTestGateway({ env: FAST });
+  });
+  afterAll(() => t?.close());
+
+  it('brings a deposit whose webhooks were dropped to SUCCEEDED within the interval, with one subscription message', async () => {
+    // given: the provider approves the payment but both of its webhooks are lost
+    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
+    const updates = await subscribed(t, () => collect(ws, DepositUpdatedSubscription, {}));
+    controls.webhooks({ dropNext: 2 });
+
+    // when
+    const id = await createDeposit(t);
+    const started = Date.now();
+    await updates.until((update) => update.id === id && update.status === 'SUCCEEDED', 5_000);
+    const elapsed = Date.now() - started;
+
+    // then: within about one interval (200 ms), allowing for a re-check and a slow machine
+    expect(elapsed).toBeLessThan(2_000);
+    expect(controls.deliveries().filter((delivery) => delivery.dropped)).toHaveLength(2);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await ws.dispose();
+    const mine = updates.messages.filter((update) => update.id === id);
+    expect(mine.filter((update) => update.status === 'SUCCEEDED')).toHaveLength(1);
+    // The provider's record came with the status change: fee and net in the same message.
+    expect(mine.find((update) => update.status === 'SUCCEEDED')!.fee).not.toBeNull();
+    expect(await statusChanges(t, id)).toEqual(['PENDING->SUCCEEDED']);
+    expect(t.logs.some((line) => line.includes('reconciler corrected a deposit') && line.includes(id))).toBe(true);
+  });
+
+  it('counts its checks and corrections', async () => {
+    const text = await (await fetch(`${t.gateway.url}/metrics`)).text();
+    expect(text).toMatch(/gateway_reconciler_checks_total\{subject="deposit",result="applied"\} [1-9]/);
+    expect(text).toMatch(/gateway_reconciler_corrections_total\{from="PENDING",to="SUCCEEDED"\} [1-9]/);
+  });
+
+  it('leaves a deposit whose webhook arrived alone', async () => {
+    const id = await createDeposit(t);
+    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await expect.poll(() => statusChanges(t, id), { timeout: 5_000 }).toEqual(['PENDING->SUCCEEDED']);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await statusChanges(t, id)).toEqual(['PENDING->SUCCEEDED']);
+  });
+});
+
+describe('reconcileDeposit on demand', () => {
+  let t: Started;
+  beforeAll(async () => {
+    t = await startTestGateway({ env: { RECONCILER_ENABLED: 'false' } });
+  });
+  afterAll(() => t?.close());
+
+  it('applies the provider\'s status once, and changes nothing the second time', async () => {
+    // given: a deposit left PENDING by lost webhooks, and no background reconciler
+    expect(t.gateway.reconciler).toBeUndefined();
+    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    controls.webhooks({ dropNext: 2 });
+    const id = await createDeposit(t);
+    await controls.idle();
+    const before = await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier });
+    expect(before.data!.deposit!.status).toBe('PENDING');
+
+    // when
+    const first = await execute(t.gateway.graphqlUrl, ReconcileDepositMutation, { id }, { key: t.keys.admin });
+    const second = await execute(t.gateway.graphqlUrl, ReconcileDepositMutation, { id }, { key: t.keys.admin });
+
+    // then
+    expect(first.errors).toBeUndefined();
+    expect(first.data!.reconcileDeposit).toMatchObject({ outcome: 'APPLIED', userErrors: [], deposit: { id, status: 'SUCCEEDED' } });
+    expect(first.data!.reconcileDeposit.deposit!.fee).not.toBeNull();
+    expect(second.data!.reconcileDeposit).toMatchObject({ outcome: 'UNCHANGED', userErrors: [] });
+    expect(first.data!.reconcileDeposit.deposit!.events.filter((event) => event.type === 'deposit.status_changed')).toHaveLength(1);
+    expect(await statusChanges(t, id)).toEqual(['PENDING->SUCCEEDED']);
+  });
+
+  it('an unknown deposit is a NOT_FOUND user error', async () => {
+    const response = await execute(t.gateway.graphqlUrl, ReconcileDepositMutation, { id: 'dep_00000000000000000000000000' }, { key: t.keys.admin });
+    expect(response.errors).toBeUndefined();
+    expect(response.data!.reconcileDeposit).toMatchObject({ outcome: 'NOT_FOUND', deposit: null, userErrors: [{ code: 'NOT_FOUND', field: ['id'] }] });
+  });
+
+  it('is for admins only', async () => {
+    const id = await createDeposit(t);
+    const response = await execute(t.gateway.graphqlUrl, ReconcileDepositMutation, { id }, { key: t.keys.webCashier });
+    expect(response.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+  });
+});
+
+// Two instances need one shared database server: PGlite lives inside one process, so this runs on
+// PostgreSQL only (CI runs the suite on both).
+describe.skipIf(!process.env.DATABASE_URL)('two reconcilers on one database', () => {
+  it('never double-apply: every deposit gets exactly one status change', async () => {
+    // given: instance A with its sandbox, and instance B asking the same sandbox account (one
+    // provider, two gateway instances), both reconciling every 200 ms
+    const a = await startTestGateway({ env: FAST });
+    const sandbox = a.gateway.sandboxes.depositGateway!;
+    const dg = a.gateway.config.merchantAccounts.find((account) => account.code === 'dg-test')!;
+    const b = await startTestGateway({
+      database: a.database,
+      env: {
+        ...FAST,
+        MERCHANT_ACCOUNTS: JSON.stringify([{ code: 'dg-test', provider: 'deposit-gateway', livemode: false, baseUrl: sandbox.baseUrl, apiKey: dg.apiKey, webhookSecrets: dg.webhookSecrets }]),
+      },
+    });
+    try {
+      sandbox.controls.webhooks({ dropNext: 2 * 12 });
+
+      // when
+      const ids = await Promise.all(Array.from({ length: 12 }, () => createDeposit(a)));
+
+      // then
+      for (const id of ids) {
+        await expect.poll(async () => (await statusChanges(a, id)).length, { timeout: 10_000, interval: 50 }).toBe(1);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      for (const id of ids) expect(await statusChanges(a, id)).toEqual(['PENDING->SUCCEEDED']);
+      const corrections = async (t: Started) => {
+        const text = await (await fetch(`${t.gateway.url}/metrics`)).text();
+        return Number(/gateway_reconciler_corrections_total\{from="PENDING",to="SUCCEEDED"\} (\d+)/.exec(text)?.[1] ?? 0);
+      };
+      expect((await corrections(a)) + (await corrections(b))).toBe(ids.length);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+});
