@@ -3,7 +3,8 @@
 import { ApiClientSchema } from '../modules/clients/api-client.entity.js';
 import { DepositSchema } from '../modules/deposits/deposit.entity.js';
 import { PaymentEventSchema } from '../modules/events/payment-event.entity.js';
+import { PayoutSchema } from '../modules/payouts/payout.entity.js';
 import { RefundSchema } from '../modules/refunds/refund.entity.js';
 import { WebhookDeliverySchema } from '../modules/webhooks/webhook-delivery.entity.js';
 
-export const entities = [ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema, RefundSchema];
+export const entities = [ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema, RefundSchema, PayoutSchema];

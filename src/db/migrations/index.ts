@@ -5,6 +5,7 @@ import { Migration20261121000000_api_clients } from './Migration20261121000000_a
 import { Migration20261121100000_deposits } from './Migration20261121100000_deposits.js';
 import { Migration20261121110000_deposit_submission } from './Migration20261121110000_deposit_submission.js';
 import { Migration20261121120000_refunds } from './Migration20261121120000_refunds.js';
+import { Migration20261121130000_payouts } from './Migration20261121130000_payouts.js';
 import { Migration20261121140000_reconciliation } from './Migration20261121140000_reconciliation.js';
 
 export const migrations = [
@@ -12,5 +13,6 @@ export const migrations = [
   { name: 'Migration20261121100000_deposits', class: Migration20261121100000_deposits },
   { name: 'Migration20261121110000_deposit_submission', class: Migration20261121110000_deposit_submission },
   { name: 'Migration20261121120000_refunds', class: Migration20261121120000_refunds },
+  { name: 'Migration20261121130000_payouts', class: Migration20261121130000_payouts },
   { name: 'Migration20261121140000_reconciliation', class: Migration20261121140000_reconciliation },
 ];

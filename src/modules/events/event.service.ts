@@ -8,6 +8,8 @@ import type { Refund } from '../refunds/refund.entity.js';
 import { toRefundSnapshot } from '../refunds/refund-snapshot.js';
 import { PaymentEvent, type PaymentSubjectType } from './payment-event.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, type EventNotification } from './payment-event.types.js';
+import type { Payout } from '../payouts/payout.entity.js';
+import { toPayoutSnapshot } from '../payouts/payout-snapshot.js';
 
 export interface AppendEventInput {
   subjectType: PaymentSubjectType;
@@ -22,6 +24,8 @@ export interface AppendEventInput {
   deposit?: Deposit;
   /** The refund after the change (flushed), for a refund event: becomes the row's `data` and the notification's snapshot. */
   refund?: Refund;
+  /** The payout after the change (flushed), for a payout event: becomes the row's `data` and the notification's snapshot. */
+  payout?: Payout;
 }
 
 export interface EventPageInput {
@@ -62,6 +66,7 @@ export class EventService {
     await em.execute('select pg_advisory_xact_lock(?)', [APPEND_LOCK_KEY]);
     const snapshot = input.deposit ? toDepositSnapshot(input.deposit) : undefined;
     const refundSnapshot = input.refund ? toRefundSnapshot(input.refund) : undefined;
+    const payoutSnapshot = input.payout ? toPayoutSnapshot(input.payout) : undefined;
     const event = em.create(PaymentEvent, {
       id: newId('evt'),
       subjectType: input.subjectType,
@@ -70,12 +75,12 @@ export class EventService {
       type: input.type,
       fromStatus: input.fromStatus,
       toStatus: input.toStatus,
-      data: snapshot ? { ...snapshot } : refundSnapshot ? { ...refundSnapshot } : {},
+      data: snapshot ? { ...snapshot } : refundSnapshot ? { ...refundSnapshot } : payoutSnapshot ? { ...payoutSnapshot } : {},
       createdAt: new Date(),
     });
     // The row (and its identity position) must exist before the notification names it.
     await em.flush();
-    await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event, snapshot, refundSnapshot)]);
+    await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event, snapshot, refundSnapshot, payoutSnapshot)]);
     return event;
   }
 
@@ -121,16 +126,21 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
   if (event.subjectType === 'refund' && typeof event.data.id === 'string') {
     notification.refund = event.data as unknown as EventNotification['refund'];
   }
+  if (event.subjectType === 'payout' && typeof event.data.id === 'string') {
+    notification.payout = event.data as unknown as EventNotification['payout'];
+  }
   return notification;
 }
 
-function notificationPayload(event: PaymentEvent, snapshot: EventNotification['deposit'], refundSnapshot?: EventNotification['refund']): string {
+function notificationPayload(event: PaymentEvent, snapshot: EventNotification['deposit'], refundSnapshot?: EventNotification['refund'], payoutSnapshot?: EventNotification['payout']): string {
   const notification = toEventNotification(event);
   if (snapshot) notification.deposit = snapshot;
   if (refundSnapshot) notification.refund = refundSnapshot;
+  if (payoutSnapshot) notification.payout = payoutSnapshot;
   const json = JSON.stringify(notification);
   if (Buffer.byteLength(json, 'utf8') <= MAX_NOTIFICATION_BYTES) return json;
   delete notification.deposit;
   delete notification.refund;
+  delete notification.payout;
   return JSON.stringify(notification);
 }

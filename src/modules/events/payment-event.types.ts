@@ -1,7 +1,7 @@
 // What travels from a committed status change to every instance's live subscribers: the event
 // row's identity plus a snapshot of its subject, so a subscriber needs no query to answer.
 
-import type { DepositStatus, Rail, RefundStatus, ProviderName } from '../../providers/provider.js';
+import type { DepositStatus, PayoutStatus, Rail, RefundStatus, ProviderName } from '../../providers/provider.js';
 
 /** PostgreSQL NOTIFY channel carrying one `EventNotification` (JSON) per appended event. */
 export const PAYMENT_EVENTS_CHANNEL = 'payment_events';
@@ -61,6 +61,40 @@ export interface RefundSnapshot {
   updatedAt: string;
 }
 
+/**
+ * A payout as it stood right after a change, in JSON form. Beneficiary identifiers are masked to
+ * their last four characters here, for every reader: full account numbers never enter the event
+ * log or a notification (admins read them from the payout row).
+ */
+export interface PayoutSnapshot {
+  id: string;
+  clientId: string;
+  merchantAccount: string;
+  provider: ProviderName;
+  livemode: boolean;
+  country: string;
+  status: PayoutStatus;
+  providerStatus: string | null;
+  /** Admin only; filtered by the API layer. */
+  statusReason: string | null;
+  amount: string;
+  currency: string;
+  beneficiary: {
+    name: string | null;
+    documentType: string | null;
+    documentNumber: string | null;
+    accountNumber: string | null;
+    bankCode: string | null;
+    accountType: string | null;
+    cci: string | null;
+  };
+  merchantReference: string | null;
+  /** Stable code of a refused or unanswered submission. */
+  failureCode: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** One appended event, as NOTIFY carries it (kept well under PostgreSQL's 8000-byte payload limit). */
 export interface EventNotification {
   /** The event's position in the global log, as a decimal string (bigint). */
@@ -78,4 +112,6 @@ export interface EventNotification {
   deposit?: DepositSnapshot;
   /** The refund after the change (refund events). */
   refund?: RefundSnapshot;
+  /** The payout after the change (payout events). */
+  payout?: PayoutSnapshot;
 }

@@ -1,0 +1,88 @@
+// A payout to a player's bank account: what the client asked for, what the provider said, and where it stands.
+
+import { defineEntity, p } from '@mikro-orm/core';
+import { Money } from '../../lib/money.js';
+import type { PayoutStatus, ProviderName } from '../../providers/provider.js';
+
+/**
+ * The beneficiary as kept for showing and reconciling a payout: identifiers masked to their last
+ * four characters (`****1234`). This column travels into event rows, notifications and every
+ * response, so it never holds a full account, CCI or document number.
+ */
+export interface StoredBeneficiary {
+  name: string | null;
+  documentType: string | null;
+  documentNumber: string | null;
+  accountNumber: string | null;
+  bankCode: string | null;
+  accountType: string | null;
+  cci: string | null;
+}
+
+export const PayoutSchema = defineEntity({
+  name: 'Payout',
+  tableName: 'payout',
+  properties: {
+    id: p.string().primary().length(30),
+    /** The ApiClient that created it. */
+    clientId: p.string().length(30),
+    /** Our merchant account code (`MerchantAccount.code`). */
+    merchantAccount: p.string().length(64),
+    provider: p.string().$type<ProviderName>().length(32),
+    livemode: p.boolean(),
+    /** ECUADOR, CHILE, PERU, MEXICO or COLOMBIA. */
+    country: p.string().length(16),
+    status: p.string().$type<PayoutStatus>().length(16),
+    /** The provider's raw status word. */
+    providerStatus: p.string().length(64).nullable(),
+    /** The provider's own message on a refusal: admin clients only. */
+    statusReason: p.string().length(255).nullable(),
+    /** Exact decimal string in `currency` (numeric(20,2)); read it through `amountMoney()`. */
+    amount: p.decimal('string').precision(20).scale(2),
+    currency: p.string().length(3),
+    beneficiary: p.json<StoredBeneficiary>(),
+    /**
+     * The full destination account and CCI, for admin clients only (DESIGN.md: "full beneficiary
+     * account numbers are for admin clients only"). Separate columns so that no snapshot, event
+     * row or notification ever carries them; never logged.
+     */
+    beneficiaryAccountNumber: p.string().length(64).nullable(),
+    beneficiaryCci: p.string().length(64).nullable(),
+    /** The provider's payout reference; unique per provider. */
+    providerReference: p.string().length(255).nullable(),
+    /** The client's own reference (our payout id is the provider's merchant reference). */
+    merchantReference: p.string().length(128).nullable(),
+    /** Scoped to `clientId`: unique per client, not globally. */
+    idempotencyKey: p.string().length(255).nullable(),
+    /** SHA-256 hex of the normalized input, to tell a retry from a reuse of the key with other input. */
+    idempotencyFingerprint: p.string().length(64).nullable(),
+    /**
+     * Stable code of the last failed submission to the provider. With no provider reference and a
+     * PENDING status it marks a payout whose outcome at the provider is unknown: safe to resubmit
+     * under the same id, which is the provider's idempotency key.
+     */
+    submissionError: p.string().length(64).nullable(),
+    createdAt: p.datetime().onCreate(() => new Date()),
+    updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  },
+  // Declared to match the migration (the SQL there is the source of truth).
+  uniques: [
+    { name: 'payout_client_idempotency_key_unique', properties: ['clientId', 'idempotencyKey'] },
+    { name: 'payout_provider_reference_unique', properties: ['provider', 'providerReference'] },
+  ],
+  indexes: [
+    {
+      name: 'payout_account_mode_created_idx',
+      columns: [{ name: 'merchant_account' }, { name: 'livemode' }, { name: 'created_at', sort: 'DESC' }, { name: 'id', sort: 'DESC' }],
+    },
+    { name: 'payout_status_created_idx', properties: ['status', 'createdAt'] },
+  ],
+});
+
+export class Payout extends PayoutSchema.class {
+  amountMoney(): Money {
+    return Money.fromDecimal(this.amount, this.currency);
+  }
+}
+
+PayoutSchema.setClass(Payout);
