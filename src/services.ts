@@ -13,6 +13,8 @@ import { EventService } from './modules/events/event.service.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
 import { WebhookService } from './modules/webhooks/webhook.service.js';
 import { DepositService } from './modules/deposits/deposit.service.js';
+import { PayoutService } from './modules/payouts/payout.service.js';
+import { createPayoutWebhookHandler } from './modules/payouts/payout-webhooks.js';
 import { RefundService } from './modules/refunds/refund.service.js';
 import { refundWebhookHandler } from './modules/refunds/refund-webhooks.js';
 import { chargebackWebhookHandler } from './modules/disputes/chargeback-webhooks.js';
@@ -26,6 +28,7 @@ export interface Services {
   events: EventService;
   webhooks: WebhookService;
   deposits: DepositService;
+  payouts: PayoutService;
   refunds: RefundService;
   cardForm: CardFormService;
   /** Asks providers about deposits (and payouts) whose webhooks may be lost; the worker and reconcileDeposit use it. */
@@ -57,13 +60,14 @@ export function createServices(options: CreateServicesOptions): Services {
   const deposits = new DepositService({ accounts, providers, events, logger: logger.child({ component: 'deposits' }) });
   const background = new BackgroundTasks();
   const replaySources = { account: (code: string) => accounts.get(code), provider: (name: keyof typeof providers) => providers[name] };
-  const webhooks = new WebhookService(events, { refund: refundWebhookHandler(events), chargeback: chargebackWebhookHandler(events) }, replaySources);
+  const webhooks = new WebhookService(events, { refund: refundWebhookHandler(events), chargeback: chargebackWebhookHandler(events), payout: createPayoutWebhookHandler(events) }, replaySources);
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
     events,
     webhooks,
     deposits,
+    payouts: new PayoutService({ accounts, provider: providers['deposit-gateway'], events, logger: logger.child({ component: 'payouts' }) }),
     refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, logger: logger.child({ component: 'refunds' }) }),
     cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, background, logger: logger.child({ component: 'card-form' }) }),
     reconciler: new Reconciler({ accounts, providers, deposits, events, logger: logger.child({ component: 'reconciler' }) }),

@@ -1,0 +1,64 @@
+// The webhook inbox's handler of `payout.*` events: finds our payout and applies the reported status through payout-transitions.ts.
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { isId } from '../../lib/ids.js';
+import type { EventService } from '../events/event.service.js';
+import type { ReceiveWebhookInput, WebhookDecision, WebhookSubjectHandler } from '../webhooks/webhook.service.js';
+import { applyPayoutChange } from './payout-transitions.js';
+
+/**
+ * Runs inside the inbox transaction: the delivery row, the status change and its event row commit
+ * together. Promote-only through the payout state machine; a mismatched amount, an impossible move
+ * or an event of the other mode is an anomaly, kept and acknowledged.
+ */
+export function createPayoutWebhookHandler(events: EventService): WebhookSubjectHandler<'payout'> {
+  return async (tx, input, subject): Promise<WebhookDecision> => {
+    const payoutId = await findPayout(tx, input, subject.reference, subject.merchantReference);
+    if (!payoutId) {
+      return { outcome: 'unmatched', reason: `PAYOUT_NOT_FOUND: no ${input.account.code} payout for reference ${subject.reference}` };
+    }
+    const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'payout', subjectId: payoutId };
+    if (input.event.livemode !== undefined && input.event.livemode !== input.account.livemode) {
+      return { ...found, outcome: 'anomaly', reason: `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}` };
+    }
+    const result = await applyPayoutChange(
+      tx,
+      {
+        payoutId,
+        change: {
+          status: subject.status,
+          providerStatus: subject.providerStatus,
+          ...(subject.amount !== undefined ? { amount: subject.amount } : {}),
+          providerReference: subject.reference,
+        },
+        source: `webhook:${input.provider}/${input.account.code}`,
+      },
+      events,
+    );
+    switch (result.outcome) {
+      case 'applied':
+        return { ...found, outcome: 'applied' };
+      case 'noop':
+        return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: payout is already ${subject.status}` };
+      case 'anomaly':
+        return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+      case 'not_found':
+        return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+    }
+  };
+}
+
+/**
+ * Our payout the event is about, only among this account's payouts. Our payout id is the
+ * provider's merchant reference, so the echo names it directly; otherwise the provider's own
+ * reference, stored from the creation answer, is looked up.
+ */
+async function findPayout(tx: SqlEntityManager, input: ReceiveWebhookInput, reference: string, merchantReference: string | undefined): Promise<string | undefined> {
+  const scope = [input.provider, input.account.code];
+  if (merchantReference && isId(merchantReference, 'pay')) {
+    const rows = await tx.execute<Array<{ id: string }>>('select id from payout where id = ? and provider = ? and merchant_account = ?', [merchantReference, ...scope]);
+    if (rows[0]) return rows[0].id;
+  }
+  const rows = await tx.execute<Array<{ id: string }>>('select id from payout where provider_reference = ? and provider = ? and merchant_account = ?', [reference, ...scope]);
+  return rows[0]?.id;
+}

@@ -1,0 +1,354 @@
+// Payouts: validating a request against the gateway's and the provider's rules, creating it exactly
+// once per idempotency key, submitting it to the provider, and reading payouts back with each
+// client's visibility. Status changes after creation go through payout-transitions.ts.
+
+import { createHash } from 'node:crypto';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../lib/ids.js';
+import type { Logger } from '../../lib/logger.js';
+import { Money } from '../../lib/money.js';
+import type {
+  CreatePayoutRequest,
+  DepositProvider,
+  FieldError,
+  MerchantAccount,
+  MoneyMovementProvider,
+  PayoutBeneficiary,
+  PayoutStatus,
+  ProviderError,
+  ProviderPayout,
+} from '../../providers/provider.js';
+import type { ApiClient } from '../clients/api-client.entity.js';
+import type { EventService } from '../events/event.service.js';
+import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
+import { Payout, type StoredBeneficiary } from './payout.entity.js';
+import { applyPayoutChange, PAYOUT_CREATED } from './payout-transitions.js';
+
+/** A payout request in gateway terms, as the API layer hands it over (amount not yet parsed). */
+export interface CreatePayoutInput {
+  country: string;
+  amount: string;
+  currency?: string;
+  beneficiary: PayoutBeneficiary;
+  merchantReference?: string;
+  idempotencyKey?: string;
+  merchantAccount?: string;
+}
+
+export type CreatePayoutResult = { payout: Payout | null; errors: FieldError[] };
+
+export interface PayoutFilter {
+  /**
+   * Test and live payouts never share a list. When absent, the mode of the account a payout of
+   * this client would go to by default (see `defaultLivemode`).
+   */
+  livemode?: boolean;
+  status?: PayoutStatus;
+  country?: string;
+  merchantAccount?: string;
+  merchantReference?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+}
+
+/** The provider capabilities payouts need: the deposit gateway adapter in production. */
+export type PayoutProvider = Pick<MoneyMovementProvider, 'validatePayout' | 'createPayout' | 'listPayouts'> & Pick<DepositProvider, 'name' | 'defaultCurrency'>;
+
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+const MERCHANT_REFERENCE_MAX = 128;
+const NAME_MAX = 140;
+const FIELD_MAX = 64;
+/** How long a concurrent duplicate waits for the first request's provider call to finish. */
+const IN_FLIGHT_WAIT_MS = 30_000;
+
+const BENEFICIARY_FIELDS = ['name', 'documentType', 'documentNumber', 'accountNumber', 'bankCode', 'accountType', 'cci'] as const;
+
+/** `****1234`: the last four characters behind a fixed-width mask, so the length is not told either. */
+export function maskIdentifier(value: string): string {
+  return `****${value.length > 4 ? value.slice(-4) : ''}`;
+}
+
+export class PayoutService {
+  constructor(
+    private readonly deps: {
+      accounts: MerchantAccountService;
+      provider: PayoutProvider;
+      events: EventService;
+      logger: Logger;
+    },
+  ) {}
+
+  /**
+   * Creates a payout and submits it to the provider. Bad input comes back as field errors before
+   * any provider call. With an idempotency key, the same key and input return the first payout
+   * (waiting for its provider call if it is still running) without a second provider call; the
+   * same key with other input is IDEMPOTENCY_KEY_REUSED.
+   */
+  async create(em: SqlEntityManager, client: ApiClient, input: CreatePayoutInput): Promise<CreatePayoutResult> {
+    const prepared = this.prepare(client, input);
+    if (!prepared.ok) return { payout: null, errors: prepared.errors };
+    const { account, request } = prepared;
+    const fingerprint = input.idempotencyKey ? fingerprintOf(input) : null;
+
+    if (input.idempotencyKey) {
+      const existing = await em.findOne(Payout, { clientId: client.id, idempotencyKey: input.idempotencyKey });
+      if (existing) return this.replay(em, existing, fingerprint!, account, request);
+    }
+
+    const id = newId('pay');
+    try {
+      // Committed, with its creation event, before the provider call: from here on a crash, a
+      // timeout or a webhook that overtakes our own answer all find the row, keyed by our id at
+      // the provider; and subscribers always see PENDING before any outcome.
+      await em.transactional(async (tx) => {
+        const payout = tx.create(Payout, {
+          id,
+          clientId: client.id,
+          merchantAccount: account.code,
+          provider: account.provider,
+          livemode: account.livemode,
+          country: request.country,
+          status: 'PENDING',
+          providerStatus: null,
+          statusReason: null,
+          amount: request.amount.toDecimal(),
+          currency: request.amount.currency,
+          beneficiary: storedBeneficiary(request.beneficiary),
+          beneficiaryAccountNumber: request.beneficiary.accountNumber ?? null,
+          beneficiaryCci: request.beneficiary.cci ?? null,
+          merchantReference: input.merchantReference ?? null,
+          idempotencyKey: input.idempotencyKey ?? null,
+          idempotencyFingerprint: fingerprint,
+          submissionError: null,
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        });
+        await tx.flush();
+        await this.deps.events.append(tx, {
+          subjectType: 'payout',
+          subjectId: payout.id,
+          clientId: payout.clientId,
+          type: PAYOUT_CREATED,
+          fromStatus: null,
+          toStatus: payout.status,
+          payout,
+        });
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException && input.idempotencyKey) {
+        em.clear();
+        const winner = await em.findOneOrFail(Payout, { clientId: client.id, idempotencyKey: input.idempotencyKey });
+        return this.replay(em, winner, fingerprint!, account, request);
+      }
+      throw error;
+    }
+    return this.submit(em, await em.findOneOrFail(Payout, { id }), account, request);
+  }
+
+  /**
+   * A payout the client may see, or null. Admins see every payout; a PAYOUTS client (a back-office
+   * payout service) sees every payout of the merchant accounts it may use, whoever created it;
+   * other clients see none.
+   */
+  async findVisible(em: SqlEntityManager, client: ApiClient, id: string): Promise<Payout | null> {
+    const payout = await em.findOne(Payout, { id });
+    return payout && canSee(client, payout) ? payout : null;
+  }
+
+  /** The livemode a list shows when the caller names none: that of the account `createPayout` would use by default. */
+  defaultLivemode(client: ApiClient): boolean {
+    const resolved = this.deps.accounts.resolve(client, this.deps.provider.name);
+    return resolved.ok ? resolved.account.livemode : false;
+  }
+
+  /** Newest first, `limit` rows after the (createdAt, id) position, of one mode only, restricted to what the client may see. */
+  page(em: SqlEntityManager, client: ApiClient, options: { limit: number; after?: { createdAt: Date; id: string }; filter?: PayoutFilter }): Promise<Payout[]> {
+    const { filter = {}, after, limit } = options;
+    const where: Record<string, unknown>[] = [{ livemode: filter.livemode ?? this.defaultLivemode(client) }];
+    if (!client.isAdmin()) {
+      if (!client.hasRole('PAYOUTS')) return Promise.resolve([]);
+      if (client.merchantAccounts != null) where.push({ merchantAccount: { $in: client.merchantAccounts } });
+    }
+    if (filter.status) where.push({ status: filter.status });
+    if (filter.country) where.push({ country: filter.country });
+    if (filter.merchantAccount) where.push({ merchantAccount: filter.merchantAccount });
+    if (filter.merchantReference) where.push({ merchantReference: filter.merchantReference });
+    if (filter.createdAfter) where.push({ createdAt: { $gte: filter.createdAfter } });
+    if (filter.createdBefore) where.push({ createdAt: { $lt: filter.createdBefore } });
+    if (after) where.push({ $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }] });
+    return em.find(Payout, { $and: where }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
+  }
+
+  /** Full beneficiary account and CCI numbers by payout id, for admin callers only (one query for any number of payouts). */
+  async fullAccountNumbers(em: SqlEntityManager, ids: readonly string[]): Promise<Map<string, { accountNumber: string | null; cci: string | null }>> {
+    const rows = ids.length ? await em.find(Payout, { id: { $in: [...new Set(ids)] } }, { fields: ['id', 'beneficiaryAccountNumber', 'beneficiaryCci'] }) : [];
+    return new Map(rows.map((row) => [row.id, { accountNumber: row.beneficiaryAccountNumber ?? null, cci: row.beneficiaryCci ?? null }]));
+  }
+
+  private prepare(client: ApiClient, input: CreatePayoutInput): { ok: true; account: MerchantAccount; request: Omit<CreatePayoutRequest, 'payoutId'> } | { ok: false; errors: FieldError[] } {
+    const errors: FieldError[] = [];
+    const { provider } = this.deps;
+    const resolved = this.deps.accounts.resolve(client, provider.name, input.merchantAccount);
+    if (!resolved.ok) return { ok: false, errors: [{ field: ['merchantAccount'], code: resolved.code, message: resolved.message }] };
+
+    if (input.merchantReference !== undefined && (input.merchantReference.length === 0 || input.merchantReference.length > MERCHANT_REFERENCE_MAX)) {
+      errors.push({ field: ['merchantReference'], code: 'INVALID_FORMAT', message: `merchantReference must be 1 to ${MERCHANT_REFERENCE_MAX} characters` });
+    }
+    if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(input.idempotencyKey)) {
+      errors.push({ field: ['idempotencyKey'], code: 'INVALID_FORMAT', message: 'idempotencyKey must be 1 to 255 printable ASCII characters without spaces' });
+    }
+    for (const field of BENEFICIARY_FIELDS) {
+      const value = input.beneficiary[field];
+      const max = field === 'name' ? NAME_MAX : FIELD_MAX;
+      if (value !== undefined && value.length > max) {
+        errors.push({ field: ['beneficiary', field], code: 'FIELD_TOO_LONG', message: `beneficiary.${field} must be at most ${max} characters` });
+      }
+    }
+
+    const currency = input.currency ?? provider.defaultCurrency({ rail: 'LATAM', country: input.country });
+    if (!currency) {
+      // No default currency means an unknown country: report that (the adapter's words) first.
+      const probe = Money.parse(input.amount, 'USD');
+      const countryErrors = probe.ok
+        ? provider.validatePayout(resolved.account, { country: input.country, amount: probe.money, beneficiary: input.beneficiary }).filter((error) => error.field[0] === 'country')
+        : [];
+      errors.push(...(countryErrors.length ? countryErrors : [{ field: ['country'], code: 'INVALID_VALUE', message: `Payouts are not available to ${JSON.stringify(input.country)}` }]));
+      return { ok: false, errors };
+    }
+    const parsed = Money.parse(input.amount, currency);
+    if (!parsed.ok) {
+      errors.push({ field: parsed.error.code === 'CURRENCY_INVALID' ? ['currency'] : ['amount'], code: parsed.error.code, message: parsed.error.message });
+      return { ok: false, errors };
+    }
+    const request = { country: input.country, amount: parsed.money, beneficiary: input.beneficiary };
+    // Field paths from the adapter are already relative to the input: ['beneficiary', 'bankCode'].
+    errors.push(...provider.validatePayout(resolved.account, request));
+    return errors.length ? { ok: false, errors } : { ok: true, account: resolved.account, request };
+  }
+
+  /** The answer to a repeated idempotency key. */
+  private async replay(em: SqlEntityManager, existing: Payout, fingerprint: string, account: MerchantAccount, request: Omit<CreatePayoutRequest, 'payoutId'>): Promise<CreatePayoutResult> {
+    if (existing.idempotencyFingerprint !== fingerprint) {
+      return {
+        payout: null,
+        errors: [{ field: ['idempotencyKey'], code: 'IDEMPOTENCY_KEY_REUSED', message: 'This idempotency key was already used with different input' }],
+      };
+    }
+    const settled = await this.awaitSubmission(em, existing);
+    if (settled.status === 'FAILED') {
+      return { payout: settled, errors: [{ field: [], code: settled.submissionError ?? 'PAYOUT_FAILED', message: 'This payout was refused when first submitted; send a new idempotency key to try again.' }] };
+    }
+    if (settled.providerReference || settled.status !== 'PENDING') return { payout: settled, errors: [] };
+    // The first attempt's outcome is unknown: resubmitting is safe, the provider sees the same payout
+    // id as its idempotency key and returns the original payout. The fingerprint matched, so this
+    // request's beneficiary is the first one's, full account number included.
+    return this.submit(em, settled, account, request);
+  }
+
+  /** Waits while another request is still submitting this payout to the provider. */
+  private async awaitSubmission(em: SqlEntityManager, payout: Payout): Promise<Payout> {
+    let current = payout;
+    const started = Date.now();
+    for (let delay = 20; current.status === 'PENDING' && !current.providerReference && !current.submissionError; delay = Math.min(delay * 2, 250)) {
+      if (Date.now() - started > IN_FLIGHT_WAIT_MS) break;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      current = await em.refreshOrFail(current);
+    }
+    return current;
+  }
+
+  private async submit(em: SqlEntityManager, payout: Payout, account: MerchantAccount, request: Omit<CreatePayoutRequest, 'payoutId'>): Promise<CreatePayoutResult> {
+    const result = await this.deps.provider.createPayout(account, { payoutId: payout.id, ...request });
+    if (result.ok) {
+      await this.recordSubmitted(em, payout.id, result.value);
+      return { payout: await em.refreshOrFail(payout), errors: [] };
+    }
+    return this.recordFailure(em, payout, result.error);
+  }
+
+  /**
+   * Stores the provider's reference. The status is left to webhooks: the provider's own webhook may
+   * already have moved the payout on, and a creation answer never outranks it.
+   */
+  private async recordSubmitted(em: SqlEntityManager, id: string, created: ProviderPayout): Promise<void> {
+    await em.transactional(async (tx) => {
+      const payout = await tx.findOneOrFail(Payout, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      payout.providerReference ??= created.reference;
+      payout.providerStatus ??= created.providerStatus;
+      payout.submissionError = null;
+      await tx.flush();
+    });
+  }
+
+  private async recordFailure(em: SqlEntityManager, payout: Payout, error: ProviderError): Promise<CreatePayoutResult> {
+    const errors = userErrorsOf(error);
+    if (error.outcomeUnknown) {
+      // Unknown at the provider: keep the payout PENDING and recoverable. A retry with the same
+      // idempotency key, the reconciler (GET /payouts) or the provider's webhook settles it.
+      payout.submissionError = error.code;
+      await em.flush();
+      this.deps.logger.warn({ payoutId: payout.id, code: error.code }, 'payout submission outcome unknown; kept recoverable');
+      return { payout, errors };
+    }
+    // A definite refusal: no payout exists at the provider. The status moves through the one
+    // transition function, like every other status change.
+    await em.transactional(async (tx) => {
+      await tx.nativeUpdate(Payout, { id: payout.id }, { submissionError: error.code });
+      await applyPayoutChange(
+        tx,
+        {
+          payoutId: payout.id,
+          change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message },
+          source: `submission:${payout.provider}`,
+        },
+        this.deps.events,
+      );
+    });
+    this.deps.logger.info({ payoutId: payout.id, code: error.code, httpStatus: error.httpStatus }, 'payout refused by the provider');
+    return { payout: await em.refreshOrFail(payout), errors };
+  }
+}
+
+/** A provider failure as user errors: the 422 `missing` array becomes one FIELD_REQUIRED per field path. */
+export function userErrorsOf(error: ProviderError): FieldError[] {
+  if (error.missing?.length) {
+    return error.missing.map((field) => ({ field, code: 'FIELD_REQUIRED', message: `${field.join('.')} is required by the provider for this country` }));
+  }
+  return [{ field: [], code: error.code, message: error.message }];
+}
+
+function canSee(client: ApiClient, payout: Payout): boolean {
+  if (client.isAdmin()) return true;
+  return client.hasRole('PAYOUTS') && client.mayUseAccount(payout.merchantAccount);
+}
+
+function storedBeneficiary(beneficiary: PayoutBeneficiary): StoredBeneficiary {
+  const masked = (value: string | undefined) => (value ? maskIdentifier(value) : null);
+  return {
+    name: beneficiary.name ?? null,
+    documentType: beneficiary.documentType ?? null,
+    documentNumber: masked(beneficiary.documentNumber),
+    accountNumber: masked(beneficiary.accountNumber),
+    bankCode: beneficiary.bankCode ?? null,
+    accountType: beneficiary.accountType ?? null,
+    cci: masked(beneficiary.cci),
+  };
+}
+
+/** A stable hash of everything that defines the request, to tell a retry from a different request. */
+function fingerprintOf(input: CreatePayoutInput): string {
+  const { idempotencyKey: _key, ...rest } = input;
+  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined && v !== null)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
