@@ -64,6 +64,14 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
   'Mutation.replayWebhookDelivery': { query: 'mutation { replayWebhookDelivery(id: "whd_00000000000000000000000000") { userErrors { code } } }', roles: ['ADMIN'] },
   'Subscription.heartbeat': { query: 'subscription { heartbeat { sequence } }', roles: 'any' },
   'Subscription.depositUpdated': { query: 'subscription { depositUpdated { id } }', roles: ['CASHIER', 'REFUNDS'] },
+  'Query.payout': { query: '{ payout(id: "pay_00000000000000000000000000") { id } }', roles: ['PAYOUTS'] },
+  'Query.payouts': { query: '{ payouts(first: 1) { edges { cursor } } }', roles: ['PAYOUTS'] },
+  'Mutation.createPayout': {
+    query: 'mutation($input: CreatePayoutInput!) { createPayout(input: $input) { userErrors { code } } }',
+    variables: { input: { country: 'CHILE', amount: '0', beneficiary: {} } },
+    roles: ['PAYOUTS'],
+  },
+  'Subscription.payoutUpdated': { query: 'subscription { payoutUpdated { id } }', roles: ['PAYOUTS'] },
   'Query.refund': { query: '{ refund(id: "rfd_00000000000000000000000000") { id } }', roles: ['CASHIER', 'REFUNDS'] },
   'Mutation.requestRefund': {
     query: 'mutation($input: RequestRefundInput!) { requestRefund(input: $input) { userErrors { code } } }',

@@ -1,0 +1,17 @@
+// GraphQL payload of createPayout: the payout or null, and userErrors.
+
+import { Field, ObjectType } from 'type-graphql';
+import { UserError } from '../../graphql/user-error.js';
+import { PayoutNode } from './payout.types.js';
+
+@ObjectType()
+export class CreatePayoutPayload {
+  @Field(() => PayoutNode, {
+    nullable: true,
+    description: 'The payout; null when the input was refused before any provider call. FAILED when the provider refused it; PENDING with userErrors when the provider could not be reached (retry with the same idempotency key).',
+  })
+  payout!: PayoutNode | null;
+
+  @Field(() => [UserError])
+  userErrors!: UserError[];
+}

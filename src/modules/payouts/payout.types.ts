@@ -1,0 +1,136 @@
+// GraphQL shapes of payouts: the Payout type, its beneficiary, the status enum, the list filter and the connection.
+
+import { Field, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Node } from '../../graphql/node.js';
+import { connectionType } from '../../graphql/relay.js';
+import type { PayoutStatus, ProviderName } from '../../providers/provider.js';
+import { Money, PaymentProviderEnum, type PaymentProvider } from '../deposits/deposit.types.js';
+import type { PayoutSnapshot } from '../events/payment-event.types.js';
+
+export const PayoutStatusEnum = {
+  PENDING: 'PENDING',
+  PAID: 'PAID',
+  BOUNCED: 'BOUNCED',
+  REVERTED: 'REVERTED',
+  FAILED: 'FAILED',
+} as const satisfies Record<PayoutStatus, PayoutStatus>;
+
+registerEnumType(PayoutStatusEnum, {
+  name: 'PayoutStatus',
+  description: 'Where a payout stands.',
+  valuesConfig: {
+    PENDING: { description: 'Created; waiting for the provider to settle it to the player\'s account.' },
+    PAID: { description: 'Settled to the player\'s account. May still be REVERTED.' },
+    BOUNCED: { description: 'Rejected by the player\'s bank (invalid or closed account, wrong code); no money left. Final.' },
+    REVERTED: { description: 'A paid payout was reversed and the funds returned. Final.' },
+    FAILED: { description: 'Refused before the provider made a payout (see failureCode); no money left. Final: retry with a new idempotency key.' },
+  },
+});
+
+const PROVIDER_ENUM: Record<ProviderName, PaymentProvider> = { 'deposit-gateway': 'DEPOSIT_GATEWAY', 'qr-gateway': 'QR_GATEWAY' };
+
+@ObjectType('PayoutBeneficiary', { description: 'Who is paid. Account, CCI and document numbers are masked (****1234); admins see the full account and CCI numbers.' })
+export class PayoutBeneficiaryNode {
+  @Field(() => String, { nullable: true }) name!: string | null;
+  @Field(() => String, { nullable: true }) documentType!: string | null;
+  @Field(() => String, { nullable: true, description: 'Always masked: the gateway does not keep it.' }) documentNumber!: string | null;
+  @Field(() => String, { nullable: true, description: 'Masked (****1234) except for admin clients.' }) accountNumber!: string | null;
+  @Field(() => String, { nullable: true }) bankCode!: string | null;
+  @Field(() => String, { nullable: true }) accountType!: string | null;
+  @Field(() => String, { nullable: true, description: 'Peru\'s interbank number. Masked except for admin clients.' }) cci!: string | null;
+}
+
+@ObjectType('Payout', { implements: Node, description: 'Money going out to a player\'s bank account (LATAM).' })
+export class PayoutNode extends Node {
+  @Field(() => PayoutStatusEnum)
+  status!: PayoutStatus;
+
+  @Field(() => String, { nullable: true, description: 'The provider\'s own status word, for support.' })
+  providerStatus!: string | null;
+
+  /** Admins only: resolved by PayoutResolver.statusReason. */
+  statusReason!: string | null;
+
+  @Field(() => Money)
+  amount!: Money;
+
+  @Field({ description: 'ECUADOR, CHILE, PERU, MEXICO or COLOMBIA.' })
+  country!: string;
+
+  /** Resolved by PayoutResolver.beneficiary (full numbers for admins). */
+  maskedBeneficiary!: PayoutBeneficiaryNode;
+
+  @Field(() => PaymentProviderEnum)
+  provider!: PaymentProvider;
+
+  @Field({ description: 'Code of the merchant account that pays it.' })
+  merchantAccount!: string;
+
+  @Field(() => String, { nullable: true, description: 'The client\'s own reference.' })
+  merchantReference!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Why the submission failed or is unconfirmed, e.g. PAYOUTS_NOT_ENABLED, PROVIDER_UNAVAILABLE.' })
+  failureCode!: string | null;
+
+  @Field({ description: 'False for test-mode payouts: no real money moved.' })
+  livemode!: boolean;
+
+  @Field()
+  createdAt!: Date;
+
+  @Field()
+  updatedAt!: Date;
+
+  /** Owner, for the record; visibility follows the merchant account. */
+  clientId!: string;
+
+  static from(snapshot: PayoutSnapshot): PayoutNode {
+    return Object.assign(new PayoutNode(), {
+      id: snapshot.id,
+      clientId: snapshot.clientId,
+      status: snapshot.status,
+      providerStatus: snapshot.providerStatus,
+      statusReason: snapshot.statusReason,
+      amount: Money.of(snapshot.amount, snapshot.currency)!,
+      country: snapshot.country,
+      maskedBeneficiary: Object.assign(new PayoutBeneficiaryNode(), snapshot.beneficiary),
+      provider: PROVIDER_ENUM[snapshot.provider],
+      merchantAccount: snapshot.merchantAccount,
+      merchantReference: snapshot.merchantReference,
+      failureCode: snapshot.failureCode,
+      livemode: snapshot.livemode,
+      createdAt: new Date(snapshot.createdAt),
+      updatedAt: new Date(snapshot.updatedAt),
+    });
+  }
+}
+
+@ObjectType()
+export class PayoutConnection extends connectionType(PayoutNode, 'Payout') {}
+
+@InputType({ description: 'Narrows `payouts`. All given conditions must hold. Test and live payouts are never listed together.' })
+export class PayoutFilter {
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'true: live payouts only; false: test payouts only. Default: the mode of the merchant account createPayout uses when none is named.',
+  })
+  livemode?: boolean;
+
+  @Field(() => PayoutStatusEnum, { nullable: true })
+  status?: PayoutStatus;
+
+  @Field({ nullable: true })
+  country?: string;
+
+  @Field({ nullable: true, description: 'Merchant account code.' })
+  merchantAccount?: string;
+
+  @Field({ nullable: true })
+  merchantReference?: string;
+
+  @Field({ nullable: true, description: 'Created at or after this time.' })
+  createdAfter?: Date;
+
+  @Field({ nullable: true, description: 'Created before this time.' })
+  createdBefore?: Date;
+}
