@@ -20,6 +20,7 @@ import { refundWebhookHandler } from './modules/refunds/refund-webhooks.js';
 import { chargebackWebhookHandler } from './modules/disputes/chargeback-webhooks.js';
 import { CardFormService } from './modules/deposits/card-form.service.js';
 import { Reconciler } from './modules/reconciliation/reconciler.js';
+import { reconcilePendingPayouts } from './modules/payouts/payout-reconciliation.js';
 import { WebhookAdminService } from './modules/webhooks/webhook-admin.service.js';
 
 export interface Services {
@@ -70,7 +71,14 @@ export function createServices(options: CreateServicesOptions): Services {
     payouts: new PayoutService({ accounts, provider: providers['deposit-gateway'], events, logger: logger.child({ component: 'payouts' }) }),
     refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, logger: logger.child({ component: 'refunds' }) }),
     cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, background, logger: logger.child({ component: 'card-form' }) }),
-    reconciler: new Reconciler({ accounts, providers, deposits, events, logger: logger.child({ component: 'reconciler' }) }),
+    reconciler: new Reconciler({
+      accounts,
+      providers,
+      deposits,
+      events,
+      logger: logger.child({ component: 'reconciler' }),
+      reconcilePayouts: async (em, account, createdBefore) => reconcilePendingPayouts(em, account, { provider: providers['deposit-gateway'], events }, { createdBefore, logger: logger.child({ component: 'reconciler' }) }),
+    }),
     webhookAdmin: new WebhookAdminService({ webhooks, deposits, background }),
     pubsub: new LocalPubSub(),
     background,
