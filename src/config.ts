@@ -37,6 +37,8 @@ export interface GatewayConfig {
     maxRetries: number;
     /** Unit of the QR gateway's integer `amount` (the spec does not state it): satang or whole baht. */
     qrAmountUnit: 'satang' | 'baht';
+    /** Register this gateway's webhook URL with real QR gateway accounts at start (sandbox accounts always). */
+    qrRegisterWebhook: boolean;
   };
   graphql: {
     maxDepth: number;
@@ -133,6 +135,7 @@ const envSchema = z.object({
     .transform(Number)
     .default(2),
   QR_AMOUNT_UNIT: z.enum(['satang', 'baht']).default('satang'),
+  QR_REGISTER_WEBHOOK: booleanString.default(false),
   GRAPHQL_MAX_DEPTH: positiveInt(100).default(12),
   GRAPHQL_MAX_ALIASES: positiveInt(1000).default(15),
   GRAPHQL_MAX_COST: positiveInt(1_000_000).default(5000),
@@ -189,7 +192,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     demoClients,
     merchantAccounts,
     sandbox: { timeScale: e.SANDBOX_TIME_SCALE, autoComplete: e.SANDBOX_AUTO_COMPLETE },
-    providers: { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES, qrAmountUnit: e.QR_AMOUNT_UNIT },
+    providers: { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES, qrAmountUnit: e.QR_AMOUNT_UNIT, qrRegisterWebhook: e.QR_REGISTER_WEBHOOK },
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxAliases: e.GRAPHQL_MAX_ALIASES,

@@ -13,11 +13,12 @@ import { EventService } from './modules/events/event.service.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
 import { WebhookService } from './modules/webhooks/webhook.service.js';
 import { DepositService } from './modules/deposits/deposit.service.js';
-import { PayoutService } from './modules/payouts/payout.service.js';
-import { createPayoutWebhookHandler } from './modules/payouts/payout-webhooks.js';
 import { RefundService } from './modules/refunds/refund.service.js';
 import { refundWebhookHandler } from './modules/refunds/refund-webhooks.js';
 import { chargebackWebhookHandler } from './modules/disputes/chargeback-webhooks.js';
+import { PayoutService } from './modules/payouts/payout.service.js';
+import { createPayoutWebhookHandler } from './modules/payouts/payout-webhooks.js';
+import { QrCodeService } from './modules/qr-codes/qr-code.service.js';
 import { CardFormService } from './modules/deposits/card-form.service.js';
 import { Reconciler } from './modules/reconciliation/reconciler.js';
 import { reconcilePendingPayouts } from './modules/payouts/payout-reconciliation.js';
@@ -29,8 +30,9 @@ export interface Services {
   events: EventService;
   webhooks: WebhookService;
   deposits: DepositService;
-  payouts: PayoutService;
   refunds: RefundService;
+  payouts: PayoutService;
+  qrCodes: QrCodeService;
   cardForm: CardFormService;
   /** Asks providers about deposits (and payouts) whose webhooks may be lost; the worker and reconcileDeposit use it. */
   reconciler: Reconciler;
@@ -69,6 +71,7 @@ export function createServices(options: CreateServicesOptions): Services {
     webhooks,
     deposits,
     payouts: new PayoutService({ accounts, provider: providers['deposit-gateway'], events, logger: logger.child({ component: 'payouts' }) }),
+    qrCodes: new QrCodeService({ accounts, provider: providers['qr-gateway'], deposits, logger: logger.child({ component: 'qr-codes' }) }),
     refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, logger: logger.child({ component: 'refunds' }) }),
     cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, background, logger: logger.child({ component: 'card-form' }) }),
     reconciler: new Reconciler({

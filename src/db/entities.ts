@@ -6,5 +6,6 @@ import { PaymentEventSchema } from '../modules/events/payment-event.entity.js';
 import { PayoutSchema } from '../modules/payouts/payout.entity.js';
 import { RefundSchema } from '../modules/refunds/refund.entity.js';
 import { WebhookDeliverySchema } from '../modules/webhooks/webhook-delivery.entity.js';
+import { QrWebhookRegistrationSchema } from '../modules/qr-codes/qr-webhook-registration.entity.js';
 
-export const entities = [ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema, RefundSchema, PayoutSchema];
+export const entities = [ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema, RefundSchema, PayoutSchema, QrWebhookRegistrationSchema];

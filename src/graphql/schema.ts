@@ -5,8 +5,10 @@ import { buildSchema, type NonEmptyArray } from 'type-graphql';
 import { ApiClientResolver } from '../modules/clients/api-client.resolver.js';
 import { MerchantAccountResolver } from '../modules/merchant-accounts/merchant-account.resolver.js';
 import { DepositResolver } from '../modules/deposits/deposit.resolver.js';
-import { PayoutResolver } from '../modules/payouts/payout.resolver.js';
 import { DepositRefundsResolver, RefundResolver } from '../modules/refunds/refund.resolver.js';
+import { PayoutResolver } from '../modules/payouts/payout.resolver.js';
+import { QrCodeFieldResolver } from '../modules/qr-codes/qr-code.node.js';
+import { QrCodeResolver } from '../modules/qr-codes/qr-code.resolver.js';
 import { EventResolver } from '../modules/events/event.resolver.js';
 import { CardFormResolver } from '../modules/deposits/card-form.resolver.js';
 import { ReconciliationResolver } from '../modules/reconciliation/reconciliation.resolver.js';
@@ -18,7 +20,7 @@ import { DateTimeScalar, DecimalScalar } from './scalars.js';
 import { LocalPubSub, typeGraphqlPubSub } from '../lib/pubsub.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, HeartbeatResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, PayoutResolver];
+const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver];
 
 /**
  * @param pubsub the instance's local fan-out; subscriptions in this schema use their own

@@ -195,6 +195,11 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     logger,
   });
   sandboxHost = sandboxes;
+  // The QR gateway sends events only to registered URLs: register ours with each sandbox account
+  // and, when QR_REGISTER_WEBHOOK is on, with each real one.
+  for (const account of config.merchantAccounts.filter((candidate) => candidate.provider === 'qr-gateway' && (candidate.sandbox || config.providers.qrRegisterWebhook))) {
+    await services.qrCodes.registerGatewayWebhook(db.fork(), account, config.publicUrl ?? url, { reuseExisting: !account.sandbox });
+  }
   // Started once the sandboxes listen: it calls the providers.
   const reconciler = config.reconciler.enabled
     ? new ReconcilerWorker(services.reconciler, () => db.fork(), config.reconciler.intervalMs, logger.child({ component: 'reconciler' }))

@@ -33,6 +33,10 @@ type Documents = {
     "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": typeof types.PayoutDocument,
     "\n  query Payouts($first: Int, $after: String, $filter: PayoutFilter) {\n    payouts(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...PayoutFields } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.PayoutsDocument,
     "\n  subscription PayoutUpdated($id: ID) {\n    payoutUpdated(id: $id) { id status providerStatus livemode amount { amount currency } beneficiary { accountNumber cci } }\n  }\n": typeof types.PayoutUpdatedDocument,
+    "\n  mutation CreateQrCode($input: CreateQrCodeInput!) {\n    createQrCode(input: $input) {\n      deposit { id status rail provider amount { amount currency } qrCode { payload svg expiresAt } }\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreateQrCodeDocument,
+    "\n  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {\n    simulateQrPayment(input: $input) {\n      deposit { id status }\n      userErrors { field code message }\n    }\n  }\n": typeof types.SimulateQrPaymentDocument,
+    "\n  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {\n    registerQrWebhook(input: $input) {\n      registration { id providerWebhookId url events status }\n      userErrors { field code message }\n    }\n  }\n": typeof types.RegisterQrWebhookDocument,
+    "\n  query QrWebhookRegistrations {\n    qrWebhookRegistrations { providerWebhookId url events status }\n  }\n": typeof types.QrWebhookRegistrationsDocument,
     "\n  mutation ReconcileDeposit($id: ID!) {\n    reconcileDeposit(id: $id) {\n      deposit { id status fee { amount currency } events { id type fromStatus toStatus } }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": typeof types.ReconcileDepositDocument,
     "\n  query WebhookDeliveries($first: Int, $after: String, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id provider merchantAccount eventId eventName outcome reason subjectType subjectId bodySha256 receivedAt replayedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.WebhookDeliveriesDocument,
     "\n  mutation ReplayWebhookDelivery($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome reason subjectId replayedAt }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": typeof types.ReplayWebhookDeliveryDocument,
@@ -64,6 +68,10 @@ const documents: Documents = {
     "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": types.PayoutDocument,
     "\n  query Payouts($first: Int, $after: String, $filter: PayoutFilter) {\n    payouts(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...PayoutFields } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.PayoutsDocument,
     "\n  subscription PayoutUpdated($id: ID) {\n    payoutUpdated(id: $id) { id status providerStatus livemode amount { amount currency } beneficiary { accountNumber cci } }\n  }\n": types.PayoutUpdatedDocument,
+    "\n  mutation CreateQrCode($input: CreateQrCodeInput!) {\n    createQrCode(input: $input) {\n      deposit { id status rail provider amount { amount currency } qrCode { payload svg expiresAt } }\n      userErrors { field code message }\n    }\n  }\n": types.CreateQrCodeDocument,
+    "\n  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {\n    simulateQrPayment(input: $input) {\n      deposit { id status }\n      userErrors { field code message }\n    }\n  }\n": types.SimulateQrPaymentDocument,
+    "\n  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {\n    registerQrWebhook(input: $input) {\n      registration { id providerWebhookId url events status }\n      userErrors { field code message }\n    }\n  }\n": types.RegisterQrWebhookDocument,
+    "\n  query QrWebhookRegistrations {\n    qrWebhookRegistrations { providerWebhookId url events status }\n  }\n": types.QrWebhookRegistrationsDocument,
     "\n  mutation ReconcileDeposit($id: ID!) {\n    reconcileDeposit(id: $id) {\n      deposit { id status fee { amount currency } events { id type fromStatus toStatus } }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": types.ReconcileDepositDocument,
     "\n  query WebhookDeliveries($first: Int, $after: String, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id provider merchantAccount eventId eventName outcome reason subjectType subjectId bodySha256 receivedAt replayedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.WebhookDeliveriesDocument,
     "\n  mutation ReplayWebhookDelivery($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome reason subjectId replayedAt }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": types.ReplayWebhookDeliveryDocument,
@@ -166,6 +174,22 @@ export function graphql(source: "\n  query Payouts($first: Int, $after: String, 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription PayoutUpdated($id: ID) {\n    payoutUpdated(id: $id) { id status providerStatus livemode amount { amount currency } beneficiary { accountNumber cci } }\n  }\n"): (typeof documents)["\n  subscription PayoutUpdated($id: ID) {\n    payoutUpdated(id: $id) { id status providerStatus livemode amount { amount currency } beneficiary { accountNumber cci } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateQrCode($input: CreateQrCodeInput!) {\n    createQrCode(input: $input) {\n      deposit { id status rail provider amount { amount currency } qrCode { payload svg expiresAt } }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateQrCode($input: CreateQrCodeInput!) {\n    createQrCode(input: $input) {\n      deposit { id status rail provider amount { amount currency } qrCode { payload svg expiresAt } }\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {\n    simulateQrPayment(input: $input) {\n      deposit { id status }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {\n    simulateQrPayment(input: $input) {\n      deposit { id status }\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {\n    registerQrWebhook(input: $input) {\n      registration { id providerWebhookId url events status }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {\n    registerQrWebhook(input: $input) {\n      registration { id providerWebhookId url events status }\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query QrWebhookRegistrations {\n    qrWebhookRegistrations { providerWebhookId url events status }\n  }\n"): (typeof documents)["\n  query QrWebhookRegistrations {\n    qrWebhookRegistrations { providerWebhookId url events status }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -53,6 +53,22 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
     variables: { input: { amount: '0' } },
     roles: ['CASHIER'],
   },
+  'Mutation.createQrCode': {
+    query: 'mutation($input: CreateQrCodeInput!) { createQrCode(input: $input) { userErrors { code } } }',
+    variables: { input: { amount: '0', payer: { name: '' } } },
+    roles: ['CASHIER'],
+  },
+  'Mutation.registerQrWebhook': {
+    query: 'mutation($input: RegisterQrWebhookInput!) { registerQrWebhook(input: $input) { userErrors { code } } }',
+    variables: { input: { merchantAccount: 'nope', url: 'https://x.example', events: [] } },
+    roles: ['ADMIN'],
+  },
+  'Mutation.simulateQrPayment': {
+    query: 'mutation($input: SimulateQrPaymentInput!) { simulateQrPayment(input: $input) { userErrors { code } } }',
+    variables: { input: { depositId: 'dep_00000000000000000000000000', outcome: 'SUCCEEDED' } },
+    roles: ['ADMIN'],
+  },
+  'Query.qrWebhookRegistrations': { query: '{ qrWebhookRegistrations { id } }', roles: ['ADMIN'] },
   'Query.cardSession': { query: '{ cardSession(depositId: "dep_00000000000000000000000000") { settled } }', roles: ['CASHIER'] },
   'Mutation.settleCardDeposit': {
     query: 'mutation($input: SettleCardDepositInput!) { settleCardDeposit(input: $input) { userErrors { code } } }',
@@ -64,6 +80,13 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
   'Mutation.replayWebhookDelivery': { query: 'mutation { replayWebhookDelivery(id: "whd_00000000000000000000000000") { userErrors { code } } }', roles: ['ADMIN'] },
   'Subscription.heartbeat': { query: 'subscription { heartbeat { sequence } }', roles: 'any' },
   'Subscription.depositUpdated': { query: 'subscription { depositUpdated { id } }', roles: ['CASHIER', 'REFUNDS'] },
+  'Query.refund': { query: '{ refund(id: "rfd_00000000000000000000000000") { id } }', roles: ['CASHIER', 'REFUNDS'] },
+  'Mutation.requestRefund': {
+    query: 'mutation($input: RequestRefundInput!) { requestRefund(input: $input) { userErrors { code } } }',
+    variables: { input: { depositId: 'dep_00000000000000000000000000' } },
+    roles: ['REFUNDS'],
+  },
+  'Subscription.refundUpdated': { query: 'subscription { refundUpdated { id } }', roles: ['CASHIER', 'REFUNDS'] },
   'Query.payout': { query: '{ payout(id: "pay_00000000000000000000000000") { id } }', roles: ['PAYOUTS'] },
   'Query.payouts': { query: '{ payouts(first: 1) { edges { cursor } } }', roles: ['PAYOUTS'] },
   'Mutation.createPayout': {
@@ -72,13 +95,6 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
     roles: ['PAYOUTS'],
   },
   'Subscription.payoutUpdated': { query: 'subscription { payoutUpdated { id } }', roles: ['PAYOUTS'] },
-  'Query.refund': { query: '{ refund(id: "rfd_00000000000000000000000000") { id } }', roles: ['CASHIER', 'REFUNDS'] },
-  'Mutation.requestRefund': {
-    query: 'mutation($input: RequestRefundInput!) { requestRefund(input: $input) { userErrors { code } } }',
-    variables: { input: { depositId: 'dep_00000000000000000000000000' } },
-    roles: ['REFUNDS'],
-  },
-  'Subscription.refundUpdated': { query: 'subscription { refundUpdated { id } }', roles: ['CASHIER', 'REFUNDS'] },
 };
 
 /** No data at all, or only nulls (a nullable root field that was refused). */

@@ -7,6 +7,7 @@ import { Migration20261121110000_deposit_submission } from './Migration202611211
 import { Migration20261121120000_refunds } from './Migration20261121120000_refunds.js';
 import { Migration20261121130000_payouts } from './Migration20261121130000_payouts.js';
 import { Migration20261121140000_reconciliation } from './Migration20261121140000_reconciliation.js';
+import { Migration20261121150000_qr_webhook_registrations } from './Migration20261121150000_qr_webhook_registrations.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -15,4 +16,5 @@ export const migrations = [
   { name: 'Migration20261121120000_refunds', class: Migration20261121120000_refunds },
   { name: 'Migration20261121130000_payouts', class: Migration20261121130000_payouts },
   { name: 'Migration20261121140000_reconciliation', class: Migration20261121140000_reconciliation },
+  { name: 'Migration20261121150000_qr_webhook_registrations', class: Migration20261121150000_qr_webhook_registrations },
 ];

@@ -376,6 +376,8 @@ function canonicalJson(value: unknown): string {
 /** What is kept to resubmit a deposit: never a full bank account or card number. */
 function storedRequest(request: Omit<CreateDepositRequest, 'depositId'>): DepositRequest {
   const details = JSON.parse(JSON.stringify(request.details)) as Jsonified<RailDetails>;
+  // The payer's bank account goes to the QR gateway once and is not kept (a resubmission omits it).
+  if (details.rail === 'THAI_QR') delete details.payer.bankAccount;
   return { details, customer: request.customer, ...(request.returnUrl ? { returnUrl: request.returnUrl } : {}) };
 }
 

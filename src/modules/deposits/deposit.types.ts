@@ -7,6 +7,7 @@ import { connectionType } from '../../graphql/relay.js';
 import { CurrencyScalar, DecimalScalar } from '../../graphql/scalars.js';
 import type { DepositStatus, ProviderName, Rail, RefundStatus } from '../../providers/provider.js';
 import type { DepositSnapshot } from '../events/payment-event.types.js';
+import { QrCodeNode } from '../qr-codes/qr-code.node.js';
 
 export const DepositStatusEnum = {
   PENDING: 'PENDING',
@@ -128,6 +129,9 @@ export class DepositNode extends Node {
   @Field(() => CryptoQuote, { nullable: true })
   crypto!: CryptoQuote | null;
 
+  @Field(() => QrCodeNode, { nullable: true, description: 'The code to show (THAI_QR rail only).' })
+  qrCode!: QrCodeNode | null;
+
   @Field({ description: 'False for test-mode deposits: no real money moved.' })
   livemode!: boolean;
 
@@ -163,6 +167,7 @@ export class DepositNode extends Node {
       merchantReference: snapshot.merchantReference,
       declineReason: snapshot.declineReason,
       crypto: snapshot.crypto ? Object.assign(new CryptoQuote(), snapshot.crypto) : null,
+      qrCode: snapshot.qrPayload && snapshot.qrExpiresAt ? Object.assign(new QrCodeNode(), { payload: snapshot.qrPayload, expiresAt: new Date(snapshot.qrExpiresAt) }) : null,
       livemode: snapshot.livemode,
       createdAt: new Date(snapshot.createdAt),
       updatedAt: new Date(snapshot.updatedAt),

@@ -1,0 +1,100 @@
+// Thai QR payments beyond what every deposit shares: registering the gateway's webhook URL with
+// the QR gateway, listing registrations, and driving its test mode (simulated payer outcomes).
+// Creating a QR payment is DepositService.create with the THAI_QR rail.
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../../lib/logger.js';
+import { newId } from '../../lib/ids.js';
+import type { FieldError, MerchantAccount, WebhookRegistrationProvider } from '../../providers/provider.js';
+import { QR_EVENTS } from '../../providers/qr-gateway/index.js';
+import type { ApiClient } from '../clients/api-client.entity.js';
+import type { DepositService } from '../deposits/deposit.service.js';
+import type { Deposit } from '../deposits/deposit.entity.js';
+import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
+import { QrWebhookRegistration } from './qr-webhook-registration.entity.js';
+
+export type SimulatedOutcome = 'SUCCEEDED' | 'FAILED';
+
+export class QrCodeService {
+  constructor(
+    private readonly deps: {
+      accounts: MerchantAccountService;
+      provider: WebhookRegistrationProvider;
+      deposits: DepositService;
+      logger: Logger;
+    },
+  ) {}
+
+  /**
+   * Registers `url` for `events` at the QR gateway. The account's configured webhook secret is
+   * sent, so deliveries verify with the secret the gateway already holds; no secret is stored or
+   * shown anywhere else.
+   */
+  async register(
+    em: SqlEntityManager,
+    input: { merchantAccount: string; url: string; events: string[] },
+  ): Promise<{ registration: QrWebhookRegistration | null; errors: FieldError[] }> {
+    const account = this.qrAccount(input.merchantAccount);
+    if (!account) return { registration: null, errors: [{ field: ['merchantAccount'], code: 'MERCHANT_ACCOUNT_NOT_FOUND', message: `No QR gateway merchant account "${input.merchantAccount}"` }] };
+    const unknown = input.events.filter((event) => !(QR_EVENTS as readonly string[]).includes(event));
+    if (input.events.length === 0 || unknown.length > 0) {
+      return {
+        registration: null,
+        errors: [{ field: ['events'], code: 'INVALID_VALUE', message: `events must list one or more of ${QR_EVENTS.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}` }],
+      };
+    }
+    const result = await this.deps.provider.registerWebhook(account, { url: input.url, events: input.events, secret: account.webhookSecrets[0]! });
+    if (!result.ok) {
+      const field = result.error.code === 'WEBHOOK_URL_INVALID' ? ['url'] : [];
+      return { registration: null, errors: [{ field, code: result.error.code, message: result.error.message }] };
+    }
+    const registration = em.create(QrWebhookRegistration, {
+      id: newId('whr'),
+      merchantAccount: account.code,
+      providerWebhookId: result.value.id,
+      url: result.value.url,
+      events: result.value.events,
+      status: result.value.status,
+      createdAt: new Date(),
+    });
+    await em.flush();
+    return { registration, errors: [] };
+  }
+
+  list(em: SqlEntityManager, merchantAccount?: string): Promise<QrWebhookRegistration[]> {
+    return em.find(QrWebhookRegistration, merchantAccount ? { merchantAccount } : {}, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  /**
+   * Registers the gateway's own webhook URL for every event on a QR account. With
+   * `reuseExisting`, an active registration of that URL already stored is kept (a restart does not
+   * register twice); an in-process sandbox forgets its registrations, so those are always renewed.
+   */
+  async registerGatewayWebhook(em: SqlEntityManager, account: MerchantAccount, webhookBaseUrl: string, options: { reuseExisting: boolean }): Promise<void> {
+    const url = `${webhookBaseUrl}/webhooks/qr-gateway/${account.code}`;
+    if (options.reuseExisting && (await em.findOne(QrWebhookRegistration, { merchantAccount: account.code, url, status: 'active' }))) return;
+    const { errors } = await this.register(em, { merchantAccount: account.code, url, events: [...QR_EVENTS] });
+    if (errors.length > 0) this.deps.logger.error({ account: account.code, errors }, 'could not register the gateway webhook with the QR gateway');
+    else this.deps.logger.info({ account: account.code, url }, 'registered the gateway webhook with the QR gateway');
+  }
+
+  /** Test mode only: the QR gateway dashboard's "simulate success/failure" for a QR deposit. */
+  async simulate(em: SqlEntityManager, client: ApiClient, depositId: string, outcome: SimulatedOutcome): Promise<{ deposit: Deposit | null; errors: FieldError[] }> {
+    const deposit = await this.deps.deposits.findVisible(em, client, depositId);
+    if (!deposit || deposit.rail !== 'THAI_QR') return { deposit: null, errors: [{ field: ['depositId'], code: 'NOT_FOUND', message: `No Thai QR deposit with id ${depositId}` }] };
+    const account = this.qrAccount(deposit.merchantAccount);
+    if (!account || account.livemode || !deposit.providerReference) {
+      const message = !deposit.providerReference ? 'The QR code was not created at the provider' : 'Payments can be simulated in test mode only';
+      return { deposit, errors: [{ field: ['depositId'], code: 'SIMULATION_NOT_AVAILABLE', message }] };
+    }
+    const result = await this.deps.provider.simulatePayment(account, deposit.providerReference, outcome);
+    if (!result.ok) return { deposit, errors: [{ field: [], code: result.error.code, message: result.error.message }] };
+    // The status itself arrives as the provider's signed webhook, like a real payment.
+    return { deposit: await em.refreshOrFail(deposit), errors: [] };
+  }
+
+  private qrAccount(code: string): MerchantAccount | undefined {
+    const account = this.deps.accounts.get(code);
+    return account?.provider === 'qr-gateway' ? account : undefined;
+  }
+}

@@ -1,0 +1,36 @@
+// Operations the QR tests send, typed by GraphQL Code Generator.
+
+import { graphql } from '../__generated__/gql.js';
+
+export const CreateQrCodeMutation = graphql(`
+  mutation CreateQrCode($input: CreateQrCodeInput!) {
+    createQrCode(input: $input) {
+      deposit { id status rail provider amount { amount currency } qrCode { payload svg expiresAt } }
+      userErrors { field code message }
+    }
+  }
+`);
+
+export const SimulateQrPaymentMutation = graphql(`
+  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {
+    simulateQrPayment(input: $input) {
+      deposit { id status }
+      userErrors { field code message }
+    }
+  }
+`);
+
+export const RegisterQrWebhookMutation = graphql(`
+  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {
+    registerQrWebhook(input: $input) {
+      registration { id providerWebhookId url events status }
+      userErrors { field code message }
+    }
+  }
+`);
+
+export const QrWebhookRegistrationsQuery = graphql(`
+  query QrWebhookRegistrations {
+    qrWebhookRegistrations { providerWebhookId url events status }
+  }
+`);
