@@ -30,7 +30,7 @@ describe('structured logs', () => {
         ...t.gateway.config.merchantAccounts.flatMap((account) => [account.apiKey, ...account.webhookSecrets]),
       ];
       for (const secret of secrets) expect(log).not.toContain(secret.slice(3));
-      const requestLine = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'request completed');
+      const requestLine = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.msg === 'request completed' && line.path === '/graphql');
       expect(requestLine).toMatchObject({ requestId: expect.any(String), method: 'POST', path: '/graphql' });
     } finally {
       await t.close();

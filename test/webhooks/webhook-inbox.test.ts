@@ -226,9 +226,10 @@ describe('verified events that cannot be applied are kept and acknowledged', () 
     expect((await deliveries(t, { eventId: envelope.id }))[0]).toMatchObject({ outcome: 'ignored', eventName: 'payment_link.created', subjectId: null });
   });
 
-  it('a refund event is stored as ignored until refunds exist', async () => {
-    const envelope = { id: 'evt_refund_1', event: 'refund.completed', livemode: false, created_at: new Date().toISOString(), data: { reference: 'rf_1', payment_reference: 'pay_1', status: 'refunded', amount: '1.00', currency: 'EUR' } };
-    expect((await sendWebhook(t, envelope)).body).toEqual({ received: true, outcome: 'ignored' });
+  it('an event for a refund we do not have is stored as unmatched, 200', async () => {
+    const envelope = { id: 'evt_refund_1', event: 'refund.approved', livemode: false, created_at: new Date().toISOString(), data: { reference: 'rf_1', payment_reference: 'pay_1', status: 'approved', amount: '1.00', currency: 'EUR' } };
+    expect(await sendWebhook(t, envelope)).toEqual({ status: 200, body: { received: true, outcome: 'unmatched' } });
+    expect((await deliveries(t, { eventId: envelope.id }))[0]).toMatchObject({ outcome: 'unmatched' });
   });
 
   it('an event for a deposit we do not have is stored as unmatched, 200', async () => {

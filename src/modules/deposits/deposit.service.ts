@@ -96,14 +96,14 @@ export class DepositService {
       if (existing) return this.replay(em, existing, fingerprint!, account, provider);
     }
 
-    const deposit = em.create(Deposit, {
+    const data = {
       id: newId('dep'),
       clientId: client.id,
       merchantAccount: account.code,
       provider: provider.name,
       rail: request.details.rail,
       livemode: account.livemode,
-      status: 'PENDING',
+      status: 'PENDING' as const,
       providerStatus: null,
       statusReason: null,
       amount: request.amount.toDecimal(),
@@ -114,11 +114,24 @@ export class DepositService {
       request: storedRequest(request),
       createdAt: new Date(),
       updatedAt: new Date(),
-    });
+    };
     try {
-      // Committed before the provider call: from here on a crash, a timeout or a webhook that
-      // overtakes our own answer all find the row, keyed by our id at the provider.
-      await em.flush();
+      // The row and its creation event commit before the provider call: from here on a crash, a
+      // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
+      // the provider), and the event log always starts with deposit.created.
+      await em.transactional(async (tx) => {
+        const created = tx.create(Deposit, data);
+        await tx.flush();
+        await this.deps.events.append(tx, {
+          subjectType: 'deposit',
+          subjectId: created.id,
+          clientId: created.clientId,
+          type: 'deposit.created',
+          fromStatus: null,
+          toStatus: created.status,
+          deposit: created,
+        });
+      });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException && input.idempotencyKey) {
         em.clear();
@@ -127,6 +140,7 @@ export class DepositService {
       }
       throw error;
     }
+    const deposit = await em.findOneOrFail(Deposit, { id: data.id });
     return this.submit(em, deposit, account, provider);
   }
 
@@ -297,7 +311,6 @@ export class DepositService {
   private async recordSubmitted(em: SqlEntityManager, id: string, created: ProviderDeposit): Promise<void> {
     await em.transactional(async (tx) => {
       const deposit = await tx.findOneOrFail(Deposit, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const firstAnswer = !deposit.providerReference && !deposit.providerStatus;
       deposit.providerReference ??= created.reference;
       deposit.redirectUrl = created.redirectUrl ?? deposit.redirectUrl ?? null;
       deposit.providerStatus ??= created.providerStatus;
@@ -308,17 +321,6 @@ export class DepositService {
         deposit.qrExpiresAt = created.qrCode.expiresAt;
       }
       await tx.flush();
-      if (firstAnswer) {
-        await this.deps.events.append(tx, {
-          subjectType: 'deposit',
-          subjectId: deposit.id,
-          clientId: deposit.clientId,
-          type: 'deposit.created',
-          fromStatus: null,
-          toStatus: deposit.status,
-          deposit,
-        });
-      }
     });
   }
 
