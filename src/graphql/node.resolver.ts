@@ -3,6 +3,9 @@ import { isId } from '../lib/ids.js';
 import { ApiClientNode } from '../modules/clients/api-client.types.js';
 import { toDepositSnapshot } from '../modules/deposits/deposit-snapshot.js';
 import { DepositNode } from '../modules/deposits/deposit.types.js';
+import { toPayoutSnapshot } from '../modules/payouts/payout-snapshot.js';
+import { PayoutNode } from '../modules/payouts/payout.types.js';
+import { RefundNode } from '../modules/refunds/refund.types.js';
 import type { GatewayContext } from './context.js';
 import { Node } from './node.js';
 
@@ -20,6 +23,14 @@ export class NodeResolver {
     if (isId(id, 'dep')) {
       const deposit = await services.deposits.findVisible(em, client!, id);
       return deposit ? DepositNode.from(toDepositSnapshot(deposit)) : null;
+    }
+    if (isId(id, 'rfd')) {
+      const refund = await services.refunds.findVisible(em, client!, id);
+      return refund ? RefundNode.from(refund) : null;
+    }
+    if (isId(id, 'pay')) {
+      const payout = await services.payouts.findVisible(em, client!, id);
+      return payout ? PayoutNode.from(toPayoutSnapshot(payout)) : null;
     }
     return null;
   }
