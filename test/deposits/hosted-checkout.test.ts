@@ -3,7 +3,7 @@
 // opens redirectUrl and presses Pay, as in a browser; the signed webhook makes it SUCCEEDED.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { wsClient } from '../support/ws.js';
 import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from './operations.js';
 import { collect, subscribed } from './support.js';
@@ -56,5 +56,24 @@ describe('hosted checkout', () => {
     expect(update.status).toBe(status);
     const read = await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: t.keys.webCashier });
     expect(read.data!.deposit!.status).toBe(status);
+  });
+
+  it('when its webhooks are lost, reconciliation finds the payment by our id and applies it', async () => {
+    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const created = await execute(
+      t.gateway.graphqlUrl,
+      CreateDepositMutation,
+      { input: { amount: '45.00', merchantAccount: 'dg-live-sim', customer: { email: 'ana@example.com' }, hostedCheckout: {} } },
+      { key: t.keys.webCashier },
+    );
+    const deposit = created.data!.createDeposit.deposit!;
+    const sessionId = new URL(deposit.redirectUrl!).pathname.split('/').pop()!;
+    controls.webhooks({ dropNext: 2 });
+    controls.complete(sessionId, 'approved');
+    await controls.idle();
+    expect((await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: t.keys.webCashier })).data!.deposit!.status).toBe('PENDING');
+
+    const reconciled = await postRaw(t.gateway.graphqlUrl, { query: `mutation { reconcileDeposit(id: "${deposit.id}") { outcome deposit { status } userErrors { code } } }` }, t.keys.admin);
+    expect(reconciled.body.data.reconcileDeposit).toMatchObject({ deposit: { status: 'SUCCEEDED' }, userErrors: [] });
   });
 });

@@ -2,7 +2,7 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
-import type { DepositProvider, DepositStatus, MerchantAccount, ProviderDeposit, ProviderName } from '../../providers/provider.js';
+import type { DepositProvider, DepositStatus, MerchantAccount, MoneyMovementProvider, ProviderDeposit, ProviderName } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { DepositService } from '../deposits/deposit.service.js';
 import { applyDepositChange, type DepositChange } from '../deposits/deposit-transitions.js';
@@ -69,10 +69,13 @@ export interface PassResult {
   payouts?: PayoutPassResult;
 }
 
-// Hosted checkout deposits keep the checkout session id as their reference, and the spec has no
-// lookup by session id (GET /payments/{reference} takes a payment reference): they are left to
-// their webhooks and to an admin's reconcileDeposit.
-const CLAIMABLE_RAILS_SQL = `rail <> 'HOSTED_CHECKOUT'`;
+/**
+ * Hosted checkout deposits keep the checkout session id as their reference, and the spec has no
+ * lookup by session id (GET /payments/{reference} takes a payment reference). The payment the
+ * session produces carries our deposit id as its merchant reference, so it is found in the
+ * newest-first GET /payments list, searched this many pages of 200 deep.
+ */
+const HOSTED_SEARCH_PAGES = 5;
 
 export class Reconciler {
   private readonly listeners: ReconcileListener[] = [];
@@ -125,11 +128,20 @@ export class Reconciler {
   private async check(em: SqlEntityManager, depositId: string): Promise<ReconcileResult> {
     const deposit = await em.findOne(Deposit, { id: depositId });
     if (!deposit) return { outcome: 'not_found', reason: `DEPOSIT_NOT_FOUND: no deposit ${depositId}` };
-    const reference = deposit.providerReference;
+    let reference = deposit.providerReference;
     if (!reference) return { outcome: 'not_submitted', reason: 'DEPOSIT_NOT_SUBMITTED: the deposit has no provider reference yet', deposit };
     const account = this.deps.accounts.get(deposit.merchantAccount);
     if (!account || account.provider !== deposit.provider) {
       return { outcome: 'account_missing', reason: `ACCOUNT_NOT_CONFIGURED: ${deposit.merchantAccount}`, deposit };
+    }
+    if (deposit.rail === 'HOSTED_CHECKOUT') {
+      const payment = await this.findHostedPayment(account, deposit);
+      if (!payment.ok || !payment.reference) {
+        await this.release(em, depositId);
+        // No payment yet: the player has not paid on the hosted page (or it is older than the search).
+        return payment.ok ? { outcome: 'noop', deposit } : { outcome: 'provider_error', reason: payment.reason, deposit };
+      }
+      reference = payment.reference;
     }
 
     // Outside any transaction: no row lock is held while the provider answers.
@@ -168,6 +180,22 @@ export class Reconciler {
     }
   }
 
+  /** The payment a hosted checkout session produced, found by our deposit id as its merchant reference. */
+  private async findHostedPayment(account: MerchantAccount, deposit: Deposit): Promise<{ ok: true; reference?: string } | { ok: false; reason: string }> {
+    const provider = this.deps.providers[deposit.provider];
+    if (!isListing(provider)) return { ok: true };
+    let before: string | undefined;
+    for (let page = 0; page < HOSTED_SEARCH_PAGES; page++) {
+      const result = await provider.listDeposits(account, { limit: 200, ...(before ? { before } : {}) });
+      if (!result.ok) return { ok: false, reason: `${result.error.code}: ${result.error.message}` };
+      const match = result.value.items.find((item) => item.merchantReference === deposit.id);
+      if (match) return { ok: true, reference: match.reference };
+      if (!result.value.nextBefore) return { ok: true };
+      before = result.value.nextBefore;
+    }
+    return { ok: true };
+  }
+
   /**
    * Claims a batch in one short statement: rows locked by another instance's claim are skipped
    * (SKIP LOCKED), and a claimed row's lease keeps it off every other instance until it expires.
@@ -180,7 +208,6 @@ export class Reconciler {
          select id from deposit
          where status in ('PENDING', 'AUTHORIZED')
            and provider_reference is not null
-           and ${CLAIMABLE_RAILS_SQL}
            and created_at <= now() - make_interval(secs => ?)
            and (reconcile_lease_until is null or reconcile_lease_until <= now())
          order by reconcile_lease_until asc nulls first, created_at asc
@@ -248,4 +275,8 @@ function changeOf(truth: ProviderDeposit): DepositChange {
 
 function detailsMissing(deposit: Deposit, truth: ProviderDeposit): boolean {
   return (Boolean(truth.fee) && deposit.fee == null) || (Boolean(truth.net) && deposit.net == null) || (Boolean(truth.declineReason) && deposit.declineReason == null);
+}
+
+function isListing(provider: DepositProvider): provider is DepositProvider & Pick<MoneyMovementProvider, 'listDeposits'> {
+  return typeof (provider as Partial<MoneyMovementProvider>).listDeposits === 'function';
 }
