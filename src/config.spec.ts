@@ -56,7 +56,7 @@ describe('loadConfig', () => {
   });
 
   it('accepts sandbox accounts without a base URL outside production, and refuses them in production', () => {
-    const sandbox = { code: 'dg-live-sim', provider: 'deposit-gateway', livemode: true, sandbox: true, apiKey: 'svc_live_simulated1', webhookSecrets: ['whsec_123456789'] };
+    const sandbox = { code: 'dg-live-sim', provider: 'deposit-gateway', livemode: true, sandbox: true, apiKey: 'svc_live_not_real', webhookSecrets: ['whsec_123456789'] };
     expect(loadConfig({ MERCHANT_ACCOUNTS: JSON.stringify([sandbox]) }).merchantAccounts[0]).toMatchObject({ code: 'dg-live-sim', sandbox: true, baseUrl: '' });
     expect(problems({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x', PUBLIC_URL: 'https://gw.example', MERCHANT_ACCOUNTS: JSON.stringify([sandbox]) })).toEqual([
       'MERCHANT_ACCOUNTS[dg-live-sim].sandbox: sandbox accounts are refused when NODE_ENV=production',
@@ -66,7 +66,7 @@ describe('loadConfig', () => {
   });
 
   it('starts production with everything real, demo clients and GraphiQL off', () => {
-    const account = { code: 'dg-live', provider: 'deposit-gateway', livemode: true, baseUrl: 'https://api.example/v1', apiKey: 'svc_live_abcdefgh', webhookSecrets: ['whsec_123456789'] };
+    const account = { code: 'dg-live', provider: 'deposit-gateway', livemode: true, baseUrl: 'https://api.example/v1', apiKey: 'svc_live_not_real', webhookSecrets: ['whsec_123456789'] };
     const config = loadConfig({
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://db/gateway',

@@ -2,9 +2,9 @@
 // exactly once per idempotency key, submitting it to the provider, and reading deposits back
 // with each client's visibility. Status changes after creation go through deposit-transitions.ts.
 
-import { createHash } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
@@ -89,7 +89,7 @@ export class DepositService {
     const prepared = this.prepare(client, input);
     if (!prepared.ok) return { deposit: null, errors: prepared.errors };
     const { account, provider, request } = prepared;
-    const fingerprint = input.idempotencyKey ? fingerprintOf(input) : null;
+    const fingerprint = input.idempotencyKey ? requestFingerprint(input) : null;
 
     if (input.idempotencyKey) {
       const existing = await em.findOne(Deposit, { clientId: client.id, idempotencyKey: input.idempotencyKey });
@@ -357,23 +357,6 @@ function seesEveryDeposit(client: ApiClient): boolean {
   return client.isAdmin() || client.hasRole('REFUNDS');
 }
 
-/** A stable hash of everything that defines the request, to tell a retry from a different request. */
-function fingerprintOf(input: CreateDepositInput): string {
-  const { idempotencyKey: _key, ...rest } = input;
-  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (value instanceof Date) return JSON.stringify(value.toISOString());
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined && v !== null)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** What is kept to resubmit a deposit: never a full bank account or card number. */
 function storedRequest(request: Omit<CreateDepositRequest, 'depositId'>): DepositRequest {

@@ -2,9 +2,9 @@
 // once per idempotency key, submitting it to the provider, and reading payouts back with each
 // client's visibility. Status changes after creation go through payout-transitions.ts.
 
-import { createHash } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
@@ -89,7 +89,7 @@ export class PayoutService {
     const prepared = this.prepare(client, input);
     if (!prepared.ok) return { payout: null, errors: prepared.errors };
     const { account, request } = prepared;
-    const fingerprint = input.idempotencyKey ? fingerprintOf(input) : null;
+    const fingerprint = input.idempotencyKey ? requestFingerprint(input) : null;
 
     if (input.idempotencyKey) {
       const existing = await em.findOne(Payout, { clientId: client.id, idempotencyKey: input.idempotencyKey });
@@ -336,19 +336,3 @@ function storedBeneficiary(beneficiary: PayoutBeneficiary): StoredBeneficiary {
   };
 }
 
-/** A stable hash of everything that defines the request, to tell a retry from a different request. */
-function fingerprintOf(input: CreatePayoutInput): string {
-  const { idempotencyKey: _key, ...rest } = input;
-  return createHash('sha256').update(canonicalJson(rest)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined && v !== null)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}

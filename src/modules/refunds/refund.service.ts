@@ -2,9 +2,9 @@
 // once per idempotency key, submitting it to the provider, and reading refunds back per client.
 // Status changes after creation go through refund-transitions.ts.
 
-import { createHash } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
@@ -55,7 +55,7 @@ export class RefundService {
     const errors = validateShape(input);
     if (errors.length) return { refund: null, errors };
     const key = input.idempotencyKey;
-    const fingerprint = key ? fingerprintOf(input) : null;
+    const fingerprint = key ? requestFingerprint({ depositId: input.depositId, amount: input.amount, reason: input.reason }) : null;
     if (key) {
       const existing = await em.findOne(Refund, { clientId: client.id, idempotencyKey: key });
       if (existing) return this.replay(em, existing, fingerprint!);
@@ -304,8 +304,3 @@ function refused(field: string[], code: string, message: string): RequestRefundR
   return { refund: null, errors: [{ field, code, message }] };
 }
 
-/** A stable hash of what defines the request, to tell a retry from a different request. */
-function fingerprintOf(input: RequestRefundInput): string {
-  const canonical = JSON.stringify([input.depositId, input.amount ?? null, input.reason ?? null]);
-  return createHash('sha256').update(canonical).digest('hex');
-}
