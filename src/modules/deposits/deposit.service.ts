@@ -6,6 +6,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
+import { awaitSubmission } from '../in-flight-submission.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type {
@@ -66,8 +67,6 @@ const PROVIDER_OF_RAIL: Record<Rail, ProviderName> = {
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const MERCHANT_REFERENCE_MAX = 128;
-/** How long a concurrent duplicate waits for the first request's provider call to finish. */
-const IN_FLIGHT_WAIT_MS = 30_000;
 
 export class DepositService {
   constructor(
@@ -274,23 +273,11 @@ export class DepositService {
         errors: [{ field: ['idempotencyKey'], code: 'IDEMPOTENCY_KEY_REUSED', message: 'This idempotency key was already used with different input' }],
       };
     }
-    const settled = await this.awaitSubmission(em, existing);
+    const settled = await awaitSubmission(em, existing, 'PENDING');
     if (settled.providerReference || settled.status !== 'PENDING') return { deposit: settled, errors: [] };
     // The first attempt's provider call failed with an unknown outcome: resubmitting is safe, the
     // provider sees the same deposit id as its idempotency key and returns the original payment.
     return this.submit(em, settled, account, provider);
-  }
-
-  /** Waits while another request is still submitting this deposit to its provider. */
-  private async awaitSubmission(em: SqlEntityManager, deposit: Deposit): Promise<Deposit> {
-    let current = deposit;
-    const started = Date.now();
-    for (let delay = 20; current.status === 'PENDING' && !current.providerReference && !current.submissionError; delay = Math.min(delay * 2, 250)) {
-      if (Date.now() - started > IN_FLIGHT_WAIT_MS) break;
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      current = await em.refreshOrFail(current);
-    }
-    return current;
   }
 
   private async submit(em: SqlEntityManager, deposit: Deposit, account: MerchantAccount, provider: DepositProvider): Promise<CreateDepositResult> {

@@ -1,14 +1,9 @@
 // Applies verified chargeback.opened webhooks from the inbox: marks the deposit disputed, once, with an event.
 
 import { LockMode } from '@mikro-orm/core';
-import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { isId } from '../../lib/ids.js';
-import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventService } from '../events/event.service.js';
-import type { ReceiveWebhookInput, WebhookDecision, WebhookSubjectHandler } from '../webhooks/webhook.service.js';
-
-type ChargebackSubject = Extract<WebhookEvent['subject'], { kind: 'chargeback' }>;
+import { findEventDeposit, livemodeMismatch, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
 
 export const DEPOSIT_DISPUTED = 'deposit.disputed';
 
@@ -18,14 +13,13 @@ export const DEPOSIT_DISPUTED = 'deposit.disputed';
  */
 export function chargebackWebhookHandler(events: EventService): WebhookSubjectHandler<'chargeback'> {
   return async (tx, input, subject) => {
-    const depositId = await findDeposit(tx, input, subject);
+    const depositId = await findEventDeposit(tx, input, subject);
     if (!depositId) {
       return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
     }
     const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
-    if (input.event.livemode !== undefined && input.event.livemode !== input.account.livemode) {
-      return { ...found, outcome: 'anomaly', reason: `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}` };
-    }
+    const mismatch = livemodeMismatch(input);
+    if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
     const deposit = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (deposit.disputed) return { ...found, outcome: 'duplicate', reason: 'ALREADY_DISPUTED: the deposit is already marked disputed' };
     deposit.disputed = true;
@@ -41,15 +35,4 @@ export function chargebackWebhookHandler(events: EventService): WebhookSubjectHa
     });
     return { ...found, outcome: 'applied' };
   };
-}
-
-/** Our deposit, only among this account's: by the echoed merchant reference (our id), else by the payment reference. */
-async function findDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: ChargebackSubject): Promise<string | undefined> {
-  const scope = [input.provider, input.account.code];
-  if (subject.merchantReference && isId(subject.merchantReference, 'dep')) {
-    const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where id = ? and provider = ? and merchant_account = ?', [subject.merchantReference, ...scope]);
-    if (rows[0]) return rows[0].id;
-  }
-  const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where provider_reference = ? and provider = ? and merchant_account = ?', [subject.reference, ...scope]);
-  return rows[0]?.id;
 }

@@ -3,7 +3,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isId } from '../../lib/ids.js';
 import type { EventService } from '../events/event.service.js';
-import type { ReceiveWebhookInput, WebhookDecision, WebhookSubjectHandler } from '../webhooks/webhook.service.js';
+import { livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
 import { applyPayoutChange } from './payout-transitions.js';
 
 /**
@@ -18,9 +18,8 @@ export function createPayoutWebhookHandler(events: EventService): WebhookSubject
       return { outcome: 'unmatched', reason: `PAYOUT_NOT_FOUND: no ${input.account.code} payout for reference ${subject.reference}` };
     }
     const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'payout', subjectId: payoutId };
-    if (input.event.livemode !== undefined && input.event.livemode !== input.account.livemode) {
-      return { ...found, outcome: 'anomaly', reason: `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}` };
-    }
+    const mismatch = livemodeMismatch(input);
+    if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
     const result = await applyPayoutChange(
       tx,
       {

@@ -6,6 +6,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
+import { awaitSubmission } from '../in-flight-submission.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type {
@@ -59,8 +60,6 @@ const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const MERCHANT_REFERENCE_MAX = 128;
 const NAME_MAX = 140;
 const FIELD_MAX = 64;
-/** How long a concurrent duplicate waits for the first request's provider call to finish. */
-const IN_FLIGHT_WAIT_MS = 30_000;
 
 const BENEFICIARY_FIELDS = ['name', 'documentType', 'documentNumber', 'accountNumber', 'bankCode', 'accountType', 'cci'] as const;
 
@@ -235,7 +234,7 @@ export class PayoutService {
         errors: [{ field: ['idempotencyKey'], code: 'IDEMPOTENCY_KEY_REUSED', message: 'This idempotency key was already used with different input' }],
       };
     }
-    const settled = await this.awaitSubmission(em, existing);
+    const settled = await awaitSubmission(em, existing, 'PENDING');
     if (settled.status === 'FAILED') {
       return { payout: settled, errors: [{ field: [], code: settled.submissionError ?? 'PAYOUT_FAILED', message: 'This payout was refused when first submitted; send a new idempotency key to try again.' }] };
     }
@@ -244,18 +243,6 @@ export class PayoutService {
     // id as its idempotency key and returns the original payout. The fingerprint matched, so this
     // request's beneficiary is the first one's, full account number included.
     return this.submit(em, settled, account, request);
-  }
-
-  /** Waits while another request is still submitting this payout to the provider. */
-  private async awaitSubmission(em: SqlEntityManager, payout: Payout): Promise<Payout> {
-    let current = payout;
-    const started = Date.now();
-    for (let delay = 20; current.status === 'PENDING' && !current.providerReference && !current.submissionError; delay = Math.min(delay * 2, 250)) {
-      if (Date.now() - started > IN_FLIGHT_WAIT_MS) break;
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      current = await em.refreshOrFail(current);
-    }
-    return current;
   }
 
   private async submit(em: SqlEntityManager, payout: Payout, account: MerchantAccount, request: Omit<CreatePayoutRequest, 'payoutId'>): Promise<CreatePayoutResult> {

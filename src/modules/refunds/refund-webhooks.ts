@@ -5,7 +5,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventService } from '../events/event.service.js';
-import type { ReceiveWebhookInput, WebhookDecision, WebhookSubjectHandler } from '../webhooks/webhook.service.js';
+import { livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
 import { Refund } from './refund.entity.js';
 import { applyRefundChange, attachProviderReference } from './refund-transitions.js';
 
@@ -22,9 +22,7 @@ export class RefundNotYetRecorded extends Error {}
 export function refundWebhookHandler(events: EventService): WebhookSubjectHandler<'refund'> {
   return async (tx, input, subject) => {
     let refundId = await findByReference(tx, input, subject.reference);
-    if (!refundId && input.event.livemode !== undefined && input.event.livemode !== input.account.livemode) {
-      return { outcome: 'anomaly', reason: `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}` };
-    }
+    if (!refundId && livemodeMismatch(input)) return { outcome: 'anomaly', reason: livemodeMismatch(input)! };
     let claimed = false;
     if (!refundId) {
       refundId = await claimInFlight(tx, input, subject, events);
@@ -34,10 +32,8 @@ export function refundWebhookHandler(events: EventService): WebhookSubjectHandle
       return { outcome: 'unmatched', reason: `REFUND_NOT_FOUND: no ${input.account.code} refund for reference ${subject.reference}` };
     }
     const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'refund', subjectId: refundId };
-    if (input.event.livemode !== undefined && input.event.livemode !== input.account.livemode) {
-      // A test-mode event must never move a live refund (nor the reverse).
-      return { ...found, outcome: 'anomaly', reason: `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}` };
-    }
+    const mismatch = livemodeMismatch(input);
+    if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
     const result = await applyRefundChange(
       tx,
       {

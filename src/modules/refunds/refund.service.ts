@@ -6,6 +6,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
+import { awaitSubmission } from '../in-flight-submission.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type { FieldError, MerchantAccount, MoneyMovementProvider, ProviderError, ProviderName, ProviderRefund } from '../../providers/provider.js';
@@ -29,8 +30,6 @@ export type RequestRefundResult = { refund: Refund | null; errors: FieldError[] 
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const REASON_MAX = 500;
-/** How long a concurrent duplicate waits for the first request's provider call to finish. */
-const IN_FLIGHT_WAIT_MS = 30_000;
 
 type Admission = { kind: 'created'; refundId: string } | { kind: 'existing'; refundId: string } | { kind: 'refused'; error: FieldError };
 
@@ -188,7 +187,7 @@ export class RefundService {
     if (existing.idempotencyFingerprint !== fingerprint) {
       return refused(['idempotencyKey'], 'IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with different input');
     }
-    const settled = await this.awaitSubmission(em, existing);
+    const settled = await awaitSubmission(em, existing, 'REQUESTED');
     if (settled.status === 'REJECTED' && !settled.providerReference && settled.submissionError) {
       return { refund: settled, errors: [{ field: [], code: settled.submissionError, message: 'The provider refused this refund' }] };
     }
@@ -199,18 +198,6 @@ export class RefundService {
     const target = this.target(deposit);
     if (!target) return refused(['depositId'], 'REFUND_NOT_SUPPORTED', 'Deposits at this provider cannot be refunded through the gateway');
     return this.submit(em, settled, deposit, target);
-  }
-
-  /** Waits while another request is still submitting this refund to the provider. */
-  private async awaitSubmission(em: SqlEntityManager, refund: Refund): Promise<Refund> {
-    let current = refund;
-    const started = Date.now();
-    for (let delay = 20; current.status === 'REQUESTED' && !current.providerReference && !current.submissionError; delay = Math.min(delay * 2, 250)) {
-      if (Date.now() - started > IN_FLIGHT_WAIT_MS) break;
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      current = await em.refreshOrFail(current);
-    }
-    return current;
   }
 
   private async submit(

@@ -191,15 +191,13 @@ export class WebhookService {
   }
 
   private async applyToDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: DepositSubject): Promise<Decision> {
-    const depositId = await this.findDeposit(tx, input, subject);
+    const depositId = await findEventDeposit(tx, input, subject);
     if (!depositId) {
       return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
     }
     const found: Decision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
-    if (input.event.livemode !== undefined && input.event.livemode !== input.account.livemode) {
-      // A test-mode event must never move a live deposit (nor the reverse).
-      return { ...found, outcome: 'anomaly', reason: `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}` };
-    }
+    const mismatch = livemodeMismatch(input);
+    if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
     const result = await applyDepositChange(
       tx,
       {
@@ -229,30 +227,35 @@ export class WebhookService {
     }
   }
 
-  /**
-   * Our deposit the event is about, only among this account's deposits. We send our deposit id as
-   * the provider's merchant reference, so the echo names it directly (deposit gateway:
-   * `merchant_reference`; QR gateway: `reference`); otherwise the provider's own reference is
-   * looked up.
-   */
-  private async findDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: DepositSubject): Promise<string | undefined> {
-    const scope = [input.provider, input.account.code];
-    if (subject.merchantReference && isId(subject.merchantReference, 'dep')) {
-      const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where id = ? and provider = ? and merchant_account = ?', [
-        subject.merchantReference,
-        ...scope,
-      ]);
-      if (rows[0]) return rows[0].id;
-    }
-    const rows = await tx.execute<Array<{ id: string }>>(
-      'select id from deposit where provider_reference = ? and provider = ? and merchant_account = ?',
-      [subject.reference, ...scope],
-    );
-    return rows[0]?.id;
-  }
 }
 
 /** Stored, acknowledged and visible to admins, but not acted on: no module handles this kind. */
 function notHandled(kind: string): WebhookDecision {
   return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: ${kind} events are not applied` };
+}
+
+/**
+ * Our deposit the event is about, only among this account's deposits. We send our deposit id as
+ * the provider's merchant reference, so the echo names it directly (deposit gateway:
+ * `merchant_reference`; QR gateway: `reference`); otherwise the provider's own reference is
+ * looked up.
+ */
+export async function findEventDeposit(
+  tx: SqlEntityManager,
+  input: ReceiveWebhookInput,
+  subject: { reference: string; merchantReference?: string },
+): Promise<string | undefined> {
+  const scope = [input.provider, input.account.code];
+  if (subject.merchantReference && isId(subject.merchantReference, 'dep')) {
+    const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where id = ? and provider = ? and merchant_account = ?', [subject.merchantReference, ...scope]);
+    if (rows[0]) return rows[0].id;
+  }
+  const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where provider_reference = ? and provider = ? and merchant_account = ?', [subject.reference, ...scope]);
+  return rows[0]?.id;
+}
+
+/** The anomaly reason when a test-mode event would touch a live account (or the reverse), else undefined. */
+export function livemodeMismatch(input: ReceiveWebhookInput): string | undefined {
+  if (input.event.livemode === undefined || input.event.livemode === input.account.livemode) return undefined;
+  return `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}`;
 }
