@@ -18,6 +18,8 @@ import { refundWebhookHandler } from './modules/refunds/refund-webhooks.js';
 import { chargebackWebhookHandler } from './modules/disputes/chargeback-webhooks.js';
 import { PayoutService } from './modules/payouts/payout.service.js';
 import { createPayoutWebhookHandler } from './modules/payouts/payout-webhooks.js';
+import { withdrawalWebhookHandler } from './modules/withdrawals/withdrawal-webhooks.js';
+import { WithdrawalService } from './modules/withdrawals/withdrawal.service.js';
 import { QrCodeService } from './modules/qr-codes/qr-code.service.js';
 import { CardFormService } from './modules/deposits/card-form.service.js';
 import { Reconciler } from './modules/reconciliation/reconciler.js';
@@ -32,6 +34,8 @@ export interface Services {
   deposits: DepositService;
   refunds: RefundService;
   payouts: PayoutService;
+  /** Admin reads of the withdrawals providers report. */
+  withdrawals: WithdrawalService;
   qrCodes: QrCodeService;
   cardForm: CardFormService;
   /** Asks providers about deposits (and payouts) whose webhooks may be lost; the worker and reconcileDeposit use it. */
@@ -63,7 +67,16 @@ export function createServices(options: CreateServicesOptions): Services {
   const deposits = new DepositService({ accounts, providers, events, logger: logger.child({ component: 'deposits' }) });
   const background = new BackgroundTasks();
   const replaySources = { account: (code: string) => accounts.get(code), provider: (name: keyof typeof providers) => providers[name] };
-  const webhooks = new WebhookService(events, { refund: refundWebhookHandler(events), chargeback: chargebackWebhookHandler(events), payout: createPayoutWebhookHandler(events) }, replaySources);
+  const webhooks = new WebhookService(
+    events,
+    {
+      refund: refundWebhookHandler(events),
+      chargeback: chargebackWebhookHandler(events),
+      payout: createPayoutWebhookHandler(events),
+      withdrawal: withdrawalWebhookHandler(events),
+    },
+    replaySources,
+  );
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
@@ -71,6 +84,7 @@ export function createServices(options: CreateServicesOptions): Services {
     webhooks,
     deposits,
     payouts: new PayoutService({ accounts, provider: providers['deposit-gateway'], events, logger: logger.child({ component: 'payouts' }) }),
+    withdrawals: new WithdrawalService(),
     qrCodes: new QrCodeService({ accounts, provider: providers['qr-gateway'], deposits, logger: logger.child({ component: 'qr-codes' }) }),
     refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, logger: logger.child({ component: 'refunds' }) }),
     cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, background, logger: logger.child({ component: 'card-form' }) }),

@@ -7,5 +7,6 @@ import { PayoutSchema } from '../modules/payouts/payout.entity.js';
 import { RefundSchema } from '../modules/refunds/refund.entity.js';
 import { WebhookDeliverySchema } from '../modules/webhooks/webhook-delivery.entity.js';
 import { QrWebhookRegistrationSchema } from '../modules/qr-codes/qr-webhook-registration.entity.js';
+import { WithdrawalSchema } from '../modules/withdrawals/withdrawal.entity.js';
 
-export const entities = [ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema, RefundSchema, PayoutSchema, QrWebhookRegistrationSchema];
+export const entities = [ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema, RefundSchema, PayoutSchema, QrWebhookRegistrationSchema, WithdrawalSchema];

@@ -6,6 +6,8 @@ import { DepositNode } from '../modules/deposits/deposit.types.js';
 import { toPayoutSnapshot } from '../modules/payouts/payout-snapshot.js';
 import { PayoutNode } from '../modules/payouts/payout.types.js';
 import { RefundNode } from '../modules/refunds/refund.types.js';
+import { toWithdrawalSnapshot } from '../modules/withdrawals/withdrawal-snapshot.js';
+import { WithdrawalNode } from '../modules/withdrawals/withdrawal.types.js';
 import type { GatewayContext } from './context.js';
 import { Node } from './node.js';
 
@@ -31,6 +33,12 @@ export class NodeResolver {
     if (isId(id, 'pay')) {
       const payout = await services.payouts.findVisible(em, client!, id);
       return payout ? PayoutNode.from(toPayoutSnapshot(payout)) : null;
+    }
+    if (isId(id, 'wdr')) {
+      // Withdrawals belong to the merchant, not to a client: admins only.
+      if (!client!.isAdmin()) return null;
+      const withdrawal = await services.withdrawals.find(em, id);
+      return withdrawal ? WithdrawalNode.from(toWithdrawalSnapshot(withdrawal)) : null;
     }
     return null;
   }

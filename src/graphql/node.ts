@@ -2,7 +2,7 @@
 
 import { Field, ID, InterfaceType } from 'type-graphql';
 
-@InterfaceType({ description: 'An object with a global id. Ids carry a type prefix: cli_, dep_, rfd_, pay_, evt_.' })
+@InterfaceType({ description: 'An object with a global id. Ids carry a type prefix: cli_, dep_, rfd_, pay_, wdr_, evt_.' })
 export abstract class Node {
   @Field(() => ID)
   id!: string;

@@ -13,6 +13,7 @@ import { EventResolver } from '../modules/events/event.resolver.js';
 import { CardFormResolver } from '../modules/deposits/card-form.resolver.js';
 import { ReconciliationResolver } from '../modules/reconciliation/reconciliation.resolver.js';
 import { WebhookAdminResolver } from '../modules/webhooks/webhook-admin.resolver.js';
+import { WithdrawalResolver } from '../modules/withdrawals/withdrawal.resolver.js';
 import { authChecker } from './auth.js';
 import { HeartbeatResolver } from './heartbeat.resolver.js';
 import { NodeResolver } from './node.resolver.js';
@@ -20,7 +21,7 @@ import { DateTimeScalar, DecimalScalar } from './scalars.js';
 import { LocalPubSub, typeGraphqlPubSub } from '../lib/pubsub.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver];
+const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver];
 
 /**
  * @param pubsub the instance's local fan-out; subscriptions in this schema use their own

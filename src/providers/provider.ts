@@ -22,6 +22,8 @@ export type DepositStatus =
 
 export type RefundStatus = 'REQUESTED' | 'APPROVED' | 'REJECTED';
 export type PayoutStatus = 'PENDING' | 'PAID' | 'BOUNCED' | 'REVERTED' | 'FAILED';
+/** A withdrawal from the merchant's balance at a provider, which the gateway only hears about. */
+export type WithdrawalStatus = 'PENDING' | 'PROCESSED' | 'SUCCEEDED' | 'FAILED';
 
 /** A merchant account at a provider, as configured. Secrets stay inside adapters and never leave the process. */
 export interface MerchantAccount {
@@ -177,6 +179,7 @@ export interface WebhookEvent {
     | { kind: 'refund'; reference: string; depositReference?: string; status: RefundStatus; providerStatus: string; amount?: Money }
     | { kind: 'payout'; reference: string; merchantReference?: string; status: PayoutStatus; providerStatus: string; amount?: Money }
     | { kind: 'chargeback'; reference: string; merchantReference?: string }
+    | { kind: 'withdrawal'; reference: string; status: WithdrawalStatus; providerStatus: string; amount?: Money }
     | { kind: 'other'; reference?: string };
 }
 

@@ -23,6 +23,7 @@ import { EventBus } from '../modules/events/event-bus.js';
 import { ReconcilerWorker } from '../modules/reconciliation/reconciler.worker.js';
 import { assertPayoutTransitionsConsistent } from '../modules/payouts/payout-status.js';
 import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-status.js';
+import { assertWithdrawalTransitionsConsistent } from '../modules/withdrawals/withdrawal-status.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 import { createServices, type Services } from '../services.js';
 import { graphiqlLandingPage } from './graphiql.js';
@@ -63,6 +64,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   assertDepositTransitionsConsistent();
   assertRefundTransitionsConsistent();
   assertPayoutTransitionsConsistent();
+  assertWithdrawalTransitionsConsistent();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const metrics = new GatewayMetrics();

@@ -6,6 +6,7 @@ import type { Database } from '../db/database.js';
 import { BodyTooLarge, readBody } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
 import type { ProviderName, WebhookRejection } from '../providers/provider.js';
+import { WebhookRetryLater } from '../modules/webhooks/webhook.service.js';
 import type { Services } from '../services.js';
 import type { GatewayMetrics } from './metrics.js';
 
@@ -90,6 +91,13 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
         services.background.run(() => services.deposits.refreshFromProvider(db.fork(), subjectId, reference));
       }
     } catch (error) {
+      if (error instanceof WebhookRetryLater) {
+        metrics.recordWebhook(provider, 'retry_later');
+        log.warn({ provider, account: account.code, event: event.name, eventId: event.eventId, reason: error.message }, 'webhook deferred until the provider retries');
+        // Nothing was committed; the provider's retry is a first delivery.
+        res.status(503).json({ received: false, reason: 'RETRY_LATER' });
+        return;
+      }
       metrics.recordWebhook(provider, 'error');
       log.error({ err: error, provider, account: account.code, event: event.name, eventId: event.eventId }, 'webhook could not be stored');
       // 5xx: nothing was committed, and the provider retries (spec: Webhook retry window).

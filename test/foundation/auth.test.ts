@@ -35,6 +35,7 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
   'Query.node': { query: '{ node(id: "cli_00000000000000000000000000") { id } }', roles: 'any' },
   'Query.merchantAccounts': { query: '{ merchantAccounts { code } }', roles: 'any' },
   'Query.apiClients': { query: '{ apiClients { edges { cursor } } }', roles: ['ADMIN'] },
+  'Query.withdrawals': { query: '{ withdrawals { edges { cursor } } }', roles: ['ADMIN'] },
   'Mutation.createApiClient': {
     query: 'mutation($input: CreateApiClientInput!) { createApiClient(input: $input) { userErrors { code } } }',
     variables: { input: { name: 'x', roles: [] } },

@@ -244,7 +244,7 @@ describe('QR gateway adapter against the sandbox (satang)', () => {
     const events = receiver.received.slice(-2).map((delivery) => adapter.verifyWebhook(acct, { body: delivery.body, headers: { 'x-qr-signature': delivery.headers['x-qr-signature'] as string } }));
     expect(events).toEqual([
       { ok: true, event: expect.objectContaining({ eventId: 'rf_1:refund.completed', subject: expect.objectContaining({ kind: 'refund', status: 'APPROVED', depositReference: 'qr_x' }) }) },
-      { ok: true, event: expect.objectContaining({ eventId: 'wd_1:withdrawal.succeeded', subject: { kind: 'other', reference: 'wd_1' } }) },
+      { ok: true, event: expect.objectContaining({ eventId: 'wd_1:withdrawal.succeeded', subject: expect.objectContaining({ kind: 'withdrawal', reference: 'wd_1', status: 'SUCCEEDED' }) }) },
     ]);
   });
 

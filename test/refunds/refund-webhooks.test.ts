@@ -64,20 +64,20 @@ describe('a refund whose provider answer never arrived', () => {
     ]);
   });
 
-  it('when two such refunds of one deposit have the same amount, the event is refused with 5xx until the provider retries', async () => {
+  it('when two such refunds of one deposit have the same amount, the event is refused with 503 until the provider retries', async () => {
     const deposit = await succeededDeposit(t, '25.00');
     await unknownOutcomeRefund(deposit.id, '5.00');
     await unknownOutcomeRefund(deposit.id, '5.00');
     const before = await t.gateway.db.fork().execute<Array<{ n: string }>>('select count(*)::text as n from webhook_delivery');
     const ambiguous = await sendWebhook(t, refundEnvelope('rf_which_one', deposit.reference, 'pending', '5.00'));
-    expect(ambiguous.status).toBe(500);
+    expect(ambiguous).toEqual({ status: 503, body: { received: false, reason: 'RETRY_LATER' } });
     // Nothing was stored: the provider's retry is a first delivery.
     expect(await t.gateway.db.fork().execute<Array<{ n: string }>>('select count(*)::text as n from webhook_delivery')).toEqual(before);
   });
 });
 
 describe('refund events that are not applied', () => {
-  it('other money, an impossible transition and an unknown refund are kept and acknowledged, and change nothing', async () => {
+  it('other money, an impossible transition and a refund of an unknown payment are kept and acknowledged, and change nothing', async () => {
     const deposit = await succeededDeposit(t, '25.00');
     const requested = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId: deposit.id, amount: '10.00' } }, { key: t.refundsKey });
     const id = requested.data!.requestRefund.refund!.id;
@@ -92,7 +92,7 @@ describe('refund events that are not applied', () => {
     expect(late).toEqual({ status: 200, body: { received: true, outcome: 'anomaly' } });
     const repeat = await sendWebhook(t, refundEnvelope(reference, deposit.reference, 'approved', '10.00'));
     expect(repeat).toEqual({ status: 200, body: { received: true, outcome: 'duplicate' } });
-    const unknown = await sendWebhook(t, refundEnvelope('rf_unknown', deposit.reference, 'approved', '3.00'));
+    const unknown = await sendWebhook(t, refundEnvelope('rf_unknown', 'pay_not_ours', 'approved', '3.00'));
     expect(unknown).toEqual({ status: 200, body: { received: true, outcome: 'unmatched' } });
 
     const reasons = await t.gateway.db.fork().execute<Array<{ reason: string }>>(

@@ -54,6 +54,9 @@ registerEnumType(PaymentProviderEnum, { name: 'PaymentProvider', description: 'W
 
 const PROVIDER_ENUM: Record<ProviderName, PaymentProvider> = { 'deposit-gateway': 'DEPOSIT_GATEWAY', 'qr-gateway': 'QR_GATEWAY' };
 
+/** A provider's internal name as the PaymentProvider enum value. */
+export const paymentProviderOf = (name: ProviderName): PaymentProvider => PROVIDER_ENUM[name];
+
 export const RefundStatusEnum = { REQUESTED: 'REQUESTED', APPROVED: 'APPROVED', REJECTED: 'REJECTED' } as const satisfies Record<RefundStatus, RefundStatus>;
 registerEnumType(RefundStatusEnum, { name: 'RefundStatus' });
 

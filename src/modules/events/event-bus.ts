@@ -70,7 +70,7 @@ export class EventBus {
   }
 }
 
-const SUBJECT_TYPES: ReadonlySet<string> = new Set(['deposit', 'refund', 'payout']);
+const SUBJECT_TYPES: ReadonlySet<string> = new Set(['deposit', 'refund', 'payout', 'withdrawal']);
 
 /** The notification if `payload` has the shape of one; anything else is dropped, never thrown. */
 export function parseNotification(payload: string): EventNotification | undefined {
@@ -82,12 +82,12 @@ export function parseNotification(payload: string): EventNotification | undefine
   }
   if (typeof value !== 'object' || value === null) return undefined;
   const record = value as Record<string, unknown>;
-  const strings = ['position', 'id', 'type', 'subjectId', 'clientId', 'createdAt'] as const;
+  const strings = ['position', 'id', 'type', 'subjectId', 'createdAt'] as const;
   if (!strings.every((key) => typeof record[key] === 'string')) return undefined;
   if (typeof record.subjectType !== 'string' || !SUBJECT_TYPES.has(record.subjectType)) return undefined;
   if (!/^[0-9]+$/.test(record.position as string)) return undefined;
   const nullableString = (key: string) => record[key] === null || typeof record[key] === 'string';
-  if (!nullableString('fromStatus') || !nullableString('toStatus')) return undefined;
+  if (!nullableString('clientId') || !nullableString('fromStatus') || !nullableString('toStatus')) return undefined;
   if (record.deposit !== undefined && (typeof record.deposit !== 'object' || record.deposit === null)) return undefined;
   return value as EventNotification;
 }

@@ -10,12 +10,14 @@ import { PaymentEvent, type PaymentSubjectType } from './payment-event.entity.js
 import { PAYMENT_EVENTS_CHANNEL, type EventNotification } from './payment-event.types.js';
 import type { Payout } from '../payouts/payout.entity.js';
 import { toPayoutSnapshot } from '../payouts/payout-snapshot.js';
+import type { Withdrawal } from '../withdrawals/withdrawal.entity.js';
+import { toWithdrawalSnapshot } from '../withdrawals/withdrawal-snapshot.js';
 
 export interface AppendEventInput {
   subjectType: PaymentSubjectType;
   subjectId: string;
-  /** Owner of the subject. */
-  clientId: string;
+  /** Owner of the subject; null when it belongs to no client (admins alone see the event). */
+  clientId: string | null;
   /** e.g. `deposit.status_changed`. */
   type: string;
   fromStatus: string | null;
@@ -26,6 +28,8 @@ export interface AppendEventInput {
   refund?: Refund;
   /** The payout after the change (flushed), for a payout event: becomes the row's `data` and the notification's snapshot. */
   payout?: Payout;
+  /** The withdrawal after the change (flushed), for a withdrawal event: becomes the row's `data` and the notification's snapshot. */
+  withdrawal?: Withdrawal;
 }
 
 export interface EventPageInput {
@@ -64,9 +68,13 @@ export class EventService {
   async append(em: SqlEntityManager, input: AppendEventInput): Promise<PaymentEvent> {
     if (!em.isInTransaction()) throw new Error('EventService.append must run inside the transaction of the change it records');
     await em.execute('select pg_advisory_xact_lock(?)', [APPEND_LOCK_KEY]);
-    const snapshot = input.deposit ? toDepositSnapshot(input.deposit) : undefined;
-    const refundSnapshot = input.refund ? toRefundSnapshot(input.refund) : undefined;
-    const payoutSnapshot = input.payout ? toPayoutSnapshot(input.payout) : undefined;
+    const snapshots: Snapshots = {
+      ...(input.deposit ? { deposit: toDepositSnapshot(input.deposit) } : {}),
+      ...(input.refund ? { refund: toRefundSnapshot(input.refund) } : {}),
+      ...(input.payout ? { payout: toPayoutSnapshot(input.payout) } : {}),
+      ...(input.withdrawal ? { withdrawal: toWithdrawalSnapshot(input.withdrawal) } : {}),
+    };
+    const subjectSnapshot = snapshots.deposit ?? snapshots.refund ?? snapshots.payout ?? snapshots.withdrawal;
     const event = em.create(PaymentEvent, {
       id: newId('evt'),
       subjectType: input.subjectType,
@@ -75,12 +83,12 @@ export class EventService {
       type: input.type,
       fromStatus: input.fromStatus,
       toStatus: input.toStatus,
-      data: snapshot ? { ...snapshot } : refundSnapshot ? { ...refundSnapshot } : payoutSnapshot ? { ...payoutSnapshot } : {},
+      data: subjectSnapshot ? { ...subjectSnapshot } : {},
       createdAt: new Date(),
     });
     // The row (and its identity position) must exist before the notification names it.
     await em.flush();
-    await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event, snapshot, refundSnapshot, payoutSnapshot)]);
+    await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event, snapshots)]);
     return event;
   }
 
@@ -115,7 +123,7 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
     type: event.type,
     subjectType: event.subjectType,
     subjectId: event.subjectId,
-    clientId: event.clientId,
+    clientId: event.clientId ?? null,
     fromStatus: event.fromStatus ?? null,
     toStatus: event.toStatus ?? null,
     createdAt: event.createdAt.toISOString(),
@@ -129,18 +137,22 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
   if (event.subjectType === 'payout' && typeof event.data.id === 'string') {
     notification.payout = event.data as unknown as EventNotification['payout'];
   }
+  if (event.subjectType === 'withdrawal' && typeof event.data.id === 'string') {
+    notification.withdrawal = event.data as unknown as EventNotification['withdrawal'];
+  }
   return notification;
 }
 
-function notificationPayload(event: PaymentEvent, snapshot: EventNotification['deposit'], refundSnapshot?: EventNotification['refund'], payoutSnapshot?: EventNotification['payout']): string {
-  const notification = toEventNotification(event);
-  if (snapshot) notification.deposit = snapshot;
-  if (refundSnapshot) notification.refund = refundSnapshot;
-  if (payoutSnapshot) notification.payout = payoutSnapshot;
+/** The subject snapshots a notification may carry. */
+type Snapshots = Pick<EventNotification, 'deposit' | 'refund' | 'payout' | 'withdrawal'>;
+
+function notificationPayload(event: PaymentEvent, snapshots: Snapshots): string {
+  const notification = { ...toEventNotification(event), ...snapshots };
   const json = JSON.stringify(notification);
   if (Buffer.byteLength(json, 'utf8') <= MAX_NOTIFICATION_BYTES) return json;
   delete notification.deposit;
   delete notification.refund;
   delete notification.payout;
+  delete notification.withdrawal;
   return JSON.stringify(notification);
 }

@@ -3,7 +3,7 @@
 
 import { defineEntity, p } from '@mikro-orm/core';
 
-export type PaymentSubjectType = 'deposit' | 'refund' | 'payout';
+export type PaymentSubjectType = 'deposit' | 'refund' | 'payout' | 'withdrawal';
 
 export const PaymentEventSchema = defineEntity({
   name: 'PaymentEvent',
@@ -17,8 +17,11 @@ export const PaymentEventSchema = defineEntity({
     id: p.string().length(30).unique('payment_event_id_unique'),
     subjectType: p.string().$type<PaymentSubjectType>().length(16),
     subjectId: p.string().length(30),
-    /** Owner of the subject, so a cashier's catch-up reads only its own events. */
-    clientId: p.string().length(30),
+    /**
+     * Owner of the subject, so a cashier's catch-up reads only its own events. Null for a subject
+     * that belongs to no client (a withdrawal from the merchant's balance): admins alone see it.
+     */
+    clientId: p.string().length(30).nullable(),
     /** e.g. `deposit.status_changed`. */
     type: p.string().length(64),
     fromStatus: p.string().length(16).nullable(),

@@ -1,7 +1,7 @@
 // What travels from a committed status change to every instance's live subscribers: the event
 // row's identity plus a snapshot of its subject, so a subscriber needs no query to answer.
 
-import type { DepositStatus, PayoutStatus, Rail, RefundStatus, ProviderName } from '../../providers/provider.js';
+import type { DepositStatus, PayoutStatus, Rail, RefundStatus, ProviderName, WithdrawalStatus } from '../../providers/provider.js';
 
 /** PostgreSQL NOTIFY channel carrying one `EventNotification` (JSON) per appended event. */
 export const PAYMENT_EVENTS_CHANNEL = 'payment_events';
@@ -50,8 +50,10 @@ export interface DepositSnapshot {
 export interface RefundSnapshot {
   id: string;
   depositId: string;
-  /** The client that requested the refund. */
-  clientId: string;
+  /** The client that requested the refund; null for a refund made outside the gateway. */
+  clientId: string | null;
+  /** Absent in snapshots written before refunds could come from the provider: read it as GATEWAY. */
+  origin?: 'GATEWAY' | 'PROVIDER';
   status: RefundStatus;
   providerStatus: string | null;
   amount: string;
@@ -95,16 +97,31 @@ export interface PayoutSnapshot {
   updatedAt: string;
 }
 
+/** A withdrawal as it stood right after a change, in JSON form. Admins only. */
+export interface WithdrawalSnapshot {
+  id: string;
+  provider: ProviderName;
+  merchantAccount: string;
+  livemode: boolean;
+  providerReference: string;
+  status: WithdrawalStatus;
+  providerStatus: string;
+  amount: string | null;
+  currency: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** One appended event, as NOTIFY carries it (kept well under PostgreSQL's 8000-byte payload limit). */
 export interface EventNotification {
   /** The event's position in the global log, as a decimal string (bigint). */
   position: string;
   id: string;
   type: string;
-  subjectType: 'deposit' | 'refund' | 'payout';
+  subjectType: 'deposit' | 'refund' | 'payout' | 'withdrawal';
   subjectId: string;
-  /** Owner of the subject: who may see it besides admins. */
-  clientId: string;
+  /** Owner of the subject: who may see it besides admins; null when only admins may. */
+  clientId: string | null;
   fromStatus: string | null;
   toStatus: string | null;
   createdAt: string;
@@ -114,4 +131,6 @@ export interface EventNotification {
   refund?: RefundSnapshot;
   /** The payout after the change (payout events). */
   payout?: PayoutSnapshot;
+  /** The withdrawal after the change (withdrawal events). */
+  withdrawal?: WithdrawalSnapshot;
 }

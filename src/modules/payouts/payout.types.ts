@@ -3,8 +3,8 @@
 import { Field, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { Node } from '../../graphql/node.js';
 import { connectionType } from '../../graphql/relay.js';
-import type { PayoutStatus, ProviderName } from '../../providers/provider.js';
-import { Money, PaymentProviderEnum, type PaymentProvider } from '../deposits/deposit.types.js';
+import type { PayoutStatus } from '../../providers/provider.js';
+import { Money, PaymentProviderEnum, paymentProviderOf, type PaymentProvider } from '../deposits/deposit.types.js';
 import type { PayoutSnapshot } from '../events/payment-event.types.js';
 
 export const PayoutStatusEnum = {
@@ -26,8 +26,6 @@ registerEnumType(PayoutStatusEnum, {
     FAILED: { description: 'Refused before the provider made a payout (see failureCode); no money left. Final: retry with a new idempotency key.' },
   },
 });
-
-const PROVIDER_ENUM: Record<ProviderName, PaymentProvider> = { 'deposit-gateway': 'DEPOSIT_GATEWAY', 'qr-gateway': 'QR_GATEWAY' };
 
 @ObjectType('PayoutBeneficiary', { description: 'Who is paid. Account, CCI and document numbers are masked (****1234); admins see the full account and CCI numbers.' })
 export class PayoutBeneficiaryNode {
@@ -94,7 +92,7 @@ export class PayoutNode extends Node {
       amount: Money.of(snapshot.amount, snapshot.currency)!,
       country: snapshot.country,
       maskedBeneficiary: Object.assign(new PayoutBeneficiaryNode(), snapshot.beneficiary),
-      provider: PROVIDER_ENUM[snapshot.provider],
+      provider: paymentProviderOf(snapshot.provider),
       merchantAccount: snapshot.merchantAccount,
       merchantReference: snapshot.merchantReference,
       failureCode: snapshot.failureCode,

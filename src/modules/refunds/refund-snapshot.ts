@@ -8,7 +8,8 @@ export function toRefundSnapshot(refund: Refund): RefundSnapshot {
   return {
     id: refund.id,
     depositId: refund.depositId,
-    clientId: refund.clientId,
+    clientId: refund.clientId ?? null,
+    origin: refund.origin,
     status: refund.status,
     providerStatus: refund.providerStatus ?? null,
     amount: refund.amountMoney().toDecimal(),

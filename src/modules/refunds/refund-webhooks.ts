@@ -5,31 +5,43 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventService } from '../events/event.service.js';
-import { livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
+import { WebhookRetryLater, livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
+import { newId } from '../../lib/ids.js';
 import { Refund } from './refund.entity.js';
 import { applyRefundChange, attachProviderReference } from './refund-transitions.js';
 
 type RefundSubject = Extract<WebhookEvent['subject'], { kind: 'refund' }>;
 
 /**
+ * Thrown when a refund event arrives for a deposit whose payment has not been confirmed to us yet
+ * (the provider's events overtook each other): the inbox answers 503, stores nothing, and the
+ * provider's retry applies it once the payment event or the reconciler has settled the deposit.
+ */
+export class RefundBeforePayment extends WebhookRetryLater {}
+
+/**
  * Thrown when an event names a provider refund that one of several of our in-flight refunds
- * will turn out to be: the inbox answers 5xx, stores nothing, and the provider's retry finds it
+ * will turn out to be: the inbox answers 503, stores nothing, and the provider's retry finds it
  * by reference once our own answer from the provider is recorded.
  */
-export class RefundNotYetRecorded extends Error {}
+export class RefundNotYetRecorded extends WebhookRetryLater {}
 
 /** The inbox handler for refund events (spec: refund.requested / refund.approved / refund.rejected; payload A4). */
 export function refundWebhookHandler(events: EventService): WebhookSubjectHandler<'refund'> {
   return async (tx, input, subject) => {
     let refundId = await findByReference(tx, input, subject.reference);
     if (!refundId && livemodeMismatch(input)) return { outcome: 'anomaly', reason: livemodeMismatch(input)! };
-    let claimed = false;
+    /** Why a report of the status the refund already has still counts as applied. */
+    let firstSight: string | undefined;
     if (!refundId) {
       refundId = await claimInFlight(tx, input, subject, events);
-      claimed = Boolean(refundId);
+      if (refundId) firstSight = 'REFERENCE_RECORDED: the provider refund id arrived before its answer';
     }
     if (!refundId) {
-      return { outcome: 'unmatched', reason: `REFUND_NOT_FOUND: no ${input.account.code} refund for reference ${subject.reference}` };
+      const recorded = await recordProviderRefund(tx, input, subject, events);
+      if (recorded.kind === 'refused') return recorded.decision;
+      refundId = recorded.refundId;
+      firstSight = recorded.created ? 'REFUND_RECORDED: made outside the gateway' : undefined;
     }
     const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'refund', subjectId: refundId };
     const mismatch = livemodeMismatch(input);
@@ -47,8 +59,8 @@ export function refundWebhookHandler(events: EventService): WebhookSubjectHandle
       case 'applied':
         return { ...found, outcome: 'applied' };
       case 'noop':
-        return claimed
-          ? { ...found, outcome: 'applied', reason: 'REFERENCE_RECORDED: the provider refund id arrived before its answer' }
+        return firstSight
+          ? { ...found, outcome: 'applied', reason: firstSight }
           : { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: refund is already ${subject.status}` };
       case 'anomaly':
         return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
@@ -100,4 +112,71 @@ async function claimInFlight(tx: SqlEntityManager, input: ReceiveWebhookInput, s
   const refund = await tx.findOneOrFail(Refund, { id: waiting[0]!.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   await attachProviderReference(tx, { refund, deposit }, { reference: subject.reference, providerStatus: subject.providerStatus }, events);
   return refund.id;
+}
+
+type Recorded = { kind: 'recorded'; refundId: string; created: boolean } | { kind: 'refused'; decision: WebhookDecision };
+
+/**
+ * A refund the provider reports for one of our deposits that matches no refund of ours was made
+ * outside the gateway (the provider's dashboard; the QR gateway has no refund API at all, Q7). It is
+ * recorded as a PROVIDER refund, so the deposit's refunded amount stays true and no request
+ * through the gateway can refund the same money again; the caller then applies the reported status.
+ */
+async function recordProviderRefund(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: RefundSubject, events: EventService): Promise<Recorded> {
+  const notFound = (why: string): Recorded => ({
+    kind: 'refused',
+    decision: { outcome: 'unmatched', reason: `REFUND_NOT_FOUND: no ${input.account.code} refund for reference ${subject.reference}${why}` },
+  });
+  if (!subject.depositReference) return notFound(' and the event names no payment');
+  const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where provider_reference = ? and provider = ? and merchant_account = ?', [
+    subject.depositReference,
+    input.provider,
+    input.account.code,
+  ]);
+  const depositId = rows[0]?.id;
+  if (!depositId) return notFound(` of an unknown payment ${subject.depositReference}`);
+  const deposit = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const refused = (outcome: WebhookDecision['outcome'], reason: string): Recorded => ({
+    kind: 'refused',
+    decision: { outcome, reason, subjectType: 'deposit', subjectId: deposit.id },
+  });
+  // Another event about the same refund (refund.failed racing refund.completed) may have recorded it first.
+  const raced = await findByReference(tx, input, subject.reference);
+  if (raced) return { kind: 'recorded', refundId: raced, created: false };
+
+  if (!subject.amount) return refused('anomaly', `REFUND_AMOUNT_MISSING: refund ${subject.reference} was made outside the gateway and its event carries no amount`);
+  if (subject.amount.currency !== deposit.currency) {
+    return refused('anomaly', `CURRENCY_MISMATCH: refund in ${subject.amount.currency}, deposit in ${deposit.currency}`);
+  }
+  if (!subject.amount.isPositive()) return refused('anomaly', `AMOUNT_MISMATCH: refund of ${subject.amount.toString()}`);
+  if (deposit.status === 'PENDING' || deposit.status === 'AUTHORIZED') {
+    throw new RefundBeforePayment(`refund ${subject.reference} of deposit ${deposit.id} arrived while the deposit is ${deposit.status}; retry after its payment is settled`);
+  }
+  if (deposit.status !== 'SUCCEEDED' && deposit.status !== 'REFUNDED') {
+    return refused('anomaly', `DEPOSIT_NOT_REFUNDABLE: refund ${subject.reference} of a ${deposit.status} deposit`);
+  }
+  if (subject.status === 'APPROVED' && deposit.refundedMoney().add(subject.amount).compare(deposit.amountMoney()) > 0) {
+    return refused('anomaly', `REFUND_EXCEEDS_DEPOSIT: ${subject.amount.toString()} on top of ${deposit.refundedMoney().toString()} refunded of ${deposit.amountMoney().toString()}`);
+  }
+
+  const refund = tx.create(Refund, {
+    id: newId('rfd'),
+    depositId: deposit.id,
+    clientId: null,
+    origin: 'PROVIDER',
+    amount: subject.amount.toDecimal(),
+    currency: subject.amount.currency,
+    reason: null,
+    status: 'REQUESTED',
+    providerReference: null,
+    providerStatus: null,
+    idempotencyKey: null,
+    idempotencyFingerprint: null,
+    submissionError: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
+  await tx.flush();
+  await attachProviderReference(tx, { refund, deposit }, { reference: subject.reference, providerStatus: subject.providerStatus }, events);
+  return { kind: 'recorded', refundId: refund.id, created: true };
 }

@@ -4,14 +4,21 @@ import { defineEntity, p } from '@mikro-orm/core';
 import { Money } from '../../lib/money.js';
 import type { RefundStatus } from '../../providers/provider.js';
 
+export type RefundOrigin = 'GATEWAY' | 'PROVIDER';
+
 export const RefundSchema = defineEntity({
   name: 'Refund',
   tableName: 'refund',
   properties: {
     id: p.string().primary().length(30),
     depositId: p.string().length(30),
-    /** The ApiClient that requested it (a refunds back office, an admin): scopes the idempotency key. */
-    clientId: p.string().length(30),
+    /**
+     * The ApiClient that requested it (a refunds back office, an admin): scopes the idempotency key.
+     * Null exactly when `origin` is PROVIDER: nobody asked the gateway for that refund.
+     */
+    clientId: p.string().length(30).nullable(),
+    /** GATEWAY: requested through the gateway. PROVIDER: made outside it and learned from the provider's event. */
+    origin: p.string().$type<RefundOrigin>().length(16).default('GATEWAY'),
     /** Exact decimal string in the deposit's currency (numeric(20,2)); read it through `amountMoney()`. */
     amount: p.decimal('string').precision(20).scale(2),
     currency: p.string().length(3),

@@ -1,12 +1,22 @@
 // GraphQL shape of a refund.
 
-import { Field, ObjectType } from 'type-graphql';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { Node } from '../../graphql/node.js';
 import type { RefundStatus } from '../../providers/provider.js';
 import { Money, RefundStatusEnum } from '../deposits/deposit.types.js';
 import type { RefundSnapshot } from '../events/payment-event.types.js';
-import type { Refund } from './refund.entity.js';
+import type { Refund, RefundOrigin } from './refund.entity.js';
 import { toRefundSnapshot } from './refund-snapshot.js';
+
+export const RefundOriginEnum = { GATEWAY: 'GATEWAY', PROVIDER: 'PROVIDER' } as const satisfies Record<RefundOrigin, RefundOrigin>;
+registerEnumType(RefundOriginEnum, {
+  name: 'RefundOrigin',
+  description: 'Where a refund was started.',
+  valuesConfig: {
+    GATEWAY: { description: 'Requested through this API (requestRefund).' },
+    PROVIDER: { description: 'Made outside the gateway (e.g. the provider\'s dashboard) and recorded from the provider\'s event.' },
+  },
+});
 
 @ObjectType('Refund', { implements: Node, description: 'Money going back to the payer of a succeeded deposit, in full or in part.' })
 export class RefundNode extends Node {
@@ -15,6 +25,9 @@ export class RefundNode extends Node {
 
   @Field(() => String, { nullable: true, description: 'The provider\'s own status word, for support.' })
   providerStatus!: string | null;
+
+  @Field(() => RefundOriginEnum)
+  origin!: RefundOrigin;
 
   @Field(() => Money, { description: 'In the deposit\'s currency.' })
   amount!: Money;
@@ -37,6 +50,7 @@ export class RefundNode extends Node {
       id: snapshot.id,
       status: snapshot.status,
       providerStatus: snapshot.providerStatus,
+      origin: snapshot.origin ?? 'GATEWAY',
       amount: Money.of(snapshot.amount, snapshot.currency)!,
       reason: snapshot.reason,
       depositId: snapshot.depositId,

@@ -49,6 +49,13 @@ export type WebhookSubjectHandler<K extends Subject['kind']> = (
   subject: Extract<Subject, { kind: K }>,
 ) => Promise<WebhookDecision>;
 
+/**
+ * Thrown by a handler when an event cannot be decided yet but will be once something else lands
+ * (another event, our own record of a provider answer). The whole transaction rolls back, the
+ * delivery is answered 503 and nothing is stored, so the provider's retry is a first delivery.
+ */
+export class WebhookRetryLater extends Error {}
+
 /** An unverified delivery, kept for admins without its body. */
 export interface RejectedWebhookInput {
   provider: ProviderName;
@@ -68,11 +75,12 @@ export type ReplayWebhookResult =
   | ({ ok: true; deliveryId: string } & WebhookDecision & { subjectReference?: string })
   | { ok: false; code: 'DELIVERY_NOT_FOUND' | 'DELIVERY_REJECTED' | 'ACCOUNT_NOT_CONFIGURED' | 'PAYLOAD_INVALID'; message: string };
 
-/** Handlers of the event kinds other modules own (refunds, payouts, disputes). */
+/** Handlers of the event kinds other modules own (refunds, payouts, disputes, withdrawals). */
 export interface WebhookSubjectHandlers {
   refund?: WebhookSubjectHandler<'refund'>;
   payout?: WebhookSubjectHandler<'payout'>;
   chargeback?: WebhookSubjectHandler<'chargeback'>;
+  withdrawal?: WebhookSubjectHandler<'withdrawal'>;
 }
 
 export class WebhookService {
@@ -184,6 +192,8 @@ export class WebhookService {
         return this.handlers.payout ? this.handlers.payout(tx, input, subject) : notHandled(subject.kind);
       case 'chargeback':
         return this.handlers.chargeback ? this.handlers.chargeback(tx, input, subject) : notHandled(subject.kind);
+      case 'withdrawal':
+        return this.handlers.withdrawal ? this.handlers.withdrawal(tx, input, subject) : notHandled(subject.kind);
       case 'other':
         // Spec (Versioning): new event types appear without notice; consumers ignore what they do not know.
         return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: unknown event type ${input.event.name}` };

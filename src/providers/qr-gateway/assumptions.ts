@@ -70,9 +70,19 @@ export const eventIdFor = (subjectId: string, event: string): string => `${subje
  * Q7. Refund and withdrawal events: "Payload fields for withdrawal and refund events: not shown."
  * Assumed the payment envelope with `data: { refund_id | withdrawal_id, payment_id?, status, amount,
  * currency }`. `refund.completed` means the money went back (APPROVED), `refund.failed` that it did
- * not (REJECTED). Withdrawals have no endpoint in the spec, so their events are stored for admins only.
+ * not (REJECTED). The spec has no refund endpoint, so every refund it reports was made outside the
+ * gateway (the merchant dashboard): the gateway records it against the deposit whose `payment_id` it
+ * names, which needs the amount. Withdrawals have no endpoint either; the gateway keeps each one's
+ * latest status and logs its events for admins. Assumed withdrawal order `pending` → `processed`
+ * (sent to the bank) → `succeeded` | `failed`, where `processed` may be skipped and the last two are final.
  */
 export const REFUND_EVENT_STATUS = { 'refund.completed': 'APPROVED', 'refund.failed': 'REJECTED' } as const;
+export const WITHDRAWAL_EVENT_STATUS = {
+  'withdrawal.pending': 'PENDING',
+  'withdrawal.processed': 'PROCESSED',
+  'withdrawal.succeeded': 'SUCCEEDED',
+  'withdrawal.failed': 'FAILED',
+} as const;
 
 /**
  * Q8. Test-mode simulation: "success or failure is simulated from the merchant dashboard"; no API is

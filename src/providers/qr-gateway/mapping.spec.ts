@@ -130,11 +130,19 @@ describe('delivery events (Q5-Q7)', () => {
     expect(mapped?.subject.kind === 'refund' && mapped.subject.amount?.toString()).toBe('THB 50.00');
   });
 
-  it.each(['withdrawal.processed', 'withdrawal.succeeded', 'withdrawal.failed', 'withdrawal.pending'])('%s is stored for admins', (event) => {
-    expect(map({ event, data: { withdrawal_id: 'wd_1', status: 'x', amount: 1n, currency: 'THB' } })).toMatchObject({
-      eventId: `wd_1:${event}`,
-      subject: { kind: 'other', reference: 'wd_1' },
-    });
+  it.each([
+    ['withdrawal.pending', 'PENDING'],
+    ['withdrawal.processed', 'PROCESSED'],
+    ['withdrawal.succeeded', 'SUCCEEDED'],
+    ['withdrawal.failed', 'FAILED'],
+  ])('%s is a withdrawal %s', (event, status) => {
+    const mapped = map({ event, data: { withdrawal_id: 'wd_1', status: event.slice(11), amount: 150n, currency: 'THB' } });
+    expect(mapped).toMatchObject({ eventId: `wd_1:${event}`, subject: { kind: 'withdrawal', reference: 'wd_1', status, providerStatus: event.slice(11) } });
+    expect(mapped?.subject.kind === 'withdrawal' && mapped.subject.amount?.toString()).toBe('THB 1.50');
+  });
+
+  it('keeps an event name that only looks like a withdrawal status as other', () => {
+    expect(map({ event: 'toString', data: { withdrawal_id: 'wd_1' } })?.subject).toEqual({ kind: 'other' });
   });
 
   it('keeps unknown events as other, deduped on the body', () => {
@@ -147,6 +155,7 @@ describe('delivery events (Q5-Q7)', () => {
     ['no event name', { data: { payment_id: 'qr_1' } }],
     ['a payment event without payment_id', { event: 'payment.succeeded', data: { status: 'succeeded' } }],
     ['a refund event without refund_id', { event: 'refund.completed', data: { payment_id: 'qr_1' } }],
+    ['a withdrawal event without withdrawal_id', { event: 'withdrawal.succeeded', data: { status: 'succeeded' } }],
     ['a negative amount', { event: 'payment.succeeded', data: { payment_id: 'qr_1', amount: -1n } }],
     ['an array', []],
   ])('refuses %s', (_label, payload) => {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Money } from '../../lib/money.js';
 import type { DepositStatus, ProviderDeposit, ProviderError, ProviderErrorCode, WebhookEvent } from '../provider.js';
 import { fromProviderAmount } from './amount.js';
-import { ERROR_CODES, QR_CURRENCY, REFUND_EVENT_STATUS, eventIdFor, type AmountUnit } from './assumptions.js';
+import { ERROR_CODES, QR_CURRENCY, REFUND_EVENT_STATUS, WITHDRAWAL_EVENT_STATUS, eventIdFor, type AmountUnit } from './assumptions.js';
 import { isObject, type JsonObject } from './json.js';
 
 /** Q5: the provider's payment status word in gateway terms. */
@@ -166,8 +166,21 @@ export function mapWebhookEvent(payload: unknown, rawBody: Buffer, unit: AmountU
     return { ...base, eventId: eventIdFor(refundId, name), subject };
   }
 
-  // Withdrawals (no endpoint in the spec) and unknown events: kept for admins, never applied.
-  const reference = text(data.withdrawal_id) ?? text(data.refund_id) ?? text(data.payment_id);
+  if (Object.hasOwn(WITHDRAWAL_EVENT_STATUS, name)) {
+    const withdrawalId = text(data.withdrawal_id);
+    if (!withdrawalId) return null;
+    const subject: Extract<WebhookEvent['subject'], { kind: 'withdrawal' }> = {
+      kind: 'withdrawal',
+      reference: withdrawalId,
+      status: WITHDRAWAL_EVENT_STATUS[name as keyof typeof WITHDRAWAL_EVENT_STATUS],
+      providerStatus: status ?? name.slice('withdrawal.'.length),
+    };
+    if (amount) subject.amount = amount;
+    return { ...base, eventId: eventIdFor(withdrawalId, name), subject };
+  }
+
+  // Events the spec does not list: kept for admins, never applied.
+  const reference = text(data.refund_id) ?? text(data.payment_id);
   const eventId = reference ? eventIdFor(reference, name) : `sha256:${createHash('sha256').update(rawBody).digest('hex')}`;
   return { ...base, eventId, subject: reference ? { kind: 'other', reference } : { kind: 'other' } };
 }
