@@ -37,10 +37,12 @@ type Documents = {
     "\n  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {\n    simulateQrPayment(input: $input) {\n      deposit { id status }\n      userErrors { field code message }\n    }\n  }\n": typeof types.SimulateQrPaymentDocument,
     "\n  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {\n    registerQrWebhook(input: $input) {\n      registration { id providerWebhookId url events status }\n      userErrors { field code message }\n    }\n  }\n": typeof types.RegisterQrWebhookDocument,
     "\n  query QrWebhookRegistrations {\n    qrWebhookRegistrations { providerWebhookId url events status }\n  }\n": typeof types.QrWebhookRegistrationsDocument,
+    "\n  query Withdrawals($filter: WithdrawalFilter) {\n    withdrawals(first: 50, filter: $filter) {\n      edges { node { id status providerStatus providerReference merchantAccount provider livemode amount { amount currency } events { type fromStatus toStatus } } }\n    }\n  }\n": typeof types.WithdrawalsDocument,
+    "\n  query WithdrawalEvents($after: String) {\n    events(first: 50, after: $after) {\n      edges { cursor node { type subjectType subjectId fromStatus toStatus withdrawal { id status providerReference } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.WithdrawalEventsDocument,
     "\n  mutation ReconcileDeposit($id: ID!) {\n    reconcileDeposit(id: $id) {\n      deposit { id status fee { amount currency } events { id type fromStatus toStatus } }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": typeof types.ReconcileDepositDocument,
     "\n  query WebhookDeliveries($first: Int, $after: String, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id provider merchantAccount eventId eventName outcome reason subjectType subjectId bodySha256 receivedAt replayedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.WebhookDeliveriesDocument,
     "\n  mutation ReplayWebhookDelivery($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome reason subjectId replayedAt }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": typeof types.ReplayWebhookDeliveryDocument,
-    "\n  fragment RefundFields on Refund {\n    id\n    status\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n": typeof types.RefundFieldsFragmentDoc,
+    "\n  fragment RefundFields on Refund {\n    id\n    status\n    origin\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n": typeof types.RefundFieldsFragmentDoc,
     "\n  mutation RequestRefund($input: RequestRefundInput!) {\n    requestRefund(input: $input) {\n      refund { ...RefundFields }\n      userErrors { field code message }\n    }\n  }\n": typeof types.RequestRefundDocument,
     "\n  query Refund($id: ID!) {\n    refund(id: $id) {\n      ...RefundFields\n      deposit { id status }\n    }\n  }\n": typeof types.RefundDocument,
     "\n  query DepositRefunds($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      amount { amount currency }\n      refundedAmount { amount currency }\n      refundStatus\n      disputed\n      refunds { ...RefundFields }\n      events { type fromStatus toStatus }\n    }\n  }\n": typeof types.DepositRefundsDocument,
@@ -72,10 +74,12 @@ const documents: Documents = {
     "\n  mutation SimulateQrPayment($input: SimulateQrPaymentInput!) {\n    simulateQrPayment(input: $input) {\n      deposit { id status }\n      userErrors { field code message }\n    }\n  }\n": types.SimulateQrPaymentDocument,
     "\n  mutation RegisterQrWebhook($input: RegisterQrWebhookInput!) {\n    registerQrWebhook(input: $input) {\n      registration { id providerWebhookId url events status }\n      userErrors { field code message }\n    }\n  }\n": types.RegisterQrWebhookDocument,
     "\n  query QrWebhookRegistrations {\n    qrWebhookRegistrations { providerWebhookId url events status }\n  }\n": types.QrWebhookRegistrationsDocument,
+    "\n  query Withdrawals($filter: WithdrawalFilter) {\n    withdrawals(first: 50, filter: $filter) {\n      edges { node { id status providerStatus providerReference merchantAccount provider livemode amount { amount currency } events { type fromStatus toStatus } } }\n    }\n  }\n": types.WithdrawalsDocument,
+    "\n  query WithdrawalEvents($after: String) {\n    events(first: 50, after: $after) {\n      edges { cursor node { type subjectType subjectId fromStatus toStatus withdrawal { id status providerReference } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.WithdrawalEventsDocument,
     "\n  mutation ReconcileDeposit($id: ID!) {\n    reconcileDeposit(id: $id) {\n      deposit { id status fee { amount currency } events { id type fromStatus toStatus } }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": types.ReconcileDepositDocument,
     "\n  query WebhookDeliveries($first: Int, $after: String, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id provider merchantAccount eventId eventName outcome reason subjectType subjectId bodySha256 receivedAt replayedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.WebhookDeliveriesDocument,
     "\n  mutation ReplayWebhookDelivery($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome reason subjectId replayedAt }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n": types.ReplayWebhookDeliveryDocument,
-    "\n  fragment RefundFields on Refund {\n    id\n    status\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n": types.RefundFieldsFragmentDoc,
+    "\n  fragment RefundFields on Refund {\n    id\n    status\n    origin\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n": types.RefundFieldsFragmentDoc,
     "\n  mutation RequestRefund($input: RequestRefundInput!) {\n    requestRefund(input: $input) {\n      refund { ...RefundFields }\n      userErrors { field code message }\n    }\n  }\n": types.RequestRefundDocument,
     "\n  query Refund($id: ID!) {\n    refund(id: $id) {\n      ...RefundFields\n      deposit { id status }\n    }\n  }\n": types.RefundDocument,
     "\n  query DepositRefunds($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      amount { amount currency }\n      refundedAmount { amount currency }\n      refundStatus\n      disputed\n      refunds { ...RefundFields }\n      events { type fromStatus toStatus }\n    }\n  }\n": types.DepositRefundsDocument,
@@ -193,6 +197,14 @@ export function graphql(source: "\n  query QrWebhookRegistrations {\n    qrWebho
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query Withdrawals($filter: WithdrawalFilter) {\n    withdrawals(first: 50, filter: $filter) {\n      edges { node { id status providerStatus providerReference merchantAccount provider livemode amount { amount currency } events { type fromStatus toStatus } } }\n    }\n  }\n"): (typeof documents)["\n  query Withdrawals($filter: WithdrawalFilter) {\n    withdrawals(first: 50, filter: $filter) {\n      edges { node { id status providerStatus providerReference merchantAccount provider livemode amount { amount currency } events { type fromStatus toStatus } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query WithdrawalEvents($after: String) {\n    events(first: 50, after: $after) {\n      edges { cursor node { type subjectType subjectId fromStatus toStatus withdrawal { id status providerReference } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query WithdrawalEvents($after: String) {\n    events(first: 50, after: $after) {\n      edges { cursor node { type subjectType subjectId fromStatus toStatus withdrawal { id status providerReference } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation ReconcileDeposit($id: ID!) {\n    reconcileDeposit(id: $id) {\n      deposit { id status fee { amount currency } events { id type fromStatus toStatus } }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation ReconcileDeposit($id: ID!) {\n    reconcileDeposit(id: $id) {\n      deposit { id status fee { amount currency } events { id type fromStatus toStatus } }\n      outcome\n      reason\n      userErrors { field code message }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -205,7 +217,7 @@ export function graphql(source: "\n  mutation ReplayWebhookDelivery($id: ID!) {\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment RefundFields on Refund {\n    id\n    status\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n"): (typeof documents)["\n  fragment RefundFields on Refund {\n    id\n    status\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n"];
+export function graphql(source: "\n  fragment RefundFields on Refund {\n    id\n    status\n    origin\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n"): (typeof documents)["\n  fragment RefundFields on Refund {\n    id\n    status\n    origin\n    providerStatus\n    amount { amount currency }\n    reason\n    createdAt\n    updatedAt\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -34,3 +34,20 @@ export const QrWebhookRegistrationsQuery = graphql(`
     qrWebhookRegistrations { providerWebhookId url events status }
   }
 `);
+
+export const WithdrawalsQuery = graphql(`
+  query Withdrawals($filter: WithdrawalFilter) {
+    withdrawals(first: 50, filter: $filter) {
+      edges { node { id status providerStatus providerReference merchantAccount provider livemode amount { amount currency } events { type fromStatus toStatus } } }
+    }
+  }
+`);
+
+export const WithdrawalEventsQuery = graphql(`
+  query WithdrawalEvents($after: String) {
+    events(first: 50, after: $after) {
+      edges { cursor node { type subjectType subjectId fromStatus toStatus withdrawal { id status providerReference } } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`);

@@ -6,6 +6,7 @@ export const RefundFields = graphql(`
   fragment RefundFields on Refund {
     id
     status
+    origin
     providerStatus
     amount { amount currency }
     reason

@@ -76,6 +76,26 @@ describe('a refund whose provider answer never arrived', () => {
   });
 });
 
+describe('a refund made outside the gateway', () => {
+  it('is recorded from the provider\'s events as a PROVIDER refund and counts against what can still be refunded', async () => {
+    const deposit = await succeededDeposit(t, '25.00');
+    const requested = await sendWebhook(t, refundEnvelope('rf_dashboard', deposit.reference, 'pending', '20.00'));
+    expect(requested).toEqual({ status: 200, body: { received: true, outcome: 'applied' } });
+    const open = await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id: deposit.id }, { key: t.refundsKey });
+    expect(open.data!.deposit).toMatchObject({ status: 'SUCCEEDED', refundStatus: 'REQUESTED', refundedAmount: { amount: '0.00' } });
+    expect(open.data!.deposit!.refunds).toEqual([expect.objectContaining({ origin: 'PROVIDER', status: 'REQUESTED', amount: { amount: '20.00', currency: 'EUR' } })]);
+
+    // Only 5.00 is left for the gateway to refund.
+    const tooMuch = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId: deposit.id, amount: '10.00' } }, { key: t.refundsKey });
+    expect(tooMuch.data!.requestRefund.userErrors).toEqual([expect.objectContaining({ code: 'REFUND_EXCEEDS_REFUNDABLE' })]);
+
+    expect(await sendWebhook(t, refundEnvelope('rf_dashboard', deposit.reference, 'approved', '20.00'))).toEqual({ status: 200, body: { received: true, outcome: 'applied' } });
+    const done = await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id: deposit.id }, { key: t.refundsKey });
+    expect(done.data!.deposit).toMatchObject({ status: 'SUCCEEDED', refundStatus: 'APPROVED', refundedAmount: { amount: '20.00' } });
+    expect(done.data!.deposit!.refunds.map((refund) => [refund.origin, refund.status])).toEqual([['PROVIDER', 'APPROVED']]);
+  });
+});
+
 describe('refund events that are not applied', () => {
   it('other money, an impossible transition and a refund of an unknown payment are kept and acknowledged, and change nothing', async () => {
     const deposit = await succeededDeposit(t, '25.00');

@@ -73,7 +73,7 @@ export class WebhookDeliveryNode {
   @Field(() => String, { nullable: true, description: 'Why, starting with a stable code (e.g. TRANSITION_NOT_ALLOWED, SIGNATURE_MISMATCH).' })
   reason!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'deposit, refund or payout.' })
+  @Field(() => String, { nullable: true, description: 'deposit, refund, payout or withdrawal.' })
   subjectType!: string | null;
 
   @Field(() => String, { nullable: true })
@@ -120,7 +120,7 @@ export class WebhookDeliveryFilter {
   @Field({ nullable: true })
   merchantAccount?: string;
 
-  @Field({ nullable: true, description: 'A deposit, refund or payout id.' })
+  @Field({ nullable: true, description: 'A deposit, refund, payout or withdrawal id.' })
   subjectId?: string;
 }
 

@@ -1,0 +1,180 @@
+// What the QR gateway reports about money moved outside the gateway: refunds made on its dashboard
+// (refund.completed / refund.failed) become refunds of our deposits and move their refunded
+// amount; withdrawals (withdrawal.*) are kept with their latest status and enter the event log,
+// which only admins see. Real gateway, database, QR sandbox deliveries over HTTP, graphql-ws.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collect, subscribed } from '../deposits/support.js';
+import { WebhookDeliveriesQuery } from '../reconciliation/operations.js';
+import { DepositRefundsQuery, DepositRefundUpdatedSubscription, RequestRefundMutation } from '../refunds/operations.js';
+import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { wsClient } from '../support/ws.js';
+import { CreateQrCodeMutation, SimulateQrPaymentMutation, WithdrawalEventsQuery, WithdrawalsQuery } from './operations.js';
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway();
+});
+afterAll(() => t?.close());
+
+const apiKey = () => t.gateway.config.merchantAccounts.find((account) => account.code === 'qr-test')!.apiKey;
+/** The provider sends an event to the gateway's registration (amounts in satang, Q2). */
+const emit = (event: string, data: Record<string, unknown>) => t.gateway.sandboxes.qrGateway!.controls.emit(apiKey(), event, data);
+const idle = () => t.gateway.sandboxes.qrGateway!.controls.idle();
+const asAdmin = { key: () => t.keys.admin };
+
+async function qrDeposit(paid = true): Promise<{ id: string; paymentId: string }> {
+  const created = await execute(
+    t.gateway.graphqlUrl,
+    CreateQrCodeMutation,
+    { input: { amount: '150.00', payer: { name: 'Somchai Jaidee' } } },
+    { key: t.keys.webCashier },
+  );
+  const id = created.data!.createQrCode.deposit!.id;
+  const [row] = await t.gateway.db.fork().execute<{ provider_reference: string }[]>('select provider_reference from deposit where id = ?', [id]);
+  if (paid) {
+    await execute(t.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: id, outcome: 'SUCCEEDED' } }, { key: t.keys.admin });
+    await expect.poll(async () => (await refundsOf(id)).status, { timeout: 10_000, interval: 20 }).toBe('SUCCEEDED');
+  }
+  return { id, paymentId: row!.provider_reference };
+}
+
+async function refundsOf(id: string) {
+  const read = await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id }, { key: t.keys.webCashier });
+  return read.data!.deposit!;
+}
+
+async function deliveries(subjectId: string) {
+  const read = await execute(t.gateway.graphqlUrl, WebhookDeliveriesQuery, { first: 50, filter: { subjectId } }, { key: asAdmin.key() });
+  return read.data!.webhookDeliveries.edges.map((edge) => edge.node).reverse();
+}
+
+/** Every event the key may see, oldest first, page by page. */
+async function wholeLog(key: string) {
+  const nodes = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await execute(t.gateway.graphqlUrl, WithdrawalEventsQuery, after ? { after } : {}, { key });
+    expect(page.errors).toBeUndefined();
+    nodes.push(...page.data!.events.edges.map((edge) => edge.node));
+    if (!page.data!.events.pageInfo.hasNextPage) return nodes;
+    after = page.data!.events.pageInfo.endCursor!;
+  }
+}
+
+describe('refunds made on the QR gateway dashboard', () => {
+  it('become PROVIDER refunds of the deposit, partial then full, pushed live and applied once', async () => {
+    const { id, paymentId } = await qrDeposit();
+    const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
+    const updates = await subscribed(t, () => collect(ws, DepositRefundUpdatedSubscription, { id }));
+
+    const partial = { refund_id: 'rf_dash_1', payment_id: paymentId, status: 'completed', amount: 5_000n, currency: 'THB' };
+    emit('refund.completed', partial);
+    const afterPartial = await updates.until((message) => message.refundStatus === 'APPROVED');
+    expect(afterPartial).toMatchObject({ status: 'SUCCEEDED', refundedAmount: { amount: '50.00', currency: 'THB' } });
+
+    // The provider delivers the same event again: nothing is applied twice.
+    emit('refund.completed', partial);
+    await idle();
+
+    emit('refund.completed', { ...partial, refund_id: 'rf_dash_2', amount: 10_000n });
+    const full = await updates.until((message) => message.status === 'REFUNDED');
+    await ws.dispose();
+    expect(full.refundedAmount).toEqual({ amount: '150.00', currency: 'THB' });
+
+    const deposit = await refundsOf(id);
+    expect(deposit).toMatchObject({ status: 'REFUNDED', refundedAmount: { amount: '150.00' }, refundStatus: 'APPROVED' });
+    expect(deposit.refunds.map((refund) => [refund.origin, refund.status, refund.amount.amount, refund.providerStatus])).toEqual([
+      ['PROVIDER', 'APPROVED', '50.00', 'completed'],
+      ['PROVIDER', 'APPROVED', '100.00', 'completed'],
+    ]);
+    const outcomes = (await deliveries(deposit.refunds[0]!.id)).map((row) => row.outcome);
+    expect(outcomes).toEqual(['APPLIED']);
+  });
+
+  it('a failed dashboard refund is recorded REJECTED and returns no money', async () => {
+    const { id, paymentId } = await qrDeposit();
+    emit('refund.failed', { refund_id: 'rf_dash_failed', payment_id: paymentId, status: 'failed', amount: 2_500n, currency: 'THB' });
+    await expect.poll(async () => (await refundsOf(id)).refundStatus, { timeout: 10_000, interval: 20 }).toBe('REJECTED');
+    const deposit = await refundsOf(id);
+    expect(deposit).toMatchObject({ status: 'SUCCEEDED', refundedAmount: { amount: '0.00' } });
+    expect(deposit.refunds).toEqual([expect.objectContaining({ origin: 'PROVIDER', status: 'REJECTED', amount: { amount: '25.00', currency: 'THB' } })]);
+  });
+
+  it('more than was paid, or no amount at all, is kept as an anomaly and changes nothing', async () => {
+    const { id, paymentId } = await qrDeposit();
+    emit('refund.completed', { refund_id: 'rf_too_much', payment_id: paymentId, status: 'completed', amount: 15_001n, currency: 'THB' });
+    await idle();
+    emit('refund.completed', { refund_id: 'rf_no_amount', payment_id: paymentId, status: 'completed' });
+    await idle();
+    const reasons = (await deliveries(id)).filter((row) => row.eventName?.startsWith('refund.')).map((row) => [row.outcome, row.reason!.split(':')[0]]);
+    expect(reasons).toEqual([
+      ['ANOMALY', 'REFUND_EXCEEDS_DEPOSIT'],
+      ['ANOMALY', 'REFUND_AMOUNT_MISSING'],
+    ]);
+    expect(await refundsOf(id)).toMatchObject({ status: 'SUCCEEDED', refundedAmount: { amount: '0.00' }, refundStatus: null, refunds: [] });
+  });
+
+  it('a refund that overtakes its payment is deferred (503, nothing stored) and applied on the provider retry', async () => {
+    const { id, paymentId } = await qrDeposit(false);
+    emit('refund.completed', { refund_id: 'rf_early', payment_id: paymentId, status: 'completed', amount: 15_000n, currency: 'THB' });
+    await expect
+      .poll(() => t.gateway.sandboxes.qrGateway!.controls.deliveries().filter((row) => row.body.includes('rf_early') && row.status === 503).length, {
+        timeout: 10_000,
+        interval: 20,
+      })
+      .toBeGreaterThan(0);
+    expect(await refundsOf(id)).toMatchObject({ status: 'PENDING', refunds: [] });
+    await execute(t.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: id, outcome: 'SUCCEEDED' } }, { key: t.keys.admin });
+    await expect.poll(async () => (await refundsOf(id)).status, { timeout: 15_000, interval: 50 }).toBe('REFUNDED');
+  });
+
+  it('cannot be requested through the gateway: the QR gateway has no refund API', async () => {
+    const { id } = await qrDeposit();
+    const requested = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId: id, amount: '10.00' } }, { key: t.keys.admin });
+    expect(requested.data!.requestRefund.userErrors).toEqual([expect.objectContaining({ field: ['depositId'], code: 'REFUND_NOT_SUPPORTED' })]);
+  });
+});
+
+describe('withdrawals', () => {
+  it('are kept with their latest status and logged for admins only', async () => {
+    const reference = `wd_${Date.now()}`;
+    const data = (status: string) => ({ withdrawal_id: reference, status, amount: 1_000_000n, currency: 'THB' });
+    emit('withdrawal.pending', data('pending'));
+    await idle();
+    emit('withdrawal.succeeded', data('succeeded'));
+    await idle();
+    // Late and repeated deliveries change nothing.
+    emit('withdrawal.processed', data('processed'));
+    emit('withdrawal.succeeded', data('succeeded'));
+    emit('withdrawal.failed', data('failed'));
+    await idle();
+
+    const listed = await execute(t.gateway.graphqlUrl, WithdrawalsQuery, { filter: { merchantAccount: 'qr-test' } }, { key: asAdmin.key() });
+    const withdrawal = listed.data!.withdrawals.edges.map((edge) => edge.node).find((node) => node.providerReference === reference)!;
+    expect(withdrawal).toMatchObject({
+      status: 'SUCCEEDED',
+      providerStatus: 'succeeded',
+      provider: 'QR_GATEWAY',
+      livemode: false,
+      amount: { amount: '10000.00', currency: 'THB' },
+      events: [
+        { type: 'withdrawal.created', fromStatus: null, toStatus: 'PENDING' },
+        { type: 'withdrawal.status_changed', fromStatus: 'PENDING', toStatus: 'SUCCEEDED' },
+      ],
+    });
+    expect((await deliveries(withdrawal.id)).map((row) => [row.eventName, row.outcome, row.reason?.split(':')[0] ?? null])).toEqual([
+      ['withdrawal.pending', 'APPLIED', null],
+      ['withdrawal.succeeded', 'APPLIED', null],
+      ['withdrawal.processed', 'DUPLICATE', 'STALE_STATUS'],
+      ['withdrawal.failed', 'ANOMALY', 'TRANSITION_NOT_ALLOWED'],
+    ]);
+
+    const logged = (await wholeLog(t.keys.admin)).filter((node) => node.subjectId === withdrawal.id);
+    expect(logged.map((node) => [node.subjectType, node.toStatus, node.withdrawal?.status])).toEqual([
+      ['withdrawal', 'PENDING', 'PENDING'],
+      ['withdrawal', 'SUCCEEDED', 'SUCCEEDED'],
+    ]);
+    expect((await wholeLog(t.keys.webCashier)).some((node) => node.subjectType === 'withdrawal')).toBe(false);
+  });
+});
