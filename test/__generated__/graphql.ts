@@ -325,7 +325,7 @@ export type WebhookDeliveryFilter = {
   merchantAccount?: string | null | undefined;
   outcome?: WebhookOutcome | null | undefined;
   provider?: PaymentProvider | null | undefined;
-  /** A deposit, refund or payout id. */
+  /** A deposit, refund, payout or withdrawal id. */
   subjectId?: string | null | undefined;
 };
 
