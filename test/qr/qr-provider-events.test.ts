@@ -145,10 +145,10 @@ describe('withdrawals', () => {
     emit('withdrawal.succeeded', data('succeeded'));
     await idle();
     // Late and repeated deliveries change nothing.
-    emit('withdrawal.processed', data('processed'));
-    emit('withdrawal.succeeded', data('succeeded'));
-    emit('withdrawal.failed', data('failed'));
-    await idle();
+    for (const status of ['processed', 'succeeded', 'failed']) {
+      emit(`withdrawal.${status}`, data(status));
+      await idle();
+    }
 
     const listed = await execute(t.gateway.graphqlUrl, WithdrawalsQuery, { filter: { merchantAccount: 'qr-test' } }, { key: asAdmin.key() });
     const withdrawal = listed.data!.withdrawals.edges.map((edge) => edge.node).find((node) => node.providerReference === reference)!;
