@@ -335,6 +335,8 @@ export type WebhookOutcome =
   | 'ANOMALY'
   /** Changed its subject (one status change, one event). */
   | 'APPLIED'
+  /** Waits for its deposit to settle (a refund that overtook its payment); applied automatically when the deposit's status changes. */
+  | 'DEFERRED'
   /** Reported a status the subject already had. */
   | 'DUPLICATE'
   /** An event type the gateway does not act on. */

@@ -115,18 +115,40 @@ describe('refunds made on the QR gateway dashboard', () => {
     expect(await refundsOf(id)).toMatchObject({ status: 'SUCCEEDED', refundedAmount: { amount: '0.00' }, refundStatus: null, refunds: [] });
   });
 
-  it('a refund that overtakes its payment is deferred (503, nothing stored) and applied on the provider retry', async () => {
+  it('a refund that overtakes its payment is kept as deferred and applied in the same transaction that settles the payment', async () => {
     const { id, paymentId } = await qrDeposit(false);
     emit('refund.completed', { refund_id: 'rf_early', payment_id: paymentId, status: 'completed', amount: 15_000n, currency: 'THB' });
-    await expect
-      .poll(() => t.gateway.sandboxes.qrGateway!.controls.deliveries().filter((row) => row.body.includes('rf_early') && row.status === 503).length, {
-        timeout: 10_000,
-        interval: 20,
-      })
-      .toBeGreaterThan(0);
+    await idle();
+    const waiting = (await deliveries(id)).filter((row) => row.eventName === 'refund.completed');
+    expect(waiting).toEqual([expect.objectContaining({ outcome: 'DEFERRED', reason: expect.stringMatching(/^PAYMENT_NOT_SETTLED: /), replayedAt: null })]);
+    // Acknowledged: the provider does not need to retry it.
+    expect(t.gateway.sandboxes.qrGateway!.controls.deliveries().filter((row) => row.body.includes('rf_early')).map((row) => row.status)).toEqual([200]);
     expect(await refundsOf(id)).toMatchObject({ status: 'PENDING', refunds: [] });
+
     await execute(t.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: id, outcome: 'SUCCEEDED' } }, { key: t.keys.admin });
     await expect.poll(async () => (await refundsOf(id)).status, { timeout: 15_000, interval: 50 }).toBe('REFUNDED');
+    const deposit = await refundsOf(id);
+    const moves = deposit.events.filter((event) => event.type === 'deposit.status_changed').map((event) => [event.fromStatus, event.toStatus]);
+    expect(moves).toEqual([
+      ['PENDING', 'SUCCEEDED'],
+      ['SUCCEEDED', 'REFUNDED'],
+    ]);
+    expect(deposit.refunds).toEqual([expect.objectContaining({ origin: 'PROVIDER', status: 'APPROVED', amount: { amount: '150.00', currency: 'THB' } })]);
+    // The kept delivery now names the refund it made.
+    expect(await deliveries(deposit.refunds[0]!.id)).toEqual([
+      expect.objectContaining({ id: waiting[0]!.id, eventName: 'refund.completed', outcome: 'APPLIED', subjectType: 'refund', replayedAt: expect.any(String) }),
+    ]);
+  });
+
+  it('a deferred refund of a payment that then fails becomes an anomaly and returns nothing', async () => {
+    const { id, paymentId } = await qrDeposit(false);
+    emit('refund.completed', { refund_id: 'rf_orphan', payment_id: paymentId, status: 'completed', amount: 15_000n, currency: 'THB' });
+    await idle();
+    await execute(t.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: id, outcome: 'FAILED' } }, { key: t.keys.admin });
+    await expect.poll(async () => (await refundsOf(id)).status, { timeout: 15_000, interval: 50 }).toBe('DECLINED');
+    const kept = (await deliveries(id)).filter((row) => row.eventName === 'refund.completed');
+    expect(kept).toEqual([expect.objectContaining({ outcome: 'ANOMALY', reason: expect.stringMatching(/^DEPOSIT_NOT_REFUNDABLE: /) })]);
+    expect(await refundsOf(id)).toMatchObject({ refundedAmount: { amount: '0.00' }, refunds: [] });
   });
 
   it('cannot be requested through the gateway: the QR gateway has no refund API', async () => {

@@ -1,10 +1,13 @@
 // Refunds the provider reports that the gateway never requested, and withdrawals, which the
-// gateway only hears about: both become subjects of the payment event log.
+// gateway only hears about: both become subjects of the payment event log. Deliveries that wait
+// for their payment to settle are kept as `deferred`.
 
 import { Migration } from '@mikro-orm/migrations';
 
 const SUBJECTS = "('deposit', 'refund', 'payout', 'withdrawal')";
 const OLD_SUBJECTS = "('deposit', 'refund', 'payout')";
+const OUTCOMES = "('applied', 'duplicate', 'ignored', 'anomaly', 'unmatched', 'rejected', 'deferred')";
+const OLD_OUTCOMES = "('applied', 'duplicate', 'ignored', 'anomaly', 'unmatched', 'rejected')";
 
 export class Migration20261121160000_provider_refunds_and_withdrawals extends Migration {
   override up(): void {
@@ -40,9 +43,14 @@ export class Migration20261121160000_provider_refunds_and_withdrawals extends Mi
     this.addSql(`alter table payment_event add constraint payment_event_subject_type_check check (subject_type in ${SUBJECTS});`);
     this.addSql('alter table webhook_delivery drop constraint webhook_delivery_subject_type_check;');
     this.addSql(`alter table webhook_delivery add constraint webhook_delivery_subject_type_check check (subject_type in ${SUBJECTS});`);
+    this.addSql('alter table webhook_delivery drop constraint webhook_delivery_outcome_check;');
+    this.addSql(`alter table webhook_delivery add constraint webhook_delivery_outcome_check check (outcome in ${OUTCOMES});`);
   }
 
   override down(): void {
+    this.addSql("update webhook_delivery set outcome = 'unmatched' where outcome = 'deferred';");
+    this.addSql('alter table webhook_delivery drop constraint webhook_delivery_outcome_check;');
+    this.addSql(`alter table webhook_delivery add constraint webhook_delivery_outcome_check check (outcome in ${OLD_OUTCOMES});`);
     this.addSql("delete from webhook_delivery where subject_type = 'withdrawal';");
     this.addSql('alter table webhook_delivery drop constraint webhook_delivery_subject_type_check;');
     this.addSql(`alter table webhook_delivery add constraint webhook_delivery_subject_type_check check (subject_type in ${OLD_SUBJECTS});`);

@@ -1,28 +1,24 @@
-// Applies verified refund.* webhooks from the inbox: finds our refund and moves it through the refund transition function.
+// Applies verified refund.* webhooks from the inbox: finds our refund (or records one made outside
+// the gateway) and moves it through the refund transition function.
 
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../lib/ids.js';
 import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventService } from '../events/event.service.js';
 import { WebhookRetryLater, livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
-import { newId } from '../../lib/ids.js';
 import { Refund } from './refund.entity.js';
 import { applyRefundChange, attachProviderReference } from './refund-transitions.js';
 
 type RefundSubject = Extract<WebhookEvent['subject'], { kind: 'refund' }>;
 
 /**
- * Thrown when a refund event arrives for a deposit whose payment has not been confirmed to us yet
- * (the provider's events overtook each other): the inbox answers 503, stores nothing, and the
- * provider's retry applies it once the payment event or the reconciler has settled the deposit.
- */
-export class RefundBeforePayment extends WebhookRetryLater {}
-
-/**
  * Thrown when an event names a provider refund that one of several of our in-flight refunds
  * will turn out to be: the inbox answers 503, stores nothing, and the provider's retry finds it
- * by reference once our own answer from the provider is recorded.
+ * by reference once our own answer from the provider is recorded. Only the deposit gateway has
+ * in-flight refunds, and its spec retries every non-2xx delivery for 24 hours, within which our
+ * answers are recorded (or the refunds are resubmitted under their ids).
  */
 export class RefundNotYetRecorded extends WebhookRetryLater {}
 
@@ -150,7 +146,9 @@ async function recordProviderRefund(tx: SqlEntityManager, input: ReceiveWebhookI
   }
   if (!subject.amount.isPositive()) return refused('anomaly', `AMOUNT_MISMATCH: refund of ${subject.amount.toString()}`);
   if (deposit.status === 'PENDING' || deposit.status === 'AUTHORIZED') {
-    throw new RefundBeforePayment(`refund ${subject.reference} of deposit ${deposit.id} arrived while the deposit is ${deposit.status}; retry after its payment is settled`);
+    // The provider's events overtook each other: kept, and decided again in the transaction that
+    // settles the payment (webhook, reconciler or card settle alike).
+    return refused('deferred', `PAYMENT_NOT_SETTLED: refund ${subject.reference} arrived while the deposit is ${deposit.status}`);
   }
   if (deposit.status !== 'SUCCEEDED' && deposit.status !== 'REFUNDED') {
     return refused('anomaly', `DEPOSIT_NOT_REFUNDABLE: refund ${subject.reference} of a ${deposit.status} deposit`);

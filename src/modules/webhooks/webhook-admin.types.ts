@@ -15,6 +15,7 @@ export const WebhookOutcomeEnum = {
   ANOMALY: 'ANOMALY',
   UNMATCHED: 'UNMATCHED',
   REJECTED: 'REJECTED',
+  DEFERRED: 'DEFERRED',
 } as const;
 export type WebhookOutcomeValue = keyof typeof WebhookOutcomeEnum;
 
@@ -28,6 +29,7 @@ registerEnumType(WebhookOutcomeEnum, {
     ANOMALY: { description: 'Refused: an impossible transition or mismatched money; see reason.' },
     UNMATCHED: { description: 'No subject with that reference (yet): replay it once the subject exists.' },
     REJECTED: { description: 'Failed verification (signature, freshness, shape); answered 4xx, kept without its body.' },
+    DEFERRED: { description: 'Waits for its deposit to settle (a refund that overtook its payment); applied automatically when the deposit\'s status changes.' },
   },
 });
 
@@ -38,6 +40,7 @@ const OUTCOME_VALUE: Record<WebhookOutcome, WebhookOutcomeValue> = {
   anomaly: 'ANOMALY',
   unmatched: 'UNMATCHED',
   rejected: 'REJECTED',
+  deferred: 'DEFERRED',
 };
 
 export function outcomeOf(value: WebhookOutcomeValue): WebhookOutcome {

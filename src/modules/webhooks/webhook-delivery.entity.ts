@@ -13,10 +13,12 @@ import type { PaymentSubjectType } from '../events/payment-event.entity.js';
  * - `ignored`: an event type we do not act on (new types appear over time; spec: Webhooks).
  * - `anomaly`: an impossible transition or a mismatched amount/currency; kept, not applied.
  * - `unmatched`: no subject with that reference.
+ * - `deferred`: waits for its subject to reach a state it can apply to (a refund of a payment not
+ *   yet settled); re-decided in the transaction that changes that subject's status.
  * - `rejected`: failed verification (signature, freshness, shape); answered 4xx and kept for
  *   admins with its reason and the body's SHA-256, never the body itself.
  */
-export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'anomaly' | 'unmatched' | 'rejected';
+export type WebhookOutcome = 'applied' | 'duplicate' | 'ignored' | 'anomaly' | 'unmatched' | 'rejected' | 'deferred';
 
 // A body whose verification failed is not trusted input: it is answered 4xx and its row keeps no
 // body (`rawBody` is ''), so an attacker cannot poison the inbox or have it replayed.

@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isId, newId } from '../../lib/ids.js';
 import type { DepositProvider, MerchantAccount, ProviderName, WebhookEvent, WebhookRejection } from '../../providers/provider.js';
-import { applyDepositChange } from '../deposits/deposit-transitions.js';
+import { DEPOSIT_STATUS_CHANGED, applyDepositChange } from '../deposits/deposit-transitions.js';
 import type { EventService } from '../events/event.service.js';
-import type { PaymentSubjectType } from '../events/payment-event.entity.js';
+import type { PaymentEvent, PaymentSubjectType } from '../events/payment-event.entity.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
 
 export interface ReceiveWebhookInput {
@@ -65,6 +65,15 @@ export interface RejectedWebhookInput {
   receivedAt: Date;
 }
 
+/** A stored delivery as a re-decision reads it. */
+interface StoredDelivery {
+  id: string;
+  provider: ProviderName;
+  merchant_account: string;
+  outcome: WebhookOutcome;
+  raw_body: string;
+}
+
 /** What replaying a stored delivery needs: the configured accounts and the provider adapters. */
 export interface WebhookReplaySources {
   account(code: string): MerchantAccount | undefined;
@@ -84,11 +93,16 @@ export interface WebhookSubjectHandlers {
 }
 
 export class WebhookService {
+  /** Transactions now releasing deferred deliveries (see releaseDeferred). */
+  private readonly releasing = new WeakSet<SqlEntityManager>();
+
   constructor(
     private readonly events: EventService,
     private readonly handlers: WebhookSubjectHandlers = {},
     private readonly replaySources?: WebhookReplaySources,
-  ) {}
+  ) {
+    events.onAppend((tx, event) => this.releaseDeferred(tx, event));
+  }
 
   /**
    * Keeps a delivery that failed verification: its reason, account and time, and the SHA-256 of
@@ -112,40 +126,64 @@ export class WebhookService {
    */
   replay(em: SqlEntityManager, deliveryId: string): Promise<ReplayWebhookResult> {
     return em.transactional(async (tx) => {
-      const rows = await tx.execute<Array<{ provider: ProviderName; merchant_account: string; outcome: WebhookOutcome; raw_body: string }>>(
-        'select provider, merchant_account, outcome, raw_body from webhook_delivery where id = ? for update',
-        [deliveryId],
-      );
+      const rows = await tx.execute<StoredDelivery[]>('select id, provider, merchant_account, outcome, raw_body from webhook_delivery where id = ? for update', [deliveryId]);
       const row = rows[0];
       if (!row) return { ok: false, code: 'DELIVERY_NOT_FOUND', message: `No webhook delivery ${deliveryId}` };
-      if (row.outcome === 'rejected') {
-        return { ok: false, code: 'DELIVERY_REJECTED', message: 'A rejected delivery failed verification and kept no body: it cannot be replayed' };
-      }
-      const account = this.replaySources?.account(row.merchant_account);
-      if (!account || account.provider !== row.provider || !this.replaySources) {
-        return { ok: false, code: 'ACCOUNT_NOT_CONFIGURED', message: `Merchant account ${row.merchant_account} is not configured on this gateway` };
-      }
-      // Verified when it was received (only verified bodies are stored), so it is parsed, not re-verified:
-      // its signature timestamp is long out of the freshness window by now.
-      const parsed = this.replaySources.provider(row.provider).parseWebhook(account, Buffer.from(row.raw_body, 'utf8'));
-      if (!parsed.ok) return { ok: false, code: 'PAYLOAD_INVALID', message: 'The stored body is not a usable event' };
-      const input: ReceiveWebhookInput = { provider: row.provider, account, event: parsed.event, rawBody: Buffer.from(row.raw_body, 'utf8') };
-      const decision = await this.decide(tx, input);
-      if (row.outcome === 'applied') {
-        await tx.execute('update webhook_delivery set replayed_at = ? where id = ?', [new Date(), deliveryId]);
-      } else {
-        await tx.execute('update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ?, replayed_at = ? where id = ?', [
-          decision.outcome,
-          decision.reason ?? null,
-          decision.subjectType ?? null,
-          decision.subjectId ?? null,
-          new Date(),
-          deliveryId,
-        ]);
-      }
-      const subject = parsed.event.subject;
-      return { ok: true, deliveryId, ...decision, ...('reference' in subject && subject.reference ? { subjectReference: subject.reference } : {}) };
+      return this.redecide(tx, row);
     });
+  }
+
+  /**
+   * After a deposit's status changes, in the same transaction: the deliveries deferred until then
+   * (refunds that overtook their payment) are decided again, so the payment and what waited for it
+   * commit together. Changes made while releasing do not release again.
+   */
+  private async releaseDeferred(tx: SqlEntityManager, event: PaymentEvent): Promise<void> {
+    if (event.subjectType !== 'deposit' || event.type !== DEPOSIT_STATUS_CHANGED || this.releasing.has(tx)) return;
+    const rows = await tx.execute<StoredDelivery[]>(
+      `select id, provider, merchant_account, outcome, raw_body from webhook_delivery
+       where subject_type = 'deposit' and subject_id = ? and outcome = 'deferred'
+       order by received_at, id for update`,
+      [event.subjectId],
+    );
+    if (rows.length === 0) return;
+    this.releasing.add(tx);
+    try {
+      for (const row of rows) await this.redecide(tx, row);
+    } finally {
+      this.releasing.delete(tx);
+    }
+  }
+
+  /** Decides a stored delivery again and records the new decision (an `applied` row keeps its outcome). */
+  private async redecide(tx: SqlEntityManager, row: StoredDelivery): Promise<ReplayWebhookResult> {
+    if (row.outcome === 'rejected') {
+      return { ok: false, code: 'DELIVERY_REJECTED', message: 'A rejected delivery failed verification and kept no body: it cannot be replayed' };
+    }
+    const account = this.replaySources?.account(row.merchant_account);
+    if (!account || account.provider !== row.provider || !this.replaySources) {
+      return { ok: false, code: 'ACCOUNT_NOT_CONFIGURED', message: `Merchant account ${row.merchant_account} is not configured on this gateway` };
+    }
+    // Verified when it was received (only verified bodies are stored), so it is parsed, not re-verified:
+    // its signature timestamp is long out of the freshness window by now.
+    const parsed = this.replaySources.provider(row.provider).parseWebhook(account, Buffer.from(row.raw_body, 'utf8'));
+    if (!parsed.ok) return { ok: false, code: 'PAYLOAD_INVALID', message: 'The stored body is not a usable event' };
+    const input: ReceiveWebhookInput = { provider: row.provider, account, event: parsed.event, rawBody: Buffer.from(row.raw_body, 'utf8') };
+    const decision = await this.decide(tx, input);
+    if (row.outcome === 'applied') {
+      await tx.execute('update webhook_delivery set replayed_at = ? where id = ?', [new Date(), row.id]);
+    } else {
+      await tx.execute('update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ?, replayed_at = ? where id = ?', [
+        decision.outcome,
+        decision.reason ?? null,
+        decision.subjectType ?? null,
+        decision.subjectId ?? null,
+        new Date(),
+        row.id,
+      ]);
+    }
+    const subject = parsed.event.subject;
+    return { ok: true, deliveryId: row.id, ...decision, ...('reference' in subject && subject.reference ? { subjectReference: subject.reference } : {}) };
   }
 
   /**
