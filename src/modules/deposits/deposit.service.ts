@@ -114,11 +114,12 @@ export class DepositService {
       createdAt: new Date(),
       updatedAt: new Date(),
     };
+    let deposit: Deposit;
     try {
       // The row and its creation event commit before the provider call: from here on a crash, a
       // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
       // the provider), and the event log always starts with deposit.created.
-      await em.transactional(async (tx) => {
+      deposit = await em.transactional(async (tx) => {
         const created = tx.create(Deposit, data);
         await tx.flush();
         await this.deps.events.append(tx, {
@@ -130,6 +131,7 @@ export class DepositService {
           toStatus: created.status,
           deposit: created,
         });
+        return created;
       });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException && input.idempotencyKey) {
@@ -139,7 +141,7 @@ export class DepositService {
       }
       throw error;
     }
-    const deposit = await em.findOneOrFail(Deposit, { id: data.id });
+    // Committed, and managed by `em` from here on: no read back.
     return this.submit(em, deposit, account, provider);
   }
 
@@ -283,32 +285,44 @@ export class DepositService {
   private async submit(em: SqlEntityManager, deposit: Deposit, account: MerchantAccount, provider: DepositProvider): Promise<CreateDepositResult> {
     const request: CreateDepositRequest = { depositId: deposit.id, ...requestOf(deposit) };
     const result = await provider.createDeposit(account, request);
-    if (result.ok) {
-      await this.recordSubmitted(em, deposit.id, result.value);
-      return { deposit: await em.refreshOrFail(deposit), errors: [] };
-    }
+    if (result.ok) return { deposit: await this.recordSubmitted(em, deposit.id, result.value), errors: [] };
     return this.recordFailure(em, deposit, result.error);
   }
 
   /**
-   * Stores what the provider answered. The status is left to webhooks: the provider's own webhook
-   * may already have moved the deposit on (the sandbox approves test payments at once), and a
-   * creation answer never outranks it.
+   * Stores what the provider answered and returns the deposit as it now stands. The status is left
+   * to webhooks: the provider's own webhook may already have moved the deposit on (the sandbox
+   * approves test payments at once), and a creation answer never outranks it. One UPDATE, atomic on
+   * its own: it keeps whatever a concurrent webhook or retry recorded first (the provider
+   * reference, its status word) and returns the row in the same round trip.
    */
-  private async recordSubmitted(em: SqlEntityManager, id: string, created: ProviderDeposit): Promise<void> {
-    await em.transactional(async (tx) => {
-      const deposit = await tx.findOneOrFail(Deposit, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      deposit.providerReference ??= created.reference;
-      deposit.redirectUrl = created.redirectUrl ?? deposit.redirectUrl ?? null;
-      deposit.providerStatus ??= created.providerStatus;
-      deposit.submissionError = null;
-      if (created.crypto) deposit.crypto = created.crypto;
-      if (created.qrCode) {
-        deposit.qrPayload = created.qrCode.payload;
-        deposit.qrExpiresAt = created.qrCode.expiresAt;
-      }
-      await tx.flush();
-    });
+  private async recordSubmitted(em: SqlEntityManager, id: string, created: ProviderDeposit): Promise<Deposit> {
+    const rows = await em.execute<Array<Record<string, unknown>>>(
+      `update deposit set
+         provider_reference = coalesce(provider_reference, ?),
+         redirect_url = coalesce(?, redirect_url),
+         provider_status = coalesce(provider_status, ?),
+         submission_error = null,
+         crypto = coalesce(?::jsonb, crypto),
+         qr_payload = coalesce(?, qr_payload),
+         qr_expires_at = coalesce(?, qr_expires_at),
+         updated_at = ?
+       where id = ?
+       returning *`,
+      [
+        created.reference,
+        created.redirectUrl ?? null,
+        created.providerStatus,
+        created.crypto ? JSON.stringify(created.crypto) : null,
+        created.qrCode?.payload ?? null,
+        created.qrCode?.expiresAt ?? null,
+        new Date(),
+        id,
+      ],
+    );
+    if (!rows[0]) throw new Error(`deposit ${id} vanished while its provider answer was recorded`);
+    // Merged into the managed entity (no dirty state left behind).
+    return em.map(Deposit, rows[0]);
   }
 
   private async recordFailure(em: SqlEntityManager, deposit: Deposit, error: ProviderError): Promise<CreateDepositResult> {
