@@ -200,3 +200,40 @@ describe('withdrawals', () => {
     expect((await wholeLog(t.keys.webCashier)).some((node) => node.subjectType === 'withdrawal')).toBe(false);
   });
 });
+
+describe('the QR sandbox dashboard, as a developer uses it', () => {
+  const post = (path: string, form: Record<string, string>) =>
+    fetch(`${t.gateway.sandboxes.qrGateway!.baseUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(form).toString(),
+      redirect: 'manual',
+    });
+
+  it('refunds a paid code and makes a withdrawal; the gateway records both', async () => {
+    const { id, paymentId } = await qrDeposit();
+    const page = await (await fetch(`${t.gateway.sandboxes.qrGateway!.baseUrl}/dashboard`)).text();
+    expect(page).toContain(paymentId);
+    expect(page).not.toContain(apiKey());
+
+    const tooMuch = await post('/dashboard/refunds', { code: paymentId, amount: '150.01', outcome: 'completed' });
+    expect(tooMuch.status).toBe(400);
+    expect(await tooMuch.text()).toContain('amount must be from 1 to 15000 satang');
+
+    const refunded = await post('/dashboard/refunds', { code: paymentId, amount: '40.00', outcome: 'completed' });
+    expect(refunded.status).toBe(303);
+    await expect.poll(async () => (await refundsOf(id)).refundedAmount.amount, { timeout: 10_000, interval: 20 }).toBe('40.00');
+    expect((await refundsOf(id)).refunds).toEqual([expect.objectContaining({ origin: 'PROVIDER', status: 'APPROVED', amount: { amount: '40.00', currency: 'THB' } })]);
+
+    expect((await post('/dashboard/withdrawals', { account: '0', amount: '2500.00', outcome: 'succeeded' })).status).toBe(303);
+    const latest = async () => {
+      const listed = await execute(t.gateway.graphqlUrl, WithdrawalsQuery, { filter: { merchantAccount: 'qr-test' } }, { key: asAdmin.key() });
+      return listed.data!.withdrawals.edges.map((edge) => edge.node).find((node) => node.amount?.amount === '2500.00');
+    };
+    await expect.poll(async () => (await latest())?.status, { timeout: 10_000, interval: 50 }).toBe('SUCCEEDED');
+    // Sent a few scaled seconds apart; a loaded machine may still deliver one step after the next (then it is STALE).
+    const steps = (await latest())!.events.map((event) => event.toStatus!);
+    expect(steps.at(-1)).toBe('SUCCEEDED');
+    expect(steps).toEqual(['PENDING', 'PROCESSED', 'SUCCEEDED'].filter((status) => steps.includes(status)));
+  });
+});

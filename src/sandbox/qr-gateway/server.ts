@@ -1,11 +1,13 @@
 // The QR gateway's test mode as an HTTP server of its own: QR code creation, lookup and simulation,
-// webhook registration and signed deliveries, written from spec/qr-gateway.md and the Q assumptions.
+// webhook registration and signed deliveries, and a merchant dashboard for refunds and withdrawals,
+// written from spec/qr-gateway.md and the Q assumptions.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { BodyTooLarge, listen, readBody as readBytes } from '../../lib/http.js';
 import type { Logger } from '../../lib/logger.js';
-import { providerAmountBounds, providerAmountToBahtText } from '../../providers/qr-gateway/amount.js';
+import { Money } from '../../lib/money.js';
+import { providerAmountBounds, providerAmountToBahtText, toProviderAmount } from '../../providers/qr-gateway/amount.js';
 import {
   BANK_ACCOUNT_PATTERN,
   CREATE_STATUS,
@@ -32,6 +34,7 @@ import {
   type PaymentStatusWord,
 } from '../../providers/qr-gateway/assumptions.js';
 import { isObject, parseJsonExact, stringifyJsonExact, type JsonObject } from '../../providers/qr-gateway/json.js';
+import { dashboardPage, type DashboardAccount } from './dashboard.js';
 import { DeliveryQueue, type DeliveryAttempt, type DeliveryFaults, type SandboxRegistration } from './deliveries.js';
 import { buildPromptPayPayload, sandboxMerchantId } from './promptpay.js';
 
@@ -81,6 +84,10 @@ export interface QrSandboxControls {
   emit(keyOrAccount: string | { apiKey: string }, event: string, data: Record<string, unknown>): void;
   /** A stored code, or undefined. */
   code(id: string): QrSandboxCode | undefined;
+  /** The dashboard's refund of a paid code (amount in the sandbox's unit); returns the refund id. */
+  refund(id: string, amount: bigint, outcome: 'completed' | 'failed'): string;
+  /** The dashboard's withdrawal: pending, processed, then `outcome`; returns the withdrawal id. */
+  withdraw(keyOrAccount: string | { apiKey: string }, amount: bigint, outcome: 'succeeded' | 'failed'): string;
 }
 
 export interface QrGatewaySandbox {
@@ -92,6 +99,8 @@ export interface QrGatewaySandbox {
 
 interface StoredCode extends QrSandboxCode {
   apiKey: string;
+  /** Refunded through the dashboard so far, in the sandbox's unit. */
+  refunded: bigint;
   clientName: string;
   clientBankName?: string;
   expiryTimer?: NodeJS.Timeout;
@@ -142,9 +151,10 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
   const requestPaths: string[] = [];
   const queue = new DeliveryQueue({ timeScale, logger: log });
   const bounds = providerAmountBounds(unit);
+  const timers = new Set<NodeJS.Timeout>();
 
   function snapshot(code: StoredCode): QrSandboxCode {
-    const { apiKey: _key, clientName: _name, clientBankName: _bank, expiryTimer: _timer, ...rest } = code;
+    const { apiKey: _key, clientName: _name, clientBankName: _bank, expiryTimer: _timer, refunded: _refunded, ...rest } = code;
     return { ...rest, metadata: { ...rest.metadata } };
   }
 
@@ -245,6 +255,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
       // expires_at is when the code really stops working, on the scaled clock.
       expiresAt: new Date(createdAt.getTime() + lifetimeMs),
       clientName,
+      refunded: 0n,
     };
     if (typeof bankName === 'string') code.clientBankName = bankName;
     code.expiryTimer = setTimeout(() => {
@@ -255,6 +266,97 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     log?.info({ id, reference, amount: amount.toString() }, 'qr sandbox code created');
     emitPayment(code);
     return code;
+  }
+
+  /** The dashboard's refund of a paid code: refund.completed or refund.failed (payload Q7). */
+  function refund(code: StoredCode, amount: bigint, outcome: 'completed' | 'failed'): string {
+    if (code.livemode) throw new HttpError(403, ERROR_CODES.testModeOnly, 'The sandbox dashboard works with test keys only', 'invalid_request_error');
+    if (code.status !== 'succeeded') {
+      throw new HttpError(409, ERROR_CODES.invalidState, `QR code ${code.id} is ${code.status}; only a paid code can be refunded`, 'invalid_request_error');
+    }
+    const refundable = code.amount - code.refunded;
+    if (amount <= 0n || amount > refundable) throw invalid(`amount must be from 1 to ${refundable} ${unit}`);
+    const refundId = `rf_${randomBytes(10).toString('hex')}`;
+    if (outcome === 'completed') code.refunded += amount;
+    log?.info({ id: code.id, refundId, amount: amount.toString(), outcome }, 'qr sandbox refund made on the dashboard');
+    queue.enqueue(code.apiKey, `refund.${outcome}`, { refund_id: refundId, payment_id: code.id, status: outcome, amount, currency: code.currency });
+    return refundId;
+  }
+
+  /** The dashboard's withdrawal from the balance: pending now, processed and then `outcome` a few (scaled) seconds apart (Q7). */
+  function withdraw(apiKey: string, amount: bigint, outcome: 'succeeded' | 'failed'): string {
+    if (isLiveKey(apiKey)) throw new HttpError(403, ERROR_CODES.testModeOnly, 'The sandbox dashboard works with test keys only', 'invalid_request_error');
+    if (amount <= 0n) throw invalid('amount must be greater than zero');
+    const withdrawalId = `wd_${randomBytes(10).toString('hex')}`;
+    const notify = (status: string) => queue.enqueue(apiKey, `withdrawal.${status}`, { withdrawal_id: withdrawalId, status, amount, currency: QR_CURRENCY });
+    notify('pending');
+    for (const [status, delayMs] of [['processed', 2_000], [outcome, 4_000]] as const) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        notify(status);
+      }, delayMs * timeScale);
+      timers.add(timer);
+    }
+    log?.info({ withdrawalId, amount: amount.toString(), outcome }, 'qr sandbox withdrawal made on the dashboard');
+    return withdrawalId;
+  }
+
+  /** GET /dashboard and its two forms; no API key (a browser page on loopback), test keys only. */
+  function dashboard(method: string, path: string, raw: Buffer): { status: number; html?: string; location?: string } {
+    const testKeys = options.accounts.map((account) => account.apiKey).filter((key) => !isLiveKey(key));
+    const page = (status: number, notice?: string) => {
+      const accounts: DashboardAccount[] = testKeys.map((apiKey, index) => ({
+        index,
+        maskedKey: `${apiKey.slice(0, 8)}…${apiKey.slice(-4)}`,
+        codes: [...codes.values()]
+          .filter((code) => code.apiKey === apiKey)
+          .reverse()
+          .map((code) => ({
+            id: code.id,
+            reference: code.reference,
+            status: code.status,
+            amount: providerAmountToBahtText(code.amount, unit),
+            refunded: providerAmountToBahtText(code.refunded, unit),
+            refundable: providerAmountToBahtText(code.amount - code.refunded, unit),
+          })),
+      }));
+      return { status, html: dashboardPage(accounts, notice) };
+    };
+    if (method === 'GET' && path === '/dashboard') return page(200);
+    if (method !== 'POST' || (path !== '/dashboard/refunds' && path !== '/dashboard/withdrawals')) return page(404, `No page ${method} ${path}`);
+    const form = new URLSearchParams(raw.toString('utf8'));
+    try {
+      const amount = dashboardAmount(form.get('amount'));
+      const outcome = form.get('outcome') ?? '';
+      if (path === '/dashboard/refunds') {
+        const code = codes.get(form.get('code') ?? '');
+        if (!code || !testKeys.includes(code.apiKey)) throw invalid('No such QR code');
+        if (outcome !== 'completed' && outcome !== 'failed') throw invalid('outcome must be completed or failed');
+        refund(code, amount, outcome);
+      } else {
+        const apiKey = testKeys[Number(form.get('account'))];
+        if (!apiKey) throw invalid('No such account');
+        if (outcome !== 'succeeded' && outcome !== 'failed') throw invalid('outcome must be succeeded or failed');
+        withdraw(apiKey, amount, outcome);
+      }
+      return { status: 303, location: '/dashboard' };
+    } catch (error) {
+      if (error instanceof HttpError) return page(error.status, error.message);
+      throw error;
+    }
+  }
+
+  /** A baht amount typed on the dashboard ("50.00") as the provider integer. */
+  function dashboardAmount(text: string | null): bigint {
+    let money: Money;
+    try {
+      money = Money.fromDecimal(text ?? '', QR_CURRENCY);
+    } catch {
+      throw invalid('amount must be baht with up to two decimals, e.g. 50.00');
+    }
+    const converted = toProviderAmount(money, unit);
+    if (!converted.ok) throw invalid('amount must be whole baht: this sandbox counts in baht');
+    return converted.value;
   }
 
   function ownedCode(apiKey: string, id: string): StoredCode {
@@ -367,6 +469,12 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     try {
       const raw = await readBody(request);
       if (url.pathname === '/healthz' && request.method === 'GET') return send(response, reply(200, { ok: true }));
+      if (url.pathname === '/dashboard' || url.pathname.startsWith('/dashboard/')) {
+        const answer = dashboard(request.method ?? 'GET', url.pathname, raw);
+        if (answer.location) response.writeHead(answer.status, { Location: answer.location }).end();
+        else response.writeHead(answer.status, { 'Content-Type': 'text/html; charset=utf-8' }).end(answer.html);
+        return;
+      }
       const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
       const apiKey = match?.[1];
       if (!apiKey || !keys.has(apiKey)) {
@@ -409,6 +517,14 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
       const code = codes.get(id);
       return code ? snapshot(code) : undefined;
     },
+    refund(id, amount, outcome) {
+      const code = codes.get(id);
+      if (!code) throw new Error(`No QR code ${id}`);
+      return refund(code, amount, outcome);
+    },
+    withdraw(keyOrAccount, amount, outcome) {
+      return withdraw(typeof keyOrAccount === 'string' ? keyOrAccount : keyOrAccount.apiKey, amount, outcome);
+    },
   };
 
   return {
@@ -417,6 +533,8 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     async close() {
       queue.close();
       for (const code of codes.values()) if (code.expiryTimer) clearTimeout(code.expiryTimer);
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
