@@ -3,13 +3,19 @@
 
 import DataLoader from 'dataloader';
 import type { Deposit } from '../modules/deposits/deposit.entity.js';
-import type { PaymentEvent } from '../modules/events/payment-event.entity.js';
+import type { PaymentEvent, PaymentSubjectType } from '../modules/events/payment-event.entity.js';
 import type { Refund } from '../modules/refunds/refund.entity.js';
 import type { GatewayContext } from './context.js';
 
 export interface Loaders {
   /** Events of each deposit, oldest first. */
   depositEvents: DataLoader<string, PaymentEvent[]>;
+  /** Events of each payout, oldest first. */
+  payoutEvents: DataLoader<string, PaymentEvent[]>;
+  /** Events of each withdrawal, oldest first. */
+  withdrawalEvents: DataLoader<string, PaymentEvent[]>;
+  /** Full beneficiary account and CCI numbers of each payout: admin callers only. */
+  payoutAccountNumbers: DataLoader<string, { accountNumber: string | null; cci: string | null } | undefined>;
   /** Refunds of each deposit, oldest first. */
   depositRefunds: DataLoader<string, Refund[]>;
   /** Deposits by id, for `Refund.deposit` (no visibility check: whoever sees a refund sees its deposit). */
@@ -18,13 +24,24 @@ export interface Loaders {
 
 const perContext = new WeakMap<GatewayContext, Loaders>();
 
+/** The events of each subject of one type, in one query per batch. */
+function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType): DataLoader<string, PaymentEvent[]> {
+  return new DataLoader(async (ids) => {
+    const grouped = await context.services.events.forSubjects(context.em, subjectType, [...ids]);
+    return ids.map((id) => grouped.get(id) ?? []);
+  });
+}
+
 export function loaders(context: GatewayContext): Loaders {
   let existing = perContext.get(context);
   if (!existing) {
     existing = {
-      depositEvents: new DataLoader(async (ids) => {
-        const grouped = await context.services.events.forSubjects(context.em, 'deposit', [...ids]);
-        return ids.map((id) => grouped.get(id) ?? []);
+      depositEvents: subjectEvents(context, 'deposit'),
+      payoutEvents: subjectEvents(context, 'payout'),
+      withdrawalEvents: subjectEvents(context, 'withdrawal'),
+      payoutAccountNumbers: new DataLoader(async (ids) => {
+        const found = await context.services.payouts.fullAccountNumbers(context.em, ids);
+        return ids.map((id) => found.get(id));
       }),
       depositRefunds: new DataLoader(async (ids) => {
         const grouped = await context.services.refunds.forDeposits(context.em, ids);

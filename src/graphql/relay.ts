@@ -74,6 +74,10 @@ export function decodeCursor<T>(cursor: string, isValid: (value: unknown) => val
   throw new GraphQLError('The "after" cursor is not valid for this list', { extensions: { code: 'BAD_USER_INPUT' } });
 }
 
+/** A `[ISO time, id]` cursor key: the position of lists ordered newest first by (time, id). */
+export const isTimeIdCursor = (value: unknown): value is [string, string] =>
+  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && !Number.isNaN(Date.parse(value[0]));
+
 /** Validates `first` and returns the page size. */
 export function pageSize(first: number | null | undefined): number {
   if (first == null) return DEFAULT_PAGE_SIZE;

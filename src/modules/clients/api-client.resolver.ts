@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { decodeCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import {
   ApiClientConnection,
@@ -10,9 +10,6 @@ import {
   RevokeApiClientInput,
   RevokeApiClientPayload,
 } from './api-client.types.js';
-
-const isCursor = (value: unknown): value is [string, string] =>
-  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string';
 
 @Resolver()
 export class ApiClientResolver {
@@ -30,7 +27,7 @@ export class ApiClientResolver {
     @Arg('after', () => String, { nullable: true }) after?: string,
   ): Promise<ApiClientConnection> {
     const size = pageSize(first);
-    const cursor = after ? decodeCursor(after, isCursor) : undefined;
+    const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;
     const rows = await services.clients.page(em, size + 1, cursor && { createdAt: new Date(cursor[0]), id: cursor[1] });
     return toConnection(rows, size, (row) => [row.createdAt.toISOString(), row.id], (row) => ApiClientNode.from(row), Boolean(cursor));
   }

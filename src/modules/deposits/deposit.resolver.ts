@@ -2,7 +2,7 @@ import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
-import { decodeCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
@@ -10,9 +10,6 @@ import { toDepositSnapshot } from './deposit-snapshot.js';
 import { CreateDepositInput } from './deposit.inputs.js';
 import { CreateDepositPayload } from './deposit.payloads.js';
 import { DepositConnection, DepositFilter, DepositNode } from './deposit.types.js';
-
-const isCursor = (value: unknown): value is [string, string] =>
-  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && !Number.isNaN(Date.parse(value[0]));
 
 @Resolver(() => DepositNode)
 export class DepositResolver {
@@ -42,7 +39,7 @@ export class DepositResolver {
     @Arg('filter', () => DepositFilter, { nullable: true }) filter?: DepositFilter,
   ): Promise<DepositConnection> {
     const size = pageSize(first);
-    const cursor = after ? decodeCursor(after, isCursor) : undefined;
+    const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;
     const rows = await ctx.services.deposits.page(ctx.em, ctx.client!, {
       limit: size + 1,
       ...(cursor ? { after: { createdAt: new Date(cursor[0]), id: cursor[1] } } : {}),

@@ -27,6 +27,7 @@ import type { MerchantAccountService } from '../merchant-accounts/merchant-accou
 import type { EventService } from '../events/event.service.js';
 import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
 import { applyDepositChange } from './deposit-transitions.js';
+import { olderThan } from '../../db/keyset.js';
 
 /** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface CreateDepositInput {
@@ -162,7 +163,7 @@ export class DepositService {
     if (filter.merchantReference) where.push({ merchantReference: filter.merchantReference });
     if (filter.createdAfter) where.push({ createdAt: { $gte: filter.createdAfter } });
     if (filter.createdBefore) where.push({ createdAt: { $lt: filter.createdBefore } });
-    if (after) where.push({ $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }] });
+    if (after) where.push(olderThan('createdAt', after.createdAt, after.id));
     return em.find(Deposit, where.length ? { $and: where } : {}, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
   }
 

@@ -81,13 +81,7 @@ export class EventService {
   async append(em: SqlEntityManager, input: AppendEventInput): Promise<PaymentEvent> {
     if (!em.isInTransaction()) throw new Error('EventService.append must run inside the transaction of the change it records');
     await em.execute('select pg_advisory_xact_lock(?)', [APPEND_LOCK_KEY]);
-    const snapshots: Snapshots = {
-      ...(input.deposit ? { deposit: toDepositSnapshot(input.deposit) } : {}),
-      ...(input.refund ? { refund: toRefundSnapshot(input.refund) } : {}),
-      ...(input.payout ? { payout: toPayoutSnapshot(input.payout) } : {}),
-      ...(input.withdrawal ? { withdrawal: toWithdrawalSnapshot(input.withdrawal) } : {}),
-    };
-    const subjectSnapshot = snapshots.deposit ?? snapshots.refund ?? snapshots.payout ?? snapshots.withdrawal;
+    const snapshot = subjectSnapshot(input);
     const event = em.create(PaymentEvent, {
       id: newId('evt'),
       subjectType: input.subjectType,
@@ -96,12 +90,12 @@ export class EventService {
       type: input.type,
       fromStatus: input.fromStatus,
       toStatus: input.toStatus,
-      data: subjectSnapshot ? { ...subjectSnapshot } : {},
+      data: snapshot ? { ...snapshot } : {},
       createdAt: new Date(),
     });
     // The row (and its identity position) must exist before the notification names it.
     await em.flush();
-    await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event, snapshots)]);
+    await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event)]);
     for (const listener of this.listeners) await listener(em, event);
     return event;
   }
@@ -142,31 +136,25 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
     toStatus: event.toStatus ?? null,
     createdAt: event.createdAt.toISOString(),
   };
-  if (event.subjectType === 'deposit' && typeof event.data.id === 'string') {
-    notification.deposit = event.data as unknown as EventNotification['deposit'];
-  }
-  if (event.subjectType === 'refund' && typeof event.data.id === 'string') {
-    notification.refund = event.data as unknown as EventNotification['refund'];
-  }
-  if (event.subjectType === 'payout' && typeof event.data.id === 'string') {
-    notification.payout = event.data as unknown as EventNotification['payout'];
-  }
-  if (event.subjectType === 'withdrawal' && typeof event.data.id === 'string') {
-    notification.withdrawal = event.data as unknown as EventNotification['withdrawal'];
-  }
+  // The row's data is the snapshot of its subject, carried under the subject type's own key.
+  if (typeof event.data.id === 'string') Object.assign(notification, { [event.subjectType]: event.data });
   return notification;
 }
 
-/** The subject snapshots a notification may carry. */
-type Snapshots = Pick<EventNotification, 'deposit' | 'refund' | 'payout' | 'withdrawal'>;
+/** The subject as it stands after the change: the row's `data` and the notification's snapshot. */
+function subjectSnapshot(input: AppendEventInput): object | undefined {
+  if (input.deposit) return toDepositSnapshot(input.deposit);
+  if (input.refund) return toRefundSnapshot(input.refund);
+  if (input.payout) return toPayoutSnapshot(input.payout);
+  if (input.withdrawal) return toWithdrawalSnapshot(input.withdrawal);
+  return undefined;
+}
 
-function notificationPayload(event: PaymentEvent, snapshots: Snapshots): string {
-  const notification = { ...toEventNotification(event), ...snapshots };
+/** The notification with its snapshot, or without it when that would pass PostgreSQL's payload limit. */
+function notificationPayload(event: PaymentEvent): string {
+  const notification = toEventNotification(event);
   const json = JSON.stringify(notification);
   if (Buffer.byteLength(json, 'utf8') <= MAX_NOTIFICATION_BYTES) return json;
-  delete notification.deposit;
-  delete notification.refund;
-  delete notification.payout;
-  delete notification.withdrawal;
+  delete notification[event.subjectType];
   return JSON.stringify(notification);
 }

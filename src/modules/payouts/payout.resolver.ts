@@ -1,47 +1,17 @@
 // GraphQL root fields of payouts (createPayout, payout, payouts, payoutUpdated) and the Payout fields that depend on the caller.
 
-import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { decodeCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { loaders } from '../../graphql/loaders.js';
+import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
-import type { PaymentEvent } from '../events/payment-event.entity.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
 import { toPayoutSnapshot } from './payout-snapshot.js';
 import { CreatePayoutInput } from './payout.inputs.js';
 import { CreatePayoutPayload } from './payout.payloads.js';
 import { PayoutBeneficiaryNode, PayoutConnection, PayoutFilter, PayoutNode } from './payout.types.js';
-
-const isCursor = (value: unknown): value is [string, string] =>
-  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && !Number.isNaN(Date.parse(value[0]));
-
-interface PayoutLoaders {
-  events: DataLoader<string, PaymentEvent[]>;
-  fullNumbers: DataLoader<string, { accountNumber: string | null; cci: string | null } | undefined>;
-}
-
-const perContext = new WeakMap<GatewayContext, PayoutLoaders>();
-
-/** Per-request batching: a page of payouts costs one query per field, whatever its size. */
-function payoutLoaders(ctx: GatewayContext): PayoutLoaders {
-  let existing = perContext.get(ctx);
-  if (!existing) {
-    existing = {
-      events: new DataLoader(async (ids) => {
-        const grouped = await ctx.services.events.forSubjects(ctx.em, 'payout', [...ids]);
-        return ids.map((id) => grouped.get(id) ?? []);
-      }),
-      fullNumbers: new DataLoader(async (ids) => {
-        const found = await ctx.services.payouts.fullAccountNumbers(ctx.em, ids);
-        return ids.map((id) => found.get(id));
-      }),
-    };
-    perContext.set(ctx, existing);
-  }
-  return existing;
-}
 
 @Resolver(() => PayoutNode)
 export class PayoutResolver {
@@ -71,7 +41,7 @@ export class PayoutResolver {
     @Arg('filter', () => PayoutFilter, { nullable: true }) filter?: PayoutFilter,
   ): Promise<PayoutConnection> {
     const size = pageSize(first);
-    const cursor = after ? decodeCursor(after, isCursor) : undefined;
+    const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;
     const cleaned = filter ? (Object.fromEntries(Object.entries(filter).filter(([, value]) => value != null)) as PayoutFilter) : undefined;
     const rows = await ctx.services.payouts.page(ctx.em, ctx.client!, {
       limit: size + 1,
@@ -108,7 +78,7 @@ export class PayoutResolver {
   async beneficiary(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): Promise<PayoutBeneficiaryNode> {
     const masked = payout.maskedBeneficiary;
     if (!ctx.client?.isAdmin()) return masked;
-    const full = await payoutLoaders(ctx).fullNumbers.load(payout.id);
+    const full = await loaders(ctx).payoutAccountNumbers.load(payout.id);
     return Object.assign(new PayoutBeneficiaryNode(), masked, {
       accountNumber: full?.accountNumber ?? masked.accountNumber,
       cci: full?.cci ?? masked.cci,
@@ -122,7 +92,7 @@ export class PayoutResolver {
 
   @FieldResolver(() => [PaymentEventNode], { description: 'This payout\'s changes, oldest first.' })
   async events(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
-    const events = await payoutLoaders(ctx).events.load(payout.id);
+    const events = await loaders(ctx).payoutEvents.load(payout.id);
     return events.map((event) => PaymentEventNode.from(event));
   }
 }

@@ -25,6 +25,7 @@ import type { EventService } from '../events/event.service.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Payout, type StoredBeneficiary } from './payout.entity.js';
 import { applyPayoutChange, PAYOUT_CREATED } from './payout-transitions.js';
+import { olderThan } from '../../db/keyset.js';
 
 /** A payout request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface CreatePayoutInput {
@@ -175,7 +176,7 @@ export class PayoutService {
     if (filter.merchantReference) where.push({ merchantReference: filter.merchantReference });
     if (filter.createdAfter) where.push({ createdAt: { $gte: filter.createdAfter } });
     if (filter.createdBefore) where.push({ createdAt: { $lt: filter.createdBefore } });
-    if (after) where.push({ $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }] });
+    if (after) where.push(olderThan('createdAt', after.createdAt, after.id));
     return em.find(Payout, { $and: where }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
   }
 

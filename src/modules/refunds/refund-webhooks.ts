@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.js';
 import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventService } from '../events/event.service.js';
-import { WebhookRetryLater, livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
+import { WebhookRetryLater, findEventDeposit, livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
 import { Refund } from './refund.entity.js';
 import { applyRefundChange, attachProviderReference } from './refund-transitions.js';
 
@@ -30,14 +30,15 @@ export function refundWebhookHandler(events: EventService): WebhookSubjectHandle
     /** Why a report of the status the refund already has still counts as applied. */
     let firstSight: string | undefined;
     if (!refundId) {
-      refundId = await claimInFlight(tx, input, subject, events);
+      const deposit = await lockEventPayment(tx, input, subject);
+      refundId = deposit && (await claimInFlight(tx, input, subject, deposit, events));
       if (refundId) firstSight = 'REFERENCE_RECORDED: the provider refund id arrived before its answer';
-    }
-    if (!refundId) {
-      const recorded = await recordProviderRefund(tx, input, subject, events);
-      if (recorded.kind === 'refused') return recorded.decision;
-      refundId = recorded.refundId;
-      firstSight = recorded.created ? 'REFUND_RECORDED: made outside the gateway' : undefined;
+      else {
+        const recorded = await recordProviderRefund(tx, input, subject, deposit, events);
+        if (recorded.kind === 'refused') return recorded.decision;
+        refundId = recorded.refundId;
+        firstSight = 'REFUND_RECORDED: made outside the gateway';
+      }
     }
     const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'refund', subjectId: refundId };
     const mismatch = livemodeMismatch(input);
@@ -85,19 +86,12 @@ async function findByReference(tx: SqlEntityManager, input: ReceiveWebhookInput,
  * committed before the call): the one refund of that payment, for that amount, still waiting for
  * its reference, is this one.
  */
-async function claimInFlight(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: RefundSubject, events: EventService): Promise<string | undefined> {
-  if (!subject.depositReference) return undefined;
-  const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where provider_reference = ? and provider = ? and merchant_account = ?', [
-    subject.depositReference,
-    input.provider,
-    input.account.code,
-  ]);
-  const depositId = rows[0]?.id;
-  if (!depositId) return undefined;
-  const deposit = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-  // The answer may have been recorded while this transaction waited for the deposit lock.
+async function claimInFlight(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: RefundSubject, deposit: Deposit, events: EventService): Promise<string | undefined> {
+  // The answer (or another event about the same refund) may have been recorded while this
+  // transaction waited for the deposit lock; every writer of a deposit's refunds takes that lock first.
   const recorded = await findByReference(tx, input, subject.reference);
   if (recorded) return recorded;
+  const depositId = deposit.id;
   const waiting = (await tx.find(Refund, { depositId, status: 'REQUESTED', providerReference: null }, { orderBy: { createdAt: 'asc' } })).filter(
     (refund) => !subject.amount || subject.amount.equals(refund.amountMoney()),
   );
@@ -110,7 +104,17 @@ async function claimInFlight(tx: SqlEntityManager, input: ReceiveWebhookInput, s
   return refund.id;
 }
 
-type Recorded = { kind: 'recorded'; refundId: string; created: boolean } | { kind: 'refused'; decision: WebhookDecision };
+/**
+ * The deposit whose payment the refund event names, locked: refund work on one deposit serializes
+ * (the refund request takes the same lock). Undefined when the event names none of our payments.
+ */
+async function lockEventPayment(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: RefundSubject): Promise<Deposit | undefined> {
+  if (!subject.depositReference) return undefined;
+  const depositId = await findEventDeposit(tx, input, { reference: subject.depositReference });
+  return depositId ? tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : undefined;
+}
+
+type Recorded = { kind: 'recorded'; refundId: string } | { kind: 'refused'; decision: WebhookDecision };
 
 /**
  * A refund the provider reports for one of our deposits that matches no refund of ours was made
@@ -118,27 +122,23 @@ type Recorded = { kind: 'recorded'; refundId: string; created: boolean } | { kin
  * recorded as a PROVIDER refund, so the deposit's refunded amount stays true and no request
  * through the gateway can refund the same money again; the caller then applies the reported status.
  */
-async function recordProviderRefund(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: RefundSubject, events: EventService): Promise<Recorded> {
+async function recordProviderRefund(
+  tx: SqlEntityManager,
+  input: ReceiveWebhookInput,
+  subject: RefundSubject,
+  deposit: Deposit | undefined,
+  events: EventService,
+): Promise<Recorded> {
   const notFound = (why: string): Recorded => ({
     kind: 'refused',
     decision: { outcome: 'unmatched', reason: `REFUND_NOT_FOUND: no ${input.account.code} refund for reference ${subject.reference}${why}` },
   });
   if (!subject.depositReference) return notFound(' and the event names no payment');
-  const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where provider_reference = ? and provider = ? and merchant_account = ?', [
-    subject.depositReference,
-    input.provider,
-    input.account.code,
-  ]);
-  const depositId = rows[0]?.id;
-  if (!depositId) return notFound(` of an unknown payment ${subject.depositReference}`);
-  const deposit = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  if (!deposit) return notFound(` of an unknown payment ${subject.depositReference}`);
   const refused = (outcome: WebhookDecision['outcome'], reason: string): Recorded => ({
     kind: 'refused',
     decision: { outcome, reason, subjectType: 'deposit', subjectId: deposit.id },
   });
-  // Another event about the same refund (refund.failed racing refund.completed) may have recorded it first.
-  const raced = await findByReference(tx, input, subject.reference);
-  if (raced) return { kind: 'recorded', refundId: raced, created: false };
 
   if (!subject.amount) return refused('anomaly', `REFUND_AMOUNT_MISSING: refund ${subject.reference} was made outside the gateway and its event carries no amount`);
   if (subject.amount.currency !== deposit.currency) {
@@ -176,5 +176,5 @@ async function recordProviderRefund(tx: SqlEntityManager, input: ReceiveWebhookI
   });
   await tx.flush();
   await attachProviderReference(tx, { refund, deposit }, { reference: subject.reference, providerStatus: subject.providerStatus }, events);
-  return { kind: 'recorded', refundId: refund.id, created: true };
+  return { kind: 'recorded', refundId: refund.id };
 }

@@ -2,7 +2,7 @@
 
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { decodeCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import {
   OUTCOME_VALUE,
@@ -13,9 +13,6 @@ import {
   WebhookDeliveryFilter,
   WebhookDeliveryNode,
 } from './webhook-admin.types.js';
-
-const isCursor = (value: unknown): value is [string, string] =>
-  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && !Number.isNaN(Date.parse(value[0]));
 
 @Resolver()
 export class WebhookAdminResolver {
@@ -28,7 +25,7 @@ export class WebhookAdminResolver {
     @Arg('filter', () => WebhookDeliveryFilter, { nullable: true }) filter?: WebhookDeliveryFilter,
   ): Promise<WebhookDeliveryConnection> {
     const size = pageSize(first);
-    const cursor = after ? decodeCursor(after, isCursor) : undefined;
+    const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;
     const rows = await ctx.services.webhookAdmin.page(ctx.em, {
       limit: size + 1,
       ...(cursor ? { after: { receivedAt: new Date(cursor[0]), id: cursor[1] } } : {}),

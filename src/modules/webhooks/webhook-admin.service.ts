@@ -7,6 +7,7 @@ import type { FieldError, ProviderName } from '../../providers/provider.js';
 import type { DepositService } from '../deposits/deposit.service.js';
 import { WebhookDelivery, type WebhookOutcome } from './webhook-delivery.entity.js';
 import type { WebhookDecision, WebhookService } from './webhook.service.js';
+import { olderThan } from '../../db/keyset.js';
 
 export interface WebhookDeliveryFilter {
   outcome?: WebhookOutcome;
@@ -42,7 +43,7 @@ export class WebhookAdminService {
     if (filter.provider) where.push({ provider: filter.provider });
     if (filter.merchantAccount) where.push({ merchantAccount: filter.merchantAccount });
     if (filter.subjectId) where.push({ subjectId: filter.subjectId });
-    if (after) where.push({ $or: [{ receivedAt: { $lt: after.receivedAt } }, { receivedAt: after.receivedAt, id: { $lt: after.id } }] });
+    if (after) where.push(olderThan('receivedAt', after.receivedAt, after.id));
     return em.find(WebhookDelivery, where.length ? { $and: where } : {}, { orderBy: { receivedAt: 'desc', id: 'desc' }, limit, exclude: ['rawBody'] });
   }
 

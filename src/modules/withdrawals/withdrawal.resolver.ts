@@ -1,31 +1,12 @@
 // GraphQL root fields of withdrawals (admins only) and the Withdrawal.events field.
 
-import DataLoader from 'dataloader';
 import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { decodeCursor, pageSize, toConnection } from '../../graphql/relay.js';
-import type { PaymentEvent } from '../events/payment-event.entity.js';
+import { loaders } from '../../graphql/loaders.js';
+import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
 import { toWithdrawalSnapshot } from './withdrawal-snapshot.js';
 import { WithdrawalConnection, WithdrawalFilter, WithdrawalNode } from './withdrawal.types.js';
-
-const isCursor = (value: unknown): value is [string, string] =>
-  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && !Number.isNaN(Date.parse(value[0]));
-
-const eventLoaders = new WeakMap<GatewayContext, DataLoader<string, PaymentEvent[]>>();
-
-/** Per-request batching of Withdrawal.events: one query for a whole page. */
-function eventsLoader(ctx: GatewayContext): DataLoader<string, PaymentEvent[]> {
-  let loader = eventLoaders.get(ctx);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
-      const grouped = await ctx.services.events.forSubjects(ctx.em, 'withdrawal', [...ids]);
-      return ids.map((id) => grouped.get(id) ?? []);
-    });
-    eventLoaders.set(ctx, loader);
-  }
-  return loader;
-}
 
 @Resolver(() => WithdrawalNode)
 export class WithdrawalResolver {
@@ -38,7 +19,7 @@ export class WithdrawalResolver {
     @Arg('filter', () => WithdrawalFilter, { nullable: true }) filter?: WithdrawalFilter,
   ): Promise<WithdrawalConnection> {
     const size = pageSize(first);
-    const cursor = after ? decodeCursor(after, isCursor) : undefined;
+    const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;
     const rows = await ctx.services.withdrawals.page(ctx.em, {
       limit: size + 1,
       ...(cursor ? { after: { createdAt: new Date(cursor[0]), id: cursor[1] } } : {}),
@@ -53,7 +34,7 @@ export class WithdrawalResolver {
 
   @FieldResolver(() => [PaymentEventNode], { description: 'This withdrawal\'s changes, oldest first.' })
   async events(@Root() withdrawal: WithdrawalNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
-    const events = await eventsLoader(ctx).load(withdrawal.id);
+    const events = await loaders(ctx).withdrawalEvents.load(withdrawal.id);
     return events.map((event) => PaymentEventNode.from(event));
   }
 }

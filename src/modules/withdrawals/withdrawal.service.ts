@@ -3,6 +3,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { WithdrawalStatus } from '../../providers/provider.js';
 import { Withdrawal } from './withdrawal.entity.js';
+import { olderThan } from '../../db/keyset.js';
 
 export interface WithdrawalPageInput {
   limit: number;
@@ -21,7 +22,7 @@ export class WithdrawalService {
     if (filter.merchantAccount) where.push({ merchantAccount: filter.merchantAccount });
     if (filter.status) where.push({ status: filter.status });
     if (filter.livemode !== undefined) where.push({ livemode: filter.livemode });
-    if (after) where.push({ $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, id: { $lt: after.id } }] });
+    if (after) where.push(olderThan('createdAt', after.createdAt, after.id));
     return em.find(Withdrawal, where.length ? { $and: where } : {}, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
   }
 }
