@@ -25,6 +25,8 @@ import { CardFormService } from './modules/deposits/card-form.service.js';
 import { Reconciler } from './modules/reconciliation/reconciler.js';
 import { reconcilePendingPayouts } from './modules/payouts/payout-reconciliation.js';
 import { WebhookAdminService } from './modules/webhooks/webhook-admin.service.js';
+import { IdempotencyLayer } from './kernel/idempotency.js';
+import { OperationRunner } from './kernel/operation.js';
 
 export interface Services {
   clients: ApiClientService;
@@ -45,6 +47,8 @@ export interface Services {
   pubsub: LocalPubSub;
   /** Work that runs after a response (drained before shutdown closes the database). */
   background: BackgroundTasks;
+  /** Idempotency keys of every money-moving mutation: started with the gateway, to hear releases from every instance. */
+  idempotency: IdempotencyLayer;
   /** One adapter per provider; every call names its merchant account. */
   providers: { 'deposit-gateway': DepositGatewayAdapter; 'qr-gateway': QrGatewayAdapter };
 }
@@ -64,7 +68,11 @@ export function createServices(options: CreateServicesOptions): Services {
     'deposit-gateway': createDepositGatewayAdapter({ timeoutMs, maxRetries, logger: logger.child({ provider: 'deposit-gateway' }) }),
     'qr-gateway': createQrGatewayAdapter({ amountUnit: qrAmountUnit, timeoutMs, maxRetries, logger: logger.child({ provider: 'qr-gateway' }) }),
   };
-  const deposits = new DepositService({ accounts, providers, events, logger: logger.child({ component: 'deposits' }) });
+  // A key's holder may spend every provider attempt before it answers; a crashed holder's key is
+  // taken over after that.
+  const idempotency = new IdempotencyLayer({ leaseMs: timeoutMs * (maxRetries + 1) + 5_000, logger: logger.child({ component: 'idempotency' }) });
+  const operations = new OperationRunner({ idempotency, logger: logger.child({ component: 'operations' }) });
+  const deposits = new DepositService({ accounts, providers, events, operations, logger: logger.child({ component: 'deposits' }) });
   const background = new BackgroundTasks();
   const replaySources = { account: (code: string) => accounts.get(code), provider: (name: keyof typeof providers) => providers[name] };
   const webhooks = new WebhookService(
@@ -83,10 +91,10 @@ export function createServices(options: CreateServicesOptions): Services {
     events,
     webhooks,
     deposits,
-    payouts: new PayoutService({ accounts, provider: providers['deposit-gateway'], events, logger: logger.child({ component: 'payouts' }) }),
+    payouts: new PayoutService({ accounts, provider: providers['deposit-gateway'], events, operations, logger: logger.child({ component: 'payouts' }) }),
     withdrawals: new WithdrawalService(),
     qrCodes: new QrCodeService({ accounts, provider: providers['qr-gateway'], deposits, logger: logger.child({ component: 'qr-codes' }) }),
-    refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, logger: logger.child({ component: 'refunds' }) }),
+    refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, operations, logger: logger.child({ component: 'refunds' }) }),
     cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, background, logger: logger.child({ component: 'card-form' }) }),
     reconciler: new Reconciler({
       accounts,
@@ -99,6 +107,7 @@ export function createServices(options: CreateServicesOptions): Services {
     webhookAdmin: new WebhookAdminService({ webhooks, deposits, background }),
     pubsub: new LocalPubSub(),
     background,
+    idempotency,
     providers,
   };
 }

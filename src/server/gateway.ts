@@ -80,6 +80,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   // Subscriptions are fed only by committed events, whichever instance committed them (DESIGN.md: live updates across instances).
   const eventBus = new EventBus(db, services.pubsub, logger.child({ component: 'event-bus' }));
   await eventBus.start();
+  // A duplicate request waiting on an idempotency key is woken by the holder's release, whichever instance holds it.
+  await services.idempotency.start((channel, handler) => db.listen(channel, handler));
 
   const demoClients = config.demoClients ? await ensureDemoClients(db.fork(), services.clients, config.dataDir) : [];
   const demoAdmin = demoClients.find((client) => client.roles.includes('ADMIN'));
@@ -232,6 +234,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       await services.background.drain(10_000);
       await sandboxes.close();
       await eventBus.stop();
+      await services.idempotency.stop();
       await db.close();
     },
   };

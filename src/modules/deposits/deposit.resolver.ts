@@ -18,7 +18,7 @@ export class DepositResolver {
   async createDeposit(@Ctx() ctx: GatewayContext, @Arg('input') input: CreateDepositInput): Promise<CreateDepositPayload> {
     const result = await ctx.services.deposits.create(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
     return {
-      deposit: result.deposit ? DepositNode.from(toDepositSnapshot(result.deposit)) : null,
+      deposit: result.deposit ? DepositNode.from(result.deposit) : null,
       userErrors: userErrors(result.errors),
     };
   }

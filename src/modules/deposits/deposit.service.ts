@@ -2,11 +2,10 @@
 // exactly once per idempotency key, submitting it to the provider, and reading deposits back
 // with each client's visibility. Status changes after creation go through deposit-transitions.ts.
 
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
-import { awaitSubmission } from '../in-flight-submission.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type {
@@ -17,7 +16,6 @@ import type {
   FieldError,
   MerchantAccount,
   ProviderDeposit,
-  ProviderError,
   ProviderName,
   Rail,
   RailDetails,
@@ -28,6 +26,9 @@ import type { EventService } from '../events/event.service.js';
 import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
 import { applyDepositChange } from './deposit-transitions.js';
 import { olderThan } from '../../db/keyset.js';
+import { accountNotConfigured, type MoneyOperation, type OperationRunner, type ResumeResult } from '../../kernel/operation.js';
+import type { DepositSnapshot } from '../events/payment-event.types.js';
+import { toDepositSnapshot } from './deposit-snapshot.js';
 
 /** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface CreateDepositInput {
@@ -45,7 +46,7 @@ export interface CreateDepositInput {
 /** Names of the rail blocks of `CreateDepositInput`, as the API spells them. */
 export type RailBlock = 'hostedCheckout' | 'card' | 'openBanking' | 'latam' | 'upi' | 'pix' | 'crypto' | 'thaiQr';
 
-export type CreateDepositResult = { deposit: Deposit | null; errors: FieldError[] };
+export type CreateDepositResult = { deposit: DepositSnapshot | null; errors: FieldError[] };
 
 export interface DepositFilter {
   status?: DepositStatus;
@@ -75,75 +76,35 @@ export class DepositService {
       accounts: MerchantAccountService;
       providers: Record<ProviderName, DepositProvider>;
       events: EventService;
+      operations: OperationRunner;
       logger: Logger;
     },
   ) {}
 
   /**
-   * Creates a deposit and submits it to its provider. Bad input comes back as field errors before
-   * any provider call. With an idempotency key, the same key and input return the first deposit
-   * (waiting for its provider call if it is still running) without a second provider call; the
-   * same key with other input is IDEMPOTENCY_KEY_REUSED.
+   * Creates a deposit and submits it to its provider, through the money-operation lifecycle
+   * (src/kernel/operation.ts). Bad input comes back as field errors before any provider call. With
+   * an idempotency key, the same key and input return the first answer (waiting for it if it is
+   * still being worked on) without a second provider call; other input is IDEMPOTENCY_KEY_REUSED.
    */
   async create(em: SqlEntityManager, client: ApiClient, input: CreateDepositInput): Promise<CreateDepositResult> {
     const prepared = this.prepare(client, input);
     if (!prepared.ok) return { deposit: null, errors: prepared.errors };
-    const { account, provider, request } = prepared;
-    const fingerprint = input.idempotencyKey ? requestFingerprint(input) : null;
+    const result = await this.deps.operations.execute(
+      em,
+      this.operation,
+      { clientId: client.id, idempotencyKey: input.idempotencyKey, fingerprint: requestFingerprint(input) },
+      { client, input, ...prepared },
+    );
+    return { deposit: result.subject, errors: result.errors };
+  }
 
-    if (input.idempotencyKey) {
-      const existing = await em.findOne(Deposit, { clientId: client.id, idempotencyKey: input.idempotencyKey });
-      if (existing) return this.replay(em, existing, fingerprint!, account, provider);
-    }
-
-    const data = {
-      id: newId('dep'),
-      clientId: client.id,
-      merchantAccount: account.code,
-      provider: provider.name,
-      rail: request.details.rail,
-      livemode: account.livemode,
-      status: 'PENDING' as const,
-      providerStatus: null,
-      statusReason: null,
-      amount: request.amount.toDecimal(),
-      currency: request.amount.currency,
-      merchantReference: input.merchantReference ?? null,
-      idempotencyKey: input.idempotencyKey ?? null,
-      idempotencyFingerprint: fingerprint,
-      request: storedRequest(request),
-      createdAt: new Date(),
-      updatedAt: new Date(),
-    };
-    let deposit: Deposit;
-    try {
-      // The row and its creation event commit before the provider call: from here on a crash, a
-      // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
-      // the provider), and the event log always starts with deposit.created.
-      deposit = await em.transactional(async (tx) => {
-        const created = tx.create(Deposit, data);
-        await tx.flush();
-        await this.deps.events.append(tx, {
-          subjectType: 'deposit',
-          subjectId: created.id,
-          clientId: created.clientId,
-          type: 'deposit.created',
-          fromStatus: null,
-          toStatus: created.status,
-          deposit: created,
-        });
-        return created;
-      });
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException && input.idempotencyKey) {
-        em.clear();
-        const winner = await em.findOneOrFail(Deposit, { clientId: client.id, idempotencyKey: input.idempotencyKey });
-        return this.replay(em, winner, fingerprint!, account, provider);
-      }
-      throw error;
-    }
-    // Committed, and managed by `em` from here on: no read back.
-    return this.submit(em, deposit, account, provider);
+  /**
+   * Submits a deposit still waiting for its provider's answer (a time-out, or a crash between its
+   * commit and the provider call) under its own id, which the provider takes as its idempotency key.
+   */
+  resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
+    return this.deps.operations.resume(em, this.operation, id);
   }
 
   /** A deposit the client may see (admins and refunds back offices see all), or null. */
@@ -268,27 +229,69 @@ export class DepositService {
     return errors.length ? { ok: false, errors } : { ok: true, account: resolved.account, provider, request };
   }
 
-  /** The answer to a repeated idempotency key. */
-  private async replay(em: SqlEntityManager, existing: Deposit, fingerprint: string, account: MerchantAccount, provider: DepositProvider): Promise<CreateDepositResult> {
-    if (existing.idempotencyFingerprint !== fingerprint) {
-      return {
-        deposit: null,
-        errors: [{ field: ['idempotencyKey'], code: 'IDEMPOTENCY_KEY_REUSED', message: 'This idempotency key was already used with different input' }],
-      };
-    }
-    const settled = await awaitSubmission(em, existing, 'PENDING');
-    if (settled.providerReference || settled.status !== 'PENDING') return { deposit: settled, errors: [] };
-    // The first attempt's provider call failed with an unknown outcome: resubmitting is safe, the
-    // provider sees the same deposit id as its idempotency key and returns the original payment.
-    return this.submit(em, settled, account, provider);
-  }
-
-  private async submit(em: SqlEntityManager, deposit: Deposit, account: MerchantAccount, provider: DepositProvider): Promise<CreateDepositResult> {
-    const request: CreateDepositRequest = { depositId: deposit.id, ...requestOf(deposit) };
-    const result = await provider.createDeposit(account, request);
-    if (result.ok) return { deposit: await this.recordSubmitted(em, deposit.id, result.value), errors: [] };
-    return this.recordFailure(em, deposit, result.error);
-  }
+  /** What deposits plug into the money-operation lifecycle. */
+  private readonly operation: MoneyOperation<PreparedDeposit, Deposit, ProviderDeposit, DepositSnapshot> = {
+    name: 'deposit',
+    record: async (tx, { client, input, account, provider, request }) => {
+      // The row and its creation event commit before the provider call: from here on a crash, a
+      // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
+      // the provider), and the event log always starts with deposit.created.
+      const created = tx.create(Deposit, {
+        id: newId('dep'),
+        clientId: client.id,
+        merchantAccount: account.code,
+        provider: provider.name,
+        rail: request.details.rail,
+        livemode: account.livemode,
+        status: 'PENDING',
+        providerStatus: null,
+        statusReason: null,
+        amount: request.amount.toDecimal(),
+        currency: request.amount.currency,
+        merchantReference: input.merchantReference ?? null,
+        idempotencyKey: input.idempotencyKey ?? null,
+        idempotencyFingerprint: input.idempotencyKey ? requestFingerprint(input) : null,
+        request: storedRequest(request),
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+      await tx.flush();
+      await this.deps.events.append(tx, {
+        subjectType: 'deposit',
+        subjectId: created.id,
+        clientId: created.clientId,
+        type: 'deposit.created',
+        fromStatus: null,
+        toStatus: created.status,
+        deposit: created,
+      });
+      return { ok: true, id: created.id };
+    },
+    load: (em, id) => em.findOne(Deposit, { id }),
+    awaitingProvider: (deposit) => deposit.status === 'PENDING' && !deposit.providerReference,
+    call: async (_em, deposit) => {
+      const account = this.deps.accounts.get(deposit.merchantAccount);
+      if (!account) return { ok: false, error: accountNotConfigured(deposit.merchantAccount) };
+      return this.deps.providers[deposit.provider].createDeposit(account, { depositId: deposit.id, ...requestOf(deposit) });
+    },
+    accepted: (em, deposit, created) => this.recordSubmitted(em, deposit.id, created),
+    refused: async (tx, deposit, error) => {
+      await tx.nativeUpdate(Deposit, { id: deposit.id }, { submissionError: error.code });
+      await applyDepositChange(
+        tx,
+        {
+          depositId: deposit.id,
+          change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message },
+          source: `submission:${deposit.provider}`,
+        },
+        this.deps.events,
+      );
+    },
+    errorsOf: (error) => [{ field: [], code: error.code, message: error.message }],
+    errorsOfRow: (deposit) =>
+      deposit.status === 'FAILED' && deposit.submissionError ? [{ field: [], code: deposit.submissionError, message: 'The provider refused this deposit when it was submitted' }] : [],
+    snapshot: toDepositSnapshot,
+  };
 
   /**
    * Stores what the provider answered and returns the deposit as it now stands. The status is left
@@ -325,34 +328,17 @@ export class DepositService {
     // Merged into the managed entity (no dirty state left behind).
     return em.map(Deposit, rows[0]);
   }
-
-  private async recordFailure(em: SqlEntityManager, deposit: Deposit, error: ProviderError): Promise<CreateDepositResult> {
-    const userError: FieldError = { field: [], code: error.code, message: error.message };
-    if (error.outcomeUnknown) {
-      // Unknown at the provider: keep the deposit PENDING and recoverable. A retry with the same
-      // idempotency key, or the reconciler, settles it; the provider's webhook may too.
-      deposit.submissionError = error.code;
-      await em.flush();
-      this.deps.logger.warn({ depositId: deposit.id, code: error.code }, 'deposit submission outcome unknown; kept recoverable');
-      return { deposit, errors: [userError] };
-    }
-    // A definite refusal: no payment exists at the provider. The status moves through the one
-    // transition function, like every other status change.
-    await em.transactional(async (tx) => {
-      await tx.nativeUpdate(Deposit, { id: deposit.id }, { submissionError: error.code });
-      await applyDepositChange(
-        tx,
-        {
-          depositId: deposit.id,
-          change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message },
-          source: `submission:${deposit.provider}`,
-        },
-        this.deps.events,
-      );
-    });
-    return { deposit: await em.refreshOrFail(deposit), errors: [userError] };
-  }
 }
+
+/** A validated deposit request, ready to record. */
+interface PreparedDeposit {
+  client: ApiClient;
+  input: CreateDepositInput;
+  account: MerchantAccount;
+  provider: DepositProvider;
+  request: Omit<CreateDepositRequest, 'depositId'>;
+}
+
 
 /** A refunds back office refunds deposits that cashiers created, so it reads them all. */
 function seesEveryDeposit(client: ApiClient): boolean {

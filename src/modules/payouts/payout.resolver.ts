@@ -20,7 +20,7 @@ export class PayoutResolver {
   async createPayout(@Ctx() ctx: GatewayContext, @Arg('input') input: CreatePayoutInput): Promise<CreatePayoutPayload> {
     const result = await ctx.services.payouts.create(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
     return {
-      payout: result.payout ? PayoutNode.from(toPayoutSnapshot(result.payout)) : null,
+      payout: result.payout ? PayoutNode.from(result.payout) : null,
       userErrors: userErrors(result.errors),
     };
   }

@@ -2,11 +2,10 @@
 // once per idempotency key, submitting it to the provider, and reading payouts back with each
 // client's visibility. Status changes after creation go through payout-transitions.ts.
 
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
-import { awaitSubmission } from '../in-flight-submission.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type {
@@ -25,6 +24,9 @@ import type { EventService } from '../events/event.service.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Payout, type StoredBeneficiary } from './payout.entity.js';
 import { applyPayoutChange, PAYOUT_CREATED } from './payout-transitions.js';
+import { toPayoutSnapshot } from './payout-snapshot.js';
+import type { PayoutSnapshot } from '../events/payment-event.types.js';
+import { accountNotConfigured, type MoneyOperation, type OperationRunner, type ResumeResult } from '../../kernel/operation.js';
 import { olderThan } from '../../db/keyset.js';
 
 /** A payout request in gateway terms, as the API layer hands it over (amount not yet parsed). */
@@ -38,7 +40,7 @@ export interface CreatePayoutInput {
   merchantAccount?: string;
 }
 
-export type CreatePayoutResult = { payout: Payout | null; errors: FieldError[] };
+export type CreatePayoutResult = { payout: PayoutSnapshot | null; errors: FieldError[] };
 
 export interface PayoutFilter {
   /**
@@ -75,75 +77,37 @@ export class PayoutService {
       accounts: MerchantAccountService;
       provider: PayoutProvider;
       events: EventService;
+      operations: OperationRunner;
       logger: Logger;
     },
   ) {}
 
   /**
-   * Creates a payout and submits it to the provider. Bad input comes back as field errors before
-   * any provider call. With an idempotency key, the same key and input return the first payout
-   * (waiting for its provider call if it is still running) without a second provider call; the
-   * same key with other input is IDEMPOTENCY_KEY_REUSED.
+   * Creates a payout and submits it to the provider, through the money-operation lifecycle
+   * (src/kernel/operation.ts). Bad input comes back as field errors before any provider call.
+   * With an idempotency key, the same key and input return the first answer (waiting for it if it
+   * is still being worked on) without a second provider call; the same key with other input is
+   * IDEMPOTENCY_KEY_REUSED.
    */
   async create(em: SqlEntityManager, client: ApiClient, input: CreatePayoutInput): Promise<CreatePayoutResult> {
     const prepared = this.prepare(client, input);
     if (!prepared.ok) return { payout: null, errors: prepared.errors };
-    const { account, request } = prepared;
-    const fingerprint = input.idempotencyKey ? requestFingerprint(input) : null;
+    const result = await this.deps.operations.execute(
+      em,
+      this.operation,
+      { clientId: client.id, idempotencyKey: input.idempotencyKey, fingerprint: requestFingerprint(input) },
+      { client, input, account: prepared.account, request: prepared.request },
+    );
+    return { payout: result.subject, errors: result.errors };
+  }
 
-    if (input.idempotencyKey) {
-      const existing = await em.findOne(Payout, { clientId: client.id, idempotencyKey: input.idempotencyKey });
-      if (existing) return this.replay(em, existing, fingerprint!, account, request);
-    }
-
-    const id = newId('pay');
-    try {
-      // Committed, with its creation event, before the provider call: from here on a crash, a
-      // timeout or a webhook that overtakes our own answer all find the row, keyed by our id at
-      // the provider; and subscribers always see PENDING before any outcome.
-      await em.transactional(async (tx) => {
-        const payout = tx.create(Payout, {
-          id,
-          clientId: client.id,
-          merchantAccount: account.code,
-          provider: account.provider,
-          livemode: account.livemode,
-          country: request.country,
-          status: 'PENDING',
-          providerStatus: null,
-          statusReason: null,
-          amount: request.amount.toDecimal(),
-          currency: request.amount.currency,
-          beneficiary: storedBeneficiary(request.beneficiary),
-          beneficiaryAccountNumber: request.beneficiary.accountNumber ?? null,
-          beneficiaryCci: request.beneficiary.cci ?? null,
-          merchantReference: input.merchantReference ?? null,
-          idempotencyKey: input.idempotencyKey ?? null,
-          idempotencyFingerprint: fingerprint,
-          submissionError: null,
-          createdAt: new Date(),
-          updatedAt: new Date(),
-        });
-        await tx.flush();
-        await this.deps.events.append(tx, {
-          subjectType: 'payout',
-          subjectId: payout.id,
-          clientId: payout.clientId,
-          type: PAYOUT_CREATED,
-          fromStatus: null,
-          toStatus: payout.status,
-          payout,
-        });
-      });
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException && input.idempotencyKey) {
-        em.clear();
-        const winner = await em.findOneOrFail(Payout, { clientId: client.id, idempotencyKey: input.idempotencyKey });
-        return this.replay(em, winner, fingerprint!, account, request);
-      }
-      throw error;
-    }
-    return this.submit(em, await em.findOneOrFail(Payout, { id }), account, request);
+  /**
+   * Submits a payout still waiting for its provider's answer under its own id (the provider's
+   * idempotency key). Resumed without the client's request, it needs the full beneficiary, which
+   * the row keeps only partly (see `requestOf`).
+   */
+  resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
+    return this.deps.operations.resume(em, this.operation, id);
   }
 
   /**
@@ -227,33 +191,81 @@ export class PayoutService {
     return errors.length ? { ok: false, errors } : { ok: true, account: resolved.account, request };
   }
 
-  /** The answer to a repeated idempotency key. */
-  private async replay(em: SqlEntityManager, existing: Payout, fingerprint: string, account: MerchantAccount, request: Omit<CreatePayoutRequest, 'payoutId'>): Promise<CreatePayoutResult> {
-    if (existing.idempotencyFingerprint !== fingerprint) {
-      return {
-        payout: null,
-        errors: [{ field: ['idempotencyKey'], code: 'IDEMPOTENCY_KEY_REUSED', message: 'This idempotency key was already used with different input' }],
-      };
-    }
-    const settled = await awaitSubmission(em, existing, 'PENDING');
-    if (settled.status === 'FAILED') {
-      return { payout: settled, errors: [{ field: [], code: settled.submissionError ?? 'PAYOUT_FAILED', message: 'This payout was refused when first submitted; send a new idempotency key to try again.' }] };
-    }
-    if (settled.providerReference || settled.status !== 'PENDING') return { payout: settled, errors: [] };
-    // The first attempt's outcome is unknown: resubmitting is safe, the provider sees the same payout
-    // id as its idempotency key and returns the original payout. The fingerprint matched, so this
-    // request's beneficiary is the first one's, full account number included.
-    return this.submit(em, settled, account, request);
-  }
-
-  private async submit(em: SqlEntityManager, payout: Payout, account: MerchantAccount, request: Omit<CreatePayoutRequest, 'payoutId'>): Promise<CreatePayoutResult> {
-    const result = await this.deps.provider.createPayout(account, { payoutId: payout.id, ...request });
-    if (result.ok) {
-      await this.recordSubmitted(em, payout.id, result.value);
-      return { payout: await em.refreshOrFail(payout), errors: [] };
-    }
-    return this.recordFailure(em, payout, result.error);
-  }
+  /** What payouts plug into the money-operation lifecycle. */
+  private readonly operation: MoneyOperation<PreparedPayout, Payout, ProviderPayout, PayoutSnapshot> = {
+    name: 'payout',
+    record: async (tx, { client, input, account, request }) => {
+      // Committed, with its creation event, before the provider call: from here on a crash, a
+      // timeout or a webhook that overtakes our own answer all find the row, keyed by our id at
+      // the provider; and subscribers always see PENDING before any outcome.
+      const payout = tx.create(Payout, {
+        id: newId('pay'),
+        clientId: client.id,
+        merchantAccount: account.code,
+        provider: account.provider,
+        livemode: account.livemode,
+        country: request.country,
+        status: 'PENDING',
+        providerStatus: null,
+        statusReason: null,
+        amount: request.amount.toDecimal(),
+        currency: request.amount.currency,
+        beneficiary: storedBeneficiary(request.beneficiary),
+        beneficiaryAccountNumber: request.beneficiary.accountNumber ?? null,
+        beneficiaryCci: request.beneficiary.cci ?? null,
+        merchantReference: input.merchantReference ?? null,
+        idempotencyKey: input.idempotencyKey ?? null,
+        idempotencyFingerprint: input.idempotencyKey ? requestFingerprint(input) : null,
+        submissionError: null,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+      });
+      await tx.flush();
+      await this.deps.events.append(tx, {
+        subjectType: 'payout',
+        subjectId: payout.id,
+        clientId: payout.clientId,
+        type: PAYOUT_CREATED,
+        fromStatus: null,
+        toStatus: payout.status,
+        payout,
+      });
+      return { ok: true, id: payout.id };
+    },
+    load: (em, id) => em.findOne(Payout, { id }),
+    awaitingProvider: (payout) => payout.status === 'PENDING' && !payout.providerReference,
+    call: async (_em, payout, prepared) => {
+      const account = this.deps.accounts.get(payout.merchantAccount);
+      if (!account) return { ok: false, error: accountNotConfigured(payout.merchantAccount) };
+      // The client's own request when it retries (its fingerprint matched, so it is the first
+      // one's, full beneficiary included); otherwise what the row keeps.
+      const request = prepared?.request ?? requestOf(payout);
+      if (!request) return { ok: false, error: { code: 'PROVIDER_UNAVAILABLE', message: 'The beneficiary is kept masked; the payout is resubmitted when its client retries with the same idempotency key', outcomeUnknown: true } };
+      return this.deps.provider.createPayout(account, { payoutId: payout.id, ...request });
+    },
+    accepted: async (em, payout, created) => {
+      await this.recordSubmitted(em, payout.id, created);
+      return em.refreshOrFail(payout);
+    },
+    refused: async (tx, payout, error) => {
+      await tx.nativeUpdate(Payout, { id: payout.id }, { submissionError: error.code });
+      await applyPayoutChange(
+        tx,
+        {
+          payoutId: payout.id,
+          change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message },
+          source: `submission:${payout.provider}`,
+        },
+        this.deps.events,
+      );
+    },
+    errorsOf: userErrorsOf,
+    errorsOfRow: (payout) =>
+      payout.status === 'FAILED' && payout.submissionError
+        ? [{ field: [], code: payout.submissionError, message: 'This payout was refused when it was submitted; send a new idempotency key to try again.' }]
+        : [],
+    snapshot: toPayoutSnapshot,
+  };
 
   /**
    * Stores the provider's reference. The status is left to webhooks: the provider's own webhook may
@@ -268,34 +280,33 @@ export class PayoutService {
       await tx.flush();
     });
   }
+}
 
-  private async recordFailure(em: SqlEntityManager, payout: Payout, error: ProviderError): Promise<CreatePayoutResult> {
-    const errors = userErrorsOf(error);
-    if (error.outcomeUnknown) {
-      // Unknown at the provider: keep the payout PENDING and recoverable. A retry with the same
-      // idempotency key, the reconciler (GET /payouts) or the provider's webhook settles it.
-      payout.submissionError = error.code;
-      await em.flush();
-      this.deps.logger.warn({ payoutId: payout.id, code: error.code }, 'payout submission outcome unknown; kept recoverable');
-      return { payout, errors };
-    }
-    // A definite refusal: no payout exists at the provider. The status moves through the one
-    // transition function, like every other status change.
-    await em.transactional(async (tx) => {
-      await tx.nativeUpdate(Payout, { id: payout.id }, { submissionError: error.code });
-      await applyPayoutChange(
-        tx,
-        {
-          payoutId: payout.id,
-          change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message },
-          source: `submission:${payout.provider}`,
-        },
-        this.deps.events,
-      );
-    });
-    this.deps.logger.info({ payoutId: payout.id, code: error.code, httpStatus: error.httpStatus }, 'payout refused by the provider');
-    return { payout: await em.refreshOrFail(payout), errors };
-  }
+/** A validated payout request, ready to record. */
+interface PreparedPayout {
+  client: ApiClient;
+  input: CreatePayoutInput;
+  account: MerchantAccount;
+  request: Omit<CreatePayoutRequest, 'payoutId'>;
+}
+
+/**
+ * The request a payout row can be resubmitted with on its own, or undefined: the row keeps the
+ * full account and CCI numbers (admin-only columns) but only a masked document number, which no
+ * provider would accept. Such a payout is resubmitted when its client retries, or found in the
+ * provider's payout list by our id.
+ */
+function requestOf(payout: Payout): Omit<CreatePayoutRequest, 'payoutId'> | undefined {
+  const stored = payout.beneficiary;
+  if (stored.documentNumber) return undefined;
+  const beneficiary: PayoutBeneficiary = {};
+  if (stored.name) beneficiary.name = stored.name;
+  if (stored.documentType) beneficiary.documentType = stored.documentType;
+  if (payout.beneficiaryAccountNumber) beneficiary.accountNumber = payout.beneficiaryAccountNumber;
+  if (stored.bankCode) beneficiary.bankCode = stored.bankCode;
+  if (stored.accountType) beneficiary.accountType = stored.accountType;
+  if (payout.beneficiaryCci) beneficiary.cci = payout.beneficiaryCci;
+  return { country: payout.country, amount: payout.amountMoney(), beneficiary };
 }
 
 /** A provider failure as user errors: the 422 `missing` array becomes one FIELD_REQUIRED per field path. */

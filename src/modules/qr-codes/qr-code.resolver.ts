@@ -30,7 +30,7 @@ export class QrCodeResolver {
         thaiQr: { rail: 'THAI_QR', payer, clientId: ctx.client!.id, ...(input.expiresInSeconds != null ? { expiresInSeconds: input.expiresInSeconds } : {}) },
       },
     });
-    return { deposit: result.deposit ? DepositNode.from(toDepositSnapshot(result.deposit)) : null, userErrors: userErrors(result.errors) };
+    return { deposit: result.deposit ? DepositNode.from(result.deposit) : null, userErrors: userErrors(result.errors) };
   }
 
   @Authorized('ADMIN')

@@ -2,11 +2,10 @@
 // once per idempotency key, submitting it to the provider, and reading refunds back per client.
 // Status changes after creation go through refund-transitions.ts.
 
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
-import { awaitSubmission } from '../in-flight-submission.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type { FieldError, MerchantAccount, MoneyMovementProvider, ProviderError, ProviderName, ProviderRefund } from '../../providers/provider.js';
@@ -16,6 +15,9 @@ import type { EventService } from '../events/event.service.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Refund } from './refund.entity.js';
 import { applyRefundChange, attachProviderReference, lockRefund } from './refund-transitions.js';
+import { toRefundSnapshot } from './refund-snapshot.js';
+import type { RefundSnapshot } from '../events/payment-event.types.js';
+import { accountNotConfigured, type MoneyOperation, type OperationRunner, type ResumeResult } from '../../kernel/operation.js';
 
 /** A refund request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface RequestRefundInput {
@@ -26,12 +28,10 @@ export interface RequestRefundInput {
   idempotencyKey?: string;
 }
 
-export type RequestRefundResult = { refund: Refund | null; errors: FieldError[] };
+export type RequestRefundResult = { refund: RefundSnapshot | null; errors: FieldError[] };
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const REASON_MAX = 500;
-
-type Admission = { kind: 'created'; refundId: string } | { kind: 'existing'; refundId: string } | { kind: 'refused'; error: FieldError };
 
 export class RefundService {
   constructor(
@@ -40,53 +40,43 @@ export class RefundService {
       /** Providers that take refunds; a deposit at any other provider cannot be refunded here. */
       providers: Partial<Record<ProviderName, MoneyMovementProvider>>;
       events: EventService;
+      operations: OperationRunner;
       logger: Logger;
     },
   ) {}
 
   /**
-   * Opens a refund of a SUCCEEDED deposit and submits it to the provider. The open and executed
-   * refunds of a deposit never add up to more than its amount, also when requests race. With an
-   * idempotency key, the same key and input return the first refund without a second provider
-   * call; the same key with other input is IDEMPOTENCY_KEY_REUSED.
+   * Opens a refund of a SUCCEEDED deposit and submits it to the provider, through the
+   * money-operation lifecycle (src/kernel/operation.ts). The open and executed refunds of a
+   * deposit never add up to more than its amount, also when requests race. With an idempotency
+   * key, the same key and input return the first answer without a second provider call; the same
+   * key with other input is IDEMPOTENCY_KEY_REUSED.
    */
   async request(em: SqlEntityManager, client: ApiClient, input: RequestRefundInput): Promise<RequestRefundResult> {
     const errors = validateShape(input);
     if (errors.length) return { refund: null, errors };
-    const key = input.idempotencyKey;
-    const fingerprint = key ? requestFingerprint({ depositId: input.depositId, amount: input.amount, reason: input.reason }) : null;
-    if (key) {
-      const existing = await em.findOne(Refund, { clientId: client.id, idempotencyKey: key });
-      if (existing) return this.replay(em, existing, fingerprint!);
-    }
-
     const deposit = await em.findOne(Deposit, { id: input.depositId });
     if (!deposit || !mayRefund(client)) return refused(['depositId'], 'NOT_FOUND', `No deposit with id ${input.depositId}`);
-    const target = this.target(deposit);
-    if (!target) return refused(['depositId'], 'REFUND_NOT_SUPPORTED', 'Deposits at this provider cannot be refunded through the gateway');
+    if (!this.target(deposit)) return refused(['depositId'], 'REFUND_NOT_SUPPORTED', 'Deposits at this provider cannot be refunded through the gateway');
     let requested: Money | undefined;
     if (input.amount !== undefined) {
       const parsed = Money.parse(input.amount, deposit.currency);
       if (!parsed.ok) return refused(['amount'], parsed.error.code, parsed.error.message);
       requested = parsed.money;
     }
+    const fingerprint = requestFingerprint({ depositId: input.depositId, amount: input.amount, reason: input.reason });
+    const result = await this.deps.operations.execute(
+      em,
+      this.operation,
+      { clientId: client.id, idempotencyKey: input.idempotencyKey, fingerprint },
+      { client, depositId: deposit.id, requested, reason: input.reason, key: input.idempotencyKey, fingerprint },
+    );
+    return { refund: result.subject, errors: result.errors };
+  }
 
-    let admission: Admission;
-    try {
-      admission = await em.transactional((tx) => this.admit(tx, client, deposit.id, { requested, reason: input.reason, key, fingerprint }));
-    } catch (error) {
-      // Two first requests with one key for different deposits: the unique index lets one in.
-      if (error instanceof UniqueConstraintViolationException && key) {
-        em.clear();
-        const winner = await em.findOneOrFail(Refund, { clientId: client.id, idempotencyKey: key });
-        return this.replay(em, winner, fingerprint!);
-      }
-      throw error;
-    }
-    if (admission.kind === 'refused') return { refund: null, errors: [admission.error] };
-    if (admission.kind === 'existing') return this.replay(em, await em.findOneOrFail(Refund, { id: admission.refundId }), fingerprint!);
-    const refund = await em.findOneOrFail(Refund, { id: admission.refundId }, { refresh: true });
-    return this.submit(em, refund, deposit, target);
+  /** Submits a refund still waiting for its provider's answer under its own id (the provider's idempotency key). */
+  resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
+    return this.deps.operations.resume(em, this.operation, id);
   }
 
   /** A refund the client may see (refunds back offices and admins: any; a cashier: those of its own deposits), or null. */
@@ -118,18 +108,8 @@ export class RefundService {
    * Checks the request under the deposit's row lock and inserts the refund in the same
    * transaction: a racing request waits for the lock, then sees this refund in the sum.
    */
-  private async admit(
-    tx: SqlEntityManager,
-    client: ApiClient,
-    depositId: string,
-    request: { requested: Money | undefined; reason: string | undefined; key: string | undefined; fingerprint: string | null },
-  ): Promise<Admission> {
-    const deposit = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (request.key) {
-      // A concurrent duplicate that held the lock first has committed its refund by now.
-      const raced = await tx.findOne(Refund, { clientId: client.id, idempotencyKey: request.key });
-      if (raced) return { kind: 'existing', refundId: raced.id };
-    }
+  private async admit(tx: SqlEntityManager, request: PreparedRefund): Promise<{ ok: true; id: string } | { ok: false; errors: FieldError[] }> {
+    const deposit = await tx.findOneOrFail(Deposit, { id: request.depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (deposit.status !== 'SUCCEEDED' || !deposit.providerReference) {
       return refusal(['depositId'], 'DEPOSIT_NOT_REFUNDABLE', `Only a SUCCEEDED deposit can be refunded; this one is ${deposit.status}`);
     }
@@ -148,7 +128,7 @@ export class RefundService {
     const refund = tx.create(Refund, {
       id: newId('rfd'),
       depositId: deposit.id,
-      clientId: client.id,
+      clientId: request.client.id,
       amount: amount.toDecimal(),
       currency: amount.currency,
       reason: request.reason ?? null,
@@ -156,7 +136,7 @@ export class RefundService {
       providerReference: null,
       providerStatus: null,
       idempotencyKey: request.key ?? null,
-      idempotencyFingerprint: request.fingerprint,
+      idempotencyFingerprint: request.key ? request.fingerprint : null,
       submissionError: null,
       createdAt: new Date(),
       updatedAt: new Date(),
@@ -164,7 +144,7 @@ export class RefundService {
     // Committed before the provider call: a crash, a timeout or a webhook that overtakes the
     // answer all find the row, and its id is the provider's idempotency key.
     await tx.flush();
-    return { kind: 'created', refundId: refund.id };
+    return { ok: true, id: refund.id };
   }
 
   /** Open (REQUESTED) plus executed (APPROVED) refunds of the deposit. */
@@ -182,43 +162,38 @@ export class RefundService {
     return provider && account ? { account, provider } : undefined;
   }
 
-  /** The answer to a repeated idempotency key. */
-  private async replay(em: SqlEntityManager, existing: Refund, fingerprint: string): Promise<RequestRefundResult> {
-    if (existing.idempotencyFingerprint !== fingerprint) {
-      return refused(['idempotencyKey'], 'IDEMPOTENCY_KEY_REUSED', 'This idempotency key was already used with different input');
-    }
-    const settled = await awaitSubmission(em, existing, 'REQUESTED');
-    if (settled.status === 'REJECTED' && !settled.providerReference && settled.submissionError) {
-      return { refund: settled, errors: [{ field: [], code: settled.submissionError, message: 'The provider refused this refund' }] };
-    }
-    if (settled.providerReference || settled.status !== 'REQUESTED') return { refund: settled, errors: [] };
-    // The first attempt's outcome is unknown: resubmitting is safe, the provider sees the same
-    // refund id as its idempotency key and returns the original refund.
-    const deposit = await em.findOneOrFail(Deposit, { id: settled.depositId });
-    const target = this.target(deposit);
-    if (!target) return refused(['depositId'], 'REFUND_NOT_SUPPORTED', 'Deposits at this provider cannot be refunded through the gateway');
-    return this.submit(em, settled, deposit, target);
-  }
-
-  private async submit(
-    em: SqlEntityManager,
-    refund: Refund,
-    deposit: Deposit,
-    target: { account: MerchantAccount; provider: MoneyMovementProvider },
-  ): Promise<RequestRefundResult> {
-    const result = await target.provider.requestRefund(target.account, {
-      refundId: refund.id,
-      depositReference: deposit.providerReference!,
-      // Always explicit: the provider's default (everything left) could differ from ours.
-      amount: refund.amountMoney(),
-      ...(refund.reason ? { reason: refund.reason } : {}),
-    });
-    if (result.ok) {
-      await this.recordSubmitted(em, refund.id, result.value);
-      return { refund: await em.refreshOrFail(refund), errors: [] };
-    }
-    return this.recordFailure(em, refund, result.error);
-  }
+  /** What refunds plug into the money-operation lifecycle. */
+  private readonly operation: MoneyOperation<PreparedRefund, Refund, ProviderRefund, RefundSnapshot> = {
+    name: 'refund',
+    record: (tx, request) => this.admit(tx, request),
+    load: (em, id) => em.findOne(Refund, { id }),
+    awaitingProvider: (refund) => refund.status === 'REQUESTED' && !refund.providerReference,
+    call: async (em, refund) => {
+      const deposit = await em.findOneOrFail(Deposit, { id: refund.depositId });
+      const target = this.target(deposit);
+      if (!target) return { ok: false, error: accountNotConfigured(deposit.merchantAccount) };
+      return target.provider.requestRefund(target.account, {
+        refundId: refund.id,
+        depositReference: deposit.providerReference!,
+        // Always explicit: the provider's default (everything left) could differ from ours.
+        amount: refund.amountMoney(),
+        ...(refund.reason ? { reason: refund.reason } : {}),
+      });
+    },
+    accepted: async (em, refund, created) => {
+      await this.recordSubmitted(em, refund.id, created);
+      return em.refreshOrFail(refund);
+    },
+    refused: async (tx, refund, error) => {
+      // A definite refusal: no refund exists at the provider, and its share is released.
+      await tx.nativeUpdate(Refund, { id: refund.id }, { submissionError: refundError(error).code });
+      await applyRefundChange(tx, { refundId: refund.id, change: { status: 'REJECTED', providerStatus: `refused:${error.httpStatus ?? 'error'}` }, source: 'submission' }, this.deps.events);
+    },
+    errorsOf: (error) => [refundError(error)],
+    errorsOfRow: (refund) =>
+      refund.status === 'REJECTED' && !refund.providerReference && refund.submissionError ? [{ field: [], code: refund.submissionError, message: 'The provider refused this refund' }] : [],
+    snapshot: toRefundSnapshot,
+  };
 
   /** Stores the provider's id for the refund. The decision is left to webhooks, which may have overtaken this answer. */
   private async recordSubmitted(em: SqlEntityManager, id: string, created: ProviderRefund): Promise<void> {
@@ -235,28 +210,16 @@ export class RefundService {
       await attachProviderReference(tx, locked, { reference: created.reference, providerStatus: created.providerStatus }, this.deps.events);
     });
   }
+}
 
-  private async recordFailure(em: SqlEntityManager, refund: Refund, error: ProviderError): Promise<RequestRefundResult> {
-    const userError = refundError(error);
-    if (error.outcomeUnknown) {
-      // Unknown at the provider: the refund stays REQUESTED and keeps its share of the deposit. A
-      // retry with the same idempotency key settles it, and so does the provider's webhook.
-      refund.submissionError = error.code;
-      await em.flush();
-      this.deps.logger.warn({ refundId: refund.id, code: error.code }, 'refund submission outcome unknown; kept recoverable');
-      return { refund, errors: [userError] };
-    }
-    // A definite refusal: no refund exists at the provider, and its share is released.
-    await em.transactional(async (tx) => {
-      await tx.nativeUpdate(Refund, { id: refund.id }, { submissionError: userError.code });
-      await applyRefundChange(
-        tx,
-        { refundId: refund.id, change: { status: 'REJECTED', providerStatus: `refused:${error.httpStatus ?? 'error'}` }, source: 'submission' },
-        this.deps.events,
-      );
-    });
-    return { refund: await em.refreshOrFail(refund), errors: [userError] };
-  }
+/** A validated refund request, ready to admit under the deposit's lock. */
+interface PreparedRefund {
+  client: ApiClient;
+  depositId: string;
+  requested: Money | undefined;
+  reason: string | undefined;
+  key: string | undefined;
+  fingerprint: string;
 }
 
 /** Refunds back offices and admins refund any deposit; nobody else refunds. */
@@ -283,8 +246,8 @@ function refundError(error: ProviderError): FieldError {
   return { field: [], code: error.code, message: error.message };
 }
 
-function refusal(field: string[], code: string, message: string): Admission {
-  return { kind: 'refused', error: { field, code, message } };
+function refusal(field: string[], code: string, message: string): { ok: false; errors: FieldError[] } {
+  return { ok: false, errors: [{ field, code, message }] };
 }
 
 function refused(field: string[], code: string, message: string): RequestRefundResult {

@@ -1,0 +1,230 @@
+// The idempotency layer every money-moving mutation goes through (Stripe's model): per client and
+// key it keeps the request's fingerprint and, once the outcome is definite, the response, which
+// every later request with that key gets back byte for byte; a different request under the key is
+// refused; a duplicate that arrives while the first is still working waits on the first one's
+// lease and is woken by a notification when it finishes, on any gateway instance.
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../lib/logger.js';
+
+/** NOTIFY channel that tells every instance a key's holder has finished (payload: `<clientId>:<key>`). */
+export const IDEMPOTENCY_CHANNEL = 'idempotency_key_released';
+
+/** What a key is reserved for: the same key may not serve two kinds of operation. */
+export type IdempotentOperation = 'deposit' | 'refund' | 'payout';
+
+export interface IdempotencyScope {
+  clientId: string;
+  key: string;
+  operation: IdempotentOperation;
+  /** SHA-256 hex of the request's canonical content (`requestFingerprint`). */
+  fingerprint: string;
+}
+
+/**
+ * - `owned`: this request holds the key's lease and must run the operation; `subjectId` is set
+ *   when an earlier attempt already recorded its subject (resume it, never create a second one).
+ * - `replay`: the stored response, to return as it is.
+ * - `reused`: the key was used for a different request.
+ * - `busy`: another request kept the key for longer than this one may wait.
+ */
+export type Claim =
+  | { kind: 'owned'; scope: IdempotencyScope; attempt: number; subjectId: string | null }
+  | { kind: 'replay'; response: string }
+  | { kind: 'reused' }
+  | { kind: 'busy' };
+
+export type OwnedClaim = Extract<Claim, { kind: 'owned' }>;
+
+export interface IdempotencyOptions {
+  /**
+   * How long a holder keeps the key before another request may take it over (a crashed holder
+   * never releases it). Must outlast the longest provider call, retries included.
+   */
+  leaseMs: number;
+  logger: Logger;
+}
+
+interface KeyRow {
+  operation: string;
+  fingerprint: string;
+  attempt: number;
+  subject_id: string | null;
+  response: string | null;
+  response_final: boolean;
+  locked_ms: number | string | null;
+}
+
+type Listen = (channel: string, handler: (payload: string) => void) => Promise<() => Promise<void>>;
+
+export class IdempotencyLayer {
+  /** Requests of this instance waiting for a key's holder, by `<clientId>:<key>`. */
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(private readonly options: IdempotencyOptions) {}
+
+  /** Starts hearing releases from every instance (this one included: its NOTIFY comes back too). */
+  async start(listen: Listen): Promise<void> {
+    this.unlisten ??= await listen(IDEMPOTENCY_CHANNEL, (payload) => this.wake(payload));
+  }
+
+  async stop(): Promise<void> {
+    await this.unlisten?.();
+    this.unlisten = undefined;
+    for (const name of [...this.waiters.keys()]) this.wake(name);
+  }
+
+  /**
+   * Reserves the key for this request, or says what to answer instead. A request that finds the
+   * key held waits for the holder's release (a notification) or the end of its lease, then looks
+   * again; if the holder ended with a provisional answer (its outcome at the provider unknown),
+   * the waiter gets that answer too, so a burst of duplicates never piles provider calls on a
+   * provider that is not answering. A later request takes the key over and resumes.
+   */
+  async claim(em: SqlEntityManager, scope: IdempotencyScope): Promise<Claim> {
+    const name = keyName(scope);
+    const deadline = Date.now() + 2 * this.options.leaseMs;
+    let waitedOnAttempt: number | undefined;
+    for (;;) {
+      const inserted = await em.execute<Array<{ attempt: number }>>(
+        `insert into idempotency_key (client_id, key, operation, fingerprint, attempt, locked_until, created_at, updated_at)
+         values (?, ?, ?, ?, 1, now() + make_interval(secs => ?), now(), now())
+         on conflict (client_id, key) do nothing
+         returning attempt`,
+        [scope.clientId, scope.key, scope.operation, scope.fingerprint, this.options.leaseMs / 1000],
+      );
+      if (inserted[0]) return { kind: 'owned', scope, attempt: inserted[0].attempt, subjectId: null };
+
+      // Registered before the read, so a release between the read and the wait is not missed.
+      const released = this.ticket(name);
+      const rows = await em.execute<KeyRow[]>(
+        `select operation, fingerprint, attempt, subject_id, response, response_final,
+                case when locked_until > now() then ceil(extract(epoch from locked_until - now()) * 1000) end as locked_ms
+         from idempotency_key where client_id = ? and key = ?`,
+        [scope.clientId, scope.key],
+      );
+      const row = rows[0];
+      if (!row) {
+        released.cancel();
+        continue;
+      }
+      if (row.operation !== scope.operation || row.fingerprint !== scope.fingerprint) {
+        released.cancel();
+        return { kind: 'reused' };
+      }
+      if (row.response !== null && row.response_final) {
+        released.cancel();
+        return { kind: 'replay', response: row.response };
+      }
+      if (row.locked_ms !== null) {
+        const remaining = deadline - Date.now();
+        if (remaining <= 0) {
+          released.cancel();
+          return { kind: 'busy' };
+        }
+        waitedOnAttempt ??= row.attempt;
+        await released.wait(Math.min(Number(row.locked_ms) + 50, remaining));
+        continue;
+      }
+      released.cancel();
+      if (waitedOnAttempt !== undefined && row.attempt === waitedOnAttempt && row.response !== null) {
+        return { kind: 'replay', response: row.response };
+      }
+      const taken = await em.execute<Array<{ attempt: number; subject_id: string | null }>>(
+        `update idempotency_key set attempt = attempt + 1, locked_until = now() + make_interval(secs => ?), updated_at = now()
+         where client_id = ? and key = ? and (locked_until is null or locked_until <= now()) and not response_final
+         returning attempt, subject_id`,
+        [this.options.leaseMs / 1000, scope.clientId, scope.key],
+      );
+      if (taken[0]) {
+        if (taken[0].subject_id) this.options.logger.info({ clientId: scope.clientId, operation: scope.operation, subjectId: taken[0].subject_id }, 'resuming an idempotent request');
+        return { kind: 'owned', scope, attempt: taken[0].attempt, subjectId: taken[0].subject_id };
+      }
+    }
+  }
+
+  /**
+   * Records the subject the owned attempt created, inside the transaction that creates it: from
+   * that commit on, every later attempt resumes this subject instead of creating another.
+   */
+  async attach(tx: SqlEntityManager, claim: OwnedClaim, subjectId: string): Promise<void> {
+    if (!tx.isInTransaction()) throw new Error('IdempotencyLayer.attach must run in the transaction that records the subject');
+    await tx.execute('update idempotency_key set subject_id = ?, updated_at = now() where client_id = ? and key = ? and attempt = ?', [
+      subjectId,
+      claim.scope.clientId,
+      claim.scope.key,
+      claim.attempt,
+    ]);
+  }
+
+  /**
+   * Stores the response and releases the key, and wakes the requests waiting for it. A `final`
+   * response is replayed to every later request; a provisional one (the provider's answer is
+   * unknown) only to the requests that waited for this attempt, and the next request resumes.
+   * Nothing is stored if another request has taken the key over meanwhile (this one's lease ran out).
+   */
+  async finish(em: SqlEntityManager, claim: OwnedClaim, response: string, final: boolean): Promise<void> {
+    await em.transactional(async (tx) => {
+      const updated = await tx.execute<Array<{ attempt: number }>>(
+        `update idempotency_key set response = ?, response_final = ?, locked_until = null, updated_at = now()
+         where client_id = ? and key = ? and attempt = ?
+         returning attempt`,
+        [response, final, claim.scope.clientId, claim.scope.key, claim.attempt],
+      );
+      if (updated.length === 0) {
+        this.options.logger.warn({ clientId: claim.scope.clientId, operation: claim.scope.operation }, 'idempotency lease ran out before the response was stored; the later attempt answers');
+        return;
+      }
+      // Delivered on commit, to every instance's listener.
+      await tx.execute('select pg_notify(?, ?)', [IDEMPOTENCY_CHANNEL, keyName(claim.scope)]);
+    });
+  }
+
+  /** Releases the key with nothing stored (the attempt failed before any answer): the next request runs it again. */
+  async abandon(em: SqlEntityManager, claim: OwnedClaim): Promise<void> {
+    await em.transactional(async (tx) => {
+      await tx.execute('update idempotency_key set locked_until = null, updated_at = now() where client_id = ? and key = ? and attempt = ?', [
+        claim.scope.clientId,
+        claim.scope.key,
+        claim.attempt,
+      ]);
+      await tx.execute('select pg_notify(?, ?)', [IDEMPOTENCY_CHANNEL, keyName(claim.scope)]);
+    });
+  }
+
+  private ticket(name: string): { wait(ms: number): Promise<void>; cancel(): void } {
+    let resolve!: () => void;
+    const released = new Promise<void>((done) => {
+      resolve = done;
+    });
+    const set = this.waiters.get(name) ?? new Set<() => void>();
+    set.add(resolve);
+    this.waiters.set(name, set);
+    const cancel = () => {
+      set.delete(resolve);
+      if (set.size === 0 && this.waiters.get(name) === set) this.waiters.delete(name);
+    };
+    return {
+      async wait(ms: number) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([released, new Promise<void>((done) => (timer = setTimeout(done, ms)))]);
+        clearTimeout(timer);
+        cancel();
+      },
+      cancel,
+    };
+  }
+
+  private wake(name: string): void {
+    const set = this.waiters.get(name);
+    if (!set) return;
+    this.waiters.delete(name);
+    for (const resolve of set) resolve();
+  }
+}
+
+/** `<clientId>:<key>`: client ids never contain a colon, so the first one splits them. */
+function keyName(scope: Pick<IdempotencyScope, 'clientId' | 'key'>): string {
+  return `${scope.clientId}:${scope.key}`;
+}
