@@ -33,7 +33,7 @@ export interface MoneyOperation<P, R extends OperationRow, A, S> {
    * In the recording transaction: inserts the row and its creation event, or refuses with errors
    * decided under the row locks it takes (e.g. a refund larger than what is left).
    */
-  record(tx: SqlEntityManager, prepared: P): Promise<{ ok: true; id: string } | { ok: false; errors: FieldError[] }>;
+  record(tx: SqlEntityManager, prepared: P): Promise<{ ok: true; row: R } | { ok: false; errors: FieldError[] }>;
   load(em: SqlEntityManager, id: string): Promise<R | null>;
   /** True while the row has neither a provider answer nor a definite refusal. */
   awaitingProvider(row: R): boolean;
@@ -112,7 +112,8 @@ export class OperationRunner {
     if (!request.idempotencyKey) {
       const recorded = await em.transactional((tx) => op.record(tx, prepared));
       if (!recorded.ok) return { subject: null, errors: recorded.errors };
-      const done = await this.submit(em, op, recorded.id, prepared);
+      // Committed, and managed by `em` from here on: no read back.
+      const done = await this.submit(em, op, recorded.row, prepared);
       return { subject: op.snapshot(done.row), errors: done.errors };
     }
 
@@ -136,7 +137,7 @@ export class OperationRunner {
   async resume<P, R extends OperationRow, A, S>(em: SqlEntityManager, op: MoneyOperation<P, R, A, S>, id: string): Promise<ResumeResult> {
     const row = await op.load(em, id);
     if (!row) return { outcome: 'not_found', reason: `NOT_FOUND: no ${op.name} ${id}` };
-    const done = await this.submit(em, op, id, undefined);
+    const done = await this.submit(em, op, row, undefined);
     const reason = done.errors[0] ? `${done.errors[0].code}: ${done.errors[0].message}` : undefined;
     return { outcome: done.outcome, ...(reason !== undefined ? { reason } : {}) };
   }
@@ -144,17 +145,21 @@ export class OperationRunner {
   private async runOwned<P, R extends OperationRow, A, S>(em: SqlEntityManager, op: MoneyOperation<P, R, A, S>, claim: OwnedClaim, prepared: P): Promise<OperationResult<S>> {
     const { idempotency } = this.deps;
     try {
-      let id = claim.subjectId;
-      if (!id) {
+      let row: R | null;
+      if (claim.subjectId) {
+        // An earlier attempt under this key recorded its subject: resume it, never make another.
+        row = await op.load(em, claim.subjectId);
+        if (!row) throw new Error(`${op.name} ${claim.subjectId} of an idempotency key is missing`);
+      } else {
         const recorded = await em.transactional(async (tx) => {
           const result = await op.record(tx, prepared);
-          if (result.ok) await idempotency.attach(tx, claim, result.id);
+          if (result.ok) await idempotency.attach(tx, claim, result.row.id);
           return result;
         });
         if (!recorded.ok) return await this.answer<S>(em, claim, { subject: null, errors: recorded.errors }, true);
-        id = recorded.id;
+        row = recorded.row;
       }
-      const done = await this.submit(em, op, id, prepared);
+      const done = await this.submit(em, op, row, prepared);
       return await this.answer(em, claim, { subject: op.snapshot(done.row), errors: done.errors }, done.outcome !== 'unknown');
     } catch (error) {
       // Nothing to answer (a database failure): free the key for the client's retry at once
@@ -171,9 +176,8 @@ export class OperationRunner {
     return JSON.parse(response) as OperationResult<S>;
   }
 
-  private async submit<P, R extends OperationRow, A, S>(em: SqlEntityManager, op: MoneyOperation<P, R, A, S>, id: string, prepared: P | undefined): Promise<Submitted<R>> {
-    const row = await op.load(em, id);
-    if (!row) throw new Error(`${op.name} ${id} vanished after it was recorded`);
+  private async submit<P, R extends OperationRow, A, S>(em: SqlEntityManager, op: MoneyOperation<P, R, A, S>, row: R, prepared: P | undefined): Promise<Submitted<R>> {
+    const { id } = row;
     if (!op.awaitingProvider(row)) {
       const errors = op.errorsOfRow(row);
       return { outcome: 'not_needed', row, errors };

@@ -265,7 +265,7 @@ export class DepositService {
         toStatus: created.status,
         deposit: created,
       });
-      return { ok: true, id: created.id };
+      return { ok: true, row: created };
     },
     load: (em, id) => em.findOne(Deposit, { id }),
     awaitingProvider: (deposit) => deposit.status === 'PENDING' && !deposit.providerReference,

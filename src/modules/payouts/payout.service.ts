@@ -230,7 +230,7 @@ export class PayoutService {
         toStatus: payout.status,
         payout,
       });
-      return { ok: true, id: payout.id };
+      return { ok: true, row: payout };
     },
     load: (em, id) => em.findOne(Payout, { id }),
     awaitingProvider: (payout) => payout.status === 'PENDING' && !payout.providerReference,

@@ -108,7 +108,7 @@ export class RefundService {
    * Checks the request under the deposit's row lock and inserts the refund in the same
    * transaction: a racing request waits for the lock, then sees this refund in the sum.
    */
-  private async admit(tx: SqlEntityManager, request: PreparedRefund): Promise<{ ok: true; id: string } | { ok: false; errors: FieldError[] }> {
+  private async admit(tx: SqlEntityManager, request: PreparedRefund): Promise<{ ok: true; row: Refund } | { ok: false; errors: FieldError[] }> {
     const deposit = await tx.findOneOrFail(Deposit, { id: request.depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (deposit.status !== 'SUCCEEDED' || !deposit.providerReference) {
       return refusal(['depositId'], 'DEPOSIT_NOT_REFUNDABLE', `Only a SUCCEEDED deposit can be refunded; this one is ${deposit.status}`);
@@ -144,7 +144,7 @@ export class RefundService {
     // Committed before the provider call: a crash, a timeout or a webhook that overtakes the
     // answer all find the row, and its id is the provider's idempotency key.
     await tx.flush();
-    return { ok: true, id: refund.id };
+    return { ok: true, row: refund };
   }
 
   /** Open (REQUESTED) plus executed (APPROVED) refunds of the deposit. */
