@@ -1,9 +1,9 @@
 // The domain services, created once per gateway and shared by every request (they hold no
-// request state; each call receives its own EntityManager fork).
+// request state; each call receives its own EntityManager fork), and the job kinds they handle.
 
 import type { GatewayConfig } from './config.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import { BackgroundTasks } from './lib/background.js';
+import { JobQueue } from './kernel/jobs.js';
 import { LocalPubSub } from './lib/pubsub.js';
 import type { MerchantAccount } from './providers/provider.js';
 import { createDepositGatewayAdapter, type DepositGatewayAdapter } from './providers/deposit-gateway/index.js';
@@ -25,6 +25,8 @@ import { CardFormService } from './modules/deposits/card-form.service.js';
 import { Reconciler } from './modules/reconciliation/reconciler.js';
 import { reconcilePendingPayouts } from './modules/payouts/payout-reconciliation.js';
 import { WebhookAdminService } from './modules/webhooks/webhook-admin.service.js';
+import { registerDepositJobs } from './modules/deposits/deposit-jobs.js';
+import { registerWebhookJobs } from './modules/webhooks/webhook-jobs.js';
 
 export interface Services {
   clients: ApiClientService;
@@ -43,8 +45,11 @@ export interface Services {
   webhookAdmin: WebhookAdminService;
   /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
   pubsub: LocalPubSub;
-  /** Work that runs after a response (drained before shutdown closes the database). */
-  background: BackgroundTasks;
+  /**
+   * Durable follow-up work: job rows enqueued in the transaction of the change that needs them,
+   * run by every instance's worker (started and stopped with the gateway).
+   */
+  jobs: JobQueue;
   /** One adapter per provider; every call names its merchant account. */
   providers: { 'deposit-gateway': DepositGatewayAdapter; 'qr-gateway': QrGatewayAdapter };
 }
@@ -65,10 +70,11 @@ export function createServices(options: CreateServicesOptions): Services {
     'qr-gateway': createQrGatewayAdapter({ amountUnit: qrAmountUnit, timeoutMs, maxRetries, logger: logger.child({ provider: 'qr-gateway' }) }),
   };
   const deposits = new DepositService({ accounts, providers, events, logger: logger.child({ component: 'deposits' }) });
-  const background = new BackgroundTasks();
+  const jobs = new JobQueue(logger.child({ component: 'jobs' }));
   const replaySources = { account: (code: string) => accounts.get(code), provider: (name: keyof typeof providers) => providers[name] };
   const webhooks = new WebhookService(
     events,
+    jobs,
     {
       refund: refundWebhookHandler(events),
       chargeback: chargebackWebhookHandler(events),
@@ -77,6 +83,8 @@ export function createServices(options: CreateServicesOptions): Services {
     },
     replaySources,
   );
+  registerDepositJobs(jobs, deposits);
+  registerWebhookJobs(jobs, webhooks);
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
@@ -87,18 +95,19 @@ export function createServices(options: CreateServicesOptions): Services {
     withdrawals: new WithdrawalService(),
     qrCodes: new QrCodeService({ accounts, provider: providers['qr-gateway'], deposits, logger: logger.child({ component: 'qr-codes' }) }),
     refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, logger: logger.child({ component: 'refunds' }) }),
-    cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, background, logger: logger.child({ component: 'card-form' }) }),
+    cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, jobs, logger: logger.child({ component: 'card-form' }) }),
     reconciler: new Reconciler({
       accounts,
       providers,
       deposits,
       events,
+      jobs,
       logger: logger.child({ component: 'reconciler' }),
       reconcilePayouts: async (em, account, createdBefore) => reconcilePendingPayouts(em, account, { provider: providers['deposit-gateway'], events }, { createdBefore, logger: logger.child({ component: 'reconciler' }) }),
     }),
-    webhookAdmin: new WebhookAdminService({ webhooks, deposits, background }),
+    webhookAdmin: new WebhookAdminService({ webhooks }),
     pubsub: new LocalPubSub(),
-    background,
+    jobs,
     providers,
   };
 }
