@@ -14,7 +14,6 @@ import type { Logger } from '../lib/logger.js';
  *   interface JobKinds { 'deposit.fetch_details': { depositId: string; reference: string } }
  * }
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface JobKinds {}
 
 export type JobKind = keyof JobKinds & string;
@@ -207,14 +206,22 @@ export class JobQueue {
     });
   }
 
-  /** Stops taking jobs and waits for the running ones, so nothing touches the database after this resolves. */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking jobs and waits for the running ones, so nothing touches the database after this
+   * resolves. With `timeoutMs`, waits at most that long: a job still running then is abandoned to
+   * its lease and runs again on the next start or another instance.
+   */
+  async stop(timeoutMs?: number): Promise<void> {
     if (!this.started) return;
     this.stopping = true;
     clearTimeout(this.timer);
     await this.unlisten?.().catch(() => undefined);
     this.unlisten = undefined;
-    await this.pass;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = timeoutMs === undefined ? [] : [new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))];
+    const outcome = await Promise.race([(this.pass ?? Promise.resolve()).then(() => 'done' as const), ...deadline]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') this.logger.warn({ timeoutMs }, 'jobs still running at shutdown are left to their lease; they will run again');
     this.started = false;
   }
 

@@ -243,8 +243,9 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       await apollo.stop();
       await reconciler?.stop();
       // No request can enqueue work now: stop taking jobs and let the running ones finish with the
-      // database and the providers. What is still pending stays in the table for the next start.
-      await services.jobs.stop();
+      // database and the providers. What is still pending stays in the table for the next start,
+      // and a job still running at the deadline runs again once its lease runs out.
+      await services.jobs.stop(10_000);
       await sandboxes.close();
       await eventBus.stop();
       await db.close();
