@@ -20,6 +20,7 @@ describe('loadConfig', () => {
       ['qr-test', 'qr-gateway', false, true],
     ]);
     expect(config.graphql.graphiql).toBe(true);
+    expect(config.jobs).toEqual({ enabled: true, pollIntervalMs: 1_000, concurrency: 4, backoffBaseMs: 1_000, backoffMaxMs: 300_000, maxAttempts: 10 });
   });
 
   it.each([
@@ -32,6 +33,9 @@ describe('loadConfig', () => {
     [{ QR_AMOUNT_UNIT: 'cents' }, /^QR_AMOUNT_UNIT: /],
     [{ MERCHANT_ACCOUNTS: 'not json' }, /^MERCHANT_ACCOUNTS: must be a JSON array/],
     [{ MERCHANT_ACCOUNTS: '[{"code":"a"}]' }, /^MERCHANT_ACCOUNTS\[0\.provider\]/],
+    [{ JOBS_POLL_INTERVAL_MS: '0' }, /^JOBS_POLL_INTERVAL_MS: /],
+    [{ JOBS_ENABLED: 'sometimes' }, /^JOBS_ENABLED: must be true or false/],
+    [{ JOBS_BACKOFF_BASE_MS: '5000', JOBS_BACKOFF_MAX_MS: '1000' }, /^JOBS_BACKOFF_MAX_MS: must be at least JOBS_BACKOFF_BASE_MS/],
   ])('names the variable in error for %j', (env, pattern) => {
     expect(problems(env).some((problem) => pattern.test(problem))).toBe(true);
   });

@@ -63,6 +63,20 @@ export interface GatewayConfig {
     /** Deposits claimed per pass by one instance. */
     batchSize: number;
   };
+  /** The worker that runs durable follow-up jobs (src/kernel/jobs.ts) on this instance. */
+  jobs: {
+    /** Off: this instance enqueues jobs but runs none (another instance, or a later start, does). */
+    enabled: boolean;
+    /** Pause between two polls; a commit that enqueues work wakes the workers sooner. */
+    pollIntervalMs: number;
+    /** Jobs this instance runs at once. */
+    concurrency: number;
+    /** First retry delay of a failed job; each later one doubles, up to `backoffMaxMs`. */
+    backoffBaseMs: number;
+    backoffMaxMs: number;
+    /** Runs of one job before it is kept as failed. */
+    maxAttempts: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -147,6 +161,12 @@ const envSchema = z.object({
   RECONCILE_INTERVAL_MS: positiveInt(86_400_000).default(60_000),
   RECONCILE_AFTER_MS: nonNegativeInt(2_592_000_000).default(300_000),
   RECONCILE_BATCH_SIZE: positiveInt(1000).default(50),
+  JOBS_ENABLED: booleanString.default(true),
+  JOBS_POLL_INTERVAL_MS: positiveInt(3_600_000).default(1_000),
+  JOBS_CONCURRENCY: positiveInt(100).default(4),
+  JOBS_BACKOFF_BASE_MS: positiveInt(3_600_000).default(1_000),
+  JOBS_BACKOFF_MAX_MS: positiveInt(86_400_000).default(300_000),
+  JOBS_MAX_ATTEMPTS: positiveInt(1000).default(10),
 });
 
 type Env = Record<string, string | undefined>;
@@ -179,6 +199,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     if (demoClients) problems.push('DEMO_CLIENTS: demo clients are refused when NODE_ENV=production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production (providers must reach the webhook routes)');
   }
+  if (e.JOBS_BACKOFF_MAX_MS < e.JOBS_BACKOFF_BASE_MS) problems.push('JOBS_BACKOFF_MAX_MS: must be at least JOBS_BACKOFF_BASE_MS');
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -202,6 +223,14 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     },
     http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES },
     reconciler: { enabled: e.RECONCILER_ENABLED, intervalMs: e.RECONCILE_INTERVAL_MS, afterMs: e.RECONCILE_AFTER_MS, batchSize: e.RECONCILE_BATCH_SIZE },
+    jobs: {
+      enabled: e.JOBS_ENABLED,
+      pollIntervalMs: e.JOBS_POLL_INTERVAL_MS,
+      concurrency: e.JOBS_CONCURRENCY,
+      backoffBaseMs: e.JOBS_BACKOFF_BASE_MS,
+      backoffMaxMs: e.JOBS_BACKOFF_MAX_MS,
+      maxAttempts: e.JOBS_MAX_ATTEMPTS,
+    },
   };
 }
 

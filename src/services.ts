@@ -1,9 +1,9 @@
 // The domain services, created once per gateway and shared by every request (they hold no
-// request state; each call receives its own EntityManager fork).
+// request state; each call receives its own EntityManager fork), and the job kinds they handle.
 
 import type { GatewayConfig } from './config.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import { BackgroundTasks } from './lib/background.js';
+import { JobQueue } from './kernel/jobs.js';
 import { LocalPubSub } from './lib/pubsub.js';
 import type { MerchantAccount } from './providers/provider.js';
 import { createDepositGatewayAdapter, type DepositGatewayAdapter } from './providers/deposit-gateway/index.js';
@@ -27,6 +27,8 @@ import { reconcilePendingPayouts } from './modules/payouts/payout-reconciliation
 import { WebhookAdminService } from './modules/webhooks/webhook-admin.service.js';
 import { IdempotencyLayer } from './kernel/idempotency.js';
 import { OperationRunner } from './kernel/operation.js';
+import { registerDepositJobs } from './modules/deposits/deposit-jobs.js';
+import { registerWebhookJobs } from './modules/webhooks/webhook-jobs.js';
 
 export interface Services {
   clients: ApiClientService;
@@ -45,10 +47,13 @@ export interface Services {
   webhookAdmin: WebhookAdminService;
   /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
   pubsub: LocalPubSub;
-  /** Work that runs after a response (drained before shutdown closes the database). */
-  background: BackgroundTasks;
   /** Idempotency keys of every money-moving mutation: started with the gateway, to hear releases from every instance. */
   idempotency: IdempotencyLayer;
+  /**
+   * Durable follow-up work: job rows enqueued in the transaction of the change that needs them,
+   * run by every instance's worker (started and stopped with the gateway).
+   */
+  jobs: JobQueue;
   /** One adapter per provider; every call names its merchant account. */
   providers: { 'deposit-gateway': DepositGatewayAdapter; 'qr-gateway': QrGatewayAdapter };
 }
@@ -73,10 +78,11 @@ export function createServices(options: CreateServicesOptions): Services {
   const idempotency = new IdempotencyLayer({ leaseMs: timeoutMs * (maxRetries + 1) + 5_000, logger: logger.child({ component: 'idempotency' }) });
   const operations = new OperationRunner({ idempotency, logger: logger.child({ component: 'operations' }) });
   const deposits = new DepositService({ accounts, providers, events, operations, logger: logger.child({ component: 'deposits' }) });
-  const background = new BackgroundTasks();
+  const jobs = new JobQueue(logger.child({ component: 'jobs' }));
   const replaySources = { account: (code: string) => accounts.get(code), provider: (name: keyof typeof providers) => providers[name] };
   const webhooks = new WebhookService(
     events,
+    jobs,
     {
       refund: refundWebhookHandler(events),
       chargeback: chargebackWebhookHandler(events),
@@ -85,6 +91,8 @@ export function createServices(options: CreateServicesOptions): Services {
     },
     replaySources,
   );
+  registerDepositJobs(jobs, deposits);
+  registerWebhookJobs(jobs, webhooks);
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
@@ -95,19 +103,20 @@ export function createServices(options: CreateServicesOptions): Services {
     withdrawals: new WithdrawalService(),
     qrCodes: new QrCodeService({ accounts, provider: providers['qr-gateway'], deposits, logger: logger.child({ component: 'qr-codes' }) }),
     refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, operations, logger: logger.child({ component: 'refunds' }) }),
-    cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, background, logger: logger.child({ component: 'card-form' }) }),
+    cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, jobs, logger: logger.child({ component: 'card-form' }) }),
     reconciler: new Reconciler({
       accounts,
       providers,
       deposits,
       events,
+      jobs,
       logger: logger.child({ component: 'reconciler' }),
       reconcilePayouts: async (em, account, createdBefore) => reconcilePendingPayouts(em, account, { provider: providers['deposit-gateway'], events }, { createdBefore, logger: logger.child({ component: 'reconciler' }) }),
     }),
-    webhookAdmin: new WebhookAdminService({ webhooks, deposits, background }),
+    webhookAdmin: new WebhookAdminService({ webhooks }),
     pubsub: new LocalPubSub(),
-    background,
     idempotency,
+    jobs,
     providers,
   };
 }

@@ -77,6 +77,18 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     recheckMs: config.reconciler.intervalMs,
   });
   services.reconciler.onResult((event) => metrics.recordReconciliation(event));
+  services.jobs.configure({
+    pollIntervalMs: config.jobs.pollIntervalMs,
+    concurrency: config.jobs.concurrency,
+    backoffBaseMs: config.jobs.backoffBaseMs,
+    backoffMaxMs: config.jobs.backoffMaxMs,
+    maxAttempts: config.jobs.maxAttempts,
+    // As for reconciler claims: a lease outlasts the slowest provider answer, so no other instance
+    // takes a job while this one still waits on the provider for it.
+    leaseMs: Math.max(60_000, config.providers.timeoutMs * (config.providers.maxRetries + 1) + 5_000),
+  });
+  services.jobs.attach(db);
+  services.jobs.onResult((event) => metrics.recordJob(event));
   // Subscriptions are fed only by committed events, whichever instance committed them (DESIGN.md: live updates across instances).
   const eventBus = new EventBus(db, services.pubsub, logger.child({ component: 'event-bus' }));
   await eventBus.start();
@@ -209,6 +221,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     ? new ReconcilerWorker(services.reconciler, () => db.fork(), config.reconciler.intervalMs, logger.child({ component: 'reconciler' }))
     : undefined;
   reconciler?.start();
+  // Also once the sandboxes listen: jobs call the providers. Jobs left by a stopped instance run now.
+  if (config.jobs.enabled) await services.jobs.start();
   ready = true;
 
   let closed = false;
@@ -230,8 +244,10 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       await ws.close();
       await apollo.stop();
       await reconciler?.stop();
-      // No request can start more background work now; let what runs finish with the database.
-      await services.background.drain(10_000);
+      // No request can enqueue work now: stop taking jobs and let the running ones finish with the
+      // database and the providers. What is still pending stays in the table for the next start,
+      // and a job still running at the deadline runs again once its lease runs out.
+      await services.jobs.stop(10_000);
       await sandboxes.close();
       await eventBus.stop();
       await services.idempotency.stop();

@@ -1,12 +1,13 @@
 // Prometheus metrics of one gateway instance: HTTP requests, GraphQL operations by name and
-// outcome, and their durations, webhooks by outcome and reason, and the reconciler's checks and
-// corrections. A registry per instance, so several can run in one process.
+// outcome, and their durations, webhooks by outcome and reason, the reconciler's checks and
+// corrections, and follow-up job runs. A registry per instance, so several can run in one process.
 
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { GatewayContext } from '../graphql/context.js';
 import type { ReconcileListener } from '../modules/reconciliation/reconciler.js';
+import type { JobResultEvent } from '../kernel/jobs.js';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -71,6 +72,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly jobs = new Counter({
+    name: 'gateway_jobs_total',
+    help: 'Runs of follow-up jobs by kind and outcome (succeeded, retried, failed: attempts exhausted, superseded: a newer job does the work).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
   }
@@ -122,6 +130,10 @@ export class GatewayMetrics {
     const { result } = event;
     this.reconcilerChecks.inc({ subject: 'deposit', result: result.outcome });
     if (result.outcome === 'applied' && result.from && result.to) this.reconcilerCorrections.inc({ from: result.from, to: result.to });
+  }
+
+  recordJob(event: JobResultEvent): void {
+    this.jobs.inc({ kind: event.kind, outcome: event.outcome });
   }
 
   recordOperation(name: string, type: string, failed: boolean, startedNs: bigint): void {

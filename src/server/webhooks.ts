@@ -82,14 +82,9 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
         { provider, account: account.code, event: event.name, eventId: event.eventId, outcome: result.outcome, reason: result.reason, subjectId: result.subjectId },
         'webhook received',
       );
-      // Sent only now that the transaction has committed: 2xx means durable.
+      // Sent only now that the transaction has committed: 2xx means durable, and so is the
+      // follow-up work (the deposit's details) the inbox enqueued in that transaction.
       res.status(200).json({ received: true, outcome: result.outcome });
-      if (result.outcome === 'applied' && result.subjectType === 'deposit' && result.subjectId && 'reference' in event.subject && event.subject.reference) {
-        // Webhooks carry status, not details (fee, net, decline reason: spec "Webhook event
-        // envelope"); fetch them from the provider's record after acknowledging.
-        const { subjectId, reference } = { subjectId: result.subjectId, reference: event.subject.reference };
-        services.background.run(() => services.deposits.refreshFromProvider(db.fork(), subjectId, reference));
-      }
     } catch (error) {
       if (error instanceof WebhookRetryLater) {
         metrics.recordWebhook(provider, 'retry_later');

@@ -85,14 +85,21 @@ describe('webhook faults', () => {
 // on PostgreSQL only (CI runs the suite on both).
 describe.skipIf(!process.env.DATABASE_URL)('two instances on one database', () => {
   it('a webhook received by instance A reaches a subscriber on instance B, once', async () => {
-    const b = await startTestGateway({ database: a.database });
+    // B asks A's sandbox, as two instances of one gateway ask one provider: whichever instance
+    // runs the deposit's detail fetch finds the payment.
+    const sandbox = a.gateway.sandboxes.depositGateway!;
+    const dg = a.gateway.config.merchantAccounts.find((account) => account.code === 'dg-test')!;
+    const b = await startTestGateway({
+      database: a.database,
+      env: { MERCHANT_ACCOUNTS: JSON.stringify([{ code: 'dg-test', provider: 'deposit-gateway', livemode: false, baseUrl: sandbox.baseUrl, apiKey: dg.apiKey, webhookSecrets: dg.webhookSecrets }]) },
+    });
     try {
       const ws = wsClient(b.gateway.wsUrl, { authorization: `Bearer ${b.keys.webCashier}` });
       const updates = await subscribed(b, () => collect(ws, DepositUpdatedSubscription, {}));
       // Created through A: A's sandbox sends its webhooks to A.
       const created = await execute(a.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: a.keys.webCashier });
       const id = created.data!.createDeposit.deposit!.id;
-      await updates.until((update) => update.id === id && update.status === 'SUCCEEDED');
+      await updates.until((update) => update.id === id && update.status === 'SUCCEEDED' && update.fee !== null);
       await a.gateway.sandboxes.depositGateway!.controls.idle();
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(updates.messages.filter((update) => update.id === id).map((update) => `${update.status}${update.fee ? '+details' : ''}`)).toEqual(['PENDING', 'SUCCEEDED', 'SUCCEEDED+details']);

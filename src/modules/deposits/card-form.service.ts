@@ -1,7 +1,7 @@
 // The embedded card form: what the merchant page needs to show it (never the `integrity` value), and the server-to-server settle call that promotes a card deposit to its outcome.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import type { BackgroundTasks } from '../../lib/background.js';
+import type { JobQueue } from '../../kernel/jobs.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Money } from '../../lib/money.js';
 import type { DepositStatus, FieldError, MerchantAccount, MoneyMovementProvider } from '../../providers/provider.js';
@@ -11,6 +11,8 @@ import type { MerchantAccountService } from '../merchant-accounts/merchant-accou
 import type { Deposit } from './deposit.entity.js';
 import type { DepositService } from './deposit.service.js';
 import { applyDepositChange } from './deposit-transitions.js';
+import { FETCH_DEPOSIT_DETAILS } from './deposit-jobs.js';
+import { RELEASE_DEFERRED_DELIVERIES } from '../webhooks/webhook-jobs.js';
 
 /** What the merchant page needs to place the provider's card form. */
 export interface CardSessionView {
@@ -45,7 +47,7 @@ export class CardFormService {
       provider: MoneyMovementProvider;
       deposits: DepositService;
       events: EventService;
-      background: BackgroundTasks;
+      jobs: JobQueue;
       logger: Logger;
     },
   ) {}
@@ -102,8 +104,8 @@ export class CardFormService {
       };
     }
 
-    const applied = await em.transactional((tx) =>
-      applyDepositChange(
+    const applied = await em.transactional(async (tx) => {
+      const outcome = await applyDepositChange(
         tx,
         {
           depositId: deposit.id,
@@ -117,18 +119,20 @@ export class CardFormService {
           source: `card-settle:${account.code}`,
         },
         this.deps.events,
-      ),
-    );
+      );
+      if (outcome.outcome === 'applied') {
+        // Committed with the change: the settle result carries no fee or net (read them from the
+        // payment, as after a webhook), and refunds that overtook the payment wait for it.
+        await this.deps.jobs.enqueue(tx, FETCH_DEPOSIT_DETAILS, { depositId: deposit.id, reference: truth.reference }, { dedupeKey: deposit.id });
+        await this.deps.jobs.enqueue(tx, RELEASE_DEFERRED_DELIVERIES, { depositId: deposit.id }, { dedupeKey: deposit.id });
+      }
+      return outcome;
+    });
     const current = await em.refreshOrFail(deposit);
     if (applied.outcome === 'anomaly') {
       this.deps.logger.error({ anomaly: applied.reason, depositId: deposit.id, reference }, 'card settle result refused');
       const code = /^[A-Z_]+/.exec(applied.reason ?? '')?.[0] ?? 'ANOMALY';
       return { deposit: current, errors: [{ field: [], code, message: 'The provider\'s settle result does not fit this deposit; nothing was applied' }], alreadyProcessed: false };
-    }
-    if (applied.outcome === 'applied') {
-      // The settle result carries no fee or net: read them from the payment, as after a webhook.
-      const { deposits, background } = this.deps;
-      background.run(() => deposits.refreshFromProvider(em.fork(), deposit.id, truth.reference));
     }
     return { deposit: current, errors: [], alreadyProcessed: applied.outcome === 'noop' && result.value.settled };
   }

@@ -70,6 +70,11 @@ const PROVIDER_OF_RAIL: Record<Rail, ProviderName> = {
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const MERCHANT_REFERENCE_MAX = 128;
 
+/** The provider could not tell a deposit's details now; the job that asked retries later. */
+export class DepositDetailsUnavailable extends Error {
+  override name = 'DepositDetailsUnavailable';
+}
+
 export class DepositService {
   constructor(
     private readonly deps: {
@@ -131,46 +136,53 @@ export class DepositService {
   /**
    * Fills what the provider knows beyond the status (fee, net, decline reason, processor code,
    * approval time) from its record of the payment, and tells subscribers. Never changes the
-   * status: status moves only through webhooks and reconciliation. Failures are logged; the
-   * reconciler fills the details later.
+   * status: status moves only through webhooks and reconciliation. Idempotent: a second run with
+   * nothing new changes nothing. Throws `DepositDetailsUnavailable` when the provider cannot
+   * answer, so the `deposit.fetch_details` job that runs it is retried with back-off.
    *
    * @param reference the provider's payment reference (for hosted checkout it differs from the
    * session id the deposit was created with).
    */
+  async fetchDetails(em: SqlEntityManager, depositId: string, reference: string): Promise<void> {
+    const deposit = await em.findOne(Deposit, { id: depositId });
+    const account = deposit && this.deps.accounts.get(deposit.merchantAccount);
+    if (!deposit || !account) {
+      // Nothing any retry could fix: the deposit or its account is gone from this gateway.
+      this.deps.logger.warn({ depositId, reason: deposit ? 'ACCOUNT_NOT_CONFIGURED' : 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
+      return;
+    }
+    const result = await this.deps.providers[deposit.provider].getDeposit(account, reference);
+    if (!result.ok) throw new DepositDetailsUnavailable(`${result.error.code}: ${result.error.message}`);
+    const truth = result.value;
+    await em.transactional(async (tx) => {
+      const locked = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const inCurrency = (money: Money | undefined) => (money && money.currency === locked.currency ? money.toDecimal() : undefined);
+      const before = JSON.stringify([locked.fee, locked.net, locked.declineReason, locked.statusReason, locked.approvedAt]);
+      locked.fee = inCurrency(truth.fee) ?? locked.fee ?? null;
+      locked.net = inCurrency(truth.net) ?? locked.net ?? null;
+      locked.declineReason = truth.declineReason ?? locked.declineReason ?? null;
+      locked.statusReason = truth.statusReason ?? locked.statusReason ?? null;
+      if (locked.status === 'SUCCEEDED') locked.approvedAt ??= truth.approvedAt ?? null;
+      if (JSON.stringify([locked.fee, locked.net, locked.declineReason, locked.statusReason, locked.approvedAt]) === before) return;
+      await tx.flush();
+      await this.deps.events.append(tx, {
+        subjectType: 'deposit',
+        subjectId: locked.id,
+        clientId: locked.clientId,
+        type: 'deposit.details_updated',
+        fromStatus: locked.status,
+        toStatus: locked.status,
+        deposit: locked,
+      });
+    });
+  }
+
+  /** `fetchDetails` for a caller that goes on whatever happens (the reconciler): failures are logged, not thrown. */
   async refreshFromProvider(em: SqlEntityManager, depositId: string, reference: string): Promise<void> {
     try {
-      const deposit = await em.findOne(Deposit, { id: depositId });
-      const account = deposit && this.deps.accounts.get(deposit.merchantAccount);
-      if (!deposit || !account) return;
-      const result = await this.deps.providers[deposit.provider].getDeposit(account, reference);
-      if (!result.ok) {
-        this.deps.logger.warn({ depositId, code: result.error.code }, 'could not fetch deposit details from the provider');
-        return;
-      }
-      const truth = result.value;
-      await em.transactional(async (tx) => {
-        const locked = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-        const inCurrency = (money: Money | undefined) => (money && money.currency === locked.currency ? money.toDecimal() : undefined);
-        const before = JSON.stringify([locked.fee, locked.net, locked.declineReason, locked.statusReason, locked.approvedAt]);
-        locked.fee = inCurrency(truth.fee) ?? locked.fee ?? null;
-        locked.net = inCurrency(truth.net) ?? locked.net ?? null;
-        locked.declineReason = truth.declineReason ?? locked.declineReason ?? null;
-        locked.statusReason = truth.statusReason ?? locked.statusReason ?? null;
-        if (locked.status === 'SUCCEEDED') locked.approvedAt ??= truth.approvedAt ?? null;
-        if (JSON.stringify([locked.fee, locked.net, locked.declineReason, locked.statusReason, locked.approvedAt]) === before) return;
-        await tx.flush();
-        await this.deps.events.append(tx, {
-          subjectType: 'deposit',
-          subjectId: locked.id,
-          clientId: locked.clientId,
-          type: 'deposit.details_updated',
-          fromStatus: locked.status,
-          toStatus: locked.status,
-          deposit: locked,
-        });
-      });
+      await this.fetchDetails(em, depositId, reference);
     } catch (error) {
-      this.deps.logger.error({ err: error, depositId }, 'refreshing deposit details failed');
+      this.deps.logger.warn({ err: error, depositId }, 'refreshing deposit details failed');
     }
   }
 

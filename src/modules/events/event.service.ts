@@ -59,20 +59,7 @@ export const MAX_NOTIFICATION_BYTES = 7500;
 
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 
-/** Work that commits with an appended event: called in the appending transaction, after the row is written. */
-export type AppendListener = (em: SqlEntityManager, event: PaymentEvent) => Promise<void>;
-
 export class EventService {
-  private readonly listeners: AppendListener[] = [];
-
-  /**
-   * Runs `listener` after every append, inside the appending transaction, so what it does commits
-   * (or rolls back) with the change. Events it appends itself reach the listeners too.
-   */
-  onAppend(listener: AppendListener): void {
-    this.listeners.push(listener);
-  }
-
   /**
    * Appends an event row and queues its notification, both in the caller's open transaction: the
    * row commits with the change it records, and the NOTIFY is delivered only on that commit
@@ -96,7 +83,6 @@ export class EventService {
     // The row (and its identity position) must exist before the notification names it.
     await em.flush();
     await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event)]);
-    for (const listener of this.listeners) await listener(em, event);
     return event;
   }
 

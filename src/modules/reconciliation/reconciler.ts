@@ -8,6 +8,8 @@ import type { DepositService } from '../deposits/deposit.service.js';
 import { applyDepositChange, type DepositChange } from '../deposits/deposit-transitions.js';
 import type { EventService } from '../events/event.service.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
+import type { JobQueue } from '../../kernel/jobs.js';
+import { RELEASE_DEFERRED_DELIVERIES } from '../webhooks/webhook-jobs.js';
 
 /**
  * - `applied`: the provider's status differed and was applied (a missed webhook, corrected).
@@ -56,6 +58,8 @@ export interface ReconcilerDeps {
   providers: Record<ProviderName, DepositProvider>;
   deposits: DepositService;
   events: EventService;
+  /** Follow-up work committed with a correction (deferred refund deliveries). */
+  jobs: JobQueue;
   logger: Logger;
   /** Absent until the payouts module provides one; deposits are reconciled either way. */
   reconcilePayouts?: PayoutReconcileHook;
@@ -159,6 +163,7 @@ export class Reconciler {
     const from = deposit.status;
     const applied = await em.transactional(async (tx) => {
       const outcome = await applyDepositChange(tx, { depositId, change: changeOf(truth), source: `reconciler:${account.provider}/${account.code}` }, this.deps.events);
+      if (outcome.outcome === 'applied') await this.deps.jobs.enqueue(tx, RELEASE_DEFERRED_DELIVERIES, { depositId }, { dedupeKey: depositId });
       await this.release(tx, depositId);
       return outcome;
     });

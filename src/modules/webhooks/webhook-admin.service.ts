@@ -2,9 +2,7 @@
 
 import type { Loaded } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import type { BackgroundTasks } from '../../lib/background.js';
 import type { FieldError, ProviderName } from '../../providers/provider.js';
-import type { DepositService } from '../deposits/deposit.service.js';
 import { WebhookDelivery, type WebhookOutcome } from './webhook-delivery.entity.js';
 import type { WebhookDecision, WebhookService } from './webhook.service.js';
 import { olderThan } from '../../db/keyset.js';
@@ -30,8 +28,6 @@ export class WebhookAdminService {
   constructor(
     private readonly deps: {
       webhooks: WebhookService;
-      deposits: DepositService;
-      background: BackgroundTasks;
     },
   ) {}
 
@@ -47,20 +43,18 @@ export class WebhookAdminService {
     return em.find(WebhookDelivery, where.length ? { $and: where } : {}, { orderBy: { receivedAt: 'desc', id: 'desc' }, limit, exclude: ['rawBody'] });
   }
 
-  /** Re-applies a stored, verified delivery; a rejected one is refused (it was never trusted and kept no body). */
+  /**
+   * Re-applies a stored, verified delivery; a rejected one is refused (it was never trusted and
+   * kept no body). It goes through the inbox's decision code, so an applied deposit status writes
+   * its follow-up work (details fetch, deferred refunds) in the replay's own transaction.
+   */
   async replay(em: SqlEntityManager, deliveryId: string): Promise<ReplayResult> {
     const result = await this.deps.webhooks.replay(em, deliveryId);
     if (!result.ok) {
       const delivery = result.code === 'DELIVERY_NOT_FOUND' ? null : await this.find(em, deliveryId);
       return { delivery, decision: null, errors: [{ field: ['id'], code: result.code, message: result.message }] };
     }
-    const { ok: _ok, deliveryId: _id, subjectReference, ...decision } = result;
-    if (decision.outcome === 'applied' && decision.subjectType === 'deposit' && decision.subjectId && subjectReference) {
-      // As after a fresh webhook: the event carries status, the provider's record the details.
-      const { deposits, background } = this.deps;
-      const depositId = decision.subjectId;
-      background.run(() => deposits.refreshFromProvider(em.fork(), depositId, subjectReference));
-    }
+    const { ok: _ok, deliveryId: _id, ...decision } = result;
     return { delivery: await this.find(em, deliveryId), decision, errors: [] };
   }
 

@@ -4,9 +4,11 @@ import { createHash } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isId, newId } from '../../lib/ids.js';
 import type { DepositProvider, MerchantAccount, ProviderName, WebhookEvent, WebhookRejection } from '../../providers/provider.js';
-import { DEPOSIT_STATUS_CHANGED, applyDepositChange } from '../deposits/deposit-transitions.js';
+import type { JobQueue } from '../../kernel/jobs.js';
+import { applyDepositChange } from '../deposits/deposit-transitions.js';
+import { FETCH_DEPOSIT_DETAILS } from '../deposits/deposit-jobs.js';
 import type { EventService } from '../events/event.service.js';
-import type { PaymentEvent, PaymentSubjectType } from '../events/payment-event.entity.js';
+import type { PaymentSubjectType } from '../events/payment-event.entity.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
 
 export interface ReceiveWebhookInput {
@@ -81,7 +83,7 @@ export interface WebhookReplaySources {
 }
 
 export type ReplayWebhookResult =
-  | ({ ok: true; deliveryId: string } & WebhookDecision & { subjectReference?: string })
+  | ({ ok: true; deliveryId: string } & WebhookDecision)
   | { ok: false; code: 'DELIVERY_NOT_FOUND' | 'DELIVERY_REJECTED' | 'ACCOUNT_NOT_CONFIGURED' | 'PAYLOAD_INVALID'; message: string };
 
 /** Handlers of the event kinds other modules own (refunds, payouts, disputes, withdrawals). */
@@ -93,16 +95,13 @@ export interface WebhookSubjectHandlers {
 }
 
 export class WebhookService {
-  /** Transactions now releasing deferred deliveries (see releaseDeferred). */
-  private readonly releasing = new WeakSet<SqlEntityManager>();
-
   constructor(
     private readonly events: EventService,
+    /** Where the inbox writes the follow-up work of an applied deposit event (its details fetch). */
+    private readonly jobs: JobQueue,
     private readonly handlers: WebhookSubjectHandlers = {},
     private readonly replaySources?: WebhookReplaySources,
-  ) {
-    events.onAppend((tx, event) => this.releaseDeferred(tx, event));
-  }
+  ) {}
 
   /**
    * Keeps a delivery that failed verification: its reason, account and time, and the SHA-256 of
@@ -134,25 +133,22 @@ export class WebhookService {
   }
 
   /**
-   * After a deposit's status changes, in the same transaction: the deliveries deferred until then
-   * (refunds that overtook their payment) are decided again, so the payment and what waited for it
-   * commit together. Changes made while releasing do not release again.
+   * Decides again, in the caller's transaction, the deliveries deferred until this deposit's
+   * status changed (refunds that overtook their payment), so the payment and what waited for it
+   * commit together. Called by the inbox right after it applies a deposit status, and by the
+   * `webhook.release_deferred` job after a change made elsewhere (reconciler, card settle).
+   * Returns how many were decided; a delivery still undecidable stays `deferred`.
    */
-  private async releaseDeferred(tx: SqlEntityManager, event: PaymentEvent): Promise<void> {
-    if (event.subjectType !== 'deposit' || event.type !== DEPOSIT_STATUS_CHANGED || this.releasing.has(tx)) return;
+  async releaseDeferred(tx: SqlEntityManager, depositId: string): Promise<number> {
+    if (!tx.isInTransaction()) throw new Error('WebhookService.releaseDeferred must run inside a transaction: the deliveries are locked until commit');
     const rows = await tx.execute<StoredDelivery[]>(
       `select id, provider, merchant_account, outcome, raw_body from webhook_delivery
        where subject_type = 'deposit' and subject_id = ? and outcome = 'deferred'
        order by received_at, id for update`,
-      [event.subjectId],
+      [depositId],
     );
-    if (rows.length === 0) return;
-    this.releasing.add(tx);
-    try {
-      for (const row of rows) await this.redecide(tx, row);
-    } finally {
-      this.releasing.delete(tx);
-    }
+    for (const row of rows) await this.redecide(tx, row);
+    return rows.length;
   }
 
   /** Decides a stored delivery again and records the new decision (an `applied` row keeps its outcome). */
@@ -182,8 +178,7 @@ export class WebhookService {
         row.id,
       ]);
     }
-    const subject = parsed.event.subject;
-    return { ok: true, deliveryId: row.id, ...decision, ...('reference' in subject && subject.reference ? { subjectReference: subject.reference } : {}) };
+    return { ok: true, deliveryId: row.id, ...decision };
   }
 
   /**
@@ -264,6 +259,12 @@ export class WebhookService {
     );
     switch (result.outcome) {
       case 'applied':
+        // Webhooks carry status, not details (fee, net, decline reason: spec "Webhook event
+        // envelope"): a job reads them from the provider's record once this commits.
+        await this.jobs.enqueue(tx, FETCH_DEPOSIT_DETAILS, { depositId, reference: subject.reference }, { dedupeKey: depositId });
+        // Refunds that overtook this payment are decided now, in this transaction. A deferred
+        // delivery is a refund event, decided by the refund handler: releasing never recurses here.
+        await this.releaseDeferred(tx, depositId);
         return { ...found, outcome: 'applied' };
       case 'noop':
         // A distinct event reporting the status the deposit already has.

@@ -1,0 +1,389 @@
+// Durable follow-up work: job rows written in the transaction of the change that needs them, claimed by every instance's worker with SKIP LOCKED and a lease, retried with exponential back-off.
+
+import { randomUUID } from 'node:crypto';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../lib/ids.js';
+import type { Logger } from '../lib/logger.js';
+
+/**
+ * Every job kind and its payload. Each module adds its own kinds by declaration merging, beside
+ * the code that handles them, so the queue checks payloads without knowing the modules:
+ *
+ * @example
+ * declare module '../../kernel/jobs.js' {
+ *   interface JobKinds { 'deposit.fetch_details': { depositId: string; reference: string } }
+ * }
+ */
+export interface JobKinds {}
+
+export type JobKind = keyof JobKinds & string;
+
+/** The claimed row as its handler sees it. */
+export interface JobInfo {
+  id: string;
+  kind: string;
+  /** 1 on the first run. */
+  attempt: number;
+  maxAttempts: number;
+}
+
+/**
+ * Does the work of one job with a fresh EntityManager (outside any transaction: open one if the
+ * work needs it). Throwing schedules a retry with back-off, until the attempts run out. A job runs
+ * at least once: it may run again after a crash between its work and its completion, so a
+ * handler must be idempotent.
+ */
+export type JobHandler<K extends JobKind> = (em: SqlEntityManager, payload: JobKinds[K], job: JobInfo) => Promise<void>;
+
+export interface EnqueueOptions {
+  /** Not before this time (default: now). */
+  runAt?: Date;
+  /** While a job of this kind and key waits, enqueuing another is a no-op (e.g. one pending detail fetch per deposit). */
+  dedupeKey?: string;
+  /** Default: the queue's `maxAttempts`. */
+  maxAttempts?: number;
+}
+
+export interface JobQueueSettings {
+  /** Pause between two polls when nothing wakes the worker sooner. */
+  pollIntervalMs: number;
+  /** Jobs one instance claims and runs at once. */
+  concurrency: number;
+  /** How long a claim keeps other instances off a running job; past it the job is taken again. */
+  leaseMs: number;
+  /** First retry delay; each later one doubles, up to `backoffMaxMs`. */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** Runs of one job before it is kept as `failed`. */
+  maxAttempts: number;
+  /** Succeeded and superseded rows are deleted after this long (failed ones are kept). */
+  retentionMs: number;
+}
+
+export const DEFAULT_JOB_SETTINGS: JobQueueSettings = {
+  pollIntervalMs: 1_000,
+  concurrency: 4,
+  leaseMs: 60_000,
+  backoffBaseMs: 1_000,
+  backoffMaxMs: 300_000,
+  maxAttempts: 10,
+  retentionMs: 7 * 24 * 3_600_000,
+};
+
+/** What the queue needs of the database: forks, and LISTEN for the wake-up NOTIFY. */
+export interface JobDatabase {
+  fork(): SqlEntityManager;
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+}
+
+/** One finished run, for metrics: `retried` (will run again), `succeeded`, `failed` (attempts exhausted), `superseded`. */
+export interface JobResultEvent {
+  kind: string;
+  outcome: 'succeeded' | 'retried' | 'failed' | 'superseded';
+  attempt: number;
+}
+
+/** NOTIFY channel: an enqueue wakes the worker of every instance once its transaction commits. */
+export const JOBS_CHANNEL = 'gateway_jobs';
+
+/** Longest error text kept on a row. */
+const MAX_ERROR_LENGTH = 2_000;
+/** How often one instance deletes old finished rows. */
+const PRUNE_EVERY_MS = 3_600_000;
+
+interface ClaimedRow {
+  id: string;
+  kind: string;
+  payload: unknown;
+  attempts: number;
+  max_attempts: number;
+}
+
+/**
+ * The delay before retry number `attempt` (1 after the first failure): `base · 2^(attempt-1)`,
+ * capped at `max`, minus up to a tenth at random so a burst of failures does not retry in step.
+ */
+export function retryDelayMs(attempt: number, settings: Pick<JobQueueSettings, 'backoffBaseMs' | 'backoffMaxMs'>, random: () => number = Math.random): number {
+  const exponential = settings.backoffBaseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30);
+  const capped = Math.min(exponential, settings.backoffMaxMs);
+  return Math.round(capped * (1 - random() * 0.1));
+}
+
+/**
+ * The job queue and this instance's worker. Modules `register` a handler per kind and `enqueue`
+ * inside the transaction of the change that needs the work, so the job exists if and only if the
+ * change committed; any instance's worker then runs it.
+ *
+ * @example
+ * await em.transactional(async (tx) => {
+ *   await applyDepositChange(tx, …);
+ *   await jobs.enqueue(tx, 'deposit.fetch_details', { depositId, reference }, { dedupeKey: depositId });
+ * });
+ */
+export class JobQueue {
+  private readonly handlers = new Map<string, JobHandler<JobKind>>();
+  private readonly listeners: Array<(event: JobResultEvent) => void> = [];
+  private settings: JobQueueSettings = DEFAULT_JOB_SETTINGS;
+  private db: JobDatabase | undefined;
+  private readonly instance = randomUUID().slice(0, 8);
+  private started = false;
+  private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  /** The pass now running, if any; passes never overlap on one instance. */
+  private pass: Promise<void> | undefined;
+  /** A kick arrived during a pass: run another one right after it. */
+  private again = false;
+  private lastPrune = 0;
+
+  constructor(private readonly logger: Logger) {}
+
+  /** Sets the worker's timings (from configuration, at start-up). */
+  configure(settings: Partial<JobQueueSettings>): void {
+    this.settings = { ...this.settings, ...settings };
+  }
+
+  /** Called after every run (metrics). */
+  onResult(listener: (event: JobResultEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** The handler of one kind; every instance registers the same ones at start-up. */
+  register<K extends JobKind>(kind: K, handler: JobHandler<K>): void {
+    if (this.handlers.has(kind)) throw new Error(`A handler for job kind ${kind} is already registered`);
+    this.handlers.set(kind, handler as unknown as JobHandler<JobKind>);
+  }
+
+  /**
+   * Writes a job in the caller's open transaction: it commits, or rolls back, with the change that
+   * needs it. The NOTIFY it queues is delivered on commit and wakes every instance's worker.
+   */
+  async enqueue<K extends JobKind>(tx: SqlEntityManager, kind: K, payload: JobKinds[K], options: EnqueueOptions = {}): Promise<void> {
+    if (!tx.isInTransaction()) throw new Error('JobQueue.enqueue must run inside the transaction of the change that needs the job');
+    const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;
+    const now = new Date();
+    await tx.execute(
+      `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+       values (?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?)
+       on conflict (kind, dedupe_key) where status = 'pending' do nothing`,
+      [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now],
+    );
+    // A constant payload: PostgreSQL folds repeated notifications of one transaction into one.
+    await tx.execute('select pg_notify(?, ?)', [JOBS_CHANNEL, '']);
+  }
+
+  /** Where the worker and `runDue` take their EntityManagers from (at start-up, before `start`). */
+  attach(db: JobDatabase): void {
+    this.db = db;
+  }
+
+  /** Starts polling every `pollIntervalMs` and on every wake-up NOTIFY; a first pass runs at once (jobs left by a stopped instance). */
+  async start(): Promise<void> {
+    const db = this.database();
+    if (this.started) return;
+    this.started = true;
+    this.stopping = false;
+    this.unlisten = await db.listen(JOBS_CHANNEL, () => this.kick());
+    this.kick();
+  }
+
+  /** Wakes this instance's worker now (e.g. right after a commit that enqueued work); no-op when it is not started. */
+  kick(): void {
+    if (!this.started || this.stopping) return;
+    if (this.pass) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.pass = this.drain().finally(() => {
+      this.pass = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      } else {
+        this.schedule();
+      }
+    });
+  }
+
+  /**
+   * Stops taking jobs and waits for the running ones, so nothing touches the database after this
+   * resolves. With `timeoutMs`, waits at most that long: a job still running then is abandoned to
+   * its lease and runs again on the next start or another instance.
+   */
+  async stop(timeoutMs?: number): Promise<void> {
+    if (!this.started) return;
+    this.stopping = true;
+    clearTimeout(this.timer);
+    await this.unlisten?.().catch(() => undefined);
+    this.unlisten = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = timeoutMs === undefined ? [] : [new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))];
+    const outcome = await Promise.race([(this.pass ?? Promise.resolve()).then(() => 'done' as const), ...deadline]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') this.logger.warn({ timeoutMs }, 'jobs still running at shutdown are left to their lease; they will run again');
+    this.started = false;
+  }
+
+  /**
+   * Claims and runs one batch of due jobs (up to `concurrency`) and resolves when they are done,
+   * with how many ran. For tests and admin tooling; the worker calls it in a loop.
+   */
+  async runDue(): Promise<number> {
+    const db = this.database();
+    await this.sweep(db.fork());
+    const lockedBy = `${this.instance}:${randomUUID()}`;
+    const claimed = await this.claim(db.fork(), lockedBy);
+    await Promise.all(claimed.map((row) => this.run(db, row, lockedBy)));
+    return claimed.length;
+  }
+
+  private database(): JobDatabase {
+    if (!this.db) throw new Error('JobQueue has no database: call attach(db) at start-up');
+    return this.db;
+  }
+
+  private schedule(): void {
+    if (!this.started || this.stopping) return;
+    this.timer = setTimeout(() => this.kick(), this.settings.pollIntervalMs);
+    // A pending poll must not keep the process alive on its own.
+    this.timer.unref();
+  }
+
+  /** Batches until one comes back short (nothing more is due) or shutdown begins. */
+  private async drain(): Promise<void> {
+    try {
+      while (!this.stopping) {
+        const ran = await this.runDue();
+        if (ran < this.settings.concurrency) break;
+      }
+    } catch (error) {
+      // A database outage: the next poll tries again.
+      this.logger.error({ err: error }, 'job worker pass failed');
+    }
+  }
+
+  /**
+   * Claims due jobs in one statement: pending ones whose time has come, and running ones whose
+   * lease ran out (their worker died). Rows another instance is claiming are skipped, and the new
+   * lease keeps every other instance off them while they run.
+   */
+  private claim(em: SqlEntityManager, lockedBy: string): Promise<ClaimedRow[]> {
+    return em.execute<ClaimedRow[]>(
+      `update job set status = 'running', attempts = attempts + 1, locked_by = ?,
+         locked_until = now() + make_interval(secs => ?), updated_at = now()
+       where id in (
+         select id from job
+         where (status = 'pending' and run_at <= now())
+            or (status = 'running' and locked_until <= now() and attempts < max_attempts)
+         order by run_at, id
+         limit ?
+         for update skip locked
+       )
+       returning id, kind, payload, attempts, max_attempts`,
+      [lockedBy, this.settings.leaseMs / 1000, this.settings.concurrency],
+    );
+  }
+
+  /** Jobs whose worker died during their last attempt are failed; old finished rows are pruned. */
+  private async sweep(em: SqlEntityManager): Promise<void> {
+    const abandoned = await em.execute<Array<{ id: string; kind: string; attempts: number }>>(
+      `update job set status = 'failed', finished_at = now(), updated_at = now(), locked_until = null,
+         last_error = 'LEASE_EXPIRED: the worker stopped during the last attempt' || coalesce('; before: ' || last_error, '')
+       where status = 'running' and locked_until <= now() and attempts >= max_attempts
+       returning id, kind, attempts`,
+    );
+    for (const job of abandoned) this.failed(job, 'LEASE_EXPIRED');
+    if (Date.now() - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = Date.now();
+      await em.execute(`delete from job where status in ('succeeded', 'superseded') and finished_at < now() - make_interval(secs => ?)`, [this.settings.retentionMs / 1000]);
+    }
+  }
+
+  private async run(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<void> {
+    const info: JobInfo = { id: row.id, kind: row.kind, attempt: row.attempts, maxAttempts: row.max_attempts };
+    const log = this.logger.child({ jobId: row.id, kind: row.kind, attempt: row.attempts });
+    let error: unknown;
+    try {
+      const handler = this.handlers.get(row.kind);
+      // An instance of an older release may not know a newer kind: another instance will.
+      if (!handler) throw new Error(`NO_HANDLER: no handler for job kind ${row.kind} on this instance`);
+      const payload = typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
+      await handler(db.fork(), payload as never, info);
+    } catch (caught) {
+      error = caught ?? new Error('job failed');
+    }
+    try {
+      if (error === undefined) await this.succeed(db.fork(), row, lockedBy, log);
+      else await this.retryOrFail(db.fork(), row, lockedBy, error, log);
+    } catch (recordError) {
+      // The lease runs out and another worker takes the job again: handlers are idempotent.
+      log.error({ err: recordError }, 'job outcome could not be recorded; it will run again');
+    }
+  }
+
+  private async succeed(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, log: Logger): Promise<void> {
+    const done = await em.execute<Array<{ id: string }>>(
+      `update job set status = 'succeeded', finished_at = now(), updated_at = now(), locked_until = null
+       where id = ? and locked_by = ? and status = 'running' returning id`,
+      [row.id, lockedBy],
+    );
+    if (done.length === 0) log.warn('job finished after its lease ran out; another worker took it again');
+    else log.debug('job succeeded');
+    this.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });
+  }
+
+  private async retryOrFail(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, error: unknown, log: Logger): Promise<void> {
+    const message = errorText(error);
+    if (row.attempts >= row.max_attempts) {
+      await em.execute(
+        `update job set status = 'failed', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
+         where id = ? and locked_by = ? and status = 'running'`,
+        [message, row.id, lockedBy],
+      );
+      this.failed({ id: row.id, kind: row.kind, attempts: row.attempts }, message);
+      return;
+    }
+    const delayMs = retryDelayMs(row.attempts, this.settings);
+    // Back to pending, unless a newer pending job of the same kind and key already covers the work
+    // (the unique index admits one waiting job per key).
+    const retried = await em.execute<Array<{ id: string }>>(
+      `update job set status = 'pending', run_at = now() + make_interval(secs => ?), last_error = ?, locked_until = null, locked_by = null, updated_at = now()
+       where id = ? and locked_by = ? and status = 'running'
+         and (dedupe_key is null or not exists (select 1 from job waiting where waiting.kind = job.kind and waiting.dedupe_key = job.dedupe_key and waiting.status = 'pending'))
+       returning id`,
+      [delayMs / 1000, message, row.id, lockedBy],
+    );
+    if (retried.length > 0) {
+      log.warn({ err: error, retryInMs: delayMs }, 'job failed; it will be retried');
+      this.emit({ kind: row.kind, outcome: 'retried', attempt: row.attempts });
+      return;
+    }
+    const superseded = await em.execute<Array<{ id: string }>>(
+      `update job set status = 'superseded', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
+       where id = ? and locked_by = ? and status = 'running' returning id`,
+      [message, row.id, lockedBy],
+    );
+    if (superseded.length > 0) {
+      log.info({ err: error }, 'job failed; a newer job of the same kind and key will do the work');
+      this.emit({ kind: row.kind, outcome: 'superseded', attempt: row.attempts });
+    } else {
+      log.warn({ err: error }, 'job failed after its lease ran out; another worker took it again');
+    }
+  }
+
+  /** Attempts exhausted: logged as an error and counted; the row stays `failed` with its last error. */
+  private failed(job: { id: string; kind: string; attempts: number }, reason: string): void {
+    this.logger.error({ jobId: job.id, kind: job.kind, attempts: job.attempts, reason }, 'job failed for good: its attempts are exhausted; kept as failed');
+    this.emit({ kind: job.kind, outcome: 'failed', attempt: job.attempts });
+  }
+
+  private emit(event: JobResultEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+function errorText(error: unknown): string {
+  const text = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+}

@@ -1,0 +1,142 @@
+// The job queue on a real database: a job enqueued outside a transaction is refused, a waiting job
+// is not enqueued twice under one dedupe key, a job whose worker died is taken again once its
+// lease runs out (and the late worker cannot complete it), and stop waits for running jobs.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { JobQueue, type JobQueueSettings } from '../../src/kernel/jobs.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { createTestDatabase, type TestDatabase } from '../support/database.js';
+
+declare module '../../src/kernel/jobs.js' {
+  interface JobKinds {
+    'test.record': { name: string };
+  }
+}
+
+let testDb: TestDatabase;
+let db: Database;
+beforeAll(async () => {
+  testDb = await createTestDatabase();
+  db = await openDatabase({ databaseUrl: testDb.env.DATABASE_URL, dataDir: testDb.env.DATA_DIR!, logger: createLogger({ level: 'silent' }) });
+});
+afterAll(async () => {
+  await db?.close();
+  await testDb?.drop();
+});
+
+/** A queue on the test database whose `test.record` handler is `handler`. */
+function queue(handler: (name: string) => Promise<void>, settings: Partial<JobQueueSettings> = {}): JobQueue {
+  const jobs = new JobQueue(createLogger({ level: 'silent' }));
+  jobs.configure({ backoffBaseMs: 10, pollIntervalMs: 60_000, ...settings });
+  jobs.attach(db);
+  jobs.register('test.record', (_em, payload) => handler(payload.name));
+  return jobs;
+}
+
+async function enqueue(jobs: JobQueue, name: string, dedupeKey?: string): Promise<void> {
+  await db.fork().transactional((tx) => jobs.enqueue(tx, 'test.record', { name }, dedupeKey ? { dedupeKey } : {}));
+}
+
+async function rows(name: string) {
+  return db.fork().execute<Array<{ status: string; attempts: number }>>("select status, attempts from job where kind = 'test.record' and payload->>'name' = ? order by created_at, id", [name]);
+}
+
+function gate(): { wait: Promise<void>; open(): void; entered: Promise<void>; enter(): void } {
+  let open!: () => void;
+  let enter!: () => void;
+  const wait = new Promise<void>((resolve) => (open = resolve));
+  const entered = new Promise<void>((resolve) => (enter = resolve));
+  return { wait, open, entered, enter };
+}
+
+describe('the job queue', () => {
+  it('refuses a job outside a transaction: it must commit with the change that needs it', async () => {
+    const jobs = queue(async () => undefined);
+    await expect(jobs.enqueue(db.fork(), 'test.record', { name: 'outside' })).rejects.toThrow(/inside the transaction/);
+    expect(await rows('outside')).toEqual([]);
+  });
+
+  it('keeps one waiting job per dedupe key, and takes a new one while the first runs', async () => {
+    const running = gate();
+    const ran: string[] = [];
+    const jobs = queue(async (name) => {
+      ran.push(name);
+      running.enter();
+      await running.wait;
+    });
+    await enqueue(jobs, 'dedupe', 'key-1');
+    await enqueue(jobs, 'dedupe', 'key-1');
+    expect(await rows('dedupe')).toEqual([{ status: 'pending', attempts: 0 }]);
+
+    const first = jobs.runDue();
+    await running.entered;
+    await enqueue(jobs, 'dedupe', 'key-1');
+    expect(await rows('dedupe')).toEqual([
+      { status: 'running', attempts: 1 },
+      { status: 'pending', attempts: 0 },
+    ]);
+    running.open();
+    await first;
+    await jobs.runDue();
+    expect(ran).toEqual(['dedupe', 'dedupe']);
+    expect(await rows('dedupe')).toEqual([
+      { status: 'succeeded', attempts: 1 },
+      { status: 'succeeded', attempts: 1 },
+    ]);
+  });
+
+  it('takes a job again once the lease of the worker running it has run out, and the late worker cannot complete it', async () => {
+    // given: worker A claims the job and hangs (as a dead process would, its lease is all that is left)
+    const hung = gate();
+    const ranOn: string[] = [];
+    const a = queue(
+      async () => {
+        ranOn.push('a');
+        hung.enter();
+        await hung.wait;
+        throw new Error('A gave up');
+      },
+      { leaseMs: 300 },
+    );
+    const b = queue(async () => void ranOn.push('b'), { leaseMs: 300 });
+    await enqueue(a, 'lease');
+    const stuck = a.runDue();
+    await hung.entered;
+
+    // when / then: B takes it only once the lease has run out
+    expect(await b.runDue()).toBe(0);
+    await expect.poll(() => b.runDue(), { timeout: 10_000, interval: 50 }).toBe(1);
+    expect(await rows('lease')).toEqual([{ status: 'succeeded', attempts: 2 }]);
+
+    // A's late failure changes nothing: the job is B's now.
+    hung.open();
+    await stuck;
+    expect(ranOn).toEqual(['a', 'b']);
+    expect(await rows('lease')).toEqual([{ status: 'succeeded', attempts: 2 }]);
+  });
+
+  it('stop waits for the running job before it resolves, and takes no more', async () => {
+    const running = gate();
+    const ran: string[] = [];
+    const jobs = queue(async (name) => {
+      ran.push(name);
+      running.enter();
+      await running.wait;
+    });
+    await enqueue(jobs, 'stop-1');
+    await jobs.start();
+    await running.entered;
+    let stopped = false;
+    const stopping = jobs.stop().then(() => (stopped = true));
+    await enqueue(jobs, 'stop-2');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(stopped).toBe(false);
+
+    running.open();
+    await stopping;
+    expect(await rows('stop-1')).toEqual([{ status: 'succeeded', attempts: 1 }]);
+    expect(await rows('stop-2')).toEqual([{ status: 'pending', attempts: 0 }]);
+    expect(ran).toEqual(['stop-1']);
+  });
+});
