@@ -61,6 +61,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
       subjectType: 'deposit',
       subjectId: deposit.id,
       clientId: deposit.clientId,
+      merchantAccount: deposit.merchantAccount,
       fromStatus: 'PENDING',
       toStatus: 'PENDING',
       createdAt: row!.createdAt.toISOString(),
