@@ -49,6 +49,7 @@ type Documents = {
     "\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n": typeof types.DepositsRefundsDocument,
     "\n  subscription RefundUpdated($id: ID) {\n    refundUpdated(id: $id) { ...RefundFields }\n  }\n": typeof types.RefundUpdatedDocument,
     "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n": typeof types.DepositRefundUpdatedDocument,
+    "\n  subscription DepositUpdatedNested($id: ID!) {\n    depositUpdated(id: $id) {\n      id\n      status\n      refundStatus\n      refundedAmount { amount }\n      events { id type }\n      refunds { id status }\n    }\n  }\n": typeof types.DepositUpdatedNestedDocument,
 };
 const documents: Documents = {
     "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n    }\n  }\n": types.CardSessionDocument,
@@ -86,6 +87,7 @@ const documents: Documents = {
     "\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n": types.DepositsRefundsDocument,
     "\n  subscription RefundUpdated($id: ID) {\n    refundUpdated(id: $id) { ...RefundFields }\n  }\n": types.RefundUpdatedDocument,
     "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n": types.DepositRefundUpdatedDocument,
+    "\n  subscription DepositUpdatedNested($id: ID!) {\n    depositUpdated(id: $id) {\n      id\n      status\n      refundStatus\n      refundedAmount { amount }\n      events { id type }\n      refunds { id status }\n    }\n  }\n": types.DepositUpdatedNestedDocument,
 };
 
 /**
@@ -242,6 +244,10 @@ export function graphql(source: "\n  subscription RefundUpdated($id: ID) {\n    
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n"): (typeof documents)["\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription DepositUpdatedNested($id: ID!) {\n    depositUpdated(id: $id) {\n      id\n      status\n      refundStatus\n      refundedAmount { amount }\n      events { id type }\n      refunds { id status }\n    }\n  }\n"): (typeof documents)["\n  subscription DepositUpdatedNested($id: ID!) {\n    depositUpdated(id: $id) {\n      id\n      status\n      refundStatus\n      refundedAmount { amount }\n      events { id type }\n      refunds { id status }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
