@@ -154,8 +154,18 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
 class SocketsByClient {
   private readonly byClient = new Map<string, Set<WebSocket>>();
   private readonly bySocket = new WeakMap<WebSocket, Set<string>>();
+  /**
+   * Clients revoked while this instance ran. A key authenticated just before its revocation
+   * committed, but indexed just after the notification, is closed here instead of living on.
+   * Revocation is final, and rare: the set only grows, by one id per revoked client.
+   */
+  private readonly revoked = new Set<string>();
 
   add(clientId: string, socket: WebSocket): void {
+    if (this.revoked.has(clientId)) {
+      socket.close(WS_KEY_REVOKED, 'API key revoked');
+      return;
+    }
     let clients = this.bySocket.get(socket);
     if (!clients) {
       clients = new Set();
@@ -173,6 +183,7 @@ class SocketsByClient {
 
   /** Closes every socket of the client; returns how many. */
   closeAll(clientId: string, code: number, reason: string): number {
+    this.revoked.add(clientId);
     const set = this.byClient.get(clientId);
     if (!set) return 0;
     const open = [...set];
