@@ -1,3 +1,5 @@
+// node(id): any object by its prefixed id, through the same visibility as the object's own query.
+
 import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
 import { isId } from '../lib/ids.js';
 import { ApiClientNode } from '../modules/clients/api-client.types.js';
@@ -35,9 +37,7 @@ export class NodeResolver {
       return payout ? PayoutNode.from(toPayoutSnapshot(payout)) : null;
     }
     if (isId(id, 'wdr')) {
-      // Withdrawals belong to the merchant, not to a client: admins only.
-      if (!client!.isAdmin()) return null;
-      const withdrawal = await services.withdrawals.find(em, id);
+      const withdrawal = await services.withdrawals.findVisible(em, client!, id);
       return withdrawal ? WithdrawalNode.from(toWithdrawalSnapshot(withdrawal)) : null;
     }
     return null;

@@ -184,7 +184,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   );
   app.use(jsonErrors(logger));
 
-  const ws = attachGraphqlWs({
+  const ws = await attachGraphqlWs({
     httpServer,
     schema,
     services,

@@ -1,22 +1,28 @@
 // graphql-ws on the same HTTP server and path as POST /graphql. The key arrives as
 // connectionParams.authorization; a missing or bad key closes the socket with 4401, and the key is
-// checked again for every operation, so revoking it ends access on open sockets too.
+// checked again for every operation. Revoking a key closes every socket that used it with 4403,
+// on every instance. Each subscription event is resolved in a context of its own.
 
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../lib/logger.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
+import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.service.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { authenticate, type GatewayContext } from '../graphql/context.js';
 import { forbidden, unauthenticated } from '../graphql/errors.js';
 import { usesIntrospection } from './introspection.js';
 import type { GatewayMetrics } from './metrics.js';
+import { subscribeWithContextPerEvent } from './subscribe-per-event.js';
 
+/** Close code for a missing or bad key at connection time, or on an operation. */
 export const WS_UNAUTHORIZED = 4401;
+/** Close code for a socket whose key (or an operation's key) was revoked while it was open. */
+export const WS_KEY_REVOKED = 4403;
 
 interface ConnectionState {
   authorization: unknown;
@@ -37,15 +43,27 @@ export interface GraphqlWsOptions {
   maxTokens: number;
 }
 
-export function attachGraphqlWs(options: GraphqlWsOptions): { close(): Promise<void> } {
+/** Attaches graphql-ws to the HTTP server; resolves once it listens for key revocations. */
+export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ close(): Promise<void> }> {
   const log = options.logger.child({ component: 'graphql-ws' });
   const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes });
   const states = new WeakMap<object, ConnectionState>();
   const rules = [...specifiedRules, ...options.validationRules];
+  const sockets = new SocketsByClient();
+
+  // Any instance may commit a revocation: each one closes the sockets it holds for that client.
+  const unlisten = await options.db.listen(API_CLIENT_REVOKED_CHANNEL, (clientId) => {
+    const closed = sockets.closeAll(clientId, WS_KEY_REVOKED, 'API key revoked');
+    if (closed > 0) log.info({ clientId, sockets: closed }, 'closed the sockets of a revoked client');
+  });
 
   const disposable = useServer<Record<string, unknown> | undefined, { state?: ConnectionState }>(
     {
       schema: options.schema,
+      // graphql-js runs every event of a subscription with the context built once in onSubscribe;
+      // each event gets its own EntityManager fork and DataLoaders instead, so nested fields are
+      // read fresh and nothing accumulates for as long as the socket lives.
+      subscribe: (args) => subscribeWithContextPerEvent(args, (context) => ({ ...(context as GatewayContext), em: options.db.fork() })),
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         // GraphiQL sends its header editor's names as they are typed; accept either case.
@@ -58,6 +76,7 @@ export function attachGraphqlWs(options: GraphqlWsOptions): { close(): Promise<v
         }
         options.metrics.wsConnections.inc({ outcome: 'accepted' });
         states.set(ctx.extra.socket, { authorization, client, connectionId: randomUUID() });
+        sockets.add(client.id, ctx.extra.socket);
         return true;
       },
       // Parse and validate here, with the same token limit and rules as HTTP, then hand graphql-ws
@@ -78,6 +97,8 @@ export function attachGraphqlWs(options: GraphqlWsOptions): { close(): Promise<v
           const operationClient = (await authenticate(options.services, options.db.fork(), operationAuthorization)).client;
           if (!operationClient) return [unauthenticated('INVALID')];
           client = operationClient;
+          // Revoking this key must end the subscriptions it opened here too.
+          sockets.add(client.id, ctx.extra.socket);
         }
         let document: DocumentNode;
         try {
@@ -121,11 +142,63 @@ export function attachGraphqlWs(options: GraphqlWsOptions): { close(): Promise<v
 
   return {
     async close() {
+      await unlisten();
       for (const socket of wss.clients) socket.close(1001, 'Server shutting down');
       await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** The open sockets each client's key is used on (for the connection or for one of its operations). */
+class SocketsByClient {
+  private readonly byClient = new Map<string, Set<WebSocket>>();
+  private readonly bySocket = new WeakMap<WebSocket, Set<string>>();
+  /**
+   * Clients revoked while this instance ran. A key authenticated just before its revocation
+   * committed, but indexed just after the notification, is closed here instead of living on.
+   * Revocation is final, and rare: the set only grows, by one id per revoked client.
+   */
+  private readonly revoked = new Set<string>();
+
+  add(clientId: string, socket: WebSocket): void {
+    if (this.revoked.has(clientId)) {
+      socket.close(WS_KEY_REVOKED, 'API key revoked');
+      return;
+    }
+    let clients = this.bySocket.get(socket);
+    if (!clients) {
+      clients = new Set();
+      this.bySocket.set(socket, clients);
+      socket.once('close', () => this.remove(socket));
+    }
+    clients.add(clientId);
+    let set = this.byClient.get(clientId);
+    if (!set) {
+      set = new Set();
+      this.byClient.set(clientId, set);
+    }
+    set.add(socket);
+  }
+
+  /** Closes every socket of the client; returns how many. */
+  closeAll(clientId: string, code: number, reason: string): number {
+    this.revoked.add(clientId);
+    const set = this.byClient.get(clientId);
+    if (!set) return 0;
+    const open = [...set];
+    for (const socket of open) socket.close(code, reason);
+    return open.length;
+  }
+
+  private remove(socket: WebSocket): void {
+    for (const clientId of this.bySocket.get(socket) ?? []) {
+      const set = this.byClient.get(clientId);
+      set?.delete(socket);
+      if (set?.size === 0) this.byClient.delete(clientId);
+    }
+    this.bySocket.delete(socket);
+  }
 }
 
 /** A header from an operation's `extensions.headers`, matched case-insensitively. */

@@ -49,6 +49,13 @@ type Documents = {
     "\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n": typeof types.DepositsRefundsDocument,
     "\n  subscription RefundUpdated($id: ID) {\n    refundUpdated(id: $id) { ...RefundFields }\n  }\n": typeof types.RefundUpdatedDocument,
     "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n": typeof types.DepositRefundUpdatedDocument,
+    "\n  subscription DepositUpdatedNested($id: ID!) {\n    depositUpdated(id: $id) {\n      id\n      status\n      refundStatus\n      refundedAmount { amount }\n      events { id type }\n      refunds { id status }\n    }\n  }\n": typeof types.DepositUpdatedNestedDocument,
+    "\n  query VisibleEvents($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { node { subjectType subjectId } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.VisibleEventsDocument,
+    "\n  query VisibleDeposits($first: Int) {\n    deposits(first: $first) {\n      edges { node { id merchantAccount refunds { id } } }\n    }\n  }\n": typeof types.VisibleDepositsDocument,
+    "\n  query VisiblePayouts($first: Int) {\n    payouts(first: $first) {\n      edges { node { id merchantAccount } }\n    }\n  }\n": typeof types.VisiblePayoutsDocument,
+    "\n  subscription DepositStream {\n    depositUpdated { id status }\n  }\n": typeof types.DepositStreamDocument,
+    "\n  subscription RefundStream {\n    refundUpdated { id status }\n  }\n": typeof types.RefundStreamDocument,
+    "\n  subscription PayoutStream {\n    payoutUpdated { id status }\n  }\n": typeof types.PayoutStreamDocument,
 };
 const documents: Documents = {
     "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n    }\n  }\n": types.CardSessionDocument,
@@ -86,6 +93,13 @@ const documents: Documents = {
     "\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n": types.DepositsRefundsDocument,
     "\n  subscription RefundUpdated($id: ID) {\n    refundUpdated(id: $id) { ...RefundFields }\n  }\n": types.RefundUpdatedDocument,
     "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n": types.DepositRefundUpdatedDocument,
+    "\n  subscription DepositUpdatedNested($id: ID!) {\n    depositUpdated(id: $id) {\n      id\n      status\n      refundStatus\n      refundedAmount { amount }\n      events { id type }\n      refunds { id status }\n    }\n  }\n": types.DepositUpdatedNestedDocument,
+    "\n  query VisibleEvents($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { node { subjectType subjectId } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.VisibleEventsDocument,
+    "\n  query VisibleDeposits($first: Int) {\n    deposits(first: $first) {\n      edges { node { id merchantAccount refunds { id } } }\n    }\n  }\n": types.VisibleDepositsDocument,
+    "\n  query VisiblePayouts($first: Int) {\n    payouts(first: $first) {\n      edges { node { id merchantAccount } }\n    }\n  }\n": types.VisiblePayoutsDocument,
+    "\n  subscription DepositStream {\n    depositUpdated { id status }\n  }\n": types.DepositStreamDocument,
+    "\n  subscription RefundStream {\n    refundUpdated { id status }\n  }\n": types.RefundStreamDocument,
+    "\n  subscription PayoutStream {\n    payoutUpdated { id status }\n  }\n": types.PayoutStreamDocument,
 };
 
 /**
@@ -242,6 +256,34 @@ export function graphql(source: "\n  subscription RefundUpdated($id: ID) {\n    
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n"): (typeof documents)["\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription DepositUpdatedNested($id: ID!) {\n    depositUpdated(id: $id) {\n      id\n      status\n      refundStatus\n      refundedAmount { amount }\n      events { id type }\n      refunds { id status }\n    }\n  }\n"): (typeof documents)["\n  subscription DepositUpdatedNested($id: ID!) {\n    depositUpdated(id: $id) {\n      id\n      status\n      refundStatus\n      refundedAmount { amount }\n      events { id type }\n      refunds { id status }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query VisibleEvents($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { node { subjectType subjectId } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query VisibleEvents($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { node { subjectType subjectId } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query VisibleDeposits($first: Int) {\n    deposits(first: $first) {\n      edges { node { id merchantAccount refunds { id } } }\n    }\n  }\n"): (typeof documents)["\n  query VisibleDeposits($first: Int) {\n    deposits(first: $first) {\n      edges { node { id merchantAccount refunds { id } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query VisiblePayouts($first: Int) {\n    payouts(first: $first) {\n      edges { node { id merchantAccount } }\n    }\n  }\n"): (typeof documents)["\n  query VisiblePayouts($first: Int) {\n    payouts(first: $first) {\n      edges { node { id merchantAccount } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription DepositStream {\n    depositUpdated { id status }\n  }\n"): (typeof documents)["\n  subscription DepositStream {\n    depositUpdated { id status }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RefundStream {\n    refundUpdated { id status }\n  }\n"): (typeof documents)["\n  subscription RefundStream {\n    refundUpdated { id status }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription PayoutStream {\n    payoutUpdated { id status }\n  }\n"): (typeof documents)["\n  subscription PayoutStream {\n    payoutUpdated { id status }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};

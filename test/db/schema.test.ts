@@ -194,6 +194,7 @@ describe('payment event mapping', () => {
       subjectType: 'deposit',
       subjectId,
       clientId,
+      merchantAccount: 'dg-test',
       type: 'deposit.status_changed',
       fromStatus: 'PENDING',
       toStatus: 'AUTHORIZED',
@@ -205,6 +206,7 @@ describe('payment event mapping', () => {
       subjectType: 'deposit',
       subjectId,
       clientId,
+      merchantAccount: 'dg-test',
       type: 'deposit.status_changed',
       fromStatus: 'AUTHORIZED',
       toStatus: 'SUCCEEDED',
@@ -227,7 +229,7 @@ describe('payment event mapping', () => {
     const id = newId('evt');
     const insert = async () => {
       const em = db.fork();
-      em.create(PaymentEvent, { id, subjectType: 'deposit', subjectId: newId('dep'), clientId, type: 'deposit.created', data: {} });
+      em.create(PaymentEvent, { id, subjectType: 'deposit', subjectId: newId('dep'), clientId, merchantAccount: 'dg-test', type: 'deposit.created', data: {} });
       await em.flush();
     };
     await insert();

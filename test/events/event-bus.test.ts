@@ -61,6 +61,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
       subjectType: 'deposit',
       subjectId: deposit.id,
       clientId: deposit.clientId,
+      merchantAccount: deposit.merchantAccount,
       fromStatus: 'PENDING',
       toStatus: 'PENDING',
       createdAt: row!.createdAt.toISOString(),
@@ -111,7 +112,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
 });
 
 describe('the event log', () => {
-  it('pages in position order, strictly after the cursor, per client or for every client', async () => {
+  it('pages in position order, strictly after the cursor, for one viewer or for every client', async () => {
     // given: events for two clients, interleaved
     const [first, second] = t.gateway.demoClients;
     const mine = [await insertDeposit(t, { clientId: first!.id }), await insertDeposit(t, { clientId: first!.id })];
@@ -125,8 +126,8 @@ describe('the event log', () => {
 
     // when
     const all = await events.page(t.gateway.db.fork(), { after: cursor, limit: 10 });
-    const firstPage = await events.page(t.gateway.db.fork(), { after: cursor, limit: 1, clientId: first!.id });
-    const secondPage = await events.page(t.gateway.db.fork(), { after: firstPage[0]!.position, limit: 10, clientId: first!.id });
+    const firstPage = await events.page(t.gateway.db.fork(), { after: cursor, limit: 1, viewer: first! });
+    const secondPage = await events.page(t.gateway.db.fork(), { after: firstPage[0]!.position, limit: 10, viewer: first! });
 
     // then
     expect(all.map((event) => event.subjectId)).toEqual([mine[0]!.id, theirs.id, mine[1]!.id]);

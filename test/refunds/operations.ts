@@ -67,3 +67,16 @@ export const DepositRefundUpdatedSubscription = graphql(`
     depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }
   }
 `);
+
+export const DepositUpdatedNestedSubscription = graphql(`
+  subscription DepositUpdatedNested($id: ID!) {
+    depositUpdated(id: $id) {
+      id
+      status
+      refundStatus
+      refundedAmount { amount }
+      events { id type }
+      refunds { id status }
+    }
+  }
+`);

@@ -15,6 +15,13 @@ const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,99}$/;
 /** lastUsedAt is a hint for operators, not an audit log: write it at most once a minute per client. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
+/**
+ * PostgreSQL NOTIFY channel carrying the id of a client whose key was just revoked. Sent in the
+ * revoking transaction, so every gateway instance hears it on commit (and never after a rollback)
+ * and closes that client's open graphql-ws sockets.
+ */
+export const API_CLIENT_REVOKED_CHANNEL = 'api_client_revoked';
+
 export interface CreateApiClientInput {
   name: string;
   roles: string[];
@@ -98,14 +105,21 @@ export class ApiClientService {
     return em.findOne(ApiClient, { name });
   }
 
-  /** Revokes a client's key at once. Revoking twice keeps the first revocation time. */
+  /**
+   * Revokes a client's key at once: every later request fails, and every gateway instance closes
+   * the client's open subscription sockets when the revocation commits. Revoking twice keeps the
+   * first revocation time (and closes any socket still open).
+   */
   async revoke(em: SqlEntityManager, id: string): Promise<{ ok: true; client: ApiClient } | { ok: false; errors: FieldError[] }> {
-    const client = await em.findOne(ApiClient, { id });
+    const client = await em.transactional(async (tx) => {
+      const found = await tx.findOne(ApiClient, { id });
+      if (!found) return null;
+      found.revokedAt ??= new Date();
+      await tx.flush();
+      await tx.execute('select pg_notify(?, ?)', [API_CLIENT_REVOKED_CHANNEL, found.id]);
+      return found;
+    });
     if (!client) return { ok: false, errors: [{ field: ['id'], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
-    if (!client.revokedAt) {
-      client.revokedAt = new Date();
-      await em.flush();
-    }
     return { ok: true, client };
   }
 

@@ -99,6 +99,14 @@ export const DepositSchema = defineEntity({
         { name: 'id', sort: 'DESC' },
       ],
     },
+    {
+      name: 'deposit_account_created_idx',
+      columns: [
+        { name: 'merchant_account' },
+        { name: 'created_at', sort: 'DESC' },
+        { name: 'id', sort: 'DESC' },
+      ],
+    },
     { name: 'deposit_status_created_idx', properties: ['status', 'createdAt'] },
     { name: 'deposit_client_merchant_reference_idx', properties: ['clientId', 'merchantReference'] },
   ],

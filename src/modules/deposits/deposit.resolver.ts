@@ -1,7 +1,10 @@
+// GraphQL entry points of deposits: createDeposit, deposit(id), deposits, depositUpdated and the caller-dependent Deposit fields.
+
 import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
+import { maySee } from '../../kernel/visibility.js';
 import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
@@ -24,14 +27,14 @@ export class DepositResolver {
   }
 
   @Authorized('CASHIER', 'REFUNDS')
-  @Query(() => DepositNode, { nullable: true, description: 'A deposit by id: the caller\'s own (admins: any).' })
+  @Query(() => DepositNode, { nullable: true, description: 'A deposit by id, if the caller may see it: a cashier its own, a refunds back office those of its merchant accounts, an admin any.' })
   async deposit(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<DepositNode | null> {
     const deposit = await ctx.services.deposits.findVisible(ctx.em, ctx.client!, id);
     return deposit ? DepositNode.from(toDepositSnapshot(deposit)) : null;
   }
 
   @Authorized('CASHIER', 'REFUNDS')
-  @Query(() => DepositConnection, { description: 'The caller\'s deposits (admins: all), newest first.' })
+  @Query(() => DepositConnection, { description: 'The deposits the caller may see (a cashier its own, a refunds back office those of its merchant accounts, an admin all), newest first.' })
   async deposits(
     @Ctx() ctx: GatewayContext,
     @Arg('first', () => Int, { nullable: true }) first?: number,
@@ -60,7 +63,7 @@ export class DepositResolver {
       }
       return ctx.services.pubsub.subscribe<EventNotification>(
         PAYMENT_EVENTS_TOPIC,
-        (event) => event.subjectType === 'deposit' && Boolean(event.deposit) && (id ? event.subjectId === id : client.isAdmin() || event.clientId === client.id),
+        (event) => event.subjectType === 'deposit' && Boolean(event.deposit) && (!id || event.subjectId === id) && maySee(client, 'deposit', event),
       );
     },
   })

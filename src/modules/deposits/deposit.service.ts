@@ -29,6 +29,7 @@ import { olderThan } from '../../db/keyset.js';
 import { accountNotConfigured, type MoneyOperation, type OperationRunner, type ResumeResult } from '../../kernel/operation.js';
 import type { DepositSnapshot } from '../events/payment-event.types.js';
 import { toDepositSnapshot } from './deposit-snapshot.js';
+import { maySee, visibleWhere } from '../../kernel/visibility.js';
 
 /** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface CreateDepositInput {
@@ -112,18 +113,16 @@ export class DepositService {
     return this.deps.operations.resume(em, this.operation, id);
   }
 
-  /** A deposit the client may see (admins and refunds back offices see all), or null. */
+  /** A deposit the client may see (the visibility policy, src/kernel/visibility.ts), or null. */
   async findVisible(em: SqlEntityManager, client: ApiClient, id: string): Promise<Deposit | null> {
     const deposit = await em.findOne(Deposit, { id });
-    if (!deposit || !(seesEveryDeposit(client) || deposit.clientId === client.id)) return null;
-    return deposit;
+    return deposit && maySee(client, 'deposit', deposit) ? deposit : null;
   }
 
-  /** Newest first, `limit` rows after the (createdAt, id) position, restricted to the client's own unless admin or refunds. */
+  /** Newest first, `limit` rows after the (createdAt, id) position, of the deposits the client may see. */
   page(em: SqlEntityManager, client: ApiClient, options: { limit: number; after?: { createdAt: Date; id: string }; filter?: DepositFilter }): Promise<Deposit[]> {
     const { filter = {}, after, limit } = options;
-    const where: Record<string, unknown>[] = [];
-    if (!seesEveryDeposit(client)) where.push({ clientId: client.id });
+    const where: Record<string, unknown>[] = [visibleWhere(client, 'deposit')];
     if (filter.status) where.push({ status: filter.status });
     if (filter.rail) where.push({ rail: filter.rail });
     if (filter.merchantReference) where.push({ merchantReference: filter.merchantReference });
@@ -351,11 +350,6 @@ interface PreparedDeposit {
   request: Omit<CreateDepositRequest, 'depositId'>;
 }
 
-
-/** A refunds back office refunds deposits that cashiers created, so it reads them all. */
-function seesEveryDeposit(client: ApiClient): boolean {
-  return client.isAdmin() || client.hasRole('REFUNDS');
-}
 
 
 /** What is kept to resubmit a deposit: never a full bank account or card number. */

@@ -88,6 +88,8 @@ export function parseNotification(payload: string): EventNotification | undefine
   if (!/^[0-9]+$/.test(record.position as string)) return undefined;
   const nullableString = (key: string) => record[key] === null || typeof record[key] === 'string';
   if (!nullableString('clientId') || !nullableString('fromStatus') || !nullableString('toStatus')) return undefined;
+  if (record.merchantAccount !== undefined && !nullableString('merchantAccount')) return undefined;
   if (record.deposit !== undefined && (typeof record.deposit !== 'object' || record.deposit === null)) return undefined;
-  return value as EventNotification;
+  // Visibility reads the account on every live event: absent (an older instance's notification) is null.
+  return { ...(value as EventNotification), merchantAccount: (record.merchantAccount as string | null | undefined) ?? null };
 }

@@ -1,3 +1,5 @@
+// events(after:): the durable catch-up log, filtered in SQL by the one visibility policy.
+
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
 import { decodeCursor, pageSize, toConnection } from '../../graphql/relay.js';
@@ -9,7 +11,8 @@ const isPosition = (value: unknown): value is string => typeof value === 'string
 export class EventResolver {
   @Authorized()
   @Query(() => PaymentEventConnection, {
-    description: 'The durable, ordered log of changes the caller may see (admins: all), oldest first. Keep the last cursor; after a disconnect, events(after: cursor) returns everything missed.',
+    description:
+      'The durable, ordered log of changes to what the caller may see (the same records its queries and subscriptions show; admins: all), oldest first. Keep the last cursor; after a disconnect, events(after: cursor) returns everything missed.',
   })
   async events(
     @Ctx() ctx: GatewayContext,
@@ -21,7 +24,7 @@ export class EventResolver {
     const rows = await ctx.services.events.page(ctx.em, {
       limit: size + 1,
       ...(position ? { after: position } : {}),
-      ...(ctx.client!.isAdmin() ? {} : { clientId: ctx.client!.id }),
+      viewer: ctx.client!,
     });
     return toConnection(rows, size, (row) => String(row.position), (row) => PaymentEventNode.from(row), Boolean(position));
   }

@@ -1,6 +1,7 @@
 // The payment event log: appends one ordered row per applied change (with its NOTIFY) inside the caller's transaction, and reads the log back.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { visibleEventsWhere, type Viewer } from '../../kernel/visibility.js';
 import { newId } from '../../lib/ids.js';
 import type { Deposit } from '../deposits/deposit.entity.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
@@ -16,8 +17,16 @@ import { toWithdrawalSnapshot } from '../withdrawals/withdrawal-snapshot.js';
 export interface AppendEventInput {
   subjectType: PaymentSubjectType;
   subjectId: string;
-  /** Owner of the subject; null when it belongs to no client (admins alone see the event). */
+  /**
+   * Owner of the subject, as the visibility policy reads it (src/kernel/visibility.ts): a
+   * deposit's or payout's creator, a refund's deposit's creator; null when it belongs to no client.
+   */
   clientId: string | null;
+  /**
+   * Merchant account of the subject (a refund: its deposit's). Defaults to the `merchantAccount`
+   * of the deposit, payout or withdrawal given below; required for refund events.
+   */
+  merchantAccount?: string;
   /** e.g. `deposit.status_changed`. */
   type: string;
   fromStatus: string | null;
@@ -36,8 +45,8 @@ export interface EventPageInput {
   /** A position (decimal string) from an earlier page; events strictly after it are returned. */
   after?: string;
   limit: number;
-  /** Only this client's events; undefined reads every client's (admins). */
-  clientId?: string;
+  /** Only the events this client may see (src/kernel/visibility.ts); undefined reads them all. */
+  viewer?: Viewer;
 }
 
 /**
@@ -69,11 +78,15 @@ export class EventService {
     if (!em.isInTransaction()) throw new Error('EventService.append must run inside the transaction of the change it records');
     await em.execute('select pg_advisory_xact_lock(?)', [APPEND_LOCK_KEY]);
     const snapshot = subjectSnapshot(input);
+    const merchantAccount = input.merchantAccount ?? input.deposit?.merchantAccount ?? input.payout?.merchantAccount ?? input.withdrawal?.merchantAccount;
+    // Without its account an event would be invisible to every back office that sees its subject.
+    if (!merchantAccount) throw new Error(`EventService.append needs the merchant account of ${input.subjectType} ${input.subjectId}`);
     const event = em.create(PaymentEvent, {
       id: newId('evt'),
       subjectType: input.subjectType,
       subjectId: input.subjectId,
       clientId: input.clientId,
+      merchantAccount,
       type: input.type,
       fromStatus: input.fromStatus,
       toStatus: input.toStatus,
@@ -86,17 +99,14 @@ export class EventService {
     return event;
   }
 
-  /** Events strictly after `after`, oldest first. */
+  /** Events strictly after `after` that the viewer may see, oldest first. */
   page(em: SqlEntityManager, input: EventPageInput): Promise<PaymentEvent[]> {
     if (input.after !== undefined && !POSITION.test(input.after)) throw new RangeError(`Not an event position: ${JSON.stringify(input.after)}`);
-    return em.find(
-      PaymentEvent,
-      {
-        ...(input.after !== undefined ? { position: { $gt: input.after } } : {}),
-        ...(input.clientId !== undefined ? { clientId: input.clientId } : {}),
-      },
-      { orderBy: { position: 'asc' }, limit: input.limit },
-    );
+    const where = [
+      ...(input.after !== undefined ? [{ position: { $gt: input.after } }] : []),
+      ...(input.viewer ? [visibleEventsWhere(input.viewer)] : []),
+    ];
+    return em.find(PaymentEvent, { $and: where }, { orderBy: { position: 'asc' }, limit: input.limit });
   }
 
   /** Every event of each subject, oldest first, in one query (for a per-request DataLoader). */
@@ -118,6 +128,7 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
     subjectType: event.subjectType,
     subjectId: event.subjectId,
     clientId: event.clientId ?? null,
+    merchantAccount: event.merchantAccount,
     fromStatus: event.fromStatus ?? null,
     toStatus: event.toStatus ?? null,
     createdAt: event.createdAt.toISOString(),

@@ -22,6 +22,11 @@ export const PaymentEventSchema = defineEntity({
      * that belongs to no client (a withdrawal from the merchant's balance): admins alone see it.
      */
     clientId: p.string().length(30).nullable(),
+    /**
+     * Merchant account of the subject (a refund: its deposit's), so a back office limited to some
+     * accounts reads its catch-up log with the same visibility policy as its lists (src/kernel/visibility.ts).
+     */
+    merchantAccount: p.string().length(64),
     /** e.g. `deposit.status_changed`. */
     type: p.string().length(64),
     fromStatus: p.string().length(16).nullable(),
@@ -33,6 +38,7 @@ export const PaymentEventSchema = defineEntity({
   indexes: [
     { name: 'payment_event_client_position_idx', properties: ['clientId', 'position'] },
     { name: 'payment_event_subject_idx', properties: ['subjectType', 'subjectId', 'position'] },
+    { name: 'payment_event_account_position_idx', properties: ['merchantAccount', 'position'] },
   ],
 });
 

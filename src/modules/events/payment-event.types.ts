@@ -120,8 +120,14 @@ export interface EventNotification {
   type: string;
   subjectType: 'deposit' | 'refund' | 'payout' | 'withdrawal';
   subjectId: string;
-  /** Owner of the subject: who may see it besides admins; null when only admins may. */
+  /** Owner of the subject (a refund: its deposit's creator), as the visibility policy reads it; null for none. */
   clientId: string | null;
+  /**
+   * Merchant account of the subject (a refund: its deposit's), as the visibility policy reads it.
+   * Null only in a notification from an instance older than this field (then back offices limited
+   * to some accounts do not see it live; the catch-up log has it).
+   */
+  merchantAccount: string | null;
   fromStatus: string | null;
   toStatus: string | null;
   createdAt: string;

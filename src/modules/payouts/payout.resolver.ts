@@ -4,6 +4,7 @@ import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
+import { maySee } from '../../kernel/visibility.js';
 import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
@@ -63,10 +64,7 @@ export class PayoutResolver {
       }
       return ctx.services.pubsub.subscribe<EventNotification>(
         PAYMENT_EVENTS_TOPIC,
-        (event) =>
-          event.subjectType === 'payout' &&
-          Boolean(event.payout) &&
-          (id ? event.subjectId === id : client.isAdmin() || (client.hasRole('PAYOUTS') && client.mayUseAccount(event.payout!.merchantAccount))),
+        (event) => event.subjectType === 'payout' && Boolean(event.payout) && (!id || event.subjectId === id) && maySee(client, 'payout', event),
       );
     },
   })

@@ -28,6 +28,7 @@ import { toPayoutSnapshot } from './payout-snapshot.js';
 import type { PayoutSnapshot } from '../events/payment-event.types.js';
 import { accountNotConfigured, type MoneyOperation, type OperationRunner, type ResumeResult } from '../../kernel/operation.js';
 import { olderThan } from '../../db/keyset.js';
+import { maySee, visibleWhere } from '../../kernel/visibility.js';
 
 /** A payout request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface CreatePayoutInput {
@@ -117,7 +118,7 @@ export class PayoutService {
    */
   async findVisible(em: SqlEntityManager, client: ApiClient, id: string): Promise<Payout | null> {
     const payout = await em.findOne(Payout, { id });
-    return payout && canSee(client, payout) ? payout : null;
+    return payout && maySee(client, 'payout', payout) ? payout : null;
   }
 
   /** The livemode a list shows when the caller names none: that of the account `createPayout` would use by default. */
@@ -129,11 +130,7 @@ export class PayoutService {
   /** Newest first, `limit` rows after the (createdAt, id) position, of one mode only, restricted to what the client may see. */
   page(em: SqlEntityManager, client: ApiClient, options: { limit: number; after?: { createdAt: Date; id: string }; filter?: PayoutFilter }): Promise<Payout[]> {
     const { filter = {}, after, limit } = options;
-    const where: Record<string, unknown>[] = [{ livemode: filter.livemode ?? this.defaultLivemode(client) }];
-    if (!client.isAdmin()) {
-      if (!client.hasRole('PAYOUTS')) return Promise.resolve([]);
-      if (client.merchantAccounts != null) where.push({ merchantAccount: { $in: client.merchantAccounts } });
-    }
+    const where: Record<string, unknown>[] = [{ livemode: filter.livemode ?? this.defaultLivemode(client) }, visibleWhere(client, 'payout')];
     if (filter.status) where.push({ status: filter.status });
     if (filter.country) where.push({ country: filter.country });
     if (filter.merchantAccount) where.push({ merchantAccount: filter.merchantAccount });
@@ -315,11 +312,6 @@ export function userErrorsOf(error: ProviderError): FieldError[] {
     return error.missing.map((field) => ({ field, code: 'FIELD_REQUIRED', message: `${field.join('.')} is required by the provider for this country` }));
   }
   return [{ field: [], code: error.code, message: error.message }];
-}
-
-function canSee(client: ApiClient, payout: Payout): boolean {
-  if (client.isAdmin()) return true;
-  return client.hasRole('PAYOUTS') && client.mayUseAccount(payout.merchantAccount);
 }
 
 function storedBeneficiary(beneficiary: PayoutBeneficiary): StoredBeneficiary {

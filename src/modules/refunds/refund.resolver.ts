@@ -4,17 +4,14 @@ import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
+import { maySee } from '../../kernel/visibility.js';
 import { userErrors } from '../../graphql/user-error.js';
-import type { ApiClient } from '../clients/api-client.entity.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
 import { RequestRefundInput } from './refund.inputs.js';
 import { RequestRefundPayload } from './refund.payloads.js';
 import { RefundNode } from './refund.types.js';
-
-/** Refunds back offices and admins see every refund; a cashier those of its own deposits. */
-const seesEveryRefund = (client: ApiClient): boolean => client.isAdmin() || client.hasRole('REFUNDS');
 
 @Resolver(() => RefundNode)
 export class RefundResolver {
@@ -26,7 +23,7 @@ export class RefundResolver {
   }
 
   @Authorized('CASHIER', 'REFUNDS')
-  @Query(() => RefundNode, { nullable: true, description: 'A refund by id: any for refunds clients and admins, those of its own deposits for a cashier.' })
+  @Query(() => RefundNode, { nullable: true, description: 'A refund by id, if the caller may see its deposit\'s refunds: a cashier those of its own deposits, a refunds back office those of its merchant accounts, an admin any.' })
   async refund(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<RefundNode | null> {
     const refund = await ctx.services.refunds.findVisible(ctx.em, ctx.client!, id);
     return refund ? RefundNode.from(refund) : null;
@@ -44,7 +41,8 @@ export class RefundResolver {
       }
       return ctx.services.pubsub.subscribe<EventNotification>(
         PAYMENT_EVENTS_TOPIC,
-        (event) => event.subjectType === 'refund' && Boolean(event.refund) && (id ? event.subjectId === id : seesEveryRefund(client) || event.clientId === client.id),
+        // A refund event carries its deposit's owner and account: the policy sees the refund as part of its deposit.
+        (event) => event.subjectType === 'refund' && Boolean(event.refund) && (!id || event.subjectId === id) && maySee(client, 'refund', event),
       );
     },
   })
@@ -54,7 +52,7 @@ export class RefundResolver {
 
   @FieldResolver(() => DepositNode, { description: 'The deposit being refunded.' })
   async deposit(@Root() refund: RefundNode, @Ctx() ctx: GatewayContext): Promise<DepositNode> {
-    // Whoever may see a refund may see its deposit: its owner, or a client that sees every deposit.
+    // Whoever may see a refund may see its deposit: the policy grants refunds and deposits together.
     const deposit = await loaders(ctx).deposits.load(refund.depositId);
     return DepositNode.from(toDepositSnapshot(deposit));
   }
@@ -64,6 +62,8 @@ export class RefundResolver {
 export class DepositRefundsResolver {
   @FieldResolver(() => [RefundNode], { description: 'Refunds of this deposit, oldest first.' })
   async refunds(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): Promise<RefundNode[]> {
+    // Today every grant that shows a deposit shows its refunds; asked anyway, so a policy change cannot leak them.
+    if (!ctx.client || !maySee(ctx.client, 'refund', deposit)) return [];
     const refunds = await loaders(ctx).depositRefunds.load(deposit.id);
     return refunds.map((refund) => RefundNode.from(refund));
   }

@@ -9,6 +9,7 @@ import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type { FieldError, MerchantAccount, MoneyMovementProvider, ProviderError, ProviderName, ProviderRefund } from '../../providers/provider.js';
+import { maySee } from '../../kernel/visibility.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventService } from '../events/event.service.js';
@@ -56,7 +57,7 @@ export class RefundService {
     const errors = validateShape(input);
     if (errors.length) return { refund: null, errors };
     const deposit = await em.findOne(Deposit, { id: input.depositId });
-    if (!deposit || !mayRefund(client)) return refused(['depositId'], 'NOT_FOUND', `No deposit with id ${input.depositId}`);
+    if (!deposit || !mayRefund(client, deposit)) return refused(['depositId'], 'NOT_FOUND', `No deposit with id ${input.depositId}`);
     if (!this.target(deposit)) return refused(['depositId'], 'REFUND_NOT_SUPPORTED', 'Deposits at this provider cannot be refunded through the gateway');
     let requested: Money | undefined;
     if (input.amount !== undefined) {
@@ -79,13 +80,15 @@ export class RefundService {
     return this.deps.operations.resume(em, this.operation, id);
   }
 
-  /** A refund the client may see (refunds back offices and admins: any; a cashier: those of its own deposits), or null. */
+  /**
+   * A refund the client may see, or null. A refund is seen with its deposit's owner and account
+   * (the visibility policy, src/kernel/visibility.ts), whoever requested it.
+   */
   async findVisible(em: SqlEntityManager, client: ApiClient, id: string): Promise<Refund | null> {
     const refund = await em.findOne(Refund, { id });
     if (!refund) return null;
-    if (mayRefund(client)) return refund;
-    const owner = await em.findOne(Deposit, { id: refund.depositId });
-    return owner?.clientId === client.id ? refund : null;
+    const deposit = await em.findOne(Deposit, { id: refund.depositId });
+    return deposit && maySee(client, 'refund', deposit) ? refund : null;
   }
 
   /** The refunds of each deposit, oldest first, in one query (for a per-request DataLoader). */
@@ -222,9 +225,9 @@ interface PreparedRefund {
   fingerprint: string;
 }
 
-/** Refunds back offices and admins refund any deposit; nobody else refunds. */
-function mayRefund(client: ApiClient): boolean {
-  return client.isAdmin() || client.hasRole('REFUNDS');
+/** Admins refund any deposit, a refunds back office those of the merchant accounts it may use; nobody else refunds. */
+function mayRefund(client: ApiClient, deposit: Deposit): boolean {
+  return maySee(client, 'refund', deposit, { through: ['REFUNDS'] });
 }
 
 function validateShape(input: RequestRefundInput): FieldError[] {

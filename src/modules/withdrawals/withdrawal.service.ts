@@ -4,6 +4,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { WithdrawalStatus } from '../../providers/provider.js';
 import { Withdrawal } from './withdrawal.entity.js';
 import { olderThan } from '../../db/keyset.js';
+import { maySee, type Viewer } from '../../kernel/visibility.js';
 
 export interface WithdrawalPageInput {
   limit: number;
@@ -14,6 +15,12 @@ export interface WithdrawalPageInput {
 export class WithdrawalService {
   find(em: SqlEntityManager, id: string): Promise<Withdrawal | null> {
     return em.findOne(Withdrawal, { id });
+  }
+
+  /** A withdrawal the client may see (admins only: it belongs to no client), or null. */
+  async findVisible(em: SqlEntityManager, client: Viewer, id: string): Promise<Withdrawal | null> {
+    const withdrawal = await em.findOne(Withdrawal, { id });
+    return withdrawal && maySee(client, 'withdrawal', { clientId: null, merchantAccount: withdrawal.merchantAccount }) ? withdrawal : null;
   }
 
   page(em: SqlEntityManager, input: WithdrawalPageInput): Promise<Withdrawal[]> {

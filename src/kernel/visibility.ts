@@ -1,0 +1,153 @@
+// The one visibility policy: which payment records (and events about them) an API client may see,
+// answered as an in-memory check and as a SQL filter, both derived from the same list of grants.
+
+import type { Role } from '../modules/clients/roles.js';
+
+/** The kinds of record the policy covers: the subjects of the payment event log. */
+export type SubjectType = 'deposit' | 'refund' | 'payout' | 'withdrawal';
+
+export const SUBJECT_TYPES: readonly SubjectType[] = ['deposit', 'refund', 'payout', 'withdrawal'];
+
+/**
+ * What the policy reads on a record. The same two properties exist on deposit, payout and
+ * withdrawal rows, on payment-event rows and on their live notifications, so each of them can be
+ * passed as it is:
+ * - `clientId`: the owner. A deposit's or payout's creator; for a refund, its deposit's creator
+ *   (not the refunds back office that asked for it); null when no client owns it (a withdrawal).
+ * - `merchantAccount`: the merchant account it belongs to; for a refund, its deposit's.
+ */
+export interface VisibilityFacts {
+  clientId: string | null;
+  merchantAccount: string | null;
+}
+
+/** The caller, as the policy needs it: `ApiClient` satisfies this. */
+export interface Viewer {
+  id: string;
+  roles: readonly Role[];
+  /** Merchant accounts the client may use; null or undefined: every account. */
+  merchantAccounts?: readonly string[] | null;
+}
+
+/**
+ * One reason to see records: every record of one of `subjects` that matches each restriction
+ * given. An absent restriction does not restrict; an empty `merchantAccounts` matches nothing.
+ */
+export interface Grant {
+  /** The role this grant comes from. */
+  role: Role;
+  subjects: readonly SubjectType[];
+  /** Only records this client owns. */
+  clientId?: string;
+  /** Only records of these merchant accounts. */
+  merchantAccounts?: readonly string[];
+}
+
+/**
+ * The policy itself (confirmed product rules); a client with several roles holds the union:
+ * - ADMIN sees everything;
+ * - CASHIER sees the deposits it created and their refunds;
+ * - REFUNDS (a refunds back office) sees every deposit and refund of the merchant accounts it may use;
+ * - PAYOUTS (a payouts back office) sees every payout of the merchant accounts it may use.
+ * Withdrawals (from the merchant's balance) belong to no client: admins only.
+ */
+export function grantsOf(viewer: Viewer): Grant[] {
+  const accounts = viewer.merchantAccounts == null ? {} : { merchantAccounts: [...viewer.merchantAccounts] };
+  const grants: Grant[] = [];
+  for (const role of new Set(viewer.roles)) {
+    switch (role) {
+      case 'ADMIN':
+        grants.push({ role, subjects: SUBJECT_TYPES });
+        break;
+      case 'CASHIER':
+        grants.push({ role, subjects: ['deposit', 'refund'], clientId: viewer.id });
+        break;
+      case 'REFUNDS':
+        grants.push({ role, subjects: ['deposit', 'refund'], ...accounts });
+        break;
+      case 'PAYOUTS':
+        grants.push({ role, subjects: ['payout'], ...accounts });
+        break;
+    }
+  }
+  return grants;
+}
+
+export interface VisibilityOptions {
+  /**
+   * Count only the grants of these roles (ADMIN's always counts), to ask "may this client act on
+   * the record in that capacity": e.g. a refund is requested as a REFUNDS client, never as a cashier.
+   */
+  through?: readonly Role[];
+}
+
+function grantsFor(viewer: Viewer, options: VisibilityOptions): Grant[] {
+  const grants = grantsOf(viewer);
+  return options.through ? grants.filter((grant) => grant.role === 'ADMIN' || options.through!.includes(grant.role)) : grants;
+}
+
+function matches(grant: Grant, subjectType: SubjectType, record: VisibilityFacts): boolean {
+  if (!grant.subjects.includes(subjectType)) return false;
+  if (grant.clientId !== undefined && record.clientId !== grant.clientId) return false;
+  if (grant.merchantAccounts !== undefined && (record.merchantAccount == null || !grant.merchantAccounts.includes(record.merchantAccount))) return false;
+  return true;
+}
+
+/**
+ * May `viewer` see this record (or an event about it)? The in-memory form of the policy, for
+ * single reads, `node` and live events.
+ *
+ * @example maySee(client, 'refund', deposit) // a refund is seen by whoever sees its deposit's refunds
+ */
+export function maySee(viewer: Viewer, subjectType: SubjectType, record: VisibilityFacts, options: VisibilityOptions = {}): boolean {
+  return grantsFor(viewer, options).some((grant) => matches(grant, subjectType, record));
+}
+
+/**
+ * A MikroORM condition on `clientId` and `merchantAccount` (and `subjectType` for the event log)
+ * matching exactly what {@link maySee} accepts. An empty `$or` is SQL `1 = 0`: nothing.
+ */
+export type VisibilityWhere = Record<string, unknown>;
+
+function grantWhere(grant: Grant, subjects: readonly SubjectType[] | undefined): VisibilityWhere | undefined {
+  const where: VisibilityWhere = {};
+  if (subjects) where.subjectType = { $in: [...subjects] };
+  if (grant.clientId !== undefined) where.clientId = grant.clientId;
+  if (grant.merchantAccounts !== undefined) {
+    if (grant.merchantAccounts.length === 0) return undefined;
+    where.merchantAccount = { $in: [...grant.merchantAccounts] };
+  }
+  return where;
+}
+
+/**
+ * The records of one subject type `viewer` may see, as a condition on a table of that subject
+ * (properties `clientId` and `merchantAccount`): the SQL form of {@link maySee}.
+ */
+export function visibleWhere(viewer: Viewer, subjectType: SubjectType, options: VisibilityOptions = {}): VisibilityWhere {
+  const conditions: VisibilityWhere[] = [];
+  for (const grant of grantsFor(viewer, options)) {
+    if (!grant.subjects.includes(subjectType)) continue;
+    const where = grantWhere(grant, undefined);
+    if (!where) continue;
+    if (Object.keys(where).length === 0) return {};
+    conditions.push(where);
+  }
+  return { $or: conditions };
+}
+
+/**
+ * The payment events `viewer` may see, as a condition on the event log (properties
+ * `subjectType`, `clientId`, `merchantAccount`): the SQL form of {@link maySee} over every subject type.
+ */
+export function visibleEventsWhere(viewer: Viewer, options: VisibilityOptions = {}): VisibilityWhere {
+  const conditions: VisibilityWhere[] = [];
+  for (const grant of grantsFor(viewer, options)) {
+    const everySubject = SUBJECT_TYPES.every((subject) => grant.subjects.includes(subject));
+    const where = grantWhere(grant, everySubject ? undefined : grant.subjects);
+    if (!where) continue;
+    if (Object.keys(where).length === 0) return {};
+    conditions.push(where);
+  }
+  return { $or: conditions };
+}
