@@ -34,6 +34,8 @@ export interface Database {
   readonly appliedMigrations: string[];
   /** SQL statements issued through the ORM so far (lets a test prove a list costs constant queries). */
   queryCount(): number;
+  /** Calls `listener` with the text of every SQL statement issued through the ORM until the returned function is called (tests). */
+  watchQueries(listener: (sql: string) => void): () => void;
   /** True when a trivial query succeeds (readiness). */
   ping(): Promise<boolean>;
   /** Subscribes to a NOTIFY channel; the returned function unsubscribes. */
@@ -48,6 +50,7 @@ const CLOSE_DEADLINE_MS = 5_000;
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.logger.child({ component: 'database' });
   let queries = 0;
+  const watchers = new Set<(sql: string) => void>();
   const common = {
     entities,
     extensions: [Migrator],
@@ -55,6 +58,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     debug: false,
     onQuery: (sql: string) => {
       queries += 1;
+      for (const watcher of watchers) watcher(sql);
       return sql;
     },
     // MikroORM's own messages (migrations applied, warnings) into our structured log.
@@ -98,6 +102,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind,
     appliedMigrations,
     queryCount: () => queries,
+    watchQueries: (listener) => {
+      watchers.add(listener);
+      return () => watchers.delete(listener);
+    },
     fork: () => {
       // MikroORM would quietly reconnect a closed ORM (and PGlite would reopen its directory).
       if (closed) throw new Error('The database has been closed');
