@@ -9,6 +9,7 @@ import { Migration20261121130000_payouts } from './Migration20261121130000_payou
 import { Migration20261121140000_reconciliation } from './Migration20261121140000_reconciliation.js';
 import { Migration20261121150000_qr_webhook_registrations } from './Migration20261121150000_qr_webhook_registrations.js';
 import { Migration20261121160000_provider_refunds_and_withdrawals } from './Migration20261121160000_provider_refunds_and_withdrawals.js';
+import { Migration20261123120000_recovery } from './Migration20261123120000_recovery.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -19,4 +20,5 @@ export const migrations = [
   { name: 'Migration20261121140000_reconciliation', class: Migration20261121140000_reconciliation },
   { name: 'Migration20261121150000_qr_webhook_registrations', class: Migration20261121150000_qr_webhook_registrations },
   { name: 'Migration20261121160000_provider_refunds_and_withdrawals', class: Migration20261121160000_provider_refunds_and_withdrawals },
+  { name: 'Migration20261123120000_recovery', class: Migration20261123120000_recovery },
 ];

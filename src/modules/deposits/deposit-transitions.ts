@@ -21,6 +21,11 @@ export interface DepositChange {
   fee?: Money;
   net?: Money;
   approvedAt?: Date;
+  /**
+   * The provider's reference of the payment the report is about. Kept as the deposit's provider
+   * reference when it has none yet, and as its payment reference (which, for hosted checkout,
+   * differs from the session id the deposit was created with).
+   */
   providerReference?: string;
 }
 
@@ -68,6 +73,14 @@ export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepos
     if (value && value.currency !== deposit.currency) {
       return { outcome: 'anomaly', reason: `AMOUNT_MISMATCH: ${name} reported in ${value.currency}, deposit is in ${deposit.currency}`, deposit };
     }
+  }
+
+  const reported = change.providerReference;
+  if (reported && !deposit.paymentReference && !(deposit.rail === 'HOSTED_CHECKOUT' && reported === deposit.providerReference)) {
+    // A detail, not a change: recorded whatever the status decision, so a report that arrives after
+    // its status was applied (a webhook after the reconciler) still names the payment for refunds.
+    deposit.paymentReference = reported;
+    await em.flush();
   }
 
   const from = deposit.status;

@@ -28,6 +28,7 @@ import type { EventService } from '../events/event.service.js';
 import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
 import { applyDepositChange } from './deposit-transitions.js';
 import { olderThan } from '../../db/keyset.js';
+import type { ResumeResult } from '../resume.js';
 
 /** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface CreateDepositInput {
@@ -301,6 +302,7 @@ export class DepositService {
     const rows = await em.execute<Array<Record<string, unknown>>>(
       `update deposit set
          provider_reference = coalesce(provider_reference, ?),
+         payment_reference = coalesce(payment_reference, case when rail = 'HOSTED_CHECKOUT' then null else ? end),
          redirect_url = coalesce(?, redirect_url),
          provider_status = coalesce(provider_status, ?),
          submission_error = null,
@@ -311,6 +313,8 @@ export class DepositService {
        where id = ?
        returning *`,
       [
+        created.reference,
+        // A checkout session id is not a payment reference: that one is learned when the player pays.
         created.reference,
         created.redirectUrl ?? null,
         created.providerStatus,
@@ -351,6 +355,34 @@ export class DepositService {
       );
     });
     return { deposit: await em.refreshOrFail(deposit), errors: [userError] };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Recovery: the reconciler's way back into the create path. Kept in this one block, apart from
+  // the create/submit code it reuses unchanged.
+
+  /**
+   * Resubmits a deposit still PENDING without a provider reference (its provider call timed out or
+   * failed with an unknown outcome, or the process stopped before making it) under its own id, which
+   * the provider takes as its idempotency key: if the first call reached the provider, the provider
+   * answers with that same payment, otherwise this call creates it. The answer is recorded exactly as
+   * the create path records it. Hosted checkout is never resubmitted (POST /checkout-sessions has no
+   * idempotency key: a second call could open a second session); the reconciler looks its payment up.
+   */
+  async resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
+    const deposit = await em.findOne(Deposit, { id }, { refresh: true });
+    if (!deposit) return { outcome: 'not_found', reason: `DEPOSIT_NOT_FOUND: no deposit ${id}` };
+    if (deposit.providerReference || deposit.status !== 'PENDING') return { outcome: 'not_needed' };
+    if (deposit.rail === 'HOSTED_CHECKOUT') {
+      return { outcome: 'unknown', reason: 'NOT_RESUBMITTABLE: a checkout session has no idempotency key; its payment is looked up instead' };
+    }
+    const account = this.deps.accounts.get(deposit.merchantAccount);
+    if (!account || account.provider !== deposit.provider) return { outcome: 'unknown', reason: `ACCOUNT_NOT_CONFIGURED: ${deposit.merchantAccount}` };
+    const result = await this.submit(em, deposit, account, this.deps.providers[deposit.provider]);
+    const error = result.errors[0];
+    if (result.deposit?.providerReference) return { outcome: 'submitted' };
+    if (result.deposit?.status === 'FAILED') return { outcome: 'refused', ...(error ? { reason: `${error.code}: ${error.message}` } : {}) };
+    return { outcome: 'unknown', ...(error ? { reason: `${error.code}: ${error.message}` } : {}) };
   }
 }
 

@@ -26,6 +26,7 @@ import type { MerchantAccountService } from '../merchant-accounts/merchant-accou
 import { Payout, type StoredBeneficiary } from './payout.entity.js';
 import { applyPayoutChange, PAYOUT_CREATED } from './payout-transitions.js';
 import { olderThan } from '../../db/keyset.js';
+import type { ResumeResult } from '../resume.js';
 
 /** A payout request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface CreatePayoutInput {
@@ -117,6 +118,7 @@ export class PayoutService {
           beneficiary: storedBeneficiary(request.beneficiary),
           beneficiaryAccountNumber: request.beneficiary.accountNumber ?? null,
           beneficiaryCci: request.beneficiary.cci ?? null,
+          beneficiaryDocumentNumber: request.beneficiary.documentNumber ?? null,
           merchantReference: input.merchantReference ?? null,
           idempotencyKey: input.idempotencyKey ?? null,
           idempotencyFingerprint: fingerprint,
@@ -295,6 +297,46 @@ export class PayoutService {
     });
     this.deps.logger.info({ payoutId: payout.id, code: error.code, httpStatus: error.httpStatus }, 'payout refused by the provider');
     return { payout: await em.refreshOrFail(payout), errors };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Recovery: the reconciler's way back into the create path. Kept in this one block, apart from
+  // the create/submit code it reuses unchanged.
+
+  /**
+   * Resubmits a payout still PENDING without a provider reference (its provider call timed out or
+   * failed with an unknown outcome, or the process stopped before making it) under its own id, which
+   * the provider takes as its idempotency key: if the first call reached the provider it answers with
+   * that payout, otherwise this call creates it. The request is rebuilt from the row, with the full
+   * account, CCI and document numbers kept for admins; the answer is recorded as the create path does.
+   */
+  async resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
+    const payout = await em.findOne(Payout, { id }, { refresh: true });
+    if (!payout) return { outcome: 'not_found', reason: `PAYOUT_NOT_FOUND: no payout ${id}` };
+    if (payout.providerReference || payout.status !== 'PENDING') return { outcome: 'not_needed' };
+    const account = this.deps.accounts.get(payout.merchantAccount);
+    if (!account || account.provider !== payout.provider) return { outcome: 'unknown', reason: `ACCOUNT_NOT_CONFIGURED: ${payout.merchantAccount}` };
+    const stored = payout.beneficiary;
+    if (stored.documentNumber && !payout.beneficiaryDocumentNumber) {
+      // Written before the full document number was kept: resubmitting the masked one would be wrong.
+      return { outcome: 'unknown', reason: 'BENEFICIARY_NOT_STORED: the full document number of this payout was not kept' };
+    }
+    const full: Record<keyof PayoutBeneficiary, string | null | undefined> = {
+      name: stored.name,
+      documentType: stored.documentType,
+      documentNumber: payout.beneficiaryDocumentNumber,
+      accountNumber: payout.beneficiaryAccountNumber,
+      bankCode: stored.bankCode,
+      accountType: stored.accountType,
+      cci: payout.beneficiaryCci,
+    };
+    const beneficiary = Object.fromEntries(Object.entries(full).filter(([, value]) => value != null)) as PayoutBeneficiary;
+    const result = await this.submit(em, payout, account, { country: payout.country, amount: payout.amountMoney(), beneficiary });
+    const error = result.errors[0];
+    const reason = error ? { reason: `${error.code}: ${error.message}` } : {};
+    if (result.payout?.providerReference) return { outcome: 'submitted' };
+    if (result.payout?.status === 'FAILED') return { outcome: 'refused', ...reason };
+    return { outcome: 'unknown', ...reason };
   }
 }
 

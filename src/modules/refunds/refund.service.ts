@@ -16,6 +16,7 @@ import type { EventService } from '../events/event.service.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Refund } from './refund.entity.js';
 import { applyRefundChange, attachProviderReference, lockRefund } from './refund-transitions.js';
+import type { ResumeResult } from '../resume.js';
 
 /** A refund request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface RequestRefundInput {
@@ -130,8 +131,12 @@ export class RefundService {
       const raced = await tx.findOne(Refund, { clientId: client.id, idempotencyKey: request.key });
       if (raced) return { kind: 'existing', refundId: raced.id };
     }
-    if (deposit.status !== 'SUCCEEDED' || !deposit.providerReference) {
+    if (deposit.status !== 'SUCCEEDED') {
       return refusal(['depositId'], 'DEPOSIT_NOT_REFUNDABLE', `Only a SUCCEEDED deposit can be refunded; this one is ${deposit.status}`);
+    }
+    if (!deposit.providerPaymentReference()) {
+      // A hosted checkout deposit is known by its session id until its payment reference is recorded.
+      return refusal(['depositId'], 'DEPOSIT_NOT_REFUNDABLE', 'The provider\'s payment reference of this deposit is not known yet; try again shortly');
     }
     if (deposit.disputed) {
       // The chargeback already returns the money to the payer; a refund on top would pay twice.
@@ -208,7 +213,8 @@ export class RefundService {
   ): Promise<RequestRefundResult> {
     const result = await target.provider.requestRefund(target.account, {
       refundId: refund.id,
-      depositReference: deposit.providerReference!,
+      // The payment's reference: for hosted checkout, not the session id the deposit was created with.
+      depositReference: deposit.providerPaymentReference()!,
       // Always explicit: the provider's default (everything left) could differ from ours.
       amount: refund.amountMoney(),
       ...(refund.reason ? { reason: refund.reason } : {}),
@@ -256,6 +262,32 @@ export class RefundService {
       );
     });
     return { refund: await em.refreshOrFail(refund), errors: [userError] };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Recovery: the reconciler's way back into the request path. Kept in this one block, apart from
+  // the request/submit code it reuses unchanged.
+
+  /**
+   * Resubmits a refund still REQUESTED without a provider reference (its provider call timed out or
+   * failed with an unknown outcome, or the process stopped before making it) under its own id, which
+   * the provider takes as its idempotency key, and records the answer as a request does: a refusal
+   * releases its share of the deposit, an answer stores the provider's refund id.
+   */
+  async resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
+    const refund = await em.findOne(Refund, { id }, { refresh: true });
+    if (!refund) return { outcome: 'not_found', reason: `REFUND_NOT_FOUND: no refund ${id}` };
+    if (refund.providerReference || refund.status !== 'REQUESTED' || refund.origin === 'PROVIDER') return { outcome: 'not_needed' };
+    const deposit = await em.findOneOrFail(Deposit, { id: refund.depositId });
+    const target = this.target(deposit);
+    if (!target) return { outcome: 'unknown', reason: `REFUND_NOT_SUPPORTED: deposits at ${deposit.provider}/${deposit.merchantAccount} cannot be refunded through the gateway` };
+    if (!deposit.providerPaymentReference()) return { outcome: 'unknown', reason: 'PAYMENT_REFERENCE_UNKNOWN: the deposit\'s payment reference is not recorded yet' };
+    const result = await this.submit(em, refund, deposit, target);
+    const error = result.errors[0];
+    const reason = error ? { reason: `${error.code}: ${error.message}` } : {};
+    if (result.refund?.providerReference) return { outcome: 'submitted' };
+    if (result.refund?.status === 'REJECTED') return { outcome: 'refused', ...reason };
+    return { outcome: 'unknown', ...reason };
   }
 }
 

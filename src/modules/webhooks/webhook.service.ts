@@ -298,7 +298,11 @@ export async function findEventDeposit(
     const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where id = ? and provider = ? and merchant_account = ?', [subject.merchantReference, ...scope]);
     if (rows[0]) return rows[0].id;
   }
-  const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where provider_reference = ? and provider = ? and merchant_account = ?', [subject.reference, ...scope]);
+  // The payment reference too: a hosted checkout deposit's own reference is its session id.
+  const rows = await tx.execute<Array<{ id: string }>>(
+    'select id from deposit where (provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ? order by (provider_reference = ?) desc limit 1',
+    [subject.reference, subject.reference, ...scope, subject.reference],
+  );
   return rows[0]?.id;
 }
 
