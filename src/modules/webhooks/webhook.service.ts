@@ -6,6 +6,7 @@ import { isId, newId } from '../../lib/ids.js';
 import type { DepositProvider, MerchantAccount, ProviderName, WebhookEvent, WebhookRejection } from '../../providers/provider.js';
 import { DEPOSIT_STATUS_CHANGED, applyDepositChange } from '../deposits/deposit-transitions.js';
 import type { EventService } from '../events/event.service.js';
+import { applyPaymentRefunded } from '../refunds/refund-accounting.js';
 import type { PaymentEvent, PaymentSubjectType } from '../events/payment-event.entity.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
 
@@ -246,6 +247,28 @@ export class WebhookService {
     const found: Decision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
     const mismatch = livemodeMismatch(input);
     if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
+    if (subject.status === 'REFUNDED') {
+      // payment.refunded: the refund rows decide, never a bare status change. The event does not say
+      // how much went back ("in full or in part", A25), so nothing is recorded from it alone.
+      const refunded = await applyPaymentRefunded(
+        tx,
+        { depositId, ...(subject.amount ? { amount: subject.amount } : {}), reversedInFull: false, providerStatus: subject.providerStatus, source: `webhook:${input.provider}/${input.account.code}` },
+        this.events,
+      );
+      const reason = refunded.reason !== undefined ? { reason: refunded.reason } : {};
+      switch (refunded.outcome) {
+        case 'recorded':
+          return { ...found, outcome: 'applied', ...reason };
+        case 'explained':
+          return { ...found, outcome: 'duplicate', ...reason };
+        case 'in_progress':
+          return { ...found, outcome: 'ignored', ...reason };
+        case 'anomaly':
+          return { ...found, outcome: 'anomaly', ...reason };
+        case 'not_found':
+          return { outcome: 'unmatched', ...reason };
+      }
+    }
     const result = await applyDepositChange(
       tx,
       {
