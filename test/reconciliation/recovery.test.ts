@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
+import type { Customer } from '../../src/providers/provider.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
@@ -92,7 +93,7 @@ describe('a deposit whose creation timed out', () => {
   });
 
   it('a deposit committed but never submitted (a crash before the provider call) is submitted under its own id', async () => {
-    const id = await insertUnsubmitted({ rail: 'CARD', request: { details: { rail: 'CARD' }, customer: CARD_INPUT.customer! } });
+    const id = await insertUnsubmitted({ rail: 'CARD', request: { details: { rail: 'CARD' }, customer: CARD_INPUT.customer as Customer } });
 
     await expect.poll(() => statusOf(id), { timeout: 15_000, interval: 100 }).toBe('SUCCEEDED');
     await sandbox().controls.idle();
