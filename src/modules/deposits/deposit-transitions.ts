@@ -86,6 +86,11 @@ export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepos
   const from = deposit.status;
   const decision = decideDepositTransition(from, change.status);
   if (decision.kind === 'noop') return { outcome: 'noop', deposit };
+  if (change.status === 'REFUNDED' && !deposit.refundedMoney().equals(deposit.amountMoney())) {
+    // Only refund rows decide REFUNDED (refund-accounting.ts): the refund code moves a deposit here
+    // once its executed refunds cover it; any other report of the word is reconciled there first.
+    return { outcome: 'anomaly', reason: `REFUND_NOT_RECORDED: ${deposit.refundedMoney().toString()} of ${deposit.amountMoney().toString()} is refunded by refund rows`, deposit };
+  }
   if (decision.kind === 'anomaly') return { outcome: 'anomaly', reason: `TRANSITION_NOT_ALLOWED: ${decision.reason}`, deposit };
 
   if (change.providerReference && !deposit.providerReference) {
