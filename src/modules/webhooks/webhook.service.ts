@@ -323,7 +323,7 @@ export async function findEventDeposit(
   }
   // The payment reference too: a hosted checkout deposit's own reference is its session id.
   const rows = await tx.execute<Array<{ id: string }>>(
-    'select id from deposit where (provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ? order by (provider_reference = ?) desc limit 1',
+    'select id from deposit where (provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ? order by (provider_reference = ?) desc nulls last limit 1',
     [subject.reference, subject.reference, ...scope, subject.reference],
   );
   return rows[0]?.id;
