@@ -1,7 +1,7 @@
 // Deposits whose creation outcome is unknown are recovered by the reconciler alone: a provider
 // time-out (the provider took the payment, we never heard), a crash between the deposit's commit and
-// the provider call, and a hosted checkout session whose answer was lost (found by our id, or
-// EXPIRED once the session can no longer be paid).
+// the provider call (a card payment, a QR code), and a hosted checkout session whose answer was lost
+// (found by our id, or EXPIRED once the session can no longer be paid).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
@@ -15,6 +15,7 @@ import { eventsOf } from '../webhooks/support.js';
 const ACCOUNTS = [
   { code: 'dg-test', provider: 'deposit-gateway', livemode: false, sandbox: true, apiKey: 'svc_test_sandbox_deposit_gateway', webhookSecrets: ['whsec_sandbox_deposit_gateway'] },
   { code: 'dg-live-sim', provider: 'deposit-gateway', livemode: true, sandbox: true, apiKey: 'svc_live_sandbox_simulated_live', webhookSecrets: ['whsec_sandbox_simulated_live'] },
+  { code: 'qr-test', provider: 'qr-gateway', livemode: false, sandbox: true, apiKey: 'pk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
 ];
 
 let t: TestGateway;
@@ -100,6 +101,26 @@ describe('a deposit whose creation timed out', () => {
 
     expect(await providerPayments(id)).toHaveLength(1);
     expect(await statusChanges(id)).toEqual(['PENDING->SUCCEEDED']);
+  });
+});
+
+describe('a QR code committed but never created at the QR gateway', () => {
+  it('is created under the deposit id by the reconciler, and then settles like any QR payment', async () => {
+    const client = t.gateway.demoClients.find((candidate) => candidate.name.startsWith('web-cashier'))!;
+    const id = await insertUnsubmitted({
+      rail: 'THAI_QR',
+      provider: 'qr-gateway',
+      merchantAccount: 'qr-test',
+      amount: '150.00',
+      currency: 'THB',
+      request: { details: { rail: 'THAI_QR', payer: { name: 'Somchai Jaidee' }, clientId: client.id }, customer: {} },
+    });
+
+    const reference = async () => (await t.gateway.db.fork().findOneOrFail(Deposit, { id })).providerReference;
+    await expect.poll(reference, { timeout: 15_000, interval: 100 }).toMatch(/^qr_/);
+    const qr = t.gateway.sandboxes.qrGateway!.controls;
+    expect(qr.code((await reference())!)).toMatchObject({ reference: id });
+    expect(await statusOf(id)).toBe('PENDING');
   });
 });
 
