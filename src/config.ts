@@ -62,6 +62,10 @@ export interface GatewayConfig {
     afterMs: number;
     /** Deposits claimed per pass by one instance. */
     batchSize: number;
+    /** Conclusive checks in which the provider's payout list does not show a payout before it is reported missing. */
+    payoutMissingAfterChecks: number;
+    /** How long after it became PAID a payout is still checked for a reversal. */
+    payoutRevertWindowMs: number;
   };
   /** The worker that runs durable follow-up jobs (src/kernel/jobs.ts) on this instance. */
   jobs: {
@@ -167,6 +171,8 @@ const envSchema = z.object({
   JOBS_BACKOFF_BASE_MS: positiveInt(3_600_000).default(1_000),
   JOBS_BACKOFF_MAX_MS: positiveInt(86_400_000).default(300_000),
   JOBS_MAX_ATTEMPTS: positiveInt(1000).default(10),
+  PAYOUT_MISSING_AFTER_CHECKS: positiveInt(1000).default(5),
+  PAYOUT_REVERT_WINDOW_MS: nonNegativeInt(7_776_000_000).default(604_800_000),
 });
 
 type Env = Record<string, string | undefined>;
@@ -222,7 +228,14 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       graphiql: e.GRAPHIQL ?? !production,
     },
     http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES },
-    reconciler: { enabled: e.RECONCILER_ENABLED, intervalMs: e.RECONCILE_INTERVAL_MS, afterMs: e.RECONCILE_AFTER_MS, batchSize: e.RECONCILE_BATCH_SIZE },
+    reconciler: {
+      enabled: e.RECONCILER_ENABLED,
+      intervalMs: e.RECONCILE_INTERVAL_MS,
+      afterMs: e.RECONCILE_AFTER_MS,
+      batchSize: e.RECONCILE_BATCH_SIZE,
+      payoutMissingAfterChecks: e.PAYOUT_MISSING_AFTER_CHECKS,
+      payoutRevertWindowMs: e.PAYOUT_REVERT_WINDOW_MS,
+    },
     jobs: {
       enabled: e.JOBS_ENABLED,
       pollIntervalMs: e.JOBS_POLL_INTERVAL_MS,

@@ -93,25 +93,37 @@ export function createServices(options: CreateServicesOptions): Services {
   );
   registerDepositJobs(jobs, deposits);
   registerWebhookJobs(jobs, webhooks);
+  const payouts = new PayoutService({ accounts, provider: providers['deposit-gateway'], events, operations, logger: logger.child({ component: 'payouts' }) });
+  const refunds = new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, operations, logger: logger.child({ component: 'refunds' }) });
+  const reconcilerLogger = logger.child({ component: 'reconciler' });
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
     events,
     webhooks,
     deposits,
-    payouts: new PayoutService({ accounts, provider: providers['deposit-gateway'], events, operations, logger: logger.child({ component: 'payouts' }) }),
+    payouts,
     withdrawals: new WithdrawalService(),
     qrCodes: new QrCodeService({ accounts, provider: providers['qr-gateway'], deposits, logger: logger.child({ component: 'qr-codes' }) }),
-    refunds: new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, operations, logger: logger.child({ component: 'refunds' }) }),
+    refunds,
     cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, jobs, logger: logger.child({ component: 'card-form' }) }),
     reconciler: new Reconciler({
       accounts,
       providers,
       deposits,
+      refunds,
       events,
       jobs,
-      logger: logger.child({ component: 'reconciler' }),
-      reconcilePayouts: async (em, account, createdBefore) => reconcilePendingPayouts(em, account, { provider: providers['deposit-gateway'], events }, { createdBefore, logger: logger.child({ component: 'reconciler' }) }),
+      logger: reconcilerLogger,
+      reconcilePayouts: async (em, account, options) => {
+        const result = await reconcilePendingPayouts(
+          em,
+          account,
+          { provider: providers['deposit-gateway'], events, resume: (fork, id) => payouts.resume(fork, id) },
+          { ...options, logger: reconcilerLogger },
+        );
+        return { checked: result.checked, applied: result.applied, resubmitted: result.resubmitted, missing: result.missing.length };
+      },
     }),
     webhookAdmin: new WebhookAdminService({ webhooks }),
     pubsub: new LocalPubSub(),

@@ -112,11 +112,18 @@ export interface ProviderDeposit {
   /** Processor code: for admins only, never for shoppers. */
   statusReason?: string;
   approvedAt?: Date;
+  /** When the provider created the payment (lookups and lists); bounds a search of its newest-first list. */
+  createdAt?: Date;
   /**
    * Refund position of the payment as the provider reports it on status lookup; absent when no
    * refund was ever requested.
    */
-  refundStatus?: { status: RefundStatus; providerStatus: string };
+  refundStatus?: {
+    status: RefundStatus;
+    providerStatus: string;
+    /** The provider says the payment itself is reversed in full (deposit gateway A25). */
+    reversedInFull?: boolean;
+  };
   /** Crypto quote terms (crypto rail only). */
   crypto?: { quoteTtlMinutes: number; underpayTolerancePct: string };
   /** Thai QR code (THAI_QR rail only). */
@@ -275,6 +282,8 @@ export interface ProviderPayout {
   providerStatus: string;
   merchantReference?: string;
   amount?: Money;
+  /** When the provider created the payout, when its list says (the spec's payout object does not promise it). */
+  createdAt?: Date;
 }
 
 export interface CardSession {
@@ -307,6 +316,12 @@ export interface MoneyMovementProvider {
   listDeposits(account: MerchantAccount, page?: { before?: string; limit?: number }): Promise<ProviderResult<Page<ProviderDeposit>>>;
   getCardSession(account: MerchantAccount, reference: string): Promise<ProviderResult<CardSession>>;
   settleCard(account: MerchantAccount, reference: string): Promise<ProviderResult<CardSettleResult>>;
+  /**
+   * The moment after which a hosted checkout session created at `createdAt` can no longer produce a
+   * payment: a hosted deposit whose payment the provider's list does not show by then was never paid
+   * and is EXPIRED (an assumption of the adapter: the spec does not say what follows a session's expiry).
+   */
+  checkoutSessionDeadline(createdAt: Date, expiresInSeconds?: number): Date;
 }
 
 /** A webhook registration at a provider that has a registration API (the QR gateway). */

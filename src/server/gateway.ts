@@ -68,13 +68,19 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const metrics = new GatewayMetrics();
+  // The slowest provider answer: every attempt timing out, plus the back-off between them.
+  const slowestAnswerMs = config.providers.timeoutMs * (config.providers.maxRetries + 1) + 5_000;
   services.reconciler.configure({
     afterMs: config.reconciler.afterMs,
     batchSize: config.reconciler.batchSize,
-    // A claim outlasts the slowest provider answer (every attempt timing out), so no other instance
-    // picks the deposit up while this one still waits for it.
-    claimMs: Math.max(config.reconciler.intervalMs, config.providers.timeoutMs * (config.providers.maxRetries + 1) + 5_000),
+    // A claim outlasts the slowest provider answer, so no other instance picks the row up while
+    // this one still waits for it.
+    claimMs: Math.max(config.reconciler.intervalMs, slowestAnswerMs),
     recheckMs: config.reconciler.intervalMs,
+    // A row without a provider reference or a recorded failure may still have its first call in flight.
+    submitGraceMs: slowestAnswerMs,
+    payoutMissingAfterChecks: config.reconciler.payoutMissingAfterChecks,
+    payoutRevertWindowMs: config.reconciler.payoutRevertWindowMs,
   });
   services.reconciler.onResult((event) => metrics.recordReconciliation(event));
   services.jobs.configure({

@@ -60,7 +60,7 @@ export class GatewayMetrics {
 
   readonly reconcilerChecks = new Counter({
     name: 'gateway_reconciler_checks_total',
-    help: 'Reconciler checks: deposits asked about one by one, by result (applied, noop, anomaly, provider_error, …), and payouts looked for in the provider\'s list (result checked or applied).',
+    help: 'Reconciler checks: deposits and refunds asked about one by one, by result (applied, noop, anomaly, provider_error, …), and payouts looked for in the provider\'s list (result checked, applied or resubmitted).',
     labelNames: ['subject', 'result'] as const,
     registers: [this.registry],
   });
@@ -76,6 +76,12 @@ export class GatewayMetrics {
     name: 'gateway_jobs_total',
     help: 'Runs of follow-up jobs by kind and outcome (succeeded, retried, failed: attempts exhausted, superseded: a newer job does the work).',
     labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly payoutsMissing = new Counter({
+    name: 'gateway_payouts_missing_at_provider_total',
+    help: 'Payouts the provider\'s list did not show after PAYOUT_MISSING_AFTER_CHECKS checks, each reported once (an admin-visible payout.missing_at_provider event).',
     registers: [this.registry],
   });
 
@@ -125,6 +131,12 @@ export class GatewayMetrics {
     if (event.subject === 'payout') {
       if (event.result.checked) this.reconcilerChecks.inc({ subject: 'payout', result: 'checked' }, event.result.checked);
       if (event.result.applied) this.reconcilerChecks.inc({ subject: 'payout', result: 'applied' }, event.result.applied);
+      if (event.result.resubmitted) this.reconcilerChecks.inc({ subject: 'payout', result: 'resubmitted' }, event.result.resubmitted);
+      if (event.result.missing) this.payoutsMissing.inc(event.result.missing);
+      return;
+    }
+    if (event.subject === 'refund') {
+      this.reconcilerChecks.inc({ subject: 'refund', result: event.result.outcome });
       return;
     }
     const { result } = event;

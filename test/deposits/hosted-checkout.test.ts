@@ -1,10 +1,12 @@
 // Hosted checkout end to end on a live-mode account served by the sandbox (hosted checkout is
 // refused on test accounts: the spec says a test-key session makes a real charge). The player
-// opens redirectUrl and presses Pay, as in a browser; the signed webhook makes it SUCCEEDED.
+// opens redirectUrl and presses Pay, as in a browser; the signed webhook makes it SUCCEEDED; a
+// refund names the payment the session produced, not the session.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { wsClient } from '../support/ws.js';
+import { RefundQuery, RequestRefundMutation } from '../refunds/operations.js';
 import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from './operations.js';
 import { collect, subscribed } from './support.js';
 
@@ -75,5 +77,37 @@ describe('hosted checkout', () => {
 
     const reconciled = await postRaw(t.gateway.graphqlUrl, { query: `mutation { reconcileDeposit(id: "${deposit.id}") { outcome deposit { status } userErrors { code } } }` }, t.keys.admin);
     expect(reconciled.body.data.reconcileDeposit).toMatchObject({ deposit: { status: 'SUCCEEDED' }, userErrors: [] });
+  });
+
+  it('a refund is requested for the payment the session produced, not for the session', async () => {
+    // given: a hosted checkout deposit the player paid
+    const created = await execute(
+      t.gateway.graphqlUrl,
+      CreateDepositMutation,
+      { input: { amount: '40.00', merchantAccount: 'dg-live-sim', customer: { email: 'ana@example.com' }, hostedCheckout: {} } },
+      { key: t.keys.webCashier },
+    );
+    const deposit = created.data!.createDeposit.deposit!;
+    const sessionId = new URL(deposit.redirectUrl!).pathname.split('/').pop()!;
+    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const paymentReference = controls.complete(sessionId, 'approved');
+    await expect
+      .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: t.keys.webCashier })).data!.deposit!.status, { timeout: 10_000 })
+      .toBe('SUCCEEDED');
+
+    // when
+    const requested = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId: deposit.id, amount: '15.00' } }, { key: t.keys.admin });
+
+    // then: the provider received the refund for the payment reference, and decides it
+    expect(requested.errors).toBeUndefined();
+    expect(requested.data!.requestRefund.userErrors).toEqual([]);
+    expect(controls.refunds(paymentReference)).toEqual([expect.objectContaining({ reference: paymentReference, amount: '15.00' })]);
+    expect(controls.refunds(sessionId)).toEqual([]);
+    const refundId = requested.data!.requestRefund.refund!.id;
+    await expect
+      .poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id: refundId }, { key: t.keys.admin })).data!.refund!.status, { timeout: 10_000 })
+      .toBe('APPROVED');
+    const read = await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: t.keys.webCashier });
+    expect(read.data!.deposit!.status).toBe('SUCCEEDED');
   });
 });

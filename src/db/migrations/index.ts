@@ -11,6 +11,7 @@ import { Migration20261121150000_qr_webhook_registrations } from './Migration202
 import { Migration20261121160000_provider_refunds_and_withdrawals } from './Migration20261121160000_provider_refunds_and_withdrawals.js';
 import { Migration20261123100000_jobs } from './Migration20261123100000_jobs.js';
 import { Migration20261123110000_event_visibility } from './Migration20261123110000_event_visibility.js';
+import { Migration20261123120000_recovery } from './Migration20261123120000_recovery.js';
 import { Migration20261123130000_idempotency } from './Migration20261123130000_idempotency.js';
 
 export const migrations = [
@@ -24,5 +25,6 @@ export const migrations = [
   { name: 'Migration20261121160000_provider_refunds_and_withdrawals', class: Migration20261121160000_provider_refunds_and_withdrawals },
   { name: 'Migration20261123100000_jobs', class: Migration20261123100000_jobs },
   { name: 'Migration20261123110000_event_visibility', class: Migration20261123110000_event_visibility },
+  { name: 'Migration20261123120000_recovery', class: Migration20261123120000_recovery },
   { name: 'Migration20261123130000_idempotency', class: Migration20261123130000_idempotency },
 ];

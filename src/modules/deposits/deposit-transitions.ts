@@ -21,6 +21,11 @@ export interface DepositChange {
   fee?: Money;
   net?: Money;
   approvedAt?: Date;
+  /**
+   * The provider's reference of the payment the report is about. Kept as the deposit's provider
+   * reference when it has none yet, and as its payment reference (which, for hosted checkout,
+   * differs from the session id the deposit was created with).
+   */
   providerReference?: string;
 }
 
@@ -70,9 +75,22 @@ export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepos
     }
   }
 
+  const reported = change.providerReference;
+  if (reported && !deposit.paymentReference && !(deposit.rail === 'HOSTED_CHECKOUT' && reported === deposit.providerReference)) {
+    // A detail, not a change: recorded whatever the status decision, so a report that arrives after
+    // its status was applied (a webhook after the reconciler) still names the payment for refunds.
+    deposit.paymentReference = reported;
+    await em.flush();
+  }
+
   const from = deposit.status;
   const decision = decideDepositTransition(from, change.status);
   if (decision.kind === 'noop') return { outcome: 'noop', deposit };
+  if (change.status === 'REFUNDED' && !deposit.refundedMoney().equals(deposit.amountMoney())) {
+    // Only refund rows decide REFUNDED (refund-accounting.ts): the refund code moves a deposit here
+    // once its executed refunds cover it; any other report of the word is reconciled there first.
+    return { outcome: 'anomaly', reason: `REFUND_NOT_RECORDED: ${deposit.refundedMoney().toString()} of ${deposit.amountMoney().toString()} is refunded by refund rows`, deposit };
+  }
   if (decision.kind === 'anomaly') return { outcome: 'anomaly', reason: `TRANSITION_NOT_ALLOWED: ${decision.reason}`, deposit };
 
   if (change.providerReference && !deposit.providerReference) {

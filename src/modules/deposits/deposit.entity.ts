@@ -62,6 +62,12 @@ export const DepositSchema = defineEntity({
     disputed: p.boolean().default(false),
     /** The provider's reference (payment reference or checkout session id); unique per provider. */
     providerReference: p.string().length(255).nullable(),
+    /**
+     * The provider's payment reference: what refunds, fee/net lookups and reconciliation name. The
+     * same as `providerReference` on every rail but hosted checkout, whose `providerReference` is the
+     * checkout session id and whose payment reference is learned from its webhook or the reconciler.
+     */
+    paymentReference: p.string().length(255).nullable(),
     redirectUrl: p.text().nullable(),
     /** The client's own reference for the deposit. */
     merchantReference: p.string().length(128).nullable(),
@@ -123,6 +129,16 @@ export class Deposit extends DepositSchema.class {
 
   netMoney(): Money | null {
     return this.net == null ? null : Money.fromDecimal(this.net, this.currency);
+  }
+
+  /**
+   * The provider's payment reference, or null while it is not known (a hosted checkout deposit whose
+   * player has not paid yet, or any deposit not yet submitted). Rows written before the column
+   * existed fall back to the provider reference, which is the payment reference on every rail but
+   * hosted checkout.
+   */
+  providerPaymentReference(): string | null {
+    return this.paymentReference ?? (this.rail === 'HOSTED_CHECKOUT' ? null : (this.providerReference ?? null));
   }
 
   refundedMoney(): Money {

@@ -109,7 +109,13 @@ export class DepositService {
    * Submits a deposit still waiting for its provider's answer (a time-out, or a crash between its
    * commit and the provider call) under its own id, which the provider takes as its idempotency key.
    */
-  resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
+  async resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
+    const deposit = await em.findOne(Deposit, { id }, { refresh: true });
+    if (deposit?.rail === 'HOSTED_CHECKOUT' && deposit.status === 'PENDING' && !deposit.providerReference) {
+      // POST /checkout-sessions takes no idempotency key: a second call could open a second
+      // session. The reconciler looks the session's payment up by our id instead.
+      return { outcome: 'unknown', reason: 'NOT_RESUBMITTABLE: a checkout session has no idempotency key; its payment is looked up instead' };
+    }
     return this.deps.operations.resume(em, this.operation, id);
   }
 
@@ -315,6 +321,7 @@ export class DepositService {
     const rows = await em.execute<Array<Record<string, unknown>>>(
       `update deposit set
          provider_reference = coalesce(provider_reference, ?),
+         payment_reference = coalesce(payment_reference, case when rail = 'HOSTED_CHECKOUT' then null else ? end),
          redirect_url = coalesce(?, redirect_url),
          provider_status = coalesce(provider_status, ?),
          submission_error = null,
@@ -325,6 +332,8 @@ export class DepositService {
        where id = ?
        returning *`,
       [
+        created.reference,
+        // A checkout session id is not a payment reference: that one is learned when the player pays.
         created.reference,
         created.redirectUrl ?? null,
         created.providerStatus,

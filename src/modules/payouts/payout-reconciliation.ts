@@ -1,43 +1,76 @@
-// Recovers missed payout webhooks: reads the provider's payout list (GET /payouts) and applies what it says to our pending payouts through payout-transitions.ts.
+// Recovers payouts whose webhooks or creation answer were lost: checks the payouts of one account in
+// rotation (least recently checked first, under row leases) against the provider's list (GET
+// /payouts), applies what it says through payout-transitions.ts, resubmits unknown-outcome payouts
+// under their own id, and reports a payout the provider never shows as an admin-visible anomaly.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
 import type { MerchantAccount, MoneyMovementProvider, ProviderPayout } from '../../providers/provider.js';
 import type { EventService } from '../events/event.service.js';
+import type { ResumeResult } from '../../kernel/operation.js';
 import { Payout } from './payout.entity.js';
 import { applyPayoutChange } from './payout-transitions.js';
 
+/** The event raised, once per payout, when the provider's list keeps not showing it (admins only: no client). */
+export const PAYOUT_MISSING_AT_PROVIDER = 'payout.missing_at_provider';
+
 export interface ReconcilePayoutsOptions {
-  /** Only payouts created at or before this moment (the "pending past a threshold" rule). Default: now. */
+  /** Only PENDING payouts created at or before this moment (the "pending past a threshold" rule). Default: now. */
   createdBefore?: Date;
-  /** At most this many of our pending payouts per run, oldest first. Default 200. */
+  /** At most this many payouts per run, least recently checked first. Default 200. */
   batchSize?: number;
   /** At most this many pages of GET /payouts per run (newest first). Default 10. */
   maxPages?: number;
   /** Page size of GET /payouts (1 to 200). Default 200. */
   pageLimit?: number;
+  /** How long a claim keeps other runs off a payout while it is checked. Default 60 s. */
+  claimMs?: number;
+  /** How long after a check a payout is not checked again. Default 0 (the caller's cadence decides). */
+  recheckMs?: number;
+  /** A payout with no provider reference and no recorded failure is left this long (its first call may be in flight). Default 0. */
+  submitGraceMs?: number;
+  /** Conclusive checks not showing a payout before it is reported missing at the provider. Default 5. */
+  missingAfterChecks?: number;
+  /** How long after it became PAID a payout is still checked for a reversal. Default 7 days. */
+  revertWindowMs?: number;
   logger?: Logger;
 }
 
+export interface ReconcilePayoutsDeps {
+  provider: Pick<MoneyMovementProvider, 'listPayouts'>;
+  events: EventService;
+  /** Resubmits a payout whose outcome is unknown (`PayoutService.resume`); without it such payouts are only looked for. */
+  resume?: (em: SqlEntityManager, id: string) => Promise<ResumeResult>;
+  /** Told of each payout newly reported missing (metrics). */
+  onMissing?: (payoutId: string) => void;
+}
+
 export interface ReconcilePayoutsResult {
-  /** Our pending payouts looked for. */
+  /** Payouts claimed and looked for. */
   checked: number;
-  /** Status changes applied (each with its event and notification). */
+  /** Status changes applied (each with its event and notification), including refusals of a resubmission. */
   applied: number;
   /** Reports refused as anomalies (mismatched amount, impossible move). */
   anomalies: number;
-  /** Payouts the provider's list did not show within `maxPages`. */
+  /** Payouts the provider's list did not show in this run. */
   notFound: string[];
+  /** Unknown-outcome payouts resubmitted under their own id. */
+  resubmitted: number;
+  /** Payouts reported missing at the provider in this run (each payout once ever). */
+  missing: string[];
   /** Set when the provider could not be read; nothing was changed after that point. */
   providerError?: string;
 }
 
+/** Clock difference allowed between our creation time and the provider's when bounding a search of its newest-first list. */
+const LIST_SKEW_MS = 10 * 60_000;
+
 /**
- * Reconciles the PENDING payouts of one merchant account with the provider's own list. Each change
- * commits in its own transaction through `applyPayoutChange`, which locks the payout row: safe to
- * run on every instance at once (a second run sees the status already applied and does nothing).
- * A payout whose submission never reached the provider is not in its list and stays PENDING; it is
- * returned in `notFound` for the caller to report.
+ * Reconciles the payouts of one merchant account with the provider's own list: PENDING ones past
+ * `createdBefore`, and PAID ones within `revertWindowMs` (a reversal's webhook may be lost too).
+ * Payouts are claimed with row leases (`FOR UPDATE SKIP LOCKED`), least recently checked first, so
+ * every payout gets its turn and concurrent runs never check one payout twice. Each change commits
+ * in its own transaction through `applyPayoutChange`.
  *
  * @example
  * await reconcilePendingPayouts(em, services.accounts.get('dg-test')!, { provider: services.providers['deposit-gateway'], events: services.events },
@@ -46,59 +79,175 @@ export interface ReconcilePayoutsResult {
 export async function reconcilePendingPayouts(
   em: SqlEntityManager,
   account: MerchantAccount,
-  deps: { provider: Pick<MoneyMovementProvider, 'listPayouts'>; events: EventService },
+  deps: ReconcilePayoutsDeps,
   options: ReconcilePayoutsOptions = {},
 ): Promise<ReconcilePayoutsResult> {
-  const pending = await em.find(
-    Payout,
-    { merchantAccount: account.code, provider: account.provider, status: 'PENDING', createdAt: { $lte: options.createdBefore ?? new Date() } },
-    { orderBy: { createdAt: 'asc', id: 'asc' }, limit: options.batchSize ?? 200 },
-  );
-  const result: ReconcilePayoutsResult = { checked: pending.length, applied: 0, anomalies: 0, notFound: [] };
-  if (pending.length === 0) return result;
+  const result: ReconcilePayoutsResult = { checked: 0, applied: 0, anomalies: 0, notFound: [], resubmitted: 0, missing: [] };
+  const ids = await claim(em, account, options);
+  if (ids.length === 0) return result;
+  const claimed = await em.find(Payout, { id: { $in: ids } }, { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true });
+  result.checked = claimed.length;
 
-  const byId = new Map(pending.map((payout) => [payout.id, payout]));
-  const byReference = new Map(pending.filter((payout) => payout.providerReference).map((payout) => [payout.providerReference!, payout]));
+  const search = await searchList(account, deps, claimed, options);
+  if (!search.ok) {
+    result.providerError = search.code;
+    options.logger?.warn({ account: account.code, code: search.code }, 'could not list payouts at the provider');
+    for (const payout of claimed) await release(em, payout.id, options, 'unchanged');
+    return result;
+  }
+
+  const source = `reconciler:${account.provider}/${account.code}`;
+  for (const payout of claimed) {
+    const report = search.reports.get(payout.id);
+    if (report) {
+      const applied = await em.transactional(async (tx) => {
+        const outcome = await applyPayoutChange(
+          tx,
+          {
+            payoutId: payout.id,
+            change: { status: report.status, providerStatus: report.providerStatus, providerReference: report.reference, ...(report.amount ? { amount: report.amount } : {}) },
+            source,
+          },
+          deps.events,
+        );
+        await release(tx, payout.id, options, 'seen');
+        return outcome;
+      });
+      if (applied.outcome === 'applied') result.applied += 1;
+      if (applied.outcome === 'anomaly') {
+        result.anomalies += 1;
+        options.logger?.warn({ payoutId: payout.id, reason: applied.reason }, 'payout report from the provider refused as an anomaly');
+      }
+      continue;
+    }
+    result.notFound.push(payout.id);
+
+    if (!payout.providerReference && payout.status === 'PENDING' && deps.resume) {
+      // Unknown outcome and not in the list: resubmit under its own id, which returns the original
+      // payout if the provider did take the first call.
+      const resumed = await deps.resume(em, payout.id);
+      options.logger?.info({ payoutId: payout.id, outcome: resumed.outcome, reason: resumed.reason }, 'reconciler resubmitted a payout whose outcome was unknown');
+      if (resumed.outcome === 'submitted' || resumed.outcome === 'refused' || resumed.outcome === 'not_needed') {
+        if (resumed.outcome === 'submitted') result.resubmitted += 1;
+        if (resumed.outcome === 'refused') result.applied += 1;
+        await release(em, payout.id, options, 'seen');
+        continue;
+      }
+    }
+    if (!search.conclusive) {
+      // The list was not read far enough back to say the payout is absent.
+      await release(em, payout.id, options, 'unchanged');
+      continue;
+    }
+    if (await countMissing(em, payout, deps, options)) result.missing.push(payout.id);
+  }
+  return result;
+}
+
+/** Claims a batch of this account's payouts due for a check, least recently checked first. */
+async function claim(em: SqlEntityManager, account: MerchantAccount, options: ReconcilePayoutsOptions): Promise<string[]> {
+  const rows = await em.execute<Array<{ id: string }>>(
+    `update payout set reconcile_lease_until = now() + make_interval(secs => ?)
+     where id in (
+       select id from payout
+       where merchant_account = ? and provider = ?
+         and (reconcile_lease_until is null or reconcile_lease_until <= now())
+         and (
+           (status = 'PENDING' and created_at <= ?::timestamptz
+             and (provider_reference is not null or submission_error is not null or created_at <= now() - make_interval(secs => ?)))
+           or (status = 'PAID' and updated_at >= now() - make_interval(secs => ?))
+         )
+       order by reconcile_checked_at asc nulls first, created_at asc
+       limit ?
+       for update skip locked
+     )
+     returning id`,
+    [
+      (options.claimMs ?? 60_000) / 1000,
+      account.code,
+      account.provider,
+      (options.createdBefore ?? new Date()).toISOString(),
+      (options.submitGraceMs ?? 0) / 1000,
+      (options.revertWindowMs ?? 7 * 86_400_000) / 1000,
+      options.batchSize ?? 200,
+    ],
+  );
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Reads GET /payouts newest first until every claimed payout is found, the list ends, or it reaches
+ * items created before the oldest claimed payout (then an absent payout is known to be absent).
+ */
+async function searchList(
+  account: MerchantAccount,
+  deps: ReconcilePayoutsDeps,
+  claimed: Payout[],
+  options: ReconcilePayoutsOptions,
+): Promise<{ ok: true; reports: Map<string, ProviderPayout>; conclusive: boolean } | { ok: false; code: string }> {
+  const byId = new Map(claimed.map((payout) => [payout.id, payout]));
+  const byReference = new Map(claimed.filter((payout) => payout.providerReference).map((payout) => [payout.providerReference!, payout]));
+  const floor = Math.min(...claimed.map((payout) => payout.createdAt.getTime())) - LIST_SKEW_MS;
   const reports = new Map<string, ProviderPayout>();
   let before: string | undefined;
-  for (let page = 0; page < (options.maxPages ?? 10) && reports.size < pending.length; page++) {
+  for (let page = 0; page < (options.maxPages ?? 10); page++) {
     const listed = await deps.provider.listPayouts(account, { limit: options.pageLimit ?? 200, ...(before ? { before } : {}) });
-    if (!listed.ok) {
-      result.providerError = listed.error.code;
-      options.logger?.warn({ account: account.code, code: listed.error.code }, 'could not list payouts at the provider');
-      break;
-    }
+    if (!listed.ok) return { ok: false, code: listed.error.code };
     for (const item of listed.value.items) {
       // Our id is the provider's merchant reference; the provider reference is the fallback.
       const ours = (item.merchantReference && byId.get(item.merchantReference)) || byReference.get(item.reference);
       if (ours) reports.set(ours.id, item);
     }
+    if (reports.size === claimed.length) return { ok: true, reports, conclusive: true };
     before = listed.value.nextBefore;
-    if (!before) break;
+    if (!before) return { ok: true, reports, conclusive: true };
+    if (listed.value.items.some((item) => item.createdAt && item.createdAt.getTime() < floor)) return { ok: true, reports, conclusive: true };
   }
+  return { ok: true, reports, conclusive: false };
+}
 
-  for (const payout of pending) {
-    const report = reports.get(payout.id);
-    if (!report) {
-      result.notFound.push(payout.id);
-      continue;
-    }
-    const applied = await em.transactional((tx) =>
-      applyPayoutChange(
-        tx,
-        {
-          payoutId: payout.id,
-          change: { status: report.status, providerStatus: report.providerStatus, providerReference: report.reference, ...(report.amount ? { amount: report.amount } : {}) },
-          source: `reconciler:${account.provider}/${account.code}`,
-        },
-        deps.events,
-      ),
+/** Ends a payout's check: `seen` resets its missing count, `unchanged` leaves it. */
+async function release(em: SqlEntityManager, payoutId: string, options: ReconcilePayoutsOptions, how: 'seen' | 'unchanged'): Promise<void> {
+  await em.execute(
+    `update payout set reconcile_checked_at = now(), reconcile_lease_until = now() + make_interval(secs => ?)${how === 'seen' ? ', missing_checks = 0' : ''} where id = ?`,
+    [(options.recheckMs ?? 0) / 1000, payoutId],
+  );
+}
+
+/**
+ * Counts one more conclusive check that did not show the payout; at `missingAfterChecks` it is
+ * reported once: an event row with no client (only admins read it in `events`), a warning and the
+ * caller's metric. Returns true when it was reported now.
+ */
+async function countMissing(em: SqlEntityManager, payout: Payout, deps: ReconcilePayoutsDeps, options: ReconcilePayoutsOptions): Promise<boolean> {
+  const threshold = options.missingAfterChecks ?? 5;
+  const raised = await em.transactional(async (tx) => {
+    // now() is the transaction's start: equal to it, missing_reported_at was set by this very
+    // statement, so the anomaly is raised once, even if the payout shows up and goes missing again.
+    const rows = await tx.execute<Array<{ raised: boolean }>>(
+      `update payout set missing_checks = missing_checks + 1, reconcile_checked_at = now(), reconcile_lease_until = now() + make_interval(secs => ?),
+         missing_reported_at = case when missing_reported_at is null and missing_checks + 1 >= ? then now() else missing_reported_at end
+       where id = ?
+       returning coalesce(missing_reported_at = now(), false) as raised`,
+      [(options.recheckMs ?? 0) / 1000, threshold, payout.id],
     );
-    if (applied.outcome === 'applied') result.applied += 1;
-    if (applied.outcome === 'anomaly') {
-      result.anomalies += 1;
-      options.logger?.warn({ payoutId: payout.id, reason: applied.reason }, 'payout report from the provider refused as an anomaly');
-    }
+    if (!rows[0]?.raised) return false;
+    await deps.events.append(tx, {
+      subjectType: 'payout',
+      subjectId: payout.id,
+      clientId: null,
+      type: PAYOUT_MISSING_AT_PROVIDER,
+      fromStatus: payout.status,
+      toStatus: payout.status,
+    });
+    return true;
+  });
+  if (raised) {
+    options.logger?.warn(
+      { anomaly: 'PAYOUT_MISSING_AT_PROVIDER', payoutId: payout.id, status: payout.status, providerReference: payout.providerReference ?? null, checks: threshold },
+      'payout not shown by the provider after repeated checks; reported for an admin',
+    );
+    deps.onMissing?.(payout.id);
   }
-  return result;
+  return raised;
 }

@@ -48,6 +48,8 @@ export const PayoutSchema = defineEntity({
      */
     beneficiaryAccountNumber: p.string().length(64).nullable(),
     beneficiaryCci: p.string().length(64).nullable(),
+    /** The full ID document number, kept like the account number (admins only, never logged) so a payout can be resubmitted as first sent. */
+    beneficiaryDocumentNumber: p.string().length(64).nullable(),
     /** The provider's payout reference; unique per provider. */
     providerReference: p.string().length(255).nullable(),
     /** The client's own reference (our payout id is the provider's merchant reference). */

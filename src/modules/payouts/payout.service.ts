@@ -210,6 +210,7 @@ export class PayoutService {
         beneficiary: storedBeneficiary(request.beneficiary),
         beneficiaryAccountNumber: request.beneficiary.accountNumber ?? null,
         beneficiaryCci: request.beneficiary.cci ?? null,
+        beneficiaryDocumentNumber: request.beneficiary.documentNumber ?? null,
         merchantReference: input.merchantReference ?? null,
         idempotencyKey: input.idempotencyKey ?? null,
         idempotencyFingerprint: input.idempotencyKey ? requestFingerprint(input) : null,
@@ -237,7 +238,12 @@ export class PayoutService {
       // The client's own request when it retries (its fingerprint matched, so it is the first
       // one's, full beneficiary included); otherwise what the row keeps.
       const request = prepared?.request ?? requestOf(payout);
-      if (!request) return { ok: false, error: { code: 'PROVIDER_UNAVAILABLE', message: 'The beneficiary is kept masked; the payout is resubmitted when its client retries with the same idempotency key', outcomeUnknown: true } };
+      if (!request) {
+        return {
+          ok: false,
+          error: { code: 'PROVIDER_UNAVAILABLE', message: 'BENEFICIARY_NOT_STORED: the full document number of this payout was not kept; it is resubmitted when its client retries with the same idempotency key', outcomeUnknown: true },
+        };
+      }
       return this.deps.provider.createPayout(account, { payoutId: payout.id, ...request });
     },
     accepted: async (em, payout, created) => {
@@ -288,17 +294,18 @@ interface PreparedPayout {
 }
 
 /**
- * The request a payout row can be resubmitted with on its own, or undefined: the row keeps the
- * full account and CCI numbers (admin-only columns) but only a masked document number, which no
- * provider would accept. Such a payout is resubmitted when its client retries, or found in the
- * provider's payout list by our id.
+ * The request a payout row is resubmitted with on its own (the reconciler): the full account, CCI
+ * and document numbers are kept in admin-only columns. Undefined for a payout written before the
+ * full document number was kept: resubmitting the masked one would be wrong; its client's retry
+ * with the same idempotency key resubmits it, or the provider's payout list finds it by our id.
  */
 function requestOf(payout: Payout): Omit<CreatePayoutRequest, 'payoutId'> | undefined {
   const stored = payout.beneficiary;
-  if (stored.documentNumber) return undefined;
+  if (stored.documentNumber && !payout.beneficiaryDocumentNumber) return undefined;
   const beneficiary: PayoutBeneficiary = {};
   if (stored.name) beneficiary.name = stored.name;
   if (stored.documentType) beneficiary.documentType = stored.documentType;
+  if (payout.beneficiaryDocumentNumber) beneficiary.documentNumber = payout.beneficiaryDocumentNumber;
   if (payout.beneficiaryAccountNumber) beneficiary.accountNumber = payout.beneficiaryAccountNumber;
   if (stored.bankCode) beneficiary.bankCode = stored.bankCode;
   if (stored.accountType) beneficiary.accountType = stored.accountType;

@@ -1,4 +1,4 @@
-// Reconciliation: asks the provider about deposits still open past an age (their webhooks may be lost) and applies its answer through the one transition function, claiming work with row leases so instances never check the same deposit at once.
+// Reconciliation: asks the provider about deposits and refunds still open past an age (their webhooks may be lost, or their submission's outcome is unknown), resubmits or finds what never got a provider reference, and applies the answers through the transition functions, claiming work with row leases so instances never check the same row at once.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
@@ -10,6 +10,10 @@ import type { EventService } from '../events/event.service.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import type { JobQueue } from '../../kernel/jobs.js';
 import { RELEASE_DEFERRED_DELIVERIES } from '../webhooks/webhook-jobs.js';
+import { applyPaymentRefunded } from '../refunds/refund-accounting.js';
+import { Refund } from '../refunds/refund.entity.js';
+import type { RefundService } from '../refunds/refund.service.js';
+import { applyRefundChange, lockRefund } from '../refunds/refund-transitions.js';
 
 /**
  * - `applied`: the provider's status differed and was applied (a missed webhook, corrected).
@@ -30,17 +34,49 @@ export interface ReconcileResult {
   to?: DepositStatus;
 }
 
+/**
+ * What checking one REQUESTED refund did:
+ * - `applied`: its decision was read from the payment's `refund_status` and applied (or a
+ *   resubmission was refused, which rejects it).
+ * - `resubmitted`: it had no provider reference and was resubmitted under its own id.
+ * - `noop`: nothing to decide yet (still pending, or no refund status).
+ * - `ambiguous`: the payment has several refunds, so its one `refund_status` decides none of them.
+ * - `anomaly`, `provider_error`, `not_found`: as for deposits.
+ */
+export type RefundReconcileOutcome = 'applied' | 'resubmitted' | 'noop' | 'ambiguous' | 'anomaly' | 'provider_error' | 'not_found';
+
+export interface RefundReconcileResult {
+  outcome: RefundReconcileOutcome;
+  reason?: string;
+  refundId: string;
+}
+
 /** Result of one pass over the payouts of one account, as the payouts module reports it. */
 export interface PayoutPassResult {
   checked: number;
   applied: number;
+  /** Payouts whose unknown-outcome submission was resubmitted. */
+  resubmitted?: number;
+  /** Payouts newly reported missing at the provider (each once). */
+  missing?: number;
+}
+
+/** What the reconciler asks of one payout pass. */
+export interface PayoutPassOptions {
+  /** Only pending payouts created at or before this moment (the age threshold). */
+  createdBefore: Date;
+  claimMs: number;
+  recheckMs: number;
+  submitGraceMs: number;
+  missingAfterChecks: number;
+  revertWindowMs: number;
 }
 
 /**
- * Reconciles the pending payouts of one deposit-gateway account (the payouts module's
- * `reconcilePendingPayouts`). `createdBefore` carries the reconciler's age threshold.
+ * Reconciles the payouts of one deposit-gateway account (the payouts module's
+ * `reconcilePendingPayouts`).
  */
-export type PayoutReconcileHook = (em: SqlEntityManager, account: MerchantAccount, createdBefore: Date) => Promise<PayoutPassResult>;
+export type PayoutReconcileHook = (em: SqlEntityManager, account: MerchantAccount, options: PayoutPassOptions) => Promise<PayoutPassResult>;
 
 export interface ReconcilerOptions {
   /** A deposit is checked once it has been open this long. */
@@ -51,12 +87,22 @@ export interface ReconcilerOptions {
   claimMs: number;
   /** How long after a check a still-open deposit is checked again (also the payout pass cadence). */
   recheckMs: number;
+  /**
+   * A row with no provider reference and no recorded submission failure may still have its first
+   * provider call in flight: it is left alone this long after creation (the slowest provider answer).
+   */
+  submitGraceMs: number;
+  /** A payout the provider's list has not shown in this many conclusive checks is reported missing. */
+  payoutMissingAfterChecks: number;
+  /** A PAID payout is checked again for a reversal for this long. */
+  payoutRevertWindowMs: number;
 }
 
 export interface ReconcilerDeps {
   accounts: MerchantAccountService;
   providers: Record<ProviderName, DepositProvider>;
-  deposits: DepositService;
+  deposits: Pick<DepositService, 'resume' | 'refreshFromProvider'>;
+  refunds: Pick<RefundService, 'resume'>;
   events: EventService;
   /** Follow-up work committed with a correction (deferred refund deliveries). */
   jobs: JobQueue;
@@ -65,11 +111,15 @@ export interface ReconcilerDeps {
   reconcilePayouts?: PayoutReconcileHook;
 }
 
-export type ReconcileListener = (event: { subject: 'deposit'; result: ReconcileResult } | { subject: 'payout'; result: PayoutPassResult }) => void;
+export type ReconcileListener = (
+  event: { subject: 'deposit'; result: ReconcileResult } | { subject: 'refund'; result: RefundReconcileResult } | { subject: 'payout'; result: PayoutPassResult },
+) => void;
 
 export interface PassResult {
   checked: number;
   corrected: number;
+  /** REQUESTED refunds checked, and how many of them were decided or resubmitted. */
+  refunds?: { checked: number; applied: number };
   payouts?: PayoutPassResult;
 }
 
@@ -81,9 +131,23 @@ export interface PassResult {
  */
 const HOSTED_SEARCH_PAGES = 5;
 
+/**
+ * Clock difference allowed between our creation time and the provider's: a newest-first list is
+ * known to hold nothing of ours beyond an item created this long before our oldest row.
+ */
+const LIST_SKEW_MS = 10 * 60_000;
+
 export class Reconciler {
   private readonly listeners: ReconcileListener[] = [];
-  private options: ReconcilerOptions = { afterMs: 300_000, batchSize: 50, claimMs: 60_000, recheckMs: 60_000 };
+  private options: ReconcilerOptions = {
+    afterMs: 300_000,
+    batchSize: 50,
+    claimMs: 60_000,
+    recheckMs: 60_000,
+    submitGraceMs: 35_000,
+    payoutMissingAfterChecks: 5,
+    payoutRevertWindowMs: 7 * 86_400_000,
+  };
 
   constructor(private readonly deps: ReconcilerDeps) {}
 
@@ -111,8 +175,19 @@ export class Reconciler {
       const result = await this.reconcileDeposit(fork(), id);
       if (result.outcome === 'applied') corrected += 1;
     }
+    const refundIds = await this.claimRefunds(fork());
+    let refundsApplied = 0;
+    for (const id of refundIds) {
+      const result = await this.reconcileRefund(fork(), id);
+      if (result.outcome === 'applied' || result.outcome === 'resubmitted') refundsApplied += 1;
+    }
     const payouts = await this.reconcilePayouts(fork);
-    return { checked: claimed.length, corrected, ...(payouts ? { payouts } : {}) };
+    return {
+      checked: claimed.length,
+      corrected,
+      ...(refundIds.length ? { refunds: { checked: refundIds.length, applied: refundsApplied } } : {}),
+      ...(payouts ? { payouts } : {}),
+    };
   }
 
   /**
@@ -130,22 +205,43 @@ export class Reconciler {
   }
 
   private async check(em: SqlEntityManager, depositId: string): Promise<ReconcileResult> {
-    const deposit = await em.findOne(Deposit, { id: depositId });
+    let deposit = await em.findOne(Deposit, { id: depositId });
     if (!deposit) return { outcome: 'not_found', reason: `DEPOSIT_NOT_FOUND: no deposit ${depositId}` };
-    let reference = deposit.providerReference;
-    if (!reference) return { outcome: 'not_submitted', reason: 'DEPOSIT_NOT_SUBMITTED: the deposit has no provider reference yet', deposit };
     const account = this.deps.accounts.get(deposit.merchantAccount);
     if (!account || account.provider !== deposit.provider) {
       return { outcome: 'account_missing', reason: `ACCOUNT_NOT_CONFIGURED: ${deposit.merchantAccount}`, deposit };
     }
-    if (deposit.rail === 'HOSTED_CHECKOUT') {
-      const payment = await this.findHostedPayment(account, deposit);
-      if (!payment.ok || !payment.reference) {
+    if (!deposit.providerReference && deposit.status === 'PENDING' && deposit.rail !== 'HOSTED_CHECKOUT') {
+      // The outcome of its submission is unknown (a time-out, or a crash before the call): resubmit
+      // under its own id, which returns the original payment if the provider got the first call.
+      const resumed = await this.deps.deposits.resume(em, depositId);
+      const reason = resumed.reason !== undefined ? { reason: resumed.reason } : {};
+      if (resumed.outcome === 'not_found') return { outcome: 'not_found', ...reason };
+      deposit = await em.refreshOrFail(deposit);
+      if (resumed.outcome === 'refused') {
         await this.release(em, depositId);
-        // No payment yet: the player has not paid on the hosted page (or it is older than the search).
-        return payment.ok ? { outcome: 'noop', deposit } : { outcome: 'provider_error', reason: payment.reason, deposit };
+        return { outcome: 'applied', deposit, from: 'PENDING', to: deposit.status, ...reason };
       }
+      if (resumed.outcome === 'unknown') {
+        await this.release(em, depositId);
+        return { outcome: 'provider_error', deposit, ...reason };
+      }
+      this.deps.logger.info({ depositId, outcome: resumed.outcome }, 'reconciler resubmitted a deposit whose outcome was unknown');
+    }
+    let reference = deposit.providerPaymentReference();
+    if (!reference && deposit.rail === 'HOSTED_CHECKOUT') {
+      const payment = await this.findHostedPayment(account, deposit);
+      if (!payment.ok) {
+        await this.release(em, depositId);
+        return { outcome: 'provider_error', reason: payment.reason, deposit };
+      }
+      // No payment yet: the player has not paid on the hosted page, or never will (A24).
+      if (!payment.reference) return this.expireIfAbandoned(em, deposit, account, payment.conclusive);
       reference = payment.reference;
+    }
+    if (!reference) {
+      await this.release(em, depositId);
+      return { outcome: 'not_submitted', reason: 'DEPOSIT_NOT_SUBMITTED: the deposit has no provider reference yet', deposit };
     }
 
     // Outside any transaction: no row lock is held while the provider answers.
@@ -161,8 +257,13 @@ export class Reconciler {
     }
 
     const from = deposit.status;
+    const source = `reconciler:${account.provider}/${account.code}`;
+    if (truth.status === 'REFUNDED') {
+      // Only refund rows decide REFUNDED and the refunded amount: never a bare status change.
+      return this.reconcileRefunded(em, deposit, truth, source);
+    }
     const applied = await em.transactional(async (tx) => {
-      const outcome = await applyDepositChange(tx, { depositId, change: changeOf(truth), source: `reconciler:${account.provider}/${account.code}` }, this.deps.events);
+      const outcome = await applyDepositChange(tx, { depositId, change: changeOf(truth), source }, this.deps.events);
       if (outcome.outcome === 'applied') await this.deps.jobs.enqueue(tx, RELEASE_DEFERRED_DELIVERIES, { depositId }, { dedupeKey: depositId });
       await this.release(tx, depositId);
       return outcome;
@@ -185,20 +286,190 @@ export class Reconciler {
     }
   }
 
-  /** The payment a hosted checkout session produced, found by our deposit id as its merchant reference. */
-  private async findHostedPayment(account: MerchantAccount, deposit: Deposit): Promise<{ ok: true; reference?: string } | { ok: false; reason: string }> {
+  /** A provider's `refunded` about a deposit: reconciled with its refund rows (refund-accounting.ts). */
+  private async reconcileRefunded(em: SqlEntityManager, deposit: Deposit, truth: ProviderDeposit, source: string): Promise<ReconcileResult> {
+    const from = deposit.status;
+    const result = await em.transactional(async (tx) => {
+      const outcome = await applyPaymentRefunded(
+        tx,
+        {
+          depositId: deposit.id,
+          ...(truth.amount ? { amount: truth.amount } : {}),
+          reversedInFull: truth.refundStatus?.reversedInFull ?? false,
+          providerStatus: truth.providerStatus,
+          source,
+        },
+        this.deps.events,
+      );
+      await this.release(tx, deposit.id);
+      return outcome;
+    });
+    const current = await em.refreshOrFail(deposit);
+    const reason = result.reason !== undefined ? { reason: result.reason } : {};
+    switch (result.outcome) {
+      case 'recorded':
+        return { outcome: 'applied', deposit: current, from, to: current.status, ...reason };
+      case 'explained':
+      case 'in_progress':
+        return { outcome: 'noop', deposit: current, ...reason };
+      case 'anomaly':
+        return { outcome: 'anomaly', deposit: current, ...reason };
+      case 'not_found':
+        return { outcome: 'not_found', ...reason };
+    }
+  }
+
+  /**
+   * A hosted checkout deposit whose payment the provider's list does not show: EXPIRED once its
+   * session can no longer be paid (the adapter's deadline, A24) and the search was conclusive, else
+   * left for a later pass.
+   */
+  private async expireIfAbandoned(em: SqlEntityManager, deposit: Deposit, account: MerchantAccount, conclusive: boolean): Promise<ReconcileResult> {
     const provider = this.deps.providers[deposit.provider];
-    if (!isListing(provider)) return { ok: true };
+    const details = deposit.request.details;
+    const lifetime = details.rail === 'HOSTED_CHECKOUT' ? details.expiresInSeconds : undefined;
+    const deadline = isListing(provider) ? provider.checkoutSessionDeadline(deposit.createdAt, lifetime) : undefined;
+    if (!conclusive || !deadline || Date.now() < deadline.getTime() || deposit.status !== 'PENDING') {
+      await this.release(em, deposit.id);
+      return { outcome: 'noop', deposit };
+    }
+    const applied = await em.transactional(async (tx) => {
+      const outcome = await applyDepositChange(
+        tx,
+        { depositId: deposit.id, change: { status: 'EXPIRED', providerStatus: 'session_expired' }, source: `reconciler:${account.provider}/${account.code}` },
+        this.deps.events,
+      );
+      // Refund deliveries that waited for this payment are decided against its final status.
+      if (outcome.outcome === 'applied') await this.deps.jobs.enqueue(tx, RELEASE_DEFERRED_DELIVERIES, { depositId: deposit.id }, { dedupeKey: deposit.id });
+      await this.release(tx, deposit.id);
+      return outcome;
+    });
+    const current = await em.refreshOrFail(deposit);
+    if (applied.outcome === 'applied') return { outcome: 'applied', deposit: current, from: 'PENDING', to: current.status, reason: 'SESSION_EXPIRED: no payment was made before the checkout session expired' };
+    return { outcome: applied.outcome === 'anomaly' ? 'anomaly' : 'noop', deposit: current, ...(applied.reason !== undefined ? { reason: applied.reason } : {}) };
+  }
+
+  /**
+   * The payment a hosted checkout session produced, found by our deposit id as its merchant
+   * reference in the newest-first list. `conclusive` when the search reached the end of the list or
+   * items created before the deposit (so an absent payment does not exist).
+   */
+  private async findHostedPayment(account: MerchantAccount, deposit: Deposit): Promise<{ ok: true; reference?: string; conclusive: boolean } | { ok: false; reason: string }> {
+    const provider = this.deps.providers[deposit.provider];
+    if (!isListing(provider)) return { ok: true, conclusive: false };
+    const floor = deposit.createdAt.getTime() - LIST_SKEW_MS;
     let before: string | undefined;
     for (let page = 0; page < HOSTED_SEARCH_PAGES; page++) {
       const result = await provider.listDeposits(account, { limit: 200, ...(before ? { before } : {}) });
       if (!result.ok) return { ok: false, reason: `${result.error.code}: ${result.error.message}` };
       const match = result.value.items.find((item) => item.merchantReference === deposit.id);
-      if (match) return { ok: true, reference: match.reference };
-      if (!result.value.nextBefore) return { ok: true };
+      if (match) return { ok: true, reference: match.reference, conclusive: true };
+      if (!result.value.nextBefore) return { ok: true, conclusive: true };
+      if (result.value.items.some((item) => item.createdAt && item.createdAt.getTime() < floor)) return { ok: true, conclusive: true };
       before = result.value.nextBefore;
     }
-    return { ok: true };
+    return { ok: true, conclusive: false };
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Refunds
+
+  /**
+   * Checks one REQUESTED refund: one with no provider reference is resubmitted under its own id
+   * (`RefundService.resume`); one the provider knows is decided from the payment's `refund_status`
+   * (GET /payments/{payment reference}) through `applyRefundChange`, so its events and the deposit's
+   * refunded amount follow as after its webhook. The payment has one `refund_status` for all its
+   * refunds (A25), so it decides a refund only when that refund is the only one the provider knows
+   * for the payment; otherwise the refund is left to its webhook and logged.
+   */
+  async reconcileRefund(em: SqlEntityManager, refundId: string): Promise<RefundReconcileResult> {
+    const result = await this.checkRefund(em, refundId);
+    for (const listener of this.listeners) listener({ subject: 'refund', result });
+    const log = this.deps.logger;
+    if (result.outcome === 'applied' || result.outcome === 'resubmitted') log.info({ refundId, outcome: result.outcome, reason: result.reason }, 'reconciler settled a refund (a webhook or an answer was missed)');
+    else if (result.outcome === 'ambiguous' || result.outcome === 'anomaly') log.warn({ refundId, reason: result.reason }, 'reconciler could not decide a refund from the provider\'s refund status');
+    else if (result.outcome === 'provider_error') log.warn({ refundId, reason: result.reason }, 'reconciler could not ask the provider about a refund');
+    return result;
+  }
+
+  private async checkRefund(em: SqlEntityManager, refundId: string): Promise<RefundReconcileResult> {
+    const refund = await em.findOne(Refund, { id: refundId }, { refresh: true });
+    if (!refund) return { outcome: 'not_found', refundId, reason: `REFUND_NOT_FOUND: no refund ${refundId}` };
+    const done = async (result: Omit<RefundReconcileResult, 'refundId'>): Promise<RefundReconcileResult> => {
+      await this.releaseRefund(em, refundId);
+      return { refundId, ...result };
+    };
+    if (refund.status !== 'REQUESTED') return done({ outcome: 'noop' });
+    if (!refund.providerReference) {
+      const resumed = await this.deps.refunds.resume(em, refundId);
+      const reason = resumed.reason !== undefined ? { reason: resumed.reason } : {};
+      switch (resumed.outcome) {
+        case 'submitted':
+          return done({ outcome: 'resubmitted', ...reason });
+        case 'refused':
+          return done({ outcome: 'applied', ...reason });
+        case 'unknown':
+          return done({ outcome: 'provider_error', ...reason });
+        case 'not_needed':
+          return done({ outcome: 'noop' });
+        case 'not_found':
+          return { outcome: 'not_found', refundId, ...reason };
+      }
+    }
+    const deposit = await em.findOneOrFail(Deposit, { id: refund.depositId });
+    const account = this.deps.accounts.get(deposit.merchantAccount);
+    const reference = deposit.providerPaymentReference();
+    if (!account || account.provider !== deposit.provider || !reference) return done({ outcome: 'noop', reason: 'PAYMENT_NOT_LOOKED_UP: no account or payment reference to ask about' });
+    const answer = await this.deps.providers[deposit.provider].getDeposit(account, reference);
+    if (!answer.ok) return done({ outcome: 'provider_error', reason: `${answer.error.code}: ${answer.error.message}` });
+    const word = answer.value.refundStatus;
+    if (!word || word.status === 'REQUESTED') return done({ outcome: 'noop' });
+
+    const decided = await em.transactional(async (tx): Promise<Omit<RefundReconcileResult, 'refundId'>> => {
+      const locked = await lockRefund(tx, refundId);
+      if (!locked || locked.refund.status !== 'REQUESTED') return { outcome: 'noop' };
+      const known = (await tx.find(Refund, { depositId: locked.deposit.id })).filter((other) => other.providerReference || other.status === 'REQUESTED');
+      if (known.length !== 1) {
+        return { outcome: 'ambiguous', reason: `REFUND_STATUS_AMBIGUOUS: payment ${reference} has ${known.length} refunds; its refund_status ${word.providerStatus} decides none of them` };
+      }
+      if (word.reversedInFull && !locked.refund.amountMoney().equals(locked.deposit.amountMoney().subtract(locked.deposit.refundedMoney()))) {
+        return { outcome: 'ambiguous', reason: `REFUND_STATUS_AMBIGUOUS: payment ${reference} is reversed in full, but this refund is ${locked.refund.amountMoney().toString()}` };
+      }
+      const applied = await applyRefundChange(
+        tx,
+        { refundId, change: { status: word.status, providerStatus: word.providerStatus }, source: `reconciler:${account.provider}/${account.code}` },
+        this.deps.events,
+      );
+      const reason = applied.reason !== undefined ? { reason: applied.reason } : {};
+      if (applied.outcome === 'applied') return { outcome: 'applied', reason: `REFUND_STATUS: ${word.providerStatus}` };
+      return { outcome: applied.outcome === 'anomaly' ? 'anomaly' : 'noop', ...reason };
+    });
+    return done(decided);
+  }
+
+  /** Claims REQUESTED refunds like deposits (row leases, SKIP LOCKED); an in-flight first submission is left its grace. */
+  private async claimRefunds(em: SqlEntityManager): Promise<string[]> {
+    const { afterMs, batchSize, claimMs, submitGraceMs } = this.options;
+    const rows = await em.execute<Array<{ id: string }>>(
+      `update refund set reconcile_lease_until = now() + make_interval(secs => ?)
+       where id in (
+         select id from refund
+         where status = 'REQUESTED'
+           and created_at <= now() - make_interval(secs => ?)
+           and (provider_reference is not null or submission_error is not null or created_at <= now() - make_interval(secs => ?))
+           and (reconcile_lease_until is null or reconcile_lease_until <= now())
+         order by reconcile_lease_until asc nulls first, created_at asc
+         limit ?
+         for update skip locked
+       )
+       returning id`,
+      [claimMs / 1000, afterMs / 1000, submitGraceMs / 1000, batchSize],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  private async releaseRefund(em: SqlEntityManager, refundId: string): Promise<void> {
+    await em.execute('update refund set reconcile_lease_until = now() + make_interval(secs => ?) where id = ?', [this.options.recheckMs / 1000, refundId]);
   }
 
   /**
@@ -206,21 +477,24 @@ export class Reconciler {
    * (SKIP LOCKED), and a claimed row's lease keeps it off every other instance until it expires.
    */
   private async claim(em: SqlEntityManager): Promise<string[]> {
-    const { afterMs, batchSize, claimMs } = this.options;
+    const { afterMs, batchSize, claimMs, submitGraceMs } = this.options;
+    // A deposit with no provider reference is claimed too (an unknown outcome or a crash before the
+    // provider call), once its first call can no longer be in flight: it failed (submission_error) or
+    // is older than the slowest provider answer.
     const rows = await em.execute<Array<{ id: string }>>(
       `update deposit set reconcile_lease_until = now() + make_interval(secs => ?)
        where id in (
          select id from deposit
          where status in ('PENDING', 'AUTHORIZED')
-           and provider_reference is not null
            and created_at <= now() - make_interval(secs => ?)
+           and (provider_reference is not null or submission_error is not null or created_at <= now() - make_interval(secs => ?))
            and (reconcile_lease_until is null or reconcile_lease_until <= now())
          order by reconcile_lease_until asc nulls first, created_at asc
          limit ?
          for update skip locked
        )
        returning id`,
-      [claimMs / 1000, afterMs / 1000, batchSize],
+      [claimMs / 1000, afterMs / 1000, submitGraceMs / 1000, batchSize],
     );
     return rows.map((row) => row.id);
   }
@@ -235,14 +509,24 @@ export class Reconciler {
     if (!hook) return undefined;
     // GET /payouts lists a whole account: one instance per interval does it, by a named lease.
     if (!(await this.takeLease(fork(), 'payouts', this.options.recheckMs))) return undefined;
-    const total: PayoutPassResult = { checked: 0, applied: 0 };
-    const createdBefore = new Date(Date.now() - this.options.afterMs);
+    const total: PayoutPassResult = { checked: 0, applied: 0, resubmitted: 0, missing: 0 };
+    const { afterMs, claimMs, recheckMs, submitGraceMs, payoutMissingAfterChecks, payoutRevertWindowMs } = this.options;
+    const options: PayoutPassOptions = {
+      createdBefore: new Date(Date.now() - afterMs),
+      claimMs,
+      recheckMs,
+      submitGraceMs,
+      missingAfterChecks: payoutMissingAfterChecks,
+      revertWindowMs: payoutRevertWindowMs,
+    };
     const accounts = this.deps.accounts.codes().map((code) => this.deps.accounts.get(code)!);
     for (const account of accounts.filter((candidate) => candidate.provider === 'deposit-gateway')) {
       try {
-        const result = await hook(fork(), account, createdBefore);
+        const result = await hook(fork(), account, options);
         total.checked += result.checked;
         total.applied += result.applied;
+        total.resubmitted! += result.resubmitted ?? 0;
+        total.missing! += result.missing ?? 0;
       } catch (error) {
         this.deps.logger.error({ err: error, account: account.code }, 'payout reconciliation failed');
       }
@@ -282,6 +566,6 @@ function detailsMissing(deposit: Deposit, truth: ProviderDeposit): boolean {
   return (Boolean(truth.fee) && deposit.fee == null) || (Boolean(truth.net) && deposit.net == null) || (Boolean(truth.declineReason) && deposit.declineReason == null);
 }
 
-function isListing(provider: DepositProvider): provider is DepositProvider & Pick<MoneyMovementProvider, 'listDeposits'> {
+function isListing(provider: DepositProvider): provider is DepositProvider & Pick<MoneyMovementProvider, 'listDeposits' | 'checkoutSessionDeadline'> {
   return typeof (provider as Partial<MoneyMovementProvider>).listDeposits === 'function';
 }

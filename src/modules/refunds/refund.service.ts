@@ -76,7 +76,10 @@ export class RefundService {
   }
 
   /** Submits a refund still waiting for its provider's answer under its own id (the provider's idempotency key). */
-  resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
+  async resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
+    const refund = await em.findOne(Refund, { id }, { refresh: true });
+    // A refund made on the provider's dashboard was never ours to submit.
+    if (refund?.origin === 'PROVIDER') return { outcome: 'not_needed' };
     return this.deps.operations.resume(em, this.operation, id);
   }
 
@@ -113,8 +116,16 @@ export class RefundService {
    */
   private async admit(tx: SqlEntityManager, request: PreparedRefund): Promise<{ ok: true; row: Refund } | { ok: false; errors: FieldError[] }> {
     const deposit = await tx.findOneOrFail(Deposit, { id: request.depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (deposit.status !== 'SUCCEEDED' || !deposit.providerReference) {
+    if (deposit.status !== 'SUCCEEDED') {
       return refusal(['depositId'], 'DEPOSIT_NOT_REFUNDABLE', `Only a SUCCEEDED deposit can be refunded; this one is ${deposit.status}`);
+    }
+    if (!deposit.providerPaymentReference()) {
+      // A hosted checkout deposit is known by its session id until its payment reference is recorded.
+      return refusal(['depositId'], 'DEPOSIT_NOT_REFUNDABLE', 'The provider\'s payment reference of this deposit is not known yet; try again shortly');
+    }
+    if (!deposit.providerPaymentReference()) {
+      // A hosted checkout deposit is known by its session id until its payment reference is recorded.
+      return refusal(['depositId'], 'DEPOSIT_NOT_REFUNDABLE', 'The provider\'s payment reference of this deposit is not known yet; try again shortly');
     }
     if (deposit.disputed) {
       // The chargeback already returns the money to the payer; a refund on top would pay twice.
@@ -177,7 +188,8 @@ export class RefundService {
       if (!target) return { ok: false, error: accountNotConfigured(deposit.merchantAccount) };
       return target.provider.requestRefund(target.account, {
         refundId: refund.id,
-        depositReference: deposit.providerReference!,
+        // The payment's reference: for hosted checkout, not the session id the deposit was created with.
+        depositReference: deposit.providerPaymentReference()!,
         // Always explicit: the provider's default (everything left) could differ from ours.
         amount: refund.amountMoney(),
         ...(refund.reason ? { reason: refund.reason } : {}),

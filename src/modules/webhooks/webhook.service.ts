@@ -8,6 +8,7 @@ import type { JobQueue } from '../../kernel/jobs.js';
 import { applyDepositChange } from '../deposits/deposit-transitions.js';
 import { FETCH_DEPOSIT_DETAILS } from '../deposits/deposit-jobs.js';
 import type { EventService } from '../events/event.service.js';
+import { applyPaymentRefunded } from '../refunds/refund-accounting.js';
 import type { PaymentSubjectType } from '../events/payment-event.entity.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
 
@@ -241,6 +242,28 @@ export class WebhookService {
     const found: Decision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
     const mismatch = livemodeMismatch(input);
     if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
+    if (subject.status === 'REFUNDED') {
+      // payment.refunded: the refund rows decide, never a bare status change. The event does not say
+      // how much went back ("in full or in part", A25), so nothing is recorded from it alone.
+      const refunded = await applyPaymentRefunded(
+        tx,
+        { depositId, ...(subject.amount ? { amount: subject.amount } : {}), reversedInFull: false, providerStatus: subject.providerStatus, source: `webhook:${input.provider}/${input.account.code}` },
+        this.events,
+      );
+      const reason = refunded.reason !== undefined ? { reason: refunded.reason } : {};
+      switch (refunded.outcome) {
+        case 'recorded':
+          return { ...found, outcome: 'applied', ...reason };
+        case 'explained':
+          return { ...found, outcome: 'duplicate', ...reason };
+        case 'in_progress':
+          return { ...found, outcome: 'ignored', ...reason };
+        case 'anomaly':
+          return { ...found, outcome: 'anomaly', ...reason };
+        case 'not_found':
+          return { outcome: 'unmatched', ...reason };
+      }
+    }
     const result = await applyDepositChange(
       tx,
       {
@@ -299,7 +322,11 @@ export async function findEventDeposit(
     const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where id = ? and provider = ? and merchant_account = ?', [subject.merchantReference, ...scope]);
     if (rows[0]) return rows[0].id;
   }
-  const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where provider_reference = ? and provider = ? and merchant_account = ?', [subject.reference, ...scope]);
+  // The payment reference too: a hosted checkout deposit's own reference is its session id.
+  const rows = await tx.execute<Array<{ id: string }>>(
+    'select id from deposit where (provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ? order by (provider_reference = ?) desc nulls last limit 1',
+    [subject.reference, subject.reference, ...scope, subject.reference],
+  );
   return rows[0]?.id;
 }
 

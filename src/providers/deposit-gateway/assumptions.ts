@@ -185,3 +185,27 @@ export const LATAM_REDIRECT_URLS_HTTPS_ONLY = true;
  * (stored and ignored), as the spec asks for unknown events.
  */
 export const UNKNOWN_LOOKUP_STATUS = 'PENDING';
+
+/**
+ * A24. Checkout session expiry: "A session has a lifetime (`expires_in`). Its states and what
+ * follows expiry: not shown." Assumed a session past its lifetime can no longer be paid, so a hosted
+ * checkout deposit whose payment GET /payments does not show once the lifetime (default 3600 s, the
+ * spec's) plus this margin has passed was never paid: the reconciler makes it EXPIRED. The margin
+ * covers a player who opened the page just before expiry and a clock difference.
+ */
+export const CHECKOUT_SESSION_EXPIRY_MARGIN_SECONDS = 15 * 60;
+
+/** Spec (Checkout session request): `expires_in` defaults to 3600 seconds. */
+export const CHECKOUT_SESSION_DEFAULT_LIFETIME_SECONDS = 3600;
+
+/**
+ * A25. A payment-level `refunded` report: the status table says "returned, in full or in part",
+ * while `refund_status` is `refunded` "once the payment itself is reversed". Assumed:
+ * - a `payment.refunded` webhook (or a lookup status `refunded`) does not say how much went back:
+ *   only refund rows (refund events, or the refund we requested) decide the refunded amount;
+ * - `refund_status: refunded` on a lookup means the payment is reversed in full, so what our refund
+ *   rows do not already explain is the rest of the payment's amount;
+ * - `refund_status` is the position of the payment's latest refund, so it decides one of our
+ *   refunds only when that refund is the only one the provider knows for the payment.
+ */
+export const REFUND_STATUS_REVERSED_IN_FULL = 'refunded';

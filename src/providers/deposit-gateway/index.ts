@@ -22,7 +22,14 @@ import type {
   RequestRefundRequest,
   WebhookVerification,
 } from '../provider.js';
-import { CARD_SETTLE_BODY, cardSettlePath, PAYOUT_CREATE_PATH, SIGNATURE_HEADER } from './assumptions.js';
+import {
+  CARD_SETTLE_BODY,
+  cardSettlePath,
+  CHECKOUT_SESSION_DEFAULT_LIFETIME_SECONDS,
+  CHECKOUT_SESSION_EXPIRY_MARGIN_SECONDS,
+  PAYOUT_CREATE_PATH,
+  SIGNATURE_HEADER,
+} from './assumptions.js';
 import { unavailable } from './errors.js';
 import { DepositGatewayHttp, type Call } from './http.js';
 import { parseJsonExact } from './json.js';
@@ -214,6 +221,12 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
     async settleCard(account, reference): Promise<ProviderResult<CardSettleResult>> {
       // Idempotent and promote-only (spec: Card settle call), so safe to retry without a key (A20).
       return request(account, { method: 'POST', path: cardSettlePath(reference), body: { ...CARD_SETTLE_BODY }, retryable: true }, parseSettleResult);
+    },
+
+    checkoutSessionDeadline(createdAt, expiresInSeconds) {
+      // A24: the session's lifetime plus a margin.
+      const lifetime = expiresInSeconds ?? CHECKOUT_SESSION_DEFAULT_LIFETIME_SECONDS;
+      return new Date(createdAt.getTime() + (lifetime + CHECKOUT_SESSION_EXPIRY_MARGIN_SECONDS) * 1000);
     },
   };
 }

@@ -253,8 +253,16 @@ describe('payment lookup', () => {
       net: eur('97.10'),
       statusReason: '00',
       approvedAt: new Date('2025-11-21T05:00:00Z'),
+      createdAt: new Date('2025-11-21T04:59:00Z'),
       refundStatus: { status: 'REQUESTED', providerStatus: 'pending' },
     });
+  });
+
+  it('reads refund_status refunded as the payment reversed in full (A25)', () => {
+    const reversed = parsePayment(json('{"reference":"p","status":"refunded","amount":"10.00","currency":"EUR","refund_status":"refunded"}'));
+    expect(reversed.refundStatus).toEqual({ status: 'APPROVED', providerStatus: 'refunded', reversedInFull: true });
+    const partial = parsePayment(json('{"reference":"p","status":"approved","amount":"10.00","currency":"EUR","refund_status":"approved"}'));
+    expect(partial.refundStatus).toEqual({ status: 'APPROVED', providerStatus: 'approved' });
   });
 
   it('maps a declined payment with its reason and no approval time', () => {

@@ -17,7 +17,7 @@ import type {
   RequestRefundRequest,
   WebhookEvent,
 } from '../provider.js';
-import { CREATED_STATUS_WORD, REFUND_EVENT_STATUS, REFUND_STATUS_WORDS, UNKNOWN_LOOKUP_STATUS, type BeneficiaryField } from './assumptions.js';
+import { CREATED_STATUS_WORD, REFUND_EVENT_STATUS, REFUND_STATUS_REVERSED_IN_FULL, REFUND_STATUS_WORDS, UNKNOWN_LOOKUP_STATUS, type BeneficiaryField } from './assumptions.js';
 import { decimalText, integerValue, isObject, text, type JsonObject } from './json.js';
 import { BENEFICIARY_FIELD_NAMES } from './validation.js';
 
@@ -241,11 +241,13 @@ export function parsePayment(value: unknown): ProviderDeposit {
     declineReason: text(payment, 'decline_reason'),
     statusReason: text(payment, 'status_reason'),
     approvedAt: date(payment.approved_at),
+    createdAt: date(payment.created_at),
   };
   const refundWord = text(payment, 'refund_status');
   if (refundWord) {
     const status = refundStatusOf(refundWord);
-    if (status) deposit.refundStatus = { status, providerStatus: refundWord };
+    // A25: `refunded` is the payment reversed in full; the other words say where its latest refund stands.
+    if (status) deposit.refundStatus = { status, providerStatus: refundWord, ...(refundWord === REFUND_STATUS_REVERSED_IN_FULL ? { reversedInFull: true } : {}) };
   }
   return withoutUndefined(deposit);
 }
@@ -281,6 +283,7 @@ export function parsePayout(value: unknown): ProviderPayout {
     providerStatus: word,
     merchantReference: text(payout, 'merchant_reference'),
     amount: money(payout.amount, text(payout, 'currency')),
+    createdAt: date(payout.created_at),
   });
 }
 

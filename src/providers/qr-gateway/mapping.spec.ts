@@ -68,7 +68,7 @@ describe('error bodies (Q9)', () => {
     [401, body('unauthorized'), 'PROVIDER_AUTH_FAILED', false],
     [403, body('test_mode_only'), 'PROVIDER_REJECTED', false],
     [404, body('not_found'), 'PROVIDER_REJECTED', false],
-    [409, body('idempotency_conflict'), 'PROVIDER_REJECTED', false],
+    [409, body('idempotency_conflict'), 'PROVIDER_REJECTED', true],
     [422, body('invalid_url'), 'WEBHOOK_URL_INVALID', false],
     [429, undefined, 'RATE_LIMITED', false],
     [500, body('internal_error'), 'PROVIDER_UNAVAILABLE', true],

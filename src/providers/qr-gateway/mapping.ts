@@ -113,6 +113,13 @@ export function mapErrorResponse(httpStatus: number, body: unknown): ProviderErr
   if (code === ERROR_CODES.amountTooSmall) return providerError('AMOUNT_BELOW_MINIMUM', extra);
   if (code === ERROR_CODES.amountTooLarge) return providerError('AMOUNT_ABOVE_MAXIMUM', extra);
   if (code === ERROR_CODES.currencyNotSupported) return providerError('CURRENCY_NOT_SUPPORTED', extra);
+  if (code === ERROR_CODES.idempotencyConflict) {
+    // Q14: the key was already used, so a code exists under it, and this answer does not say in
+    // which state. A resubmission differs from the first request when the payer's bank account (never
+    // stored) was sent the first time: the deposit must stay recoverable, not fail, since its code
+    // can still be paid; its webhook (found by our id) or its expiry settles it.
+    return { ...providerError('PROVIDER_REJECTED', extra), outcomeUnknown: true };
+  }
   return providerError('PROVIDER_REJECTED', extra);
 }
 
