@@ -78,8 +78,18 @@ export interface DepositGatewaySandboxControls {
   payment(reference: string): SandboxPaymentSnapshot | undefined;
   payout(reference: string): Record<string, unknown> | undefined;
   refunds(paymentReference: string): Array<Record<string, unknown>>;
+  /** Every payment, refund and payout the sandbox holds, oldest first (what a dashboard shows the merchant). */
+  records(): SandboxRecords;
   /** Resolves when no delivery, retry or simulated timer is pending. */
   idle(): Promise<void>;
+}
+
+/** The sandbox's whole store, as `records()` returns it. */
+export interface SandboxRecords {
+  payments: SandboxPaymentSnapshot[];
+  /** Each as GET-style views: `reference` is the payment's. */
+  refunds: Array<Record<string, unknown>>;
+  payouts: Array<Record<string, unknown>>;
 }
 
 export interface DepositGatewaySandbox {
@@ -256,6 +266,14 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
       return payout ? { ...payoutView(payout, { timestamps: true }), livemode: payout.livemode } : undefined;
     },
     refunds: (paymentReference) => store.refundsOf(paymentReference).map(refundView),
+    records() {
+      const oldestFirst = <T extends { seq: number }>(items: Iterable<T>) => [...items].sort((a, b) => a.seq - b.seq);
+      return {
+        payments: oldestFirst(store.payments.values()).map((payment) => controls.payment(payment.reference)!),
+        refunds: oldestFirst(store.refunds.values()).map(refundView),
+        payouts: oldestFirst(store.payouts.values()).map((payout) => controls.payout(payout.reference)!),
+      };
+    },
     idle: () => clock.idle(),
   };
 
