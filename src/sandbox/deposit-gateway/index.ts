@@ -46,6 +46,10 @@ export interface FailNextOptions {
   thenProcess?: boolean;
   /** Only requests with this HTTP method (e.g. POST, leaving status lookups alone). */
   method?: string;
+  /** Only requests whose path starts with this (`/payments` or `/v1/payments`). */
+  path?: string;
+  /** With `thenProcess`: process the request even if the caller has closed the connection meanwhile (a client that died); only the answer is lost. */
+  evenIfCallerGone?: boolean;
 }
 
 /** The provider-side record of a payment: the GET view plus what only the provider knows. */
@@ -115,6 +119,8 @@ interface FailureRule {
   apiKey: string | undefined;
   thenProcess: boolean;
   method: string | undefined;
+  path: string | undefined;
+  evenIfCallerGone: boolean;
 }
 
 /**
@@ -173,19 +179,24 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
       (candidate) =>
         candidate.remaining > 0 &&
         (candidate.apiKey === undefined || candidate.apiKey === presentedKey) &&
-        (candidate.method === undefined || candidate.method === request.method),
+        (candidate.method === undefined || candidate.method === request.method) &&
+        (candidate.path === undefined || url.pathname.startsWith(candidate.path)),
     );
     const answer = (): void => {
       if (!api) return sendJson(response, 503, { ok: false, error: 'Service starting' });
       const caller = api.authenticate(header);
       const result: ApiResult = 'status' in caller ? caller : api.handle({ method: request.method ?? 'GET', path: url.pathname.slice(3) || '/', query: url.searchParams, headers: request.headers, bodyText }, caller);
       logger?.debug({ method: request.method, path: url.pathname, status: result.status }, 'sandbox api request');
+      // A caller that gave up (or died) gets no answer; the work above is done all the same.
+      if (response.destroyed || response.writableEnded) return;
       sendJson(response, result.status, result.body);
     };
     if (!rule) return answer();
     rule.remaining -= 1;
     if (rule.remaining === 0) failures.splice(failures.indexOf(rule), 1);
     const fail = (): void => {
+      // The caller gave up or died meanwhile: a real provider finishes the work all the same.
+      if (rule.thenProcess && rule.evenIfCallerGone) return answer();
       if (response.destroyed || response.writableEnded) return;
       if (rule.thenProcess) return answer();
       if (rule.hangMs > 0 && rule.status === undefined) {
@@ -234,6 +245,8 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
         apiKey: failure.apiKey,
         thenProcess: failure.thenProcess ?? false,
         method: failure.method?.toUpperCase(),
+        path: failure.path === undefined || failure.path.startsWith('/v1') ? failure.path : `/v1${failure.path}`,
+        evenIfCallerGone: failure.evenIfCallerGone ?? false,
       });
     },
     complete(referenceOrSessionId, outcome) {
