@@ -17,7 +17,7 @@ import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
  *
  * Started with an IPC channel (`child_process.fork`), it also answers `{ id, command, args }`
  * messages with `{ id, result }` or `{ id, error }` so a test can read and steer the deposit
- * gateway sandbox: `records`, `failNext` (args: FailNextOptions), `requestCount` (args:
+ * gateway sandbox: `records`, `failNext` (args: FailNextOptions), `clearFailures`, `requestCount` (args:
  * `[pathPrefix, method]`), `deliveries`, `idle`; and it exits when its parent goes away.
  */
 let config: GatewayConfig;
@@ -77,6 +77,9 @@ async function answer(message: { id?: unknown; command?: unknown; args?: unknown
         return { id: message.id, result: controls.records() };
       case 'failNext':
         controls.failNext(args[0] as Parameters<typeof controls.failNext>[0]);
+        return { id: message.id, result: null };
+      case 'clearFailures':
+        controls.clearFailures();
         return { id: message.id, result: null };
       case 'requestCount':
         return { id: message.id, result: controls.requestCount(args[0] as string | undefined, args[1] as string | undefined) };

@@ -256,12 +256,15 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of the gateway mid-burst', (
     expect(settled.filter((request) => !request.id), 'deposits created before the burst').toEqual([]);
     /** Every deposit's status, and the deposit ids of each client reference. */
     const depositReferences = new Map<string, Set<string>>();
+    /** The client request (its idempotency key) behind each gateway object: merchant reference, or a refund's reason. */
+    const requestOf = new Map<string, string>();
     const finalDeposits = async () => {
       const statuses = new Map<string, string>();
       for (let after: string | null | undefined; ; ) {
         const page = ok(await execute(graphqlUrl, DepositsQuery, { first: 50, ...(after ? { after } : {}) }, { key: key() }));
         for (const { node } of page.deposits.edges) {
           statuses.set(node.id, node.status);
+          if (node.merchantReference) requestOf.set(node.id, node.merchantReference);
           const ids = depositReferences.get(node.merchantReference ?? '') ?? new Set<string>();
           depositReferences.set(node.merchantReference ?? '', ids.add(node.id));
         }
@@ -283,7 +286,7 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of the gateway mid-burst', (
       kind: 'refund',
       key: `crash-refund-${i}`,
       attempts: 0,
-      send: () => execute(graphqlUrl, RequestRefundMutation, { input: { depositId, amount, reason: 'crash test', idempotencyKey: `crash-refund-${i}` } }, { key: key() }),
+      send: () => execute(graphqlUrl, RequestRefundMutation, { input: { depositId, amount, reason: `crash-refund-${i}`, idempotencyKey: `crash-refund-${i}` } }, { key: key() }),
     });
     const payout = (i: number): Request => {
       // Account numbers ending 13 bounce and 31 are paid then reverted (assumption A11).
@@ -320,11 +323,13 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of the gateway mid-burst', (
     gateway.child.process.kill('SIGKILL');
     await gateway.child.exited;
     const inFlight = await posted();
+    // The provider is healthy again for the restarted gateway.
+    await sandbox.call('clearFailures');
     await firstAttempts;
     const lost = burst.filter((request) => !answered(request));
-    // A client that lost its answer may never come back (the player closed the app): every third
-    // is not re-sent, so only the gateway itself can finish what it started for them.
-    const abandoned = new Set(lost.filter((_, i) => i % 3 === 2));
+    // A client that lost its answer may never come back (the player closed the app): of each kind,
+    // every third is not re-sent, so only the gateway itself can finish what it started for them.
+    const abandoned = new Set((['deposit', 'refund', 'payout'] as const).flatMap((kind) => lost.filter((request) => request.kind === kind).filter((_, i) => i % 3 === 2)));
     const resent = lost.filter((request) => !abandoned.has(request));
 
     // ... it comes back on the same port and database; the sandbox keeps retrying its webhooks, and
@@ -343,11 +348,15 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of the gateway mid-burst', (
       for (const [id] of deposits) {
         const result = ok(await execute(graphqlUrl, DepositRefundsQuery, { id }, { key: key() }));
         refunds.set(id, (result.deposit?.refunds ?? []).map((r) => ({ id: r.id, status: r.status, amount: r.amount.amount })));
+        for (const r of result.deposit?.refunds ?? []) if (r.reason) requestOf.set(r.id, r.reason);
       }
       const payouts = new Map<string, { status: string; merchantReference: string | null | undefined }>();
       for (let after: string | null | undefined; ; ) {
         const page = ok(await execute(graphqlUrl, PayoutsQuery, { first: 50, filter: { livemode: false }, ...(after ? { after } : {}) }, { key: key() }));
-        for (const edge of page.payouts.edges) payouts.set(edge.node.id, { status: edge.node.status, merchantReference: edge.node.merchantReference });
+        for (const edge of page.payouts.edges) {
+          payouts.set(edge.node.id, { status: edge.node.status, merchantReference: edge.node.merchantReference });
+          if (edge.node.merchantReference) requestOf.set(edge.node.id, edge.node.merchantReference);
+        }
         if (!page.payouts.pageInfo.hasNextPage) break;
         after = page.payouts.pageInfo.endCursor;
       }
@@ -359,6 +368,13 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of the gateway mid-burst', (
     const refundStatus: Record<string, string> = { approved: 'APPROVED', rejected: 'REJECTED', pending: 'REQUESTED' };
     const payoutStatus: Record<string, string> = { paid: 'PAID', bounced: 'BOUNCED', reverted: 'REVERTED', failed: 'FAILED', pending: 'PENDING' };
     const duplicated = (values: Array<string | null>) => values.filter((value, index) => value !== null && values.indexOf(value) !== index);
+
+    /** A gateway object as a failure line: id, status, and what its client did after losing the answer. */
+    const line = (id: string, status: string) => {
+      const request = [...settled, ...burst].find((candidate) => candidate.key === requestOf.get(id));
+      const story = !request ? 'no request of ours' : !burst.includes(request) ? 'settled before the burst' : !lost.includes(request) ? 'answered before the kill' : abandoned.has(request) ? 'answer lost, never re-sent' : 'answer lost, re-sent';
+      return `${id} ${status} (${request?.key ?? '?'}: ${story})`;
+    };
 
     /** What a reconciling merchant would find wrong, by kind; all empty once the two sides agree. */
     const problems = ({ records, deposits, refunds, payouts }: Awaited<ReturnType<typeof read>>) => {
@@ -389,16 +405,16 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of the gateway mid-burst', (
           .map((p) => `${p.merchant_reference}: provider ${p.status}, gateway ${payouts.get(p.merchant_reference ?? '')?.status ?? 'MISSING'}`),
         // Nothing stuck open in the gateway, and nothing there the provider never heard of but FAILED.
         'operations left open in the gateway': [
-          ...[...deposits].filter(([, status]) => OPEN.has(status)).map(([id, status]) => `${id} ${status}`),
-          ...[...refunds.values()].flat().filter((r) => OPEN.has(r.status)).map((r) => `${r.id} ${r.status}`),
-          ...[...payouts].filter(([, p]) => OPEN.has(p.status)).map(([id, p]) => `${id} ${p.status}`),
+          ...[...deposits].filter(([, status]) => OPEN.has(status)).map(([id, status]) => line(id, status)),
+          ...[...refunds.values()].flat().filter((r) => OPEN.has(r.status)).map((r) => line(r.id, r.status)),
+          ...[...payouts].filter(([, p]) => OPEN.has(p.status)).map(([id, p]) => line(id, p.status)),
         ],
-        'gateway deposits the provider never received': [...deposits].filter(([id, status]) => !knownDeposits.has(id) && status !== 'FAILED').map(([id, status]) => `${id} ${status}`),
+        'gateway deposits the provider never received': [...deposits].filter(([id, status]) => !knownDeposits.has(id) && status !== 'FAILED').map(([id, status]) => line(id, status)),
         'gateway refunds the provider never received': [...refunds].flatMap(([depositId, list]) => {
           const atProvider = records.refunds.filter((r) => depositOf(r.reference) === depositId);
-          return list.filter((ours) => ours.status !== 'REJECTED' && !atProvider.some((r) => r.amount === ours.amount)).map((ours) => `${ours.id} of ${depositId} ${ours.status}`);
+          return list.filter((ours) => ours.status !== 'REJECTED' && !atProvider.some((r) => r.amount === ours.amount)).map((ours) => line(ours.id, ours.status));
         }),
-        'gateway payouts the provider never received': [...payouts].filter(([id, p]) => !knownPayouts.has(id) && p.status !== 'FAILED').map(([id, p]) => `${id} ${p.status}`),
+        'gateway payouts the provider never received': [...payouts].filter(([id, p]) => !knownPayouts.has(id) && p.status !== 'FAILED').map(([id, p]) => line(id, p.status)),
       };
     };
     const agreed = (found: ReturnType<typeof problems>) => Object.values(found).every((list) => list.length === 0);

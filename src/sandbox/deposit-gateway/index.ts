@@ -69,6 +69,8 @@ export interface DepositGatewaySandboxControls {
   /** Webhook switches for the whole sandbox, or for one account with `apiKey`. */
   webhooks(switches: WebhookSwitches & { apiKey?: string }): void;
   failNext(options?: FailNextOptions): void;
+  /** Forgets every failNext rule not used up yet (requests already held still end as their rule says). */
+  clearFailures(): void;
   /** What the hosted pages' Pay / Decline buttons do. Returns the payment reference. Throws SandboxError if unknown or expired. */
   complete(referenceOrSessionId: string, outcome: Outcome): string;
   /** Emits chargeback.opened for an approved (non UPI/PIX) payment. Throws SandboxError otherwise. */
@@ -248,6 +250,9 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
         path: failure.path === undefined || failure.path.startsWith('/v1') ? failure.path : `/v1${failure.path}`,
         evenIfCallerGone: failure.evenIfCallerGone ?? false,
       });
+    },
+    clearFailures() {
+      failures.length = 0;
     },
     complete(referenceOrSessionId, outcome) {
       return sim.complete(referenceOrSessionId, outcome);
