@@ -28,10 +28,10 @@ type NotificationHandler = (payload: string) => void;
 /** What a listener is told besides the notifications themselves. */
 export interface ListenOptions {
   /**
-   * Called each time the LISTEN connection has been re-established after it dropped. Whatever was
-   * NOTIFYed while it was down is lost for good, so a listener that must miss nothing reads it back
-   * from the table the notifications describe. Never called on PGlite, whose in-process LISTEN
-   * cannot drop.
+   * Called each time the LISTEN connection has been re-established after it dropped, before any
+   * notification received on the new connection reaches the handler. Whatever was NOTIFYed while
+   * it was down is lost for good, so a listener that must miss nothing reads it back from the table
+   * the notifications describe. Never called on PGlite, whose in-process LISTEN cannot drop.
    */
   onReconnect?: () => void;
 }
@@ -200,6 +200,8 @@ class PostgresNotifications {
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
   private reconnecting: Promise<void> | undefined;
+  /** Notifications received on a restored connection before its listeners were told of the reconnect. */
+  private held: pg.Notification[] | undefined;
   private readonly handlers = new Map<string, Set<Listener>>();
   private closed = false;
 
@@ -229,7 +231,8 @@ class PostgresNotifications {
     this.connecting ??= (async () => {
       const client = new pg.Client({ connectionString: this.url });
       client.on('notification', (message) => {
-        for (const listener of this.handlers.get(message.channel) ?? []) listener.handler(message.payload ?? '');
+        if (this.held) this.held.push(message);
+        else this.dispatch(message);
       });
       client.on('error', (error) => {
         // A dead connection can report more than one error: the first one starts the only reconnect.
@@ -247,9 +250,16 @@ class PostgresNotifications {
     return this.connecting;
   }
 
+  private dispatch(message: pg.Notification): void {
+    for (const listener of this.handlers.get(message.channel) ?? []) listener.handler(message.payload ?? '');
+  }
+
   private async reconnect(): Promise<void> {
     for (let attempt = 1; !this.closed; attempt++) {
       try {
+        // Held back until the listeners know of the reconnect, so that what they read back is
+        // handled before anything newer.
+        this.held = [];
         const client = await this.connect();
         for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
         this.log.info({ attempt }, 'LISTEN connection restored');
@@ -258,6 +268,9 @@ class PostgresNotifications {
         for (const set of this.handlers.values()) {
           for (const listener of set) listener.onReconnect?.();
         }
+        const held = this.held;
+        this.held = undefined;
+        for (const message of held) this.dispatch(message);
         return;
       } catch (error) {
         this.log.warn({ err: error, attempt }, 'LISTEN connection not restored yet');

@@ -112,12 +112,18 @@ export class EventBus {
     let published = 0;
     for (let attempt = 1; !this.stopped; attempt++) {
       try {
+        if (this.last === undefined) {
+          // The head was never read (the database failed at start): what was missed is unknown,
+          // and replaying the whole log to live subscribers would be worse than the gap.
+          await this.readHead();
+          this.logger.warn({ position: String(this.last) }, 'LISTEN connection restored before the event log head was known; continuing from the head');
+          return;
+        }
         for (;;) {
           if (this.stopped) return;
-          const after = this.last === undefined ? undefined : String(this.last);
           const page = await this.db.fork().find(
             PaymentEvent,
-            after === undefined ? {} : { position: { $gt: after } },
+            { position: { $gt: String(this.last) } },
             { orderBy: { position: 'asc' }, limit: BACKFILL_PAGE },
           );
           for (const event of page) {
@@ -127,7 +133,7 @@ export class EventBus {
           }
           if (page.length < BACKFILL_PAGE) break;
         }
-        this.logger.info({ published, position: this.last === undefined ? null : String(this.last) }, 'caught up with the payment events committed while not listening');
+        this.logger.info({ published, position: String(this.last) }, 'caught up with the payment events committed while not listening');
         return;
       } catch (error) {
         // The connection came back but a query failed (the database is still recovering): try
