@@ -13,7 +13,8 @@ import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
  *
  * Prints one JSON line on standard output once listening, `{"accounts":[{"code","provider","baseUrl"}]}`:
  * the `baseUrl` to configure for each account in the gateway's `MERCHANT_ACCOUNTS` (keys and secrets
- * are never printed). Stops on SIGTERM or SIGINT.
+ * are never printed). Stops on SIGTERM or SIGINT. The QR gateway sandbox sends events only to
+ * registered URLs: run the gateway with `QR_REGISTER_WEBHOOK=true` to register its own.
  *
  * Started with an IPC channel (`child_process.fork`), it also answers `{ id, command, args }`
  * messages with `{ id, result }` or `{ id, error }` so a test can read and steer the deposit
