@@ -25,6 +25,17 @@ export interface DatabaseOptions {
 
 type NotificationHandler = (payload: string) => void;
 
+/** What a listener is told besides the notifications themselves. */
+export interface ListenOptions {
+  /**
+   * Called each time the LISTEN connection has been re-established after it dropped, before any
+   * notification received on the new connection reaches the handler. Whatever was NOTIFYed while
+   * it was down is lost for good, so a listener that must miss nothing reads it back from the table
+   * the notifications describe. Never called on PGlite, whose in-process LISTEN cannot drop.
+   */
+  onReconnect?: () => void;
+}
+
 /** The database and everything the rest of the gateway needs from it. */
 export interface Database {
   readonly kind: DatabaseKind;
@@ -39,7 +50,7 @@ export interface Database {
   /** True when a trivial query succeeds (readiness). */
   ping(): Promise<boolean>;
   /** Subscribes to a NOTIFY channel; the returned function unsubscribes. */
-  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  listen(channel: string, handler: NotificationHandler, options?: ListenOptions): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -121,7 +132,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         return false;
       }
     },
-    listen: (channel, handler) => notifications.listen(channel, handler),
+    listen: (channel, handler, listenOptions) => notifications.listen(channel, handler, listenOptions),
     async close() {
       if (closed) return;
       closed = true;
@@ -196,7 +207,10 @@ function assertChannel(channel: string): void {
 class PostgresNotifications {
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
-  private readonly handlers = new Map<string, Set<NotificationHandler>>();
+  private reconnecting: Promise<void> | undefined;
+  /** Notifications received on a restored connection before its listeners were told of the reconnect. */
+  private held: pg.Notification[] | undefined;
+  private readonly handlers = new Map<string, Set<Listener>>();
   private closed = false;
 
   constructor(
@@ -204,7 +218,7 @@ class PostgresNotifications {
     private readonly log: Logger,
   ) {}
 
-  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+  async listen(channel: string, handler: NotificationHandler, options: ListenOptions = {}): Promise<() => Promise<void>> {
     assertChannel(channel);
     const client = await this.connect();
     let set = this.handlers.get(channel);
@@ -213,9 +227,10 @@ class PostgresNotifications {
       this.handlers.set(channel, set);
       await client.query(`LISTEN ${channel}`);
     }
-    set.add(handler);
+    const listener: Listener = { handler, onReconnect: options.onReconnect };
+    set.add(listener);
     return async () => {
-      set.delete(handler);
+      set.delete(listener);
     };
   }
 
@@ -224,13 +239,17 @@ class PostgresNotifications {
     this.connecting ??= (async () => {
       const client = new pg.Client({ connectionString: this.url });
       client.on('notification', (message) => {
-        for (const handler of this.handlers.get(message.channel) ?? []) handler(message.payload ?? '');
+        if (this.held) this.held.push(message);
+        else this.dispatch(message);
       });
       client.on('error', (error) => {
+        // A dead connection can report more than one error: the first one starts the only reconnect.
+        if (this.client !== client) return;
         this.log.error({ err: error }, 'LISTEN connection failed; reconnecting');
         this.client = undefined;
         this.connecting = undefined;
-        if (!this.closed) void this.reconnect();
+        client.end().catch(() => undefined);
+        if (!this.closed) this.reconnecting ??= this.reconnect().finally(() => (this.reconnecting = undefined));
       });
       await client.connect();
       this.client = client;
@@ -239,15 +258,34 @@ class PostgresNotifications {
     return this.connecting;
   }
 
+  private dispatch(message: pg.Notification): void {
+    for (const listener of this.handlers.get(message.channel) ?? []) listener.handler(message.payload ?? '');
+  }
+
   private async reconnect(): Promise<void> {
     for (let attempt = 1; !this.closed; attempt++) {
       try {
+        // Held back until the listeners know of the reconnect, so that what they read back is
+        // handled before anything newer.
+        this.held = [];
         const client = await this.connect();
         for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
         this.log.info({ attempt }, 'LISTEN connection restored');
+        // Only now, listening again: anything committed from here on is notified, so a listener
+        // reading back "everything after what I saw" misses nothing between the two.
+        for (const set of this.handlers.values()) {
+          for (const listener of set) listener.onReconnect?.();
+        }
+        const held = this.held;
+        this.held = undefined;
+        for (const message of held) this.dispatch(message);
         return;
-      } catch {
+      } catch (error) {
+        this.log.warn({ err: error, attempt }, 'LISTEN connection not restored yet');
+        const failed = this.client;
+        this.client = undefined;
         this.connecting = undefined;
+        await failed?.end().catch(() => undefined);
         await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 100 * 2 ** attempt)));
       }
     }
@@ -257,6 +295,11 @@ class PostgresNotifications {
     this.closed = true;
     await this.client?.end().catch(() => undefined);
   }
+}
+
+interface Listener {
+  handler: NotificationHandler;
+  onReconnect: (() => void) | undefined;
 }
 
 /** PGlite runs in this process: its native client's `listen` gives the same after-commit delivery. */

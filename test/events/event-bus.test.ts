@@ -1,11 +1,20 @@
 // The payment event log and its live fan-out on a real database: NOTIFY delivered once per commit
-// and never after a rollback (PGlite included), ordered catch-up paging, and two instances.
+// and never after a rollback (PGlite included), snapshots too large for NOTIFY, ordered catch-up
+// paging, two instances, and no event lost for live subscribers when the LISTEN connection drops.
 
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
+import { Payout } from '../../src/modules/payouts/payout.entity.js';
 import { PAYMENT_EVENTS_CHANNEL } from '../../src/modules/events/payment-event.types.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { CHILE_INPUT } from '../payouts/fixtures.js';
+import { CreatePayoutMutation, PayoutUpdatedSubscription } from '../payouts/operations.js';
+import { DepositUpdatedSubscription } from '../deposits/operations.js';
+import { collect, subscribed } from '../deposits/support.js';
+import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { collectNotifications } from '../support/notifications.js';
+import { wsClient } from '../support/ws.js';
 import type { TestDatabase } from '../support/database.js';
 import { eventsOf, insertDeposit, paymentEnvelope, sendWebhook } from '../webhooks/support.js';
 
@@ -99,6 +108,46 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     expect(live.seen.find((n) => n.subjectId === deposit.id)!.deposit).toMatchObject({ id: deposit.id, redirectUrl: loaded.redirectUrl });
   });
 
+  it('an oversized payout event still reaches its subscriber, with its snapshot', async () => {
+    // given: a payout whose provider webhook has not arrived yet, and whose stored beneficiary
+    // makes its snapshot too large for NOTIFY (only rows written outside today's input limits
+    // can be that large, so the row is enlarged directly, as the deposit test above does)
+    const sandbox = t.gateway.sandboxes.depositGateway!.controls;
+    sandbox.webhooks({ dropNext: 1 });
+    const created = await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: CHILE_INPUT }, { key: t.keys.admin });
+    expect(created.errors).toBeUndefined();
+    await sandbox.idle();
+    const em = t.gateway.db.fork();
+    const payout = await em.findOneOrFail(Payout, { id: created.data!.createPayout.payout!.id });
+    expect(payout.status).toBe('PENDING');
+    payout.beneficiary = { ...payout.beneficiary, name: `Ana ${'Silva '.repeat(1600)}`.trim() };
+    await em.flush();
+    const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.admin}` });
+    const updates = await subscribed(t, () => collect(client, PayoutUpdatedSubscription, { id: payout.id }));
+
+    // when: the provider says it is paid
+    const paid = {
+      id: `evt_${randomBytes(10).toString('hex')}`,
+      event: 'payout.paid',
+      livemode: false,
+      created_at: new Date().toISOString(),
+      data: { reference: payout.providerReference, merchant_reference: payout.id, status: 'paid', amount: payout.amountMoney().toDecimal(), currency: payout.currency },
+    };
+    expect((await sendWebhook(t, paid)).body.outcome).toBe('applied');
+
+    // then
+    try {
+      await updates.until((update) => update.status === 'PAID');
+      expect(updates.errors).toEqual([]);
+      expect(updates.messages.map((update) => [update.id, update.status])).toEqual([[payout.id, 'PAID']]);
+      const [event] = (await t.gateway.services.events.forSubjects(t.gateway.db.fork(), 'payout', [payout.id])).get(payout.id)!.filter((row) => row.toStatus === 'PAID');
+      expect(Buffer.byteLength(JSON.stringify(event!.data))).toBeGreaterThan(8000);
+    } finally {
+      updates.stop();
+      await client.dispose();
+    }
+  });
+
   it('drops a malformed notification and keeps delivering', async () => {
     const live = collectNotifications(t.gateway.services.pubsub);
     await t.gateway.db.fork().execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, '{"not":"an event"}']);
@@ -181,6 +230,68 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
       const mine = seen.filter((n) => n.subjectId === deposit.id);
       expect(mine).toHaveLength(1);
       expect(mine[0]).toMatchObject({ toStatus: 'SUCCEEDED', deposit: { status: 'SUCCEEDED' } });
+    }
+  });
+});
+
+// PGlite's LISTEN runs in the process and cannot drop; a connection to cut is PostgreSQL's.
+describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and comes back', () => {
+  /** LISTEN backends of the test database (the gateway's notification connection). */
+  async function listenBackends(admin: pg.Client, database: string): Promise<number[]> {
+    const { rows } = await admin.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query ILIKE 'LISTEN %' AND pid <> pg_backend_pid()",
+      [database],
+    );
+    return rows.map((row) => row.pid);
+  }
+
+  it('a subscriber receives every change committed while it was down, once each and in commit order', async () => {
+    // given: five deposits, a live admin subscriber, and one change it has already seen
+    const deposits = [await insertDeposit(t), await insertDeposit(t), await insertDeposit(t), await insertDeposit(t), await insertDeposit(t)];
+    const [seen, gap1, gap2, gap3, after] = deposits as [Deposit, Deposit, Deposit, Deposit, Deposit];
+    const ours = new Set(deposits.map((deposit) => deposit.id));
+    const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.admin}` });
+    const updates = await subscribed(t, () => collect(client, DepositUpdatedSubscription, {}));
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const database = new URL(t.database.env.DATABASE_URL!).pathname.slice(1);
+    try {
+      expect((await sendWebhook(t, paymentEnvelope(seen, 'approved'))).body.outcome).toBe('applied');
+      await updates.until((update) => update.id === seen.id);
+      expect(await listenBackends(admin, database)).toHaveLength(1);
+
+      // when: the LISTEN connection is cut and cannot come back (the pool's open connections
+      // still serve the webhooks), and three changes commit meanwhile
+      await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
+      try {
+        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query ILIKE 'LISTEN %'", [database]);
+        await expect.poll(() => listenBackends(admin, database), { timeout: 10_000 }).toEqual([]);
+        expect((await sendWebhook(t, paymentEnvelope(gap1, 'approved'))).body.outcome).toBe('applied');
+        expect((await sendWebhook(t, paymentEnvelope(gap2, 'declined'))).body.outcome).toBe('applied');
+        expect((await sendWebhook(t, paymentEnvelope(gap3, 'approved'))).body.outcome).toBe('applied');
+      } finally {
+        await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+      }
+      // ... then it comes back, and one more change commits
+      await expect.poll(() => listenBackends(admin, database), { timeout: 20_000, interval: 100 }).toHaveLength(1);
+      expect((await sendWebhook(t, paymentEnvelope(after, 'approved'))).body.outcome).toBe('applied');
+
+      // then: every change reached the subscriber once, in the order it was committed; the last
+      // one arrives after everything queued before it, so nothing is still on its way
+      await updates.until((update) => update.id === after.id, 20_000);
+      expect(updates.errors).toEqual([]);
+      expect(updates.messages.filter((update) => ours.has(update.id)).map((update) => [update.id, update.status])).toEqual([
+        [seen.id, 'SUCCEEDED'],
+        [gap1.id, 'SUCCEEDED'],
+        [gap2.id, 'DECLINED'],
+        [gap3.id, 'SUCCEEDED'],
+        [after.id, 'SUCCEEDED'],
+      ]);
+      expect(t.logs.some((line) => line.includes('caught up with the payment events committed while not listening'))).toBe(true);
+    } finally {
+      updates.stop();
+      await client.dispose();
+      await admin.end();
     }
   });
 });

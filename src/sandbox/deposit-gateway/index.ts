@@ -46,6 +46,10 @@ export interface FailNextOptions {
   thenProcess?: boolean;
   /** Only requests with this HTTP method (e.g. POST, leaving status lookups alone). */
   method?: string;
+  /** Only requests whose path starts with this (`/payments` or `/v1/payments`). */
+  path?: string;
+  /** With `thenProcess`: process the request even if the caller has closed the connection meanwhile (a client that died); only the answer is lost. */
+  evenIfCallerGone?: boolean;
 }
 
 /** The provider-side record of a payment: the GET view plus what only the provider knows. */
@@ -65,6 +69,8 @@ export interface DepositGatewaySandboxControls {
   /** Webhook switches for the whole sandbox, or for one account with `apiKey`. */
   webhooks(switches: WebhookSwitches & { apiKey?: string }): void;
   failNext(options?: FailNextOptions): void;
+  /** Forgets every failNext rule not used up yet (requests already held still end as their rule says). */
+  clearFailures(): void;
   /** What the hosted pages' Pay / Decline buttons do. Returns the payment reference. Throws SandboxError if unknown or expired. */
   complete(referenceOrSessionId: string, outcome: Outcome): string;
   /** Emits chargeback.opened for an approved (non UPI/PIX) payment. Throws SandboxError otherwise. */
@@ -78,8 +84,18 @@ export interface DepositGatewaySandboxControls {
   payment(reference: string): SandboxPaymentSnapshot | undefined;
   payout(reference: string): Record<string, unknown> | undefined;
   refunds(paymentReference: string): Array<Record<string, unknown>>;
+  /** Every payment, refund and payout the sandbox holds, oldest first (what a dashboard shows the merchant). */
+  records(): SandboxRecords;
   /** Resolves when no delivery, retry or simulated timer is pending. */
   idle(): Promise<void>;
+}
+
+/** The sandbox's whole store, as `records()` returns it. */
+export interface SandboxRecords {
+  payments: SandboxPaymentSnapshot[];
+  /** Each as GET-style views: `reference` is the payment's. */
+  refunds: Array<Record<string, unknown>>;
+  payouts: Array<Record<string, unknown>>;
 }
 
 export interface DepositGatewaySandbox {
@@ -105,6 +121,8 @@ interface FailureRule {
   apiKey: string | undefined;
   thenProcess: boolean;
   method: string | undefined;
+  path: string | undefined;
+  evenIfCallerGone: boolean;
 }
 
 /**
@@ -163,19 +181,24 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
       (candidate) =>
         candidate.remaining > 0 &&
         (candidate.apiKey === undefined || candidate.apiKey === presentedKey) &&
-        (candidate.method === undefined || candidate.method === request.method),
+        (candidate.method === undefined || candidate.method === request.method) &&
+        (candidate.path === undefined || url.pathname.startsWith(candidate.path)),
     );
     const answer = (): void => {
       if (!api) return sendJson(response, 503, { ok: false, error: 'Service starting' });
       const caller = api.authenticate(header);
       const result: ApiResult = 'status' in caller ? caller : api.handle({ method: request.method ?? 'GET', path: url.pathname.slice(3) || '/', query: url.searchParams, headers: request.headers, bodyText }, caller);
       logger?.debug({ method: request.method, path: url.pathname, status: result.status }, 'sandbox api request');
+      // A caller that gave up (or died) gets no answer; the work above is done all the same.
+      if (response.destroyed || response.writableEnded) return;
       sendJson(response, result.status, result.body);
     };
     if (!rule) return answer();
     rule.remaining -= 1;
     if (rule.remaining === 0) failures.splice(failures.indexOf(rule), 1);
     const fail = (): void => {
+      // The caller gave up or died meanwhile: a real provider finishes the work all the same.
+      if (rule.thenProcess && rule.evenIfCallerGone) return answer();
       if (response.destroyed || response.writableEnded) return;
       if (rule.thenProcess) return answer();
       if (rule.hangMs > 0 && rule.status === undefined) {
@@ -224,7 +247,12 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
         apiKey: failure.apiKey,
         thenProcess: failure.thenProcess ?? false,
         method: failure.method?.toUpperCase(),
+        path: failure.path === undefined || failure.path.startsWith('/v1') ? failure.path : `/v1${failure.path}`,
+        evenIfCallerGone: failure.evenIfCallerGone ?? false,
       });
+    },
+    clearFailures() {
+      failures.length = 0;
     },
     complete(referenceOrSessionId, outcome) {
       return sim.complete(referenceOrSessionId, outcome);
@@ -256,6 +284,14 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
       return payout ? { ...payoutView(payout, { timestamps: true }), livemode: payout.livemode } : undefined;
     },
     refunds: (paymentReference) => store.refundsOf(paymentReference).map(refundView),
+    records() {
+      const oldestFirst = <T extends { seq: number }>(items: Iterable<T>) => [...items].sort((a, b) => a.seq - b.seq);
+      return {
+        payments: oldestFirst(store.payments.values()).map((payment) => controls.payment(payment.reference)!),
+        refunds: oldestFirst(store.refunds.values()).map(refundView),
+        payouts: oldestFirst(store.payouts.values()).map((payout) => controls.payout(payout.reference)!),
+      };
+    },
     idle: () => clock.idle(),
   };
 
