@@ -23,9 +23,11 @@ const viewers: Viewer[] = subsets(ROLES).flatMap((roles) =>
   [null, [], ['acc-a'], ['acc-a', 'acc-b']].flatMap((merchantAccounts) => CLIENTS.map((id) => ({ id, roles: roles as Role[], merchantAccounts }))),
 );
 
-/** Every kind of record: each subject type, owned by either client or by none, in each account. */
+/** Every kind of record: each subject type, owned by either client or by none, in each account, for everyone or for admins alone. */
 const records = SUBJECT_TYPES.flatMap((subjectType) =>
-  [...CLIENTS, null].flatMap((clientId) => ACCOUNTS.map((merchantAccount) => ({ subjectType, clientId, merchantAccount, subjectId: newId('dep') }))),
+  [...CLIENTS, null].flatMap((clientId) =>
+    ACCOUNTS.flatMap((merchantAccount) => [false, true].map((adminOnly) => ({ subjectType, clientId, merchantAccount, adminOnly, subjectId: newId('dep') }))),
+  ),
 );
 
 let testDb: TestDatabase;
@@ -56,8 +58,9 @@ describe('visibility policy', () => {
   it('the per-subject filter selects exactly what maySee accepts, for every viewer and subject type', async () => {
     for (const viewer of viewers) {
       for (const subjectType of SUBJECT_TYPES) {
-        const selected = await db.fork().find(PaymentEvent, { $and: [{ subjectType }, visibleWhere(viewer, subjectType)] });
-        const accepted = records.filter((record) => record.subjectType === subjectType && maySee(viewer, subjectType, record));
+        // Subject rows (deposits, payouts...) are never admin-only: only events raised about them are.
+        const selected = await db.fork().find(PaymentEvent, { $and: [{ subjectType, adminOnly: false }, visibleWhere(viewer, subjectType)] });
+        const accepted = records.filter((record) => record.subjectType === subjectType && !record.adminOnly && maySee(viewer, subjectType, record));
         expect(ids(selected), `${subjectType} ${JSON.stringify(viewer)}`).toEqual(ids(accepted));
       }
     }

@@ -17,8 +17,10 @@ export const SUBJECT_TYPES: readonly SubjectType[] = ['deposit', 'refund', 'payo
  * - `merchantAccount`: the merchant account it belongs to; for a refund, its deposit's.
  */
 export interface VisibilityFacts {
-  clientId: string | null;
+  clientId?: string | null | undefined;
   merchantAccount: string | null;
+  /** Only on events: an anomaly the gateway raised about the subject, for admins alone. */
+  adminOnly?: boolean | null | undefined;
 }
 
 /** The caller, as the policy needs it: `ApiClient` satisfies this. */
@@ -88,6 +90,7 @@ function grantsFor(viewer: Viewer, options: VisibilityOptions): Grant[] {
 
 function matches(grant: Grant, subjectType: SubjectType, record: VisibilityFacts): boolean {
   if (!grant.subjects.includes(subjectType)) return false;
+  if (record.adminOnly && grant.role !== 'ADMIN') return false;
   if (grant.clientId !== undefined && record.clientId !== grant.clientId) return false;
   if (grant.merchantAccounts !== undefined && (record.merchantAccount == null || !grant.merchantAccounts.includes(record.merchantAccount))) return false;
   return true;
@@ -146,6 +149,7 @@ export function visibleEventsWhere(viewer: Viewer, options: VisibilityOptions = 
     const everySubject = SUBJECT_TYPES.every((subject) => grant.subjects.includes(subject));
     const where = grantWhere(grant, everySubject ? undefined : grant.subjects);
     if (!where) continue;
+    if (grant.role !== 'ADMIN') where.adminOnly = false;
     if (Object.keys(where).length === 0) return {};
     conditions.push(where);
   }

@@ -14,6 +14,9 @@ export class Migration20261123110000_event_visibility extends Migration {
     this.addSql(`update payment_event e set merchant_account = w.merchant_account from withdrawal w where e.subject_type = 'withdrawal' and w.id = e.subject_id;`);
     // Every subject has an account: an event without one would be hidden from every back office.
     this.addSql('alter table payment_event alter column merchant_account set not null;');
+    // Anomalies the gateway raises about a subject (e.g. a payout its provider never shows) are for
+    // admins, not for the clients that see the subject.
+    this.addSql('alter table payment_event add column admin_only boolean not null default false;');
     // events(after:) for a back office: its accounts, in log order (cashiers use the client_id index).
     this.addSql('create index payment_event_account_position_idx on payment_event (merchant_account, position);');
     // deposits(...) for a refunds back office limited to some accounts, newest first.
@@ -23,6 +26,7 @@ export class Migration20261123110000_event_visibility extends Migration {
   override down(): void {
     this.addSql('drop index deposit_account_created_idx;');
     this.addSql('drop index payment_event_account_position_idx;');
+    this.addSql('alter table payment_event drop column admin_only;');
     this.addSql('alter table payment_event drop column merchant_account;');
   }
 }

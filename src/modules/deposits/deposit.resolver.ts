@@ -79,6 +79,7 @@ export class DepositResolver {
   @FieldResolver(() => [PaymentEventNode], { description: 'This deposit\'s changes, oldest first.' })
   async events(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
     const events = await loaders(ctx).depositEvents.load(deposit.id);
-    return events.map((event) => PaymentEventNode.from(event));
+    // Whoever sees the deposit sees its events, but for anomalies raised for admins alone.
+    return events.filter((event) => maySee(ctx.client!, 'deposit', event)).map((event) => PaymentEventNode.from(event));
   }
 }

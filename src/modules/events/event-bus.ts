@@ -188,6 +188,7 @@ export function parseNotification(payload: string): EventNotification | undefine
   const nullableString = (key: string) => record[key] === null || typeof record[key] === 'string';
   if (!nullableString('clientId') || !nullableString('fromStatus') || !nullableString('toStatus')) return undefined;
   if (record.merchantAccount !== undefined && !nullableString('merchantAccount')) return undefined;
+  if (record.adminOnly !== undefined && typeof record.adminOnly !== 'boolean') return undefined;
   if (record.deposit !== undefined && (typeof record.deposit !== 'object' || record.deposit === null)) return undefined;
   // Visibility reads the account on every live event: absent (an older instance's notification) is null.
   return { ...(value as EventNotification), merchantAccount: (record.merchantAccount as string | null | undefined) ?? null };

@@ -27,6 +27,8 @@ export interface AppendEventInput {
    * of the deposit, payout or withdrawal given below; required for refund events.
    */
   merchantAccount?: string;
+  /** An anomaly the gateway raises about the subject: admins alone see it (default false). */
+  adminOnly?: boolean;
   /** e.g. `deposit.status_changed`. */
   type: string;
   fromStatus: string | null;
@@ -87,6 +89,7 @@ export class EventService {
       subjectId: input.subjectId,
       clientId: input.clientId,
       merchantAccount,
+      adminOnly: input.adminOnly ?? false,
       type: input.type,
       fromStatus: input.fromStatus,
       toStatus: input.toStatus,
@@ -129,6 +132,7 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
     subjectId: event.subjectId,
     clientId: event.clientId ?? null,
     merchantAccount: event.merchantAccount,
+    ...(event.adminOnly ? { adminOnly: true } : {}),
     fromStatus: event.fromStatus ?? null,
     toStatus: event.toStatus ?? null,
     createdAt: event.createdAt.toISOString(),

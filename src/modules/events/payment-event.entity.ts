@@ -27,6 +27,8 @@ export const PaymentEventSchema = defineEntity({
      * accounts reads its catch-up log with the same visibility policy as its lists (src/kernel/visibility.ts).
      */
     merchantAccount: p.string().length(64),
+    /** An anomaly the gateway raised about the subject: admins alone see it, whoever sees the subject. */
+    adminOnly: p.boolean().default(false),
     /** e.g. `deposit.status_changed`. */
     type: p.string().length(64),
     fromStatus: p.string().length(16).nullable(),

@@ -128,6 +128,8 @@ export interface EventNotification {
    * to some accounts do not see it live; the catch-up log has it).
    */
   merchantAccount: string | null;
+  /** For admins only (an anomaly the gateway raised about the subject); absent: false. */
+  adminOnly?: boolean;
   fromStatus: string | null;
   toStatus: string | null;
   createdAt: string;

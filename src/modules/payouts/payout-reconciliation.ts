@@ -235,7 +235,9 @@ async function countMissing(em: SqlEntityManager, payout: Payout, deps: Reconcil
     await deps.events.append(tx, {
       subjectType: 'payout',
       subjectId: payout.id,
-      clientId: null,
+      clientId: payout.clientId,
+      merchantAccount: payout.merchantAccount,
+      adminOnly: true,
       type: PAYOUT_MISSING_AT_PROVIDER,
       fromStatus: payout.status,
       toStatus: payout.status,

@@ -91,7 +91,7 @@ export class PayoutResolver {
   @FieldResolver(() => [PaymentEventNode], { description: 'This payout\'s changes, oldest first.' })
   async events(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
     const events = await loaders(ctx).payoutEvents.load(payout.id);
-    // Events with no client (a payout reported missing at the provider) are for admins alone.
-    return events.filter((event) => event.clientId != null || ctx.client?.isAdmin()).map((event) => PaymentEventNode.from(event));
+    // An anomaly raised about the payout (reported missing at the provider) is for admins alone.
+    return events.filter((event) => maySee(ctx.client!, 'payout', event)).map((event) => PaymentEventNode.from(event));
   }
 }
