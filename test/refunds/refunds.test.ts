@@ -8,6 +8,7 @@ import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
 import { collect, subscribed } from '../deposits/support.js';
 import { execute } from '../support/gateway.js';
+import { statementsOf } from '../support/statements.js';
 import { wsClient } from '../support/ws.js';
 import { DepositRefundsQuery, DepositRefundUpdatedSubscription, DepositsRefundsQuery, RefundQuery, RefundUpdatedSubscription, RequestRefundMutation } from './operations.js';
 import { refundCalls, startRefundGateway, succeededDeposit, type RefundTestGateway } from './support.js';
@@ -241,20 +242,17 @@ describe('Deposit.refunds', () => {
     const deposit = await succeededDeposit(t, '25.00');
     await refund({ depositId: deposit.id, amount: '2.00' });
     await t.gateway.sandboxes.depositGateway!.controls.idle();
-    const quiet = async () => {
-      for (let last = -1; last !== t.gateway.db.queryCount(); ) {
-        last = t.gateway.db.queryCount();
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-    };
     const statements = async (first: number) => {
       await execute(url, DepositsRefundsQuery, { first }, { key: t.refundsKey }); // warm: key lookup and last-used write
-      await quiet();
-      const before = t.gateway.db.queryCount();
-      const page = await execute(url, DepositsRefundsQuery, { first }, { key: t.refundsKey });
+      const pages: Array<Awaited<ReturnType<typeof readPage>>> = [];
+      const readPage = () => execute(url, DepositsRefundsQuery, { first }, { key: t.refundsKey });
+      const count = await statementsOf(t, async () => {
+        pages.push(await readPage());
+      });
+      const page = pages[0]!;
       expect(page.errors).toBeUndefined();
       expect(page.data!.deposits.edges).toHaveLength(first);
-      return { count: t.gateway.db.queryCount() - before, edges: page.data!.deposits.edges };
+      return { count, edges: page.data!.deposits.edges };
     };
     const small = await statements(2);
     const large = await statements(10);

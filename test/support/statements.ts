@@ -1,0 +1,39 @@
+// Counts the SQL statements a request costs, as a test of constant-cost lists needs: background
+// work (detail fetches after approvals) is waited out first, and the job worker's own polling of
+// its table, which runs on a timer whatever the request does, is left out.
+
+import type { TestGateway } from './gateway.js';
+
+const JOB_WORKER = /\b(from|update|into)\s+"?job"?\b/i;
+
+/** Statements issued while `action` runs, apart from the job worker's. */
+export async function statementsOf(t: TestGateway, action: () => Promise<void>): Promise<number> {
+  await quiet(t);
+  let count = 0;
+  const unwatch = t.gateway.db.watchQueries((sql) => {
+    if (!JOB_WORKER.test(sql)) count += 1;
+  });
+  try {
+    await action();
+  } finally {
+    unwatch();
+  }
+  return count;
+}
+
+/** Resolves once no statement but the job worker's has been issued for 300 ms. */
+async function quiet(t: TestGateway): Promise<void> {
+  let last = -1;
+  let count = 0;
+  const unwatch = t.gateway.db.watchQueries((sql) => {
+    if (!JOB_WORKER.test(sql)) count += 1;
+  });
+  try {
+    while (last !== count) {
+      last = count;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+  } finally {
+    unwatch();
+  }
+}
