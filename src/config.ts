@@ -247,6 +247,22 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   };
 }
 
+/**
+ * For an entry point: the configuration, or the process ends with exit code 78 (EX_CONFIG) after
+ * printing every bad variable, so a supervisor does not restart a process that cannot start.
+ */
+export function loadConfigOrExit(env: Env = process.env): GatewayConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+}
+
 function parseMerchantAccounts(json: string, problems: string[]): MerchantAccountConfig[] {
   let raw: unknown;
   try {

@@ -1,20 +1,11 @@
 // Entry point: `npm start`. Loads configuration, starts one gateway instance, prints where to go.
 
 import 'reflect-metadata';
-import { ConfigError, loadConfig, type GatewayConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { createLogger } from './lib/logger.js';
 import { startGateway, type Gateway } from './server/gateway.js';
 
-let config: GatewayConfig;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(78); // EX_CONFIG
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 
 const logger = createLogger({ level: config.logLevel });
 

@@ -2,7 +2,7 @@
 // restarted or killed, and keep retrying their webhooks at it as a real provider would.
 
 import 'reflect-metadata';
-import { ConfigError, loadConfig, type GatewayConfig } from '../config.js';
+import { loadConfigOrExit } from '../config.js';
 import { createLogger } from '../lib/logger.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 
@@ -21,16 +21,7 @@ import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
  * gateway sandbox: `records`, `failNext` (args: FailNextOptions), `clearFailures`, `requestCount` (args:
  * `[pathPrefix, method]`), `deliveries`, `idle`; and it exits when its parent goes away.
  */
-let config: GatewayConfig;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(78); // EX_CONFIG
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 
 const logger = createLogger({ level: config.logLevel });
 const accounts = config.merchantAccounts.filter((account) => account.sandbox);

@@ -448,44 +448,35 @@ export class Reconciler {
   }
 
   /** Claims REQUESTED refunds like deposits (row leases, SKIP LOCKED); an in-flight first submission is left its grace. */
-  private async claimRefunds(em: SqlEntityManager): Promise<string[]> {
-    const { afterMs, batchSize, claimMs, submitGraceMs } = this.options;
-    const rows = await em.execute<Array<{ id: string }>>(
-      `update refund set reconcile_lease_until = now() + make_interval(secs => ?)
-       where id in (
-         select id from refund
-         where status = 'REQUESTED'
-           and created_at <= now() - make_interval(secs => ?)
-           and (provider_reference is not null or submission_error is not null or created_at <= now() - make_interval(secs => ?))
-           and (reconcile_lease_until is null or reconcile_lease_until <= now())
-         order by reconcile_lease_until asc nulls first, created_at asc
-         limit ?
-         for update skip locked
-       )
-       returning id`,
-      [claimMs / 1000, afterMs / 1000, submitGraceMs / 1000, batchSize],
-    );
-    return rows.map((row) => row.id);
+  private claimRefunds(em: SqlEntityManager): Promise<string[]> {
+    return this.claimOpen(em, 'refund', "status = 'REQUESTED'");
   }
 
   private async releaseRefund(em: SqlEntityManager, refundId: string): Promise<void> {
     await em.execute('update refund set reconcile_lease_until = now() + make_interval(secs => ?) where id = ?', [this.options.recheckMs / 1000, refundId]);
   }
 
+  /** Claims open deposits (see `claimOpen`). */
+  private claim(em: SqlEntityManager): Promise<string[]> {
+    return this.claimOpen(em, 'deposit', "status in ('PENDING', 'AUTHORIZED')");
+  }
+
   /**
-   * Claims a batch in one short statement: rows locked by another instance's claim are skipped
-   * (SKIP LOCKED), and a claimed row's lease keeps it off every other instance until it expires.
+   * Claims a batch of open rows in one short statement: rows locked by another instance's claim
+   * are skipped (SKIP LOCKED), and a claimed row's lease keeps it off every other instance until it
+   * expires. A row with no provider reference is claimed too (an unknown outcome, or a crash before
+   * the provider call) once its first call can no longer be in flight: it failed
+   * (submission_error) or is older than the slowest provider answer.
+   *
+   * @param open a fixed SQL condition naming the table's open statuses (never input).
    */
-  private async claim(em: SqlEntityManager): Promise<string[]> {
+  private async claimOpen(em: SqlEntityManager, table: 'deposit' | 'refund', open: string): Promise<string[]> {
     const { afterMs, batchSize, claimMs, submitGraceMs } = this.options;
-    // A deposit with no provider reference is claimed too (an unknown outcome or a crash before the
-    // provider call), once its first call can no longer be in flight: it failed (submission_error) or
-    // is older than the slowest provider answer.
     const rows = await em.execute<Array<{ id: string }>>(
-      `update deposit set reconcile_lease_until = now() + make_interval(secs => ?)
+      `update ${table} set reconcile_lease_until = now() + make_interval(secs => ?)
        where id in (
-         select id from deposit
-         where status in ('PENDING', 'AUTHORIZED')
+         select id from ${table}
+         where ${open}
            and created_at <= now() - make_interval(secs => ?)
            and (provider_reference is not null or submission_error is not null or created_at <= now() - make_interval(secs => ?))
            and (reconcile_lease_until is null or reconcile_lease_until <= now())

@@ -4,12 +4,12 @@
 
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.js';
+
 import type { Money } from '../../lib/money.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventService } from '../events/event.service.js';
 import { Refund } from './refund.entity.js';
-import { applyRefundChange, attachProviderReference } from './refund-transitions.js';
+import { applyRefundChange, recordProviderRefund } from './refund-transitions.js';
 
 /** What a provider said about a payment as a whole being refunded. */
 export interface PaymentRefundedReport {
@@ -84,25 +84,7 @@ export async function applyPaymentRefunded(em: SqlEntityManager, report: Payment
 
   // Made outside the gateway (the provider's dashboard): recorded like a refund event of one, with
   // the rest of the payment as its amount, then executed through the one refund transition.
-  const refund = em.create(Refund, {
-    id: newId('rfd'),
-    depositId: deposit.id,
-    clientId: null,
-    origin: 'PROVIDER',
-    amount: remaining.toDecimal(),
-    currency: remaining.currency,
-    reason: null,
-    status: 'REQUESTED',
-    providerReference: null,
-    providerStatus: null,
-    idempotencyKey: null,
-    idempotencyFingerprint: null,
-    submissionError: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-  });
-  await em.flush();
-  await attachProviderReference(em, { refund, deposit }, { reference: reversalReference(paymentReference), providerStatus: report.providerStatus }, events);
+  const refund = await recordProviderRefund(em, deposit, { amount: remaining, reference: reversalReference(paymentReference), providerStatus: report.providerStatus }, events);
   const applied = await applyRefundChange(em, { refundId: refund.id, change: { status: 'APPROVED', providerStatus: report.providerStatus }, source: report.source }, events);
   if (applied.outcome !== 'applied') throw new Error(`a refund recorded from a payment report did not apply: ${applied.reason ?? applied.outcome}`);
   return { outcome: 'recorded', refundId: refund.id, reason: `REFUND_RECORDED: ${remaining.toString()} reversed outside the gateway` };

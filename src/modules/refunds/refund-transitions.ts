@@ -1,6 +1,7 @@
 // The one place a refund's status changes (webhooks, a refusal at submission), together with the deposit's refund position.
 
 import { LockMode } from '@mikro-orm/core';
+import { newId } from '../../lib/ids.js';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Money } from '../../lib/money.js';
 import type { RefundStatus } from '../../providers/provider.js';
@@ -97,6 +98,40 @@ export async function applyRefundChange(em: SqlEntityManager, input: ApplyRefund
   });
   await updateDepositRefundPosition(em, deposit, events, input.source, refunded);
   return { outcome: 'applied', refund };
+}
+
+/**
+ * A refund made outside the gateway (the provider's dashboard, or a reversal of the whole payment),
+ * recorded with the provider's reference and announced, so the deposit's refunded amount stays true
+ * and no request through the gateway can refund the same money again. The caller holds the deposit
+ * lock and then applies the reported status through {@link applyRefundChange}.
+ */
+export async function recordProviderRefund(
+  em: SqlEntityManager,
+  deposit: Deposit,
+  provided: { amount: Money; reference: string; providerStatus: string },
+  events: EventService,
+): Promise<Refund> {
+  const refund = em.create(Refund, {
+    id: newId('rfd'),
+    depositId: deposit.id,
+    clientId: null,
+    origin: 'PROVIDER',
+    amount: provided.amount.toDecimal(),
+    currency: provided.amount.currency,
+    reason: null,
+    status: 'REQUESTED',
+    providerReference: null,
+    providerStatus: null,
+    idempotencyKey: null,
+    idempotencyFingerprint: null,
+    submissionError: null,
+    createdAt: new Date(),
+    updatedAt: new Date(),
+  });
+  await em.flush();
+  await attachProviderReference(em, { refund, deposit }, { reference: provided.reference, providerStatus: provided.providerStatus }, events);
+  return refund;
 }
 
 /**

@@ -3,13 +3,13 @@
 
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../lib/ids.js';
+
 import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventService } from '../events/event.service.js';
 import { WebhookRetryLater, findEventDeposit, livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
 import { Refund } from './refund.entity.js';
-import { applyRefundChange, attachProviderReference } from './refund-transitions.js';
+import { applyRefundChange, attachProviderReference, recordProviderRefund as recordProviderRefundRow } from './refund-transitions.js';
 
 type RefundSubject = Extract<WebhookEvent['subject'], { kind: 'refund' }>;
 
@@ -157,24 +157,6 @@ async function recordProviderRefund(
     return refused('anomaly', `REFUND_EXCEEDS_DEPOSIT: ${subject.amount.toString()} on top of ${deposit.refundedMoney().toString()} refunded of ${deposit.amountMoney().toString()}`);
   }
 
-  const refund = tx.create(Refund, {
-    id: newId('rfd'),
-    depositId: deposit.id,
-    clientId: null,
-    origin: 'PROVIDER',
-    amount: subject.amount.toDecimal(),
-    currency: subject.amount.currency,
-    reason: null,
-    status: 'REQUESTED',
-    providerReference: null,
-    providerStatus: null,
-    idempotencyKey: null,
-    idempotencyFingerprint: null,
-    submissionError: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
-  });
-  await tx.flush();
-  await attachProviderReference(tx, { refund, deposit }, { reference: subject.reference, providerStatus: subject.providerStatus }, events);
+  const refund = await recordProviderRefundRow(tx, deposit, { amount: subject.amount, reference: subject.reference, providerStatus: subject.providerStatus }, events);
   return { kind: 'recorded', refundId: refund.id };
 }
