@@ -1,11 +1,11 @@
-// Deposits: validating a request against the gateway's and the provider's rules, creating it
-// exactly once per idempotency key, submitting it to the provider, and reading deposits back
-// with each client's visibility. Status changes after creation go through deposit-transitions.ts.
+// Deposits: validating a request against the gateway's and the provider's rules, running it
+// through the money-operation lifecycle (deposit-operation.ts), reading deposits back with each
+// client's visibility, and filling in what the provider knows beyond the status. Status changes
+// after creation go through deposit-transitions.ts.
 
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
-import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type {
@@ -23,12 +23,11 @@ import type {
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import type { EventService } from '../events/event.service.js';
-import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
-import { applyDepositChange } from './deposit-transitions.js';
+import { Deposit } from './deposit.entity.js';
 import { olderThan } from '../../db/keyset.js';
-import { accountNotConfigured, type MoneyOperation, type OperationRunner, type ResumeResult } from '../../kernel/operation.js';
+import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
+import { depositOperation, type PreparedDeposit } from './deposit-operation.js';
 import type { DepositSnapshot } from '../events/payment-event.types.js';
-import { toDepositSnapshot } from './deposit-snapshot.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 
 /** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
@@ -77,6 +76,9 @@ export class DepositDetailsUnavailable extends Error {
 }
 
 export class DepositService {
+  /** What deposits plug into the money-operation lifecycle. */
+  private readonly operation: MoneyOperation<PreparedDeposit, Deposit, ProviderDeposit, DepositSnapshot>;
+
   constructor(
     private readonly deps: {
       accounts: MerchantAccountService;
@@ -85,7 +87,9 @@ export class DepositService {
       operations: OperationRunner;
       logger: Logger;
     },
-  ) {}
+  ) {
+    this.operation = depositOperation(deps);
+  }
 
   /**
    * Creates a deposit and submits it to its provider, through the money-operation lifecycle
@@ -245,138 +249,4 @@ export class DepositService {
     errors.push(...provider.validateDeposit(resolved.account, request));
     return errors.length ? { ok: false, errors } : { ok: true, account: resolved.account, provider, request };
   }
-
-  /** What deposits plug into the money-operation lifecycle. */
-  private readonly operation: MoneyOperation<PreparedDeposit, Deposit, ProviderDeposit, DepositSnapshot> = {
-    name: 'deposit',
-    record: async (tx, { client, input, account, provider, request }) => {
-      // The row and its creation event commit before the provider call: from here on a crash, a
-      // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
-      // the provider), and the event log always starts with deposit.created.
-      const created = tx.create(Deposit, {
-        id: newId('dep'),
-        clientId: client.id,
-        merchantAccount: account.code,
-        provider: provider.name,
-        rail: request.details.rail,
-        livemode: account.livemode,
-        status: 'PENDING',
-        providerStatus: null,
-        statusReason: null,
-        amount: request.amount.toDecimal(),
-        currency: request.amount.currency,
-        merchantReference: input.merchantReference ?? null,
-        idempotencyKey: input.idempotencyKey ?? null,
-        idempotencyFingerprint: input.idempotencyKey ? requestFingerprint(input) : null,
-        request: storedRequest(request),
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      });
-      await tx.flush();
-      await this.deps.events.append(tx, {
-        subjectType: 'deposit',
-        subjectId: created.id,
-        clientId: created.clientId,
-        type: 'deposit.created',
-        fromStatus: null,
-        toStatus: created.status,
-        deposit: created,
-      });
-      return { ok: true, row: created };
-    },
-    load: (em, id) => em.findOne(Deposit, { id }),
-    awaitingProvider: (deposit) => deposit.status === 'PENDING' && !deposit.providerReference,
-    call: async (_em, deposit) => {
-      const account = this.deps.accounts.get(deposit.merchantAccount);
-      if (!account) return { ok: false, error: accountNotConfigured(deposit.merchantAccount) };
-      return this.deps.providers[deposit.provider].createDeposit(account, { depositId: deposit.id, ...requestOf(deposit) });
-    },
-    accepted: (em, deposit, created) => this.recordSubmitted(em, deposit.id, created),
-    refused: async (tx, deposit, error) => {
-      await tx.nativeUpdate(Deposit, { id: deposit.id }, { submissionError: error.code });
-      await applyDepositChange(
-        tx,
-        {
-          depositId: deposit.id,
-          change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message },
-          source: `submission:${deposit.provider}`,
-        },
-        this.deps.events,
-      );
-    },
-    errorsOf: (error) => [{ field: [], code: error.code, message: error.message }],
-    errorsOfRow: (deposit) =>
-      deposit.status === 'FAILED' && deposit.submissionError ? [{ field: [], code: deposit.submissionError, message: 'The provider refused this deposit when it was submitted' }] : [],
-    snapshot: toDepositSnapshot,
-  };
-
-  /**
-   * Stores what the provider answered and returns the deposit as it now stands. The status is left
-   * to webhooks: the provider's own webhook may already have moved the deposit on (the sandbox
-   * approves test payments at once), and a creation answer never outranks it. One UPDATE, atomic on
-   * its own: it keeps whatever a concurrent webhook or retry recorded first (the provider
-   * reference, its status word) and returns the row in the same round trip.
-   */
-  private async recordSubmitted(em: SqlEntityManager, id: string, created: ProviderDeposit): Promise<Deposit> {
-    const rows = await em.execute<Array<Record<string, unknown>>>(
-      `update deposit set
-         provider_reference = coalesce(provider_reference, ?),
-         payment_reference = coalesce(payment_reference, case when rail = 'HOSTED_CHECKOUT' then null else ? end),
-         redirect_url = coalesce(?, redirect_url),
-         provider_status = coalesce(provider_status, ?),
-         submission_error = null,
-         crypto = coalesce(?::jsonb, crypto),
-         qr_payload = coalesce(?, qr_payload),
-         qr_expires_at = coalesce(?, qr_expires_at),
-         updated_at = ?
-       where id = ?
-       returning *`,
-      [
-        created.reference,
-        // A checkout session id is not a payment reference: that one is learned when the player pays.
-        created.reference,
-        created.redirectUrl ?? null,
-        created.providerStatus,
-        created.crypto ? JSON.stringify(created.crypto) : null,
-        created.qrCode?.payload ?? null,
-        created.qrCode?.expiresAt ?? null,
-        new Date(),
-        id,
-      ],
-    );
-    if (!rows[0]) throw new Error(`deposit ${id} vanished while its provider answer was recorded`);
-    // Merged into the managed entity (no dirty state left behind).
-    return em.map(Deposit, rows[0]);
-  }
-}
-
-/** A validated deposit request, ready to record. */
-interface PreparedDeposit {
-  client: ApiClient;
-  input: CreateDepositInput;
-  account: MerchantAccount;
-  provider: DepositProvider;
-  request: Omit<CreateDepositRequest, 'depositId'>;
-}
-
-
-
-/** What is kept to resubmit a deposit: never a full bank account or card number. */
-function storedRequest(request: Omit<CreateDepositRequest, 'depositId'>): DepositRequest {
-  const details = JSON.parse(JSON.stringify(request.details)) as Jsonified<RailDetails>;
-  // The payer's bank account goes to the QR gateway once and is not kept (a resubmission omits it).
-  if (details.rail === 'THAI_QR') delete details.payer.bankAccount;
-  return { details, customer: request.customer, ...(request.returnUrl ? { returnUrl: request.returnUrl } : {}) };
-}
-
-function requestOf(deposit: Deposit): Omit<CreateDepositRequest, 'depositId'> {
-  const stored = deposit.request;
-  const details = { ...stored.details } as RailDetails & { expiresAt?: string | Date };
-  if (typeof details.expiresAt === 'string') details.expiresAt = new Date(details.expiresAt);
-  return {
-    amount: deposit.amountMoney(),
-    details: details as RailDetails,
-    customer: stored.customer,
-    ...(stored.returnUrl ? { returnUrl: stored.returnUrl } : {}),
-  };
 }

@@ -1,7 +1,7 @@
 // Unit spec of the payout service's pure helpers: masking and the mapping of provider refusals to user errors.
 
 import { describe, expect, it } from 'vitest';
-import { maskIdentifier, userErrorsOf } from './payout.service.js';
+import { maskIdentifier, userErrorsOf } from './payout-operation.js';
 
 describe('maskIdentifier', () => {
   it('keeps the last four characters behind a fixed-width mask', () => {
