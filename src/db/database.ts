@@ -83,19 +83,25 @@ function pgTimeoutOptions(timeouts: DatabaseTimeouts) {
 }
 
 /**
- * When `pg` stops waiting for an answer (`query_timeout`), the statement is still on the wire and its
- * answer may arrive later, so the connection is no longer in step with its user: a `begin` that was
- * given up on could still open a transaction under the next borrower. Such a connection is closed
- * at once (`end()` destroys the socket of a client with a query in flight); the pool then drops it
- * on release and the server rolls back whatever it had open.
+ * When `pg` stops waiting for an answer (`query_timeout`), the statement is still on the wire and
+ * its answer may come later: the connection is out of step with whoever borrows it next (a `begin`
+ * given up on could still open a transaction under them). And when that statement was a `begin`,
+ * the ORM's query builder never hands the connection back at all, so each one would hold a pool
+ * slot for good and a few seconds of silence would leave the pool empty after the database is back.
+ * Such a connection is therefore returned to the pool at once as broken: the pool closes it (which
+ * destroys the socket of a client with a query in flight, and the server rolls back what it had
+ * open) and opens a fresh one when needed; the borrower's own release, if it comes, does nothing.
  */
-function closeOnReadTimeout(client: pg.PoolClient): void {
+function discardOnReadTimeout(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   client.query = ((...args: unknown[]) => {
     const result = query(...args);
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
-        if (error instanceof Error && error.message === 'Query read timeout') client.end().catch(() => undefined);
+        if (!(error instanceof Error && error.message === 'Query read timeout')) return;
+        const release = client.release;
+        client.release = () => undefined;
+        release(error);
       });
     }
     return result;
@@ -135,7 +141,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // Handed to pg's Pool (and so to each of its clients) by MikroORM's PostgreSQL connection.
       driverOptions: {
         ...pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS),
-        onPoolCreated: (pool: pg.Pool) => pool.on('connect', closeOnReadTimeout),
+        onPoolCreated: (pool: pg.Pool) => pool.on('connect', discardOnReadTimeout),
       },
     });
   } else {

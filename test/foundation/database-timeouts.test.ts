@@ -165,6 +165,23 @@ describe.skipIf(!process.env.DATABASE_URL)('a PostgreSQL that never answers', ()
     expect(await deliveries(t, { eventId: envelope.id })).toHaveLength(1);
   });
 
+  it('recovers every pooled connection that was waiting when the database went silent', async () => {
+    // Given a pool whose every connection (10) is open and idle
+    await Promise.all(Array.from({ length: 10 }, () => t.gateway.db.fork().execute('select pg_sleep(0.2)')));
+    const deposits = await Promise.all(Array.from({ length: 10 }, () => insertDeposit(t)));
+    const envelopes = deposits.map((deposit) => paymentEnvelope(deposit, 'approved'));
+
+    // When a delivery for each deposit arrives while the database is silent
+    await withSilentDatabase(async () => {
+      const statuses = await Promise.all(envelopes.map(async (envelope) => (await deliver(t, envelope)).status));
+      expect(statuses.every((status) => status >= 500)).toBe(true);
+    });
+
+    // Then, the database back, the provider's retries are applied: no connection stayed stuck
+    for (const envelope of envelopes) expect(await deliver(t, envelope)).toEqual({ status: 200, outcome: 'applied' });
+    for (const deposit of deposits) expect((await readDeposit(t, deposit.id)).status).toBe('SUCCEEDED');
+  });
+
   it('a webhook for a deposit locked by another session gets a 5xx, and is applied once the lock is gone', async () => {
     // Given a deposit row locked by a transaction that does not end
     const deposit = await insertDeposit(t);
