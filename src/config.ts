@@ -22,6 +22,8 @@ export interface GatewayConfig {
   /** PostgreSQL connection string; absent means the embedded PGlite database under `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Time-outs that keep a hung or unreachable PostgreSQL from hanging requests (PGlite ignores them). */
+  database: DatabaseTimeouts;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Create and print the three demo clients (development only). */
   demoClients: boolean;
@@ -83,6 +85,26 @@ export interface GatewayConfig {
   };
 }
 
+/**
+ * How long the gateway waits on PostgreSQL. Each bounds a different way of hanging: a server that
+ * does not complete the connection, a statement that runs or waits on a lock too long, and a
+ * session of ours left idle inside an open transaction (holding its locks).
+ */
+export interface DatabaseTimeouts {
+  /** Opening a connection, and waiting for a free one from the pool (`DATABASE_CONNECT_TIMEOUT_MS`). */
+  connectTimeoutMs: number;
+  /**
+   * One statement on the server (`statement_timeout`, `DATABASE_STATEMENT_TIMEOUT_MS`). The client
+   * also stops waiting for an answer a second later, for a server that cannot even cancel it.
+   */
+  statementTimeoutMs: number;
+  /** A session idle inside a transaction is ended by the server (`DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS`). */
+  idleInTransactionTimeoutMs: number;
+}
+
+/** The defaults of `DatabaseTimeouts`, also used by callers of `openDatabase` that give none. */
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectTimeoutMs: 5_000, statementTimeoutMs: 5_000, idleInTransactionTimeoutMs: 30_000 };
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
@@ -136,6 +158,11 @@ const envSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
     .optional(),
   DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_CONNECT_TIMEOUT_MS: positiveInt(600_000).default(DEFAULT_DATABASE_TIMEOUTS.connectTimeoutMs),
+  // Below the deposit gateway's 10 s webhook acknowledgement (spec: Webhook acknowledgement), so a
+  // delivery stuck on a lock is answered 5xx and retried rather than timed out by the provider.
+  DATABASE_STATEMENT_TIMEOUT_MS: positiveInt(3_600_000).default(DEFAULT_DATABASE_TIMEOUTS.statementTimeoutMs),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: positiveInt(3_600_000).default(DEFAULT_DATABASE_TIMEOUTS.idleInTransactionTimeoutMs),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_CLIENTS: booleanString.optional(),
   MERCHANT_ACCOUNTS: z.string().optional(),
@@ -215,6 +242,11 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     dataDir: path.resolve(e.DATA_DIR),
+    database: {
+      connectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+      statementTimeoutMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+      idleInTransactionTimeoutMs: e.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    },
     logLevel: e.LOG_LEVEL,
     demoClients,
     merchantAccounts,

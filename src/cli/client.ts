@@ -64,7 +64,7 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
 
   // Logs go to stderr so that --json output stays one clean JSON document on stdout.
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.err(line.trimEnd()) } });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeouts: config.database });
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const em = db.fork();
   try {

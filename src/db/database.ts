@@ -9,6 +9,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM, type SqlEntityManager } from '@mikro-orm/postgresql';
 import type { MikroORM } from '@mikro-orm/core';
 import pg from 'pg';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
 import type { Logger } from '../lib/logger.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
@@ -21,6 +22,8 @@ export interface DatabaseOptions {
   /** Directory holding the PGlite cluster (used only without `databaseUrl`). */
   dataDir: string;
   logger: Logger;
+  /** PostgreSQL only (PGlite runs in this process and cannot hang on a network); defaults to `DEFAULT_DATABASE_TIMEOUTS`. */
+  timeouts?: DatabaseTimeouts;
 }
 
 type NotificationHandler = (payload: string) => void;
@@ -47,7 +50,7 @@ export interface Database {
   queryCount(): number;
   /** Calls `listener` with the text of every SQL statement issued through the ORM until the returned function is called (tests). */
   watchQueries(listener: (sql: string) => void): () => void;
-  /** True when a trivial query succeeds (readiness). */
+  /** True when a trivial query succeeds within `PING_DEADLINE_MS` (readiness); never waits longer. */
   ping(): Promise<boolean>;
   /** Subscribes to a NOTIFY channel; the returned function unsubscribes. */
   listen(channel: string, handler: NotificationHandler, options?: ListenOptions): Promise<() => Promise<void>>;
@@ -57,6 +60,53 @@ export interface Database {
 const PGLITE_DATABASE = 'gateway';
 /** Longest wait for the connection pool to close before shutdown goes on without it. */
 const CLOSE_DEADLINE_MS = 5_000;
+/**
+ * Longest wait for the readiness query. A hung server must make /readyz answer 503 promptly (a
+ * probe that times out says nothing about why), and a healthy one answers `select 1` in far less.
+ */
+const PING_DEADLINE_MS = 1_000;
+/** How much longer than the server's own statement time-out the client waits for any answer. */
+const READ_TIMEOUT_MARGIN_MS = 1_000;
+
+/**
+ * `pg` client options bounding every wait on the server: the connection (and, in the pool, the wait
+ * for a free one), each statement on the server, a session left idle in a transaction, and the wait
+ * for an answer, for a server that is gone or hung and so cannot enforce its own time-outs.
+ */
+function pgTimeoutOptions(timeouts: DatabaseTimeouts) {
+  return {
+    connectionTimeoutMillis: timeouts.connectTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
+    query_timeout: timeouts.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
+  };
+}
+
+/**
+ * When `pg` stops waiting for an answer (`query_timeout`), the statement is still on the wire and
+ * its answer may come later: the connection is out of step with whoever borrows it next (a `begin`
+ * given up on could still open a transaction under them). And when that statement was a `begin`,
+ * the ORM's query builder never hands the connection back at all, so each one would hold a pool
+ * slot for good and a few seconds of silence would leave the pool empty after the database is back.
+ * Such a connection is therefore returned to the pool at once as broken: the pool closes it (which
+ * destroys the socket of a client with a query in flight, and the server rolls back what it had
+ * open) and opens a fresh one when needed; the borrower's own release, if it comes, does nothing.
+ */
+function discardOnReadTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (!(error instanceof Error && error.message === 'Query read timeout')) return;
+        const release = client.release;
+        client.release = () => undefined;
+        release(error);
+      });
+    }
+    return result;
+  }) as typeof client.query;
+}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.logger.child({ component: 'database' });
@@ -84,7 +134,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let releaseLock = (): void => undefined;
   if (options.databaseUrl) {
     kind = 'postgresql';
-    orm = await PostgreSqlMikroORM.init({ ...common, clientUrl: options.databaseUrl, pool: { min: 0, max: 10 } });
+    orm = await PostgreSqlMikroORM.init({
+      ...common,
+      clientUrl: options.databaseUrl,
+      pool: { min: 0, max: 10 },
+      // Handed to pg's Pool (and so to each of its clients) by MikroORM's PostgreSQL connection.
+      driverOptions: {
+        ...pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS),
+        onPoolCreated: (pool: pg.Pool) => pool.on('connect', discardOnReadTimeout),
+      },
+    });
   } else {
     kind = 'pglite';
     const dataDir = path.join(options.dataDir, 'pglite');
@@ -105,7 +164,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   log.info({ kind, applied: appliedMigrations }, appliedMigrations.length ? 'database migrated' : 'database schema is current');
 
   const notifications = kind === 'postgresql'
-    ? new PostgresNotifications(options.databaseUrl!, log)
+    ? new PostgresNotifications(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log)
     : new PgliteNotifications(orm as unknown as PgliteMikroORM);
 
   let closed = false;
@@ -124,12 +183,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     async ping() {
       if (closed) return false;
+      let timer: NodeJS.Timeout | undefined;
       try {
-        await (orm.em.fork() as SqlEntityManager).execute('select 1');
+        // The query itself is left to the pool's own time-outs; only the answer to the probe is bounded here.
+        await Promise.race([
+          (orm.em.fork() as SqlEntityManager).execute('select 1'),
+          new Promise((_resolve, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer within ${PING_DEADLINE_MS} ms`)), PING_DEADLINE_MS);
+          }),
+        ]);
         return true;
       } catch (error) {
         log.warn({ err: error }, 'database ping failed');
         return false;
+      } finally {
+        clearTimeout(timer);
       }
     },
     listen: (channel, handler, listenOptions) => notifications.listen(channel, handler, listenOptions),
@@ -215,6 +283,7 @@ class PostgresNotifications {
 
   constructor(
     private readonly url: string,
+    private readonly clientOptions: Omit<pg.ClientConfig, 'connectionString'>,
     private readonly log: Logger,
   ) {}
 
@@ -237,7 +306,7 @@ class PostgresNotifications {
   private connect(): Promise<pg.Client> {
     if (this.client) return Promise.resolve(this.client);
     this.connecting ??= (async () => {
-      const client = new pg.Client({ connectionString: this.url });
+      const client = new pg.Client({ ...this.clientOptions, connectionString: this.url });
       client.on('notification', (message) => {
         if (this.held) this.held.push(message);
         else this.dispatch(message);

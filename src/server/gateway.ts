@@ -65,7 +65,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   assertRefundTransitionsConsistent();
   assertPayoutTransitionsConsistent();
   assertWithdrawalTransitionsConsistent();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeouts: config.database });
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const metrics = new GatewayMetrics();
   // The slowest provider answer: every attempt timing out, plus the back-off between them.
@@ -118,8 +118,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
-    const database = await db.ping();
-    const sandboxes = await sandboxHost?.health();
+    // Side by side: a hung database answers within the ping's own deadline, not after the sandboxes.
+    const [database, sandboxes] = await Promise.all([db.ping(), sandboxHost?.health()]);
     const ok = ready && database;
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', database: database ? 'up' : 'down', sandboxes });
   });
