@@ -123,7 +123,8 @@ const merchantAccountSchema = z.object({
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback unless told otherwise: a development gateway with demo keys is not for the network.
+  HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z
     .string()
     .regex(/^[0-9]+$/, 'must be a port number')

@@ -26,7 +26,7 @@ import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-sta
 import { assertWithdrawalTransitionsConsistent } from '../modules/withdrawals/withdrawal-status.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 import { createServices, type Services } from '../services.js';
-import { graphiqlLandingPage } from './graphiql.js';
+import { graphiqlPage } from './graphiql.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { introspectionGuard } from './introspection.js';
 import { GatewayMetrics } from './metrics.js';
@@ -157,15 +157,16 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       ApolloServerPluginDrainHttpServer({ httpServer }),
       introspectionGuard(),
       metrics.apolloPlugin(),
-      config.graphql.graphiql
-        ? graphiqlLandingPage({ defaultAuthorization: demoAdmin ? `Bearer ${demoAdmin.key}` : undefined })
-        : ApolloServerPluginLandingPageDisabled(),
+      // GraphiQL, when on, is served by Express below: whether it carries the demo key depends on the peer address.
+      ApolloServerPluginLandingPageDisabled(),
     ],
   });
   await apollo.start();
 
   // Before anything that could parse a body: webhooks are verified on the exact bytes received.
   app.use(webhookRouter({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes }));
+
+  if (config.graphql.graphiql) app.get('/graphql', graphiqlPage({ defaultAuthorization: demoAdmin ? `Bearer ${demoAdmin.key}` : undefined }));
 
   app.use(
     '/graphql',

@@ -1,0 +1,11 @@
+// Configuration defaults that keep a gateway safe when started with nothing set.
+
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+
+describe('configuration defaults', () => {
+  it('listens on loopback only unless HOST says otherwise', () => {
+    expect(loadConfig({}).host).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
+  });
+});
