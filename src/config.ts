@@ -45,6 +45,10 @@ export interface GatewayConfig {
     maxAliases: number;
     maxCost: number;
     maxTokens: number;
+    /** Longest query text, in characters, refused before it is parsed. */
+    maxQueryChars: number;
+    /** Root fields that move money or call a provider, aliases included, per operation. */
+    maxMoneyFields: number;
     /** Serve GraphiQL on GET /graphql (always on in development). */
     graphiql: boolean;
   };
@@ -159,6 +163,8 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: positiveInt(1000).default(15),
   GRAPHQL_MAX_COST: positiveInt(1_000_000).default(5000),
   GRAPHQL_MAX_TOKENS: positiveInt(1_000_000).default(2000),
+  GRAPHQL_MAX_QUERY_CHARS: positiveInt(10_000_000).default(20_000),
+  GRAPHQL_MAX_MONEY_FIELDS: positiveInt(100).default(1),
   GRAPHIQL: booleanString.optional(),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt(10_000_000).default(65_536),
@@ -226,6 +232,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       maxAliases: e.GRAPHQL_MAX_ALIASES,
       maxCost: e.GRAPHQL_MAX_COST,
       maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxQueryChars: e.GRAPHQL_MAX_QUERY_CHARS,
+      maxMoneyFields: e.GRAPHQL_MAX_MONEY_FIELDS,
       graphiql: e.GRAPHIQL ?? !production,
     },
     http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES },

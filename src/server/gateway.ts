@@ -14,6 +14,7 @@ import type { GatewayConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { authenticate, type GatewayContext } from '../graphql/context.js';
 import { createFormatError } from '../graphql/errors.js';
+import { maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema.js';
 import { listen } from '../lib/http.js';
 import { createLogger, type Logger } from '../lib/logger.js';
@@ -138,6 +139,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     maxDirectives: { n: 50 },
     blockFieldSuggestion: { enabled: !development },
   }).protect();
+  // One list for HTTP and graphql-ws: a limit that holds on one transport holds on both.
+  const validationRules = [...armor.validationRules, maxMoneyFieldsRule(config.graphql.maxMoneyFields)];
 
   const apollo = new ApolloServer<GatewayContext>({
     schema,
@@ -150,7 +153,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     csrfPrevention: true,
     // Guarded per caller by introspectionGuard: open in development, ADMIN keys elsewhere.
     introspection: true,
-    validationRules: armor.validationRules,
+    validationRules,
     plugins: [
       // graphql-armor types its plugins for BaseContext; they read nothing of ours.
       ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
@@ -171,6 +174,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   app.use(
     '/graphql',
     express.json({ limit: config.http.bodyLimitBytes }),
+    queryLengthLimit(config.graphql.maxQueryChars),
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<GatewayContext> => {
         const em = db.fork();
@@ -198,8 +202,9 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     db,
     logger,
     metrics,
-    validationRules: armor.validationRules,
+    validationRules,
     development,
+    maxQueryChars: config.graphql.maxQueryChars,
     maxPayloadBytes: config.http.bodyLimitBytes,
     maxTokens: config.graphql.maxTokens,
   });
@@ -282,6 +287,20 @@ function requestLogging(logger: Logger) {
       );
     });
     next();
+  };
+}
+
+/**
+ * Refuses a query text longer than `maxChars` with 400 before Apollo parses it: parsing cost grows
+ * with the text, and the token limit only stops the parser part-way through.
+ */
+function queryLengthLimit(maxChars: number) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const body: unknown = req.body;
+    const fromBody = typeof body === 'object' && body !== null && 'query' in body ? body.query : undefined;
+    const query = typeof fromBody === 'string' ? fromBody : typeof req.query.query === 'string' ? req.query.query : undefined;
+    if (query === undefined || query.length <= maxChars) return next();
+    res.status(400).json({ errors: [queryTooLong(maxChars)] });
   };
 }
 

@@ -8,4 +8,11 @@ describe('configuration defaults', () => {
     expect(loadConfig({}).host).toBe('127.0.0.1');
     expect(loadConfig({ HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
   });
+
+  it('caps money-moving fields per operation, and query length', () => {
+    const config = loadConfig({});
+    expect(config.graphql.maxMoneyFields).toBe(1);
+    expect(config.graphql.maxQueryChars).toBe(20_000);
+    expect(() => loadConfig({ GRAPHQL_MAX_MONEY_FIELDS: '0' })).toThrow(/GRAPHQL_MAX_MONEY_FIELDS/);
+  });
 });
