@@ -56,6 +56,8 @@ export interface GatewayConfig {
     bodyLimitBytes: number;
     /** Largest provider webhook body read; a larger one is refused with 413 before it is buffered. */
     webhookBodyLimitBytes: number;
+    /** Rejected (unverified) webhook deliveries kept per merchant account; older ones are deleted. */
+    webhookRejectedKeep: number;
   };
   /** The background worker that asks providers about deposits whose webhooks may have been lost. */
   reconciler: {
@@ -168,6 +170,7 @@ const envSchema = z.object({
   GRAPHIQL: booleanString.optional(),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt(10_000_000).default(65_536),
+  WEBHOOK_REJECTED_KEEP: positiveInt(10_000_000).default(1000),
   RECONCILER_ENABLED: booleanString.default(true),
   RECONCILE_INTERVAL_MS: positiveInt(86_400_000).default(60_000),
   RECONCILE_AFTER_MS: nonNegativeInt(2_592_000_000).default(300_000),
@@ -236,7 +239,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       maxMoneyFields: e.GRAPHQL_MAX_MONEY_FIELDS,
       graphiql: e.GRAPHIQL ?? !production,
     },
-    http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES },
+    http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES, webhookRejectedKeep: e.WEBHOOK_REJECTED_KEEP },
     reconciler: {
       enabled: e.RECONCILER_ENABLED,
       intervalMs: e.RECONCILE_INTERVAL_MS,

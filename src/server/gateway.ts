@@ -167,7 +167,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   await apollo.start();
 
   // Before anything that could parse a body: webhooks are verified on the exact bytes received.
-  app.use(webhookRouter({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes }));
+  app.use(webhookRouter({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes, rejectedKeepPerAccount: config.http.webhookRejectedKeep }));
 
   if (config.graphql.graphiql) app.get('/graphql', graphiqlPage({ defaultAuthorization: demoAdmin ? `Bearer ${demoAdmin.key}` : undefined }));
 
