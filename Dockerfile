@@ -11,6 +11,8 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim
+# The gateway listens on loopback unless HOST says otherwise; in a container it must take connections
+# from outside it.
 ENV NODE_ENV=production \
     PORT=4000 \
     HOST=0.0.0.0

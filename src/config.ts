@@ -47,6 +47,10 @@ export interface GatewayConfig {
     maxAliases: number;
     maxCost: number;
     maxTokens: number;
+    /** Longest query text, in characters, refused before it is parsed. */
+    maxQueryChars: number;
+    /** Root fields that move money or call a provider, aliases included, per operation. */
+    maxMoneyFields: number;
     /** Serve GraphiQL on GET /graphql (always on in development). */
     graphiql: boolean;
   };
@@ -54,6 +58,8 @@ export interface GatewayConfig {
     bodyLimitBytes: number;
     /** Largest provider webhook body read; a larger one is refused with 413 before it is buffered. */
     webhookBodyLimitBytes: number;
+    /** Rejected (unverified) webhook deliveries kept per merchant account; older ones are deleted. */
+    webhookRejectedKeep: number;
   };
   /** The background worker that asks providers about deposits whose webhooks may have been lost. */
   reconciler: {
@@ -145,7 +151,8 @@ const merchantAccountSchema = z.object({
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  // Loopback unless told otherwise: a development gateway with demo keys is not for the network.
+  HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z
     .string()
     .regex(/^[0-9]+$/, 'must be a port number')
@@ -185,9 +192,12 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: positiveInt(1000).default(15),
   GRAPHQL_MAX_COST: positiveInt(1_000_000).default(5000),
   GRAPHQL_MAX_TOKENS: positiveInt(1_000_000).default(2000),
+  GRAPHQL_MAX_QUERY_CHARS: positiveInt(10_000_000).default(20_000),
+  GRAPHQL_MAX_MONEY_FIELDS: positiveInt(100).default(1),
   GRAPHIQL: booleanString.optional(),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt(10_000_000).default(65_536),
+  WEBHOOK_REJECTED_KEEP: positiveInt(10_000_000).default(1000),
   RECONCILER_ENABLED: booleanString.default(true),
   RECONCILE_INTERVAL_MS: positiveInt(86_400_000).default(60_000),
   RECONCILE_AFTER_MS: nonNegativeInt(2_592_000_000).default(300_000),
@@ -257,9 +267,11 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       maxAliases: e.GRAPHQL_MAX_ALIASES,
       maxCost: e.GRAPHQL_MAX_COST,
       maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxQueryChars: e.GRAPHQL_MAX_QUERY_CHARS,
+      maxMoneyFields: e.GRAPHQL_MAX_MONEY_FIELDS,
       graphiql: e.GRAPHIQL ?? !production,
     },
-    http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES },
+    http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES, webhookRejectedKeep: e.WEBHOOK_REJECTED_KEEP },
     reconciler: {
       enabled: e.RECONCILER_ENABLED,
       intervalMs: e.RECONCILE_INTERVAL_MS,

@@ -33,7 +33,11 @@ const CLIENT_CODES = new Set([
   'PERSISTED_QUERY_NOT_FOUND',
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'NOT_FOUND',
+  'TOO_MANY_MONEY_OPERATIONS',
 ]);
+
+/** Codes of the gateway's own validation rules, which Apollo relabels GRAPHQL_VALIDATION_FAILED. */
+const RULE_CODES = new Set(['TOO_MANY_MONEY_OPERATIONS']);
 
 /**
  * Apollo's `formatError`: errors meant for clients pass; anything else (a bug, a database error
@@ -41,8 +45,14 @@ const CLIENT_CODES = new Set([
  * correlation id that is logged beside the real error. Stack traces only in development.
  */
 export function createFormatError(options: { logger: Logger; development: boolean }) {
-  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+  return (given: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
+    // A client told TOO_MANY_MONEY_OPERATIONS knows what to change; the rule's code is kept.
+    const ruleCode = error instanceof GraphQLError && error.originalError instanceof GraphQLError ? error.originalError.extensions.code : undefined;
+    const formatted =
+      given.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && typeof ruleCode === 'string' && RULE_CODES.has(ruleCode)
+        ? { ...given, extensions: { ...given.extensions, code: ruleCode } }
+        : given;
     const code = formatted.extensions?.code;
     const deliberate = typeof code === 'string' && CLIENT_CODES.has(code) && (original instanceof GraphQLError || error instanceof GraphQLError);
     if (deliberate) {

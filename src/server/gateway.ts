@@ -14,6 +14,7 @@ import type { GatewayConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { authenticate, type GatewayContext } from '../graphql/context.js';
 import { createFormatError } from '../graphql/errors.js';
+import { maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema.js';
 import { listen } from '../lib/http.js';
 import { createLogger, type Logger } from '../lib/logger.js';
@@ -26,7 +27,7 @@ import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-sta
 import { assertWithdrawalTransitionsConsistent } from '../modules/withdrawals/withdrawal-status.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 import { createServices, type Services } from '../services.js';
-import { graphiqlLandingPage } from './graphiql.js';
+import { graphiqlPage } from './graphiql.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { introspectionGuard } from './introspection.js';
 import { GatewayMetrics } from './metrics.js';
@@ -138,6 +139,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     maxDirectives: { n: 50 },
     blockFieldSuggestion: { enabled: !development },
   }).protect();
+  // One list for HTTP and graphql-ws: a limit that holds on one transport holds on both.
+  const validationRules = [...armor.validationRules, maxMoneyFieldsRule(config.graphql.maxMoneyFields)];
 
   const apollo = new ApolloServer<GatewayContext>({
     schema,
@@ -150,26 +153,28 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     csrfPrevention: true,
     // Guarded per caller by introspectionGuard: open in development, ADMIN keys elsewhere.
     introspection: true,
-    validationRules: armor.validationRules,
+    validationRules,
     plugins: [
       // graphql-armor types its plugins for BaseContext; they read nothing of ours.
       ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       introspectionGuard(),
       metrics.apolloPlugin(),
-      config.graphql.graphiql
-        ? graphiqlLandingPage({ defaultAuthorization: demoAdmin ? `Bearer ${demoAdmin.key}` : undefined })
-        : ApolloServerPluginLandingPageDisabled(),
+      // GraphiQL, when on, is served by Express below: whether it carries the demo key depends on the peer address.
+      ApolloServerPluginLandingPageDisabled(),
     ],
   });
   await apollo.start();
 
   // Before anything that could parse a body: webhooks are verified on the exact bytes received.
-  app.use(webhookRouter({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes }));
+  app.use(webhookRouter({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes, rejectedKeepPerAccount: config.http.webhookRejectedKeep }));
+
+  if (config.graphql.graphiql) app.get('/graphql', graphiqlPage({ defaultAuthorization: demoAdmin ? `Bearer ${demoAdmin.key}` : undefined }));
 
   app.use(
     '/graphql',
     express.json({ limit: config.http.bodyLimitBytes }),
+    queryLengthLimit(config.graphql.maxQueryChars),
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<GatewayContext> => {
         const em = db.fork();
@@ -197,8 +202,9 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     db,
     logger,
     metrics,
-    validationRules: armor.validationRules,
+    validationRules,
     development,
+    maxQueryChars: config.graphql.maxQueryChars,
     maxPayloadBytes: config.http.bodyLimitBytes,
     maxTokens: config.graphql.maxTokens,
   });
@@ -281,6 +287,20 @@ function requestLogging(logger: Logger) {
       );
     });
     next();
+  };
+}
+
+/**
+ * Refuses a query text longer than `maxChars` with 400 before Apollo parses it: parsing cost grows
+ * with the text, and the token limit only stops the parser part-way through.
+ */
+function queryLengthLimit(maxChars: number) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const body: unknown = req.body;
+    const fromBody = typeof body === 'object' && body !== null && 'query' in body ? body.query : undefined;
+    const query = typeof fromBody === 'string' ? fromBody : typeof req.query.query === 'string' ? req.query.query : undefined;
+    if (query === undefined || query.length <= maxChars) return next();
+    res.status(400).json({ errors: [queryTooLong(maxChars)] });
   };
 }
 

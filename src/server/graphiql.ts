@@ -1,8 +1,14 @@
 // GraphiQL on GET /graphql, self-contained (no CDN: every script and style is inlined), with
-// subscriptions over graphql-ws. In development the demo admin key is pre-filled in the headers.
+// subscriptions over graphql-ws, served compressed. The demo admin key is pre-filled in the
+// headers only for a client on this machine (a loopback peer address).
 
-import type { ApolloServerPlugin } from '@apollo/server';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
 const DEFAULT_QUERY = `# Welcome to the payments gateway.
 # The Authorization header below carries a key; every operation needs one.
@@ -21,9 +27,71 @@ query Viewer {
 }
 `;
 
-export function graphiqlLandingPage(options: { defaultAuthorization?: string }): ApolloServerPlugin {
-  const headers = options.defaultAuthorization ? JSON.stringify({ Authorization: options.defaultAuthorization }, null, 2) : undefined;
-  const html = renderGraphiQL({
+/** The media types Apollo answers on /graphql; GraphiQL is served only when HTML is preferred to all of them. */
+const NEGOTIATED = ['application/json', 'application/graphql-response+json', 'multipart/mixed', 'text/html'];
+
+type Encoding = 'br' | 'gzip' | 'identity';
+
+/**
+ * True for a peer address on this machine: 127.0.0.0/8, ::1, or either written as IPv4-mapped
+ * IPv6 (a socket listening on `::` reports IPv4 peers as `::ffff:a.b.c.d`).
+ */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4) || address === '::1' || address === '0:0:0:0:0:0:0:1';
+}
+
+/**
+ * Express handler for GET /graphql that serves GraphiQL to a browser and passes every other
+ * request on. `defaultAuthorization` (the demo admin key) is written into the page only when the
+ * TCP peer is loopback: the socket's address, never a header the client controls (`trust proxy`
+ * is off), so a gateway reachable from the network never hands its admin key out.
+ */
+export function graphiqlPage(options: { defaultAuthorization?: string }): RequestHandler {
+  const withKey = options.defaultAuthorization ? render(options.defaultAuthorization) : undefined;
+  const withoutKey = render(undefined);
+  // The page is static per variant: each is compressed once, on first use, and kept.
+  const compressed = new Map<string, Promise<Buffer>>();
+  const encoded = (variant: 'key' | 'nokey', html: string, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> => {
+    const cacheKey = `${variant}:${encoding}`;
+    let entry = compressed.get(cacheKey);
+    if (!entry) {
+      const bytes = Buffer.from(html, 'utf8');
+      // Brotli's default quality (11) takes seconds on a page this size; 9 is near it in size.
+      entry = encoding === 'br' ? brotliAsync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipAsync(bytes, { level: 9 });
+      compressed.set(cacheKey, entry);
+      entry.catch(() => compressed.delete(cacheKey));
+    }
+    return entry;
+  };
+
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' || req.accepts(NEGOTIATED) !== 'text/html') return next();
+    const keyed = withKey !== undefined && isLoopbackAddress(req.socket.remoteAddress);
+    const html = keyed ? withKey : withoutKey;
+    const encoding = (req.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as Encoding;
+    res.vary('Accept-Encoding');
+    res.type('html');
+    // A page carrying a key must not sit in any cache.
+    res.set('Cache-Control', keyed ? 'no-store' : 'no-cache');
+    try {
+      if (encoding === 'identity') {
+        res.send(html);
+        return;
+      }
+      const body = await encoded(keyed ? 'key' : 'nokey', html, encoding);
+      res.set('Content-Encoding', encoding);
+      res.send(body);
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function render(defaultAuthorization: string | undefined): string {
+  const headers = defaultAuthorization ? JSON.stringify({ Authorization: defaultAuthorization }, null, 2) : undefined;
+  return renderGraphiQL({
     title: 'Payments gateway',
     endpoint: '/graphql',
     subscriptionsProtocol: 'WS',
@@ -31,18 +99,9 @@ export function graphiqlLandingPage(options: { defaultAuthorization?: string }):
     ...(headers ? { defaultHeaders: headers } : {}),
     // GraphiQL opens graphql-ws with these parameters; each operation then carries the Headers
     // tab in its extensions, which the ws server authenticates per operation.
-    ...(options.defaultAuthorization ? { connectionParams: { authorization: options.defaultAuthorization } } : {}),
+    ...(defaultAuthorization ? { connectionParams: { authorization: defaultAuthorization } } : {}),
     isHeadersEditorEnabled: true,
     defaultEditorToolsVisibility: 'headers',
     shouldPersistHeaders: false,
   });
-  return {
-    async serverWillStart() {
-      return {
-        async renderLandingPage() {
-          return { html };
-        },
-      };
-    },
-  };
 }

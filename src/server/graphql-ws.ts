@@ -15,6 +15,7 @@ import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { authenticate, type GatewayContext } from '../graphql/context.js';
 import { forbidden, unauthenticated } from '../graphql/errors.js';
+import { queryTooLong } from '../graphql/limits.js';
 import { usesIntrospection } from './introspection.js';
 import type { GatewayMetrics } from './metrics.js';
 import { subscribeWithContextPerEvent } from './subscribe-per-event.js';
@@ -41,6 +42,8 @@ export interface GraphqlWsOptions {
   development: boolean;
   maxPayloadBytes: number;
   maxTokens: number;
+  /** Longest query text, refused before it is parsed (`GRAPHQL_MAX_QUERY_CHARS`). */
+  maxQueryChars: number;
 }
 
 /** Attaches graphql-ws to the HTTP server; resolves once it listens for key revocations. */
@@ -100,6 +103,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           // Revoking this key must end the subscriptions it opened here too.
           sockets.add(client.id, ctx.extra.socket);
         }
+        // Refused before parsing, as over HTTP.
+        if (payload.query.length > options.maxQueryChars) return [queryTooLong(options.maxQueryChars)];
         let document: DocumentNode;
         try {
           document = parse(payload.query, { maxTokens: options.maxTokens });

@@ -17,6 +17,8 @@ export interface WebhookRouterOptions {
   logger: Logger;
   /** Largest body read (`WEBHOOK_BODY_LIMIT_BYTES`); a larger one is refused with 413 unread. */
   bodyLimitBytes: number;
+  /** Rejected deliveries kept per merchant account (`WEBHOOK_REJECTED_KEEP`); older ones are deleted. */
+  rejectedKeepPerAccount: number;
 }
 
 /** Bad shape after a valid signature is the sender's error (400); every signature failure is 401. */
@@ -66,7 +68,16 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
     const verification = adapter.verifyWebhook(account, { body, headers: singleValued(req.headers), receivedAt });
     if (!verification.ok) {
       try {
-        await services.webhooks.recordRejected(db.fork(), { provider: account.provider, account, reason: verification.reason, body, receivedAt });
+        const recorded = await services.webhooks.recordRejected(db.fork(), {
+          provider: account.provider,
+          account,
+          reason: verification.reason,
+          body,
+          receivedAt,
+          keepPerAccount: options.rejectedKeepPerAccount,
+        });
+        // Every rejection is still counted (metric below); only the stored rows are capped.
+        if (recorded.pruned > 0) log.debug({ account: account.code, pruned: recorded.pruned }, 'oldest rejected webhook deliveries deleted');
       } catch (error) {
         // The answer is 4xx either way; losing the admin record of a refused delivery is only logged.
         log.warn({ err: error, provider, account: account.code, reason: verification.reason }, 'rejected webhook could not be recorded');

@@ -1,7 +1,16 @@
-// GraphiQL on GET /graphql works offline: the page references no external host.
+// GraphiQL on GET /graphql works offline (the page references no external host), is served
+// compressed, and carries the demo admin key only to a client on this machine.
 
+import { networkInterfaces } from 'node:os';
+import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { startTestGateway } from '../support/gateway.js';
+
+/** One IPv4 address of this machine that is not loopback, if it has one. */
+const externalAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((info) => info && info.family === 'IPv4' && !info.internal)?.address;
 
 describe('GraphiQL', () => {
   it('serves a self-contained page with the demo admin key ready to use', async () => {
@@ -27,6 +36,43 @@ describe('GraphiQL', () => {
     }
   });
 
+  it('is served gzip-compressed, varying on Accept-Encoding', async () => {
+    const t = await startTestGateway();
+    try {
+      // node:http, not fetch: fetch would decompress and hide what was on the wire.
+      const { headers, body } = await get(t.gateway.graphqlUrl, { accept: 'text/html', 'accept-encoding': 'gzip' });
+      expect(headers['content-encoding']).toBe('gzip');
+      expect(headers.vary).toMatch(/accept-encoding/i);
+      const html = gunzipSync(body).toString('utf8');
+      expect(html).toContain(`Bearer ${t.keys.admin}`);
+      expect(body.length).toBeLessThan(html.length / 2);
+
+      const plain = await get(t.gateway.graphqlUrl, { accept: 'text/html', 'accept-encoding': 'identity' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body.toString('utf8')).toBe(html);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it.skipIf(!externalAddress)('carries no key when served to a client that is not on this machine', async () => {
+    const t = await startTestGateway({ env: { HOST: '0.0.0.0' } });
+    try {
+      const port = new URL(t.gateway.url).port;
+      const response = await fetch(`http://${externalAddress}:${port}/graphql`, { headers: { accept: 'text/html' } });
+      expect(response.status).toBe(200);
+      const html = await response.text();
+      expect(html).toMatch(/graphiql/i);
+      expect(t.keys.admin).not.toBe('');
+      expect(html).not.toContain(t.keys.admin);
+      expect(html).not.toContain('Bearer ');
+      // The same gateway still fills it in for a loopback client.
+      expect(await (await fetch(`http://127.0.0.1:${port}/graphql`, { headers: { accept: 'text/html' } })).text()).toContain(`Bearer ${t.keys.admin}`);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('is not served when disabled', async () => {
     const t = await startTestGateway({ env: { GRAPHIQL: 'false' } });
     try {
@@ -37,3 +83,16 @@ describe('GraphiQL', () => {
     }
   });
 });
+
+function get(url: string, headers: Record<string, string>): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { take, wsClient } from '../support/ws.js';
+import { CARD_INPUT } from '../deposits/fixtures.js';
 import { ApiClientsQuery, HeartbeatSubscription } from './operations.js';
 
 let t: TestGateway;
@@ -41,7 +42,8 @@ describe('query limits', () => {
   });
 
   it('rejects a query over the token limit, over HTTP and graphql-ws', async () => {
-    const fields = Array.from({ length: 2500 }, () => '__typename').join(' ');
+    // Short tokens: the text stays under the length limit, which would refuse it first.
+    const fields = Array.from({ length: 2500 }, () => 'a').join(' ');
     const response = await postRaw(t.gateway.graphqlUrl, { query: `{ ${fields} }` }, t.keys.admin);
     expect(response.status).toBe(400);
     expect(JSON.stringify(response.body.errors)).toMatch(/more that 2000 tokens|token limit/i);
@@ -51,7 +53,7 @@ describe('query limits', () => {
     const refused = await take(ws, HeartbeatSubscription, { intervalSeconds: 1 }, 1).catch(() => undefined);
     expect(refused?.[0]?.data?.heartbeat.sequence).toBe(1); // a normal subscription passes
     const tooLong = await new Promise<unknown>((resolve) => {
-      ws.subscribe({ query: `subscription { heartbeat { ${Array.from({ length: 2500 }, () => 'sequence').join(' ')} } }` }, { next: resolve, error: resolve, complete: () => resolve('complete') });
+      ws.subscribe({ query: `subscription { heartbeat { ${Array.from({ length: 2500 }, () => 'a').join(' ')} } }` }, { next: resolve, error: resolve, complete: () => resolve('complete') });
     });
     await ws.dispose();
     expect(JSON.stringify(tooLong)).toMatch(/2000 tokens/i);
@@ -77,6 +79,70 @@ describe('query limits', () => {
     });
     expect(response.status).toBe(400);
     expect(await response.text()).toMatch(/CSRF|preflight/i);
+  });
+});
+
+describe('money-moving fields', () => {
+  const fifteenDeposits = `mutation($input: CreateDepositInput!) { ${Array.from({ length: 15 }, (_, i) => `d${i}: createDeposit(input: $input) { deposit { id } }`).join('\n')} }`;
+
+  it('refuses fifteen aliased createDeposit as one error, with no provider call', async () => {
+    const sandbox = t.gateway.sandboxes.depositGateway!;
+    const before = sandbox.controls.requestCount('/payments', 'POST');
+    const response = await postRaw(t.gateway.graphqlUrl, { query: fifteenDeposits, variables: { input: CARD_INPUT } }, t.keys.webCashier);
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toHaveLength(1);
+    expect(response.body.errors[0].extensions.code).toBe('TOO_MANY_MONEY_OPERATIONS');
+    expect(response.body.errors[0].message).toMatch(/at most 1 money-moving field.*has 15/);
+    expect(response.body.data).toBeUndefined();
+    expect(sandbox.controls.requestCount('/payments', 'POST')).toBe(before);
+  });
+
+  it('counts two different money fields, also through a fragment, and over graphql-ws', async () => {
+    const sandbox = t.gateway.sandboxes.depositGateway!;
+    const before = sandbox.controls.requestCount('/payments', 'POST');
+    const query = `mutation($input: CreateDepositInput!) { createDeposit(input: $input) { deposit { id } } ...More }
+      fragment More on Mutation { reconcileDeposit(id: "dep_unknown") { __typename } }`;
+    const response = await postRaw(t.gateway.graphqlUrl, { query, variables: { input: CARD_INPUT } }, t.keys.webCashier);
+    expect(response.body.errors).toMatchObject([{ extensions: { code: 'TOO_MANY_MONEY_OPERATIONS' } }]);
+    expect(response.body.errors[0].message).toMatch(/has 2\./);
+
+    const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
+    const refused = await new Promise<unknown>((resolve) => {
+      ws.subscribe({ query: fifteenDeposits, variables: { input: CARD_INPUT } }, { next: resolve, error: resolve, complete: () => resolve('complete') });
+    });
+    await ws.dispose();
+    expect(JSON.stringify(refused)).toContain('TOO_MANY_MONEY_OPERATIONS');
+    expect(sandbox.controls.requestCount('/payments', 'POST')).toBe(before);
+  });
+});
+
+describe('query length', () => {
+  /** GRAPHQL_MAX_QUERY_CHARS's default. */
+  const MAX = 20_000;
+  // A comment holds no tokens: this text passes the token limit and is over the length limit.
+  const longQuery = `# ${'x'.repeat(MAX)}\n{ viewer { id } }`;
+
+  it('refuses a query over GRAPHQL_MAX_QUERY_CHARS before parsing, over HTTP and graphql-ws', async () => {
+    const response = await postRaw(t.gateway.graphqlUrl, { query: longQuery }, t.keys.admin);
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].extensions.code).toBe('QUERY_TOO_LONG');
+    expect(response.body.errors[0].message).toBe('The query is longer than 20000 characters');
+
+    const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.admin}` });
+    const refused = await new Promise<unknown>((resolve) => {
+      ws.subscribe({ query: `# ${'x'.repeat(MAX + 1)}\nsubscription { heartbeat { sequence } }` }, { next: resolve, error: resolve, complete: () => resolve('complete') });
+    });
+    await ws.dispose();
+    expect(JSON.stringify(refused)).toContain('longer than 20000 characters');
+  });
+
+  it('lets a query at the limit through', async () => {
+    const query = `{ viewer { id } }`;
+    const padded = `${query}#${'x'.repeat(MAX - query.length - 1)}`;
+    expect(padded).toHaveLength(MAX);
+    const response = await postRaw(t.gateway.graphqlUrl, { query: padded }, t.keys.admin);
+    expect(response.status).toBe(200);
+    expect(response.body.data.viewer.id).toBeTruthy();
   });
 });
 

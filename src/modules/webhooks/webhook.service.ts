@@ -66,6 +66,17 @@ export interface RejectedWebhookInput {
   reason: WebhookRejection;
   body: Buffer;
   receivedAt: Date;
+  /**
+   * Rejected deliveries kept for this account; the oldest beyond it are deleted, so a flood of
+   * unsigned requests cannot fill the database. Absent: all are kept.
+   */
+  keepPerAccount?: number;
+}
+
+/** What `recordRejected` stored and how many older rejected rows of the account it deleted. */
+export interface RecordRejectedResult {
+  id: string;
+  pruned: number;
 }
 
 /** A stored delivery as a re-decision reads it. */
@@ -108,14 +119,23 @@ export class WebhookService {
    * Keeps a delivery that failed verification: its reason, account and time, and the SHA-256 of
    * the bytes, never the bytes (they are not trusted input and are never replayed).
    */
-  async recordRejected(em: SqlEntityManager, input: RejectedWebhookInput): Promise<string> {
+  async recordRejected(em: SqlEntityManager, input: RejectedWebhookInput): Promise<RecordRejectedResult> {
     const id = newId('whd');
     await em.execute(
       `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at)
        values (?, ?, ?, ?, '', 'rejected', ?, null, null, '', ?, ?)`,
       [id, input.provider, input.account.code, `rejected:${id}`, input.reason, createHash('sha256').update(input.body).digest('hex'), input.receivedAt],
     );
-    return id;
+    if (input.keepPerAccount === undefined) return { id, pruned: 0 };
+    // Only this account's rejected rows: verified deliveries, and other accounts, are never touched.
+    const pruned = await em.execute<{ id: string }[]>(
+      `delete from webhook_delivery where id in (
+         select id from webhook_delivery where merchant_account = ? and outcome = 'rejected'
+         order by received_at desc, id desc offset ?)
+       returning id`,
+      [input.account.code, input.keepPerAccount],
+    );
+    return { id, pruned: pruned.length };
   }
 
   /**

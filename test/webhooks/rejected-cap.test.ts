@@ -1,0 +1,54 @@
+// A flood of unsigned webhook requests cannot fill the database: rejected deliveries are kept
+// per merchant account up to WEBHOOK_REJECTED_KEEP, oldest deleted first; verified deliveries and
+// other accounts' rows are left alone, and every rejection is still counted.
+
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { deliveries, insertDeposit, paymentEnvelope, sendWebhook } from './support.js';
+
+const KEEP = 5;
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway({ env: { WEBHOOK_REJECTED_KEEP: String(KEEP) } });
+});
+afterAll(() => t?.close());
+
+const rejectedOf = async (account: string) => (await deliveries(t)).filter((row) => row.outcome === 'rejected' && row.merchantAccount === account);
+
+describe('rejected webhook deliveries', () => {
+  it('are kept up to the cap per account, newest kept, without touching verified deliveries or other accounts', async () => {
+    // given: a verified delivery and unsigned requests to another account, before the flood
+    const deposit = await insertDeposit(t);
+    expect((await sendWebhook(t, paymentEnvelope(deposit, 'approved'))).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      expect((await sendWebhook(t, `{"other":${i}}`, { provider: 'qr-gateway', account: 'qr-test', header: null })).status).toBe(401);
+    }
+    const otherBefore = (await rejectedOf('qr-test')).map((row) => row.id).sort();
+    expect(otherBefore).toHaveLength(3);
+
+    // when: twelve unsigned requests to dg-test
+    const sent: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const body = `{"flood":${i}}`;
+      expect((await sendWebhook(t, body, { header: null })).status).toBe(401);
+      sent.push(body);
+    }
+
+    // then: the five newest are kept, the other account's three and the verified delivery stay
+    const kept = await rejectedOf('dg-test');
+    expect(kept).toHaveLength(KEEP);
+    const sha = (body: string) => createHash('sha256').update(body).digest('hex');
+    const keptHashes = kept.map((row) => row.bodySha256);
+    expect(keptHashes).toContain(sha(sent.at(-1)!));
+    // Two requests within one millisecond may be ordered either way: only the boundary may vary.
+    for (const hash of keptHashes) expect(sent.slice(-KEEP - 1).map(sha)).toContain(hash);
+    expect((await rejectedOf('qr-test')).map((row) => row.id).sort()).toEqual(otherBefore);
+    expect((await deliveries(t, { subjectId: deposit.id })).map((row) => row.outcome)).toEqual(['applied']);
+
+    // and every rejection is still counted
+    const metrics = await (await fetch(`${t.gateway.url}/metrics`)).text();
+    expect(metrics).toMatch(/gateway_webhooks_total\{provider="deposit-gateway",outcome="rejected",reason="SIGNATURE_MISSING"\} 12\b/);
+  });
+});
