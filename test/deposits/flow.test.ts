@@ -25,7 +25,9 @@ describe.each(VALID_DEPOSITS)('%s', (_label, input, currency) => {
     expect(created.errors).toBeUndefined();
     expect(created.data!.createDeposit.userErrors).toEqual([]);
     const deposit = created.data!.createDeposit.deposit!;
-    expect(deposit).toMatchObject({ status: 'PENDING', amount: { currency }, livemode: false, provider: 'DEPOSIT_GATEWAY' });
+    expect(deposit).toMatchObject({ amount: { currency }, livemode: false, provider: 'DEPOSIT_GATEWAY' });
+    // The answer shows the deposit as it stands when it is sent: the provider's webhook may overtake it.
+    expect(['PENDING', 'SUCCEEDED']).toContain(deposit.status);
     expect(deposit.id).toMatch(/^dep_/);
     expect(deposit.redirectUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
 

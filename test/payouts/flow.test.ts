@@ -35,7 +35,9 @@ describe.each(VALID_PAYOUTS)('%s', (country, input, currency) => {
     expect(created.data!.createPayout.userErrors).toEqual([]);
     const payout = created.data!.createPayout.payout!;
     expect(payout.id).toMatch(/^pay_/);
-    expect(payout).toMatchObject({ status: 'PENDING', country, amount: { amount: input.amount, currency }, livemode: false, provider: 'DEPOSIT_GATEWAY', merchantAccount: 'dg-test' });
+    expect(payout).toMatchObject({ country, amount: { amount: input.amount, currency }, livemode: false, provider: 'DEPOSIT_GATEWAY', merchantAccount: 'dg-test' });
+    // The answer shows the payout as it stands when it is sent: the provider's webhook may overtake it.
+    expect(['PENDING', 'PAID']).toContain(payout.status);
     expect(payout.beneficiary.accountNumber).toBe(mask(input.beneficiary.accountNumber!));
 
     await updates.until((update) => update.id === payout.id && update.status === 'PAID');
