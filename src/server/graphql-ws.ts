@@ -18,7 +18,7 @@ import type { Services } from '../services.js';
 import { authenticate, type GatewayContext } from '../graphql/context.js';
 import { createFormatError, forbidden, unauthenticated } from '../graphql/errors.js';
 import { usesIntrospection } from './introspection.js';
-import type { GatewayMetrics } from './metrics.js';
+import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
 import { subscribeWithContextPerEvent } from './subscribe-per-event.js';
 
 /** Close code for a missing or bad key at connection time, or on an operation. */
@@ -147,13 +147,14 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           contextValue,
         };
       }),
-      onOperation: (ctx, _id, payload) => {
-        options.metrics.graphqlOperations.inc({ operation: payload.operationName ?? 'anonymous', type: 'ws', outcome: 'success' });
+      onOperation: (_ctx, _id, _payload, args) => {
+        options.metrics.graphqlOperations.inc({ operation: operationLabel(options.schema, args.document, args.operationName), type: 'ws', outcome: 'success' });
         return undefined;
       },
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
-      onError: (_ctx, _id, payload, errors) => {
-        options.metrics.graphqlOperations.inc({ operation: payload.operationName ?? 'anonymous', type: 'ws', outcome: 'error' });
+      onError: (_ctx, _id, _payload, errors) => {
+        // Refused before execution (no operation to name), or a subscription's stream that failed.
+        options.metrics.graphqlOperations.inc({ operation: OTHER_OPERATION, type: 'ws', outcome: 'error' });
         log.debug({ errors: errors.map((error) => error.message) }, 'graphql-ws operation failed');
         return format(errors);
       },
