@@ -17,8 +17,14 @@ export function unauthenticated(failure: AuthFailure = 'MISSING'): GraphQLError 
   return new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
 }
 
-export function forbidden(detail: string): GraphQLError {
-  return new GraphQLError(`Forbidden: ${detail}`, { extensions: { code: 'FORBIDDEN' } });
+/**
+ * @param options.httpStatus for a refusal before anything executes (Apollo answers an error thrown
+ * in a request hook with 500 unless told otherwise); the formatter strips it from the body.
+ */
+export function forbidden(detail: string, options: { httpStatus?: number } = {}): GraphQLError {
+  return new GraphQLError(`Forbidden: ${detail}`, {
+    extensions: { code: 'FORBIDDEN', ...(options.httpStatus ? { http: { status: options.httpStatus } } : {}) },
+  });
 }
 
 /** Error codes whose messages were written for clients and pass through unmasked. */
@@ -40,11 +46,22 @@ const CLIENT_CODES = new Set([
 const RULE_CODES = new Set(['TOO_MANY_MONEY_OPERATIONS']);
 
 /**
- * Apollo's `formatError`: errors meant for clients pass; anything else (a bug, a database error
- * with SQL in its message, a provider fault that escaped) becomes "Internal error" with a
- * correlation id that is logged beside the real error. Stack traces only in development.
+ * graphql-js's "Did you mean …?" suggestions (field, argument, type and enum value names): they
+ * would let a caller without introspection map the schema one typo at a time. GraphQL names
+ * cannot contain "?", so the sentence ends at the first one.
  */
-export function createFormatError(options: { logger: Logger; development: boolean }) {
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+/** How every error leaves the gateway, over HTTP (Apollo) and graphql-ws alike. */
+export type FormatError = (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError;
+
+/**
+ * Apollo's `formatError`, also applied to graphql-ws results: errors meant for clients pass,
+ * without schema suggestions outside development; anything else (a bug, a database error with
+ * SQL in its message, a provider fault that escaped) becomes "Internal error" with a correlation
+ * id that is logged beside the real error. Stack traces only in development.
+ */
+export function createFormatError(options: { logger: Logger; development: boolean }): FormatError {
   return (given: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
     // A client told TOO_MANY_MONEY_OPERATIONS knows what to change; the rule's code is kept.
@@ -58,7 +75,7 @@ export function createFormatError(options: { logger: Logger; development: boolea
     if (deliberate) {
       if (options.development) return formatted;
       const { stacktrace: _stacktrace, http: _http, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, extensions };
+      return { ...formatted, message: formatted.message.replace(SUGGESTION, ''), extensions };
     }
     const correlationId = randomUUID();
     options.logger.error({ err: original, correlationId, path: formatted.path }, 'unexpected error in GraphQL operation');

@@ -137,7 +137,9 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     // failure, where armor's plugin-based check surfaces as a 500.
     maxTokens: { enabled: false },
     maxDirectives: { n: 50 },
-    blockFieldSuggestion: { enabled: !development },
+    // Suggestions are removed by formatError, over HTTP and graphql-ws alike; armor's own plugin
+    // would leave "[Suggestion hidden]?" in HTTP messages only.
+    blockFieldSuggestion: { enabled: false },
   }).protect();
   // One list for HTTP and graphql-ws: a limit that holds on one transport holds on both.
   const validationRules = [...armor.validationRules, maxMoneyFieldsRule(config.graphql.maxMoneyFields)];

@@ -1,11 +1,13 @@
 // graphql-ws on the same HTTP server and path as POST /graphql. The key arrives as
 // connectionParams.authorization; a missing or bad key closes the socket with 4401, and the key is
 // checked again for every operation. Revoking a key closes every socket that used it with 4403,
-// on every instance. Each subscription event is resolved in a context of its own.
+// on every instance. Each subscription event is resolved in a context of its own. Errors leave
+// through the same formatter as HTTP: the same codes, and "Internal error" for the unexpected.
 
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { GraphQLError, parse, specifiedRules, validate, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../lib/logger.js';
@@ -14,10 +16,10 @@ import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.servic
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { authenticate, type GatewayContext } from '../graphql/context.js';
-import { forbidden, unauthenticated } from '../graphql/errors.js';
+import { createFormatError, forbidden, unauthenticated } from '../graphql/errors.js';
 import { queryTooLong } from '../graphql/limits.js';
 import { usesIntrospection } from './introspection.js';
-import type { GatewayMetrics } from './metrics.js';
+import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
 import { subscribeWithContextPerEvent } from './subscribe-per-event.js';
 
 /** Close code for a missing or bad key at connection time, or on an operation. */
@@ -53,6 +55,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const states = new WeakMap<object, ConnectionState>();
   const rules = [...specifiedRules, ...options.validationRules];
   const sockets = new SocketsByClient();
+  const formatError = createFormatError({ logger: log, development: options.development });
+  const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
 
   // Any instance may commit a revocation: each one closes the sockets it holds for that client.
   const unlisten = await options.db.listen(API_CLIENT_REVOKED_CHANNEL, (clientId) => {
@@ -63,6 +67,9 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const disposable = useServer<Record<string, unknown> | undefined, { state?: ConnectionState }>(
     {
       schema: options.schema,
+      // Otherwise graphql-ws reads NODE_ENV itself and, outside "production", closes a socket whose
+      // handler threw with the error's message as the close reason.
+      isProd: !options.development,
       // graphql-js runs every event of a subscription with the context built once in onSubscribe;
       // each event gets its own EntityManager fork and DataLoaders instead, so nested fields are
       // read fresh and nothing accumulates for as long as the socket lives.
@@ -71,7 +78,16 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         const params = ctx.connectionParams ?? {};
         // GraphiQL sends its header editor's names as they are typed; accept either case.
         const authorization = params.authorization ?? params.Authorization;
-        const { client } = await authenticate(options.services, options.db.fork(), authorization);
+        let client: ApiClient | null;
+        try {
+          ({ client } = await authenticate(options.services, options.db.fork(), authorization));
+        } catch (error) {
+          // The reason carries the correlation id of the logged error, never the error itself.
+          const correlationId = randomUUID();
+          log.error({ err: error, correlationId }, 'unexpected error accepting a graphql-ws connection');
+          ctx.extra.socket.close(CloseCode.InternalServerError, `Internal error ${correlationId}`);
+          return false;
+        }
         if (!client) {
           options.metrics.wsConnections.inc({ outcome: 'rejected' });
           ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
@@ -83,8 +99,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         return true;
       },
       // Parse and validate here, with the same token limit and rules as HTTP, then hand graphql-ws
-      // ready execution arguments.
-      onSubscribe: async (ctx, _id, payload) => {
+      // ready execution arguments, or the errors (with HTTP's codes) that refuse the operation.
+      onSubscribe: errorsInsteadOfThrowing(async (ctx, _id, payload) => {
         const state = states.get(ctx.extra.socket);
         const connectionClient = (await authenticate(options.services, options.db.fork(), state?.authorization)).client;
         if (!state || !connectionClient) {
@@ -109,10 +125,14 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         try {
           document = parse(payload.query, { maxTokens: options.maxTokens });
         } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError('Could not parse the operation')];
+          return [withCode(error instanceof GraphQLError ? error : new GraphQLError('Could not parse the operation'), 'GRAPHQL_PARSE_FAILED')];
         }
         const errors = validate(options.schema, document, rules);
-        if (errors.length > 0) return errors;
+        if (errors.length > 0) return errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
+        if (!getOperationAST(document, payload.operationName)) {
+          const message = payload.operationName ? `Unknown operation named "${payload.operationName}".` : 'Must provide operation name if query contains multiple operations.';
+          return [new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })];
+        }
         const introspectionAllowed = options.development || client.isAdmin();
         if (!introspectionAllowed && usesIntrospection(document)) return [forbidden('introspection is available to ADMIN keys only')];
         const contextValue: GatewayContext = {
@@ -131,15 +151,17 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           variableValues: payload.variables,
           contextValue,
         };
-      },
-      onOperation: (ctx, _id, payload) => {
-        options.metrics.graphqlOperations.inc({ operation: payload.operationName ?? 'anonymous', type: 'ws', outcome: 'success' });
+      }),
+      onOperation: (_ctx, _id, _payload, args) => {
+        options.metrics.graphqlOperations.inc({ operation: operationLabel(options.schema, args.document, args.operationName), type: 'ws', outcome: 'success' });
         return undefined;
       },
-      onError: (_ctx, _id, payload, errors) => {
-        options.metrics.graphqlOperations.inc({ operation: payload.operationName ?? 'anonymous', type: 'ws', outcome: 'error' });
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
+      onError: (_ctx, _id, _payload, errors) => {
+        // Refused before execution (no operation to name), or a subscription's stream that failed.
+        options.metrics.graphqlOperations.inc({ operation: OTHER_OPERATION, type: 'ws', outcome: 'error' });
         log.debug({ errors: errors.map((error) => error.message) }, 'graphql-ws operation failed');
-        return undefined;
+        return format(errors);
       },
     },
     wss,
@@ -204,6 +226,35 @@ class SocketsByClient {
     }
     this.bySocket.delete(socket);
   }
+}
+
+/**
+ * An onSubscribe hook whose unexpected failure (a database outage while authenticating, say)
+ * becomes an error for the formatter to mask and log, where graphql-ws would close the socket.
+ */
+function errorsInsteadOfThrowing<A extends unknown[]>(
+  hook: (...args: A) => Promise<ExecutionArgs | readonly GraphQLError[]>,
+): (...args: A) => Promise<ExecutionArgs | readonly GraphQLError[]> {
+  return async (...args) => {
+    try {
+      return await hook(...args);
+    } catch (error) {
+      const original = error instanceof Error ? error : new Error(String(error));
+      return [new GraphQLError(original.message, { originalError: original })];
+    }
+  };
+}
+
+/** The error with the code HTTP gives the same refusal (graphql-js's own errors carry none). */
+function withCode(error: GraphQLError, code: string): GraphQLError {
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code },
+  });
 }
 
 /** A header from an operation's `extensions.headers`, matched case-insensitively. */

@@ -28,7 +28,7 @@ export function introspectionGuard(): ApolloServerPlugin<GatewayContext> {
       return {
         async didResolveOperation({ document, contextValue }) {
           if (!contextValue.introspectionAllowed && usesIntrospection(document)) {
-            throw forbidden('introspection is available to ADMIN keys only');
+            throw forbidden('introspection is available to ADMIN keys only', { httpStatus: 403 });
           }
         },
       };

@@ -1,9 +1,10 @@
-// Prometheus metrics of one gateway instance: HTTP requests, GraphQL operations by name and
+// Prometheus metrics of one gateway instance: HTTP requests, GraphQL operations by root field and
 // outcome, and their durations, webhooks by outcome and reason, the reconciler's checks and
 // corrections, and follow-up job runs. A registry per instance, so several can run in one process.
 
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, Response } from 'express';
+import { Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { GatewayContext } from '../graphql/context.js';
 import type { ReconcileListener } from '../modules/reconciliation/reconciler.js';
@@ -11,12 +12,25 @@ import type { JobResultEvent } from '../kernel/jobs.js';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** The `operation` label of an operation that did not resolve to one (unparsable, invalid, unknown name). */
+export const OTHER_OPERATION = 'other';
+/** The `operation` label of an operation selecting several root fields. */
+export const MULTIPLE_ROOT_FIELDS = 'multiple';
+/** The `route` label of a request no route of ours matched. */
+export const OTHER_ROUTE = 'other';
+
+// Label values come from the schema or from fixed lists, never from what a caller sends: the
+// operation name and the path are free text, and each new value would be a new series kept in
+// memory and in every /metrics answer.
+const OPERATION_LABEL_HELP =
+  'operation is the root field the operation selects (e.g. createDeposit), "multiple" when it selects several, "other" when it did not resolve to a valid operation; client-chosen operation names are not used';
+
 export class GatewayMetrics {
   readonly registry = new Registry();
 
   readonly httpRequests = new Counter({
     name: 'gateway_http_requests_total',
-    help: 'HTTP requests by method, route and status code.',
+    help: 'HTTP requests by method, route (the matched route pattern, "other" for any path no route matched) and status code.',
     labelNames: ['method', 'route', 'status'] as const,
     registers: [this.registry],
   });
@@ -31,14 +45,14 @@ export class GatewayMetrics {
 
   readonly graphqlOperations = new Counter({
     name: 'gateway_graphql_operations_total',
-    help: 'GraphQL operations by operation name, type and outcome (success or error).',
+    help: `GraphQL operations by operation, type and outcome (success or error); ${OPERATION_LABEL_HELP}.`,
     labelNames: ['operation', 'type', 'outcome'] as const,
     registers: [this.registry],
   });
 
   readonly graphqlDuration = new Histogram({
     name: 'gateway_graphql_operation_duration_seconds',
-    help: 'GraphQL operation duration by operation name and type.',
+    help: `GraphQL operation duration by operation and type; ${OPERATION_LABEL_HELP}.`,
     labelNames: ['operation', 'type'] as const,
     buckets: DURATION_BUCKETS,
     registers: [this.registry],
@@ -94,8 +108,10 @@ export class GatewayMetrics {
     return (req: Request, res: Response, next: NextFunction) => {
       const stop = this.httpDuration.startTimer();
       res.on('finish', () => {
-        // Route patterns, not raw paths, keep label cardinality bounded.
-        const route = req.route?.path ? `${req.baseUrl}${String(req.route.path)}` : req.baseUrl || routeOf(req.path);
+        // Route patterns, not raw paths, keep label cardinality bounded. By now Express may have
+        // cleared req.baseUrl and a router stripped its mount point from req.path, hence the
+        // fallback and the original URL.
+        const route = req.route?.path ? `${req.baseUrl ?? ''}${String(req.route.path)}` : routeOf(req.originalUrl);
         this.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
         stop({ method: req.method, route });
       });
@@ -110,10 +126,11 @@ export class GatewayMetrics {
       async requestDidStart() {
         const started = process.hrtime.bigint();
         return {
-          async willSendResponse({ operation, operationName, errors, response }) {
+          async willSendResponse({ schema, document, operation, operationName, errors, response }) {
             const body = response.body;
             const failed = Boolean(errors?.length) || (body.kind === 'single' && Boolean(body.singleResult.errors?.length));
-            metrics.recordOperation(operationName ?? 'anonymous', operation?.operation ?? 'unknown', failed, started);
+            const label = operation && document ? operationLabel(schema, document, operationName) : OTHER_OPERATION;
+            metrics.recordOperation(label, operation?.operation ?? 'unknown', failed, started);
           },
         };
       },
@@ -165,7 +182,41 @@ export function reasonCode(reason: string | undefined): string | undefined {
   return match ? match[1] : 'OTHER';
 }
 
-function routeOf(path: string): string {
-  if (path.startsWith('/webhooks/')) return '/webhooks/:provider/:account';
-  return ['/graphql', '/healthz', '/readyz', '/metrics'].includes(path) ? path : 'other';
+/** The route label of a request Express matched no route for (a mounted router or middleware answered, or nothing did). */
+function routeOf(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  if (/^\/webhooks\/[^/]+\/[^/]+\/?$/.test(path)) return '/webhooks/:provider/:account';
+  return ['/graphql', '/healthz', '/readyz', '/metrics'].includes(path) ? path : OTHER_ROUTE;
+}
+
+/**
+ * The `operation` label: the root field the operation selects (through fragments, by field name,
+ * not alias), which the schema bounds; "multiple" for several, "other" when the document has no
+ * such operation or selects no field of the schema's root type.
+ */
+export function operationLabel(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): string {
+  const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+  const operation = operationName ? operations.find((candidate) => candidate.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+  const root = operation ? schema.getRootType(operation.operation) : undefined;
+  if (!operation || !root) return OTHER_OPERATION;
+  const fragments = new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [])));
+  const fields = root.getFields();
+  const names = new Set<string>();
+  const visited = new Set<string>();
+  const collect = (selectionSet: SelectionSetNode) => {
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (Object.hasOwn(fields, selection.name.value)) names.add(selection.name.value);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        collect(selection.selectionSet);
+      } else if (!visited.has(selection.name.value)) {
+        visited.add(selection.name.value);
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) collect(fragment.selectionSet);
+      }
+    }
+  };
+  collect(operation.selectionSet);
+  if (names.size === 0) return OTHER_OPERATION;
+  return names.size === 1 ? [...names][0]! : MULTIPLE_ROOT_FIELDS;
 }

@@ -1,9 +1,10 @@
-// /healthz, /readyz (and its failure when the database is unreachable), /metrics counts, and
-// the masking of unexpected errors: no SQL, a correlation id that is in the log.
+// /healthz, /readyz (and its failure when the database is unreachable), /metrics counts and their
+// bounded labels, and the masking of unexpected errors: no SQL, a correlation id that is in the log.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseOutage } from '../support/database.js';
 import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { wsClient } from '../support/ws.js';
 import { ViewerQuery } from './operations.js';
 
 let t: Awaited<ReturnType<typeof startTestGateway>>;
@@ -31,15 +32,52 @@ describe('health', () => {
 });
 
 describe('metrics', () => {
-  it('counts requests and GraphQL operations by name and outcome, with durations', async () => {
+  it('counts requests and GraphQL operations by root field and outcome, with durations', async () => {
     await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: t.keys.admin });
     await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: t.keys.admin });
     await execute(t.gateway.graphqlUrl, ViewerQuery, {}, {});
     const text = await (await fetch(`${t.gateway.url}/metrics`)).text();
-    expect(text).toContain('gateway_graphql_operations_total{operation="Viewer",type="query",outcome="success"} 2');
-    expect(text).toContain('gateway_graphql_operations_total{operation="Viewer",type="query",outcome="error"} 1');
-    expect(text).toMatch(/gateway_graphql_operation_duration_seconds_count\{operation="Viewer",type="query"\} 3/);
+    expect(text).toContain('gateway_graphql_operations_total{operation="viewer",type="query",outcome="success"} 2');
+    expect(text).toContain('gateway_graphql_operations_total{operation="viewer",type="query",outcome="error"} 1');
+    expect(text).toMatch(/gateway_graphql_operation_duration_seconds_count\{operation="viewer",type="query"\} 3/);
     expect(text).toMatch(/gateway_http_requests_total\{method="POST",route="\/graphql",status="200"\} \d+/);
+  });
+});
+
+describe('metric labels', () => {
+  it('stay bounded whatever operation names and paths callers invent, and /metrics stays valid exposition text', async () => {
+    const sent: string[] = [];
+    for (let batch = 0; batch < 12; batch++) {
+      await Promise.all(
+        Array.from({ length: 25 }, async (_, i) => {
+          const n = batch * 25 + i;
+          const name = `Invented${n}`;
+          sent.push(name);
+          if (n % 2 === 0) {
+            await postRaw(t.gateway.graphqlUrl, { query: `query ${name} { viewer { id } }`, operationName: name }, n % 4 === 0 ? t.keys.webCashier : undefined);
+          } else {
+            const path = [`/invented${n}`, `/graphql/invented${n}`, `/webhooks/invented${n}`, `/metrics/invented${n}?x=1`][n % 4]!;
+            await fetch(`${t.gateway.url}${path}`, { method: n % 3 === 0 ? 'POST' : 'GET' });
+          }
+        }),
+      );
+    }
+    const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
+    await new Promise((resolve) => ws.subscribe({ query: 'query InventedOverWs { viewer { id } }', operationName: 'InventedOverWs' }, { next: () => undefined, error: resolve, complete: () => resolve(undefined) }));
+    await ws.dispose();
+
+    const text = await (await fetch(`${t.gateway.url}/metrics`)).text();
+    const samples = parseExposition(text);
+    expect(text).not.toMatch(/invented/i);
+    for (const sample of samples) expect(Object.values(sample.labels)).not.toContain('undefined');
+    const series = samples.map((sample) => `${sample.name}${JSON.stringify(sample.labels)}`);
+    expect(new Set(series).size).toBe(series.length);
+    const operations = samples.filter((sample) => sample.name === 'gateway_graphql_operations_total');
+    expect(new Set(operations.map((sample) => sample.labels.operation))).toEqual(new Set(['viewer']));
+    expect(operations.map((sample) => sample.labels.type).sort()).toEqual(['query', 'query', 'ws']);
+    const routes = new Set(samples.filter((sample) => sample.name === 'gateway_http_requests_total').map((sample) => sample.labels.route));
+    for (const route of routes) expect(['/graphql', '/healthz', '/readyz', '/metrics', '/webhooks/:provider/:account', 'other']).toContain(route);
+    expect(routes.has('other')).toBe(true);
   });
 });
 
@@ -67,3 +105,41 @@ describe('when the database is unreachable', () => {
     }
   });
 });
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+}
+
+/**
+ * The samples of a Prometheus text exposition (version 0.0.4), failing on any line that is not
+ * a well-formed comment or sample, and on a sample whose family has no TYPE line.
+ */
+function parseExposition(text: string): Sample[] {
+  const name = '[a-zA-Z_:][a-zA-Z0-9_:]*';
+  const label = '[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\\\\n]|\\\\[\\\\"n])*"';
+  const number = '(?:[-+]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?|[-+]?Inf|NaN)';
+  const sampleLine = new RegExp(`^(${name})(?:\\{((?:${label})(?:,${label})*)?,?\\})? ${number}(?: -?\\d+)?$`);
+  const typed = new Set<string>();
+  const samples: Sample[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const comment = /^# (HELP|TYPE) (\S+) (.*)$/.exec(line);
+    if (comment) {
+      if (comment[1] === 'TYPE') {
+        expect(comment[3]).toMatch(/^(counter|gauge|histogram|summary|untyped)$/);
+        typed.add(comment[2]!);
+      }
+      continue;
+    }
+    const match = sampleLine.exec(line);
+    expect(match, line).not.toBeNull();
+    const sampleName = match![1]!;
+    expect(typed.has(sampleName.replace(/_(bucket|sum|count)$/, '')) || typed.has(sampleName), sampleName).toBe(true);
+    const labels: Record<string, string> = {};
+    for (const pair of (match![2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!;
+    samples.push({ name: sampleName, labels });
+  }
+  expect(samples.length).toBeGreaterThan(0);
+  return samples;
+}
