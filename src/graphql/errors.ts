@@ -40,10 +40,16 @@ const CLIENT_CODES = new Set([
   'PERSISTED_QUERY_NOT_SUPPORTED',
   'NOT_FOUND',
   'TOO_MANY_MONEY_OPERATIONS',
+  'QUERY_TOO_LONG',
 ]);
 
 /** Codes of the gateway's own validation rules, which Apollo relabels GRAPHQL_VALIDATION_FAILED. */
 const RULE_CODES = new Set(['TOO_MANY_MONEY_OPERATIONS']);
+
+/** True for the code of one of the gateway's own validation rules (kept instead of GRAPHQL_VALIDATION_FAILED). */
+export function isRuleCode(code: string): boolean {
+  return RULE_CODES.has(code);
+}
 
 /**
  * graphql-js's "Did you mean …?" suggestions (field, argument, type and enum value names): they

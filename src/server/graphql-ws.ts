@@ -16,7 +16,7 @@ import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.servic
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { authenticate, type GatewayContext } from '../graphql/context.js';
-import { createFormatError, forbidden, unauthenticated } from '../graphql/errors.js';
+import { createFormatError, forbidden, isRuleCode, unauthenticated } from '../graphql/errors.js';
 import { queryTooLong } from '../graphql/limits.js';
 import { usesIntrospection } from './introspection.js';
 import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
@@ -245,15 +245,19 @@ function errorsInsteadOfThrowing<A extends unknown[]>(
   };
 }
 
-/** The error with the code HTTP gives the same refusal (graphql-js's own errors carry none). */
+/**
+ * The error with the code HTTP gives the same refusal (graphql-js's own errors carry none); the
+ * gateway's own validation rules keep theirs, as they do over HTTP.
+ */
 function withCode(error: GraphQLError, code: string): GraphQLError {
+  const own = error.extensions.code;
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
     originalError: error.originalError,
-    extensions: { ...error.extensions, code },
+    extensions: { ...error.extensions, code: typeof own === 'string' && isRuleCode(own) ? own : code },
   });
 }
 
