@@ -4,6 +4,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Database } from '../db/database.js';
 import { BodyTooLarge, readBody } from '../lib/http.js';
+import { findUnstorableText } from '../lib/storable-text.js';
 import type { Logger } from '../lib/logger.js';
 import type { ProviderName, WebhookRejection } from '../providers/provider.js';
 import { WebhookRetryLater } from '../modules/webhooks/webhook.service.js';
@@ -85,6 +86,24 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
       return reject(REJECTION_STATUS[verification.reason], verification.reason);
     }
     const { event } = verification;
+
+    // Authentic but not storable: the raw body with a NUL byte, or a string of the event (id,
+    // name, references) that the parser turned into NUL or a lone surrogate. The database would
+    // refuse it on every retry, so it is kept as rejected (its SHA-256 only) and acknowledged,
+    // which stops the provider's retries (spec: any non-2xx is retried for 24 hours); nothing is applied.
+    const unstorable = findUnstorableText(body.toString('utf8'), ['body']) ?? findUnstorableText(event, ['event']);
+    if (unstorable) {
+      const reason = 'TEXT_NOT_STORABLE';
+      try {
+        await services.webhooks.recordRejected(db.fork(), { provider: account.provider, account, reason, body, receivedAt, keepPerAccount: options.rejectedKeepPerAccount });
+      } catch (error) {
+        log.warn({ err: error, provider, account: account.code, reason }, 'rejected webhook could not be recorded');
+      }
+      metrics.recordWebhook(provider, 'rejected', reason);
+      log.warn({ provider, account: account.code, reason, problem: unstorable.problem, at: unstorable.path.join('.') }, 'verified webhook refused: text that cannot be stored');
+      res.status(200).json({ received: true, outcome: 'rejected', reason });
+      return;
+    }
 
     try {
       const result = await services.webhooks.receive(db.fork(), { provider: account.provider, account, event, rawBody: body });
