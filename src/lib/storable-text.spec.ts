@@ -17,5 +17,7 @@ describe('storable text', () => {
     expect(findUnstorableText({ a: [1, 'ok', { b: 'x\u0000' }] }, ['input'])).toEqual({ path: ['input', 'a', 2, 'b'], problem: 'NUL' });
     expect(findUnstorableText({ ['k\ud800']: 1 })).toEqual({ path: ['k\ud800'], problem: 'LONE_SURROGATE' });
     expect(findUnstorableText({ when: new Date(), bytes: Buffer.from([0]), fine: 'ok' })).toBeUndefined();
+    expect(findUnstorableText({ id: 'x'.repeat(256) }, [], { maxLength: 255 })).toEqual({ path: ['id'], problem: 'TOO_LONG' });
+    expect(findUnstorableText({ id: 'x'.repeat(255) }, [], { maxLength: 255 })).toBeUndefined();
   });
 });

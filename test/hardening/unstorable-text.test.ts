@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { deliveries, insertDeposit, paymentEnvelope, sendWebhook } from '../webhooks/support.js';
+import { wsClient } from '../support/ws.js';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -50,6 +51,17 @@ describe('text the database cannot store', () => {
     expect(answer.body.errors[0].message).toContain('filter.merchantReference');
   });
 
+  it('over graphql-ws is refused the same way', async () => {
+    const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
+    try {
+      const results = [];
+      for await (const result of ws.iterate({ query: CREATE_DEPOSIT, variables: { input: { ...CARD_INPUT, merchantReference: '\udfff' } } })) results.push(result);
+      expect(results).toEqual([{ data: { createDeposit: { deposit: null, userErrors: [{ field: ['merchantReference'], code: 'INVALID_TEXT', message: expect.stringContaining('surrogate') }] } } }]);
+    } finally {
+      await ws.dispose();
+    }
+  });
+
   it('in a signed webhook event id is acknowledged, kept as rejected without its body, and so is a retry', async () => {
     const deposit = await insertDeposit(t);
     const envelope = { ...paymentEnvelope(deposit, 'approved'), id: 'evt_\u0000bad' };
@@ -71,12 +83,13 @@ describe('text the database cannot store', () => {
     expect((await deliveries(t, { subjectId: deposit.id }))).toHaveLength(0);
   });
 
-  it('in a signed webhook event name or reference is acknowledged as rejected, never a 5xx', async () => {
+  it('in a signed webhook event name or reference, or longer than its column, is acknowledged as rejected, never a 5xx', async () => {
     const deposit = await insertDeposit(t);
     const named = { ...paymentEnvelope(deposit, 'approved'), event: 'payment.\u0000' };
     const referenced = paymentEnvelope(deposit, 'approved', { reference: 'pay_\ud800' });
+    const tooLong = paymentEnvelope(deposit, 'declined', { decline_reason: 'card declined by the issuer; '.repeat(4) });
 
-    for (const envelope of [named, referenced]) {
+    for (const envelope of [named, referenced, tooLong]) {
       expect(await sendWebhook(t, envelope)).toEqual({ status: 200, body: { received: true, outcome: 'rejected', reason: 'TEXT_NOT_STORABLE' } });
     }
     expect((await deliveries(t, { subjectId: deposit.id }))).toHaveLength(0);
