@@ -18,6 +18,7 @@ import { authChecker } from './auth.js';
 import { HeartbeatResolver } from './heartbeat.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { DateTimeScalar, DecimalScalar } from './scalars.js';
+import { guardStorableArguments } from './storable-arguments.js';
 import { LocalPubSub, typeGraphqlPubSub } from '../lib/pubsub.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -41,7 +42,9 @@ export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub()
   // Decimal is part of the contract for every amount, including ones in client-side documents
   // that reference it before a field of ours does; keep it in the schema unconditionally.
   const config = schema.toConfig();
-  return new GraphQLSchema({ ...config, types: [...config.types.filter((type) => type.name !== DecimalScalar.name), DecimalScalar] });
+  const full = new GraphQLSchema({ ...config, types: [...config.types.filter((type) => type.name !== DecimalScalar.name), DecimalScalar] });
+  // Text the database cannot store is refused at the boundary, never met as a database error.
+  return guardStorableArguments(full);
 }
 
 /** The SDL committed as schema/schema.graphql: sorted so that it diffs cleanly. */

@@ -59,11 +59,17 @@ export type WebhookSubjectHandler<K extends Subject['kind']> = (
  */
 export class WebhookRetryLater extends Error {}
 
-/** An unverified delivery, kept for admins without its body. */
+/**
+ * Why a delivery was refused without being stored: verification failed, or (`TEXT_NOT_STORABLE`)
+ * it verified but carries text the database cannot store.
+ */
+export type RejectedWebhookReason = WebhookRejection | 'TEXT_NOT_STORABLE';
+
+/** A refused delivery (unverified, or verified but unstorable), kept for admins without its body. */
 export interface RejectedWebhookInput {
   provider: ProviderName;
   account: MerchantAccount;
-  reason: WebhookRejection;
+  reason: RejectedWebhookReason;
   body: Buffer;
   receivedAt: Date;
   /**
@@ -175,7 +181,7 @@ export class WebhookService {
   /** Decides a stored delivery again and records the new decision (an `applied` row keeps its outcome). */
   private async redecide(tx: SqlEntityManager, row: StoredDelivery): Promise<ReplayWebhookResult> {
     if (row.outcome === 'rejected') {
-      return { ok: false, code: 'DELIVERY_REJECTED', message: 'A rejected delivery failed verification and kept no body: it cannot be replayed' };
+      return { ok: false, code: 'DELIVERY_REJECTED', message: 'A rejected delivery kept no body: it cannot be replayed' };
     }
     const account = this.replaySources?.account(row.merchant_account);
     if (!account || account.provider !== row.provider || !this.replaySources) {
