@@ -64,8 +64,12 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
   );
 }
 
-/** Masks all but the last four characters: `****1234`. For values that must appear in part. */
+/**
+ * Masks all but the last four characters: `****1234`. For values that must appear in part.
+ * Characters are code points, so a surrogate pair is never cut in half.
+ */
 export function maskTail(value: string, visible = 4): string {
-  if (value.length <= visible) return '*'.repeat(value.length);
-  return '*'.repeat(Math.min(8, value.length - visible)) + value.slice(-visible);
+  const characters = Array.from(value);
+  if (characters.length <= visible) return '*'.repeat(characters.length);
+  return '*'.repeat(Math.min(8, characters.length - visible)) + characters.slice(-visible).join('');
 }

@@ -9,6 +9,11 @@ describe('maskIdentifier', () => {
     expect(maskIdentifier('12345')).toBe('****2345');
   });
 
+  it('never cuts a character made of two UTF-16 units in half', () => {
+    expect(maskIdentifier('12345😀🈚𼂴é')).toBe('****😀🈚𼂴é');
+    expect(maskIdentifier('😀😀😀😀')).toBe('****');
+  });
+
   it('hides short values entirely', () => {
     expect(maskIdentifier('1234')).toBe('****');
     expect(maskIdentifier('12')).toBe('****');

@@ -24,9 +24,14 @@ export interface PayoutOperationDeps {
   events: EventService;
 }
 
-/** `****1234`: the last four characters behind a fixed-width mask, so the length is not told either. */
+/**
+ * `****1234`: the last four characters behind a fixed-width mask, so the length is not told either.
+ * Counted in code points, never UTF-16 units: cutting a surrogate pair in half would leave text
+ * that PostgreSQL refuses to store.
+ */
 export function maskIdentifier(value: string): string {
-  return `****${value.length > 4 ? value.slice(-4) : ''}`;
+  const characters = Array.from(value);
+  return `****${characters.length > 4 ? characters.slice(-4).join('') : ''}`;
 }
 
 /**
