@@ -6,10 +6,8 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../lib/logger.js';
-import type { FieldError, ProviderError } from '../providers/provider.js';
+import type { FieldError, ProviderError, ProviderResult } from '../providers/provider.js';
 import type { IdempotencyLayer, IdempotentOperation, OwnedClaim } from './idempotency.js';
-
-export type ProviderAnswer<A> = { ok: true; value: A } | { ok: false; error: ProviderError };
 
 /** The columns the lifecycle itself reads and writes on every operation's row. */
 export interface OperationRow {
@@ -41,7 +39,13 @@ export interface MoneyOperation<P, R extends OperationRow, A, S> {
    * The provider call, with our id as its idempotency key. `prepared` is absent when the
    * reconciler resumes a row on its own; the row then has to carry what the call needs.
    */
-  call(em: SqlEntityManager, row: R, prepared: P | undefined): Promise<ProviderAnswer<A>>;
+  call(em: SqlEntityManager, row: R, prepared: P | undefined): Promise<ProviderResult<A>>;
+  /**
+   * Why the reconciler must not resubmit this row on its own (its provider call takes no
+   * idempotency key, say), or undefined when it may. A client's retry under its idempotency key
+   * still resubmits: it brings the request back. Absent: every row may be resubmitted.
+   */
+  notResubmittable?(row: R): string | undefined;
   /** Stores an accepted answer and returns the row as it now stands (its status is left to webhooks). */
   accepted(em: SqlEntityManager, row: R, answer: A): Promise<R>;
   /** Inside a transaction: a definite refusal moves the row to its failed status through the module's transition function. */
@@ -137,6 +141,8 @@ export class OperationRunner {
   async resume<P, R extends OperationRow, A, S>(em: SqlEntityManager, op: MoneyOperation<P, R, A, S>, id: string): Promise<ResumeResult> {
     const row = await op.load(em, id);
     if (!row) return { outcome: 'not_found', reason: `NOT_FOUND: no ${op.name} ${id}` };
+    const refusal = op.awaitingProvider(row) ? op.notResubmittable?.(row) : undefined;
+    if (refusal) return { outcome: 'unknown', reason: refusal };
     const done = await this.submit(em, op, row, undefined);
     const reason = done.errors[0] ? `${done.errors[0].code}: ${done.errors[0].message}` : undefined;
     return { outcome: done.outcome, ...(reason !== undefined ? { reason } : {}) };

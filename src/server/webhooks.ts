@@ -4,9 +4,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { Database } from '../db/database.js';
 import { BodyTooLarge, readBody } from '../lib/http.js';
-import { findUnstorableText } from '../lib/storable-text.js';
 import type { Logger } from '../lib/logger.js';
-import type { ProviderName, WebhookEvent, WebhookRejection } from '../providers/provider.js';
+import type { ProviderName, WebhookRejection } from '../providers/provider.js';
 import { WebhookRetryLater } from '../modules/webhooks/webhook.service.js';
 import type { Services } from '../services.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -30,13 +29,6 @@ const REJECTION_STATUS: Record<WebhookRejection, 400 | 401> = {
   TIMESTAMP_OUT_OF_WINDOW: 401,
   PAYLOAD_INVALID: 400,
 };
-
-/** `webhook_delivery.event_name` is varchar(128). */
-const EVENT_NAME_MAX = 128;
-/** `provider_status` and `decline_reason` are varchar(64). */
-const STATUS_TEXT_MAX = 64;
-/** The narrowest column any other string of an event goes to: event ids and provider references are varchar(255). */
-const EVENT_TEXT_MAX = 255;
 
 export function webhookRouter(options: WebhookRouterOptions): Router {
   const { db, services, metrics, bodyLimitBytes } = options;
@@ -99,11 +91,7 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
     // than the columns it goes to. The database would refuse it on every retry, so it is kept as
     // rejected (its SHA-256 only) and acknowledged, which stops the provider's retries (spec: any
     // non-2xx is retried for 24 hours); nothing is applied.
-    const unstorable =
-      findUnstorableText(body.toString('utf8'), ['body']) ??
-      findUnstorableText(event.name, ['event', 'name'], { maxLength: EVENT_NAME_MAX }) ??
-      findUnstorableText(statusTexts(event), ['event', 'subject'], { maxLength: STATUS_TEXT_MAX }) ??
-      findUnstorableText(event, ['event'], { maxLength: EVENT_TEXT_MAX });
+    const unstorable = services.webhooks.unstorableText(event, body);
     if (unstorable) {
       const reason = 'TEXT_NOT_STORABLE';
       try {
@@ -143,15 +131,6 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
   });
 
   return router;
-}
-
-/** The event's free-text words bound for the varchar(64) status columns. */
-function statusTexts(event: WebhookEvent): Record<string, string> {
-  const subject = event.subject;
-  return {
-    ...('providerStatus' in subject ? { providerStatus: subject.providerStatus } : {}),
-    ...('declineReason' in subject && subject.declineReason !== undefined ? { declineReason: subject.declineReason } : {}),
-  };
 }
 
 function isProviderName(value: string): value is ProviderName {

@@ -66,6 +66,10 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
     },
     load: (em, id) => em.findOne(Deposit, { id }),
     awaitingProvider: (deposit) => deposit.status === 'PENDING' && !deposit.providerReference,
+    // POST /checkout-sessions takes no idempotency key: a second call could open a second session.
+    // The reconciler looks the session's payment up by our id instead.
+    notResubmittable: (deposit) =>
+      deposit.rail === 'HOSTED_CHECKOUT' ? 'NOT_RESUBMITTABLE: a checkout session has no idempotency key; its payment is looked up instead' : undefined,
     call: async (_em, deposit) => {
       const account = deps.accounts.get(deposit.merchantAccount);
       if (!account) return { ok: false, error: accountNotConfigured(deposit.merchantAccount) };

@@ -113,13 +113,7 @@ export class DepositService {
    * Submits a deposit still waiting for its provider's answer (a time-out, or a crash between its
    * commit and the provider call) under its own id, which the provider takes as its idempotency key.
    */
-  async resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
-    const deposit = await em.findOne(Deposit, { id }, { refresh: true });
-    if (deposit?.rail === 'HOSTED_CHECKOUT' && deposit.status === 'PENDING' && !deposit.providerReference) {
-      // POST /checkout-sessions takes no idempotency key: a second call could open a second
-      // session. The reconciler looks the session's payment up by our id instead.
-      return { outcome: 'unknown', reason: 'NOT_RESUBMITTABLE: a checkout session has no idempotency key; its payment is looked up instead' };
-    }
+  resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
     return this.deps.operations.resume(em, this.operation, id);
   }
 

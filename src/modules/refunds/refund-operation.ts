@@ -36,7 +36,8 @@ export function refundOperation(deps: RefundOperationDeps): MoneyOperation<Prepa
     name: 'refund',
     record: (tx, request) => admit(tx, request),
     load: (em, id) => em.findOne(Refund, { id }),
-    awaitingProvider: (refund) => refund.status === 'REQUESTED' && !refund.providerReference,
+    // A refund made on the provider's dashboard (PROVIDER origin) was never ours to submit.
+    awaitingProvider: (refund) => refund.origin === 'GATEWAY' && refund.status === 'REQUESTED' && !refund.providerReference,
     call: async (em, refund) => {
       const deposit = await em.findOneOrFail(Deposit, { id: refund.depositId });
       const target = refundTarget(deps, deposit);

@@ -78,10 +78,7 @@ export class RefundService {
   }
 
   /** Submits a refund still waiting for its provider's answer under its own id (the provider's idempotency key). */
-  async resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
-    const refund = await em.findOne(Refund, { id }, { refresh: true });
-    // A refund made on the provider's dashboard was never ours to submit.
-    if (refund?.origin === 'PROVIDER') return { outcome: 'not_needed' };
+  resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
     return this.deps.operations.resume(em, this.operation, id);
   }
 

@@ -5,6 +5,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isId, newId } from '../../lib/ids.js';
 import type { DepositProvider, MerchantAccount, ProviderName, WebhookEvent, WebhookRejection } from '../../providers/provider.js';
 import type { JobQueue } from '../../kernel/jobs.js';
+import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
 import { applyDepositChange } from '../deposits/deposit-transitions.js';
 import { FETCH_DEPOSIT_DETAILS } from '../deposits/deposit-jobs.js';
 import type { EventService } from '../events/event.service.js';
@@ -112,6 +113,13 @@ export interface WebhookSubjectHandlers {
   withdrawal?: WebhookSubjectHandler<'withdrawal'>;
 }
 
+/** `webhook_delivery.event_name` is varchar(128). */
+const EVENT_NAME_MAX = 128;
+/** `provider_status` and `decline_reason` are varchar(64). */
+const STATUS_TEXT_MAX = 64;
+/** The narrowest column any other string of an event goes to: event ids and provider references are varchar(255). */
+const EVENT_TEXT_MAX = 255;
+
 export class WebhookService {
   constructor(
     private readonly events: EventService,
@@ -120,6 +128,20 @@ export class WebhookService {
     private readonly handlers: WebhookSubjectHandlers = {},
     private readonly replaySources?: WebhookReplaySources,
   ) {}
+
+  /**
+   * Where a verified event carries text the inbox could not store: NUL in the raw body, NUL or a
+   * lone surrogate the parser made of an escape, or a string longer than the column it goes to. The
+   * database would refuse such a delivery on every retry, so the caller keeps it as rejected.
+   */
+  unstorableText(event: WebhookEvent, body: Buffer): UnstorableText | undefined {
+    return (
+      findUnstorableText(body.toString('utf8'), ['body']) ??
+      findUnstorableText(event.name, ['event', 'name'], { maxLength: EVENT_NAME_MAX }) ??
+      findUnstorableText(statusTexts(event), ['event', 'subject'], { maxLength: STATUS_TEXT_MAX }) ??
+      findUnstorableText(event, ['event'], { maxLength: EVENT_TEXT_MAX })
+    );
+  }
 
   /**
    * Keeps a delivery that failed verification: its reason, account and time, and the SHA-256 of
@@ -360,4 +382,13 @@ export async function findEventDeposit(
 export function livemodeMismatch(input: ReceiveWebhookInput): string | undefined {
   if (input.event.livemode === undefined || input.event.livemode === input.account.livemode) return undefined;
   return `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}`;
+}
+
+/** The event's free-text words bound for the varchar(64) status columns. */
+function statusTexts(event: WebhookEvent): Record<string, string> {
+  const subject = event.subject;
+  return {
+    ...('providerStatus' in subject ? { providerStatus: subject.providerStatus } : {}),
+    ...('declineReason' in subject && subject.declineReason !== undefined ? { declineReason: subject.declineReason } : {}),
+  };
 }
