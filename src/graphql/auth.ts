@@ -1,7 +1,7 @@
 // type-graphql's auth checker: every root field carries @Authorized, and this decides.
 // No client: UNAUTHENTICATED. A client without one of the listed roles: FORBIDDEN. ADMIN passes all.
 
-import type { AuthCheckerFn } from 'type-graphql';
+import { getMetadataStorage, type AuthCheckerFn } from 'type-graphql';
 import type { Role } from '../modules/clients/roles.js';
 import type { GatewayContext } from './context.js';
 import { forbidden, unauthenticated } from './errors.js';
@@ -12,3 +12,14 @@ export const authChecker: AuthCheckerFn<GatewayContext, Role> = ({ context, info
   if (roles.length === 0 || client.isAdmin() || roles.some((role) => client.hasRole(role))) return true;
   throw forbidden(`${info.parentType.name}.${info.fieldName} needs one of the roles ${roles.join(', ')}`);
 };
+
+/** The roles of every `@Authorized` root field, by schema field name (unique across Query, Mutation and Subscription). */
+export function rootFieldRoles(): Map<string, Role[]> {
+  const storage = getMetadataStorage();
+  const roles = new Map<string, Role[]>();
+  for (const field of [...storage.queries, ...storage.mutations, ...storage.subscriptions]) {
+    const authorized = storage.authorizedFields.find((candidate) => candidate.target === field.target && candidate.fieldName === field.methodName);
+    if (authorized) roles.set(field.schemaName, authorized.roles as Role[]);
+  }
+  return roles;
+}

@@ -4,6 +4,9 @@
 
 import { GraphQLError, defaultFieldResolver, getNamedType, getNullableType, isNonNullType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { describeUnstorable, findUnstorableText, type UnstorableText } from '../lib/storable-text.js';
+import type { Role } from '../modules/clients/roles.js';
+import { authChecker, rootFieldRoles } from './auth.js';
+import type { GatewayContext } from './context.js';
 import { UserError } from './user-error.js';
 
 /** The userError code for a mutation input field holding text that cannot be stored. */
@@ -17,22 +20,28 @@ export const INVALID_TEXT = 'INVALID_TEXT';
  */
 export function guardStorableArguments(schema: GraphQLSchema): GraphQLSchema {
   const mutationType = schema.getMutationType();
+  const rootTypes = new Set([schema.getQueryType(), mutationType, schema.getSubscriptionType()]);
+  const rolesOf = rootFieldRoles();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
       if (field.args.length === 0) continue;
       const asUserError = type === mutationType && payloadCarriesUserErrors(field);
-      field.resolve = guard(field.resolve ?? defaultFieldResolver, asUserError);
-      if (field.subscribe) field.subscribe = guard(field.subscribe, false);
+      // A root field's own authorization answers first: a caller who may not use the field learns
+      // nothing about its arguments. Nested fields sit under an authorized root field.
+      const roles = rootTypes.has(type) ? rolesOf.get(field.name) : undefined;
+      field.resolve = guard(field.resolve ?? defaultFieldResolver, asUserError, roles);
+      if (field.subscribe) field.subscribe = guard(field.subscribe, false, roles);
     }
   }
   return schema;
 }
 
-function guard(inner: GraphQLFieldResolver<unknown, unknown>, asUserError: boolean): GraphQLFieldResolver<unknown, unknown> {
+function guard(inner: GraphQLFieldResolver<unknown, unknown>, asUserError: boolean, roles: Role[] | undefined): GraphQLFieldResolver<unknown, unknown> {
   return (source, args, context, info) => {
     const found = findUnstorableText(args);
     if (!found) return inner(source, args, context, info);
+    if (roles) authChecker({ root: source, args, context: context as GatewayContext, info }, roles);
     if (asUserError) {
       const field = found.path[0] === 'input' ? found.path.slice(1) : found.path;
       const error = UserError.from({ field: field.map(String), code: INVALID_TEXT, message: describeUnstorable({ ...found, path: field }) });

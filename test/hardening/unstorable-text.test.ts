@@ -30,6 +30,17 @@ describe('text the database cannot store', () => {
     expect(providerCalls()).toBe(before);
   });
 
+  it('is refused by authorization first: a caller who may not use the field learns nothing of its arguments', async () => {
+    const bad = { query: CREATE_DEPOSIT, variables: { input: { ...CARD_INPUT, merchantReference: 'a\u0000b' } } };
+    const anonymous = await postRaw(t.gateway.graphqlUrl, bad);
+    expect(anonymous.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const revoke = { query: 'mutation ($id: ID!) { revokeApiClient(input: { id: $id }) { userErrors { code } } }', variables: { id: 'cli_\u0000' } };
+    const cashier = await postRaw(t.gateway.graphqlUrl, revoke, t.keys.webCashier);
+    expect(cashier.body.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const admin = await postRaw(t.gateway.graphqlUrl, revoke, t.keys.admin);
+    expect(admin.body.data.revokeApiClient.userErrors).toEqual([{ code: 'INVALID_TEXT' }]);
+  });
+
   it('in a literal nested input field is named with its path', async () => {
     const query = `mutation { createDeposit(input: { amount: "10.00", currency: "EUR", card: {}, customer: { firstName: "Ana\\u0000" } }) { userErrors { field code } } }`;
     const answer = await postRaw(t.gateway.graphqlUrl, { query }, t.keys.webCashier);
