@@ -6,6 +6,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from '../lib/logger.js';
+import { PROVIDER_ERROR_CODES } from '../providers/provider.js';
 
 export type AuthFailure = 'MISSING' | 'INVALID';
 
@@ -41,6 +42,8 @@ const CLIENT_CODES = new Set([
   'NOT_FOUND',
   'TOO_MANY_MONEY_OPERATIONS',
   'QUERY_TOO_LONG',
+  // A provider error's message is written for clients (src/providers/provider.ts, ProviderError).
+  ...PROVIDER_ERROR_CODES,
 ]);
 
 /** Codes of the gateway's own validation rules, which Apollo relabels GRAPHQL_VALIDATION_FAILED. */

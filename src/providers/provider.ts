@@ -131,18 +131,21 @@ export interface ProviderDeposit {
 }
 
 /** Stable error codes a provider call can end with. Clients see the code and the safe message. */
-export type ProviderErrorCode =
-  | 'PROVIDER_AUTH_FAILED'
-  | 'RAIL_DISABLED'
-  | 'AMOUNT_BELOW_MINIMUM'
-  | 'AMOUNT_ABOVE_MAXIMUM'
-  | 'CURRENCY_NOT_SUPPORTED'
-  | 'BENEFICIARY_FIELDS_MISSING'
-  | 'PAYOUTS_NOT_ENABLED'
-  | 'WEBHOOK_URL_INVALID'
-  | 'RATE_LIMITED'
-  | 'PROVIDER_REJECTED'
-  | 'PROVIDER_UNAVAILABLE';
+export const PROVIDER_ERROR_CODES = [
+  'PROVIDER_AUTH_FAILED',
+  'RAIL_DISABLED',
+  'AMOUNT_BELOW_MINIMUM',
+  'AMOUNT_ABOVE_MAXIMUM',
+  'CURRENCY_NOT_SUPPORTED',
+  'BENEFICIARY_FIELDS_MISSING',
+  'PAYOUTS_NOT_ENABLED',
+  'WEBHOOK_URL_INVALID',
+  'RATE_LIMITED',
+  'PROVIDER_REJECTED',
+  'PROVIDER_UNAVAILABLE',
+] as const;
+
+export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 
 export interface ProviderError {
   code: ProviderErrorCode;

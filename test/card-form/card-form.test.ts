@@ -61,6 +61,15 @@ describe('cardSession', () => {
     expect(settle.errors).toBeUndefined();
     expect(settle.data!.settleCardDeposit.userErrors.map((error) => error.code)).toEqual(['NOT_A_CARD_DEPOSIT']);
   });
+
+  it('names the provider\'s refusal when the provider no longer knows the payment, never "Internal error"', async () => {
+    const id = await createCardDeposit();
+    // The provider lost the payment (or it is another environment's): its card session answers 404.
+    await t.gateway.db.fork().execute('update deposit set provider_reference = ? where id = ?', ['pay_unknown_to_the_provider', id]);
+    const response = await execute(t.gateway.graphqlUrl, CardSessionQuery, { depositId: id }, { key: t.keys.webCashier });
+    expect(response.data?.cardSession ?? null).toBeNull();
+    expect(response.errors?.[0]).toMatchObject({ message: expect.stringMatching(/provider rejected/), extensions: { code: 'PROVIDER_REJECTED' } });
+  });
 });
 
 describe('settleCardDeposit', () => {

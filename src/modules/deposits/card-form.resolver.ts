@@ -16,7 +16,8 @@ export class CardFormResolver {
     const result = await ctx.services.cardForm.session(ctx.em, ctx.client!, depositId);
     if (result.ok) return CardSession.from(result.session);
     if (result.notFound) return null;
-    // A provider failure is not the caller's input: it surfaces as an internal error with a correlation id.
+    // A provider failure is not the caller's input: it keeps the provider error's own code and
+    // client-safe message (PROVIDER_UNAVAILABLE: try again; PROVIDER_REJECTED: the provider refused).
     throw new GraphQLError(result.error.message, { extensions: { code: result.providerFailure ? result.error.code : 'BAD_USER_INPUT', reason: result.error.code } });
   }
 
