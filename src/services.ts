@@ -25,6 +25,7 @@ import { CardFormService } from './modules/deposits/card-form.service.js';
 import { Reconciler } from './modules/reconciliation/reconciler.js';
 import { reconcilePendingPayouts } from './modules/payouts/payout-reconciliation.js';
 import { WebhookAdminService } from './modules/webhooks/webhook-admin.service.js';
+import { AdminActionService } from './modules/audit/admin-action.service.js';
 import { IdempotencyLayer } from './kernel/idempotency.js';
 import { OperationRunner } from './kernel/operation.js';
 import { registerDepositJobs } from './modules/deposits/deposit-jobs.js';
@@ -45,6 +46,8 @@ export interface Services {
   /** Asks providers about deposits (and payouts) whose webhooks may be lost; the worker and reconcileDeposit use it. */
   reconciler: Reconciler;
   webhookAdmin: WebhookAdminService;
+  /** The admin audit trail: every action taken with an ADMIN key (src/graphql/audit.ts writes it). */
+  adminActions: AdminActionService;
   /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
   pubsub: LocalPubSub;
   /** Idempotency keys of every money-moving mutation: started with the gateway, to hear releases from every instance. */
@@ -126,6 +129,7 @@ export function createServices(options: CreateServicesOptions): Services {
       },
     }),
     webhookAdmin: new WebhookAdminService({ webhooks }),
+    adminActions: new AdminActionService(),
     pubsub: new LocalPubSub(),
     idempotency,
     jobs,

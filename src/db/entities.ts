@@ -1,5 +1,6 @@
 // Every entity the ORM knows, in one list (defineEntity schemas; no file discovery).
 
+import { AdminActionSchema } from '../modules/audit/admin-action.entity.js';
 import { ApiClientSchema } from '../modules/clients/api-client.entity.js';
 import { DepositSchema } from '../modules/deposits/deposit.entity.js';
 import { PaymentEventSchema } from '../modules/events/payment-event.entity.js';
@@ -9,4 +10,4 @@ import { WebhookDeliverySchema } from '../modules/webhooks/webhook-delivery.enti
 import { QrWebhookRegistrationSchema } from '../modules/qr-codes/qr-webhook-registration.entity.js';
 import { WithdrawalSchema } from '../modules/withdrawals/withdrawal.entity.js';
 
-export const entities = [ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema, RefundSchema, PayoutSchema, QrWebhookRegistrationSchema, WithdrawalSchema];
+export const entities = [AdminActionSchema, ApiClientSchema, DepositSchema, PaymentEventSchema, WebhookDeliverySchema, RefundSchema, PayoutSchema, QrWebhookRegistrationSchema, WithdrawalSchema];

@@ -2,6 +2,7 @@
 // EntityManager fork, a request-scoped logger and the services.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { OperationDefinitionNode } from 'graphql';
 import type { Logger } from '../lib/logger.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
 import type { Services } from '../services.js';
@@ -20,6 +21,15 @@ export interface GatewayContext {
   introspectionAllowed: boolean;
   /** The request's Idempotency-Key header, if any (an input's own idempotencyKey wins). */
   idempotencyKey?: string;
+  /** Over HTTP: what the request's own log line reports besides the HTTP facts, filled in as they become known. */
+  requestLine?: RequestLineFields;
+}
+
+/** The GraphQL facts of an HTTP request's `request completed` line. */
+export interface RequestLineFields {
+  clientId?: string;
+  /** The operation's name, or its type and root fields when it has none: `mutation createDeposit`. */
+  operation?: string;
 }
 
 /** Reads `Bearer <key>` from an Authorization header or graphql-ws connection parameter. */
@@ -39,4 +49,13 @@ export async function authenticate(
   const key = bearerKey(authorization);
   const client = key ? await services.clients.authenticate(em, key) : null;
   return { client, authFailure: client ? 'MISSING' : 'INVALID' };
+}
+
+/** Longest operation description a log line carries; the name is the caller's own text. */
+const MAX_OPERATION_DESCRIPTION = 200;
+
+/** The operation's name, or its type and root fields when it has none: `mutation createDeposit`. */
+export function describeOperation(operation: OperationDefinitionNode): string {
+  const description = operation.name?.value ?? `${operation.operation} ${operation.selectionSet.selections.map((selection) => (selection.kind === 'Field' ? selection.name.value : '…')).join(',')}`;
+  return description.slice(0, MAX_OPERATION_DESCRIPTION);
 }

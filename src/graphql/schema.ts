@@ -2,6 +2,7 @@
 
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { AdminActionResolver } from '../modules/audit/admin-action.resolver.js';
 import { ApiClientResolver } from '../modules/clients/api-client.resolver.js';
 import { MerchantAccountResolver } from '../modules/merchant-accounts/merchant-account.resolver.js';
 import { DepositResolver } from '../modules/deposits/deposit.resolver.js';
@@ -19,10 +20,11 @@ import { HeartbeatResolver } from './heartbeat.resolver.js';
 import { NodeResolver } from './node.resolver.js';
 import { DateTimeScalar, DecimalScalar } from './scalars.js';
 import { guardStorableArguments } from './storable-arguments.js';
+import { auditMutations } from './audit.js';
 import { LocalPubSub, typeGraphqlPubSub } from '../lib/pubsub.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver];
+const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver, AdminActionResolver];
 
 /**
  * @param pubsub the instance's local fan-out; subscriptions in this schema use their own
@@ -44,7 +46,8 @@ export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub()
   const config = schema.toConfig();
   const full = new GraphQLSchema({ ...config, types: [...config.types.filter((type) => type.name !== DecimalScalar.name), DecimalScalar] });
   // Text the database cannot store is refused at the boundary, never met as a database error.
-  return guardStorableArguments(full);
+  // The audit wraps outermost, so a mutation refused for its text is audited too.
+  return auditMutations(guardStorableArguments(full));
 }
 
 /** The SDL committed as schema/schema.graphql: sorted so that it diffs cleanly. */

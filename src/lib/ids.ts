@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export type IdPrefix = 'cli' | 'dep' | 'evt' | 'rfd' | 'pay' | 'whd' | 'whr' | 'wdr' | 'idm' | 'job';
+export type IdPrefix = 'cli' | 'dep' | 'evt' | 'rfd' | 'pay' | 'whd' | 'whr' | 'wdr' | 'idm' | 'job' | 'adm';
 
 /**
  * A ULID (48-bit millisecond time + 80 random bits, Crockford base32) behind a type prefix, so

@@ -12,7 +12,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GatewayConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
-import { authenticate, type GatewayContext } from '../graphql/context.js';
+import { authenticate, describeOperation, type GatewayContext, type RequestLineFields } from '../graphql/context.js';
 import { createFormatError } from '../graphql/errors.js';
 import { maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema.js';
@@ -162,6 +162,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       ApolloServerPluginDrainHttpServer({ httpServer }),
       introspectionGuard(),
       metrics.apolloPlugin(),
+      requestLineOperation(),
       // GraphiQL, when on, is served by Express below: whether it carries the demo key depends on the peer address.
       ApolloServerPluginLandingPageDisabled(),
     ],
@@ -182,8 +183,11 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
         const em = db.fork();
         const { client, authFailure } = await authenticate(services, em, req.headers.authorization);
         const requestLogger = (req as RequestWithLog).log.child(client ? { clientId: client.id } : {});
+        const requestLine = (req as RequestWithLog).line;
+        if (client) requestLine.clientId = client.id;
         return {
           requestId: (req as RequestWithLog).id,
+          requestLine,
           logger: requestLogger,
           em,
           client,
@@ -270,9 +274,12 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   };
 }
 
-type RequestWithLog = Request & { id: string; log: Logger };
+type RequestWithLog = Request & { id: string; log: Logger; line: RequestLineFields };
 
-/** A request id (the caller's `X-Request-Id` if sane, else a new one) and a child logger per request. */
+/**
+ * A request id (the caller's `X-Request-Id` if sane, else a new one), a child logger per request,
+ * and one line when the request completes, carrying the client and the GraphQL operation once known.
+ */
 function requestLogging(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.headers['x-request-id'];
@@ -280,15 +287,36 @@ function requestLogging(logger: Logger) {
     const started = process.hrtime.bigint();
     const path = req.path; // before routers strip their mount point
     const log = logger.child({ requestId: id });
-    Object.assign(req, { id, log });
+    const line: RequestLineFields = {};
+    Object.assign(req, { id, log, line });
     res.setHeader('X-Request-Id', id);
     res.on('finish', () => {
       log.info(
-        { method: req.method, path, status: res.statusCode, durationMs: Number(process.hrtime.bigint() - started) / 1e6 },
+        {
+          method: req.method,
+          path,
+          status: res.statusCode,
+          ...(line.clientId ? { clientId: line.clientId } : {}),
+          ...(line.operation ? { operation: line.operation } : {}),
+          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+        },
         'request completed',
       );
     });
     next();
+  };
+}
+
+/** Names the GraphQL operation on the request's line once Apollo has resolved it. */
+function requestLineOperation(): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue, operation }) {
+          if (contextValue.requestLine && operation) contextValue.requestLine.operation = describeOperation(operation);
+        },
+      };
+    },
   };
 }
 

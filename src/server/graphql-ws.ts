@@ -15,7 +15,7 @@ import type { ApiClient } from '../modules/clients/api-client.entity.js';
 import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.service.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
-import { authenticate, type GatewayContext } from '../graphql/context.js';
+import { authenticate, describeOperation, type GatewayContext } from '../graphql/context.js';
 import { createFormatError, forbidden, isRuleCode, unauthenticated } from '../graphql/errors.js';
 import { queryTooLong } from '../graphql/limits.js';
 import { usesIntrospection } from './introspection.js';
@@ -152,7 +152,10 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           contextValue,
         };
       }),
-      onOperation: (_ctx, _id, _payload, args) => {
+      onOperation: (_ctx, id, _payload, args) => {
+        // The socket's counterpart of an HTTP request line: who runs which operation.
+        const operation = getOperationAST(args.document, args.operationName);
+        if (operation) (args.contextValue as GatewayContext).logger.info({ operationId: id, operation: describeOperation(operation) }, 'graphql-ws operation started');
         options.metrics.graphqlOperations.inc({ operation: operationLabel(options.schema, args.document, args.operationName), type: 'ws', outcome: 'success' });
         return undefined;
       },

@@ -86,3 +86,15 @@ export const HeartbeatSubscription = graphql(`
     }
   }
 `);
+
+export const AdminActionsQuery = graphql(`
+  query AdminActions($first: Int, $after: String, $filter: AdminActionFilter) {
+    adminActions(first: $first, after: $after, filter: $filter) {
+      edges {
+        cursor
+        node { id action clientId clientName requestId objects { kind id } outcome startedAt finishedAt }
+      }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`);
