@@ -14,6 +14,7 @@ import { Migration20261123110000_event_visibility } from './Migration20261123110
 import { Migration20261123120000_recovery } from './Migration20261123120000_recovery.js';
 import { Migration20261123130000_idempotency } from './Migration20261123130000_idempotency.js';
 import { Migration20261123210000_admin_actions } from './Migration20261123210000_admin_actions.js';
+import { Migration20261123220000_rejected_webhook_index } from './Migration20261123220000_rejected_webhook_index.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -29,4 +30,5 @@ export const migrations = [
   { name: 'Migration20261123120000_recovery', class: Migration20261123120000_recovery },
   { name: 'Migration20261123130000_idempotency', class: Migration20261123130000_idempotency },
   { name: 'Migration20261123210000_admin_actions', class: Migration20261123210000_admin_actions },
+  { name: 'Migration20261123220000_rejected_webhook_index', class: Migration20261123220000_rejected_webhook_index },
 ];
