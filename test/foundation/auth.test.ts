@@ -78,6 +78,7 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
   },
   'Mutation.reconcileDeposit': { query: 'mutation { reconcileDeposit(id: "dep_00000000000000000000000000") { outcome } }', roles: ['ADMIN'] },
   'Query.webhookDeliveries': { query: '{ webhookDeliveries(first: 1) { edges { cursor } } }', roles: ['ADMIN'] },
+  'Query.adminActions': { query: '{ adminActions(first: 1) { edges { cursor } } }', roles: ['ADMIN'] },
   'Mutation.replayWebhookDelivery': { query: 'mutation { replayWebhookDelivery(id: "whd_00000000000000000000000000") { userErrors { code } } }', roles: ['ADMIN'] },
   'Subscription.heartbeat': { query: 'subscription { heartbeat { sequence } }', roles: 'any' },
   'Subscription.depositUpdated': { query: 'subscription { depositUpdated { id } }', roles: ['CASHIER', 'REFUNDS'] },
