@@ -7,7 +7,10 @@ import { startGateway, type Gateway } from './server/gateway.js';
 
 const config = loadConfigOrExit();
 
-const logger = createLogger({ level: config.logLevel });
+// At a terminal, outside production, log lines are for reading; anywhere else (a pipe, a file, a
+// log collector, and always in production) they stay one JSON object per line.
+const atTerminal = Boolean(process.stdout.isTTY);
+const logger = createLogger({ level: config.logLevel, pretty: atTerminal && config.env !== 'production' });
 
 /** Longest a graceful shutdown may take before the process exits anyway. */
 const SHUTDOWN_DEADLINE_MS = 15_000;
@@ -69,6 +72,7 @@ function printBanner(g: Gateway): void {
     }
   }
   lines.push('');
-  // The banner is for the person at the terminal, not the structured log stream.
-  process.stdout.write(`${lines.join('\n')}\n`);
+  // The banner is for a person: on stdout at a terminal; otherwise on stderr, so that stdout
+  // carries nothing but JSON log lines for whatever reads them.
+  (atTerminal ? process.stdout : process.stderr).write(`${lines.join('\n')}\n`);
 }

@@ -2,6 +2,7 @@
 // everywhere: API keys, webhook secrets, authorization headers and account numbers never reach a log.
 
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -50,9 +51,17 @@ export interface CreateLoggerOptions {
   level?: LoggerOptions['level'];
   /** Where lines go; stdout by default. Tests pass a stream to capture output. */
   destination?: DestinationStream;
+  /**
+   * One readable, coloured line per entry instead of JSON, for a person at a terminal. Redaction
+   * applies before formatting, so it hides the same values.
+   */
+  pretty?: boolean;
 }
 
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
+  const destination = options.pretty
+    ? PinoPretty({ colorize: true, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'service,pid,hostname', destination: 1 })
+    : options.destination;
   return pino(
     {
       level: options.level ?? 'info',
@@ -60,7 +69,7 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    options.destination,
+    destination,
   );
 }
 

@@ -1,9 +1,11 @@
 // The gateway as `npm start` runs it: a real process on embedded PGlite that prints where to go
 // and the demo keys at every start, and stops cleanly on SIGTERM (releasing its data directory).
+// Its stdout is a pipe here, as under a log collector: only JSON lines go there, the banner to
+// stderr. `npm start` compiles only when a source changed since the last build.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -13,28 +15,30 @@ const root = path.resolve(import.meta.dirname, '../..');
 let dataDir: string;
 
 beforeAll(async () => {
-  await promisify(execFile)(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: root });
+  // What `npm start` runs before the gateway.
+  await promisify(execFile)(process.execPath, [path.join(root, 'src/cli/build-if-stale.mjs')], { cwd: root });
   dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-process-'));
-}, 120_000);
+}, 180_000);
 
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-function start(): { child: ChildProcess; ready: Promise<string> } {
+function start(): { child: ChildProcess; ready: Promise<string>; stdout: () => string } {
   const { DATABASE_URL: _postgres, ...inherited } = process.env;
-  const env = { ...inherited, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', NODE_ENV: 'development' };
+  const env = { ...inherited, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'development' };
   const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
+  let stdout = '';
+  let stderr = '';
   const ready = new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('admin (demo)')) resolve(output);
+      stdout += chunk.toString();
     });
     child.stderr!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
+      stderr += chunk.toString();
+      if (stderr.includes('admin (demo)')) resolve(stderr);
     });
-    child.on('exit', (code) => reject(new Error(`exited with ${code} before ready:\n${output}`)));
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before ready:\n${stdout}${stderr}`)));
   });
-  return { child, ready };
+  return { child, ready, stdout: () => stdout };
 }
 
 function stop(child: ChildProcess): Promise<number | null> {
@@ -56,10 +60,51 @@ describe('npm start', () => {
 
     expect(await stop(first.child)).toBe(0);
     expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
+    // Every line on stdout is a JSON log entry; none carries a key.
+    const lines = first.stdout().split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(() => JSON.parse(line)).not.toThrow();
+    for (const key of keys) expect(first.stdout()).not.toContain(key!.slice(3));
 
     const second = start();
     const again = await second.ready;
     expect([...again.matchAll(/Bearer (gw_\S+)/g)].map((match) => match[1])).toEqual(keys);
     expect(await stop(second.child)).toBe(0);
   }, 120_000);
+});
+
+describe('the build before start', () => {
+  it('is skipped when nothing changed since the last build', async () => {
+    const { stderr } = await promisify(execFile)(process.execPath, [path.join(root, 'src/cli/build-if-stale.mjs')], { cwd: root });
+    expect(stderr).toContain('up to date');
+  });
+
+  it('is stale when a source is newer than the last build, or was added or removed', async () => {
+    const { buildIsStale, STAMP } = await import('../../src/cli/build-if-stale.mjs');
+    const project = await mkdtemp(path.join(tmpdir(), 'build-stamp-'));
+    try {
+      await mkdir(path.join(project, 'src', 'lib'), { recursive: true });
+      await mkdir(path.join(project, 'dist'));
+      await writeFile(path.join(project, 'src', 'lib', 'a.ts'), 'export {};\n');
+      const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds));
+      const settle = async (stampSeconds: number) => {
+        for (const entry of ['src', 'src/lib', 'src/lib/a.ts']) await utimes(path.join(project, entry), at(0), at(0));
+        await writeFile(path.join(project, STAMP), '');
+        await utimes(path.join(project, STAMP), at(stampSeconds), at(stampSeconds));
+      };
+      expect(buildIsStale(project)).toBe(true); // never built
+
+      await settle(10);
+      expect(buildIsStale(project)).toBe(false);
+
+      await utimes(path.join(project, 'src/lib/a.ts'), at(20), at(20)); // edited
+      expect(buildIsStale(project)).toBe(true);
+
+      await settle(10);
+      await rm(path.join(project, 'src/lib/a.ts')); // removed: its directory changed
+      expect(buildIsStale(project)).toBe(true);
+    } finally {
+      await rm(project, { recursive: true, force: true });
+    }
+  });
 });

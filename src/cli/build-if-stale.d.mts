@@ -1,0 +1,10 @@
+// Types of build-if-stale.mjs, which stays plain JavaScript because it runs before anything is compiled.
+
+/** Where the last successful build leaves its stamp, relative to the project root. */
+export const STAMP: string;
+
+/** True when `root` has no successful build yet, or a source or setting changed after it. */
+export function buildIsStale(root: string): boolean;
+
+/** Builds `root` if stale; returns tsc's exit code (0 when nothing had to be done). */
+export function buildIfStale(root: string, log?: (line: string) => void): number;

@@ -1,0 +1,68 @@
+// `npm start`'s first step: compiles with tsc only when a source changed since the last build, so a
+// second start goes straight to the gateway. Plain JavaScript with no dependencies: it runs before
+// anything is compiled.
+//
+// A build is stale when any file or directory under the compiled folders, or a file tsc reads its
+// settings or types from, is newer than the stamp the last successful build left in dist/. A
+// directory's time changes when an entry is added, removed or renamed, so deleting a source counts.
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const COMPILED = ['src', 'bench'];
+const SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
+export const STAMP = path.join('dist', '.build-stamp');
+
+/** Newest modification time (ms) of `target` and, for a directory, everything below it. */
+function newest(target) {
+  let stat;
+  try {
+    stat = statSync(target);
+  } catch {
+    return 0;
+  }
+  let time = stat.mtimeMs;
+  if (stat.isDirectory()) {
+    for (const entry of readdirSync(target)) time = Math.max(time, newest(path.join(target, entry)));
+  }
+  return time;
+}
+
+/** True when `root` has no successful build yet, or a source or setting changed after it. */
+export function buildIsStale(root) {
+  let built;
+  try {
+    built = statSync(path.join(root, STAMP)).mtimeMs;
+  } catch {
+    return true;
+  }
+  const sources = Math.max(...[...COMPILED, ...SETTINGS].map((name) => newest(path.join(root, name))));
+  return sources > built;
+}
+
+/** Builds `root` if stale; returns tsc's exit code (0 when nothing had to be done). */
+export function buildIfStale(root, log = (line) => process.stderr.write(`${line}\n`)) {
+  if (!buildIsStale(root)) {
+    log('Build is up to date; starting.');
+    return 0;
+  }
+  log('Sources changed since the last build; compiling (tsc)…');
+  const started = Date.now();
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  if (tsc.status !== 0) return tsc.status ?? 1;
+  // Stamped after the build, with the build's start time: a source saved while tsc ran is newer
+  // than the stamp and is compiled on the next start.
+  mkdirSync(path.join(root, 'dist'), { recursive: true });
+  const stamp = path.join(root, STAMP);
+  writeFileSync(stamp, `${new Date(started).toISOString()}\n`);
+  utimesSync(stamp, new Date(started), new Date(started));
+  log(`Compiled in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+  return 0;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  process.exitCode = buildIfStale(root);
+}
