@@ -10,22 +10,83 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
-const DEFAULT_QUERY = `# Welcome to the payments gateway.
-# The Authorization header below carries a key; every operation needs one.
+/**
+ * The tabs a first visit opens with: the README's operations, ready to run with the demo admin key.
+ * GraphiQL keeps tabs in the browser's storage, so these only fill a fresh page. The operations
+ * themselves are checked against the schema by test/foundation/graphiql.test.ts.
+ */
+export const DEFAULT_TABS: ReadonlyArray<{ query: string; variables?: string }> = [
+  {
+    query: `# Welcome to the payments gateway. Every operation needs a key: the Headers tab below has one.
+# GraphiQL runs one operation at a time per window: to watch a subscription while you run
+# mutations, open this page in a second window.
 
 query Viewer {
-  viewer {
-    id
-    name
-    roles
-  }
-  merchantAccounts {
-    code
-    provider
-    livemode
+  viewer { id name roles }
+  merchantAccounts { code provider livemode }
+}
+`,
+  },
+  {
+    query: `# Every change of every deposit the key may see, as it commits. Run it in its own window.
+subscription WatchDeposits {
+  depositUpdated { id status amount { amount currency } fee { amount } net { amount } declineReason updatedAt }
+}
+`,
+  },
+  {
+    query: `# A card deposit. Try amount "10.13" for a decline, "0.50" for AMOUNT_BELOW_MINIMUM, or the
+# same idempotencyKey twice for the same answer.
+mutation TakeDeposit($input: CreateDepositInput!) {
+  createDeposit(input: $input) {
+    deposit { id status redirectUrl amount { amount currency } }
+    userErrors { field code message }
   }
 }
-`;
+`,
+    variables: JSON.stringify(
+      {
+        input: {
+          amount: '25.00',
+          idempotencyKey: 'order-1001-attempt-1',
+          merchantReference: 'order-1001',
+          customer: { email: 'ana@example.com', firstName: 'Ana', lastName: 'Silva', country: 'NL', address1: 'Damrak 1', city: 'Amsterdam', zipCode: '1012LG' },
+          card: {},
+        },
+      },
+      null,
+      2,
+    ),
+  },
+  {
+    query: `# Refund a SUCCEEDED deposit in full (no amount) or in part; follow it on refundUpdated.
+mutation Refund($depositId: ID!) {
+  requestRefund(input: { depositId: $depositId, amount: "10.00", reason: "player asked" }) {
+    refund { id status amount { amount currency } }
+    userErrors { field code message }
+  }
+}
+`,
+    variables: JSON.stringify({ depositId: 'dep_…' }, null, 2),
+  },
+  {
+    query: `# A Thai QR code to show the payer; simulateQrPayment pays it in test mode.
+mutation ShowQrCode {
+  createQrCode(input: { amount: "150.00", payer: { name: "Somchai Jaidee", bankName: "Kasikornbank", bankAccount: "1234567890" } }) {
+    deposit { id status qrCode { payload expiresAt } }
+    userErrors { field code message }
+  }
+}
+`,
+  },
+  {
+    query: `# What admins did, newest first: clients created and revoked, replays, reconciliations.
+query AdminTrail {
+  adminActions(first: 20) { edges { node { action clientName outcome objects { kind id } startedAt } } }
+}
+`,
+  },
+];
 
 /** The media types Apollo answers on /graphql; GraphiQL is served only when HTML is preferred to all of them. */
 const NEGOTIATED = ['application/json', 'application/graphql-response+json', 'multipart/mixed', 'text/html'];
@@ -95,7 +156,7 @@ function render(defaultAuthorization: string | undefined): string {
     title: 'Payments gateway',
     endpoint: '/graphql',
     subscriptionsProtocol: 'WS',
-    defaultQuery: DEFAULT_QUERY,
+    defaultTabs: DEFAULT_TABS.map((tab) => ({ ...tab, ...(headers ? { headers } : {}) })),
     ...(headers ? { defaultHeaders: headers } : {}),
     // GraphiQL opens graphql-ws with these parameters; each operation then carries the Headers
     // tab in its extensions, which the ws server authenticates per operation.

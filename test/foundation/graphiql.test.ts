@@ -4,7 +4,10 @@
 import { networkInterfaces } from 'node:os';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
+import { buildSchema, parse, validate } from 'graphql';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_TABS } from '../../src/server/graphiql.js';
 import { startTestGateway } from '../support/gateway.js';
 
 /** One IPv4 address of this machine that is not loopback, if it has one. */
@@ -13,6 +16,16 @@ const externalAddress = Object.values(networkInterfaces())
   .find((info) => info && info.family === 'IPv4' && !info.internal)?.address;
 
 describe('GraphiQL', () => {
+  it('opens with tabs of the README\'s operations, each valid against the schema', async () => {
+    const schema = buildSchema(await readFile(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
+    const names = DEFAULT_TABS.map((tab) => {
+      const document = parse(tab.query);
+      expect(validate(schema, document)).toEqual([]);
+      return document.definitions.map((definition) => ('name' in definition ? definition.name?.value : undefined));
+    });
+    expect(names.flat()).toEqual(['Viewer', 'WatchDeposits', 'TakeDeposit', 'Refund', 'ShowQrCode', 'AdminTrail']);
+  });
+
   it('serves a self-contained page with the demo admin key ready to use', async () => {
     const t = await startTestGateway();
     try {
@@ -22,6 +35,7 @@ describe('GraphiQL', () => {
       const html = await response.text();
       expect(html).toMatch(/graphiql/i);
       expect(html).toContain(`Bearer ${t.keys.admin}`);
+      expect(html).toContain('mutation TakeDeposit');
 
       // No element loads anything from another host: scripts, styles, images, fonts, frames.
       const references = [...html.matchAll(/(?:src|href|action)\s*=\s*["']([^"']+)["']/gi)].map((match) => match[1]!);
