@@ -1,8 +1,9 @@
 // graphql-ws on the same HTTP server and path as POST /graphql. The key arrives as
 // connectionParams.authorization; a missing or bad key closes the socket with 4401, and the key is
 // checked again for every operation. Revoking a key closes every socket that used it with 4403,
-// on every instance. Each subscription event is resolved in a context of its own. Errors leave
-// through the same formatter as HTTP: the same codes, and "Internal error" for the unexpected.
+// on every instance. Subscriptions fan out through SubscriptionFanOut: each event is executed once
+// per group of alike subscriptions, in a context of its own. Errors leave through the same
+// formatter as HTTP: the same codes, and "Internal error" for the unexpected.
 
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -20,7 +21,7 @@ import { createFormatError, forbidden, isRuleCode, unauthenticated } from '../gr
 import { queryTooLong } from '../graphql/limits.js';
 import { usesIntrospection } from './introspection.js';
 import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
-import { subscribeWithContextPerEvent } from './subscribe-per-event.js';
+import { SubscriptionFanOut, type SubscriptionCaller } from './fan-out.js';
 
 /** Close code for a missing or bad key at connection time, or on an operation. */
 export const WS_UNAUTHORIZED = 4401;
@@ -48,8 +49,17 @@ export interface GraphqlWsOptions {
   maxQueryChars: number;
 }
 
+export interface GraphqlWs {
+  /** The instance's subscription groups (their executions are counted for tests). */
+  fanOut: SubscriptionFanOut;
+  close(): Promise<void>;
+}
+
+/** Query texts kept parsed and validated: subscribers mostly send the same few documents. */
+const DOCUMENT_CACHE_SIZE = 200;
+
 /** Attaches graphql-ws to the HTTP server; resolves once it listens for key revocations. */
-export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ close(): Promise<void> }> {
+export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<GraphqlWs> {
   const log = options.logger.child({ component: 'graphql-ws' });
   const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes });
   const states = new WeakMap<object, ConnectionState>();
@@ -57,6 +67,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const sockets = new SocketsByClient();
   const formatError = createFormatError({ logger: log, development: options.development });
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
+  const fanOut = new SubscriptionFanOut({ schema: options.schema, services: options.services, db: options.db, logger: log, format });
+  const documents = new Map<string, DocumentNode>();
 
   // Any instance may commit a revocation: each one closes the sockets it holds for that client.
   const unlisten = await options.db.listen(API_CLIENT_REVOKED_CHANNEL, (clientId) => {
@@ -70,10 +82,11 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       // Otherwise graphql-ws reads NODE_ENV itself and, outside "production", closes a socket whose
       // handler threw with the error's message as the close reason.
       isProd: !options.development,
-      // graphql-js runs every event of a subscription with the context built once in onSubscribe;
-      // each event gets its own EntityManager fork and DataLoaders instead, so nested fields are
-      // read fresh and nothing accumulates for as long as the socket lives.
-      subscribe: (args) => subscribeWithContextPerEvent(args, (context) => ({ ...(context as GatewayContext), em: options.db.fork() })),
+      // graphql-js runs every event of a subscription with the context built once in onSubscribe,
+      // per subscriber; the fan-out runs each event once per group of alike subscriptions, with an
+      // EntityManager fork and DataLoaders of its own, so nested fields are read fresh and
+      // nothing accumulates per socket.
+      subscribe: (args) => fanOut.subscribe(args),
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         // GraphiQL sends its header editor's names as they are typed; accept either case.
@@ -100,7 +113,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       },
       // Parse and validate here, with the same token limit and rules as HTTP, then hand graphql-ws
       // ready execution arguments, or the errors (with HTTP's codes) that refuse the operation.
-      onSubscribe: errorsInsteadOfThrowing(async (ctx, _id, payload) => {
+      onSubscribe: errorsInsteadOfThrowing(async (ctx, id, payload) => {
         const state = states.get(ctx.extra.socket);
         const connectionClient = (await authenticate(options.services, options.db.fork(), state?.authorization)).client;
         if (!state || !connectionClient) {
@@ -121,29 +134,40 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         }
         // Refused before parsing, as over HTTP.
         if (payload.query.length > options.maxQueryChars) return [queryTooLong(options.maxQueryChars)];
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query, { maxTokens: options.maxTokens });
-        } catch (error) {
-          return [withCode(error instanceof GraphQLError ? error : new GraphQLError('Could not parse the operation'), 'GRAPHQL_PARSE_FAILED')];
+        // A document parsed and validated once is shared by every operation sending the same text.
+        let document = documents.get(payload.query);
+        if (!document) {
+          try {
+            document = parse(payload.query, { maxTokens: options.maxTokens });
+          } catch (error) {
+            return [withCode(error instanceof GraphQLError ? error : new GraphQLError('Could not parse the operation'), 'GRAPHQL_PARSE_FAILED')];
+          }
+          const errors = validate(options.schema, document, rules);
+          if (errors.length > 0) return errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
+          if (documents.size >= DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
+          documents.set(payload.query, document);
         }
-        const errors = validate(options.schema, document, rules);
-        if (errors.length > 0) return errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
-        if (!getOperationAST(document, payload.operationName)) {
+        const operation = getOperationAST(document, payload.operationName);
+        if (!operation) {
           const message = payload.operationName ? `Unknown operation named "${payload.operationName}".` : 'Must provide operation name if query contains multiple operations.';
           return [new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })];
         }
         const introspectionAllowed = options.development || client.isAdmin();
         if (!introspectionAllowed && usesIntrospection(document)) return [forbidden('introspection is available to ADMIN keys only')];
-        const contextValue: GatewayContext = {
-          requestId: `${state.connectionId}/${payload.operationName ?? 'anonymous'}`,
-          logger: log.child({ connectionId: state.connectionId, clientId: client.id }),
-          em: options.db.fork(),
-          client,
-          authFailure: 'MISSING',
-          services: options.services,
-          introspectionAllowed,
-        };
+        const requestId = `${state.connectionId}/${payload.operationName ?? 'anonymous'}`;
+        // A subscription keeps only who asked and where to answer; its contexts are built when used.
+        const contextValue: GatewayContext | SubscriptionCaller =
+          operation.operation === 'subscription'
+            ? { kind: 'subscription-caller', client, socket: ctx.extra.socket, operationId: id, connectionId: state.connectionId, query: payload.query, introspectionAllowed }
+            : {
+                requestId,
+                logger: log.child({ connectionId: state.connectionId, clientId: client.id }),
+                em: options.db.fork(),
+                client,
+                authFailure: 'MISSING',
+                services: options.services,
+                introspectionAllowed,
+              };
         return {
           schema: options.schema,
           document,
@@ -168,6 +192,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   );
 
   return {
+    fanOut,
     async close() {
       await unlisten();
       for (const socket of wss.clients) socket.close(1001, 'Server shutting down');
