@@ -12,7 +12,7 @@ import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../lib/logger.js';
-import type { ApiClient } from '../modules/clients/api-client.entity.js';
+import { ApiClient } from '../modules/clients/api-client.entity.js';
 import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.service.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
@@ -30,7 +30,6 @@ export const WS_KEY_REVOKED = 4403;
 
 interface ConnectionState {
   authorization: unknown;
-  client: ApiClient;
   connectionId: string;
 }
 
@@ -107,8 +106,10 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<Graphq
           return false;
         }
         options.metrics.wsConnections.inc({ outcome: 'accepted' });
-        states.set(ctx.extra.socket, { authorization, client, connectionId: randomUUID() });
+        states.set(ctx.extra.socket, { authorization, connectionId: randomUUID() });
         sockets.add(client.id, ctx.extra.socket);
+        // graphql-ws keeps the upgrade request for as long as the socket lives; nothing here reads it again.
+        Reflect.deleteProperty(ctx.extra, 'request');
         return true;
       },
       // Parse and validate here, with the same token limit and rules as HTTP, then hand graphql-ws
@@ -120,7 +121,6 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<Graphq
           ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
           return [new GraphQLError('The API key is no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
         }
-        state.client = connectionClient;
         // GraphiQL sends its Headers tab with every operation; such an operation runs as that key
         // (which must itself be valid), never as more than it.
         const operationAuthorization = headerOf(payload.extensions, 'authorization');
@@ -158,7 +158,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<Graphq
         // A subscription keeps only who asked and where to answer; its contexts are built when used.
         const contextValue: GatewayContext | SubscriptionCaller =
           operation.operation === 'subscription'
-            ? { kind: 'subscription-caller', client, socket: ctx.extra.socket, operationId: id, connectionId: state.connectionId, query: payload.query, introspectionAllowed }
+            ? { kind: 'subscription-caller', client: detached(client), socket: ctx.extra.socket, operationId: id, connectionId: state.connectionId, query: payload.query, introspectionAllowed }
             : {
                 requestId,
                 logger: log.child({ connectionId: state.connectionId, clientId: client.id }),
@@ -251,6 +251,28 @@ class SocketsByClient {
     }
     this.bySocket.delete(socket);
   }
+}
+
+/**
+ * What an ApiClient answers about itself, without the entity machinery: the methods are
+ * ApiClient's own, reading only the fields copied below.
+ */
+const DETACHED_CLIENT: Pick<ApiClient, 'hasRole' | 'isAdmin' | 'isRevoked' | 'mayUseAccount'> = {
+  hasRole: ApiClient.prototype.hasRole,
+  isAdmin: ApiClient.prototype.isAdmin,
+  isRevoked: ApiClient.prototype.isRevoked,
+  mayUseAccount: ApiClient.prototype.mayUseAccount,
+};
+
+/**
+ * The client as a plain object with ApiClient's fields and methods, tied to no EntityManager: a
+ * loaded entity keeps its EntityManager (identity map, unit of work) and per-instance property
+ * accessors alive, and a subscription holds its client for as long as it lives. Subscriptions
+ * only read it (roles, accounts, id), never persist it.
+ */
+function detached(client: ApiClient): ApiClient {
+  const { id, name, roles, keyPrefix, merchantAccounts, createdAt, lastUsedAt, revokedAt } = client;
+  return Object.assign(Object.create(DETACHED_CLIENT) as object, { id, name, roles, keyPrefix, merchantAccounts, createdAt, lastUsedAt, revokedAt }) as ApiClient;
 }
 
 /**
