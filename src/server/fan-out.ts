@@ -48,15 +48,8 @@ export interface FanOutOptions {
 export class SubscriptionFanOut {
   private readonly groups = new Map<string, Group>();
   private nextGroup = 1;
-  /** Executions of subscription events so far (one per group per event): for tests and metrics. */
-  executions = 0;
 
   constructor(readonly options: FanOutOptions) {}
-
-  /** Groups currently holding at least one subscription. */
-  get groupCount(): number {
-    return this.groups.size;
-  }
 
   /**
    * graphql-ws's `subscribe`: the root field subscribes as graphql-js would (authorization, `id`
@@ -127,7 +120,6 @@ class Group {
   }
 
   private async run(event: unknown, client: ApiClient): Promise<string> {
-    this.fanOut.executions += 1;
     const { schema, format } = this.fanOut.options;
     this.logger ??= this.fanOut.options.logger.child({ subscriptionGroup: this.serial });
     const contextValue = this.fanOut.context(client, this.introspectionAllowed, `group-${this.serial}/${this.operationName ?? 'anonymous'}`, this.logger);

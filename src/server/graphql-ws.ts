@@ -48,17 +48,11 @@ export interface GraphqlWsOptions {
   maxQueryChars: number;
 }
 
-export interface GraphqlWs {
-  /** The instance's subscription groups (their executions are counted for tests). */
-  fanOut: SubscriptionFanOut;
-  close(): Promise<void>;
-}
-
 /** Query texts kept parsed and validated: subscribers mostly send the same few documents. */
 const DOCUMENT_CACHE_SIZE = 200;
 
 /** Attaches graphql-ws to the HTTP server; resolves once it listens for key revocations. */
-export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<GraphqlWs> {
+export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ close(): Promise<void> }> {
   const log = options.logger.child({ component: 'graphql-ws' });
   const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes });
   const states = new WeakMap<object, ConnectionState>();
@@ -192,7 +186,6 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<Graphq
   );
 
   return {
-    fanOut,
     async close() {
       await unlisten();
       for (const socket of wss.clients) socket.close(1001, 'Server shutting down');
