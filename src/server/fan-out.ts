@@ -142,16 +142,14 @@ class Member implements AsyncGenerator<ExecutionResult, void, void> {
   private resolveEnd!: (result: IteratorResult<ExecutionResult, void>) => void;
   private rejectEnd!: (error: unknown) => void;
   private readonly end: Promise<IteratorResult<ExecutionResult, void>>;
-  private readonly prefix: string;
 
   constructor(
     private readonly group: Group,
     private readonly client: ApiClient,
     private readonly socket: WebSocket,
-    operationId: string,
+    private readonly operationId: string,
     private readonly source: AsyncIterator<unknown>,
   ) {
-    this.prefix = `{"id":${JSON.stringify(operationId)},"type":"next","payload":`;
     this.end = new Promise((resolve, reject) => {
       this.resolveEnd = resolve;
       this.rejectEnd = reject;
@@ -171,7 +169,8 @@ class Member implements AsyncGenerator<ExecutionResult, void, void> {
         if (next.done || this.ended) break;
         const payload = await this.group.payloadFor(next.value, this.client);
         if (this.ended) break;
-        await send(this.socket, `${this.prefix}${payload}}`);
+        // graphql-transport-ws's `next` message, keys in graphql-ws's order; built per frame, not kept.
+        await send(this.socket, `{"id":${JSON.stringify(this.operationId)},"type":"next","payload":${payload}}`);
       }
       this.finish();
     } catch (error) {
