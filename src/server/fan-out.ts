@@ -32,10 +32,6 @@ export interface SubscriptionCaller {
   introspectionAllowed: boolean;
 }
 
-export function isSubscriptionCaller(value: unknown): value is SubscriptionCaller {
-  return (value as SubscriptionCaller | null)?.kind === 'subscription-caller';
-}
-
 export interface FanOutOptions {
   schema: GraphQLSchema;
   services: Services;

@@ -148,13 +148,12 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         }
         const introspectionAllowed = options.development || client.isAdmin();
         if (!introspectionAllowed && usesIntrospection(document)) return [forbidden('introspection is available to ADMIN keys only')];
-        const requestId = `${state.connectionId}/${payload.operationName ?? 'anonymous'}`;
         // A subscription keeps only who asked and where to answer; its contexts are built when used.
         const contextValue: GatewayContext | SubscriptionCaller =
           operation.operation === 'subscription'
             ? { kind: 'subscription-caller', client: detached(client), socket: ctx.extra.socket, operationId: id, connectionId: state.connectionId, query: payload.query, introspectionAllowed }
             : {
-                requestId,
+                requestId: `${state.connectionId}/${payload.operationName ?? 'anonymous'}`,
                 logger: log.child({ connectionId: state.connectionId, clientId: client.id }),
                 em: options.db.fork(),
                 client,
