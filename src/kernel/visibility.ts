@@ -107,6 +107,21 @@ export function maySee(viewer: Viewer, subjectType: SubjectType, record: Visibil
 }
 
 /**
+ * A key that is equal for two viewers only if every question this module can be asked about them
+ * has the same answer, and every other caller-dependent read a GraphQL resolution makes (roles,
+ * admin or not) too: so one subscription execution can serve every subscriber of a class.
+ * It holds the set of roles, the set of merchant accounts (or "every account"), and the viewer's
+ * id only when one of its grants is limited to records it owns (a cashier's); roles and accounts
+ * are read as sets everywhere, so order and repeats do not split a class.
+ */
+export function visibilityClass(viewer: Viewer): string {
+  const roles = [...new Set(viewer.roles)].sort();
+  const accounts = viewer.merchantAccounts == null ? null : [...new Set(viewer.merchantAccounts)].sort();
+  const owner = grantsOf(viewer).some((grant) => grant.clientId !== undefined) ? viewer.id : null;
+  return JSON.stringify([roles, accounts, owner]);
+}
+
+/**
  * A MikroORM condition on `clientId` and `merchantAccount` (and `subjectType` for the event log)
  * matching exactly what {@link maySee} accepts. An empty `$or` is SQL `1 = 0`: nothing.
  */

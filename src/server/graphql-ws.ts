@@ -1,8 +1,9 @@
 // graphql-ws on the same HTTP server and path as POST /graphql. The key arrives as
 // connectionParams.authorization; a missing or bad key closes the socket with 4401, and the key is
 // checked again for every operation. Revoking a key closes every socket that used it with 4403,
-// on every instance. Each subscription event is resolved in a context of its own. Errors leave
-// through the same formatter as HTTP: the same codes, and "Internal error" for the unexpected.
+// on every instance. Subscriptions fan out through SubscriptionFanOut: each event is executed once
+// per group of alike subscriptions, in a context of its own. Errors leave through the same
+// formatter as HTTP: the same codes, and "Internal error" for the unexpected.
 
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -11,7 +12,7 @@ import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../lib/logger.js';
-import type { ApiClient } from '../modules/clients/api-client.entity.js';
+import { ApiClient } from '../modules/clients/api-client.entity.js';
 import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.service.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
@@ -20,7 +21,7 @@ import { createFormatError, forbidden, isRuleCode, unauthenticated } from '../gr
 import { queryTooLong } from '../graphql/limits.js';
 import { usesIntrospection } from './introspection.js';
 import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
-import { subscribeWithContextPerEvent } from './subscribe-per-event.js';
+import { SubscriptionFanOut, type SubscriptionCaller } from './fan-out.js';
 
 /** Close code for a missing or bad key at connection time, or on an operation. */
 export const WS_UNAUTHORIZED = 4401;
@@ -29,7 +30,6 @@ export const WS_KEY_REVOKED = 4403;
 
 interface ConnectionState {
   authorization: unknown;
-  client: ApiClient;
   connectionId: string;
 }
 
@@ -48,6 +48,9 @@ export interface GraphqlWsOptions {
   maxQueryChars: number;
 }
 
+/** Query texts kept parsed and validated: subscribers mostly send the same few documents. */
+const DOCUMENT_CACHE_SIZE = 200;
+
 /** Attaches graphql-ws to the HTTP server; resolves once it listens for key revocations. */
 export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ close(): Promise<void> }> {
   const log = options.logger.child({ component: 'graphql-ws' });
@@ -57,6 +60,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const sockets = new SocketsByClient();
   const formatError = createFormatError({ logger: log, development: options.development });
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
+  const fanOut = new SubscriptionFanOut({ schema: options.schema, services: options.services, db: options.db, logger: log, format });
+  const documents = new Map<string, DocumentNode>();
 
   // Any instance may commit a revocation: each one closes the sockets it holds for that client.
   const unlisten = await options.db.listen(API_CLIENT_REVOKED_CHANNEL, (clientId) => {
@@ -70,10 +75,11 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       // Otherwise graphql-ws reads NODE_ENV itself and, outside "production", closes a socket whose
       // handler threw with the error's message as the close reason.
       isProd: !options.development,
-      // graphql-js runs every event of a subscription with the context built once in onSubscribe;
-      // each event gets its own EntityManager fork and DataLoaders instead, so nested fields are
-      // read fresh and nothing accumulates for as long as the socket lives.
-      subscribe: (args) => subscribeWithContextPerEvent(args, (context) => ({ ...(context as GatewayContext), em: options.db.fork() })),
+      // graphql-js runs every event of a subscription with the context built once in onSubscribe,
+      // per subscriber; the fan-out runs each event once per group of alike subscriptions, with an
+      // EntityManager fork and DataLoaders of its own, so nested fields are read fresh and
+      // nothing accumulates per socket.
+      subscribe: (args) => fanOut.subscribe(args),
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         // GraphiQL sends its header editor's names as they are typed; accept either case.
@@ -94,20 +100,21 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           return false;
         }
         options.metrics.wsConnections.inc({ outcome: 'accepted' });
-        states.set(ctx.extra.socket, { authorization, client, connectionId: randomUUID() });
+        states.set(ctx.extra.socket, { authorization, connectionId: randomUUID() });
         sockets.add(client.id, ctx.extra.socket);
+        // graphql-ws keeps the upgrade request for as long as the socket lives; nothing here reads it again.
+        Reflect.deleteProperty(ctx.extra, 'request');
         return true;
       },
       // Parse and validate here, with the same token limit and rules as HTTP, then hand graphql-ws
       // ready execution arguments, or the errors (with HTTP's codes) that refuse the operation.
-      onSubscribe: errorsInsteadOfThrowing(async (ctx, _id, payload) => {
+      onSubscribe: errorsInsteadOfThrowing(async (ctx, id, payload) => {
         const state = states.get(ctx.extra.socket);
         const connectionClient = (await authenticate(options.services, options.db.fork(), state?.authorization)).client;
         if (!state || !connectionClient) {
           ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
           return [new GraphQLError('The API key is no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
         }
-        state.client = connectionClient;
         // GraphiQL sends its Headers tab with every operation; such an operation runs as that key
         // (which must itself be valid), never as more than it.
         const operationAuthorization = headerOf(payload.extensions, 'authorization');
@@ -121,29 +128,39 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         }
         // Refused before parsing, as over HTTP.
         if (payload.query.length > options.maxQueryChars) return [queryTooLong(options.maxQueryChars)];
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query, { maxTokens: options.maxTokens });
-        } catch (error) {
-          return [withCode(error instanceof GraphQLError ? error : new GraphQLError('Could not parse the operation'), 'GRAPHQL_PARSE_FAILED')];
+        // A document parsed and validated once is shared by every operation sending the same text.
+        let document = documents.get(payload.query);
+        if (!document) {
+          try {
+            document = parse(payload.query, { maxTokens: options.maxTokens });
+          } catch (error) {
+            return [withCode(error instanceof GraphQLError ? error : new GraphQLError('Could not parse the operation'), 'GRAPHQL_PARSE_FAILED')];
+          }
+          const errors = validate(options.schema, document, rules);
+          if (errors.length > 0) return errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
+          if (documents.size >= DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
+          documents.set(payload.query, document);
         }
-        const errors = validate(options.schema, document, rules);
-        if (errors.length > 0) return errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
-        if (!getOperationAST(document, payload.operationName)) {
+        const operation = getOperationAST(document, payload.operationName);
+        if (!operation) {
           const message = payload.operationName ? `Unknown operation named "${payload.operationName}".` : 'Must provide operation name if query contains multiple operations.';
           return [new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })];
         }
         const introspectionAllowed = options.development || client.isAdmin();
         if (!introspectionAllowed && usesIntrospection(document)) return [forbidden('introspection is available to ADMIN keys only')];
-        const contextValue: GatewayContext = {
-          requestId: `${state.connectionId}/${payload.operationName ?? 'anonymous'}`,
-          logger: log.child({ connectionId: state.connectionId, clientId: client.id }),
-          em: options.db.fork(),
-          client,
-          authFailure: 'MISSING',
-          services: options.services,
-          introspectionAllowed,
-        };
+        // A subscription keeps only who asked and where to answer; its contexts are built when used.
+        const contextValue: GatewayContext | SubscriptionCaller =
+          operation.operation === 'subscription'
+            ? { kind: 'subscription-caller', client: detached(client), socket: ctx.extra.socket, operationId: id, connectionId: state.connectionId, query: payload.query, introspectionAllowed }
+            : {
+                requestId: `${state.connectionId}/${payload.operationName ?? 'anonymous'}`,
+                logger: log.child({ connectionId: state.connectionId, clientId: client.id }),
+                em: options.db.fork(),
+                client,
+                authFailure: 'MISSING',
+                services: options.services,
+                introspectionAllowed,
+              };
         return {
           schema: options.schema,
           document,
@@ -229,6 +246,28 @@ class SocketsByClient {
     }
     this.bySocket.delete(socket);
   }
+}
+
+/**
+ * What an ApiClient answers about itself, without the entity machinery: the methods are
+ * ApiClient's own, reading only the fields copied below.
+ */
+const DETACHED_CLIENT: Pick<ApiClient, 'hasRole' | 'isAdmin' | 'isRevoked' | 'mayUseAccount'> = {
+  hasRole: ApiClient.prototype.hasRole,
+  isAdmin: ApiClient.prototype.isAdmin,
+  isRevoked: ApiClient.prototype.isRevoked,
+  mayUseAccount: ApiClient.prototype.mayUseAccount,
+};
+
+/**
+ * The client as a plain object with ApiClient's fields and methods, tied to no EntityManager: a
+ * loaded entity keeps its EntityManager (identity map, unit of work) and per-instance property
+ * accessors alive, and a subscription holds its client for as long as it lives. Subscriptions
+ * only read it (roles, accounts, id), never persist it.
+ */
+function detached(client: ApiClient): ApiClient {
+  const { id, name, roles, keyPrefix, merchantAccounts, createdAt, lastUsedAt, revokedAt } = client;
+  return Object.assign(Object.create(DETACHED_CLIENT) as object, { id, name, roles, keyPrefix, merchantAccounts, createdAt, lastUsedAt, revokedAt }) as ApiClient;
 }
 
 /**

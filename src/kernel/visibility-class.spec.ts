@@ -1,0 +1,85 @@
+// visibilityClass is sound for sharing one subscription execution: two viewers of one class get
+// the same answer from maySee for every record, subject and capacity, and hold the same roles
+// (what the resolvers' admin checks and the auth checker read). Checked over every viewer the
+// policy can meet, and over reorderings and repeats of their roles and accounts.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ROLES, type Role } from '../modules/clients/roles.js';
+import { maySee, SUBJECT_TYPES, visibilityClass, type Viewer, type VisibilityOptions } from './visibility.js';
+
+const CLIENTS = ['cli_one', 'cli_two', 'cli_three'];
+const ACCOUNTS = ['acc-a', 'acc-b', 'acc-c'];
+
+function subsets<T>(items: readonly T[]): T[][] {
+  return items.reduce<T[][]>((all, item) => [...all, ...all.map((subset) => [...subset, item])], [[]]);
+}
+
+const viewers: Viewer[] = subsets(ROLES).flatMap((roles) =>
+  [null, [], ['acc-a'], ['acc-b'], ['acc-a', 'acc-b'], ['acc-b', 'acc-a']].flatMap((merchantAccounts) => CLIENTS.map((id) => ({ id, roles: roles as Role[], merchantAccounts }))),
+);
+
+const records = [...CLIENTS, null, undefined].flatMap((clientId) =>
+  [...ACCOUNTS, null].flatMap((merchantAccount) => [false, true, undefined].map((adminOnly) => ({ clientId, merchantAccount, adminOnly }))),
+);
+
+const capacities: VisibilityOptions[] = [{}, ...subsets(ROLES).map((through) => ({ through }))];
+
+/** Every answer maySee gives the viewer, in a fixed order, and the role set the resolvers read. */
+function answers(viewer: Viewer): string {
+  const seen: string[] = [];
+  for (const options of capacities) {
+    for (const subject of SUBJECT_TYPES) {
+      seen.push(records.map((record) => (maySee(viewer, subject, record, options) ? '1' : '0')).join(''));
+    }
+  }
+  const roles = ROLES.map((role) => (viewer.roles.includes(role) ? '1' : '0')).join('');
+  return `${roles}|${seen.join('|')}`;
+}
+
+describe('visibilityClass', () => {
+  it('puts viewers in one class only when maySee answers them alike, for every viewer the policy can meet', () => {
+    const byClass = new Map<string, { first: Viewer; answers: string }>();
+    for (const viewer of viewers) {
+      const key = visibilityClass(viewer);
+      const known = byClass.get(key);
+      if (!known) {
+        byClass.set(key, { first: viewer, answers: answers(viewer) });
+        continue;
+      }
+      expect(answers(viewer), `${JSON.stringify(viewer)} and ${JSON.stringify(known.first)} share ${key}`).toBe(known.answers);
+    }
+    // Classes do group: clients differing only in id share one unless they own records.
+    expect(byClass.size).toBeLessThan(viewers.length);
+  });
+
+  it('ignores the order and repeats of roles and accounts, and the id of a client that owns nothing', () => {
+    expect(visibilityClass({ id: 'cli_one', roles: ['REFUNDS', 'PAYOUTS'], merchantAccounts: ['acc-b', 'acc-a'] })).toBe(
+      visibilityClass({ id: 'cli_two', roles: ['PAYOUTS', 'REFUNDS', 'PAYOUTS'], merchantAccounts: ['acc-a', 'acc-b', 'acc-a'] }),
+    );
+    expect(visibilityClass({ id: 'cli_one', roles: ['ADMIN'] })).toBe(visibilityClass({ id: 'cli_two', roles: ['ADMIN'], merchantAccounts: null }));
+  });
+
+  it('keeps apart what differs in what may be seen: owners, accounts, no restriction against an empty one, roles', () => {
+    expect(visibilityClass({ id: 'cli_one', roles: ['CASHIER'] })).not.toBe(visibilityClass({ id: 'cli_two', roles: ['CASHIER'] }));
+    expect(visibilityClass({ id: 'cli_one', roles: ['REFUNDS'], merchantAccounts: ['acc-a'] })).not.toBe(visibilityClass({ id: 'cli_one', roles: ['REFUNDS'], merchantAccounts: ['acc-b'] }));
+    expect(visibilityClass({ id: 'cli_one', roles: ['REFUNDS'], merchantAccounts: null })).not.toBe(visibilityClass({ id: 'cli_one', roles: ['REFUNDS'], merchantAccounts: [] }));
+    expect(visibilityClass({ id: 'cli_one', roles: ['ADMIN'] })).not.toBe(visibilityClass({ id: 'cli_one', roles: ['ADMIN', 'PAYOUTS'] }));
+  });
+
+  it('two viewers with the same class get the same answers, for any roles and accounts in any order (fuzzed)', () => {
+    const role = fc.constantFrom(...ROLES);
+    const viewer = fc.record({
+      id: fc.constantFrom(...CLIENTS),
+      roles: fc.array(role, { maxLength: 6 }),
+      merchantAccounts: fc.option(fc.array(fc.constantFrom(...ACCOUNTS), { maxLength: 5 }), { nil: null }),
+    });
+    fc.assert(
+      fc.property(viewer, viewer, (a, b) => {
+        if (visibilityClass(a) !== visibilityClass(b)) return;
+        expect(answers(a)).toBe(answers(b));
+      }),
+      { seed: 20261123, numRuns: 2000 },
+    );
+  });
+});

@@ -1,0 +1,176 @@
+// Subscription fan-out: subscribers that would execute alike share one execution per event, and
+// still each get exactly what they may see, in the frame a subscriber of their own would get.
+// Frames are read as raw graphql-transport-ws text, so "the same frame" means byte for byte.
+
+import { randomUUID } from 'node:crypto';
+import { execute as executeGraphql, parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { buildGatewaySchema } from '../../src/graphql/schema.js';
+import type { GatewayContext } from '../../src/graphql/context.js';
+import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/modules/events/payment-event.types.js';
+import { CARD_INPUT } from '../deposits/fixtures.js';
+import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
+import { subscribed } from '../deposits/support.js';
+import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { jobsSettled } from '../support/jobs.js';
+import { statementsOf } from '../support/statements.js';
+
+/** Nested lists read from the database: one `events` and one `refunds` batch per execution. */
+const NESTED = 'subscription FanOutNested($id: ID!) { depositUpdated(id: $id) { id status refundedAmount { amount } events { type } refunds { status } } }';
+const STREAM = 'subscription FanOutStream { depositUpdated { id status } }';
+
+interface RawSubscriber {
+  operationId: string;
+  /** Every `next` and `error` frame, as the text received. */
+  frames: string[];
+  close(): void;
+}
+
+let t: TestGateway;
+const open: RawSubscriber[] = [];
+
+beforeAll(async () => {
+  t = await startTestGateway();
+});
+afterAll(async () => {
+  for (const subscriber of open) subscriber.close();
+  await t?.close();
+});
+
+/** A raw graphql-transport-ws client with one subscription, resolved once the gateway holds it. */
+async function rawSubscriber(key: string, query: string, variables: Record<string, unknown> = {}): Promise<RawSubscriber> {
+  const socket = new WebSocket(t.gateway.wsUrl, 'graphql-transport-ws');
+  const operationId = randomUUID();
+  const frames: string[] = [];
+  await subscribed(t, () =>
+    new Promise<void>((resolve, reject) => {
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } })));
+      socket.on('message', (data: WebSocket.RawData) => {
+        const text = String(data);
+        const message = JSON.parse(text) as { type: string };
+        if (message.type === 'connection_ack') {
+          socket.send(JSON.stringify({ id: operationId, type: 'subscribe', payload: { query, variables } }));
+          resolve();
+        } else if (message.type === 'next' || message.type === 'error') frames.push(text);
+      });
+      socket.on('error', reject);
+    }),
+  );
+  const subscriber = { operationId, frames, close: () => socket.terminate() };
+  open.push(subscriber);
+  return subscriber;
+}
+
+/** A card deposit by `key`'s cashier, resolved once it SUCCEEDED and its follow-up work is done. */
+async function succeededDeposit(key: string): Promise<string> {
+  const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key });
+  expect(created.data!.createDeposit.userErrors).toEqual([]);
+  const id = created.data!.createDeposit.deposit!.id;
+  await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key })).data?.deposit?.status, { timeout: 10_000 }).toBe('SUCCEEDED');
+  await t.gateway.sandboxes.depositGateway!.controls.idle();
+  await jobsSettled(t);
+  return id;
+}
+
+/** The payload part of a `next` frame, as text. */
+const payloadOf = (frame: string, operationId: string) => {
+  const prefix = `{"id":${JSON.stringify(operationId)},"type":"next","payload":`;
+  expect(frame.startsWith(prefix), frame).toBe(true);
+  return frame.slice(prefix.length, -1);
+};
+
+/** Publishes a notification on this instance as the event bus does, and waits until every subscriber has one more frame. */
+async function replay(notification: EventNotification, subscribers: RawSubscriber[]): Promise<void> {
+  const before = subscribers.map((subscriber) => subscriber.frames.length);
+  t.gateway.services.pubsub.publish(PAYMENT_EVENTS_TOPIC, structuredClone(notification));
+  await expect.poll(() => subscribers.every((subscriber, index) => subscriber.frames.length === before[index]! + 1), { timeout: 10_000, interval: 10 }).toBe(true);
+}
+
+/** How graphql-js executes `query` for one caller with this event, in a context of its own: the frame a lone subscriber gets. */
+async function lonelyFrame(key: string, operationId: string, query: string, variables: Record<string, unknown>, notification: EventNotification): Promise<string> {
+  const client = await t.gateway.services.clients.authenticate(t.gateway.db.fork(), key);
+  const contextValue: GatewayContext = {
+    requestId: 'reference',
+    logger: t.gateway.logger,
+    em: t.gateway.db.fork(),
+    client,
+    authFailure: 'MISSING',
+    services: t.gateway.services,
+    introspectionAllowed: client!.isAdmin(),
+  };
+  const schema = await buildGatewaySchema(t.gateway.services.pubsub);
+  const result = await executeGraphql({ schema, document: parse(query), variableValues: variables, rootValue: notification, contextValue });
+  return JSON.stringify({ id: operationId, type: 'next', payload: result });
+}
+
+describe('subscription fan-out', () => {
+  it('executes an event once per group of alike subscribers, however many, and sends each the frame a lone subscriber gets', async () => {
+    // given: a settled deposit of the web cashier, and the notification of its last change
+    const captured: EventNotification[] = [];
+    const capture = t.gateway.services.pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC);
+    const depositId = await succeededDeposit(t.keys.webCashier);
+    for (;;) {
+      const next = await Promise.race([capture.next(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 50))]);
+      if (!next || next.done) break;
+      if (next.value.subjectId === depositId) captured.push(next.value);
+    }
+    await capture.return!();
+    const notification = captured.at(-1)!;
+    expect(notification.subjectType).toBe('deposit');
+    const variables = { id: depositId };
+
+    // and: one subscriber of each of two classes (an admin, the owning cashier), then the same event once
+    const admins = [await rawSubscriber(t.keys.admin, NESTED, variables)];
+    const cashiers = [await rawSubscriber(t.keys.webCashier, NESTED, variables)];
+    const alone = await statementsOf(t, () => replay(notification, [...admins, ...cashiers]));
+    expect(alone).toBeGreaterThan(0);
+
+    // when: five more admins and three more cashiers subscribe, and the same change is delivered again
+    for (let i = 0; i < 5; i++) admins.push(await rawSubscriber(t.keys.admin, NESTED, variables));
+    for (let i = 0; i < 3; i++) cashiers.push(await rawSubscriber(t.keys.webCashier, NESTED, variables));
+    const many = await statementsOf(t, () => replay(notification, [...admins, ...cashiers]));
+
+    // then: the nested lists were read as often as with one subscriber per class: once per group
+    expect(many).toBe(alone);
+
+    // and: each subscriber got, byte for byte, the frame graphql-js gives its caller alone
+    const adminFrame = (subscriber: RawSubscriber) => lonelyFrame(t.keys.admin, subscriber.operationId, NESTED, variables, notification);
+    const cashierFrame = (subscriber: RawSubscriber) => lonelyFrame(t.keys.webCashier, subscriber.operationId, NESTED, variables, notification);
+    for (const subscriber of admins) expect(subscriber.frames.at(-1)).toBe(await adminFrame(subscriber));
+    for (const subscriber of cashiers) expect(subscriber.frames.at(-1)).toBe(await cashierFrame(subscriber));
+    // with its nested lists as they stand (the deposit's events), and one payload text per class
+    const adminPayload = payloadOf(admins[0]!.frames.at(-1)!, admins[0]!.operationId);
+    expect((JSON.parse(adminPayload) as { data: { depositUpdated: { events: unknown[] } } }).data.depositUpdated.events.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(admins.map((subscriber) => payloadOf(subscriber.frames.at(-1)!, subscriber.operationId)))).toEqual(new Set([adminPayload]));
+    expect(new Set(cashiers.map((subscriber) => payloadOf(subscriber.frames.at(-1)!, subscriber.operationId))).size).toBe(1);
+    for (const subscriber of [...admins, ...cashiers]) subscriber.close();
+  });
+
+  it('gives subscribers of different classes exactly what each may see, and alike subscribers alike frames', async () => {
+    // given: several subscribers of three classes on every deposit they may see, and two on one deposit by id
+    const web = [await rawSubscriber(t.keys.webCashier, STREAM), await rawSubscriber(t.keys.webCashier, STREAM), await rawSubscriber(t.keys.webCashier, STREAM)];
+    const mobile = [await rawSubscriber(t.keys.mobileCashier, STREAM), await rawSubscriber(t.keys.mobileCashier, STREAM)];
+    const admins = [await rawSubscriber(t.keys.admin, STREAM), await rawSubscriber(t.keys.admin, STREAM)];
+
+    // when: each cashier's deposit succeeds, the mobile one first
+    const mobileDeposit = await succeededDeposit(t.keys.mobileCashier);
+    const byId = [await rawSubscriber(t.keys.admin, NESTED, { id: mobileDeposit }), await rawSubscriber(t.keys.admin, NESTED, { id: mobileDeposit })];
+    const webDeposit = await succeededDeposit(t.keys.webCashier);
+    const payloads = (subscriber: RawSubscriber) => subscriber.frames.map((frame) => JSON.parse(payloadOf(frame, subscriber.operationId)) as { data: { depositUpdated: { id: string; status: string } } });
+    const ids = (subscriber: RawSubscriber) => [...new Set(payloads(subscriber).map((payload) => payload.data.depositUpdated.id))].sort();
+    await expect.poll(() => admins.every((subscriber) => ids(subscriber).includes(webDeposit)), { timeout: 10_000 }).toBe(true);
+
+    // then: each cashier sees its own deposit alone, an admin both, the subscribers by id nothing after subscribing
+    for (const subscriber of web) expect(ids(subscriber)).toEqual([webDeposit]);
+    for (const subscriber of mobile) expect(ids(subscriber)).toEqual([mobileDeposit]);
+    for (const subscriber of admins) expect(ids(subscriber)).toEqual([mobileDeposit, webDeposit].sort());
+    for (const subscriber of byId) expect(subscriber.frames).toEqual([]);
+    // and subscribers of one class got the same payloads, in the same order
+    for (const group of [web, mobile, admins]) {
+      const texts = group.map((subscriber) => subscriber.frames.map((frame) => payloadOf(frame, subscriber.operationId)));
+      for (const other of texts) expect(other).toEqual(texts[0]);
+    }
+    for (const subscriber of [...web, ...mobile, ...admins, ...byId]) subscriber.close();
+  });
+});
