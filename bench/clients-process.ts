@@ -5,15 +5,19 @@
 
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { DEPOSIT_UPDATED, postApproval, type ApprovedDeposit } from './fixtures.js';
+import { DEPOSIT_UPDATED, sendApproval, type ApprovedDeposit } from './fixtures.js';
 import { serveHarness } from './ipc.js';
 import { summarize, waitFor, type LatencySummary } from './stats.js';
 
 const DELIVERY_TIMEOUT_MS = 60_000;
 /** After a delivery, the stream must be silent this long before the next starts (the fee/net follow-up has passed). */
 const QUIET_MS = 100;
+/** A provider retries a delivery answered 5xx; here sooner than the sandbox's 10 s, and at most this often. */
+const WEBHOOK_ATTEMPTS = 5;
+const WEBHOOK_RETRY_MS = 1_000;
 /** Connections opened at once: each one authenticates against the database, so the storm is bounded. */
 const CONNECT_BATCH = 100;
 
@@ -93,6 +97,8 @@ export interface DeliveryResult {
   ack?: LatencySummary;
   /** Gateway only: deliveries after which every subscriber also got the fee/net follow-up. */
   followedUp?: number;
+  /** Gateway only: webhook POSTs answered 5xx (each retried as the provider would; the clock keeps running from the first). */
+  webhookErrors?: number;
   deliveries: number;
 }
 
@@ -183,9 +189,17 @@ const harness = serveHarness(
       subscribers.latencies = [];
       const acks: number[] = [];
       let followedUp = 0;
+      let webhookErrors = 0;
       for (const deposit of deposits) {
         const { startedAt, delivered } = subscribers.expect(deposit.id);
-        await postApproval(webhookUrl, deposit, secrets);
+        for (let attempt = 1; ; attempt++) {
+          const { status, outcome, answer } = await sendApproval(webhookUrl, deposit, secrets);
+          // A retry after a 5xx may find the first attempt committed after all.
+          if (status === 200 && (outcome === 'applied' || (attempt > 1 && outcome === 'duplicate'))) break;
+          if (status < 500 || attempt === WEBHOOK_ATTEMPTS) throw new Error(`webhook for ${deposit.id} answered ${status} ${JSON.stringify(answer)} (attempt ${attempt})`);
+          webhookErrors += 1;
+          await sleep(WEBHOOK_RETRY_MS);
+        }
         acks.push(performance.now() - startedAt);
         await subscribers.delivered(delivered);
         // The fee/net follow-up fans out to every subscriber too; the next delivery starts after it.
@@ -193,7 +207,7 @@ const harness = serveHarness(
         await subscribers.quiet();
       }
       if (failures.length > 0) throw new Error(`subscriptions failed: ${failures.slice(0, 3).join('; ')}`);
-      return { latency: summarize(subscribers.latencies), ack: summarize(acks), followedUp, deliveries: deposits.length };
+      return { latency: summarize(subscribers.latencies), ack: summarize(acks), followedUp, webhookErrors, deliveries: deposits.length };
     },
 
     /** The baseline: for each id, one request to the raw server, which writes the gateway's frame (with that id) to every connection. */

@@ -111,10 +111,16 @@ export function signedApproval(deposit: ApprovedDeposit, secrets: readonly strin
   return { body, headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signatureHeader(body, [...secrets], Math.floor(Date.now() / 1000)) } };
 }
 
-/** POSTs one signed approval; throws unless the gateway applied it. */
-export async function postApproval(webhookUrl: string, deposit: ApprovedDeposit, secrets: readonly string[]): Promise<void> {
+/** POSTs one signed approval; returns the HTTP status and the gateway's outcome word. */
+export async function sendApproval(webhookUrl: string, deposit: ApprovedDeposit, secrets: readonly string[]): Promise<{ status: number; outcome: string | undefined; answer: unknown }> {
   const { body, headers } = signedApproval(deposit, secrets);
   const response = await fetch(webhookUrl, { method: 'POST', headers, body });
   const answer = (await response.json()) as { outcome?: string };
-  if (response.status !== 200 || answer.outcome !== 'applied') throw new Error(`webhook for ${deposit.id} answered ${response.status} ${JSON.stringify(answer)}`);
+  return { status: response.status, outcome: answer.outcome, answer };
+}
+
+/** POSTs one signed approval; throws unless the gateway applied it. */
+export async function postApproval(webhookUrl: string, deposit: ApprovedDeposit, secrets: readonly string[]): Promise<void> {
+  const { status, outcome, answer } = await sendApproval(webhookUrl, deposit, secrets);
+  if (status !== 200 || outcome !== 'applied') throw new Error(`webhook for ${deposit.id} answered ${status} ${JSON.stringify(answer)}`);
 }

@@ -61,6 +61,11 @@ const harness = serveHarness(
         await sleep(20);
       }
     },
+    /** Follow-up job runs that failed (each retried later, or kept as failed), over the whole table. */
+    async failedJobRuns() {
+      const rows = await running().db.fork().execute<Array<{ n: number }>>(`select coalesce(sum(greatest(attempts - 1, 0) + case when status = 'failed' then 1 else 0 end), 0)::int as n from job ${BENCH_SQL_MARK}`);
+      return rows[0]?.n ?? 0;
+    },
     /**
      * The hand-written-SQL baseline of B1/B2 inside this process: on PGlite the database is reachable
      * only from the process that opened it, so the baseline shares the gateway's process (and its

@@ -25,6 +25,8 @@ interface ReplyMessage {
 interface ReadyMessage {
   kind: 'ready';
   info: unknown;
+  /** The child's own open-file soft limit, as it sees it. */
+  openFiles: number | undefined;
 }
 
 /**
@@ -69,7 +71,7 @@ export function serveHarness(handlers: Record<string, Handler>, options: { onExi
   process.on('SIGTERM', () => void exit(143));
   return {
     ready(info) {
-      process.send?.({ kind: 'ready', info } satisfies ReadyMessage);
+      process.send?.({ kind: 'ready', info, openFiles: openFileLimits()?.soft } satisfies ReadyMessage);
     },
   };
 }
@@ -146,6 +148,11 @@ export class BenchChild<Info = unknown> {
         clearTimeout(timer);
         child.off('message', onMessage);
         child.off('exit', onExit);
+        if (files > 0 && message.openFiles !== undefined && message.openFiles < files) {
+          child.kill('SIGKILL');
+          reject(new Error(`${options.name} runs with an open-file limit of ${message.openFiles}, below the ${files} it needs`));
+          return;
+        }
         resolve(message.info as Info);
       };
       const onExit = (code: number | null, signal: NodeJS.Signals | null): void => {

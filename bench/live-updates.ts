@@ -19,6 +19,8 @@ export interface LiveUpdatesAtCount {
   frameBytes: number;
   connectMs: Record<Side, number>;
   rounds: Record<Side, DeliveryResult[]>;
+  /** Follow-up job runs that failed while this count was measured (a blocked event loop times out queries). */
+  failedJobRuns: number;
 }
 
 export async function benchLiveUpdates(topology: Topology, settings: BenchSettings): Promise<LiveUpdatesAtCount[]> {
@@ -29,6 +31,7 @@ export async function benchLiveUpdates(topology: Topology, settings: BenchSettin
   try {
     for (const count of settings.subscribers) {
       const deposits = await approvedDeposits(topology, 1 + settings.rounds * settings.deliveries);
+      const failedBefore = await gateway.call<number>('failedJobRuns');
       const warmup = deposits.shift()!;
       const rawIds = deposits.map((deposit) => deposit.id);
       const target = { webhookUrl: webhookUrl(gateway, topology.account), secrets: topology.account.webhookSecrets };
@@ -49,7 +52,8 @@ export async function benchLiveUpdates(topology: Topology, settings: BenchSettin
           ? gatewaySide.call<DeliveryResult>('deliverGateway', { ...target, deposits: deposits.splice(0, settings.deliveries) }, CONNECT_TIMEOUT_MS)
           : rawSide.call<DeliveryResult>('deliverRaw', { ...broadcast, depositIds: rawIds.splice(0, settings.deliveries) }, CONNECT_TIMEOUT_MS),
       );
-      results.push({ subscribers: count, frameBytes: Buffer.byteLength(sample.frame), connectMs: { gateway: gatewayConnect.connectMs, baseline: rawConnect.connectMs }, rounds });
+      const failedJobRuns = (await gateway.call<number>('failedJobRuns')) - failedBefore;
+      results.push({ subscribers: count, frameBytes: Buffer.byteLength(sample.frame), connectMs: { gateway: gatewayConnect.connectMs, baseline: rawConnect.connectMs }, rounds, failedJobRuns });
       await Promise.all([gatewaySide.call('disconnect'), rawSide.call('disconnect')]);
       await unsubscribed(gateway);
     }

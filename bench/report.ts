@@ -39,7 +39,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
     const single = results.b3.runs.find((run) => run.instances === 1 && run.inFlight === concurrency);
     for (const run of results.b3.runs) {
       const baseline = run.pgbenchClients === undefined ? 'pgbench' : `pgbench tps, ${run.pgbenchClients} clients`;
-      const row = throughputRow(`B3 webhooks/s, ${run.label}, ${run.inFlight} in flight (${baseline})`, run.rounds, '3');
+      const row = throughputRow(`B3 webhooks/s, ${run.label}, ${run.inFlight} in flight (${baseline})`, run.rounds, '4');
       if (results.b3.baselineMissing) {
         row[2] = results.b3.baselineMissing;
         row[3] = 'n/a';
@@ -81,6 +81,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
     const ack = medianOf(at.rounds.gateway, (r) => r.ack?.p50);
     const followed = at.rounds.gateway.reduce((sum, r) => sum + (r.followedUp ?? 0), 0);
     const deliveries = at.rounds.gateway.reduce((sum, r) => sum + r.deliveries, 0);
+    const errors = at.rounds.gateway.reduce((sum, r) => sum + (r.webhookErrors ?? 0), 0);
     rows.push([
       `B4 ${subscribers}: webhook ack p50 ms; connect s`,
       `${ms(ack)}; ${(at.connectMs.gateway / 1000).toFixed(1)} s`,
@@ -88,7 +89,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
       '',
       '',
       '',
-      `${at.frameBytes}-byte frame, fee/net follow-up in ${followed}/${deliveries}`,
+      `${at.frameBytes}-byte frame, fee/net follow-up in ${followed}/${deliveries}, webhook 5xx answers ${errors} (retried), failed follow-up job runs ${at.failedJobRuns}`,
     ]);
   }
   if (results.b5) {
