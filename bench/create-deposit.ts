@@ -1,117 +1,43 @@
-// createDeposit throughput over HTTP, beside a baseline of the same sandbox call plus one direct INSERT.
+// B1: card createDeposit over HTTP, beside a bare server making the same provider call and one
+// plain INSERT. The sandbox's auto-completion is off for both, so neither side also processes
+// approval webhooks: this is the request path alone.
 
-import { newId } from '../src/lib/ids.js';
-import { Money } from '../src/lib/money.js';
-import type { Customer } from '../src/providers/provider.js';
-import type { Gateway } from '../src/server/gateway.js';
-import { runAtConcurrency, type ThroughputResult } from './stats.js';
+import { interleaved, throughput, type Side, type ThroughputSample } from './compare.js';
+import { AMOUNT, CURRENCY, CUSTOMER, createCardDeposit } from './fixtures.js';
+import type { BenchSettings } from './settings.js';
+import { runAtConcurrency } from './stats.js';
+import type { Topology } from './topology.js';
 
-/** The card deposit of the test fixtures (test/deposits/fixtures.ts), as a cashier sends it. */
-const CUSTOMER: Customer = {
-  email: 'ana@example.com',
-  firstName: 'Ana',
-  lastName: 'Silva',
-  country: 'NL',
-  address1: 'Damrak 1',
-  city: 'Amsterdam',
-  zipCode: '1012LG',
-  phone: '+31201234567',
-};
-const AMOUNT = '25.00';
-const CURRENCY = 'EUR';
-const ACCOUNT = 'dg-test';
-const SCRATCH_TABLE = 'bench_baseline_insert';
+export type CreateDepositResult = Record<Side, ThroughputSample[]>;
 
-const CREATE_DEPOSIT = `
-  mutation BenchCreateDeposit($input: CreateDepositInput!) {
-    createDeposit(input: $input) {
-      deposit { id status providerStatus redirectUrl amount { amount currency } }
-      userErrors { field code message }
-    }
-  }
-`;
-
-interface CreateDepositResponse {
-  data?: {
-    createDeposit: {
-      deposit: { id: string; status: string } | null;
-      userErrors: Array<{ code: string; message: string }>;
-    };
-  } | null;
-  errors?: Array<{ message: string }>;
-}
-
-/** One card createDeposit over HTTP; returns the new deposit's id or throws with what went wrong. */
-export async function createCardDeposit(gateway: Gateway, key: string): Promise<string> {
-  const response = await fetch(gateway.graphqlUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ query: CREATE_DEPOSIT, variables: { input: { amount: AMOUNT, customer: CUSTOMER, card: {} } } }),
-  });
-  const body = (await response.json()) as CreateDepositResponse;
-  const payload = body.data?.createDeposit;
-  if (response.status !== 200 || !payload?.deposit) {
-    throw new Error(`createDeposit failed (${response.status}): ${JSON.stringify(body.errors ?? payload?.userErrors)}`);
-  }
-  return payload.deposit.id;
-}
-
-export interface CreateDepositBenchOptions {
-  operations: number;
-  warmup: number;
-  concurrency: number;
-}
-
-export interface CreateDepositBenchResult {
-  gateway: ThroughputResult;
-  baseline: ThroughputResult;
-  /** POST /v1/payments the sandbox received during the gateway run: must equal `operations`. */
-  sandboxPaymentsPerRun: number;
-  /** SQL statements the gateway's ORM issued per mutation (transaction control included). */
-  statementsPerMutation: number;
-}
-
-/**
- * Runs both sides with the sandbox's auto-completion off, so neither side also pays for the
- * approval webhooks a test-mode payment would trigger: this measures the request path alone.
- */
-export async function benchCreateDeposit(gateway: Gateway, cashierKey: string, options: CreateDepositBenchOptions): Promise<CreateDepositBenchResult> {
-  const sandbox = gateway.sandboxes.depositGateway;
-  if (!sandbox) throw new Error('the deposit gateway sandbox is not running in-process');
-  sandbox.controls.setAutoComplete(false);
-
-  const adapter = gateway.services.providers['deposit-gateway'];
-  const account = gateway.config.merchantAccounts.find((candidate) => candidate.code === ACCOUNT);
-  if (!account) throw new Error(`merchant account ${ACCOUNT} is not configured`);
-  const amount = Money.parse(AMOUNT, CURRENCY);
-  if (!amount.ok) throw new Error(amount.error.message);
-
-  await gateway.db.fork().execute(
-    `create table if not exists ${SCRATCH_TABLE} (id varchar(30) primary key, reference varchar(255) not null, amount numeric(20,2) not null, currency varchar(3) not null, created_at timestamptz not null default now())`,
-  );
+export async function benchCreateDeposit(topology: Topology, settings: BenchSettings): Promise<CreateDepositResult> {
+  const gateway = topology.gateways[0]!;
+  await topology.sandbox.call('setAutoComplete', { on: false });
 
   const viaGateway = async (): Promise<void> => {
-    await createCardDeposit(gateway, cashierKey);
+    await createCardDeposit(gateway.info.graphqlUrl, gateway.info.keys.webCashier);
   };
-  const baseline = async (): Promise<void> => {
-    const id = newId('dep');
-    const result = await adapter.createDeposit(account, { depositId: id, amount: amount.money, details: { rail: 'CARD' }, customer: CUSTOMER });
-    if (!result.ok) throw new Error(`sandbox createDeposit failed: ${result.error.code} ${result.error.message}`);
-    await gateway.db.fork().execute(`insert into ${SCRATCH_TABLE} (id, reference, amount, currency) values (?, ?, ?, ?)`, [id, result.value.reference, AMOUNT, CURRENCY]);
+  const baselineUrl = `${topology.sqlBaseline.url}/create-deposit`;
+  const baselineBody = JSON.stringify({ amount: AMOUNT, currency: CURRENCY, customer: CUSTOMER });
+  const viaBaseline = async (): Promise<void> => {
+    const response = await fetch(baselineUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: baselineBody });
+    const text = await response.text();
+    if (response.status !== 200) throw new Error(`baseline createDeposit answered ${response.status}: ${text}`);
   };
 
   // Warm both paths (JIT, connection pools, prepared plans) before anything is timed.
-  await runAtConcurrency(options.warmup, options.concurrency, viaGateway);
-  await runAtConcurrency(options.warmup, options.concurrency, baseline);
+  await runAtConcurrency(settings.warmup, settings.concurrency, viaGateway);
+  await runAtConcurrency(settings.warmup, settings.concurrency, viaBaseline);
 
-  const before = sandbox.controls.requestCount('/payments', 'POST');
-  const queriesBefore = gateway.db.queryCount();
-  const gatewayResult = await runAtConcurrency(options.operations, options.concurrency, viaGateway);
-  const statementsPerMutation = (gateway.db.queryCount() - queriesBefore) / options.operations;
-  const sandboxPaymentsPerRun = sandbox.controls.requestCount('/payments', 'POST') - before;
-  const baselineResult = await runAtConcurrency(options.operations, options.concurrency, baseline);
-
-  await gateway.db.fork().execute(`drop table if exists ${SCRATCH_TABLE}`);
-  sandbox.controls.setAutoComplete(true);
-  return { gateway: gatewayResult, baseline: baselineResult, sandboxPaymentsPerRun, statementsPerMutation };
+  return interleaved(settings.rounds, async (side) => {
+    if (side === 'baseline') return throughput(topology.sqlBaseline.process, settings.operations, settings.concurrency, viaBaseline);
+    const paymentsBefore = await topology.sandbox.call<number>('paymentsCreated');
+    await gateway.call('countStart');
+    const sample = await throughput(gateway, settings.operations, settings.concurrency, viaGateway);
+    const statements = await gateway.call<number>('countStop');
+    // Each mutation must have reached the provider once, or the figure measures something else.
+    const payments = (await topology.sandbox.call<number>('paymentsCreated')) - paymentsBefore;
+    if (payments !== settings.operations) throw new Error(`the sandbox received ${payments} payments for ${settings.operations} createDeposit calls`);
+    return { ...sample, statementsPerOp: statements / settings.operations };
+  });
 }

@@ -1,78 +1,85 @@
-// Starts the gateway under test in-process on a database of its own (a fresh PostgreSQL database
-// when DATABASE_URL is set, else PGlite in a temp dir) and removes both afterwards.
+// What a bench run owns and must give back: a database of its own (a fresh PostgreSQL database when
+// DATABASE_URL is set, else a temp dir for PGlite), temp dirs, and child processes. Cleanup runs
+// on success, on failure and on Ctrl-C, in that order: children first (they hold connections),
+// then the database, then the files.
 
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '../src/config.js';
-import { startGateway, type Gateway } from '../src/server/gateway.js';
+import type { BenchChild } from './ipc.js';
 
-export interface BenchGateway {
-  gateway: Gateway;
-  databaseKind: 'postgresql' | 'pglite';
-  keys: { webCashier: string; admin: string };
-  /** Closes the gateway, then drops the bench database and deletes the temp directory. */
-  close(): Promise<void>;
+export interface BenchDatabase {
+  kind: 'postgresql' | 'pglite';
+  /** The bench's own database (PostgreSQL only). */
+  url: string | undefined;
+  /** Its name, for the report (PostgreSQL only). */
+  name: string | undefined;
 }
 
-export async function startBenchGateway(databaseUrl: string | undefined): Promise<BenchGateway> {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-bench-'));
-  // Never the caller's own database: the bench writes thousands of rows, so it gets a fresh one.
-  const databaseName = `gw_bench_${randomBytes(6).toString('hex')}`;
-  const benchUrl = databaseUrl ? withDatabase(databaseUrl, databaseName) : undefined;
-  const dropDatabase = async (): Promise<void> => {
-    if (databaseUrl) await dropPostgresDatabase(databaseUrl, databaseName);
-    await rm(dataDir, { recursive: true, force: true });
-  };
+/** Something the run started outside the BenchChild protocol (pgbench). */
+export interface Killable {
+  kill(signal?: NodeJS.Signals): boolean;
+}
 
-  let gateway: Gateway;
-  try {
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'silent',
-      DEMO_CLIENTS: 'true',
-      DATA_DIR: dataDir,
-      DATABASE_URL: benchUrl,
-    });
-    gateway = await startGateway({ config });
-  } catch (error) {
-    await dropDatabase();
-    throw error;
+export class BenchEnvironment {
+  readonly children = new Set<BenchChild>();
+  readonly others = new Set<Killable>();
+  private readonly dirs: string[] = [];
+  private dropDatabase: (() => Promise<void>) | undefined;
+  private cleaning: Promise<void> | undefined;
+
+  /** A temp dir removed at cleanup. */
+  async tempDir(prefix: string): Promise<string> {
+    const dir = await mkdtemp(path.join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
   }
-  const key = (prefix: string): string => {
-    const client = gateway.demoClients.find((candidate) => candidate.name.startsWith(prefix));
-    if (!client) throw new Error(`demo client ${prefix} is missing`);
-    return client.key;
-  };
-  return {
-    gateway,
-    databaseKind: gateway.db.kind,
-    keys: { webCashier: key('web-cashier'), admin: key('admin') },
-    async close() {
+
+  /**
+   * Never the caller's own database: the bench writes thousands of rows, so it gets a fresh
+   * `gw_bench_<hex>` beside the one DATABASE_URL names, dropped at cleanup.
+   */
+  async database(databaseUrl: string | undefined): Promise<BenchDatabase> {
+    if (!databaseUrl) return { kind: 'pglite', url: undefined, name: undefined };
+    const name = `gw_bench_${randomBytes(6).toString('hex')}`;
+    await adminQuery(databaseUrl, `CREATE DATABASE ${name}`);
+    this.dropDatabase = () => adminQuery(databaseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    const url = new URL(databaseUrl);
+    url.pathname = `/${name}`;
+    return { kind: 'postgresql', url: url.toString(), name };
+  }
+
+  /** Stops every child (asking first), drops the database, removes the temp dirs. Safe to call twice. */
+  cleanup(): Promise<void> {
+    this.cleaning ??= (async () => {
+      const problems: string[] = [];
+      await Promise.all([...this.children].map((child) => child.stop().catch((error: unknown) => problems.push(`${child.name}: ${String(error)}`))));
+      for (const other of this.others) other.kill('SIGKILL');
       try {
-        await gateway.close();
-      } finally {
-        await dropDatabase();
+        await this.dropDatabase?.();
+      } catch (error) {
+        problems.push(`dropping the bench database: ${String(error)}`);
       }
-    },
-  };
+      for (const dir of this.dirs) await rm(dir, { recursive: true, force: true }).catch((error: unknown) => problems.push(`removing ${dir}: ${String(error)}`));
+      if (problems.length > 0) process.stderr.write(`bench cleanup: ${problems.join('; ')}\n`);
+    })();
+    return this.cleaning;
+  }
+
+  /** For a second Ctrl-C: kill what is left without waiting. */
+  killAll(): void {
+    for (const child of this.children) child.kill();
+    for (const other of this.others) other.kill('SIGKILL');
+  }
 }
 
-function withDatabase(baseUrl: string, name: string): string {
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function dropPostgresDatabase(baseUrl: string, name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: baseUrl });
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(sql);
   } finally {
     await admin.end();
   }

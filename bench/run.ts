@@ -1,103 +1,73 @@
-// `npm run bench`: starts one gateway, runs the createDeposit and live-update benchmarks with their baselines, prints one table.
-import 'reflect-metadata';
+// `npm run bench`: the issue-11 harness. Starts the gateway in its own process (from dist/) with
+// the provider sandbox, the baselines and the subscribers in processes of their own, runs B1-B5
+// (or BENCH_ONLY's subset) each beside its baseline in interleaved rounds, prints one table, and
+// leaves nothing behind: no database, no process, no temp dir, also on failure or Ctrl-C.
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { benchCreateDeposit } from './create-deposit.js';
-import { startBenchGateway } from './environment.js';
-import { benchLiveUpdates } from './live-updates.js';
-import { fixed, ratio, type LatencySummary } from './stats.js';
+import { BenchEnvironment } from './environment.js';
+import { benchIdleSubscriptions, benchLiveUpdates } from './live-updates.js';
+import { benchReadPath } from './read-path.js';
+import { resultsTable, type RunResults } from './report.js';
+import { readSettings, type BenchName } from './settings.js';
+import { openFilesNeeded, startTopology } from './topology.js';
+import { benchWebhooks } from './webhooks.js';
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive whole number; got ${raw}`);
-  return value;
-}
-
-const settings = {
-  operations: intFromEnv('BENCH_N', 300),
-  warmup: intFromEnv('BENCH_WARMUP', 30),
-  concurrency: intFromEnv('BENCH_CONCURRENCY', 8),
-  deposits: intFromEnv('BENCH_K', 20),
-  subscribers: intFromEnv('BENCH_SUBSCRIBERS', 1000),
-};
-
-/** Soft limit on open files (Linux /proc), or undefined where it cannot be read. */
-function openFileLimit(): number | undefined {
-  try {
-    const line = readFileSync('/proc/self/limits', 'utf8')
-      .split('\n')
-      .find((candidate) => candidate.startsWith('Max open files'));
-    const soft = line?.split(/\s{2,}/)[1];
-    return soft === undefined || soft === 'unlimited' ? Number.POSITIVE_INFINITY : Number(soft);
-  } catch {
-    return undefined;
-  }
-}
-
-function openFileCount(): number | undefined {
-  try {
-    return readdirSync('/proc/self/fd').length;
-  } catch {
-    return undefined;
-  }
-}
+const env = new BenchEnvironment();
 
 async function main(): Promise<void> {
   const started = performance.now();
-  // Both ends of every subscriber socket live in this process, plus the database, sandbox and HTTP pools.
-  const neededFiles = settings.subscribers * 2 + 300;
-  const fileLimit = openFileLimit();
-  if (fileLimit !== undefined && fileLimit < neededFiles) {
-    throw new Error(`open-file limit is ${fileLimit}, the bench needs about ${neededFiles}: raise it first (e.g. \`ulimit -n 4096\`) or lower BENCH_SUBSCRIBERS`);
-  }
-  let peakFiles = openFileCount() ?? 0;
-  const sampler = setInterval(() => {
-    peakFiles = Math.max(peakFiles, openFileCount() ?? 0);
-  }, 100);
-  sampler.unref();
+  const settings = readSettings();
+  const loadBefore = os.loadavg();
+  const runs = (name: BenchName): boolean => settings.only.has(name);
+  const maxSubscribers = Math.max(0, ...(runs('B4') ? settings.subscribers : []), ...(runs('B5') ? [settings.idleSubscribers] : []));
+  const openFiles = openFilesNeeded(maxSubscribers);
 
-  const bench = await startBenchGateway(process.env.DATABASE_URL);
-  try {
-    process.stderr.write(`bench: gateway on ${bench.databaseKind}; createDeposit x${settings.operations}…\n`);
-    const create = await benchCreateDeposit(bench.gateway, bench.keys.webCashier, settings);
-    if (create.sandboxPaymentsPerRun !== settings.operations) {
-      throw new Error(`expected ${settings.operations} provider calls during the gateway run, saw ${create.sandboxPaymentsPerRun}`);
-    }
-    process.stderr.write(`bench: ${settings.subscribers} subscribers x ${settings.deposits} webhooks…\n`);
-    const live = await benchLiveUpdates(bench.gateway, bench.keys, settings);
-    clearInterval(sampler);
+  const database = await env.database(process.env.DATABASE_URL || undefined);
+  progress(`database: ${database.kind === 'postgresql' ? `PostgreSQL, fresh database ${database.name}` : 'PGlite in a temp dir'}; starting processes`);
+  const topology = await startTopology(env, database, openFiles);
+  const results: RunResults = {};
 
-    const cpus = os.cpus();
-    const ms = (summary: LatencySummary) => `p50 ${fixed(summary.p50, 2)} ms  p99 ${fixed(summary.p99, 2)} ms  (n=${summary.count})`;
-    const rows: Array<[string, string]> = [
-      ['machine', `${cpus.length} x ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`],
-      ['node', process.version],
-      ['database', bench.databaseKind === 'postgresql' ? `PostgreSQL (${redact(process.env.DATABASE_URL)}, fresh database)` : 'PGlite (embedded, temp dir)'],
-      ['open files', `limit ${fileLimit ?? 'unknown'}, peak ${peakFiles || 'unknown'}`],
-      ['createDeposit', `N=${settings.operations} (+${settings.warmup} warm-up), concurrency ${settings.concurrency}`],
-      ['  gateway', `${fixed(create.gateway.perSecond)} mutations/s   latency ${ms(create.gateway.latency)}`],
-      ['  baseline', `${fixed(create.baseline.perSecond)} ops/s         latency ${ms(create.baseline.latency)}`],
-      ['  process CPU', `gateway ${fixed(create.gateway.cpuPerOpMs, 2)} ms/op (${fixed(create.gateway.cpuShare * 100, 0)}% of a core), baseline ${fixed(create.baseline.cpuPerOpMs, 2)} ms/op (${fixed(create.baseline.cpuShare * 100, 0)}%)`],
-      ['  SQL per mutation', `${fixed(create.statementsPerMutation, 1)} statements counted by the gateway's query hook (baseline: 1 INSERT)`],
-      ['  gateway/baseline', `${ratio(create.gateway.perSecond, create.baseline.perSecond)} of baseline throughput`],
-      ['live updates', `K=${settings.deposits} webhooks x ${settings.subscribers} subscribers, ${live.frameBytes}-byte frame`],
-      ['  gateway', `${ms(live.gateway)}   (connect ${fixed(live.connectMs / 1000, 1)} s, ${fixed(live.messagesPerSubscriber, 1)} msgs/subscriber, fee/net follow-up in ${live.followedUp}/${settings.deposits} rounds)`],
-      ['  webhook ack', ms(live.webhookAck)],
-      ['  raw ws', ms(live.baseline)],
-      ['  gateway/raw', `p50 ${ratio(live.gateway.p50, live.baseline.p50)}  p99 ${ratio(live.gateway.p99, live.baseline.p99)}`],
-    ];
-    await bench.close();
-    rows.push(['total run time', `${fixed((performance.now() - started) / 1000, 1)} s`]);
-    const width = Math.max(...rows.map(([label]) => label.length));
-    process.stdout.write(`\n${rows.map(([label, value]) => `${label.padEnd(width)}  ${value}`).join('\n')}\n`);
-  } catch (error) {
-    await bench.close();
-    throw error;
+  if (runs('B1')) {
+    progress('B1 createDeposit');
+    results.b1 = await benchCreateDeposit(topology, settings);
   }
+  if (runs('B2')) {
+    progress('B2 deposits page');
+    results.b2 = await benchReadPath(topology, settings);
+  }
+  if (runs('B3')) {
+    progress(`B3 webhooks${settings.scaleOut ? ` (with ${settings.instances} instances)` : ''}`);
+    results.b3 = await benchWebhooks(env, topology, settings);
+  }
+  if (runs('B4')) {
+    progress(`B4 live updates at ${settings.subscribers.join(', ')} subscribers`);
+    results.b4 = await benchLiveUpdates(topology, settings);
+  }
+  if (runs('B5')) {
+    progress(`B5 idle subscriptions (${settings.idleSubscribers})`);
+    results.b5 = await benchIdleSubscriptions(topology, settings);
+  }
+
+  await env.cleanup();
+  const loadAfter = os.loadavg();
+  const cpus = os.cpus();
+  const lines = [
+    `machine: ${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; node ${process.version}`,
+    `load average (1/5/15 min): before ${loadBefore.map((v) => v.toFixed(2)).join(' ')}, after ${loadAfter.map((v) => v.toFixed(2)).join(' ')}`,
+    `database: ${database.kind === 'postgresql' ? `PostgreSQL (${redact(process.env.DATABASE_URL)} → fresh ${database.name}, dropped)` : 'PGlite (embedded in the gateway process, temp dir)'}; commit ${commit()}`,
+    `settings: BENCH_ONLY=${[...settings.only].join(',')} BENCH_ROUNDS=${settings.rounds} BENCH_CONCURRENCY=${settings.concurrency} BENCH_N=${settings.operations} BENCH_WARMUP=${settings.warmup} ` +
+      `BENCH_READS=${settings.reads} BENCH_PAGE_SIZES=${settings.pageSizes.join(',')} BENCH_WEBHOOKS=${settings.webhooks} BENCH_SUBSCRIBERS=${settings.subscribers.join(',')} BENCH_K=${settings.deliveries} ` +
+      `BENCH_IDLE_SUBSCRIBERS=${settings.idleSubscribers}${settings.scaleOut ? ` scale-out BENCH_INSTANCES=${settings.instances}` : ''}`,
+    `medians of ${settings.rounds} interleaved rounds; total run time ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  ];
+  process.stdout.write(`\n${lines.join('\n')}\n\n${resultsTable(results, settings)}\n`);
+}
+
+function progress(message: string): void {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 }
 
 /** The connection string without its password, for the printed table. */
@@ -108,7 +78,31 @@ function redact(url: string | undefined): string {
   return parsed.toString();
 }
 
-main().catch((error: unknown) => {
+function commit(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return dirty ? `${head} (with uncommitted changes)` : head;
+  } catch {
+    return 'unknown';
+  }
+}
+
+let interrupted = 0;
+process.on('SIGINT', () => {
+  interrupted += 1;
+  if (interrupted > 1) {
+    env.killAll();
+    process.exit(130);
+  }
+  process.stderr.write('\nbench interrupted: stopping its processes, dropping its database, removing its temp dirs (Ctrl-C again to kill at once)\n');
+  void env.cleanup().finally(() => process.exit(130));
+});
+
+main().catch(async (error: unknown) => {
+  // After Ctrl-C, whatever was in flight fails as its processes stop: that is not news.
+  if (interrupted > 0) return;
   process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  await env.cleanup();
   process.exitCode = 1;
 });

@@ -78,12 +78,20 @@ export async function runAtConcurrency(total: number, concurrency: number, task:
 }
 
 /** Resolves when `condition` holds, polling; rejects after `timeoutMs` with `what` in the message. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000, intervalMs = 10): Promise<void> {
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000, intervalMs = 10): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
+}
+
+/** Median of the values (the mean of the middle two for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 export function fixed(value: number, digits = 1): string {

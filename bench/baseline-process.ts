@@ -1,0 +1,53 @@
+// The baselines' own process: a bare node:http + ws server (bench/baseline-server.ts) on a plain
+// `pg` pool, nothing of the gateway's stack but the provider adapter B1 calls. Started with
+// --expose-gc so B5 can weigh its idle raw connections as it weighs the gateway's subscriptions.
+
+import pg from 'pg';
+import type { MerchantAccount } from '../src/providers/provider.js';
+import { startBaselineServer, type BaselineServer } from './baseline-server.js';
+import { serveHarness } from './ipc.js';
+import { cpuMs, heapAfterGc } from './process-tools.js';
+
+export interface BaselineProcessInfo {
+  url: string;
+  wsUrl: string;
+}
+
+const databaseUrl = process.env.BENCH_BASELINE_DATABASE_URL || undefined;
+const account = process.env.BENCH_BASELINE_ACCOUNT ? (JSON.parse(process.env.BENCH_BASELINE_ACCOUNT) as MerchantAccount) : undefined;
+// As large as the gateway's own pool (src/db/database.ts), so neither side has more connections.
+const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 10 }) : undefined;
+let server: BaselineServer | undefined;
+
+const harness = serveHarness(
+  {
+    heap: () => heapAfterGc(),
+    cpuMs: () => cpuMs(),
+    connections: () => server?.connections() ?? 0,
+  },
+  {
+    async onExit() {
+      await server?.close();
+      await pool?.end();
+    },
+  },
+);
+
+/** `?` placeholders (as the ORM's execute takes them) to pg's `$n`. */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+async function main(): Promise<void> {
+  server = await startBaselineServer({
+    ...(account ? { account } : {}),
+    ...(pool ? { query: async (sql: string, params: unknown[]) => (await pool.query(numbered(sql), params)).rows } : {}),
+  });
+  harness.ready({ url: server.url, wsUrl: server.wsUrl } satisfies BaselineProcessInfo);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`baseline process failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,45 @@
+// Gateway beside baseline, in interleaved rounds: each round measures both sides, the order
+// alternating (baseline first in odd rounds, gateway first in even ones), so that a machine
+// getting busier or quieter during the run weighs on both; the report takes the median of each.
+
+import type { BenchChild } from './ipc.js';
+import { median, runAtConcurrency } from './stats.js';
+
+export type Side = 'gateway' | 'baseline';
+
+/** Runs `measure` for both sides, `rounds` times, in alternating order. */
+export async function interleaved<T>(rounds: number, measure: (side: Side, round: number) => Promise<T>): Promise<Record<Side, T[]>> {
+  const results: Record<Side, T[]> = { gateway: [], baseline: [] };
+  for (let round = 0; round < rounds; round++) {
+    const order: Side[] = round % 2 === 0 ? ['baseline', 'gateway'] : ['gateway', 'baseline'];
+    for (const side of order) results[side].push(await measure(side, round));
+  }
+  return results;
+}
+
+/** One side's throughput in one round. */
+export interface ThroughputSample {
+  perSecond: number;
+  /** CPU the serving process spent per operation, in milliseconds (its own process.cpuUsage). */
+  serverCpuMsPerOp: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** SQL statements per operation the serving side sent (the gateway's, counted through db.watchQueries). */
+  statementsPerOp?: number;
+}
+
+/**
+ * `total` calls of `task` with `concurrency` in flight, timed from this process, with the CPU
+ * `server` spent meanwhile.
+ */
+export async function throughput(server: BenchChild<unknown>, total: number, concurrency: number, task: (index: number) => Promise<void>): Promise<ThroughputSample> {
+  const cpuBefore = await server.call<number>('cpuMs');
+  const run = await runAtConcurrency(total, concurrency, task);
+  const cpuAfter = await server.call<number>('cpuMs');
+  return { perSecond: run.perSecond, serverCpuMsPerOp: (cpuAfter - cpuBefore) / total, p50Ms: run.latency.p50, p99Ms: run.latency.p99 };
+}
+
+/** Median of one field over a side's rounds. */
+export function medianOf<T>(samples: readonly T[], pick: (sample: T) => number | undefined): number {
+  return median(samples.map(pick).filter((value): value is number => value !== undefined && Number.isFinite(value)));
+}

@@ -1,0 +1,120 @@
+// The gateway under test, alone in its own process as in a deployment: started from the compiled
+// code with the configuration the harness hands over, answering only what a measurement needs
+// from inside (SQL statements counted through db.watchQueries, heap after GC, an empty job queue).
+import 'reflect-metadata';
+
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '../src/config.js';
+import { PAYMENT_EVENTS_TOPIC } from '../src/modules/events/payment-event.types.js';
+import { startGateway, type Gateway } from '../src/server/gateway.js';
+import { startBaselineServer, type BaselineServer } from './baseline-server.js';
+import { serveHarness } from './ipc.js';
+import { BENCH_SQL_MARK, cpuMs, heapAfterGc } from './process-tools.js';
+
+export interface GatewayProcessInfo {
+  url: string;
+  graphqlUrl: string;
+  wsUrl: string;
+  databaseKind: 'postgresql' | 'pglite';
+  keys: { webCashier: string; admin: string };
+}
+
+/** What the harness passes in BENCH_GATEWAY_ENV: the environment loadConfig reads, nothing else. */
+const configEnv = JSON.parse(process.env.BENCH_GATEWAY_ENV ?? '{}') as Record<string, string>;
+
+let gateway: Gateway | undefined;
+let baseline: BaselineServer | undefined;
+let counted = 0;
+let stopCounting: (() => void) | undefined;
+
+const harness = serveHarness(
+  {
+    /** Starts counting the SQL statements the gateway sends (the harness's own, marked, are left out). */
+    countStart() {
+      stopCounting?.();
+      counted = 0;
+      stopCounting = running().db.watchQueries((sql) => {
+        if (!sql.includes(BENCH_SQL_MARK)) counted += 1;
+      });
+      return null;
+    },
+    countStop() {
+      stopCounting?.();
+      stopCounting = undefined;
+      return counted;
+    },
+    heap: () => heapAfterGc(),
+    cpuMs: () => cpuMs(),
+    /** Live subscriptions on the payment event topic, where the pub/sub can say (undefined otherwise). */
+    subscribers() {
+      const pubsub = running().services.pubsub as { subscriberCount?: (topic: string) => number };
+      return typeof pubsub.subscriberCount === 'function' ? pubsub.subscriberCount(PAYMENT_EVENTS_TOPIC) : null;
+    },
+    /** Resolves once no follow-up job is pending or running (every instance's jobs share the table). */
+    async drain({ timeoutMs }: { timeoutMs: number }) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const rows = await running().db.fork().execute<Array<{ n: number }>>(`select count(*)::int as n from job where status in ('pending', 'running') and run_at <= now() ${BENCH_SQL_MARK}`);
+        const open = rows[0]?.n ?? 0;
+        if (open === 0) return 0;
+        if (Date.now() > deadline) return open;
+        await sleep(20);
+      }
+    },
+    /** Follow-up job runs that failed (each retried later, or kept as failed), over the whole table. */
+    async failedJobRuns() {
+      const rows = await running().db.fork().execute<Array<{ n: number }>>(`select coalesce(sum(greatest(attempts - 1, 0) + case when status = 'failed' then 1 else 0 end), 0)::int as n from job ${BENCH_SQL_MARK}`);
+      return rows[0]?.n ?? 0;
+    },
+    /**
+     * The hand-written-SQL baseline of B1/B2 inside this process: on PGlite the database is reachable
+     * only from the process that opened it, so the baseline shares the gateway's process (and its
+     * in-process database) instead of having one of its own.
+     */
+    async startBaseline({ account }: { account: Parameters<typeof startBaselineServer>[0]['account'] }) {
+      const db = running().db;
+      baseline ??= await startBaselineServer({
+        account,
+        query: (sql, params) => db.fork().execute(sql, params),
+      });
+      return { url: baseline.url };
+    },
+    async stopBaseline() {
+      await baseline?.close();
+      baseline = undefined;
+      return null;
+    },
+  },
+  {
+    async onExit() {
+      await baseline?.close();
+      await gateway?.close();
+    },
+  },
+);
+
+function running(): Gateway {
+  if (!gateway) throw new Error('the gateway is not running');
+  return gateway;
+}
+
+async function main(): Promise<void> {
+  gateway = await startGateway({ config: loadConfig(configEnv) });
+  const key = (prefix: string): string => {
+    const client = gateway!.demoClients.find((candidate) => candidate.name.startsWith(prefix));
+    if (!client) throw new Error(`demo client ${prefix} is missing`);
+    return client.key;
+  };
+  harness.ready({
+    url: gateway.url,
+    graphqlUrl: gateway.graphqlUrl,
+    wsUrl: gateway.wsUrl,
+    databaseKind: gateway.db.kind,
+    keys: { webCashier: key('web-cashier'), admin: key('admin') },
+  } satisfies GatewayProcessInfo);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`gateway process failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

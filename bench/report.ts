@@ -1,0 +1,149 @@
+// The one table a run prints, in Markdown so it can be pasted into docs/benchmarks.md as it is:
+// medians over the interleaved rounds, the ratio of the medians, and every round's value beside
+// them so the spread is visible.
+
+import type { ThroughputSample } from './compare.js';
+import { medianOf, type Side } from './compare.js';
+import type { LiveUpdatesAtCount } from './live-updates.js';
+import type { ReadPathResult } from './read-path.js';
+import type { CreateDepositResult } from './create-deposit.js';
+import type { WebhooksResult } from './webhooks.js';
+
+export interface RunResults {
+  b1?: CreateDepositResult;
+  b2?: ReadPathResult;
+  b3?: WebhooksResult;
+  b4?: LiveUpdatesAtCount[];
+  b5?: Record<Side, number[]>;
+}
+
+type Row = [bench: string, gateway: string, baseline: string, ratio: string, statements: string, cpu: string, rounds: string];
+
+const HEADER: Row = ['Bench', 'Gateway', 'Baseline', 'Gateway / baseline', 'SQL statements per op (gateway / baseline)', 'Server CPU ms per op (gateway / baseline)', 'Rounds (gateway; baseline)'];
+
+export function resultsTable(results: RunResults, options: { rounds: number; concurrency: number; idleSubscribers: number }): string {
+  const rows: Row[] = [];
+  const { concurrency } = options;
+
+  if (results.b1) {
+    rows.push(throughputRow(`B1 createDeposit/s (card, ${concurrency} in flight)`, results.b1, '1'));
+  }
+  if (results.b2) {
+    const { deposits, refunds, events } = results.b2.rows;
+    for (const { size, rounds } of results.b2.bySize) {
+      rows.push(throughputRow(`B2 deposits(first: ${size}) requests/s (admin, ${concurrency} in flight)`, rounds, '3'));
+    }
+    rows.push([`B2 largest page held`, `${deposits} deposits, ${refunds} refunds, ${events} events`, 'same rows (checked)', '', '', '', '']);
+  }
+  if (results.b3) {
+    const single = results.b3.runs.find((run) => run.instances === 1 && run.inFlight === concurrency);
+    for (const run of results.b3.runs) {
+      const baseline = run.pgbenchClients === undefined ? 'pgbench' : `pgbench tps, ${run.pgbenchClients} clients`;
+      const row = throughputRow(`B3 webhooks/s, ${run.label}, ${run.inFlight} in flight (${baseline})`, run.rounds, '4');
+      if (results.b3.baselineMissing) {
+        row[2] = results.b3.baselineMissing;
+        row[3] = 'n/a';
+      }
+      rows.push(row);
+    }
+    const spread = results.b3.runs.find((run) => run.instances > 1);
+    if (single && spread) {
+      const alone = medianOf(single.rounds.gateway, (s) => s.perSecond);
+      const together = medianOf(spread.rounds.gateway, (s) => s.perSecond);
+      const sameLoad = results.b3.runs.find((run) => run.instances === 1 && run.inFlight === spread.inFlight);
+      const sameLoadRate = sameLoad ? medianOf(sameLoad.rounds.gateway, (s) => s.perSecond) : Number.NaN;
+      rows.push([
+        `B3 scale-out: ${spread.instances} instances vs 1`,
+        `${rate(together)} vs ${rate(alone)} webhooks/s`,
+        `pgbench ${rate(medianOf(spread.rounds.baseline, (s) => s.perSecond))} vs ${rate(medianOf(single.rounds.baseline, (s) => s.perSecond))} tps`,
+        `growth ${times(together / alone)} (vs 1 instance at ${spread.inFlight} in flight: ${times(together / sameLoadRate)}); pgbench ${times(medianOf(spread.rounds.baseline, (s) => s.perSecond) / medianOf(single.rounds.baseline, (s) => s.perSecond))}`,
+        '',
+        '',
+        '',
+      ]);
+    }
+  }
+  for (const at of results.b4 ?? []) {
+    const subscribers = at.subscribers.toLocaleString('en-US');
+    for (const [label, pick] of [['p50', (r: { latency: { p50: number } }) => r.latency.p50], ['p99', (r: { latency: { p99: number } }) => r.latency.p99]] as const) {
+      const gateway = medianOf(at.rounds.gateway, pick);
+      const baseline = medianOf(at.rounds.baseline, pick);
+      rows.push([
+        `B4 webhook → ${subscribers} subscribers, ${label} ms (raw ws broadcast)`,
+        ms(gateway),
+        ms(baseline),
+        times(gateway / baseline),
+        '',
+        '',
+        `${at.rounds.gateway.map((r) => ms(pick(r))).join(' ')}; ${at.rounds.baseline.map((r) => ms(pick(r))).join(' ')}`,
+      ]);
+    }
+    const ack = medianOf(at.rounds.gateway, (r) => r.ack?.p50);
+    const followed = at.rounds.gateway.reduce((sum, r) => sum + (r.followedUp ?? 0), 0);
+    const deliveries = at.rounds.gateway.reduce((sum, r) => sum + r.deliveries, 0);
+    const errors = at.rounds.gateway.reduce((sum, r) => sum + (r.webhookErrors ?? 0), 0);
+    rows.push([
+      `B4 ${subscribers}: webhook ack p50 ms; connect s`,
+      `${ms(ack)}; ${(at.connectMs.gateway / 1000).toFixed(1)} s`,
+      `—; ${(at.connectMs.baseline / 1000).toFixed(1)} s`,
+      '',
+      '',
+      '',
+      `${at.frameBytes}-byte frame, fee/net follow-up in ${followed}/${deliveries}, webhook 5xx answers ${errors} (retried), failed follow-up job runs ${at.failedJobRuns}`,
+    ]);
+  }
+  if (results.b5) {
+    const gateway = medianOf(results.b5.gateway, (v) => v);
+    const baseline = medianOf(results.b5.baseline, (v) => v);
+    rows.push([
+      `B5 heap bytes per idle subscription (${options.idleSubscribers.toLocaleString('en-US')}; raw ws connection)`,
+      bytes(gateway),
+      bytes(baseline),
+      times(gateway / baseline),
+      '',
+      '',
+      `${results.b5.gateway.map(bytes).join(' ')}; ${results.b5.baseline.map(bytes).join(' ')}`,
+    ]);
+  }
+  return markdown([HEADER, ...rows]);
+}
+
+function throughputRow(label: string, rounds: Record<Side, ThroughputSample[]>, baselineStatements: string): Row {
+  const gateway = medianOf(rounds.gateway, (s) => s.perSecond);
+  const baseline = medianOf(rounds.baseline, (s) => s.perSecond);
+  const statements = medianOf(rounds.gateway, (s) => s.statementsPerOp);
+  const cpuGateway = medianOf(rounds.gateway, (s) => s.serverCpuMsPerOp);
+  const cpuBaseline = medianOf(rounds.baseline, (s) => s.serverCpuMsPerOp);
+  return [
+    label,
+    rate(gateway),
+    Number.isFinite(baseline) ? rate(baseline) : 'n/a',
+    times(gateway / baseline),
+    `${Number.isFinite(statements) ? statements.toFixed(1) : 'n/a'} / ${baselineStatements}`,
+    `${Number.isFinite(cpuGateway) ? cpuGateway.toFixed(2) : 'n/a'} / ${Number.isFinite(cpuBaseline) ? cpuBaseline.toFixed(2) : 'n/a'}`,
+    `${rounds.gateway.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => (Number.isFinite(s.perSecond) ? rate(s.perSecond) : 'n/a')).join(' ')}`,
+  ];
+}
+
+function markdown(rows: Row[]): string {
+  const widths = rows[0]!.map((_, column) => Math.max(3, ...rows.map((row) => row[column]!.length)));
+  const line = (row: readonly string[]): string => `| ${row.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
+  return [line(rows[0]!), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
+}
+
+function rate(value: number): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  return value >= 1000 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1);
+}
+
+function ms(value: number): string {
+  return Number.isFinite(value) ? value.toFixed(1) : 'n/a';
+}
+
+function bytes(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a';
+}
+
+function times(value: number): string {
+  return Number.isFinite(value) ? `${value.toFixed(2)}×` : 'n/a';
+}
