@@ -101,6 +101,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   await eventBus.start();
   // A duplicate request waiting on an idempotency key is woken by the holder's release, whichever instance holds it.
   await services.idempotency.start((channel, handler) => db.listen(channel, handler));
+  // Known keys are authenticated from memory; a revocation committed on any instance empties it.
+  await services.clients.start((channel, handler, options) => db.listen(channel, handler, options));
 
   const demoClients = config.demoClients ? await ensureDemoClients(db.fork(), services.clients, config.dataDir) : [];
   const demoAdmin = demoClients.find((client) => client.roles.includes('ADMIN'));
@@ -265,6 +267,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       await sandboxes.close();
       await eventBus.stop();
       await services.idempotency.stop();
+      await services.clients.stop();
       await db.close();
     },
   };
