@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -166,6 +166,9 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       metrics.apolloPlugin(),
       // GraphiQL, when on, is served by Express below: whether it carries the demo key depends on the peer address.
       ApolloServerPluginLandingPageDisabled(),
+      // The gateway sets no cache hints; Apollo's default cache-control plugin would still wrap
+      // every field's resolver to look for them, which is most of the cost of a long list.
+      ApolloServerPluginCacheControlDisabled(),
     ],
   });
   await apollo.start();

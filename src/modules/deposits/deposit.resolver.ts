@@ -48,7 +48,7 @@ export class DepositResolver {
       ...(cursor ? { after: { createdAt: new Date(cursor[0]), id: cursor[1] } } : {}),
       ...(filter ? { filter } : {}),
     });
-    return toConnection(rows, size, (row) => [row.createdAt.toISOString(), row.id], (row) => DepositNode.from(toDepositSnapshot(row)), Boolean(cursor));
+    return toConnection(rows, size, (row) => [row.createdAt, row.id], (row) => DepositNode.from(row), Boolean(cursor));
   }
 
   @Authorized('CASHIER', 'REFUNDS')
