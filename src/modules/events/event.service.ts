@@ -68,13 +68,16 @@ const APPEND_LOCK_KEY = 720_331_001;
  */
 export const MAX_NOTIFICATION_BYTES = 7500;
 
-/** What reads of the log that skip the entity select. */
+/** What reads of the log that skip the entity select, besides the subject snapshot (`data`). */
 const PAYMENT_EVENT_RECORD_PROPERTIES = [
-  'position', 'id', 'type', 'subjectType', 'subjectId', 'clientId', 'merchantAccount', 'adminOnly', 'fromStatus', 'toStatus', 'data', 'createdAt',
+  'position', 'id', 'type', 'subjectType', 'subjectId', 'clientId', 'merchantAccount', 'adminOnly', 'fromStatus', 'toStatus', 'createdAt',
 ] as const satisfies ReadonlyArray<keyof PaymentEvent>;
 
-/** An event row as read without an entity: a PaymentEvent satisfies it too. */
-export type PaymentEventRecord = Pick<PaymentEvent, (typeof PAYMENT_EVENT_RECORD_PROPERTIES)[number]>;
+/**
+ * An event row as read without an entity (a PaymentEvent satisfies it too); `data`, the subject
+ * snapshot, only when it was asked for.
+ */
+export type PaymentEventRecord = Pick<PaymentEvent, (typeof PAYMENT_EVENT_RECORD_PROPERTIES)[number]> & Partial<Pick<PaymentEvent, 'data'>>;
 
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 
@@ -122,14 +125,19 @@ export class EventService {
 
   /**
    * Every event of each subject, oldest first, in one query (for a per-request DataLoader): plain
-   * rows, no entity made or tracked.
+   * rows, no entity made or tracked. The subject snapshots (`data`) are read only with `snapshots`.
    */
-  async forSubjects(em: SqlEntityManager, subjectType: PaymentSubjectType, subjectIds: readonly string[]): Promise<Map<string, PaymentEventRecord[]>> {
+  async forSubjects(
+    em: SqlEntityManager,
+    subjectType: PaymentSubjectType,
+    subjectIds: readonly string[],
+    options: { snapshots: boolean } = { snapshots: true },
+  ): Promise<Map<string, PaymentEventRecord[]>> {
     const grouped = new Map<string, PaymentEventRecord[]>(subjectIds.map((id) => [id, []]));
     if (subjectIds.length === 0) return grouped;
     const rows = await em
       .createQueryBuilder(PaymentEvent)
-      .select([...PAYMENT_EVENT_RECORD_PROPERTIES])
+      .select(options.snapshots ? [...PAYMENT_EVENT_RECORD_PROPERTIES, 'data'] : [...PAYMENT_EVENT_RECORD_PROPERTIES])
       .where({ subjectType, subjectId: { $in: [...new Set(subjectIds)] } })
       .orderBy({ position: 'asc' })
       .execute<PaymentEventRecord[]>('all');

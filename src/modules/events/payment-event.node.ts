@@ -32,17 +32,15 @@ export class PaymentEventNode {
 
   @Field(() => DepositNode, { nullable: true, description: 'The deposit as it stood right after this change.' })
   get deposit(): DepositNode | null {
-    const source = this.source;
-    if (source.subjectType !== 'deposit') return null;
-    const snapshot = 'data' in source ? (source.data as unknown as DepositSnapshot) : source.deposit;
+    if (this.subjectType !== 'deposit') return null;
+    const snapshot = this.snapshot as DepositSnapshot | undefined;
     return snapshot ? DepositNode.from(snapshot) : null;
   }
 
   @Field(() => WithdrawalNode, { nullable: true, description: 'The withdrawal as it stood right after this change (withdrawal events, which only admins see).' })
   get withdrawal(): WithdrawalNode | null {
-    const source = this.source;
-    if (source.subjectType !== 'withdrawal') return null;
-    const snapshot = 'data' in source ? (source.data as unknown as WithdrawalSnapshot) : source.withdrawal;
+    if (this.subjectType !== 'withdrawal') return null;
+    const snapshot = this.snapshot as WithdrawalSnapshot | undefined;
     return typeof snapshot?.id === 'string' ? WithdrawalNode.from(snapshot) : null;
   }
 
@@ -50,10 +48,10 @@ export class PaymentEventNode {
   position!: string;
 
   /**
-   * The row or notification this node was made from: its subject's snapshot becomes a node only
-   * when a query asks for it (most lists of events never do).
+   * The subject's snapshot, from the row's `data` or the notification: it becomes a node only when
+   * a query asks for it (most lists of events never do). Absent from rows read without it.
    */
-  private source!: PaymentEventRecord | EventNotification;
+  private snapshot: unknown;
 
   static from(event: PaymentEventRecord | EventNotification): PaymentEventNode {
     return Object.assign(new PaymentEventNode(), {
@@ -65,9 +63,16 @@ export class PaymentEventNode {
       toStatus: event.toStatus ?? null,
       createdAt: new Date(event.createdAt),
       position: String(event.position),
-      source: event,
+      snapshot: snapshotOf(event),
     });
   }
+}
+
+/** A row's `data` (when it was read), or the snapshot a notification carries. */
+function snapshotOf(event: PaymentEventRecord | EventNotification): unknown {
+  if ('data' in event) return event.data;
+  const notification = event as Partial<EventNotification>;
+  return notification.deposit ?? notification.withdrawal;
 }
 
 @ObjectType()
