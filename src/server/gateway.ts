@@ -169,6 +169,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       // The gateway sets no cache hints; Apollo's default cache-control plugin would still wrap
       // every field's resolver to look for them, which is most of the cost of a long list.
       ApolloServerPluginCacheControlDisabled(),
+      noStore(),
     ],
   });
   await apollo.start();
@@ -277,6 +278,22 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
 }
 
 type RequestWithLog = Request & { id: string; log: Logger };
+
+/**
+ * `Cache-Control: no-store` on every GraphQL answer, as Apollo's cache-control plugin gave it
+ * before it was disabled: payment data must never be kept by a shared cache (a GET query could be).
+ */
+function noStore(): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          response.http.headers.set('cache-control', 'no-store');
+        },
+      };
+    },
+  };
+}
 
 /** A request id (the caller's `X-Request-Id` if sane, else a new one) and a child logger per request. */
 function requestLogging(logger: Logger) {

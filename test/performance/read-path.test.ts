@@ -83,3 +83,22 @@ describe('deposits with nested refunds and events', () => {
     });
   });
 });
+
+describe('GraphQL answers', () => {
+  it('are never kept by a shared cache (Cache-Control: no-store), over POST and GET', async () => {
+    const post = await fetch(t.gateway.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.keys.admin}` },
+      body: JSON.stringify({ query: '{ deposits(first: 1) { edges { node { id } } } }' }),
+    });
+    expect(post.status).toBe(200);
+    expect((await post.json()).errors).toBeUndefined();
+    expect(post.headers.get('cache-control')).toBe('no-store');
+    const get = await fetch(`${t.gateway.graphqlUrl}?query=${encodeURIComponent('{ viewer { id } }')}`, {
+      headers: { authorization: `Bearer ${t.keys.admin}`, 'apollo-require-preflight': 'true', accept: 'application/json' },
+    });
+    expect(get.status).toBe(200);
+    expect(await get.json()).toEqual({ data: { viewer: { id: expect.stringMatching(/^cli_/) } } });
+    expect(get.headers.get('cache-control')).toBe('no-store');
+  });
+});
