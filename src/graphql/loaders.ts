@@ -2,32 +2,32 @@
 // SQL statements whatever its size. Created lazily, one set per GraphQL context.
 
 import DataLoader from 'dataloader';
-import type { Deposit } from '../modules/deposits/deposit.entity.js';
-import type { PaymentEvent, PaymentSubjectType } from '../modules/events/payment-event.entity.js';
-import type { Refund } from '../modules/refunds/refund.entity.js';
+import type { PaymentEventRecord } from '../modules/events/event.service.js';
+import type { PaymentSubjectType } from '../modules/events/payment-event.entity.js';
+import type { DepositSnapshot, RefundSnapshot } from '../modules/events/payment-event.types.js';
 import type { GatewayContext } from './context.js';
 
 export interface Loaders {
-  /** Events of each deposit, oldest first. */
-  depositEvents: DataLoader<string, PaymentEvent[]>;
-  /** Events of each payout, oldest first. */
-  payoutEvents: DataLoader<string, PaymentEvent[]>;
-  /** Events of each withdrawal, oldest first. */
-  withdrawalEvents: DataLoader<string, PaymentEvent[]>;
+  /**
+   * Events of each subject of one type, oldest first. With `snapshots`, each row also carries the
+   * snapshot of its subject (`PaymentEvent.deposit` / `.withdrawal`): the largest column of the
+   * log, read only when the query asks for it.
+   */
+  events(subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, PaymentEventRecord[]>;
   /** Full beneficiary account and CCI numbers of each payout: admin callers only. */
   payoutAccountNumbers: DataLoader<string, { accountNumber: string | null; cci: string | null } | undefined>;
   /** Refunds of each deposit, oldest first. */
-  depositRefunds: DataLoader<string, Refund[]>;
+  depositRefunds: DataLoader<string, RefundSnapshot[]>;
   /** Deposits by id, for `Refund.deposit` (no visibility check: whoever sees a refund sees its deposit). */
-  deposits: DataLoader<string, Deposit>;
+  deposits: DataLoader<string, DepositSnapshot>;
 }
 
 const perContext = new WeakMap<GatewayContext, Loaders>();
 
 /** The events of each subject of one type, in one query per batch. */
-function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType): DataLoader<string, PaymentEvent[]> {
+function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, PaymentEventRecord[]> {
   return new DataLoader(async (ids) => {
-    const grouped = await context.services.events.forSubjects(context.em, subjectType, [...ids]);
+    const grouped = await context.services.events.forSubjects(context.em, subjectType, [...ids], { snapshots });
     return ids.map((id) => grouped.get(id) ?? []);
   });
 }
@@ -35,10 +35,17 @@ function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType)
 export function loaders(context: GatewayContext): Loaders {
   let existing = perContext.get(context);
   if (!existing) {
+    const events = new Map<string, DataLoader<string, PaymentEventRecord[]>>();
     existing = {
-      depositEvents: subjectEvents(context, 'deposit'),
-      payoutEvents: subjectEvents(context, 'payout'),
-      withdrawalEvents: subjectEvents(context, 'withdrawal'),
+      events(subjectType, snapshots) {
+        const name = `${subjectType}:${snapshots}`;
+        let loader = events.get(name);
+        if (!loader) {
+          loader = subjectEvents(context, subjectType, snapshots);
+          events.set(name, loader);
+        }
+        return loader;
+      },
       payoutAccountNumbers: new DataLoader(async (ids) => {
         const found = await context.services.payouts.fullAccountNumbers(context.em, ids);
         return ids.map((id) => found.get(id));

@@ -6,7 +6,7 @@ import { Field, Int, ObjectType, type ClassType } from 'type-graphql';
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
-@ObjectType({ description: 'Relay page information.' })
+@ObjectType({ simpleResolvers: true, description: 'Relay page information.' })
 export class PageInfo {
   @Field()
   hasNextPage!: boolean;
@@ -38,7 +38,7 @@ export interface Connection<T> {
  * @ObjectType() export class ApiClientConnection extends connectionType(ApiClientNode, 'ApiClient') {}
  */
 export function connectionType<T extends object>(nodeType: ClassType<T>, name: string) {
-  @ObjectType(`${name}Edge`)
+  @ObjectType(`${name}Edge`, { simpleResolvers: true })
   class EdgeType {
     @Field()
     cursor!: string;
@@ -48,7 +48,7 @@ export function connectionType<T extends object>(nodeType: ClassType<T>, name: s
   }
 
   // Not emitted by itself: type-graphql 2 prints only types reachable from the resolvers.
-  @ObjectType()
+  @ObjectType({ simpleResolvers: true })
   abstract class ConnectionType implements Connection<T> {
     @Field(() => [EdgeType])
     edges!: Edge<T>[];

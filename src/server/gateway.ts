@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -101,6 +101,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   await eventBus.start();
   // A duplicate request waiting on an idempotency key is woken by the holder's release, whichever instance holds it.
   await services.idempotency.start((channel, handler) => db.listen(channel, handler));
+  // Known keys are authenticated from memory; a revocation committed on any instance empties it.
+  await services.clients.start((channel, handler, options) => db.listen(channel, handler, options));
 
   const demoClients = config.demoClients ? await ensureDemoClients(db.fork(), services.clients, config.dataDir) : [];
   const demoAdmin = demoClients.find((client) => client.roles.includes('ADMIN'));
@@ -165,6 +167,10 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       requestLineOperation(),
       // GraphiQL, when on, is served by Express below: whether it carries the demo key depends on the peer address.
       ApolloServerPluginLandingPageDisabled(),
+      // The gateway sets no cache hints; Apollo's default cache-control plugin would still wrap
+      // every field's resolver to look for them, which is most of the cost of a long list.
+      ApolloServerPluginCacheControlDisabled(),
+      noStore(),
     ],
   });
   await apollo.start();
@@ -269,12 +275,29 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       await sandboxes.close();
       await eventBus.stop();
       await services.idempotency.stop();
+      await services.clients.stop();
       await db.close();
     },
   };
 }
 
 type RequestWithLog = Request & { id: string; log: Logger; line: RequestLineFields };
+
+/**
+ * `Cache-Control: no-store` on every GraphQL answer, as Apollo's cache-control plugin gave it
+ * before it was disabled: payment data must never be kept by a shared cache (a GET query could be).
+ */
+function noStore(): ApolloServerPlugin<GatewayContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ response }) {
+          response.http.headers.set('cache-control', 'no-store');
+        },
+      };
+    },
+  };
+}
 
 /**
  * A request id (the caller's `X-Request-Id` if sane, else a new one), a child logger per request,

@@ -16,10 +16,10 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** The first thing the server sends for one operation: a result, or the errors that refused it. */
-function firstAnswer(client: Client, query: string, variables?: Record<string, unknown>): Promise<any> {
+function firstAnswer(client: Client, query: string, variables?: Record<string, unknown>, extensions?: Record<string, unknown>): Promise<any> {
   return new Promise((resolve) => {
     const unsubscribe = client.subscribe(
-      { query, ...(variables ? { variables } : {}) },
+      { query, ...(variables ? { variables } : {}), ...(extensions ? { extensions } : {}) },
       {
         next: (result) => {
           unsubscribe();
@@ -103,9 +103,13 @@ describe('an unexpected error over graphql-ws', () => {
       closed = true;
     });
     const entries = () => t.logs.map((text) => JSON.parse(text) as Record<string, any>);
+    // A key this instance has never authenticated: known keys are authenticated from memory.
+    const created = await postRaw(t.gateway.graphqlUrl, { query: 'mutation { createApiClient(input: { name: "masking-unseen", roles: [CASHIER] }) { key } }' }, t.keys.admin);
+    const unseenKey: string = created.body.data.createApiClient.key;
     const outage = await databaseOutage(t.database, () => t.gateway.db.close());
     try {
-      const answer = await firstAnswer(ws, '{ viewer { id } }');
+      // The operation's own key (GraphiQL's per-operation headers) must be looked up, and cannot be.
+      const answer = await firstAnswer(ws, '{ viewer { id } }', undefined, { headers: { Authorization: `Bearer ${unseenKey}` } });
       expect(answer.errors).toEqual([{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR', correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) } }]);
       expect(JSON.stringify(answer)).not.toMatch(/select|api_client|connect|ECONNREFUSED|terminat|closed|database/i);
       const { correlationId } = answer.errors[0].extensions;
@@ -116,7 +120,7 @@ describe('an unexpected error over graphql-ws', () => {
         const fresh = createClient({
           url: t.gateway.wsUrl,
           webSocketImpl: WebSocket,
-          connectionParams: { authorization: `Bearer ${t.keys.webCashier}` },
+          connectionParams: { authorization: `Bearer ${unseenKey}` },
           retryAttempts: 0,
           lazy: false,
           on: { closed: (event) => resolve(`${(event as CloseEvent).code} ${(event as CloseEvent).reason}`) },

@@ -7,6 +7,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
 import type { FieldError } from '../../providers/provider.js';
 import { ApiClient } from './api-client.entity.js';
+import { KeyCache } from './key-cache.js';
 import { isRole, type Role } from './roles.js';
 
 /** Keys look like `gw_` + 43 url-safe characters (256 random bits). */
@@ -14,6 +15,12 @@ const KEY_PATTERN = /^gw_[A-Za-z0-9_-]{43}$/;
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,99}$/;
 /** lastUsedAt is a hint for operators, not an audit log: write it at most once a minute per client. */
 const LAST_USED_GRANULARITY_MS = 60_000;
+/**
+ * Authenticated clients kept in memory per instance. Internal clients are few; the time-out is a
+ * backstop only (revocations arrive by notification), and half the lastUsedAt granularity, so an
+ * active client's lastUsedAt still moves about once a minute.
+ */
+const KEY_CACHE = { maxEntries: 1_000, ttlMs: 30_000 };
 
 /**
  * PostgreSQL NOTIFY channel carrying the id of a client whose key was just revoked. Sent in the
@@ -33,6 +40,13 @@ export type CreateApiClientResult =
   | { ok: true; client: ApiClient; /** Shown once; only its hash is stored. */ key: string }
   | { ok: false; errors: FieldError[] };
 
+/** Subscribes to a NOTIFY channel (`Database.listen`). */
+export type Listen = (
+  channel: string,
+  handler: (payload: string) => void,
+  options?: { onReconnect?: () => void },
+) => Promise<() => Promise<void>>;
+
 export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
@@ -42,7 +56,29 @@ function generateKey(): string {
 }
 
 export class ApiClientService {
+  /** Present once `start` listens for revocations: without hearing them, nothing may be cached. */
+  private keyCache: KeyCache | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+
   constructor(private readonly knownAccounts: () => string[]) {}
+
+  /**
+   * Starts caching authenticated clients, and forgetting each one whose revocation any instance
+   * (or the CLI) commits. After the LISTEN connection comes back, everything is forgotten: a
+   * revocation notified while it was down is lost.
+   */
+  async start(listen: Listen): Promise<void> {
+    if (this.unlisten) return;
+    const cache = new KeyCache(KEY_CACHE);
+    this.unlisten = await listen(API_CLIENT_REVOKED_CHANNEL, (clientId) => cache.forget(clientId), { onReconnect: () => cache.clear() });
+    this.keyCache = cache;
+  }
+
+  async stop(): Promise<void> {
+    this.keyCache = undefined;
+    await this.unlisten?.();
+    this.unlisten = undefined;
+  }
 
   async create(em: SqlEntityManager, input: CreateApiClientInput): Promise<CreateApiClientResult> {
     const errors = this.validate(input);
@@ -72,17 +108,27 @@ export class ApiClientService {
   /**
    * The active client holding `key`, or null for a malformed, unknown or revoked key. The lookup
    * is by SHA-256 of the key: keys carry 256 random bits, so a fast hash is enough and the stored
-   * value is useless to anyone who reads the table.
+   * value is useless to anyone who reads the table. Once started, a key seen recently costs no
+   * statement; the client returned is then shared by every request with that key and must not be
+   * changed.
    */
   async authenticate(em: SqlEntityManager, key: string, now = new Date()): Promise<ApiClient | null> {
     if (!KEY_PATTERN.test(key)) return null;
-    const client = await em.findOne(ApiClient, { keyHash: hashKey(key) });
+    const keyHash = hashKey(key);
+    const cache = this.keyCache;
+    const cached = cache?.get(keyHash, now.getTime());
+    if (cached) return cached;
+    const generation = cache?.generation();
+    const client = await em.findOne(ApiClient, { keyHash });
     if (!client || client.isRevoked()) return null;
     if (!client.lastUsedAt || now.getTime() - client.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
       await em.nativeUpdate(ApiClient, { id: client.id }, { lastUsedAt: now });
       client.lastUsedAt = now;
     }
-    return client;
+    if (!cache || generation === undefined) return client;
+    const copy = detached(client);
+    cache.store(keyHash, copy, generation, Date.now());
+    return copy;
   }
 
   list(em: SqlEntityManager): Promise<ApiClient[]> {
@@ -120,6 +166,8 @@ export class ApiClientService {
       return found;
     });
     if (!client) return { ok: false, errors: [{ field: ['id'], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
+    // Refused here from now on, without waiting for the notification to come back.
+    this.keyCache?.forget(client.id);
     return { ok: true, client };
   }
 
@@ -144,4 +192,21 @@ export class ApiClientService {
     });
     return errors;
   }
+}
+
+/**
+ * A copy for the key cache, attached to no EntityManager: the entity itself would keep the fork of
+ * the request that loaded it (and everything that request read) alive for as long as it is cached.
+ */
+function detached(client: ApiClient): ApiClient {
+  return Object.assign(new ApiClient(), {
+    id: client.id,
+    name: client.name,
+    roles: [...client.roles],
+    keyPrefix: client.keyPrefix,
+    merchantAccounts: client.merchantAccounts ? [...client.merchantAccounts] : null,
+    createdAt: client.createdAt,
+    lastUsedAt: client.lastUsedAt ?? null,
+    revokedAt: null,
+  });
 }

@@ -1,14 +1,29 @@
-// Turns a Deposit entity into the JSON snapshot that event rows and live notifications carry.
+// Turns a Deposit entity, or the same columns read without one, into the JSON snapshot that event
+// rows, live notifications and the API's Deposit objects are made from.
 
+import { Money } from '../../lib/money.js';
 import type { DepositSnapshot } from '../events/payment-event.types.js';
 import type { Deposit } from './deposit.entity.js';
+
+/**
+ * The properties a snapshot is made of: what a read that skips the entity selects (the request,
+ * idempotency and provider-reference columns stay in the table).
+ */
+export const DEPOSIT_SNAPSHOT_PROPERTIES = [
+  'id', 'clientId', 'merchantAccount', 'provider', 'rail', 'livemode', 'status', 'providerStatus', 'statusReason',
+  'amount', 'currency', 'fee', 'net', 'refundedAmount', 'refundStatus', 'disputed', 'redirectUrl', 'merchantReference',
+  'declineReason', 'qrPayload', 'qrExpiresAt', 'crypto', 'approvedAt', 'createdAt', 'updatedAt',
+] as const satisfies ReadonlyArray<keyof Deposit>;
+
+/** A Deposit entity, or a plain row of `DEPOSIT_SNAPSHOT_PROPERTIES`. */
+export type DepositFacts = Pick<Deposit, (typeof DEPOSIT_SNAPSHOT_PROPERTIES)[number]>;
 
 /**
  * The deposit as it stands now, in the shape of `DepositSnapshot`: amounts as canonical decimal
  * strings in the deposit's currency (`"10.50"`, `"1000"` for CLP), dates as ISO strings. Admin-only
  * fields (`statusReason`) are included; the API layer filters them per caller.
  */
-export function toDepositSnapshot(deposit: Deposit): DepositSnapshot {
+export function toDepositSnapshot(deposit: DepositFacts): DepositSnapshot {
   return {
     id: deposit.id,
     clientId: deposit.clientId,
@@ -19,11 +34,11 @@ export function toDepositSnapshot(deposit: Deposit): DepositSnapshot {
     status: deposit.status,
     providerStatus: deposit.providerStatus ?? null,
     statusReason: deposit.statusReason ?? null,
-    amount: deposit.amountMoney().toDecimal(),
+    amount: Money.fromDecimal(deposit.amount, deposit.currency).toDecimal(),
     currency: deposit.currency,
-    fee: deposit.feeMoney()?.toDecimal() ?? null,
-    net: deposit.netMoney()?.toDecimal() ?? null,
-    refundedAmount: deposit.refundedMoney().toDecimal(),
+    fee: deposit.fee == null ? null : Money.fromDecimal(deposit.fee, deposit.currency).toDecimal(),
+    net: deposit.net == null ? null : Money.fromDecimal(deposit.net, deposit.currency).toDecimal(),
+    refundedAmount: Money.fromDecimal(deposit.refundedAmount ?? '0', deposit.currency).toDecimal(),
     refundStatus: deposit.refundStatus ?? null,
     disputed: deposit.disputed ?? false,
     redirectUrl: deposit.redirectUrl ?? null,

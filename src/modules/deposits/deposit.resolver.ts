@@ -1,9 +1,10 @@
 // GraphQL entry points of deposits: createDeposit, deposit(id), deposits, depositUpdated and the caller-dependent Deposit fields.
 
-import { GraphQLError } from 'graphql';
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
+import { selectsAny } from '../../graphql/selection.js';
 import { maySee } from '../../kernel/visibility.js';
 import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
@@ -48,7 +49,7 @@ export class DepositResolver {
       ...(cursor ? { after: { createdAt: new Date(cursor[0]), id: cursor[1] } } : {}),
       ...(filter ? { filter } : {}),
     });
-    return toConnection(rows, size, (row) => [row.createdAt.toISOString(), row.id], (row) => DepositNode.from(toDepositSnapshot(row)), Boolean(cursor));
+    return toConnection(rows, size, (row) => [row.createdAt, row.id], (row) => DepositNode.from(row), Boolean(cursor));
   }
 
   @Authorized('CASHIER', 'REFUNDS')
@@ -77,8 +78,8 @@ export class DepositResolver {
   }
 
   @FieldResolver(() => [PaymentEventNode], { description: 'This deposit\'s changes, oldest first.' })
-  async events(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
-    const events = await loaders(ctx).depositEvents.load(deposit.id);
+  async events(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext, @Info() info: GraphQLResolveInfo): Promise<PaymentEventNode[]> {
+    const events = await loaders(ctx).events('deposit', selectsAny(info, ['deposit'])).load(deposit.id);
     // Whoever sees the deposit sees its events, but for anomalies raised for admins alone.
     return events.filter((event) => maySee(ctx.client!, 'deposit', event)).map((event) => PaymentEventNode.from(event));
   }

@@ -27,6 +27,7 @@ import { Deposit } from './deposit.entity.js';
 import { olderThan } from '../../db/keyset.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { depositOperation, type PreparedDeposit } from './deposit-operation.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
 import type { DepositSnapshot } from '../events/payment-event.types.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 
@@ -123,8 +124,11 @@ export class DepositService {
     return deposit && maySee(client, 'deposit', deposit) ? deposit : null;
   }
 
-  /** Newest first, `limit` rows after the (createdAt, id) position, of the deposits the client may see. */
-  page(em: SqlEntityManager, client: ApiClient, options: { limit: number; after?: { createdAt: Date; id: string }; filter?: DepositFilter }): Promise<Deposit[]> {
+  /**
+   * Newest first, `limit` deposits after the (createdAt, id) position, of those the client may see,
+   * as snapshots: read as plain rows of the snapshot's columns, no entity made or tracked.
+   */
+  async page(em: SqlEntityManager, client: ApiClient, options: { limit: number; after?: { createdAt: Date; id: string }; filter?: DepositFilter }): Promise<DepositSnapshot[]> {
     const { filter = {}, after, limit } = options;
     const where: Record<string, unknown>[] = [visibleWhere(client, 'deposit')];
     if (filter.status) where.push({ status: filter.status });
@@ -133,7 +137,14 @@ export class DepositService {
     if (filter.createdAfter) where.push({ createdAt: { $gte: filter.createdAfter } });
     if (filter.createdBefore) where.push({ createdAt: { $lt: filter.createdBefore } });
     if (after) where.push(olderThan('createdAt', after.createdAt, after.id));
-    return em.find(Deposit, where.length ? { $and: where } : {}, { orderBy: { createdAt: 'desc', id: 'desc' }, limit });
+    const rows = await em
+      .createQueryBuilder(Deposit)
+      .select([...DEPOSIT_SNAPSHOT_PROPERTIES])
+      .where({ $and: where })
+      .orderBy({ createdAt: 'desc', id: 'desc' })
+      .limit(limit)
+      .execute<DepositFacts[]>('all');
+    return rows.map(toDepositSnapshot);
   }
 
   /**

@@ -60,7 +60,7 @@ export const paymentProviderOf = (name: ProviderName): PaymentProvider => PROVID
 export const RefundStatusEnum = { REQUESTED: 'REQUESTED', APPROVED: 'APPROVED', REJECTED: 'REJECTED' } as const satisfies Record<RefundStatus, RefundStatus>;
 registerEnumType(RefundStatusEnum, { name: 'RefundStatus' });
 
-@ObjectType({ description: 'An exact amount of money.' })
+@ObjectType({ simpleResolvers: true, description: 'An exact amount of money.' })
 export class Money {
   @Field(() => DecimalScalar, { description: 'Exact decimal string with the currency\'s number of decimals, e.g. "10.50", "1000" (CLP).' })
   amount!: string;
@@ -73,7 +73,7 @@ export class Money {
   }
 }
 
-@ObjectType({ description: 'Terms of a crypto quote.' })
+@ObjectType({ simpleResolvers: true, description: 'Terms of a crypto quote.' })
 export class CryptoQuote {
   @Field(() => Int, { description: 'Minutes for which the quoted crypto amount is valid.' })
   quoteTtlMinutes!: number;
@@ -82,7 +82,7 @@ export class CryptoQuote {
   underpayTolerancePct!: string;
 }
 
-@ObjectType('Deposit', { implements: Node, description: 'Money coming in from a player, on any rail of any provider.' })
+@ObjectType('Deposit', { implements: Node, simpleResolvers: true, description: 'Money coming in from a player, on any rail of any provider.' })
 export class DepositNode extends Node {
   @Field(() => DepositStatusEnum)
   status!: DepositStatus;

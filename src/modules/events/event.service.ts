@@ -68,6 +68,17 @@ const APPEND_LOCK_KEY = 720_331_001;
  */
 export const MAX_NOTIFICATION_BYTES = 7500;
 
+/** What reads of the log that skip the entity select, besides the subject snapshot (`data`). */
+const PAYMENT_EVENT_RECORD_PROPERTIES = [
+  'position', 'id', 'type', 'subjectType', 'subjectId', 'clientId', 'merchantAccount', 'adminOnly', 'fromStatus', 'toStatus', 'createdAt',
+] as const satisfies ReadonlyArray<keyof PaymentEvent>;
+
+/**
+ * An event row as read without an entity (a PaymentEvent satisfies it too); `data`, the subject
+ * snapshot, only when it was asked for.
+ */
+export type PaymentEventRecord = Pick<PaymentEvent, (typeof PAYMENT_EVENT_RECORD_PROPERTIES)[number]> & Partial<Pick<PaymentEvent, 'data'>>;
+
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 
 export class EventService {
@@ -112,12 +123,25 @@ export class EventService {
     return em.find(PaymentEvent, { $and: where }, { orderBy: { position: 'asc' }, limit: input.limit });
   }
 
-  /** Every event of each subject, oldest first, in one query (for a per-request DataLoader). */
-  async forSubjects(em: SqlEntityManager, subjectType: PaymentSubjectType, subjectIds: readonly string[]): Promise<Map<string, PaymentEvent[]>> {
-    const grouped = new Map<string, PaymentEvent[]>(subjectIds.map((id) => [id, []]));
+  /**
+   * Every event of each subject, oldest first, in one query (for a per-request DataLoader): plain
+   * rows, no entity made or tracked. The subject snapshots (`data`) are read only with `snapshots`.
+   */
+  async forSubjects(
+    em: SqlEntityManager,
+    subjectType: PaymentSubjectType,
+    subjectIds: readonly string[],
+    options: { snapshots: boolean } = { snapshots: true },
+  ): Promise<Map<string, PaymentEventRecord[]>> {
+    const grouped = new Map<string, PaymentEventRecord[]>(subjectIds.map((id) => [id, []]));
     if (subjectIds.length === 0) return grouped;
-    const events = await em.find(PaymentEvent, { subjectType, subjectId: { $in: [...new Set(subjectIds)] } }, { orderBy: { position: 'asc' } });
-    for (const event of events) grouped.get(event.subjectId)?.push(event);
+    const rows = await em
+      .createQueryBuilder(PaymentEvent)
+      .select(options.snapshots ? [...PAYMENT_EVENT_RECORD_PROPERTIES, 'data'] : [...PAYMENT_EVENT_RECORD_PROPERTIES])
+      .where({ subjectType, subjectId: { $in: [...new Set(subjectIds)] } })
+      .orderBy({ position: 'asc' })
+      .execute<PaymentEventRecord[]>('all');
+    for (const row of rows) grouped.get(row.subjectId)?.push(row);
     return grouped;
   }
 }

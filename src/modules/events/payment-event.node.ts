@@ -4,10 +4,10 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { connectionType } from '../../graphql/relay.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import { WithdrawalNode } from '../withdrawals/withdrawal.types.js';
-import type { PaymentEvent } from './payment-event.entity.js';
+import type { PaymentEventRecord } from './event.service.js';
 import type { DepositSnapshot, EventNotification, WithdrawalSnapshot } from './payment-event.types.js';
 
-@ObjectType('PaymentEvent', { description: 'One change, in the order the gateway applied it. Catch up with events(after: <cursor>).' })
+@ObjectType('PaymentEvent', { simpleResolvers: true, description: 'One change, in the order the gateway applied it. Catch up with events(after: <cursor>).' })
 export class PaymentEventNode {
   @Field(() => ID)
   id!: string;
@@ -31,17 +31,29 @@ export class PaymentEventNode {
   createdAt!: Date;
 
   @Field(() => DepositNode, { nullable: true, description: 'The deposit as it stood right after this change.' })
-  deposit!: DepositNode | null;
+  get deposit(): DepositNode | null {
+    if (this.subjectType !== 'deposit') return null;
+    const snapshot = this.snapshot as DepositSnapshot | undefined;
+    return snapshot ? DepositNode.from(snapshot) : null;
+  }
 
   @Field(() => WithdrawalNode, { nullable: true, description: 'The withdrawal as it stood right after this change (withdrawal events, which only admins see).' })
-  withdrawal!: WithdrawalNode | null;
+  get withdrawal(): WithdrawalNode | null {
+    if (this.subjectType !== 'withdrawal') return null;
+    const snapshot = this.snapshot as WithdrawalSnapshot | undefined;
+    return typeof snapshot?.id === 'string' ? WithdrawalNode.from(snapshot) : null;
+  }
 
   /** Position in the global log: the cursor. */
   position!: string;
 
-  static from(event: PaymentEvent | EventNotification): PaymentEventNode {
-    const snapshot = 'data' in event ? (event.data as unknown as DepositSnapshot) : event.deposit;
-    const withdrawal = 'data' in event ? (event.data as unknown as WithdrawalSnapshot) : event.withdrawal;
+  /**
+   * The subject's snapshot, from the row's `data` or the notification: it becomes a node only when
+   * a query asks for it (most lists of events never do). Absent from rows read without it.
+   */
+  private snapshot: unknown;
+
+  static from(event: PaymentEventRecord | EventNotification): PaymentEventNode {
     return Object.assign(new PaymentEventNode(), {
       id: event.id,
       type: event.type,
@@ -50,11 +62,17 @@ export class PaymentEventNode {
       fromStatus: event.fromStatus ?? null,
       toStatus: event.toStatus ?? null,
       createdAt: new Date(event.createdAt),
-      deposit: event.subjectType === 'deposit' && snapshot ? DepositNode.from(snapshot) : null,
-      withdrawal: event.subjectType === 'withdrawal' && typeof withdrawal?.id === 'string' ? WithdrawalNode.from(withdrawal) : null,
       position: String(event.position),
+      snapshot: snapshotOf(event),
     });
   }
+}
+
+/** A row's `data` (when it was read), or the snapshot a notification carries. */
+function snapshotOf(event: PaymentEventRecord | EventNotification): unknown {
+  if ('data' in event) return event.data;
+  const notification = event as Partial<EventNotification>;
+  return notification.deposit ?? notification.withdrawal;
 }
 
 @ObjectType()

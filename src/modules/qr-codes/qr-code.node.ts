@@ -3,7 +3,7 @@
 import { Field, FieldResolver, ObjectType, Resolver, Root } from 'type-graphql';
 import { renderQrSvg } from './qr-svg.js';
 
-@ObjectType('QrCode', { description: 'A Thai QR code (PromptPay) for the payer to scan with a banking app.' })
+@ObjectType('QrCode', { simpleResolvers: true, description: 'A Thai QR code (PromptPay) for the payer to scan with a banking app.' })
 export class QrCodeNode {
   @Field({ description: 'The EMVCo payload the code encodes.' })
   payload!: string;

@@ -6,7 +6,6 @@ import type { GatewayContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
 import { maySee } from '../../kernel/visibility.js';
 import { userErrors } from '../../graphql/user-error.js';
-import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
 import { RequestRefundInput } from './refund.inputs.js';
@@ -53,8 +52,7 @@ export class RefundResolver {
   @FieldResolver(() => DepositNode, { description: 'The deposit being refunded.' })
   async deposit(@Root() refund: RefundNode, @Ctx() ctx: GatewayContext): Promise<DepositNode> {
     // Whoever may see a refund may see its deposit: the policy grants refunds and deposits together.
-    const deposit = await loaders(ctx).deposits.load(refund.depositId);
-    return DepositNode.from(toDepositSnapshot(deposit));
+    return DepositNode.from(await loaders(ctx).deposits.load(refund.depositId));
   }
 }
 

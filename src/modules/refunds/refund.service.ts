@@ -13,7 +13,9 @@ import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventService } from '../events/event.service.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Refund } from './refund.entity.js';
-import type { RefundSnapshot } from '../events/payment-event.types.js';
+import type { DepositSnapshot, RefundSnapshot } from '../events/payment-event.types.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from '../deposits/deposit-snapshot.js';
+import { REFUND_SNAPSHOT_PROPERTIES, toRefundSnapshot, type RefundFacts } from './refund-snapshot.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { refundOperation, refundTarget, type PreparedRefund } from './refund-operation.js';
 
@@ -93,20 +95,32 @@ export class RefundService {
     return deposit && maySee(client, 'refund', deposit) ? refund : null;
   }
 
-  /** The refunds of each deposit, oldest first, in one query (for a per-request DataLoader). */
-  async forDeposits(em: SqlEntityManager, depositIds: readonly string[]): Promise<Map<string, Refund[]>> {
-    const grouped = new Map<string, Refund[]>(depositIds.map((id) => [id, []]));
+  /**
+   * The refunds of each deposit, oldest first, as snapshots, in one query (for a per-request
+   * DataLoader): plain rows of the snapshot's columns, no entity made or tracked.
+   */
+  async forDeposits(em: SqlEntityManager, depositIds: readonly string[]): Promise<Map<string, RefundSnapshot[]>> {
+    const grouped = new Map<string, RefundSnapshot[]>(depositIds.map((id) => [id, []]));
     if (depositIds.length === 0) return grouped;
-    const refunds = await em.find(Refund, { depositId: { $in: [...new Set(depositIds)] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-    for (const refund of refunds) grouped.get(refund.depositId)?.push(refund);
+    const rows = await em
+      .createQueryBuilder(Refund)
+      .select([...REFUND_SNAPSHOT_PROPERTIES])
+      .where({ depositId: { $in: [...new Set(depositIds)] } })
+      .orderBy({ createdAt: 'asc', id: 'asc' })
+      .execute<RefundFacts[]>('all');
+    for (const row of rows) grouped.get(row.depositId)?.push(toRefundSnapshot(row));
     return grouped;
   }
 
-  /** Deposits by id, in one query (for a per-request DataLoader behind `Refund.deposit`). */
-  async depositsOf(em: SqlEntityManager, ids: readonly string[]): Promise<Map<string, Deposit>> {
+  /** Deposits by id as snapshots, in one query (for a per-request DataLoader behind `Refund.deposit`). */
+  async depositsOf(em: SqlEntityManager, ids: readonly string[]): Promise<Map<string, DepositSnapshot>> {
     if (ids.length === 0) return new Map();
-    const deposits = await em.find(Deposit, { id: { $in: [...new Set(ids)] } });
-    return new Map(deposits.map((deposit) => [deposit.id, deposit]));
+    const rows = await em
+      .createQueryBuilder(Deposit)
+      .select([...DEPOSIT_SNAPSHOT_PROPERTIES])
+      .where({ id: { $in: [...new Set(ids)] } })
+      .execute<DepositFacts[]>('all');
+    return new Map(rows.map((row) => [row.id, toDepositSnapshot(row)]));
   }
 }
 

@@ -18,7 +18,7 @@ registerEnumType(RefundOriginEnum, {
   },
 });
 
-@ObjectType('Refund', { implements: Node, description: 'Money going back to the payer of a succeeded deposit, in full or in part.' })
+@ObjectType('Refund', { implements: Node, simpleResolvers: true, description: 'Money going back to the payer of a succeeded deposit, in full or in part.' })
 export class RefundNode extends Node {
   @Field(() => RefundStatusEnum, { description: 'REQUESTED until the provider decides: APPROVED (executed) or REJECTED.' })
   status!: RefundStatus;

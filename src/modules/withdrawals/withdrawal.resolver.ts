@@ -34,7 +34,7 @@ export class WithdrawalResolver {
 
   @FieldResolver(() => [PaymentEventNode], { description: 'This withdrawal\'s changes, oldest first.' })
   async events(@Root() withdrawal: WithdrawalNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
-    const events = await loaders(ctx).withdrawalEvents.load(withdrawal.id);
+    const events = await loaders(ctx).events('withdrawal', true).load(withdrawal.id);
     return events.map((event) => PaymentEventNode.from(event));
   }
 }
