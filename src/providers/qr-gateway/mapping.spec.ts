@@ -170,7 +170,7 @@ describe('adapter.verifyWebhook', () => {
     provider: 'qr-gateway',
     livemode: false,
     baseUrl: 'http://127.0.0.1:1',
-    apiKey: 'pk_test_x',
+    apiKey: 'sk_test_x',
     webhookSecrets: ['whsec_new_secret', 'whsec_old_secret'],
   };
   const now = new Date('2030-01-01T00:05:00.000Z');

@@ -33,6 +33,7 @@ import {
   WEBHOOKS_PATH,
   isQrEvent,
   qrCodePath,
+  secretKeyMode,
   simulatePath,
   type AmountUnit,
 } from './assumptions.js';
@@ -66,7 +67,7 @@ const RETRY_BASE_DELAY_MS = 200;
 const RETRY_MAX_DELAY_MS = 2_000;
 
 function isLiveKey(apiKey: string): boolean {
-  return apiKey.startsWith('pk_live_') || apiKey.startsWith('sk_live_');
+  return secretKeyMode(apiKey) === 'live';
 }
 
 function fail<T>(error: ProviderError): ProviderResult<T> {
