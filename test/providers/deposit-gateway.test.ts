@@ -136,6 +136,32 @@ describe('create on every rail', () => {
     expect(deposit).toMatchObject({ status: 'PENDING', providerStatus: 'pending', crypto: { quoteTtlMinutes: 15, underpayTolerancePct: '1' } });
   });
 
+  it.each([
+    ['20.10', 'USD'],
+    ['10.00', 'EUR'],
+    // A float would send 1000000000000000.
+    ['999999999999999.99', 'EUR'],
+  ])('crypto: the amount %s %s goes out as that JSON number, byte for byte (A21)', async (amount, currency) => {
+    const depositId = newId();
+    const before = sandbox.controls.requestBodies('/payments', 'POST').length;
+    const deposit = value(await adapter.createDeposit(account(TEST_KEY), { depositId, amount: money(amount, currency), details: { rail: 'CRYPTO' }, customer: named }));
+    const bodies = sandbox.controls.requestBodies('/payments', 'POST').slice(before);
+    expect(bodies).toEqual([
+      `{"amount":${amount},"currency":"${currency}","merchant_reference":"${depositId}","idempotency_key":"${depositId}","email":"ana@example.com","firstName":"Ana","lastName":"Silva","provider":"crypto"}`,
+    ]);
+    expect(sandbox.controls.payment(deposit.reference)).toMatchObject({ amount, currency });
+    const looked = value(await adapter.getDeposit(account(TEST_KEY), deposit.reference));
+    expect(looked.amount?.toDecimal()).toBe(amount);
+  });
+
+  it('other rails keep the decimal string the spec shows for them', async () => {
+    const request = card('20.10');
+    const before = sandbox.controls.requestBodies('/payments', 'POST').length;
+    value(await adapter.createDeposit(account(TEST_KEY), request));
+    const [body] = sandbox.controls.requestBodies('/payments', 'POST').slice(before);
+    expect(body).toMatch(/^\{"amount":"20\.10","currency":"EUR",/);
+  });
+
   it('hosted checkout on a live account: the session id and url', async () => {
     const request: CreateDepositRequest = { depositId: newId(), amount: money('30.00', 'EUR'), details: { rail: 'HOSTED_CHECKOUT', expiresInSeconds: 900 }, customer: { email: 'ana@example.com' }, returnUrl: 'https://shop.example/back' };
     expect(adapter.validateDeposit(account(LIVE_KEY, true), request)).toEqual([]);

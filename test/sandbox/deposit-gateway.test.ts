@@ -148,6 +148,14 @@ describe('payment creation: valid requests and response shapes', () => {
     expect(payment.body.payment.amount).toBe('10.10');
     expect(payment.body.payment.currency).toBe('USD');
   });
+
+  it('crypto: a JSON number a float would round is kept digit for digit', async () => {
+    // Number('999999999999999.99') is 1000000000000000: the sandbox must read the source text.
+    const response = await call('POST', '/payments', undefined, { raw: '{"provider":"crypto","amount":999999999999999.99,"currency":"EUR","email":"a@b.co","firstName":"A","lastName":"B"}' });
+    expect(response.status).toBe(201);
+    const payment = await call('GET', `/payments/${response.body.reference}`);
+    expect(payment.body.payment.amount).toBe('999999999999999.99');
+  });
 });
 
 interface RuleCase {

@@ -166,11 +166,14 @@ export const REJECTION_PATTERNS = {
 export const CARD_SETTLE_BODY: Readonly<Record<string, never>> = {};
 
 /**
- * A21. Crypto amounts: "Crypto examples send a JSON number". Numbers cannot carry an exact decimal
- * through most JSON stacks, so the adapter sends the same decimal string as every other rail and
- * reads a number from the provider by its source text.
+ * A21. Crypto amounts: "Crypto examples send a JSON number" (the shared table says "string, major
+ * units" and "up to 2 decimals"). Whether the crypto rail also takes a string is not shown. Assumed
+ * it wants what its examples show: the adapter sends the crypto `amount` as a JSON number whose token
+ * is the exact decimal text (`20.10`, `999999999999999.99`), written through `JSON.rawJSON` and never
+ * through a binary float; every other rail keeps the decimal string. A number from the provider is
+ * read by its source text.
  */
-export const CRYPTO_AMOUNT_AS_STRING = true;
+export const CRYPTO_AMOUNT_AS_JSON_NUMBER = true;
 
 /**
  * A22. LATAM `successUrl`, `errorUrl` and `redirectUrl`: no scheme rule is stated. Assumed the shared

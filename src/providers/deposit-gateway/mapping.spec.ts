@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Money } from '../../lib/money.js';
 import type { CreateDepositRequest, DepositStatus } from '../provider.js';
-import { parseJsonExact } from './json.js';
+import { JsonNumber, parseJsonExact, stringifyJsonExact } from './json.js';
 import {
   checkoutSessionBody,
   depositStatusOf,
@@ -129,9 +129,10 @@ describe('request bodies', () => {
     expect(pix).not.toHaveProperty('address1');
   });
 
-  it('crypto: provider crypto, amount still an exact decimal string', () => {
+  it('crypto: provider crypto, amount a JSON number of the exact decimal (A21)', () => {
     const body = paymentBody(deposit({ rail: 'CRYPTO' }, Money.fromDecimal('20.1', 'USD')));
-    expect(body).toMatchObject({ provider: 'crypto', amount: '20.10', currency: 'USD' });
+    expect(body).toMatchObject({ provider: 'crypto', amount: new JsonNumber('20.10'), currency: 'USD' });
+    expect(stringifyJsonExact(body)).toContain('"amount":20.10,');
     expect(body).not.toHaveProperty('method');
   });
 

@@ -81,6 +81,8 @@ export interface DepositGatewaySandboxControls {
   events(apiKey?: string): WebhookEnvelope[];
   /** API requests received under /v1 whose path starts with the prefix (`/payments` or `/v1/payments`). */
   requestCount(pathPrefix?: string, method?: string): number;
+  /** The raw bodies of those requests, byte for byte as received, oldest first. */
+  requestBodies(pathPrefix?: string, method?: string): string[];
   payment(reference: string): SandboxPaymentSnapshot | undefined;
   payout(reference: string): Record<string, unknown> | undefined;
   refunds(paymentReference: string): Array<Record<string, unknown>>;
@@ -144,8 +146,13 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   for (const account of options.accounts) store.accounts.set(account.apiKey, { ...account });
   const dispatcher = new WebhookDispatcher(clock, (apiKey) => store.accounts.get(apiKey), logger);
   const failures: FailureRule[] = [];
-  const requests: Array<{ method: string; path: string }> = [];
+  const requests: Array<{ method: string; path: string; bodyText?: string }> = [];
   const hangTimers = new Set<NodeJS.Timeout>();
+
+  function matchingRequests(pathPrefix?: string, method?: string): typeof requests {
+    const prefixes = pathPrefix === undefined ? [''] : [pathPrefix, `/v1${pathPrefix.startsWith('/') ? '' : '/'}${pathPrefix}`];
+    return requests.filter((entry) => (method === undefined || entry.method === method.toUpperCase()) && prefixes.some((prefix) => entry.path.startsWith(prefix)));
+  }
 
   // The server must listen before the checkout address is known; the handlers read it late.
   let checkoutUrl = '';
@@ -173,8 +180,10 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   }
 
   async function routeApi(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
-    requests.push({ method: request.method ?? 'GET', path: url.pathname });
+    const entry: { method: string; path: string; bodyText?: string } = { method: request.method ?? 'GET', path: url.pathname };
+    requests.push(entry);
     const bodyText = await readBody(request);
+    entry.bodyText = bodyText;
     const header = request.headers.authorization;
     const presentedKey = /^Bearer (\S+)$/.exec(header?.trim() ?? '')?.[1];
     const rule = failures.find(
@@ -263,8 +272,10 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     deliveries: () => dispatcher.deliveries(),
     events: (apiKey) => dispatcher.events(apiKey),
     requestCount(pathPrefix, method) {
-      const prefixes = pathPrefix === undefined ? [''] : [pathPrefix, `/v1${pathPrefix.startsWith('/') ? '' : '/'}${pathPrefix}`];
-      return requests.filter((entry) => (method === undefined || entry.method === method.toUpperCase()) && prefixes.some((prefix) => entry.path.startsWith(prefix))).length;
+      return matchingRequests(pathPrefix, method).length;
+    },
+    requestBodies(pathPrefix, method) {
+      return matchingRequests(pathPrefix, method).map((entry) => entry.bodyText ?? '');
     },
     payment(reference) {
       const payment = store.payments.get(reference);
