@@ -633,17 +633,21 @@ describe('refunds', () => {
     expect(events[0]?.data).toEqual({ reference: response.body.refund.id, payment_reference: reference, merchant_reference: 'order-refund', status: 'pending', amount: '100.00', currency: 'EUR' });
     const again = await call('POST', '/refunds', { reference, amount: '1.00' });
     expect(again.status).toBe(422);
-    expect(again.body.error).toMatch(/only approved payments can be refunded/);
+    expect(again.body.error).toBe(`Refund amount 1.00 EUR exceeds the refundable amount 0.00 EUR of payment ${reference}`);
   });
 
-  it('partial refunds never exceed the amount', async () => {
+  it('partial refunds never exceed the amount; a payment refunded in part still takes refunds up to the rest', async () => {
     const reference = await approvedPayment();
     expect((await call('POST', '/refunds', { reference, amount: '60.00' })).status).toBe(201);
     const over = await call('POST', '/refunds', { reference, amount: '40.01' });
     expect(over.status).toBe(422);
     expect(over.body.error).toBe(`Refund amount 40.01 EUR exceeds the refundable amount 40.00 EUR of payment ${reference}`);
     await sandbox.controls.idle();
-    expect((await call('GET', `/payments/${reference}`)).body.payment).toMatchObject({ status: 'approved', refund_status: 'approved' });
+    // Spec: `refunded` is "returned, in full or in part"; refund_status `refunded` only once reversed in full.
+    expect((await call('GET', `/payments/${reference}`)).body.payment).toMatchObject({ status: 'refunded', refund_status: 'approved' });
+    const beyond = await call('POST', '/refunds', { reference, amount: '40.01' });
+    expect(beyond.status).toBe(422);
+    expect(beyond.body.error).toBe(`Refund amount 40.01 EUR exceeds the refundable amount 40.00 EUR of payment ${reference}`);
     expect((await call('POST', '/refunds', { reference, amount: '40.00' })).status).toBe(201);
     await sandbox.controls.idle();
     expect((await call('GET', `/payments/${reference}`)).body.payment).toMatchObject({ status: 'refunded', refund_status: 'refunded' });

@@ -239,7 +239,10 @@ export class Api {
     if (!valid.ok) return error(valid.status, valid.error);
     const payment = this.ownPayment(valid.value.reference, caller);
     if (!payment) return error(404, `Payment ${valid.value.reference} not found`);
-    if (payment.status !== 'approved') return error(422, `Payment ${payment.reference} is ${payment.status}; only approved payments can be refunded`);
+    // A payment refunded in part (status `refunded`, spec) still takes refunds up to the rest.
+    if (payment.status !== 'approved' && payment.status !== 'refunded') {
+      return error(422, `Payment ${payment.reference} is ${payment.status}; only approved payments can be refunded`);
+    }
     const refundable = this.store.refundable(payment);
     let amount = refundable;
     if (valid.value.amount !== null) {

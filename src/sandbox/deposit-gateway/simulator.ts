@@ -272,12 +272,11 @@ export class Simulator {
       return;
     }
     refund.status = 'approved';
-    if (this.store.approvedRefundTotal(payment).equals(payment.amount)) {
-      payment.status = 'refunded';
-      payment.refundStatus = 'refunded';
-    } else {
-      payment.refundStatus = 'approved';
-    }
+    // Spec, payment status `refunded`: "returned, in full or in part" (approved → refunded on "Refund
+    // executed"), so any executed refund moves the payment. `refund_status: refunded` is kept for
+    // "once the payment itself is reversed", i.e. the whole amount (A25).
+    payment.status = 'refunded';
+    payment.refundStatus = this.store.approvedRefundTotal(payment).equals(payment.amount) ? 'refunded' : 'approved';
     this.emitRefund(payment, refund, 'refund.approved');
   }
 
