@@ -230,6 +230,18 @@ describe('provider errors', () => {
     expect(error).toMatchObject({ code: 'RAIL_DISABLED', httpStatus: 403 });
   });
 
+  it('"This payment method is not available right now" (solution not enabled) is RAIL_UNAVAILABLE, not RAIL_DISABLED', async () => {
+    sandbox.controls.setAccount(NO_CRYPTO_KEY, { disabledRails: ['crypto', 'upi'] });
+    try {
+      const upi: CreateDepositRequest = { depositId: newId(), amount: money('500', 'INR'), details: { rail: 'UPI' }, customer: { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' } };
+      const error = failure(await adapter.createDeposit(account(NO_CRYPTO_KEY), upi));
+      expect(error).toMatchObject({ code: 'RAIL_UNAVAILABLE', httpStatus: 403, outcomeUnknown: false, providerMessage: 'This payment method is not available right now' });
+      expect(error.message).toMatch(/not available/);
+    } finally {
+      sandbox.controls.setAccount(NO_CRYPTO_KEY, { disabledRails: ['crypto'] });
+    }
+  });
+
   // Sent without validation, as a caller that skipped it would: the provider's 422s must still map.
   it.each<[string, CreateDepositRequest['details'], Money, Customer, string]>([
     ['crypto below 10.00', { rail: 'CRYPTO' }, money('5.00', 'EUR'), named, 'AMOUNT_BELOW_MINIMUM'],

@@ -419,6 +419,30 @@ describe('QR gateway adapter against the sandbox (baht)', () => {
   });
 });
 
+describe('QR gateway adapter: a 422 answer', () => {
+  it('on QR code creation is a refusal, not a webhook URL problem; on registration it is WEBHOOK_URL_INVALID (spec status table)', async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'unprocessable', message: 'reference already used', type: 'validation_error' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', maxRetries: 0 });
+      const acct: MerchantAccount = { code: 'qr-422', provider: 'qr-gateway', livemode: false, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: TEST_KEY, webhookSecrets: [] };
+      const created = await adapter.createDeposit(acct, depositRequest());
+      expect(created).toMatchObject({ ok: false, error: { code: 'PROVIDER_REJECTED', httpStatus: 422, providerMessage: 'reference already used', outcomeUnknown: false } });
+      expect(JSON.stringify(created)).not.toMatch(/webhook/i);
+      expect(await adapter.registerWebhook(acct, { url: 'https://example.com/hook', events: ['payment.succeeded'] })).toMatchObject({
+        ok: false,
+        error: { code: 'WEBHOOK_URL_INVALID', httpStatus: 422 },
+      });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
 describe('QR gateway adapter when the provider is unavailable', () => {
   it('reports PROVIDER_UNAVAILABLE with an unknown outcome on a refused connection', async () => {
     const adapter = createQrGatewayAdapter({ amountUnit: 'satang', maxRetries: 1 });

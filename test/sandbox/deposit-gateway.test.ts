@@ -288,7 +288,7 @@ describe('payment creation: rail rules', () => {
     sandbox.controls.setAccount(OTHER_KEY, { disabledRails: ['crypto', 'upi'] });
     const cryptoResponse = await call('POST', '/payments', crypto, { key: OTHER_KEY });
     expect(cryptoResponse.status).toBe(403);
-    expect(cryptoResponse.body).toEqual({ ok: false, error: 'This payment method is not available right now', status: 403 });
+    expect(cryptoResponse.body).toEqual({ ok: false, error: 'This payment method is currently disabled', status: 403 });
     const upiResponse = await call('POST', '/payments', upi, { key: OTHER_KEY });
     expect(upiResponse.body).toEqual({ ok: false, error: 'This payment method is not available right now' });
     expect((await call('POST', '/payments', card, { key: OTHER_KEY })).status).toBe(201);

@@ -156,7 +156,21 @@ export const REJECTION_PATTERNS = {
   aboveMaximum: /\b(maximum|above|exceeds?|at most|too (high|large))\b/i,
   outOfBand: /\bbetween\b/i,
   currency: /\bcurrenc(y|ies)\b|\bsettles [A-Z]{3} only\b/i,
+  /** A26: the spec's "solution not enabled" text, "This payment method is not available right now". */
+  railUnavailable: /\bnot available right now\b/i,
 } as const;
+
+/**
+ * A26. "solution not enabled": the spec gives its message ("This payment method is not available
+ * right now", Errors 3) but not its HTTP status; the 403 row is "Payment method currently disabled
+ * (crypto rail disabled by the operator)". Assumed the two are different conditions told apart by the
+ * message: the "not available right now" text, under any 4xx status, is `RAIL_UNAVAILABLE` (this
+ * account cannot use the rail now; another rail may do); any other 403 is `RAIL_DISABLED`. The
+ * sandbox answers 403 with that text for a solution not enabled on the account, and 403 "This
+ * payment method is currently disabled" for the crypto rail disabled by the operator.
+ */
+export const RAIL_DISABLED_MESSAGE = 'This payment method is currently disabled';
+export const RAIL_UNAVAILABLE_MESSAGE = 'This payment method is not available right now';
 
 /**
  * A20. Card settle call body and idempotency: not shown. Assumed an empty JSON object with no

@@ -266,6 +266,15 @@ describe('payment lookup', () => {
     expect(partial.refundStatus).toEqual({ status: 'APPROVED', providerStatus: 'approved' });
   });
 
+  it('keeps a net that is not amount - fee apart (netMismatch), never as net', () => {
+    const wrong = parsePayment(json('{"reference":"p","status":"approved","amount":"10.00","fee":"0.30","net":"9.80","currency":"EUR","approved_at":"2026-01-02T03:04:05.678Z"}'));
+    expect(wrong).toMatchObject({ amount: eur('10.00'), fee: eur('0.30'), netMismatch: eur('9.80'), approvedAt: new Date('2026-01-02T03:04:05.678Z') });
+    expect(wrong).not.toHaveProperty('net');
+    const right = parsePayment(json('{"reference":"p","status":"approved","amount":"10.00","fee":"0.30","net":"9.70","currency":"EUR"}'));
+    expect(right).toMatchObject({ net: eur('9.70') });
+    expect(right).not.toHaveProperty('netMismatch');
+  });
+
   it('maps a declined payment with its reason and no approval time', () => {
     const declined = parsePayment(json('{"reference":"p","status":"declined","amount":"10.13","fee":"0.00","net":"10.13","currency":"EUR","decline_reason":"declined","approved_at":null,"refund_status":null}'));
     expect(declined).toEqual({ reference: 'p', status: 'DECLINED', providerStatus: 'declined', amount: eur('10.13'), fee: eur('0'), net: eur('10.13'), declineReason: 'declined' });

@@ -244,6 +244,12 @@ export function parsePayment(value: unknown): ProviderDeposit {
     approvedAt: date(payment.approved_at),
     createdAt: date(payment.created_at),
   };
+  // Spec: `net` is "amount minus fee". One that is not is a provider fault: kept apart, never applied.
+  const { amount, fee, net } = deposit;
+  if (amount && fee && net && (net.currency !== amount.currency || fee.currency !== amount.currency || !net.equals(amount.subtract(fee)))) {
+    delete deposit.net;
+    deposit.netMismatch = net;
+  }
   const refundWord = text(payment, 'refund_status');
   if (refundWord) {
     const status = refundStatusOf(refundWord);

@@ -3,6 +3,7 @@
 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Logger } from '../../lib/logger.js';
+import { Money } from '../../lib/money.js';
 import { Api, type ApiResult } from './api.js';
 import { ScaledClock } from './clock.js';
 import { HostedPages } from './hosted.js';
@@ -81,6 +82,8 @@ export interface DepositGatewaySandboxControls {
   events(apiKey?: string): WebhookEnvelope[];
   /** API requests received under /v1 whose path starts with the prefix (`/payments` or `/v1/payments`). */
   requestCount(pathPrefix?: string, method?: string): number;
+  /** From now on the payment reports this `net` instead of amount minus fee (a provider fault, for tests). */
+  misreportNet(reference: string, net: string): void;
   /** The raw bodies of those requests, byte for byte as received, oldest first. */
   requestBodies(pathPrefix?: string, method?: string): string[];
   payment(reference: string): SandboxPaymentSnapshot | undefined;
@@ -273,6 +276,11 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     events: (apiKey) => dispatcher.events(apiKey),
     requestCount(pathPrefix, method) {
       return matchingRequests(pathPrefix, method).length;
+    },
+    misreportNet(reference, net) {
+      const payment = store.payments.get(reference);
+      if (!payment) throw new SandboxError(`Unknown payment ${reference}`);
+      payment.reportedNet = Money.fromDecimal(net, payment.amount.currency);
     },
     requestBodies(pathPrefix, method) {
       return matchingRequests(pathPrefix, method).map((entry) => entry.bodyText ?? '');
