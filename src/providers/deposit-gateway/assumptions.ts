@@ -169,6 +169,16 @@ export const REJECTION_PATTERNS = {
  * sandbox answers 403 with that text for a solution not enabled on the account, and 403 "This
  * payment method is currently disabled" for the crypto rail disabled by the operator.
  */
+/**
+ * A27. "Transitions involving `approved_for_payment`, `expired`, `cancelled` and `error`: not shown",
+ * nor events for them. Assumed `approved_for_payment` is an open status between redirected/pending
+ * and approved (or declined), and `expired`, `cancelled` and `error` end an open payment with no
+ * money taken. Each is announced by a `payment.<status>` event whose `data.status` is the word (new
+ * event types "are added over time"; the adapter reads the status from `data.status`), never by a
+ * payment.declined. The sandbox reaches each through its `complete` control.
+ */
+export const UNSHOWN_PAYMENT_STATUS_EVENTS = ['payment.approved_for_payment', 'payment.expired', 'payment.cancelled', 'payment.error'] as const;
+
 export const RAIL_DISABLED_MESSAGE = 'This payment method is currently disabled';
 export const RAIL_UNAVAILABLE_MESSAGE = 'This payment method is not available right now';
 
