@@ -4,6 +4,11 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { MerchantAccount, ProviderName } from './providers/provider.js';
+import {
+  PUBLISHABLE_KEY_PREFIX as QR_PUBLISHABLE_KEY_PREFIX,
+  SECRET_KEY_PREFIX as QR_SECRET_KEY_PREFIX,
+  secretKeyMode as qrSecretKeyMode,
+} from './providers/qr-gateway/assumptions.js';
 
 export type Environment = 'development' | 'test' | 'production';
 
@@ -141,7 +146,8 @@ const url = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 const merchantAccountSchema = z.object({
   code: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'code must be lower-case letters, digits and dashes'),
   provider: z.enum(['deposit-gateway', 'qr-gateway']),
-  livemode: z.boolean(),
+  /** Optional: the key's prefix says test or live; when given it must agree with the key. */
+  livemode: z.boolean().optional(),
   /** Served by the in-process sandbox (development and tests only); then `baseUrl` is not given. */
   sandbox: z.boolean().default(false),
   baseUrl: url.optional(),
@@ -322,22 +328,53 @@ function parseMerchantAccounts(json: string, problems: string[]): MerchantAccoun
     return [];
   }
   const codes = new Set<string>();
+  const accounts: MerchantAccountConfig[] = [];
   for (const account of parsed.data) {
     if (!account.sandbox && !account.baseUrl) problems.push(`MERCHANT_ACCOUNTS[${account.code}].baseUrl: required unless the account is a sandbox account`);
     if (codes.has(account.code)) problems.push(`MERCHANT_ACCOUNTS: duplicate account code ${account.code}`);
     codes.add(account.code);
-    const expectedPrefix = keyPrefix(account.provider, account.livemode);
-    if (!account.apiKey.startsWith(expectedPrefix)) {
-      problems.push(`MERCHANT_ACCOUNTS[${account.code}].apiKey: a ${account.livemode ? 'live' : 'test'} ${account.provider} key starts with ${expectedPrefix}`);
+    const mode = keyMode(account.provider, account.apiKey);
+    if (!mode) {
+      problems.push(`MERCHANT_ACCOUNTS[${account.code}].apiKey: ${keyRule(account.provider, account.apiKey)}`);
+    } else if (account.livemode !== undefined && account.livemode !== (mode === 'live')) {
+      problems.push(
+        `MERCHANT_ACCOUNTS[${account.code}].livemode: is ${account.livemode} but the apiKey is a ${mode} key (${KEY_PREFIXES[account.provider][mode]}); the key's prefix decides, so correct or drop livemode`,
+      );
     }
+    accounts.push({
+      ...account,
+      livemode: mode === 'live',
+      baseUrl: account.sandbox ? '' : (account.baseUrl ?? '').replace(/\/+$/, ''),
+    });
   }
-  return parsed.data.map((account) => ({ ...account, baseUrl: account.sandbox ? '' : (account.baseUrl ?? '').replace(/\/+$/, '') }));
+  return accounts;
 }
 
-/** Key prefixes the providers document (deposit gateway: Authentication 2; QR gateway: Authentication 2). */
-function keyPrefix(provider: ProviderName, livemode: boolean): string {
-  if (provider === 'deposit-gateway') return livemode ? 'svc_live_' : 'svc_test_';
-  return livemode ? 'pk_live_' : 'pk_test_';
+/**
+ * Key prefixes the providers document, which also tell test from live. Deposit gateway:
+ * Authentication 2. QR gateway: the backend secret key sent as the bearer (Authentication 1-2,
+ * assumption Q20 in src/providers/qr-gateway/assumptions.ts).
+ */
+const KEY_PREFIXES: Record<ProviderName, { test: string; live: string }> = {
+  'deposit-gateway': { test: 'svc_test_', live: 'svc_live_' },
+  'qr-gateway': { test: QR_SECRET_KEY_PREFIX.test, live: QR_SECRET_KEY_PREFIX.live },
+};
+
+function keyMode(provider: ProviderName, apiKey: string): 'test' | 'live' | undefined {
+  if (provider === 'qr-gateway') return qrSecretKeyMode(apiKey);
+  const prefixes = KEY_PREFIXES[provider];
+  if (apiKey.startsWith(prefixes.test)) return 'test';
+  if (apiKey.startsWith(prefixes.live)) return 'live';
+  return undefined;
+}
+
+/** Why a key is refused; names prefixes only, never the key. */
+function keyRule(provider: ProviderName, apiKey: string): string {
+  const { test, live } = KEY_PREFIXES[provider];
+  if (provider === 'qr-gateway' && apiKey.startsWith(QR_PUBLISHABLE_KEY_PREFIX)) {
+    return `a pk_ key is the QR gateway's publishable (client-side) key and cannot call its API; configure the secret key, which starts with ${test} (test) or ${live} (live)`;
+  }
+  return `a ${provider} key starts with ${test} (test) or ${live} (live)`;
 }
 
 /**
@@ -360,7 +397,7 @@ function defaultSandboxAccounts(): MerchantAccountConfig[] {
       provider: 'qr-gateway',
       livemode: false,
       baseUrl: '',
-      apiKey: 'pk_test_sandbox_qr_gateway',
+      apiKey: 'sk_test_sandbox_qr_gateway',
       webhookSecrets: ['whsec_sandbox_qr_gateway'],
       sandbox: true,
     },

@@ -107,7 +107,10 @@ export interface ProviderDeposit {
   merchantReference?: string;
   amount?: Money;
   fee?: Money;
+  /** Only when it is `amount - fee`, as the deposit gateway defines it; otherwise see `netMismatch`. */
   net?: Money;
+  /** A reported net that is not `amount - fee`: not applied, raised as an anomaly for admins. */
+  netMismatch?: Money;
   declineReason?: string;
   /** Processor code: for admins only, never for shoppers. */
   statusReason?: string;
@@ -134,6 +137,8 @@ export interface ProviderDeposit {
 export const PROVIDER_ERROR_CODES = [
   'PROVIDER_AUTH_FAILED',
   'RAIL_DISABLED',
+  /** The rail is not available to this account right now (deposit gateway: "solution not enabled"); another may be. */
+  'RAIL_UNAVAILABLE',
   'AMOUNT_BELOW_MINIMUM',
   'AMOUNT_ABOVE_MAXIMUM',
   'CURRENCY_NOT_SUPPORTED',

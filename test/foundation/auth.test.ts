@@ -177,7 +177,7 @@ describe('viewer', () => {
       { code: 'qr-test', provider: 'qr-gateway', livemode: false },
     ]);
     const typed = await execute(url, MerchantAccountsQuery, {}, { key: roleKeys.CASHIER });
-    expect(JSON.stringify(typed)).not.toMatch(/svc_test_|pk_test_|whsec_|127\.0\.0\.1/);
+    expect(JSON.stringify(typed)).not.toMatch(/svc_test_|sk_test_|pk_test_|whsec_|127\.0\.0\.1/);
   });
 });
 

@@ -1,7 +1,7 @@
 // Configuration defaults that keep a gateway safe when started with nothing set.
 
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig, type ConfigError } from '../../src/config.js';
 
 describe('configuration defaults', () => {
   it('listens on loopback only unless HOST says otherwise', () => {
@@ -15,5 +15,50 @@ describe('configuration defaults', () => {
     expect(config.graphql.maxQueryChars).toBe(20_000);
     expect(config.http.webhookRejectedKeep).toBe(1000);
     expect(() => loadConfig({ GRAPHQL_MAX_MONEY_FIELDS: '0' })).toThrow(/GRAPHQL_MAX_MONEY_FIELDS/);
+  });
+});
+
+describe('merchant account keys', () => {
+  const qr = (fields: Record<string, unknown>) =>
+    JSON.stringify([{ code: 'qr-main', provider: 'qr-gateway', baseUrl: 'https://qr.example', webhookSecrets: ['whsec_example_secret'], ...fields }]);
+  const dg = (fields: Record<string, unknown>) =>
+    JSON.stringify([{ code: 'dg-main', provider: 'deposit-gateway', baseUrl: 'https://dg.example/v1', webhookSecrets: ['whsec_example_secret'], ...fields }]);
+  const problemsOf = (accounts: string): string[] => {
+    try {
+      loadConfig({ MERCHANT_ACCOUNTS: accounts });
+    } catch (error) {
+      return (error as ConfigError).problems;
+    }
+    return [];
+  };
+
+  it('takes the QR secret key (sk_test_, sk_live_) as the bearer and reads test or live from its prefix', () => {
+    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_test_abcdefgh' }) }).merchantAccounts[0]).toMatchObject({ apiKey: 'sk_test_abcdefgh', livemode: false });
+    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_live_abcdefgh' }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
+    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_live_abcdefgh', livemode: true }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
+    expect(loadConfig({ MERCHANT_ACCOUNTS: dg({ apiKey: 'svc_live_abcdefgh' }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
+    // With nothing configured, the sandbox QR account is a secret test key too.
+    expect(loadConfig({}).merchantAccounts.find((account) => account.provider === 'qr-gateway')?.apiKey).toMatch(/^sk_test_/);
+  });
+
+  it('refuses a publishable pk_ key, saying which key to configure, without printing the key', () => {
+    for (const apiKey of ['pk_test_abcdefgh', 'pk_live_abcdefgh']) {
+      const problems = problemsOf(qr({ apiKey }));
+      expect(problems).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.apiKey: .*publishable.*sk_test_.*sk_live_/)]);
+      expect(problems.join()).not.toContain('abcdefgh');
+    }
+  });
+
+  it('refuses a key of neither prefix, and a deposit gateway key on a QR account', () => {
+    expect(problemsOf(qr({ apiKey: 'svc_test_abcdefgh' }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.apiKey: .*sk_test_.*sk_live_/)]);
+    expect(problemsOf(dg({ apiKey: 'sk_test_abcdefgh' }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-main\]\.apiKey: .*svc_test_.*svc_live_/)]);
+  });
+
+  it('refuses a livemode that contradicts the key, naming the account and the field', () => {
+    expect(problemsOf(qr({ apiKey: 'sk_test_abcdefgh', livemode: true }))).toEqual([
+      expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.livemode: is true but the apiKey is a test key \(sk_test_\)/),
+    ]);
+    expect(problemsOf(qr({ apiKey: 'sk_live_abcdefgh', livemode: false }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.livemode: is false .* live key \(sk_live_\)/)]);
+    expect(problemsOf(dg({ apiKey: 'svc_test_abcdefgh', livemode: true }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-main\]\.livemode: /)]);
   });
 });

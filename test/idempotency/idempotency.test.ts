@@ -35,7 +35,7 @@ const until = async (check: () => Promise<boolean>, timeoutMs = 15_000) => {
   await expect.poll(check, { timeout: timeoutMs, interval: 25 }).toBe(true);
 };
 
-const QR_ACCOUNT = { code: 'qr-test', provider: 'qr-gateway', livemode: false, sandbox: true, apiKey: 'pk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] };
+const QR_ACCOUNT = { code: 'qr-test', provider: 'qr-gateway', livemode: false, sandbox: true, apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] };
 /**
  * A provider call may take 45 s before we give up on it, with no automatic retry: the holder of a
  * key keeps its lease at least that long.

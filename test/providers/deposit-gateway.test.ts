@@ -136,6 +136,32 @@ describe('create on every rail', () => {
     expect(deposit).toMatchObject({ status: 'PENDING', providerStatus: 'pending', crypto: { quoteTtlMinutes: 15, underpayTolerancePct: '1' } });
   });
 
+  it.each([
+    ['20.10', 'USD'],
+    ['10.00', 'EUR'],
+    // A float would send 1000000000000000.
+    ['999999999999999.99', 'EUR'],
+  ])('crypto: the amount %s %s goes out as that JSON number, byte for byte (A21)', async (amount, currency) => {
+    const depositId = newId();
+    const before = sandbox.controls.requestBodies('/payments', 'POST').length;
+    const deposit = value(await adapter.createDeposit(account(TEST_KEY), { depositId, amount: money(amount, currency), details: { rail: 'CRYPTO' }, customer: named }));
+    const bodies = sandbox.controls.requestBodies('/payments', 'POST').slice(before);
+    expect(bodies).toEqual([
+      `{"amount":${amount},"currency":"${currency}","merchant_reference":"${depositId}","idempotency_key":"${depositId}","email":"ana@example.com","firstName":"Ana","lastName":"Silva","provider":"crypto"}`,
+    ]);
+    expect(sandbox.controls.payment(deposit.reference)).toMatchObject({ amount, currency });
+    const looked = value(await adapter.getDeposit(account(TEST_KEY), deposit.reference));
+    expect(looked.amount?.toDecimal()).toBe(amount);
+  });
+
+  it('other rails keep the decimal string the spec shows for them', async () => {
+    const request = card('20.10');
+    const before = sandbox.controls.requestBodies('/payments', 'POST').length;
+    value(await adapter.createDeposit(account(TEST_KEY), request));
+    const [body] = sandbox.controls.requestBodies('/payments', 'POST').slice(before);
+    expect(body).toMatch(/^\{"amount":"20\.10","currency":"EUR",/);
+  });
+
   it('hosted checkout on a live account: the session id and url', async () => {
     const request: CreateDepositRequest = { depositId: newId(), amount: money('30.00', 'EUR'), details: { rail: 'HOSTED_CHECKOUT', expiresInSeconds: 900 }, customer: { email: 'ana@example.com' }, returnUrl: 'https://shop.example/back' };
     expect(adapter.validateDeposit(account(LIVE_KEY, true), request)).toEqual([]);
@@ -202,6 +228,18 @@ describe('provider errors', () => {
   it('403 when the rail is disabled', async () => {
     const error = failure(await adapter.createDeposit(account(NO_CRYPTO_KEY), { depositId: newId(), amount: money('20.00', 'EUR'), details: { rail: 'CRYPTO' }, customer: named }));
     expect(error).toMatchObject({ code: 'RAIL_DISABLED', httpStatus: 403 });
+  });
+
+  it('"This payment method is not available right now" (solution not enabled) is RAIL_UNAVAILABLE, not RAIL_DISABLED', async () => {
+    sandbox.controls.setAccount(NO_CRYPTO_KEY, { disabledRails: ['crypto', 'upi'] });
+    try {
+      const upi: CreateDepositRequest = { depositId: newId(), amount: money('500', 'INR'), details: { rail: 'UPI' }, customer: { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' } };
+      const error = failure(await adapter.createDeposit(account(NO_CRYPTO_KEY), upi));
+      expect(error).toMatchObject({ code: 'RAIL_UNAVAILABLE', httpStatus: 403, outcomeUnknown: false, providerMessage: 'This payment method is not available right now' });
+      expect(error.message).toMatch(/not available/);
+    } finally {
+      sandbox.controls.setAccount(NO_CRYPTO_KEY, { disabledRails: ['crypto'] });
+    }
   });
 
   // Sent without validation, as a caller that skipped it would: the provider's 422s must still map.

@@ -9,10 +9,10 @@ import type { CreateDepositRequest, MerchantAccount, WebhookEvent } from '../../
 import { createQrGatewayAdapter, type QrGatewayAdapter } from '../../src/providers/qr-gateway/index.js';
 import { startQrGatewaySandbox, type QrGatewaySandbox } from '../../src/sandbox/qr-gateway/index.js';
 
-const TEST_KEY = 'pk_test_adapter_suite';
-const LIVE_KEY = 'pk_live_adapter_suite';
+const TEST_KEY = 'sk_test_adapter_suite';
+const LIVE_KEY = 'sk_live_adapter_suite';
 // Each delivery scenario has a key of its own, so its registrations see only its own payments.
-const ISOLATED_KEYS = ['pk_test_adapter_only', 'pk_test_adapter_duplicate', 'pk_test_adapter_flaky'];
+const ISOLATED_KEYS = ['sk_test_adapter_only', 'sk_test_adapter_duplicate', 'sk_test_adapter_flaky'];
 // Durations run at 1/100: a 30 s retry takes 0.3 s, a 60 s expiry 0.6 s.
 const TIME_SCALE = 0.01;
 
@@ -250,7 +250,7 @@ describe('QR gateway adapter against the sandbox (satang)', () => {
   });
 
   it('answers 401 for an unknown key as PROVIDER_AUTH_FAILED, and ping tells', async () => {
-    const stranger = account(sandbox, { apiKey: 'pk_test_not_configured' });
+    const stranger = account(sandbox, { apiKey: 'sk_test_not_configured' });
     expect(await adapter.createDeposit(stranger, depositRequest())).toMatchObject({ ok: false, error: { code: 'PROVIDER_AUTH_FAILED', httpStatus: 401 } });
     expect(await adapter.registerWebhook(stranger, { url: receiver.url, events: ['payment.succeeded'] })).toMatchObject({
       ok: false,
@@ -324,7 +324,7 @@ describe('QR gateway adapter against the sandbox (satang)', () => {
     it('sends only subscribed events', async () => {
       const only = await startReceiver();
       try {
-        const base = account(sandbox, { apiKey: 'pk_test_adapter_only' });
+        const base = account(sandbox, { apiKey: 'sk_test_adapter_only' });
         const registration = await adapter.registerWebhook(base, { url: only.url, events: ['payment.succeeded'] });
         if (!registration.ok) throw new Error(registration.error.message);
         const acct = { ...base, webhookSecrets: [registration.value.secret] };
@@ -343,7 +343,7 @@ describe('QR gateway adapter against the sandbox (satang)', () => {
 
     it('may deliver the same event twice; both verify and share one event id', async () => {
       const dup = await startReceiver();
-      const base = account(sandbox, { apiKey: 'pk_test_adapter_duplicate' });
+      const base = account(sandbox, { apiKey: 'sk_test_adapter_duplicate' });
       const registration = await adapter.registerWebhook(base, { url: dup.url, events: ['payment.succeeded'] });
       if (!registration.ok) throw new Error(registration.error.message);
       const acct = { ...base, webhookSecrets: [registration.value.secret] };
@@ -366,7 +366,7 @@ describe('QR gateway adapter against the sandbox (satang)', () => {
     it('retries a delivery the receiver did not acknowledge', async () => {
       const flaky = await startReceiver((n) => (n === 1 ? 500 : 200));
       try {
-        const base = account(sandbox, { apiKey: 'pk_test_adapter_flaky' });
+        const base = account(sandbox, { apiKey: 'sk_test_adapter_flaky' });
         const registration = await adapter.registerWebhook(base, { url: flaky.url, events: ['payment.succeeded'] });
         if (!registration.ok) throw new Error(registration.error.message);
         const acct = { ...base, webhookSecrets: [registration.value.secret] };
@@ -416,6 +416,30 @@ describe('QR gateway adapter against the sandbox (baht)', () => {
       expect.objectContaining({ field: ['amount'], code: 'AMOUNT_TOO_PRECISE' }),
     ]);
     expect(await adapter.createDeposit(account(sandbox), depositRequest('1250.50'))).toMatchObject({ ok: false, error: { code: 'PROVIDER_REJECTED' } });
+  });
+});
+
+describe('QR gateway adapter: a 422 answer', () => {
+  it('on QR code creation is a refusal, not a webhook URL problem; on registration it is WEBHOOK_URL_INVALID (spec status table)', async () => {
+    const server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: 'unprocessable', message: 'reference already used', type: 'validation_error' } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', maxRetries: 0 });
+      const acct: MerchantAccount = { code: 'qr-422', provider: 'qr-gateway', livemode: false, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: TEST_KEY, webhookSecrets: [] };
+      const created = await adapter.createDeposit(acct, depositRequest());
+      expect(created).toMatchObject({ ok: false, error: { code: 'PROVIDER_REJECTED', httpStatus: 422, providerMessage: 'reference already used', outcomeUnknown: false } });
+      expect(JSON.stringify(created)).not.toMatch(/webhook/i);
+      expect(await adapter.registerWebhook(acct, { url: 'https://example.com/hook', events: ['payment.succeeded'] })).toMatchObject({
+        ok: false,
+        error: { code: 'WEBHOOK_URL_INVALID', httpStatus: 422 },
+      });
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
 

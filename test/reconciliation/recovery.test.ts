@@ -15,7 +15,7 @@ import { eventsOf } from '../webhooks/support.js';
 const ACCOUNTS = [
   { code: 'dg-test', provider: 'deposit-gateway', livemode: false, sandbox: true, apiKey: 'svc_test_sandbox_deposit_gateway', webhookSecrets: ['whsec_sandbox_deposit_gateway'] },
   { code: 'dg-live-sim', provider: 'deposit-gateway', livemode: true, sandbox: true, apiKey: 'svc_live_sandbox_simulated_live', webhookSecrets: ['whsec_sandbox_simulated_live'] },
-  { code: 'qr-test', provider: 'qr-gateway', livemode: false, sandbox: true, apiKey: 'pk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
+  { code: 'qr-test', provider: 'qr-gateway', livemode: false, sandbox: true, apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
 ];
 
 let t: TestGateway;

@@ -148,6 +148,14 @@ describe('payment creation: valid requests and response shapes', () => {
     expect(payment.body.payment.amount).toBe('10.10');
     expect(payment.body.payment.currency).toBe('USD');
   });
+
+  it('crypto: a JSON number a float would round is kept digit for digit', async () => {
+    // Number('999999999999999.99') is 1000000000000000: the sandbox must read the source text.
+    const response = await call('POST', '/payments', undefined, { raw: '{"provider":"crypto","amount":999999999999999.99,"currency":"EUR","email":"a@b.co","firstName":"A","lastName":"B"}' });
+    expect(response.status).toBe(201);
+    const payment = await call('GET', `/payments/${response.body.reference}`);
+    expect(payment.body.payment.amount).toBe('999999999999999.99');
+  });
 });
 
 interface RuleCase {
@@ -280,7 +288,7 @@ describe('payment creation: rail rules', () => {
     sandbox.controls.setAccount(OTHER_KEY, { disabledRails: ['crypto', 'upi'] });
     const cryptoResponse = await call('POST', '/payments', crypto, { key: OTHER_KEY });
     expect(cryptoResponse.status).toBe(403);
-    expect(cryptoResponse.body).toEqual({ ok: false, error: 'This payment method is not available right now', status: 403 });
+    expect(cryptoResponse.body).toEqual({ ok: false, error: 'This payment method is currently disabled', status: 403 });
     const upiResponse = await call('POST', '/payments', upi, { key: OTHER_KEY });
     expect(upiResponse.body).toEqual({ ok: false, error: 'This payment method is not available right now' });
     expect((await call('POST', '/payments', card, { key: OTHER_KEY })).status).toBe(201);
@@ -625,17 +633,21 @@ describe('refunds', () => {
     expect(events[0]?.data).toEqual({ reference: response.body.refund.id, payment_reference: reference, merchant_reference: 'order-refund', status: 'pending', amount: '100.00', currency: 'EUR' });
     const again = await call('POST', '/refunds', { reference, amount: '1.00' });
     expect(again.status).toBe(422);
-    expect(again.body.error).toMatch(/only approved payments can be refunded/);
+    expect(again.body.error).toBe(`Refund amount 1.00 EUR exceeds the refundable amount 0.00 EUR of payment ${reference}`);
   });
 
-  it('partial refunds never exceed the amount', async () => {
+  it('partial refunds never exceed the amount; a payment refunded in part still takes refunds up to the rest', async () => {
     const reference = await approvedPayment();
     expect((await call('POST', '/refunds', { reference, amount: '60.00' })).status).toBe(201);
     const over = await call('POST', '/refunds', { reference, amount: '40.01' });
     expect(over.status).toBe(422);
     expect(over.body.error).toBe(`Refund amount 40.01 EUR exceeds the refundable amount 40.00 EUR of payment ${reference}`);
     await sandbox.controls.idle();
-    expect((await call('GET', `/payments/${reference}`)).body.payment).toMatchObject({ status: 'approved', refund_status: 'approved' });
+    // Spec: `refunded` is "returned, in full or in part"; refund_status `refunded` only once reversed in full.
+    expect((await call('GET', `/payments/${reference}`)).body.payment).toMatchObject({ status: 'refunded', refund_status: 'approved' });
+    const beyond = await call('POST', '/refunds', { reference, amount: '40.01' });
+    expect(beyond.status).toBe(422);
+    expect(beyond.body.error).toBe(`Refund amount 40.01 EUR exceeds the refundable amount 40.00 EUR of payment ${reference}`);
     expect((await call('POST', '/refunds', { reference, amount: '40.00' })).status).toBe(201);
     await sandbox.controls.idle();
     expect((await call('GET', `/payments/${reference}`)).body.payment).toMatchObject({ status: 'refunded', refund_status: 'refunded' });

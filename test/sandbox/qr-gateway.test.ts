@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startQrGatewaySandbox, type QrGatewaySandbox } from '../../src/sandbox/qr-gateway/index.js';
 
-const KEY = 'pk_test_sandbox_suite';
-const OTHER_KEY = 'pk_test_sandbox_other';
-const LIVE_KEY = 'pk_live_sandbox_suite';
-const HOOK_KEY = 'pk_test_sandbox_hooks';
+const KEY = 'sk_test_sandbox_suite';
+const OTHER_KEY = 'sk_test_sandbox_other';
+const LIVE_KEY = 'sk_live_sandbox_suite';
+const HOOK_KEY = 'sk_test_sandbox_hooks';
 const TIME_SCALE = 0.01;
 
 interface Received {
@@ -80,8 +80,10 @@ describe('QR gateway sandbox', () => {
 
   it.each([
     ['no key', null],
-    ['an unknown key', 'pk_test_unknown'],
+    ['an unknown key', 'sk_test_unknown'],
     ['a secret-looking key that is not configured', 'sk_test_whatever'],
+    // Authentication 1-2 (Q20): the bearer is the backend secret key; a publishable key never authenticates.
+    ['a publishable key', 'pk_test_sandbox_suite'],
   ])('refuses %s with 401 and the error body', async (_label, key) => {
     const response = await call('POST', '/v1/qr-codes', code(), { key });
     expect(response.status).toBe(401);

@@ -68,6 +68,9 @@ const PROVIDER_OF_RAIL: Record<Rail, ProviderName> = {
   THAI_QR: 'qr-gateway',
 };
 
+/** Admin-only event: the provider reported a net that is not amount minus fee (not applied). */
+export const DEPOSIT_NET_MISMATCH = 'deposit.net_mismatch';
+
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const MERCHANT_REFERENCE_MAX = 128;
 
@@ -176,7 +179,10 @@ export class DepositService {
       locked.net = inCurrency(truth.net) ?? locked.net ?? null;
       locked.declineReason = truth.declineReason ?? locked.declineReason ?? null;
       locked.statusReason = truth.statusReason ?? locked.statusReason ?? null;
-      if (locked.status === 'SUCCEEDED') locked.approvedAt ??= truth.approvedAt ?? null;
+      // The payment's own approved_at (spec: "use it rather than created_at to age a deposit") wins
+      // over the moment a webhook's envelope was created, which only stood in for it until now.
+      if (locked.status === 'SUCCEEDED' || locked.status === 'REFUNDED') locked.approvedAt = truth.approvedAt ?? locked.approvedAt ?? null;
+      if (truth.netMismatch) await this.raiseNetMismatch(tx, locked, truth);
       if (JSON.stringify([locked.fee, locked.net, locked.declineReason, locked.statusReason, locked.approvedAt]) === before) return;
       await tx.flush();
       await this.deps.events.append(tx, {
@@ -188,6 +194,29 @@ export class DepositService {
         toStatus: locked.status,
         deposit: locked,
       });
+    });
+  }
+
+  /**
+   * A reported `net` that is not `amount - fee` (spec: "net: amount minus fee") is not applied: it is
+   * raised once per deposit as an admin-only `deposit.net_mismatch` event, and logged as an anomaly.
+   */
+  private async raiseNetMismatch(tx: SqlEntityManager, deposit: Deposit, truth: ProviderDeposit): Promise<void> {
+    const raised = await tx.execute<Array<{ n: string }>>(`select count(*)::text as n from payment_event where subject_type = 'deposit' and subject_id = ? and type = ?`, [deposit.id, DEPOSIT_NET_MISMATCH]);
+    if (raised[0]?.n !== '0') return;
+    this.deps.logger.warn(
+      { anomaly: 'NET_MISMATCH', depositId: deposit.id, amount: truth.amount?.toString() ?? null, fee: truth.fee?.toString() ?? null, reportedNet: truth.netMismatch?.toString() ?? null },
+      'provider reported a net that is not amount minus fee; not applied',
+    );
+    await this.deps.events.append(tx, {
+      subjectType: 'deposit',
+      subjectId: deposit.id,
+      clientId: deposit.clientId,
+      adminOnly: true,
+      type: DEPOSIT_NET_MISMATCH,
+      fromStatus: deposit.status,
+      toStatus: deposit.status,
+      deposit,
     });
   }
 

@@ -30,7 +30,8 @@ export interface PaymentRefundedReport {
 /**
  * - `recorded`: nothing of ours explained it and the amount was known: a PROVIDER refund of the rest
  *   of the payment was recorded and executed (the deposit moved to REFUNDED through the refund code).
- * - `explained`: the deposit's refunds already refunded it in full: a duplicate.
+ * - `explained`: the deposit's refunds already refunded it in full, or in part when the report does not
+ *   say the payment is reversed in full (`refunded` is "in full or in part"): a duplicate.
  * - `in_progress`: refunds of ours are open; their own events decide, nothing changed.
  * - `anomaly`: not explained and not recordable (the amount is unknown, the deposit is not SUCCEEDED,
  *   other money); nothing changed, `reason` starts with a stable code such as `REFUND_NOT_RECORDED`.
@@ -69,6 +70,10 @@ export async function applyPaymentRefunded(em: SqlEntityManager, report: Payment
   }
   if (deposit.status !== 'SUCCEEDED') {
     return { outcome: 'anomaly', reason: `REFUND_NOT_RECORDED: the provider reports the payment refunded while the deposit is ${deposit.status}` };
+  }
+  if (!report.reversedInFull && deposit.refundedMoney().isPositive()) {
+    // Status `refunded` means "returned, in full or in part": executed refunds of ours explain it.
+    return { outcome: 'explained', reason: `REFUND_ALREADY_RECORDED: the payment is refunded in part; ${deposit.refundedMoney().toString()} of it by this deposit's refunds` };
   }
   if (!report.reversedInFull) {
     return {

@@ -156,7 +156,31 @@ export const REJECTION_PATTERNS = {
   aboveMaximum: /\b(maximum|above|exceeds?|at most|too (high|large))\b/i,
   outOfBand: /\bbetween\b/i,
   currency: /\bcurrenc(y|ies)\b|\bsettles [A-Z]{3} only\b/i,
+  /** A26: the spec's "solution not enabled" text, "This payment method is not available right now". */
+  railUnavailable: /\bnot available right now\b/i,
 } as const;
+
+/**
+ * A26. "solution not enabled": the spec gives its message ("This payment method is not available
+ * right now", Errors 3) but not its HTTP status; the 403 row is "Payment method currently disabled
+ * (crypto rail disabled by the operator)". Assumed the two are different conditions told apart by the
+ * message: the "not available right now" text, under any 4xx status, is `RAIL_UNAVAILABLE` (this
+ * account cannot use the rail now; another rail may do); any other 403 is `RAIL_DISABLED`. The
+ * sandbox answers 403 with that text for a solution not enabled on the account, and 403 "This
+ * payment method is currently disabled" for the crypto rail disabled by the operator.
+ */
+/**
+ * A27. "Transitions involving `approved_for_payment`, `expired`, `cancelled` and `error`: not shown",
+ * nor events for them. Assumed `approved_for_payment` is an open status between redirected/pending
+ * and approved (or declined), and `expired`, `cancelled` and `error` end an open payment with no
+ * money taken. Each is announced by a `payment.<status>` event whose `data.status` is the word (new
+ * event types "are added over time"; the adapter reads the status from `data.status`), never by a
+ * payment.declined. The sandbox reaches each through its `complete` control.
+ */
+export const UNSHOWN_PAYMENT_STATUS_EVENTS = ['payment.approved_for_payment', 'payment.expired', 'payment.cancelled', 'payment.error'] as const;
+
+export const RAIL_DISABLED_MESSAGE = 'This payment method is currently disabled';
+export const RAIL_UNAVAILABLE_MESSAGE = 'This payment method is not available right now';
 
 /**
  * A20. Card settle call body and idempotency: not shown. Assumed an empty JSON object with no
@@ -166,11 +190,14 @@ export const REJECTION_PATTERNS = {
 export const CARD_SETTLE_BODY: Readonly<Record<string, never>> = {};
 
 /**
- * A21. Crypto amounts: "Crypto examples send a JSON number". Numbers cannot carry an exact decimal
- * through most JSON stacks, so the adapter sends the same decimal string as every other rail and
- * reads a number from the provider by its source text.
+ * A21. Crypto amounts: "Crypto examples send a JSON number" (the shared table says "string, major
+ * units" and "up to 2 decimals"). Whether the crypto rail also takes a string is not shown. Assumed
+ * it wants what its examples show: the adapter sends the crypto `amount` as a JSON number whose token
+ * is the exact decimal text (`20.10`, `999999999999999.99`), written through `JSON.rawJSON` and never
+ * through a binary float; every other rail keeps the decimal string. A number from the provider is
+ * read by its source text.
  */
-export const CRYPTO_AMOUNT_AS_STRING = true;
+export const CRYPTO_AMOUNT_AS_JSON_NUMBER = true;
 
 /**
  * A22. LATAM `successUrl`, `errorUrl` and `redirectUrl`: no scheme rule is stated. Assumed the shared

@@ -21,6 +21,12 @@ describe('errorFromResponse', () => {
     expect(error.message).not.toContain('provider words');
   });
 
+  it.each([403, 422, 400])('"This payment method is not available right now" under HTTP %i is RAIL_UNAVAILABLE (A26)', (status) => {
+    const error = errorFromResponse(status, { ok: false, error: 'This payment method is not available right now' });
+    expect(error).toMatchObject({ code: 'RAIL_UNAVAILABLE', httpStatus: status, outcomeUnknown: false });
+    expect(errorFromResponse(403, { ok: false, error: 'This payment method is currently disabled' }).code).toBe('RAIL_DISABLED');
+  });
+
   it('503 is PAYOUTS_NOT_ENABLED on payout create only', () => {
     expect(errorFromResponse(503, { ok: false, error: 'Live payouts are not enabled' }, { payoutCreate: true })).toMatchObject({ code: 'PAYOUTS_NOT_ENABLED', outcomeUnknown: false });
   });

@@ -24,6 +24,11 @@ export function errorFromResponse(status: number, body: unknown, context: ErrorC
   if (status === 401) {
     return { ...base, code: 'PROVIDER_AUTH_FAILED', message: 'The payment provider refused the merchant account credentials.' };
   }
+  // Spec, Errors 3: "solution not enabled" reads "This payment method is not available right now"
+  // (its status is not shown, A26); told apart from the 403 of a rail the operator disabled.
+  if (providerMessage && REJECTION_PATTERNS.railUnavailable.test(providerMessage) && status >= 400 && status < 500) {
+    return { ...base, code: 'RAIL_UNAVAILABLE', message: 'This payment method is not available for this account right now; choose another one.' };
+  }
   if (status === 403) {
     return { ...base, code: 'RAIL_DISABLED', message: 'This payment method is currently disabled at the provider.' };
   }

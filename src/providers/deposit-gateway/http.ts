@@ -3,7 +3,7 @@
 import type { Logger } from '../../lib/logger.js';
 import type { MerchantAccount, ProviderError } from '../provider.js';
 import { errorFromResponse, unavailable, type ErrorContext } from './errors.js';
-import { parseJsonExact, type JsonObject } from './json.js';
+import { parseJsonExact, stringifyJsonExact, type JsonObject } from './json.js';
 
 export interface HttpOptions {
   timeoutMs: number;
@@ -66,7 +66,7 @@ export class DepositGatewayHttp {
       const response = await fetch(this.url(account, call), {
         method: call.method,
         headers,
-        body: call.body ? JSON.stringify(call.body) : undefined,
+        body: call.body ? stringifyJsonExact(call.body) : undefined,
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });
       status = response.status;

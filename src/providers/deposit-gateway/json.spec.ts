@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { Money } from '../../lib/money.js';
-import { decimalText, integerValue, JsonNumber, parseJsonExact } from './json.js';
+import { decimalText, integerValue, JsonNumber, parseJsonExact, stringifyJsonExact } from './json.js';
 
 describe('parseJsonExact', () => {
   it('keeps the source text of every number', () => {
@@ -63,5 +63,17 @@ describe('integerValue', () => {
     expect(integerValue(new JsonNumber('1.5'))).toBeUndefined();
     expect(integerValue(new JsonNumber('90071992547409931'))).toBeUndefined();
     expect(integerValue(undefined)).toBeUndefined();
+  });
+});
+
+describe('stringifyJsonExact', () => {
+  it('writes a JsonNumber as its own digits, never through a float', () => {
+    expect(stringifyJsonExact({ amount: new JsonNumber('999999999999999.99'), b: [new JsonNumber('10.00')], c: '10.10' })).toBe(
+      '{"amount":999999999999999.99,"b":[10.00],"c":"10.10"}',
+    );
+  });
+
+  it('refuses a source that is not a plain decimal', () => {
+    for (const source of ['1e2', 'NaN', '01.5', '1,5', '']) expect(() => stringifyJsonExact({ amount: new JsonNumber(source) })).toThrow(RangeError);
   });
 });

@@ -53,6 +53,24 @@ export function integerValue(value: unknown): number | undefined {
   return Number.isSafeInteger(number) ? number : undefined;
 }
 
+const rawJSON = (JSON as unknown as { rawJSON?: (text: string) => unknown }).rawJSON;
+const PLAIN_DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
+
+/**
+ * JSON.stringify that writes each {@link JsonNumber} as the number token of its source text, through
+ * `JSON.rawJSON` (Node 22), so a decimal such as `20.10` goes out as `20.10`, digit for digit, and
+ * never as the nearest binary float. Refuses a source that is not a plain decimal, and a runtime
+ * without `JSON.rawJSON`, rather than writing an inexact number.
+ */
+export function stringifyJsonExact(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (!(item instanceof JsonNumber)) return item;
+    if (!PLAIN_DECIMAL.test(item.source)) throw new RangeError('A JSON number must be a plain decimal');
+    if (!rawJSON) throw new RangeError('Cannot write an exact JSON number on this runtime');
+    return rawJSON(item.source);
+  });
+}
+
 export type JsonObject = Record<string, unknown>;
 
 export function isObject(value: unknown): value is JsonObject {

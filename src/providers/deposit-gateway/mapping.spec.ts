@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Money } from '../../lib/money.js';
 import type { CreateDepositRequest, DepositStatus } from '../provider.js';
-import { parseJsonExact } from './json.js';
+import { JsonNumber, parseJsonExact, stringifyJsonExact } from './json.js';
 import {
   checkoutSessionBody,
   depositStatusOf,
@@ -129,9 +129,10 @@ describe('request bodies', () => {
     expect(pix).not.toHaveProperty('address1');
   });
 
-  it('crypto: provider crypto, amount still an exact decimal string', () => {
+  it('crypto: provider crypto, amount a JSON number of the exact decimal (A21)', () => {
     const body = paymentBody(deposit({ rail: 'CRYPTO' }, Money.fromDecimal('20.1', 'USD')));
-    expect(body).toMatchObject({ provider: 'crypto', amount: '20.10', currency: 'USD' });
+    expect(body).toMatchObject({ provider: 'crypto', amount: new JsonNumber('20.10'), currency: 'USD' });
+    expect(stringifyJsonExact(body)).toContain('"amount":20.10,');
     expect(body).not.toHaveProperty('method');
   });
 
@@ -263,6 +264,15 @@ describe('payment lookup', () => {
     expect(reversed.refundStatus).toEqual({ status: 'APPROVED', providerStatus: 'refunded', reversedInFull: true });
     const partial = parsePayment(json('{"reference":"p","status":"approved","amount":"10.00","currency":"EUR","refund_status":"approved"}'));
     expect(partial.refundStatus).toEqual({ status: 'APPROVED', providerStatus: 'approved' });
+  });
+
+  it('keeps a net that is not amount - fee apart (netMismatch), never as net', () => {
+    const wrong = parsePayment(json('{"reference":"p","status":"approved","amount":"10.00","fee":"0.30","net":"9.80","currency":"EUR","approved_at":"2026-01-02T03:04:05.678Z"}'));
+    expect(wrong).toMatchObject({ amount: eur('10.00'), fee: eur('0.30'), netMismatch: eur('9.80'), approvedAt: new Date('2026-01-02T03:04:05.678Z') });
+    expect(wrong).not.toHaveProperty('net');
+    const right = parsePayment(json('{"reference":"p","status":"approved","amount":"10.00","fee":"0.30","net":"9.70","currency":"EUR"}'));
+    expect(right).toMatchObject({ net: eur('9.70') });
+    expect(right).not.toHaveProperty('netMismatch');
   });
 
   it('maps a declined payment with its reason and no approval time', () => {

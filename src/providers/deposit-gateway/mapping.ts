@@ -18,7 +18,7 @@ import type {
   WebhookEvent,
 } from '../provider.js';
 import { CREATED_STATUS_WORD, REFUND_EVENT_STATUS, REFUND_STATUS_REVERSED_IN_FULL, REFUND_STATUS_WORDS, UNKNOWN_LOOKUP_STATUS, type BeneficiaryField } from './assumptions.js';
-import { decimalText, integerValue, isObject, text, type JsonObject } from './json.js';
+import { JsonNumber, decimalText, integerValue, isObject, text, type JsonObject } from './json.js';
 import { BENEFICIARY_FIELD_NAMES } from './validation.js';
 
 /** A provider body that lacks what the spec promises; the caller turns it into an error result. */
@@ -97,7 +97,7 @@ export function checkoutSessionBody(request: CreateDepositRequest, details: Deta
 export function paymentBody(request: CreateDepositRequest): JsonObject {
   const { customer, details } = request;
   const shared: JsonObject = {
-    // Decimal string in every rail, crypto included (A21); CLP and COP print as integers.
+    // Decimal string in every rail but crypto (A21); CLP and COP print as integers.
     amount: request.amount.toDecimal(),
     currency: request.amount.currency,
     merchant_reference: request.depositId,
@@ -137,7 +137,8 @@ export function paymentBody(request: CreateDepositRequest): JsonObject {
     case 'PIX':
       return { ...shared, solution: details.rail === 'UPI' ? 'upi' : 'pix', phone: customer.phone, personalId: customer.personalId };
     case 'CRYPTO':
-      return { ...shared, provider: 'crypto' };
+      // A JSON number as the crypto examples send it, written from the decimal's own digits (A21).
+      return { ...shared, amount: new JsonNumber(request.amount.toDecimal()), provider: 'crypto' };
     case 'HOSTED_CHECKOUT':
     case 'THAI_QR':
       throw new Error(`${details.rail} is not created through POST /payments`);
@@ -243,6 +244,12 @@ export function parsePayment(value: unknown): ProviderDeposit {
     approvedAt: date(payment.approved_at),
     createdAt: date(payment.created_at),
   };
+  // Spec: `net` is "amount minus fee". One that is not is a provider fault: kept apart, never applied.
+  const { amount, fee, net } = deposit;
+  if (amount && fee && net && (net.currency !== amount.currency || fee.currency !== amount.currency || !net.equals(amount.subtract(fee)))) {
+    delete deposit.net;
+    deposit.netMismatch = net;
+  }
   const refundWord = text(payment, 'refund_status');
   if (refundWord) {
     const status = refundStatusOf(refundWord);

@@ -1,6 +1,6 @@
 // Every place where spec/qr-gateway.md says "not shown", decided once and named here.
 // The adapter and the sandbox both read these, so meeting the real provider is a change to this
-// file alone. docs/provider-assumptions-qr.md lists each one with its reasoning.
+// file alone. docs/provider-assumptions.md lists each one with its reasoning.
 
 /**
  * Q1. QR code creation response: "The response body and the status codes of this call: not shown."
@@ -207,6 +207,25 @@ export const REACHABILITY_TIMEOUT_MS = 5_000;
  */
 export const SECRET_LENGTH = { min: 8, max: 256 } as const;
 export const GENERATED_SECRET_PREFIX = 'whsec_';
+
+/**
+ * Q20. API keys: Authentication 1 sends `Authorization: Bearer <SECRET_KEY>`, and Authentication 2 says
+ * "test keys start with `pk_test_` … production keys start with `pk_live_`" and names "a secret key
+ * starting with `sk_`, which must be used on the backend only"; the examples send the secret key as the
+ * bearer. How a secret key tells test from live is not shown. Assumed the secret key carries the same
+ * marker as its publishable twin: `sk_test_` (test mode) and `sk_live_` (production). The gateway is a
+ * backend, so it is configured with the secret key only; a `pk_` key is the publishable (client-side)
+ * key, is never a bearer, and is refused at configuration with a message saying which key to use.
+ */
+export const SECRET_KEY_PREFIX = { test: 'sk_test_', live: 'sk_live_' } as const;
+export const PUBLISHABLE_KEY_PREFIX = 'pk_';
+
+/** Test or live by a secret key's prefix (Q20); undefined for anything that is not a QR secret key. */
+export function secretKeyMode(apiKey: string): 'test' | 'live' | undefined {
+  if (apiKey.startsWith(SECRET_KEY_PREFIX.test)) return 'test';
+  if (apiKey.startsWith(SECRET_KEY_PREFIX.live)) return 'live';
+  return undefined;
+}
 
 /** Event names (spec: Events). Registrations may name only these. */
 export const QR_EVENTS = [

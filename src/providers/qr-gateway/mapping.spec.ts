@@ -69,18 +69,32 @@ describe('error bodies (Q9)', () => {
     [403, body('test_mode_only'), 'PROVIDER_REJECTED', false],
     [404, body('not_found'), 'PROVIDER_REJECTED', false],
     [409, body('idempotency_conflict'), 'PROVIDER_REJECTED', true],
-    [422, body('invalid_url'), 'WEBHOOK_URL_INVALID', false],
+    [422, body('invalid_url'), 'PROVIDER_REJECTED', false],
+    [422, body('unprocessable'), 'PROVIDER_REJECTED', false],
+    [422, body('amount_too_small'), 'AMOUNT_BELOW_MINIMUM', false],
+    [422, undefined, 'PROVIDER_REJECTED', false],
     [429, undefined, 'RATE_LIMITED', false],
     [500, body('internal_error'), 'PROVIDER_UNAVAILABLE', true],
     [503, 'not json', 'PROVIDER_UNAVAILABLE', true],
-  ])('%i %j is %s', (status, errorBody, code, outcomeUnknown) => {
-    const error = mapErrorResponse(status, errorBody);
+  ])('QR code calls: %i %j is %s', (status, errorBody, code, outcomeUnknown) => {
+    const error = mapErrorResponse(status, errorBody, 'qrCode');
     expect(error).toMatchObject({ code, outcomeUnknown, httpStatus: status });
-    expect(error.message).not.toMatch(/invalid_url|amount_too|qr-codes/);
+    expect(error.message).not.toMatch(/invalid_url|amount_too|qr-codes|webhook/i);
+  });
+
+  it.each([
+    [422, body('invalid_url'), 'WEBHOOK_URL_INVALID'],
+    // The registration's status table: 422 is "Invalid URL or unreachable endpoint", whatever the body.
+    [422, undefined, 'WEBHOOK_URL_INVALID'],
+    [400, body('invalid_url'), 'WEBHOOK_URL_INVALID'],
+    [400, body('invalid_request'), 'PROVIDER_REJECTED'],
+    [401, body('unauthorized'), 'PROVIDER_AUTH_FAILED'],
+  ])('webhook registration: %i %j is %s', (status, errorBody, code) => {
+    expect(mapErrorResponse(status, errorBody, 'registerWebhook')).toMatchObject({ code, httpStatus: status });
   });
 
   it('keeps the provider message for admins', () => {
-    expect(mapErrorResponse(400, body('invalid_request')).providerMessage).toBe('m invalid_request');
+    expect(mapErrorResponse(400, body('invalid_request'), 'qrCode').providerMessage).toBe('m invalid_request');
   });
 });
 
@@ -170,7 +184,7 @@ describe('adapter.verifyWebhook', () => {
     provider: 'qr-gateway',
     livemode: false,
     baseUrl: 'http://127.0.0.1:1',
-    apiKey: 'pk_test_x',
+    apiKey: 'sk_test_x',
     webhookSecrets: ['whsec_new_secret', 'whsec_old_secret'],
   };
   const now = new Date('2030-01-01T00:05:00.000Z');

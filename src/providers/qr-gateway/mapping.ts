@@ -81,6 +81,7 @@ export function readErrorBody(body: unknown): ErrorBody {
 const SAFE_MESSAGES: Record<ProviderErrorCode, string> = {
   PROVIDER_AUTH_FAILED: 'The QR provider refused our credentials',
   RAIL_DISABLED: 'Thai QR payments are not enabled for this account',
+  RAIL_UNAVAILABLE: 'Thai QR payments are not available right now',
   AMOUNT_BELOW_MINIMUM: 'The amount is below the QR provider minimum',
   AMOUNT_ABOVE_MAXIMUM: 'The amount is above the QR provider maximum',
   CURRENCY_NOT_SUPPORTED: 'Thai QR payments are in THB only',
@@ -102,14 +103,22 @@ export function providerError(
   return error;
 }
 
-/** Q9: an error response as a stable code. 5xx means the call may or may not have taken effect. */
-export function mapErrorResponse(httpStatus: number, body: unknown): ProviderError {
+/** Which call answered: the spec gives 422 a meaning only for webhook registration. */
+export type QrCall = 'registerWebhook' | 'qrCode';
+
+/**
+ * Q9: an error response as a stable code. 5xx means the call may or may not have taken effect.
+ * A 422 means "Invalid URL or unreachable endpoint" on `POST /Thai/v1/webhooks` only (spec: status
+ * table of that call); the errors of QR code creation are not shown, so there a 422 is read by its
+ * body's code like any other refusal, and is never a webhook URL problem.
+ */
+export function mapErrorResponse(httpStatus: number, body: unknown, call: QrCall): ProviderError {
   const { code, message } = readErrorBody(body);
   const extra = { httpStatus, providerMessage: message ?? code };
   if (httpStatus >= 500) return providerError('PROVIDER_UNAVAILABLE', extra);
   if (httpStatus === 401) return providerError('PROVIDER_AUTH_FAILED', extra);
   if (httpStatus === 429) return providerError('RATE_LIMITED', extra);
-  if (httpStatus === 422 || code === ERROR_CODES.invalidUrl) return providerError('WEBHOOK_URL_INVALID', extra);
+  if (call === 'registerWebhook' && (httpStatus === 422 || code === ERROR_CODES.invalidUrl)) return providerError('WEBHOOK_URL_INVALID', extra);
   if (code === ERROR_CODES.amountTooSmall) return providerError('AMOUNT_BELOW_MINIMUM', extra);
   if (code === ERROR_CODES.amountTooLarge) return providerError('AMOUNT_ABOVE_MAXIMUM', extra);
   if (code === ERROR_CODES.currencyNotSupported) return providerError('CURRENCY_NOT_SUPPORTED', extra);

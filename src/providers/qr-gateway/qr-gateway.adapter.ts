@@ -33,6 +33,7 @@ import {
   WEBHOOKS_PATH,
   isQrEvent,
   qrCodePath,
+  secretKeyMode,
   simulatePath,
   type AmountUnit,
 } from './assumptions.js';
@@ -66,7 +67,7 @@ const RETRY_BASE_DELAY_MS = 200;
 const RETRY_MAX_DELAY_MS = 2_000;
 
 function isLiveKey(apiKey: string): boolean {
-  return apiKey.startsWith('pk_live_') || apiKey.startsWith('sk_live_');
+  return secretKeyMode(apiKey) === 'live';
 }
 
 function fail<T>(error: ProviderError): ProviderResult<T> {
@@ -125,7 +126,7 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
   /** A QR code object response (create, lookup, simulate) as a result. */
   function qrCodeResult(outcome: HttpOutcome, requirePayload: boolean): ProviderResult<ProviderDeposit> {
     if (!outcome.ok) return fail(outcome.error);
-    if (outcome.status < 200 || outcome.status >= 300) return fail(mapErrorResponse(outcome.status, outcome.body));
+    if (outcome.status < 200 || outcome.status >= 300) return fail(mapErrorResponse(outcome.status, outcome.body, 'qrCode'));
     const deposit = mapQrCode(outcome.body, unit);
     if (!deposit || (requirePayload && !deposit.qrCode)) {
       // A 2xx we cannot read may still have created the code: say so, so the record stays recoverable.
@@ -239,7 +240,7 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
       const outcome = await call(account, 'POST', WEBHOOKS_PATH, { body: { url: request.url, events, secret }, retry: false });
       if (!outcome.ok) return fail(outcome.error);
       if (outcome.status < 200 || outcome.status >= 300) {
-        const error = mapErrorResponse(outcome.status, outcome.body);
+        const error = mapErrorResponse(outcome.status, outcome.body, 'registerWebhook');
         log?.warn({ account: account.code, code: error.code, httpStatus: outcome.status }, 'webhook registration refused');
         return fail(error);
       }

@@ -3,7 +3,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { cardSettlePath, PAYOUT_CREATE_PATH } from '../../providers/deposit-gateway/assumptions.js';
+import { cardSettlePath, PAYOUT_CREATE_PATH, RAIL_DISABLED_MESSAGE, RAIL_UNAVAILABLE_MESSAGE } from '../../providers/deposit-gateway/assumptions.js';
 import type { ScaledClock } from './clock.js';
 import { SESSION_ID_PREFIX, type Simulator } from './simulator.js';
 import {
@@ -54,7 +54,7 @@ export interface Caller {
 const DEFAULT_BRANDS = 'VISA MASTER';
 // Assumption: the spec names the crypto quote fields, not their values or units: 15 minutes, 1 percent, as numbers.
 const CRYPTO_TERMS = { quote_ttl_minutes: 15, underpay_tolerance_pct: 1 } as const;
-const NOT_AVAILABLE = 'This payment method is not available right now';
+const NOT_AVAILABLE = RAIL_UNAVAILABLE_MESSAGE;
 
 function error(status: number, message: string, extra: Record<string, unknown> = {}): ApiResult {
   return { status, body: { ok: false, error: message, ...extra } };
@@ -159,7 +159,8 @@ export class Api {
     if (!rail.ok) return error(rail.status, rail.error);
     // Spec (Errors, 1): the crypto rail also puts the numeric status in the body.
     const fail = (status: number, message: string): ApiResult => error(status, message, rail.value === 'crypto' ? { status } : {});
-    if (this.disabled(caller, rail.value)) return fail(403, NOT_AVAILABLE);
+    // A26: the crypto rail disabled by the operator (spec: 403 row) versus a solution not enabled (Errors 3).
+    if (this.disabled(caller, rail.value)) return fail(403, rail.value === 'crypto' ? RAIL_DISABLED_MESSAGE : RAIL_UNAVAILABLE_MESSAGE);
     const key = typeof body.idempotency_key === 'string' && body.idempotency_key !== '' ? body.idempotency_key : headerKey;
     const replay = this.store.recall(caller.apiKey, 'payments', key);
     if (replay) return replay;
@@ -239,7 +240,10 @@ export class Api {
     if (!valid.ok) return error(valid.status, valid.error);
     const payment = this.ownPayment(valid.value.reference, caller);
     if (!payment) return error(404, `Payment ${valid.value.reference} not found`);
-    if (payment.status !== 'approved') return error(422, `Payment ${payment.reference} is ${payment.status}; only approved payments can be refunded`);
+    // A payment refunded in part (status `refunded`, spec) still takes refunds up to the rest.
+    if (payment.status !== 'approved' && payment.status !== 'refunded') {
+      return error(422, `Payment ${payment.reference} is ${payment.status}; only approved payments can be refunded`);
+    }
     const refundable = this.store.refundable(payment);
     let amount = refundable;
     if (valid.value.amount !== null) {

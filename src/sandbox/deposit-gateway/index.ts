@@ -3,6 +3,7 @@
 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Logger } from '../../lib/logger.js';
+import { Money } from '../../lib/money.js';
 import { Api, type ApiResult } from './api.js';
 import { ScaledClock } from './clock.js';
 import { HostedPages } from './hosted.js';
@@ -81,6 +82,10 @@ export interface DepositGatewaySandboxControls {
   events(apiKey?: string): WebhookEnvelope[];
   /** API requests received under /v1 whose path starts with the prefix (`/payments` or `/v1/payments`). */
   requestCount(pathPrefix?: string, method?: string): number;
+  /** From now on the payment reports this `net` instead of amount minus fee (a provider fault, for tests). */
+  misreportNet(reference: string, net: string): void;
+  /** The raw bodies of those requests, byte for byte as received, oldest first. */
+  requestBodies(pathPrefix?: string, method?: string): string[];
   payment(reference: string): SandboxPaymentSnapshot | undefined;
   payout(reference: string): Record<string, unknown> | undefined;
   refunds(paymentReference: string): Array<Record<string, unknown>>;
@@ -144,8 +149,13 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   for (const account of options.accounts) store.accounts.set(account.apiKey, { ...account });
   const dispatcher = new WebhookDispatcher(clock, (apiKey) => store.accounts.get(apiKey), logger);
   const failures: FailureRule[] = [];
-  const requests: Array<{ method: string; path: string }> = [];
+  const requests: Array<{ method: string; path: string; bodyText?: string }> = [];
   const hangTimers = new Set<NodeJS.Timeout>();
+
+  function matchingRequests(pathPrefix?: string, method?: string): typeof requests {
+    const prefixes = pathPrefix === undefined ? [''] : [pathPrefix, `/v1${pathPrefix.startsWith('/') ? '' : '/'}${pathPrefix}`];
+    return requests.filter((entry) => (method === undefined || entry.method === method.toUpperCase()) && prefixes.some((prefix) => entry.path.startsWith(prefix)));
+  }
 
   // The server must listen before the checkout address is known; the handlers read it late.
   let checkoutUrl = '';
@@ -173,8 +183,10 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   }
 
   async function routeApi(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
-    requests.push({ method: request.method ?? 'GET', path: url.pathname });
+    const entry: { method: string; path: string; bodyText?: string } = { method: request.method ?? 'GET', path: url.pathname };
+    requests.push(entry);
     const bodyText = await readBody(request);
+    entry.bodyText = bodyText;
     const header = request.headers.authorization;
     const presentedKey = /^Bearer (\S+)$/.exec(header?.trim() ?? '')?.[1];
     const rule = failures.find(
@@ -263,8 +275,15 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     deliveries: () => dispatcher.deliveries(),
     events: (apiKey) => dispatcher.events(apiKey),
     requestCount(pathPrefix, method) {
-      const prefixes = pathPrefix === undefined ? [''] : [pathPrefix, `/v1${pathPrefix.startsWith('/') ? '' : '/'}${pathPrefix}`];
-      return requests.filter((entry) => (method === undefined || entry.method === method.toUpperCase()) && prefixes.some((prefix) => entry.path.startsWith(prefix))).length;
+      return matchingRequests(pathPrefix, method).length;
+    },
+    misreportNet(reference, net) {
+      const payment = store.payments.get(reference);
+      if (!payment) throw new SandboxError(`Unknown payment ${reference}`);
+      payment.reportedNet = Money.fromDecimal(net, payment.amount.currency);
+    },
+    requestBodies(pathPrefix, method) {
+      return matchingRequests(pathPrefix, method).map((entry) => entry.bodyText ?? '');
     },
     payment(reference) {
       const payment = store.payments.get(reference);

@@ -17,7 +17,14 @@ import {
 import type { ValidPayment, ValidPayout } from './validation.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
-export type Outcome = 'approved' | 'declined';
+/**
+ * What happens to an open payment. `approved` and `declined` are the spec's transitions; the others
+ * are statuses the spec lists without their transitions (A27): reachable through `complete`.
+ */
+export type Outcome = 'approved' | 'declined' | 'approved_for_payment' | 'expired' | 'cancelled' | 'error';
+
+/** A27: why each no-money outcome happened, in `status_reason` (for the merchant only). */
+const NO_MONEY_REASONS = { expired: 'Not completed in time', cancelled: 'Abandoned by the payer', error: 'Technical failure; safe to retry' } as const;
 
 // Assumption: refunds and payouts are decided after a short review (scaled clock), whatever autoComplete says,
 // since the spec offers no page where a person would decide them.
@@ -115,6 +122,20 @@ export class Simulator {
     }
     const now = this.clock.now();
     payment.updatedAt = now;
+    if (outcome === 'approved_for_payment') {
+      // A27: authorized, money has left the payer, not settled: open still, settled later by approved (or declined).
+      if (payment.status === 'approved_for_payment') return false;
+      payment.status = 'approved_for_payment';
+      this.emitPayment(payment, 'payment.approved_for_payment');
+      return true;
+    }
+    if (outcome === 'expired' || outcome === 'cancelled' || outcome === 'error') {
+      // A27: terminal, no money taken, announced by its own event; never a payment.declined.
+      payment.status = outcome;
+      payment.statusReason = NO_MONEY_REASONS[outcome];
+      this.emitPayment(payment, `payment.${outcome}`);
+      return true;
+    }
     if (outcome === 'approved') {
       payment.status = 'approved';
       payment.approvedAt = now;
@@ -272,12 +293,11 @@ export class Simulator {
       return;
     }
     refund.status = 'approved';
-    if (this.store.approvedRefundTotal(payment).equals(payment.amount)) {
-      payment.status = 'refunded';
-      payment.refundStatus = 'refunded';
-    } else {
-      payment.refundStatus = 'approved';
-    }
+    // Spec, payment status `refunded`: "returned, in full or in part" (approved → refunded on "Refund
+    // executed"), so any executed refund moves the payment. `refund_status: refunded` is kept for
+    // "once the payment itself is reversed", i.e. the whole amount (A25).
+    payment.status = 'refunded';
+    payment.refundStatus = this.store.approvedRefundTotal(payment).equals(payment.amount) ? 'refunded' : 'approved';
     this.emitRefund(payment, refund, 'refund.approved');
   }
 

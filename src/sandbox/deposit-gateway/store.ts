@@ -52,6 +52,8 @@ export interface PaymentRecord {
   card: { bin: string; last4: string; scheme: string } | null;
   midCode: string | null;
   approvedAt: Date | null;
+  /** Test control: a `net` the sandbox reports instead of amount minus fee (a provider fault). */
+  reportedNet?: Money;
   refundStatus: PaymentRefundStatus | null;
   createdAt: Date;
   updatedAt: Date;
@@ -204,7 +206,7 @@ export function paymentView(payment: PaymentRecord): PaymentView {
     status: payment.status,
     amount: payment.amount.toDecimal(),
     fee: fee.toDecimal(),
-    net: payment.amount.subtract(fee).toDecimal(),
+    net: (payment.reportedNet ?? payment.amount.subtract(fee)).toDecimal(),
     currency: payment.amount.currency,
     method: payment.method,
     // Assumption: the sandbox settles at approval, so the cycle position is `settled` from then on.

@@ -12,7 +12,7 @@ describe('PromptPay payload', () => {
   });
 
   it('builds a dynamic payload closed by its CRC', () => {
-    const payload = buildPromptPayPayload({ amountText: '100.00', merchantId: sandboxMerchantId('pk_test_a'), referenceLabel: 'qr_0123456789abcdef0123' });
+    const payload = buildPromptPayPayload({ amountText: '100.00', merchantId: sandboxMerchantId('sk_test_a'), referenceLabel: 'qr_0123456789abcdef0123' });
     expect(payload.startsWith('000201010212')).toBe(true);
     expect(payload).toContain('5303764');
     expect(payload).toContain('5406100.00');
@@ -23,7 +23,7 @@ describe('PromptPay payload', () => {
   });
 
   it('gives each key a stable 13-digit merchant id', () => {
-    expect(sandboxMerchantId('pk_test_a')).toMatch(/^[0-9]{13}$/);
-    expect(sandboxMerchantId('pk_test_a')).toBe(sandboxMerchantId('pk_test_a'));
+    expect(sandboxMerchantId('sk_test_a')).toMatch(/^[0-9]{13}$/);
+    expect(sandboxMerchantId('sk_test_a')).toBe(sandboxMerchantId('sk_test_a'));
   });
 });

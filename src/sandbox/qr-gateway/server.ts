@@ -19,16 +19,19 @@ import {
   IDEMPOTENCY_HEADER,
   LOOPBACK_HOSTS,
   NAME_MAX_LENGTH,
+  PUBLISHABLE_KEY_PREFIX,
   QR_CODES_PATH,
   QR_CODE_ID_PREFIX,
   QR_CURRENCY,
   REACHABILITY_TIMEOUT_MS,
   REFERENCE_MAX_LENGTH,
+  SECRET_KEY_PREFIX,
   SECRET_LENGTH,
   SIMULATION_OUTCOMES,
   WEBHOOKS_PATH,
   WEBHOOK_ID_PREFIX,
   isQrEvent,
+  secretKeyMode,
   type AmountUnit,
   type FailureReason,
   type PaymentStatusWord,
@@ -43,7 +46,7 @@ export interface QrSandboxOptions {
   host?: string;
   /** Default 0: any free port. */
   port?: number;
-  /** Keys the sandbox accepts: `pk_test_…` (or `pk_live_…`, which cannot simulate). */
+  /** Secret keys the sandbox accepts (Q20): `sk_test_…` (or `sk_live_…`, which cannot simulate). */
   accounts: Array<{ apiKey: string }>;
   /** Unit of the integer `amount` (assumption Q2); the adapter must use the same. */
   amountUnit: AmountUnit;
@@ -127,14 +130,14 @@ const MAX_BODY_BYTES = 1_000_000;
 const invalid = (message: string, code: string = ERROR_CODES.invalidRequest): HttpError => new HttpError(400, code, message, 'validation_error');
 
 function isLiveKey(apiKey: string): boolean {
-  return apiKey.startsWith('pk_live_') || apiKey.startsWith('sk_live_');
+  return secretKeyMode(apiKey) === 'live';
 }
 
 /**
  * Starts the sandbox on a free port (or `options.port`).
  *
  * @example
- * const sandbox = await startQrGatewaySandbox({ accounts: [{ apiKey: 'pk_test_demo' }], amountUnit: 'satang', timeScale: 0.001 });
+ * const sandbox = await startQrGatewaySandbox({ accounts: [{ apiKey: 'sk_test_demo' }], amountUnit: 'satang', timeScale: 0.001 });
  */
 export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<QrGatewaySandbox> {
   const unit = options.amountUnit;
@@ -143,8 +146,10 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
   const log = options.logger?.child({ sandbox: 'qr-gateway' });
   const keys = new Set(options.accounts.map((account) => account.apiKey));
   for (const key of keys) {
-    // Spec, Authentication 2: test keys start pk_test_, production keys pk_live_ (and the backend secret key sk_).
-    if (!/^(pk|sk)_(test|live)_./.test(key)) throw new RangeError('QR sandbox keys start with pk_test_, pk_live_, sk_test_ or sk_live_');
+    // Spec, Authentication 1-2: the bearer is the backend secret key (sk_); test or live by its prefix (Q20).
+    if (!secretKeyMode(key) || key.length <= SECRET_KEY_PREFIX.test.length) {
+      throw new RangeError('QR sandbox accounts are secret keys starting with sk_test_ or sk_live_');
+    }
   }
   const codes = new Map<string, StoredCode>();
   const idempotency = new Map<string, IdempotentResponse>();
@@ -477,6 +482,10 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
       }
       const match = /^Bearer (.+)$/.exec(request.headers.authorization ?? '');
       const apiKey = match?.[1];
+      if (apiKey?.startsWith(PUBLISHABLE_KEY_PREFIX)) {
+        // Authentication 2: the publishable key is for client-side code; the API takes the secret key.
+        throw new HttpError(401, ERROR_CODES.unauthorized, 'A publishable key (pk_) cannot call the API; send the secret key (sk_) as the bearer', 'authentication_error');
+      }
       if (!apiKey || !keys.has(apiKey)) {
         throw new HttpError(401, ERROR_CODES.unauthorized, 'Invalid or missing API key', 'authentication_error');
       }
