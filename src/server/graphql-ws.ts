@@ -148,6 +148,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         }
         const introspectionAllowed = options.development || client.isAdmin();
         if (!introspectionAllowed && usesIntrospection(document)) return [forbidden('introspection is available to ADMIN keys only')];
+        // The socket's counterpart of an HTTP request line: who runs which operation.
+        log.info({ connectionId: state.connectionId, clientId: client.id, operationId: id, operation: describeOperation(operation) }, 'graphql-ws operation started');
         // A subscription keeps only who asked and where to answer; its contexts are built when used.
         const contextValue: GatewayContext | SubscriptionCaller =
           operation.operation === 'subscription'
@@ -169,10 +171,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           contextValue,
         };
       }),
-      onOperation: (_ctx, id, _payload, args) => {
-        // The socket's counterpart of an HTTP request line: who runs which operation.
-        const operation = getOperationAST(args.document, args.operationName);
-        if (operation) (args.contextValue as GatewayContext).logger.info({ operationId: id, operation: describeOperation(operation) }, 'graphql-ws operation started');
+      onOperation: (_ctx, _id, _payload, args) => {
         options.metrics.graphqlOperations.inc({ operation: operationLabel(options.schema, args.document, args.operationName), type: 'ws', outcome: 'success' });
         return undefined;
       },
