@@ -93,11 +93,22 @@ export function signalOnCommit(tx: SqlEntityManager, channel: string, payload = 
   payloads.add(payload);
 }
 
-/** Hands the signals of each committed transaction to the relay; a rolled-back one's are dropped. */
+/**
+ * Hands the signals of each committed transaction to the relay (a rolled-back one's are dropped),
+ * and shows the query watchers the transaction boundaries, which the ORM's query hook does not
+ * report: a statement count is then what the server executes.
+ */
 class CommitSignalSubscriber implements EventSubscriber {
   relay: ((signals: Map<string, Set<string>>) => void) | undefined;
 
+  constructor(private readonly observe: (sql: string) => void) {}
+
+  afterTransactionStart(args: TransactionEventArgs): void {
+    this.observe(args.transaction?.savepointName ? 'savepoint' : 'begin');
+  }
+
   afterTransactionCommit(args: TransactionEventArgs): void {
+    this.observe(args.transaction?.savepointName ? 'release savepoint' : 'commit');
     const context = args.transaction as object | undefined;
     if (!context) return;
     const signals = pendingSignals.get(context);
@@ -107,6 +118,7 @@ class CommitSignalSubscriber implements EventSubscriber {
   }
 
   afterTransactionRollback(args: TransactionEventArgs): void {
+    this.observe(args.transaction?.savepointName ? 'rollback to savepoint' : 'rollback');
     if (args.transaction) pendingSignals.delete(args.transaction as object);
   }
 }
@@ -166,7 +178,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const log = options.logger.child({ component: 'database' });
   let queries = 0;
   const watchers = new Set<(sql: string) => void>();
-  const signals = new CommitSignalSubscriber();
+  const observe = (sql: string) => {
+    queries += 1;
+    for (const watcher of watchers) watcher(sql);
+  };
+  const signals = new CommitSignalSubscriber(observe);
   const common = {
     entities,
     subscribers: [signals],
@@ -174,8 +190,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
     debug: false,
     onQuery: (sql: string) => {
-      queries += 1;
-      for (const watcher of watchers) watcher(sql);
+      observe(sql);
       return sql;
     },
     // MikroORM's own messages (migrations applied, warnings) into our structured log.

@@ -161,17 +161,27 @@ export class JobQueue {
    * database's relay (src/db/database.ts `signalOnCommit`): no NOTIFY inside the transaction.
    */
   async enqueue<K extends JobKind>(tx: SqlEntityManager, kind: K, payload: JobKinds[K], options: EnqueueOptions = {}): Promise<void> {
+    const insert = this.enqueueStatement(tx, kind, payload, options);
+    await tx.execute(insert.sql, insert.params);
+  }
+
+  /**
+   * `enqueue` as a statement for the caller to run in its open transaction, alone or as a CTE of
+   * a statement that does more (one round trip instead of two). The wake-up is announced for the
+   * transaction's commit either way.
+   */
+  enqueueStatement<K extends JobKind>(tx: SqlEntityManager, kind: K, payload: JobKinds[K], options: EnqueueOptions = {}): { sql: string; params: unknown[] } {
     if (!tx.isInTransaction()) throw new Error('JobQueue.enqueue must run inside the transaction of the change that needs the job');
     const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;
     const now = new Date();
-    await tx.execute(
-      `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
-       values (?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?)
-       on conflict (kind, dedupe_key) where status = 'pending' do nothing`,
-      [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now],
-    );
     // A constant payload: the relay sends one wake-up however many jobs were enqueued.
     signalOnCommit(tx, JOBS_CHANNEL);
+    return {
+      sql: `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+       values (?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?)
+       on conflict (kind, dedupe_key) where status = 'pending' do nothing`,
+      params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now],
+    };
   }
 
   /** Where the worker and `runDue` take their EntityManagers from (at start-up, before `start`). */

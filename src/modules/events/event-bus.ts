@@ -9,6 +9,8 @@ import { PaymentEvent } from './payment-event.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from './payment-event.types.js';
 import { EVENT_COLUMNS, FINAL_POSITION_SQL, toEventNotification } from './event.service.js';
 
+/** Marks the bus's own reads, which run on wake-ups and timers whatever a request does (test/support/statements.ts leaves them out). */
+export const EVENT_BUS_SQL_MARK = '/* event-bus */';
 /** Events read per query. */
 const READ_PAGE = 500;
 /** Safety poll: how often the log is read with no wake-up at all (a lost NOTIFY, a crash after a commit elsewhere). */
@@ -100,7 +102,7 @@ export class EventBus {
   }
 
   private async readHead(): Promise<void> {
-    const [row] = await this.db.fork().execute<Array<{ head: string | null }>>(`select ${FINAL_POSITION_SQL}::text as head`);
+    const [row] = await this.db.fork().execute<Array<{ head: string | null }>>(`${EVENT_BUS_SQL_MARK} select ${FINAL_POSITION_SQL}::text as head`);
     const head = row?.head == null ? 0n : BigInt(row.head);
     if (this.last === undefined || head > this.last) this.last = head;
   }
@@ -147,7 +149,7 @@ export class EventBus {
   private async readPage(): Promise<{ published: number; full: boolean; pending: boolean }> {
     const em = this.db.fork();
     const rows = await em.execute<Array<LogRow & Record<string, unknown>>>(
-      `with bound as (select ${FINAL_POSITION_SQL} as final_position, (select max(position) from payment_event) as head)
+      `${EVENT_BUS_SQL_MARK} with bound as (select ${FINAL_POSITION_SQL} as final_position, (select max(position) from payment_event) as head)
        select bound.final_position::text as final_position, bound.head::text as head, e.*
        from bound left join lateral (
          select ${EVENT_COLUMNS} from payment_event

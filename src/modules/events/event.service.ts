@@ -81,30 +81,24 @@ export class EventService {
    */
   async append(em: SqlEntityManager, input: AppendEventInput): Promise<PaymentEvent> {
     if (!em.isInTransaction()) throw new Error('EventService.append must run inside the transaction of the change it records');
-    const snapshot = subjectSnapshot(input);
-    const merchantAccount = input.merchantAccount ?? input.deposit?.merchantAccount ?? input.payout?.merchantAccount ?? input.withdrawal?.merchantAccount;
-    // Without its account an event would be invisible to every back office that sees its subject.
-    if (!merchantAccount) throw new Error(`EventService.append needs the merchant account of ${input.subjectType} ${input.subjectId}`);
-    const rows = await em.execute<Array<Record<string, unknown>>>(
-      `insert into payment_event (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?)
-       returning ${EVENT_COLUMNS}`,
-      [
-        newId('evt'),
-        input.subjectType,
-        input.subjectId,
-        input.clientId,
-        merchantAccount,
-        input.adminOnly ?? false,
-        input.type,
-        input.fromStatus,
-        input.toStatus,
-        JSON.stringify(snapshot ?? {}),
-        new Date(),
-      ],
-    );
+    const insert = eventInsert(input);
+    const rows = await em.execute<Array<Record<string, unknown>>>(`${insert.sql} returning ${EVENT_COLUMNS}`, insert.params);
     signalOnCommit(em, PAYMENT_EVENTS_CHANNEL);
     return em.map(PaymentEvent, rows[0]!);
+  }
+
+  /**
+   * Makes a change and appends its event in one statement (the change as a data-modifying CTE
+   * named `change`), in the caller's open transaction, and returns the change's `returning` rows.
+   * The event describes the subject after the change, so the caller computes it beforehand; it is
+   * written only when the change returns a row, so a change that found nothing leaves no event.
+   */
+  async appendWith<T extends object>(em: SqlEntityManager, change: { sql: string; params: unknown[] }, input: AppendEventInput): Promise<T[]> {
+    if (!em.isInTransaction()) throw new Error('EventService.appendWith must run inside the transaction of the change it records');
+    const insert = eventInsert(input, 'change');
+    const rows = await em.execute<T[]>(`with change as (${change.sql}), event as (${insert.sql} returning 1) select * from change`, [...change.params, ...insert.params]);
+    if (rows.length > 0) signalOnCommit(em, PAYMENT_EVENTS_CHANNEL);
+    return rows;
   }
 
   /**
@@ -150,6 +144,35 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
   // The row's data is the snapshot of its subject, carried under the subject type's own key.
   if (typeof event.data.id === 'string') Object.assign(notification, { [event.subjectType]: event.data });
   return notification;
+}
+
+/**
+ * The INSERT of one event row (its position and horizon come from the table's trigger). With
+ * `onlyIf`, the name of a CTE of the same statement: one row is inserted per row it returns (one).
+ */
+function eventInsert(input: AppendEventInput, onlyIf?: string): { sql: string; params: unknown[] } {
+  const snapshot = subjectSnapshot(input);
+  const merchantAccount = input.merchantAccount ?? input.deposit?.merchantAccount ?? input.payout?.merchantAccount ?? input.withdrawal?.merchantAccount;
+  // Without its account an event would be invisible to every back office that sees its subject.
+  if (!merchantAccount) throw new Error(`EventService.append needs the merchant account of ${input.subjectType} ${input.subjectId}`);
+  const columns = 'insert into payment_event (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)';
+  const values = '?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?';
+  return {
+    sql: onlyIf ? `${columns} select ${values} from ${onlyIf}` : `${columns} values (${values})`,
+    params: [
+      newId('evt'),
+      input.subjectType,
+      input.subjectId,
+      input.clientId,
+      merchantAccount,
+      input.adminOnly ?? false,
+      input.type,
+      input.fromStatus,
+      input.toStatus,
+      JSON.stringify(snapshot ?? {}),
+      new Date(),
+    ],
+  };
 }
 
 /** The subject as it stands after the change: the row's `data` and the notification's snapshot. */
