@@ -59,6 +59,13 @@ export interface Database {
    * unsubscribes.
    */
   listen(channel: string, handler: NotificationHandler, options?: ListenOptions): Promise<() => Promise<void>>;
+  /**
+   * A statement (autocommit, outside every money transaction) the relay runs after each commit
+   * that signalled `channel`, before this instance's listeners of it are called and before the
+   * committing call returns; coalesced with the other instances' wake-up into one statement on
+   * PostgreSQL. The event log's mark is one (src/modules/events/event.service.ts MARK_SQL).
+   */
+  afterCommitSql(channel: string, sql: string): void;
   close(): Promise<void>;
 }
 
@@ -99,7 +106,7 @@ export function signalOnCommit(tx: SqlEntityManager, channel: string, payload = 
  * report: a statement count is then what the server executes.
  */
 class CommitSignalSubscriber implements EventSubscriber {
-  relay: ((signals: Map<string, Set<string>>) => void) | undefined;
+  relay: ((signals: Map<string, Set<string>>) => Promise<void>) | undefined;
 
   constructor(private readonly observe: (sql: string) => void) {}
 
@@ -107,14 +114,15 @@ class CommitSignalSubscriber implements EventSubscriber {
     this.observe(args.transaction?.savepointName ? 'savepoint' : 'begin');
   }
 
-  afterTransactionCommit(args: TransactionEventArgs): void {
+  /** Awaited by the ORM: the committing call returns once the relay's after-commit statements ran. */
+  async afterTransactionCommit(args: TransactionEventArgs): Promise<void> {
     this.observe(args.transaction?.savepointName ? 'release savepoint' : 'commit');
     const context = args.transaction as object | undefined;
     if (!context) return;
     const signals = pendingSignals.get(context);
     if (!signals) return;
     pendingSignals.delete(context);
-    this.relay?.(signals);
+    await this.relay?.(signals);
   }
 
   afterTransactionRollback(args: TransactionEventArgs): void {
@@ -236,7 +244,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   const notifications = kind === 'postgresql'
     ? new PostgresNotifications(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log)
-    : new PgliteNotifications(orm as unknown as PgliteMikroORM, log);
+    : new PgliteNotifications(orm as unknown as PgliteMikroORM, log, (sql) => (orm.em.fork() as SqlEntityManager).execute(sql).then(() => undefined));
   signals.relay = (committed) => notifications.relay(committed);
 
   let closed = false;
@@ -273,6 +281,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     },
     listen: (channel, handler, listenOptions) => notifications.listen(channel, handler, listenOptions),
+    afterCommitSql: (channel, sql) => notifications.afterCommit.set(channel, sql),
     async close() {
       if (closed) return;
       closed = true;
@@ -356,7 +365,10 @@ class PostgresNotifications {
   private closed = false;
   /** Signals waiting for the relay's next NOTIFY statement (coalesced: one per channel and payload). */
   private outbox = new Map<string, Set<string>>();
-  private sending = false;
+  /** The relay's statements, one after the other. */
+  private sending: Promise<void> = Promise.resolve();
+  /** After-commit statements by channel (`Database.afterCommitSql`). */
+  readonly afterCommit = new Map<string, string>();
   /** The relay's session, opened at the first signal and again after it fails. */
   private notifier: pg.Client | undefined;
 
@@ -412,10 +424,16 @@ class PostgresNotifications {
     deliver(this.handlers, message.channel, message.payload ?? '', this.log);
   }
 
-  /** After a commit: this instance's listeners at once, then the other instances through one NOTIFY statement. */
-  relay(signals: Map<string, Set<string>>): void {
+  /**
+   * After a commit: this instance's listeners at once, then the other instances through one NOTIFY
+   * statement, which also runs the channels' after-commit statements; the listeners of those
+   * channels are called once it ran.
+   */
+  relay(signals: Map<string, Set<string>>): Promise<void> {
+    const later: Array<[string, Set<string>]> = [];
     for (const [channel, payloads] of signals) {
-      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
+      if (this.afterCommit.has(channel)) later.push([channel, payloads]);
+      else for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
       let queued = this.outbox.get(channel);
       if (!queued) {
         queued = new Set();
@@ -423,40 +441,47 @@ class PostgresNotifications {
       }
       for (const payload of payloads) queued.add(payload);
     }
-    void this.flushOutbox();
+    const sent = this.flushOutbox();
+    if (later.length === 0) return Promise.resolve();
+    return sent.then(() => {
+      for (const [channel, payloads] of later) for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
+    });
   }
 
   /**
    * Sends what the outbox holds, one statement at a time: signals that arrive while one is on the
-   * wire wait for the next, so a burst of commits costs a few NOTIFY statements, not one each.
-   * Without a connection the signals are dropped: the other instances' polls catch up.
+   * wire wait for the next, so a burst of commits costs a few statements, not one each. Resolves
+   * once the outbox as it stood has been sent. Without a connection the signals are dropped: the
+   * other instances' polls catch up, and the event buses write the marks themselves.
    */
-  private async flushOutbox(): Promise<void> {
-    if (this.sending) return;
-    this.sending = true;
-    try {
-      while (this.outbox.size > 0 && !this.closed) {
-        const batch = this.outbox;
-        this.outbox = new Map();
-        const client = await this.notifierClient();
-        const channels: string[] = [];
-        const payloads: string[] = [];
-        for (const [channel, set] of batch) {
-          for (const payload of set) {
-            channels.push(channel);
-            payloads.push(payload);
-          }
+  private flushOutbox(): Promise<void> {
+    this.sending = this.sending.then(async () => {
+      if (this.outbox.size === 0 || this.closed) return;
+      const batch = this.outbox;
+      this.outbox = new Map();
+      const channels: string[] = [];
+      const payloads: string[] = [];
+      const before: string[] = [];
+      for (const [channel, set] of batch) {
+        const sql = this.afterCommit.get(channel);
+        if (sql) before.push(sql);
+        for (const payload of set) {
+          channels.push(channel);
+          payloads.push(payload);
         }
-        await client.query('select pg_notify(c, p) from unnest($1::text[], $2::text[]) as n(c, p)', [channels, payloads]);
       }
-    } catch (error) {
-      this.log.warn({ err: error }, 'wake-up NOTIFY not sent; the other instances catch up by polling');
-      const failed = this.notifier;
-      this.notifier = undefined;
-      await failed?.end().catch(() => undefined);
-    } finally {
-      this.sending = false;
-    }
+      const ctes = before.map((sql, index) => `after_commit_${index} as (${sql})`);
+      try {
+        const client = await this.notifierClient();
+        await client.query(`${ctes.length > 0 ? `with ${ctes.join(', ')} ` : ''}select pg_notify(c, p) from unnest($1::text[], $2::text[]) as n(c, p)`, [channels, payloads]);
+      } catch (error) {
+        this.log.warn({ err: error }, 'wake-up NOTIFY not sent; the other instances catch up by polling');
+        const failed = this.notifier;
+        this.notifier = undefined;
+        await failed?.end().catch(() => undefined);
+      }
+    });
+    return this.sending;
   }
 
   private async notifierClient(): Promise<pg.Client> {
@@ -521,10 +546,13 @@ interface Listener {
 class PgliteNotifications {
   private readonly unsubscribes: Array<() => Promise<void>> = [];
   private readonly handlers = new Map<string, Set<Listener>>();
+  readonly afterCommit = new Map<string, string>();
 
   constructor(
     private readonly orm: PgliteMikroORM,
     private readonly log: Logger,
+    /** Runs an after-commit statement through the ORM, which keeps it out of any open transaction on the one session. */
+    private readonly run: (sql: string) => Promise<void>,
   ) {}
 
   async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
@@ -546,8 +574,16 @@ class PgliteNotifications {
     return unsubscribe;
   }
 
-  relay(signals: Map<string, Set<string>>): void {
+  async relay(signals: Map<string, Set<string>>): Promise<void> {
     for (const [channel, payloads] of signals) {
+      const sql = this.afterCommit.get(channel);
+      if (sql) {
+        try {
+          await this.run(`/* relay */ with after_commit as (${sql}) select 1`);
+        } catch (error) {
+          this.log.warn({ err: error, channel }, 'after-commit statement failed; the listeners catch up by polling');
+        }
+      }
       for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
     }
   }

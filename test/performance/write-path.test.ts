@@ -15,11 +15,12 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /**
- * The job worker's polling and the event bus's reads (both run on timers and wake-ups whatever the
- * request does), and the API key lookup and its last-used write (cached elsewhere). A job the
- * request enqueues (`insert into job`) is counted.
+ * Left out: the job worker's polling and the event bus's reads (both run on timers and wake-ups
+ * whatever the request does), the relay's statement after a commit (on PostgreSQL it runs on its own
+ * session, which the ORM does not see; on PGlite through the ORM), and the API key lookup and its
+ * last-used write (cached elsewhere). A job the request enqueues (`insert into job`) is counted.
  */
-const UNRELATED = /\b(from|update)\s+"?(job|api_client)"?\b|\/\* event-bus \*\//i;
+const UNRELATED = /\b(from|update)\s+"?(job|api_client)"?\b|\/\* (event-bus|relay) \*\//i;
 
 /** Every statement issued while `action` runs, but the job worker's polling and the API key's. */
 async function recorded(action: () => Promise<void>): Promise<string[]> {
@@ -72,6 +73,7 @@ function transactions(statements: string[]): string[][] {
 }
 
 function expectNoGlobalLockOrNotify(statements: string[]): void {
+  expect(statements.some((sql) => /pg_advisory/i.test(sql))).toBe(false);
   for (const transaction of transactions(statements)) {
     for (const sql of transaction) {
       expect(sql).not.toMatch(/pg_advisory/i);
@@ -83,6 +85,8 @@ function expectNoGlobalLockOrNotify(statements: string[]): void {
 
 describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('createDeposit without an idempotency key: at most 4 statements, BEGIN and COMMIT included', async () => {
+    // The provider's own webhooks about these deposits are another request's statements.
+    t.gateway.sandboxes.depositGateway!.controls.webhooks({ dropNext: 10 });
     await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier }); // warm
     let id: string | undefined;
     const statements = await recorded(async () => {

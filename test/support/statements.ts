@@ -5,7 +5,7 @@
 
 import type { TestGateway } from './gateway.js';
 
-const JOB_WORKER = /\b(from|update|into)\s+"?job"?\b|\/\* event-bus \*\//i;
+const JOB_WORKER = /\b(from|update|into)\s+"?job"?\b|\/\* (event-bus|relay) \*\//i;
 
 /** Statements issued while `action` runs, apart from the job worker's. */
 export async function statementsOf(t: TestGateway, action: () => Promise<void>): Promise<number> {

@@ -7,7 +7,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { LocalPubSub } from '../../lib/pubsub.js';
 import { PaymentEvent } from './payment-event.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from './payment-event.types.js';
-import { EVENT_COLUMNS, FINAL_POSITION_SQL, toEventNotification } from './event.service.js';
+import { EVENT_COLUMNS, FINAL_POSITION_SQL, MARK_SQL, toEventNotification } from './event.service.js';
 
 /** Marks the bus's own reads, which run on wake-ups and timers whatever a request does (test/support/statements.ts leaves them out). */
 export const EVENT_BUS_SQL_MARK = '/* event-bus */';
@@ -17,7 +17,11 @@ const READ_PAGE = 500;
 const SAFETY_POLL_MS = 2_000;
 /** First and longest pause before reading again while committed events wait for older transactions to end. */
 const SETTLE_RETRY_MIN_MS = 5;
-const SETTLE_RETRY_MAX_MS = 500;
+const SETTLE_RETRY_MAX_MS = 50;
+
+/** One read in this many also deletes the marks the final position has made useless. */
+const PRUNE_EVERY_READS = 50;
+const PRUNE_SQL = `delete from payment_event_horizon where position < ${FINAL_POSITION_SQL}`;
 
 interface LogRow {
   final_position: string | null;
@@ -48,6 +52,7 @@ export class EventBus {
   private again = false;
   private timer: NodeJS.Timeout | undefined;
   private settleDelayMs = SETTLE_RETRY_MIN_MS;
+  private reads = 0;
   /** A reconnect happened: log the catch-up once the next read is done. */
   private reconnected = false;
 
@@ -59,6 +64,9 @@ export class EventBus {
 
   start(): Promise<void> {
     this.starting ??= (async () => {
+      // Each commit that appended events marks the log right after it (see FINAL_POSITION_SQL), so
+      // its events are final as soon as the transactions running alongside have ended.
+      this.db.afterCommitSql(PAYMENT_EVENTS_CHANNEL, MARK_SQL);
       this.unlisten = await this.db.listen(PAYMENT_EVENTS_CHANNEL, () => this.wake(), {
         onReconnect: () => {
           this.reconnected = true;
@@ -143,13 +151,17 @@ export class EventBus {
   }
 
   /**
-   * One statement: the final position, the newest committed one, and the final events after the
-   * last published. `pending` when committed events wait beyond the final position.
+   * One statement: a mark if the log has positions no mark covers (a writer that stopped right
+   * after its commit), the final position, the newest committed one, and the final events after
+   * the last published. `pending` when committed events wait beyond the final position.
    */
   private async readPage(): Promise<{ published: number; full: boolean; pending: boolean }> {
     const em = this.db.fork();
+    // Marks below the final position say nothing more: dropped now and then, by whichever instance.
+    const prune = (this.reads = (this.reads + 1) % PRUNE_EVERY_READS) === 0;
     const rows = await em.execute<Array<LogRow & Record<string, unknown>>>(
-      `${EVENT_BUS_SQL_MARK} with bound as (select ${FINAL_POSITION_SQL} as final_position, (select max(position) from payment_event) as head)
+      `${EVENT_BUS_SQL_MARK} with mark as (${MARK_SQL}${prune ? `), pruned as (${PRUNE_SQL}` : ''}),
+       bound as (select ${FINAL_POSITION_SQL} as final_position, (select max(position) from payment_event) as head)
        select bound.final_position::text as final_position, bound.head::text as head, e.*
        from bound left join lateral (
          select ${EVENT_COLUMNS} from payment_event
@@ -170,6 +182,7 @@ export class EventBus {
       published += 1;
     }
     const first = rows[0];
+    this.logger.debug({ final: first?.final_position, head: first?.head, last: String(this.last), published }, 'event log read');
     const pending = first?.head != null && (first.final_position == null || BigInt(first.head) > BigInt(first.final_position));
     return { published, full: published === READ_PAGE, pending };
   }

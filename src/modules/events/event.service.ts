@@ -54,20 +54,30 @@ export interface EventPageInput {
 }
 
 /**
- * The highest position below which the log is final for the reading statement's snapshot: nothing
+ * The highest position up to which the log is final for the reading statement's snapshot: nothing
  * can commit at or below it any more, so a cursor moved up to it never skips an event.
  *
  * Positions are drawn by the insert trigger (migration 20261123140000) after the writing
- * transaction has its id, and each row keeps as `horizon` the first transaction id not yet
- * assigned after its draw. When a snapshot's xmin has reached an event's horizon, every
- * transaction that had an id when that position was drawn has ended; every lower position was
- * drawn earlier, by one of those transactions, so it is committed (and visible to this snapshot)
- * or rolled back for good. Without a lock, positions do not appear in commit order: a later
- * position can commit first, and stays unread until the lower ones have ended.
+ * transaction has its id. A mark (position, horizon) is written after a commit: it reads the
+ * highest position drawn so far, then takes a new transaction id as its horizon, so every
+ * transaction holding a position up to the mark's has an id below the horizon. When a snapshot's
+ * xmin has reached the horizon, all of them have ended: committed (and visible to this snapshot)
+ * or rolled back for good. Without a lock, positions do not appear in commit order: a higher
+ * position can commit first, and it stays unread until the lower ones have ended.
  */
-export const FINAL_POSITION_SQL = '(select max(position) from payment_event where horizon <= pg_snapshot_xmin(pg_current_snapshot()))';
+export const FINAL_POSITION_SQL = '(select max(position) from payment_event_horizon where horizon <= pg_snapshot_xmin(pg_current_snapshot()))';
 
-/** Columns of an event row as the entity maps them (the horizon stays in SQL). */
+/**
+ * Writes a mark (see FINAL_POSITION_SQL) when the log holds a position no mark covers yet; in
+ * autocommit, never inside a money transaction. A CTE body.
+ */
+export const MARK_SQL = `insert into payment_event_horizon (position, horizon)
+  select (m).mark_position, (m).mark_horizon from (
+    select payment_event_mark() as m
+    where (select max(position) from payment_event) > coalesce((select max(position) from payment_event_horizon), 0)
+  ) pending`;
+
+/** Columns of an event row as the entity maps them (the writer's transaction id stays in SQL). */
 export const EVENT_COLUMNS = 'position, id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at';
 
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
