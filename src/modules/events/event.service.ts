@@ -81,6 +81,8 @@ export const MARK_SQL = `insert into payment_event_horizon (position, horizon)
 export const EVENT_COLUMNS = 'position, id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at';
 
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
+/** Longest wait of a short page for committed events that are not final yet. */
+const SETTLE_WAIT_MS = 2_000;
 
 export class EventService {
   /**
@@ -114,16 +116,30 @@ export class EventService {
   /**
    * Events strictly after `after` that the viewer may see, oldest first, from the final part of
    * the log only (FINAL_POSITION_SQL): a client paging with the last position it got never misses
-   * an event that commits later.
+   * an event that commits later. A page that comes back short while committed events are not final
+   * yet waits for them a little (the transactions running alongside them usually end within
+   * milliseconds), so an event committed before the request is normally in its answer.
    */
   page(em: SqlEntityManager, input: EventPageInput): Promise<PaymentEvent[]> {
     if (input.after !== undefined && !POSITION.test(input.after)) throw new RangeError(`Not an event position: ${JSON.stringify(input.after)}`);
+    return this.finalPage(em, input);
+  }
+
+  private async finalPage(em: SqlEntityManager, input: EventPageInput): Promise<PaymentEvent[]> {
     const where = [
-      { position: { $lte: raw(FINAL_POSITION_SQL) } },
       ...(input.after !== undefined ? [{ position: { $gt: input.after } }] : []),
       ...(input.viewer ? [visibleEventsWhere(input.viewer)] : []),
     ];
-    return em.find(PaymentEvent, { $and: where }, { orderBy: { position: 'asc' }, limit: input.limit });
+    const deadline = Date.now() + SETTLE_WAIT_MS;
+    for (let attempt = 0; ; attempt++) {
+      const events = await em.find(PaymentEvent, { $and: [{ position: { $lte: raw(FINAL_POSITION_SQL) } }, ...where] }, { orderBy: { position: 'asc' }, limit: input.limit });
+      if (events.length >= input.limit || Date.now() >= deadline) return events;
+      const [state] = await em.execute<Array<{ settled: boolean }>>(
+        `select coalesce(${FINAL_POSITION_SQL} >= (select max(position) from payment_event), true) as settled`,
+      );
+      if (state?.settled !== false) return events;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2 ** attempt, 50)));
+    }
   }
 
   /** Every event of each subject, oldest first, in one query (for a per-request DataLoader). */
