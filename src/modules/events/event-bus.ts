@@ -182,7 +182,6 @@ export class EventBus {
       published += 1;
     }
     const first = rows[0];
-    this.logger.debug({ final: first?.final_position, head: first?.head, last: String(this.last), published }, 'event log read');
     const pending = first?.head != null && (first.final_position == null || BigInt(first.head) > BigInt(first.final_position));
     return { published, full: published === READ_PAGE, pending };
   }
