@@ -61,8 +61,7 @@ export interface Database {
   listen(channel: string, handler: NotificationHandler, options?: ListenOptions): Promise<() => Promise<void>>;
   /**
    * A statement (autocommit, outside every money transaction) the relay runs after each commit
-   * that signalled `channel`, before this instance's listeners of it are called and before the
-   * committing call returns; coalesced with the other instances' wake-up into one statement on
+   * that signalled `channel`, before this instance's listeners of it are called; coalesced with the other instances' wake-up into one statement on
    * PostgreSQL. The event log's mark is one (src/modules/events/event.service.ts MARK_SQL).
    */
   afterCommitSql(channel: string, sql: string): void;
@@ -114,15 +113,18 @@ class CommitSignalSubscriber implements EventSubscriber {
     this.observe(args.transaction?.savepointName ? 'savepoint' : 'begin');
   }
 
-  /** Awaited by the ORM: the committing call returns once the relay's after-commit statements ran. */
-  async afterTransactionCommit(args: TransactionEventArgs): Promise<void> {
+  /**
+   * Not awaited: the committing call returns at once, and the relay's statement (a mark, the
+   * wake-ups) follows on its own session; a reader of the log waits for the mark if it must.
+   */
+  afterTransactionCommit(args: TransactionEventArgs): void {
     this.observe(args.transaction?.savepointName ? 'release savepoint' : 'commit');
     const context = args.transaction as object | undefined;
     if (!context) return;
     const signals = pendingSignals.get(context);
     if (!signals) return;
     pendingSignals.delete(context);
-    await this.relay?.(signals);
+    void this.relay?.(signals);
   }
 
   afterTransactionRollback(args: TransactionEventArgs): void {
