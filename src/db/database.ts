@@ -1,13 +1,14 @@
 // Opens the gateway's database: PostgreSQL when DATABASE_URL is set, otherwise embedded PGlite
 // persisted under the data directory. Applies committed migrations at start, and offers one
-// EntityManager fork per unit of work plus LISTEN/NOTIFY for live updates across instances.
+// EntityManager fork per unit of work, LISTEN for wake-ups across instances, and the relay that
+// announces committed work (events, jobs, idempotency releases) without a NOTIFY in the transaction.
 
 import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM, type SqlEntityManager } from '@mikro-orm/postgresql';
-import type { MikroORM } from '@mikro-orm/core';
+import type { EventSubscriber, MikroORM, TransactionEventArgs } from '@mikro-orm/core';
 import pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
 import type { Logger } from '../lib/logger.js';
@@ -52,9 +53,84 @@ export interface Database {
   watchQueries(listener: (sql: string) => void): () => void;
   /** True when a trivial query succeeds within `PING_DEADLINE_MS` (readiness); never waits longer. */
   ping(): Promise<boolean>;
-  /** Subscribes to a NOTIFY channel; the returned function unsubscribes. */
+  /**
+   * Subscribes to a channel: called for every `signalOnCommit` of this instance right after its
+   * commit, and for every NOTIFY on the channel from another instance. The returned function
+   * unsubscribes.
+   */
   listen(channel: string, handler: NotificationHandler, options?: ListenOptions): Promise<() => Promise<void>>;
+  /**
+   * A statement (autocommit, outside every money transaction) the relay runs after each commit
+   * that signalled `channel`, before this instance's listeners of it are called; coalesced with the other instances' wake-up into one statement on
+   * PostgreSQL. The event log's mark is one (src/modules/events/event.service.ts MARK_SQL).
+   */
+  afterCommitSql(channel: string, sql: string): void;
   close(): Promise<void>;
+}
+
+/** Signals registered in an open transaction, by the driver's transaction object. */
+const pendingSignals = new WeakMap<object, Map<string, Set<string>>>();
+
+/**
+ * Announces, once the transaction of `tx` commits, that it wrote something the listeners of
+ * `channel` must look at (new events, a due job, a released idempotency key). Nothing is sent
+ * inside the transaction, so its commit never waits for PostgreSQL's server-wide NOTIFY queue
+ * lock: after the commit this instance's listeners are called at once, in-process, and one
+ * coalesced NOTIFY goes out on the relay's own session (autocommit) to wake the other instances.
+ * After a rollback nothing is announced. A signal is a wake-up, not the data: the listener reads
+ * what changed from its table, and a missed one (the relay's session down, a crash right after
+ * commit) is caught by the listener's own polling. A savepoint's release announces its signals
+ * at once (a wake-up too early finds nothing, the listener's poll then does): no money path
+ * nests transactions.
+ */
+export function signalOnCommit(tx: SqlEntityManager, channel: string, payload = ''): void {
+  const context = tx.isInTransaction() ? (tx.getTransactionContext() as object | undefined) : undefined;
+  if (!context) throw new Error(`signalOnCommit(${channel}) must run inside the transaction whose commit it announces`);
+  let channels = pendingSignals.get(context);
+  if (!channels) {
+    channels = new Map();
+    pendingSignals.set(context, channels);
+  }
+  let payloads = channels.get(channel);
+  if (!payloads) {
+    payloads = new Set();
+    channels.set(channel, payloads);
+  }
+  payloads.add(payload);
+}
+
+/**
+ * Hands the signals of each committed transaction to the relay (a rolled-back one's are dropped),
+ * and shows the query watchers the transaction boundaries, which the ORM's query hook does not
+ * report: a statement count is then what the server executes.
+ */
+class CommitSignalSubscriber implements EventSubscriber {
+  relay: ((signals: Map<string, Set<string>>) => Promise<void>) | undefined;
+
+  constructor(private readonly observe: (sql: string) => void) {}
+
+  afterTransactionStart(args: TransactionEventArgs): void {
+    this.observe(args.transaction?.savepointName ? 'savepoint' : 'begin');
+  }
+
+  /**
+   * Not awaited: the committing call returns at once, and the relay's statement (a mark, the
+   * wake-ups) follows on its own session; a reader of the log waits for the mark if it must.
+   */
+  afterTransactionCommit(args: TransactionEventArgs): void {
+    this.observe(args.transaction?.savepointName ? 'release savepoint' : 'commit');
+    const context = args.transaction as object | undefined;
+    if (!context) return;
+    const signals = pendingSignals.get(context);
+    if (!signals) return;
+    pendingSignals.delete(context);
+    void this.relay?.(signals);
+  }
+
+  afterTransactionRollback(args: TransactionEventArgs): void {
+    this.observe(args.transaction?.savepointName ? 'rollback to savepoint' : 'rollback');
+    if (args.transaction) pendingSignals.delete(args.transaction as object);
+  }
 }
 
 const PGLITE_DATABASE = 'gateway';
@@ -112,14 +188,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const log = options.logger.child({ component: 'database' });
   let queries = 0;
   const watchers = new Set<(sql: string) => void>();
+  const observe = (sql: string) => {
+    queries += 1;
+    for (const watcher of watchers) watcher(sql);
+  };
+  const signals = new CommitSignalSubscriber(observe);
   const common = {
     entities,
+    subscribers: [signals],
     extensions: [Migrator],
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
     debug: false,
     onQuery: (sql: string) => {
-      queries += 1;
-      for (const watcher of watchers) watcher(sql);
+      observe(sql);
       return sql;
     },
     // MikroORM's own messages (migrations applied, warnings) into our structured log.
@@ -165,7 +246,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 
   const notifications = kind === 'postgresql'
     ? new PostgresNotifications(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log)
-    : new PgliteNotifications(orm as unknown as PgliteMikroORM);
+    : new PgliteNotifications(orm as unknown as PgliteMikroORM, log, (sql) => (orm.em.fork() as SqlEntityManager).execute(sql).then(() => undefined));
+  signals.relay = (committed) => notifications.relay(committed);
 
   let closed = false;
   return {
@@ -201,6 +283,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     },
     listen: (channel, handler, listenOptions) => notifications.listen(channel, handler, listenOptions),
+    afterCommitSql: (channel, sql) => notifications.afterCommit.set(channel, sql),
     async close() {
       if (closed) return;
       closed = true;
@@ -269,8 +352,10 @@ function assertChannel(channel: string): void {
 
 /**
  * PostgreSQL: one dedicated connection LISTENs for every channel (a pooled connection would
- * lose its LISTEN when returned). A NOTIFY issued inside a transaction arrives after commit and
- * never after a rollback, on every instance connected to the database.
+ * lose its LISTEN when returned), and another is the relay's session: the signals of committed
+ * transactions go out from it as NOTIFYs, many in one autocommit statement, outside every money
+ * transaction. Notifications it sent that come back are skipped: this instance's listeners had
+ * them in-process already.
  */
 class PostgresNotifications {
   private client: pg.Client | undefined;
@@ -280,6 +365,14 @@ class PostgresNotifications {
   private held: pg.Notification[] | undefined;
   private readonly handlers = new Map<string, Set<Listener>>();
   private closed = false;
+  /** Signals waiting for the relay's next NOTIFY statement (coalesced: one per channel and payload). */
+  private outbox = new Map<string, Set<string>>();
+  /** The relay's statements, one after the other. */
+  private sending: Promise<void> = Promise.resolve();
+  /** After-commit statements by channel (`Database.afterCommitSql`). */
+  readonly afterCommit = new Map<string, string>();
+  /** The relay's session, opened at the first signal and again after it fails. */
+  private notifier: pg.Client | undefined;
 
   constructor(
     private readonly url: string,
@@ -308,6 +401,8 @@ class PostgresNotifications {
     this.connecting ??= (async () => {
       const client = new pg.Client({ ...this.clientOptions, connectionString: this.url });
       client.on('notification', (message) => {
+        // Sent by this very session: the relay delivered it to this instance's listeners at commit.
+        if (this.notifier && message.processId === (this.notifier as pg.Client & { processID?: number }).processID) return;
         if (this.held) this.held.push(message);
         else this.dispatch(message);
       });
@@ -328,7 +423,81 @@ class PostgresNotifications {
   }
 
   private dispatch(message: pg.Notification): void {
-    for (const listener of this.handlers.get(message.channel) ?? []) listener.handler(message.payload ?? '');
+    deliver(this.handlers, message.channel, message.payload ?? '', this.log);
+  }
+
+  /**
+   * After a commit: this instance's listeners at once, then the other instances through one NOTIFY
+   * statement, which also runs the channels' after-commit statements; the listeners of those
+   * channels are called once it ran.
+   */
+  relay(signals: Map<string, Set<string>>): Promise<void> {
+    const later: Array<[string, Set<string>]> = [];
+    for (const [channel, payloads] of signals) {
+      if (this.afterCommit.has(channel)) later.push([channel, payloads]);
+      else for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
+      let queued = this.outbox.get(channel);
+      if (!queued) {
+        queued = new Set();
+        this.outbox.set(channel, queued);
+      }
+      for (const payload of payloads) queued.add(payload);
+    }
+    const sent = this.flushOutbox();
+    if (later.length === 0) return Promise.resolve();
+    return sent.then(() => {
+      for (const [channel, payloads] of later) for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
+    });
+  }
+
+  /**
+   * Sends what the outbox holds, one statement at a time: signals that arrive while one is on the
+   * wire wait for the next, so a burst of commits costs a few statements, not one each. Resolves
+   * once the outbox as it stood has been sent. Without a connection the signals are dropped: the
+   * other instances' polls catch up, and the event buses write the marks themselves.
+   */
+  private flushOutbox(): Promise<void> {
+    this.sending = this.sending.then(async () => {
+      if (this.outbox.size === 0 || this.closed) return;
+      const batch = this.outbox;
+      this.outbox = new Map();
+      const channels: string[] = [];
+      const payloads: string[] = [];
+      const before: string[] = [];
+      for (const [channel, set] of batch) {
+        const sql = this.afterCommit.get(channel);
+        if (sql) before.push(sql);
+        for (const payload of set) {
+          channels.push(channel);
+          payloads.push(payload);
+        }
+      }
+      const ctes = before.map((sql, index) => `after_commit_${index} as (${sql})`);
+      try {
+        const client = await this.notifierClient();
+        await client.query(`${ctes.length > 0 ? `with ${ctes.join(', ')} ` : ''}select pg_notify(c, p) from unnest($1::text[], $2::text[]) as n(c, p)`, [channels, payloads]);
+      } catch (error) {
+        this.log.warn({ err: error }, 'wake-up NOTIFY not sent; the other instances catch up by polling');
+        const failed = this.notifier;
+        this.notifier = undefined;
+        await failed?.end().catch(() => undefined);
+      }
+    });
+    return this.sending;
+  }
+
+  private async notifierClient(): Promise<pg.Client> {
+    if (this.notifier) return this.notifier;
+    const client = new pg.Client({ ...this.clientOptions, connectionString: this.url, application_name: 'gateway-relay' });
+    client.on('error', (error) => {
+      if (this.notifier !== client) return;
+      this.log.warn({ err: error }, 'relay connection failed; it reopens at the next signal');
+      this.notifier = undefined;
+      client.end().catch(() => undefined);
+    });
+    await client.connect();
+    this.notifier = client;
+    return client;
   }
 
   private async reconnect(): Promise<void> {
@@ -363,6 +532,7 @@ class PostgresNotifications {
   async close(): Promise<void> {
     this.closed = true;
     await this.client?.end().catch(() => undefined);
+    await this.notifier?.end().catch(() => undefined);
   }
 }
 
@@ -371,21 +541,67 @@ interface Listener {
   onReconnect: (() => void) | undefined;
 }
 
-/** PGlite runs in this process: its native client's `listen` gives the same after-commit delivery. */
+/**
+ * PGlite runs in this process, with no other instance: the relay only calls the listeners here.
+ * Its native `listen` is kept for a NOTIFY sent by SQL (after-commit delivery, like PostgreSQL).
+ */
 class PgliteNotifications {
   private readonly unsubscribes: Array<() => Promise<void>> = [];
+  private readonly handlers = new Map<string, Set<Listener>>();
+  readonly afterCommit = new Map<string, string>();
 
-  constructor(private readonly orm: PgliteMikroORM) {}
+  constructor(
+    private readonly orm: PgliteMikroORM,
+    private readonly log: Logger,
+    /** Runs an after-commit statement through the ORM, which keeps it out of any open transaction on the one session. */
+    private readonly run: (sql: string) => Promise<void>,
+  ) {}
 
   async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
     assertChannel(channel);
     const native = await this.orm.em.getConnection().getNativeClient();
-    const unsubscribe = await native.listen(channel, handler);
+    const unlistenNative = await native.listen(channel, handler);
+    const listener: Listener = { handler, onReconnect: undefined };
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+    }
+    set.add(listener);
+    const unsubscribe = async () => {
+      set.delete(listener);
+      await unlistenNative();
+    };
     this.unsubscribes.push(unsubscribe);
     return unsubscribe;
   }
 
+  async relay(signals: Map<string, Set<string>>): Promise<void> {
+    for (const [channel, payloads] of signals) {
+      const sql = this.afterCommit.get(channel);
+      if (sql) {
+        try {
+          await this.run(`/* relay */ with after_commit as (${sql}) select 1`);
+        } catch (error) {
+          this.log.warn({ err: error, channel }, 'after-commit statement failed; the listeners catch up by polling');
+        }
+      }
+      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
+    }
+  }
+
   async close(): Promise<void> {
     await Promise.allSettled(this.unsubscribes.map((unsubscribe) => unsubscribe()));
+  }
+}
+
+/** Calls every listener of `channel`; one that throws is logged and does not stop the others. */
+function deliver(handlers: Map<string, Set<Listener>>, channel: string, payload: string, log: Logger): void {
+  for (const listener of handlers.get(channel) ?? []) {
+    try {
+      listener.handler(payload);
+    } catch (error) {
+      log.error({ err: error, channel }, 'a wake-up listener failed');
+    }
   }
 }

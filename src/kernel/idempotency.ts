@@ -5,9 +5,10 @@
 // lease and is woken by a notification when it finishes, on any gateway instance.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { signalOnCommit } from '../db/database.js';
 import type { Logger } from '../lib/logger.js';
 
-/** NOTIFY channel that tells every instance a key's holder has finished (payload: `<clientId>:<key>`). */
+/** Wake-up channel that tells every instance a key's holder has finished (payload: `<clientId>:<key>`). */
 export const IDEMPOTENCY_CHANNEL = 'idempotency_key_released';
 
 /** What a key is reserved for: the same key may not serve two kinds of operation. */
@@ -64,7 +65,7 @@ export class IdempotencyLayer {
 
   constructor(private readonly options: IdempotencyOptions) {}
 
-  /** Starts hearing releases from every instance (this one included: its NOTIFY comes back too). */
+  /** Starts hearing releases from every instance (this one's in-process, right after their commit). */
   async start(listen: Listen): Promise<void> {
     this.unlisten ??= await listen(IDEMPOTENCY_CHANNEL, (payload) => this.wake(payload));
   }
@@ -176,8 +177,8 @@ export class IdempotencyLayer {
         this.options.logger.warn({ clientId: claim.scope.clientId, operation: claim.scope.operation }, 'idempotency lease ran out before the response was stored; the later attempt answers');
         return;
       }
-      // Delivered on commit, to every instance's listener.
-      await tx.execute('select pg_notify(?, ?)', [IDEMPOTENCY_CHANNEL, keyName(claim.scope)]);
+      // Announced after the commit, to every instance's listener (src/db/database.ts `signalOnCommit`).
+      signalOnCommit(tx, IDEMPOTENCY_CHANNEL, keyName(claim.scope));
     });
   }
 
@@ -189,7 +190,7 @@ export class IdempotencyLayer {
         claim.scope.key,
         claim.attempt,
       ]);
-      await tx.execute('select pg_notify(?, ?)', [IDEMPOTENCY_CHANNEL, keyName(claim.scope)]);
+      signalOnCommit(tx, IDEMPOTENCY_CHANNEL, keyName(claim.scope));
     });
   }
 

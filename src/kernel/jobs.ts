@@ -2,6 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { signalOnCommit } from '../db/database.js';
 import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
 
@@ -70,7 +71,7 @@ export const DEFAULT_JOB_SETTINGS: JobQueueSettings = {
   retentionMs: 7 * 24 * 3_600_000,
 };
 
-/** What the queue needs of the database: forks, and LISTEN for the wake-up NOTIFY. */
+/** What the queue needs of the database: forks, and the wake-ups of enqueues committed on any instance. */
 export interface JobDatabase {
   fork(): SqlEntityManager;
   listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
@@ -83,7 +84,7 @@ export interface JobResultEvent {
   attempt: number;
 }
 
-/** NOTIFY channel: an enqueue wakes the worker of every instance once its transaction commits. */
+/** Wake-up channel: an enqueue wakes the worker of every instance once its transaction commits. */
 export const JOBS_CHANNEL = 'gateway_jobs';
 
 /** Longest error text kept on a row. */
@@ -156,20 +157,31 @@ export class JobQueue {
 
   /**
    * Writes a job in the caller's open transaction: it commits, or rolls back, with the change that
-   * needs it. The NOTIFY it queues is delivered on commit and wakes every instance's worker.
+   * needs it. Its commit wakes this instance's worker at once and the others through the
+   * database's relay (src/db/database.ts `signalOnCommit`): no NOTIFY inside the transaction.
    */
   async enqueue<K extends JobKind>(tx: SqlEntityManager, kind: K, payload: JobKinds[K], options: EnqueueOptions = {}): Promise<void> {
+    const insert = this.enqueueStatement(tx, kind, payload, options);
+    await tx.execute(insert.sql, insert.params);
+  }
+
+  /**
+   * `enqueue` as a statement for the caller to run in its open transaction, alone or as a CTE of
+   * a statement that does more (one round trip instead of two). The wake-up is announced for the
+   * transaction's commit either way.
+   */
+  enqueueStatement<K extends JobKind>(tx: SqlEntityManager, kind: K, payload: JobKinds[K], options: EnqueueOptions = {}): { sql: string; params: unknown[] } {
     if (!tx.isInTransaction()) throw new Error('JobQueue.enqueue must run inside the transaction of the change that needs the job');
     const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;
     const now = new Date();
-    await tx.execute(
-      `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+    // A constant payload: the relay sends one wake-up however many jobs were enqueued.
+    signalOnCommit(tx, JOBS_CHANNEL);
+    return {
+      sql: `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
        values (?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?)
        on conflict (kind, dedupe_key) where status = 'pending' do nothing`,
-      [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now],
-    );
-    // A constant payload: PostgreSQL folds repeated notifications of one transaction into one.
-    await tx.execute('select pg_notify(?, ?)', [JOBS_CHANNEL, '']);
+      params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now],
+    };
   }
 
   /** Where the worker and `runDue` take their EntityManagers from (at start-up, before `start`). */
@@ -177,7 +189,7 @@ export class JobQueue {
     this.db = db;
   }
 
-  /** Starts polling every `pollIntervalMs` and on every wake-up NOTIFY; a first pass runs at once (jobs left by a stopped instance). */
+  /** Starts polling every `pollIntervalMs` and on every wake-up; a first pass runs at once (jobs left by a stopped instance). */
   async start(): Promise<void> {
     const db = this.database();
     if (this.started) return;

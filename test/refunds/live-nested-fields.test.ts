@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collect, subscribed } from '../deposits/support.js';
 import { execute } from '../support/gateway.js';
+import { collectNotifications } from '../support/notifications.js';
 import { wsClient } from '../support/ws.js';
 import { DepositRefundsQuery, DepositUpdatedNestedSubscription, RequestRefundMutation } from './operations.js';
 import { startRefundGateway, succeededDeposit, type RefundTestGateway } from './support.js';
@@ -16,10 +17,14 @@ afterAll(() => t?.close());
 
 describe('depositUpdated(id) with nested fields', () => {
   it('brings every message its current events and refunds, including the change that produced it', async () => {
-    // given: a succeeded deposit, its details settled, and a subscriber selecting nested lists
+    // given: a succeeded deposit, its details settled (and its three events published live, which
+    // happens once they are final in the log), and a subscriber selecting nested lists
+    const published = collectNotifications(t.gateway.services.pubsub);
     const deposit = await succeededDeposit(t, '30.00');
     await t.gateway.sandboxes.depositGateway!.controls.idle();
     await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id: deposit.id }, { key: t.keys.admin })).data!.deposit!.events.length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => published.seen.filter((event) => event.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(3);
+    published.stop();
     const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.refundsKey}` });
     const updates = await subscribed(t, () => collect(ws, DepositUpdatedNestedSubscription, { id: deposit.id }));
 

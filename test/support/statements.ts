@@ -1,10 +1,11 @@
 // Counts the SQL statements a request costs, as a test of constant-cost lists needs: background
 // work (detail fetches after approvals) is waited out first, and the job worker's own polling of
-// its table, which runs on a timer whatever the request does, is left out.
+// its table and the event bus's reads of the log, which run on timers and wake-ups whatever the
+// request does, are left out.
 
 import type { TestGateway } from './gateway.js';
 
-const JOB_WORKER = /\b(from|update|into)\s+"?job"?\b/i;
+const JOB_WORKER = /\b(from|update|into)\s+"?job"?\b|\/\* (event-bus|relay) \*\//i;
 
 /** Statements issued while `action` runs, apart from the job worker's. */
 export async function statementsOf(t: TestGateway, action: () => Promise<void>): Promise<number> {

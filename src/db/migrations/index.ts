@@ -13,6 +13,7 @@ import { Migration20261123100000_jobs } from './Migration20261123100000_jobs.js'
 import { Migration20261123110000_event_visibility } from './Migration20261123110000_event_visibility.js';
 import { Migration20261123120000_recovery } from './Migration20261123120000_recovery.js';
 import { Migration20261123130000_idempotency } from './Migration20261123130000_idempotency.js';
+import { Migration20261123140000_event_horizon } from './Migration20261123140000_event_horizon.js';
 import { Migration20261123210000_admin_actions } from './Migration20261123210000_admin_actions.js';
 import { Migration20261123220000_rejected_webhook_index } from './Migration20261123220000_rejected_webhook_index.js';
 
@@ -29,6 +30,7 @@ export const migrations = [
   { name: 'Migration20261123110000_event_visibility', class: Migration20261123110000_event_visibility },
   { name: 'Migration20261123120000_recovery', class: Migration20261123120000_recovery },
   { name: 'Migration20261123130000_idempotency', class: Migration20261123130000_idempotency },
+  { name: 'Migration20261123140000_event_horizon', class: Migration20261123140000_event_horizon },
   { name: 'Migration20261123210000_admin_actions', class: Migration20261123210000_admin_actions },
   { name: 'Migration20261123220000_rejected_webhook_index', class: Migration20261123220000_rejected_webhook_index },
 ];

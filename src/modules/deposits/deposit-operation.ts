@@ -33,36 +33,71 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
       // The row and its creation event commit before the provider call: from here on a crash, a
       // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
       // the provider), and the event log always starts with deposit.created.
-      const created = tx.create(Deposit, {
-        id: newId('dep'),
-        clientId: client.id,
-        merchantAccount: account.code,
-        provider: provider.name,
-        rail: request.details.rail,
-        livemode: account.livemode,
-        status: 'PENDING',
-        providerStatus: null,
-        statusReason: null,
-        amount: request.amount.toDecimal(),
-        currency: request.amount.currency,
-        merchantReference: input.merchantReference ?? null,
-        idempotencyKey: input.idempotencyKey ?? null,
-        idempotencyFingerprint: input.idempotencyKey ? requestFingerprint(input) : null,
-        request: storedRequest(request),
-        createdAt: new Date(),
-        updatedAt: new Date(),
-      });
-      await tx.flush();
-      await deps.events.append(tx, {
-        subjectType: 'deposit',
-        subjectId: created.id,
-        clientId: created.clientId,
-        type: 'deposit.created',
-        fromStatus: null,
-        toStatus: created.status,
-        deposit: created,
-      });
-      return { ok: true, row: created };
+      const created = tx.create(
+        Deposit,
+        {
+          id: newId('dep'),
+          clientId: client.id,
+          merchantAccount: account.code,
+          provider: provider.name,
+          rail: request.details.rail,
+          livemode: account.livemode,
+          status: 'PENDING',
+          providerStatus: null,
+          statusReason: null,
+          amount: request.amount.toDecimal(),
+          currency: request.amount.currency,
+          merchantReference: input.merchantReference ?? null,
+          idempotencyKey: input.idempotencyKey ?? null,
+          idempotencyFingerprint: input.idempotencyKey ? requestFingerprint(input) : null,
+          request: storedRequest(request),
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        },
+        // Written below in one statement with its event, not by a flush.
+        { persist: false },
+      );
+      const rows = await deps.events.appendWith<Record<string, unknown>>(
+        tx,
+        {
+          sql: `insert into deposit (id, client_id, merchant_account, provider, rail, livemode, status, provider_status, status_reason, amount, currency,
+                  refunded_amount, disputed, merchant_reference, idempotency_key, idempotency_fingerprint, request, created_at, updated_at)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?, ?)
+                returning *`,
+          params: [
+            created.id,
+            created.clientId,
+            created.merchantAccount,
+            created.provider,
+            created.rail,
+            created.livemode,
+            created.status,
+            created.providerStatus,
+            created.statusReason,
+            created.amount,
+            created.currency,
+            created.refundedAmount,
+            created.disputed,
+            created.merchantReference,
+            created.idempotencyKey,
+            created.idempotencyFingerprint,
+            JSON.stringify(created.request),
+            created.createdAt,
+            created.updatedAt,
+          ],
+        },
+        {
+          subjectType: 'deposit',
+          subjectId: created.id,
+          clientId: created.clientId,
+          type: 'deposit.created',
+          fromStatus: null,
+          toStatus: created.status,
+          deposit: created,
+        },
+      );
+      // Managed from here on, as a flushed entity would be.
+      return { ok: true, row: tx.map(Deposit, rows[0]!) };
     },
     load: (em, id) => em.findOne(Deposit, { id }),
     awaitingProvider: (deposit) => deposit.status === 'PENDING' && !deposit.providerReference,

@@ -1,45 +1,60 @@
-// Feeds this instance's live subscribers: LISTENs for committed payment events and republishes each one on the local pub/sub.
+// Feeds this instance's live subscribers: reads the committed, final part of the payment event log
+// in position order and republishes each event on the local pub/sub, when woken by a commit (of
+// this instance, in-process; of another, by its relay's NOTIFY) and on a slow safety poll.
 
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../lib/logger.js';
 import type { LocalPubSub } from '../../lib/pubsub.js';
 import { PaymentEvent } from './payment-event.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from './payment-event.types.js';
-import { toEventNotification } from './event.service.js';
+import { EVENT_COLUMNS, FINAL_POSITION_SQL, MARK_SQL, toEventNotification } from './event.service.js';
 
-/** Events read back per query when catching up after a reconnect. */
-const BACKFILL_PAGE = 500;
-/**
- * How far below the newest published position a position is still remembered as published. A
- * notification older than that is taken as already delivered; within it, duplicates are recognised
- * exactly, whatever order they arrive in.
- */
-const REMEMBERED_POSITIONS = 10_000n;
-/** Longest pause between two attempts to read the log back after a reconnect. */
-const BACKFILL_RETRY_MAX_MS = 5_000;
+/** Marks the bus's own reads, which run on wake-ups and timers whatever a request does (test/support/statements.ts leaves them out). */
+export const EVENT_BUS_SQL_MARK = '/* event-bus */';
+/** Events read per query. */
+const READ_PAGE = 500;
+/** Safety poll: how often the log is read with no wake-up at all (a lost NOTIFY, a crash after a commit elsewhere). */
+const SAFETY_POLL_MS = 2_000;
+/** First and longest pause before reading again while committed events wait for older transactions to end. */
+const SETTLE_RETRY_MIN_MS = 5;
+const SETTLE_RETRY_MAX_MS = 50;
+
+/** One read in this many also deletes the marks the final position has made useless. */
+const PRUNE_EVERY_READS = 50;
+const PRUNE_SQL = `delete from payment_event_horizon where position < ${FINAL_POSITION_SQL}`;
+
+interface LogRow {
+  final_position: string | null;
+  head: string | null;
+  position: string | null;
+}
 
 /**
- * One per gateway instance. Every instance LISTENs, so a change committed by any instance (the one
- * the webhook reached or another) reaches the subscribers of all of them, once per commit
- * (DESIGN.md "Durable before acknowledged": NOTIFY is delivered on commit, never after a rollback).
- * On PGlite `db.listen` is the engine's own LISTEN with the same after-commit delivery
- * (test/events/event-bus.test.ts checks it), so no in-process fallback is needed.
+ * One per gateway instance. Every committed event reaches the subscribers of every instance once,
+ * in position order (DESIGN.md "Durable before acknowledged": only committed events are read).
  *
- * NOTIFY is not durable: what is committed while the LISTEN connection is down is never notified.
- * The event log is, so after every reconnect the bus reads back every event after the last position
- * it published, in position order, before it publishes anything that arrived meanwhile; a position
- * is published at most once, whichever of the two paths brings it.
+ * The log is the only source: a wake-up carries nothing, it only says "read now". Each read returns
+ * the events after the last position published, up to the log's final position (FINAL_POSITION_SQL:
+ * below it nothing can commit any more), so a position published is never followed by a lower one.
+ * Events committed but not final yet (an older transaction is still running) are read again shortly,
+ * with back-off; wake-ups lost while the LISTEN connection was down are made up by reading on
+ * reconnect, and anything else by the safety poll.
  */
 export class EventBus {
   private unlisten: (() => Promise<void>) | undefined;
   private starting: Promise<void> | undefined;
-  /** Everything is published one at a time, in the order it is queued: notifications in arrival (commit) order, backfills where the reconnect happened. */
-  private queue: Promise<void> = Promise.resolve();
   private stopped = false;
-  /** The newest position published, or the log's head at start: a backfill reads what comes after it. */
+  /** The newest position published, or the log's final position at start: reads start after it. */
   private last: bigint | undefined;
-  /** Positions published within REMEMBERED_POSITIONS of `last`, to publish none twice. */
-  private readonly published = new Set<bigint>();
+  /** The read now running, if any; reads never overlap. */
+  private reading: Promise<void> | undefined;
+  /** A wake-up arrived during a read: read again right after it. */
+  private again = false;
+  private timer: NodeJS.Timeout | undefined;
+  private settleDelayMs = SETTLE_RETRY_MIN_MS;
+  private reads = 0;
+  /** A reconnect happened: log the catch-up once the next read is done. */
+  private reconnected = false;
 
   constructor(
     private readonly db: Database,
@@ -49,117 +64,129 @@ export class EventBus {
 
   start(): Promise<void> {
     this.starting ??= (async () => {
-      this.unlisten = await this.db.listen(
-        PAYMENT_EVENTS_CHANNEL,
-        (payload) => this.enqueue(() => this.deliver(payload)),
-        { onReconnect: () => this.enqueue(() => this.backfill()) },
-      );
-      // Read after LISTEN took effect: anything committed later is notified, anything earlier
-      // was before this instance served anyone. The head is where a first backfill starts.
-      await this.enqueue(() => this.readHead());
+      // Each commit that appended events marks the log right after it (see FINAL_POSITION_SQL), so
+      // its events are final as soon as the transactions running alongside have ended.
+      this.db.afterCommitSql(PAYMENT_EVENTS_CHANNEL, MARK_SQL);
+      this.unlisten = await this.db.listen(PAYMENT_EVENTS_CHANNEL, () => this.wake(), {
+        onReconnect: () => {
+          this.reconnected = true;
+          this.wake();
+        },
+      });
+      // What is final now was committed before this instance served anyone: reads start after it.
+      await this.readHead();
+      this.schedule(SAFETY_POLL_MS);
     })();
     return this.starting;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearTimeout(this.timer);
     await this.starting?.catch(() => undefined);
     await this.unlisten?.();
     this.unlisten = undefined;
-    await this.queue;
+    await this.reading;
   }
 
-  private enqueue(task: () => Promise<void>): Promise<void> {
-    this.queue = this.queue.then(task).catch((error: unknown) => {
-      this.logger.error({ err: error }, 'payment event delivery failed');
+  /** Reads the log now (or right after the read in progress). Cheap to call often: wake-ups coalesce. */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.reading = this.readLoop().finally(() => {
+      this.reading = undefined;
     });
-    return this.queue;
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.wake(), ms);
+    this.timer.unref();
   }
 
   private async readHead(): Promise<void> {
-    const [row] = await this.db.fork().execute<Array<{ head: string | null }>>('select max(position)::text as head from payment_event');
+    const [row] = await this.db.fork().execute<Array<{ head: string | null }>>(`${EVENT_BUS_SQL_MARK} select ${FINAL_POSITION_SQL}::text as head`);
     const head = row?.head == null ? 0n : BigInt(row.head);
     if (this.last === undefined || head > this.last) this.last = head;
   }
 
-  private async deliver(payload: string): Promise<void> {
-    if (this.stopped) return;
-    const parsed = parseNotification(payload);
-    if (!parsed) {
-      this.logger.warn({ channel: PAYMENT_EVENTS_CHANNEL, bytes: payload.length }, 'ignored a malformed payment event notification');
-      return;
-    }
-    if (this.wasPublished(BigInt(parsed.position))) return;
-    let notification = parsed;
-    if (!notification[notification.subjectType]) {
-      // Sent without its snapshot because it was too large for NOTIFY (any subject type: every
-      // subscription filters on the snapshot): the committed row has it.
-      try {
-        const event = await this.db.fork().findOne(PaymentEvent, { position: notification.position });
-        if (event) notification = toEventNotification(event);
-      } catch (error) {
-        this.logger.error({ err: error, position: notification.position }, 'could not read the snapshot of a payment event');
+  private async readLoop(): Promise<void> {
+    let pending = false;
+    try {
+      if (this.last === undefined) {
+        // The head was never read (the database failed at start): what was missed is unknown,
+        // and replaying the whole log to live subscribers would be worse than the gap.
+        await this.readHead();
+        this.logger.warn({ position: String(this.last) }, 'event log head read late; continuing from it');
       }
+      let published = 0;
+      const reconnected = this.reconnected;
+      this.reconnected = false;
+      for (;;) {
+        this.again = false;
+        const page = await this.readPage();
+        published += page.published;
+        pending = page.pending;
+        if (this.stopped) return;
+        if (!page.full && !this.again) break;
+      }
+      if (reconnected) this.logger.info({ published, position: String(this.last) }, 'caught up with the payment events committed while not listening');
+    } catch (error) {
+      // The database is failing: the next poll (or wake-up) reads again from the same position.
+      this.logger.error({ err: error, position: String(this.last) }, 'could not read the payment event log; retrying');
+      pending = true;
     }
-    this.publish(notification);
+    if (pending) {
+      this.schedule(this.settleDelayMs);
+      this.settleDelayMs = Math.min(this.settleDelayMs * 2, SETTLE_RETRY_MAX_MS);
+    } else {
+      this.settleDelayMs = SETTLE_RETRY_MIN_MS;
+      this.schedule(SAFETY_POLL_MS);
+    }
   }
 
   /**
-   * Publishes every event after the last published position, oldest first. Runs in the queue, so
-   * notifications that arrive meanwhile wait and are then recognised as already published.
+   * One statement: a mark if the log has positions no mark covers (a writer that stopped right
+   * after its commit), the final position, the newest committed one, and the final events after
+   * the last published. `pending` when committed events wait beyond the final position.
    */
-  private async backfill(): Promise<void> {
+  private async readPage(): Promise<{ published: number; full: boolean; pending: boolean }> {
+    const em = this.db.fork();
+    // Marks below the final position say nothing more: dropped now and then, by whichever instance.
+    const prune = (this.reads = (this.reads + 1) % PRUNE_EVERY_READS) === 0;
+    const rows = await em.execute<Array<LogRow & Record<string, unknown>>>(
+      `${EVENT_BUS_SQL_MARK} with mark as (${MARK_SQL}${prune ? `), pruned as (${PRUNE_SQL}` : ''}),
+       bound as (select ${FINAL_POSITION_SQL} as final_position, (select max(position) from payment_event) as head)
+       select bound.final_position::text as final_position, bound.head::text as head, e.*
+       from bound left join lateral (
+         select ${EVENT_COLUMNS} from payment_event
+         where position > ? and position <= bound.final_position
+         order by position limit ?
+       ) e on true`,
+      [String(this.last), READ_PAGE],
+    );
     let published = 0;
-    for (let attempt = 1; !this.stopped; attempt++) {
-      try {
-        if (this.last === undefined) {
-          // The head was never read (the database failed at start): what was missed is unknown,
-          // and replaying the whole log to live subscribers would be worse than the gap.
-          await this.readHead();
-          this.logger.warn({ position: String(this.last) }, 'LISTEN connection restored before the event log head was known; continuing from the head');
-          return;
-        }
-        for (;;) {
-          if (this.stopped) return;
-          const page = await this.db.fork().find(
-            PaymentEvent,
-            { position: { $gt: String(this.last) } },
-            { orderBy: { position: 'asc' }, limit: BACKFILL_PAGE },
-          );
-          for (const event of page) {
-            if (this.wasPublished(BigInt(event.position))) continue;
-            this.publish(toEventNotification(event));
-            published += 1;
-          }
-          if (page.length < BACKFILL_PAGE) break;
-        }
-        this.logger.info({ published, position: String(this.last) }, 'caught up with the payment events committed while not listening');
-        return;
-      } catch (error) {
-        // The connection came back but a query failed (the database is still recovering): try
-        // again, holding later notifications back so order is kept.
-        this.logger.error({ err: error, attempt }, 'could not read back the payment events missed while not listening; retrying');
-        await new Promise((resolve) => setTimeout(resolve, Math.min(BACKFILL_RETRY_MAX_MS, 100 * 2 ** attempt)));
-      }
+    for (const row of rows) {
+      if (row.position === null || this.stopped) continue;
+      const { final_position: _final, head: _head, ...columns } = row;
+      const event = em.map(PaymentEvent, columns);
+      const position = BigInt(event.position);
+      if (this.last !== undefined && position <= this.last) continue;
+      this.last = position;
+      this.publish(toEventNotification(event));
+      published += 1;
     }
-  }
-
-  private wasPublished(position: bigint): boolean {
-    if (this.published.has(position)) return true;
-    return this.last !== undefined && position <= this.last - REMEMBERED_POSITIONS;
+    const first = rows[0];
+    const pending = first?.head != null && (first.final_position == null || BigInt(first.head) > BigInt(first.final_position));
+    return { published, full: published === READ_PAGE, pending };
   }
 
   private publish(notification: EventNotification): void {
-    const position = BigInt(notification.position);
-    this.published.add(position);
-    if (this.last === undefined || position > this.last) {
-      this.last = position;
-      const floor = position - REMEMBERED_POSITIONS;
-      // Pruned in bulk once twice the window has built up, so publishing stays O(1) on average.
-      if (this.published.size > 2 * Number(REMEMBERED_POSITIONS)) {
-        for (const remembered of this.published) if (remembered <= floor) this.published.delete(remembered);
-      }
-    }
     try {
       this.pubsub.publish(PAYMENT_EVENTS_TOPIC, notification);
     } catch (error) {

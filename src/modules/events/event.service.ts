@@ -1,6 +1,8 @@
-// The payment event log: appends one ordered row per applied change (with its NOTIFY) inside the caller's transaction, and reads the log back.
+// The payment event log: appends one ordered row per applied change inside the caller's transaction (one statement, no lock, no NOTIFY), and reads back its final part.
 
+import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { signalOnCommit } from '../../db/database.js';
 import { visibleEventsWhere, type Viewer } from '../../kernel/visibility.js';
 import { newId } from '../../lib/ids.js';
 import type { Deposit } from '../deposits/deposit.entity.js';
@@ -52,21 +54,31 @@ export interface EventPageInput {
 }
 
 /**
- * Key of the transaction-scoped advisory lock that orders appends. Positions come from an identity
- * column, assigned at INSERT; without the lock, a transaction could take position 10, another 11
- * and commit first, and a client paging `events(after:)` in between would move its cursor past 10
- * before 10 became visible and never see it (a catching-up client must miss nothing). Held from the INSERT to
- * commit, the lock makes positions appear in commit order. Appending is therefore the last write
- * of a transaction, so the lock is held only for the commit itself.
+ * The highest position up to which the log is final for the reading statement's snapshot: nothing
+ * can commit at or below it any more, so a cursor moved up to it never skips an event.
+ *
+ * Positions are drawn by the insert trigger (migration 20261123140000) after the writing
+ * transaction has its id. A mark (position, horizon) is written after a commit: it reads the
+ * highest position drawn so far, then takes a new transaction id as its horizon, so every
+ * transaction holding a position up to the mark's has an id below the horizon. When a snapshot's
+ * xmin has reached the horizon, all of them have ended: committed (and visible to this snapshot)
+ * or rolled back for good. Without a lock, positions do not appear in commit order: a higher
+ * position can commit first, and it stays unread until the lower ones have ended.
  */
-const APPEND_LOCK_KEY = 720_331_001;
+export const FINAL_POSITION_SQL = '(select max(position) from payment_event_horizon where horizon <= pg_snapshot_xmin(pg_current_snapshot()))';
 
 /**
- * PostgreSQL refuses a NOTIFY payload of 8000 bytes or more, which would abort the whole
- * transaction (and so the webhook). A larger notification goes out without its snapshot; the
- * event bus then reads the snapshot from the committed row.
+ * Writes a mark (see FINAL_POSITION_SQL) when the log holds a position no mark covers yet; in
+ * autocommit, never inside a money transaction. A CTE body.
  */
-export const MAX_NOTIFICATION_BYTES = 7500;
+export const MARK_SQL = `insert into payment_event_horizon (position, horizon)
+  select (m).mark_position, (m).mark_horizon from (
+    select payment_event_mark() as m
+    where (select max(position) from payment_event) > coalesce((select max(position) from payment_event_horizon), 0)
+  ) pending`;
+
+/** Columns of an event row as the entity maps them (the writer's transaction id stays in SQL). */
+export const EVENT_COLUMNS = 'position, id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at';
 
 /** What reads of the log that skip the entity select, besides the subject snapshot (`data`). */
 const PAYMENT_EVENT_RECORD_PROPERTIES = [
@@ -80,47 +92,65 @@ const PAYMENT_EVENT_RECORD_PROPERTIES = [
 export type PaymentEventRecord = Pick<PaymentEvent, (typeof PAYMENT_EVENT_RECORD_PROPERTIES)[number]> & Partial<Pick<PaymentEvent, 'data'>>;
 
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
+/** Longest wait of a short page for committed events that are not final yet. */
+const SETTLE_WAIT_MS = 2_000;
 
 export class EventService {
   /**
-   * Appends an event row and queues its notification, both in the caller's open transaction: the
-   * row commits with the change it records, and the NOTIFY is delivered only on that commit
-   * (never after a rollback). Call it after the subject's own changes are flushed.
+   * Appends an event row in the caller's open transaction, in one statement: the row commits with
+   * the change it records. No lock is taken and nothing is sent from the transaction; its commit
+   * wakes this instance's event bus and, through the relay, the other instances' (the bus reads
+   * the row from the log). Call it after the subject's own changes are flushed.
    */
   async append(em: SqlEntityManager, input: AppendEventInput): Promise<PaymentEvent> {
     if (!em.isInTransaction()) throw new Error('EventService.append must run inside the transaction of the change it records');
-    await em.execute('select pg_advisory_xact_lock(?)', [APPEND_LOCK_KEY]);
-    const snapshot = subjectSnapshot(input);
-    const merchantAccount = input.merchantAccount ?? input.deposit?.merchantAccount ?? input.payout?.merchantAccount ?? input.withdrawal?.merchantAccount;
-    // Without its account an event would be invisible to every back office that sees its subject.
-    if (!merchantAccount) throw new Error(`EventService.append needs the merchant account of ${input.subjectType} ${input.subjectId}`);
-    const event = em.create(PaymentEvent, {
-      id: newId('evt'),
-      subjectType: input.subjectType,
-      subjectId: input.subjectId,
-      clientId: input.clientId,
-      merchantAccount,
-      adminOnly: input.adminOnly ?? false,
-      type: input.type,
-      fromStatus: input.fromStatus,
-      toStatus: input.toStatus,
-      data: snapshot ? { ...snapshot } : {},
-      createdAt: new Date(),
-    });
-    // The row (and its identity position) must exist before the notification names it.
-    await em.flush();
-    await em.execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, notificationPayload(event)]);
-    return event;
+    const insert = eventInsert(input);
+    const rows = await em.execute<Array<Record<string, unknown>>>(`${insert.sql} returning ${EVENT_COLUMNS}`, insert.params);
+    signalOnCommit(em, PAYMENT_EVENTS_CHANNEL);
+    return em.map(PaymentEvent, rows[0]!);
   }
 
-  /** Events strictly after `after` that the viewer may see, oldest first. */
+  /**
+   * Makes a change and appends its event in one statement (the change as a data-modifying CTE
+   * named `change`), in the caller's open transaction, and returns the change's `returning` rows.
+   * The event describes the subject after the change, so the caller computes it beforehand; it is
+   * written only when the change returns a row, so a change that found nothing leaves no event.
+   */
+  async appendWith<T extends object>(em: SqlEntityManager, change: { sql: string; params: unknown[] }, input: AppendEventInput): Promise<T[]> {
+    if (!em.isInTransaction()) throw new Error('EventService.appendWith must run inside the transaction of the change it records');
+    const insert = eventInsert(input, 'change');
+    const rows = await em.execute<T[]>(`with change as (${change.sql}), event as (${insert.sql} returning 1) select * from change`, [...change.params, ...insert.params]);
+    if (rows.length > 0) signalOnCommit(em, PAYMENT_EVENTS_CHANNEL);
+    return rows;
+  }
+
+  /**
+   * Events strictly after `after` that the viewer may see, oldest first, from the final part of
+   * the log only (FINAL_POSITION_SQL): a client paging with the last position it got never misses
+   * an event that commits later. A page that comes back short while committed events are not final
+   * yet waits for them a little (the transactions running alongside them usually end within
+   * milliseconds), so an event committed before the request is normally in its answer.
+   */
   page(em: SqlEntityManager, input: EventPageInput): Promise<PaymentEvent[]> {
     if (input.after !== undefined && !POSITION.test(input.after)) throw new RangeError(`Not an event position: ${JSON.stringify(input.after)}`);
+    return this.finalPage(em, input);
+  }
+
+  private async finalPage(em: SqlEntityManager, input: EventPageInput): Promise<PaymentEvent[]> {
     const where = [
       ...(input.after !== undefined ? [{ position: { $gt: input.after } }] : []),
       ...(input.viewer ? [visibleEventsWhere(input.viewer)] : []),
     ];
-    return em.find(PaymentEvent, { $and: where }, { orderBy: { position: 'asc' }, limit: input.limit });
+    const deadline = Date.now() + SETTLE_WAIT_MS;
+    for (let attempt = 0; ; attempt++) {
+      const events = await em.find(PaymentEvent, { $and: [{ position: { $lte: raw(FINAL_POSITION_SQL) } }, ...where] }, { orderBy: { position: 'asc' }, limit: input.limit });
+      if (events.length >= input.limit || Date.now() >= deadline) return events;
+      const [state] = await em.execute<Array<{ settled: boolean }>>(
+        `select coalesce(${FINAL_POSITION_SQL} >= (select max(position) from payment_event), true) as settled`,
+      );
+      if (state?.settled !== false) return events;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(2 ** attempt, 50)));
+    }
   }
 
   /**
@@ -166,6 +196,35 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
   return notification;
 }
 
+/**
+ * The INSERT of one event row (its position and horizon come from the table's trigger). With
+ * `onlyIf`, the name of a CTE of the same statement: one row is inserted per row it returns (one).
+ */
+function eventInsert(input: AppendEventInput, onlyIf?: string): { sql: string; params: unknown[] } {
+  const snapshot = subjectSnapshot(input);
+  const merchantAccount = input.merchantAccount ?? input.deposit?.merchantAccount ?? input.payout?.merchantAccount ?? input.withdrawal?.merchantAccount;
+  // Without its account an event would be invisible to every back office that sees its subject.
+  if (!merchantAccount) throw new Error(`EventService.append needs the merchant account of ${input.subjectType} ${input.subjectId}`);
+  const columns = 'insert into payment_event (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)';
+  const values = '?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?';
+  return {
+    sql: onlyIf ? `${columns} select ${values} from ${onlyIf}` : `${columns} values (${values})`,
+    params: [
+      newId('evt'),
+      input.subjectType,
+      input.subjectId,
+      input.clientId,
+      merchantAccount,
+      input.adminOnly ?? false,
+      input.type,
+      input.fromStatus,
+      input.toStatus,
+      JSON.stringify(snapshot ?? {}),
+      new Date(),
+    ],
+  };
+}
+
 /** The subject as it stands after the change: the row's `data` and the notification's snapshot. */
 function subjectSnapshot(input: AppendEventInput): object | undefined {
   if (input.deposit) return toDepositSnapshot(input.deposit);
@@ -173,13 +232,4 @@ function subjectSnapshot(input: AppendEventInput): object | undefined {
   if (input.payout) return toPayoutSnapshot(input.payout);
   if (input.withdrawal) return toWithdrawalSnapshot(input.withdrawal);
   return undefined;
-}
-
-/** The notification with its snapshot, or without it when that would pass PostgreSQL's payload limit. */
-function notificationPayload(event: PaymentEvent): string {
-  const notification = toEventNotification(event);
-  const json = JSON.stringify(notification);
-  if (Buffer.byteLength(json, 'utf8') <= MAX_NOTIFICATION_BYTES) return json;
-  delete notification[event.subjectType];
-  return JSON.stringify(notification);
 }

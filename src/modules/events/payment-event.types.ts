@@ -3,7 +3,7 @@
 
 import type { DepositStatus, PayoutStatus, Rail, RefundStatus, ProviderName, WithdrawalStatus } from '../../providers/provider.js';
 
-/** PostgreSQL NOTIFY channel carrying one `EventNotification` (JSON) per appended event. */
+/** Wake-up channel: a committed append tells every instance's event bus to read the log (no payload). */
 export const PAYMENT_EVENTS_CHANNEL = 'payment_events';
 
 /** Local pub/sub topic on which each instance republishes the notifications it receives. */
@@ -112,7 +112,7 @@ export interface WithdrawalSnapshot {
   updatedAt: string;
 }
 
-/** One appended event, as NOTIFY carries it (kept well under PostgreSQL's 8000-byte payload limit). */
+/** One appended event, as each instance's event bus publishes it to its own subscribers (read from the log). */
 export interface EventNotification {
   /** The event's position in the global log, as a decimal string (bigint). */
   position: string;

@@ -6,6 +6,7 @@ import { isId, newId } from '../../lib/ids.js';
 import type { DepositProvider, MerchantAccount, ProviderName, WebhookEvent, WebhookRejection } from '../../providers/provider.js';
 import type { JobQueue } from '../../kernel/jobs.js';
 import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
+import { Deposit } from '../deposits/deposit.entity.js';
 import { applyDepositChange } from '../deposits/deposit-transitions.js';
 import { FETCH_DEPOSIT_DETAILS } from '../deposits/deposit-jobs.js';
 import type { EventService } from '../events/event.service.js';
@@ -188,13 +189,14 @@ export class WebhookService {
    * `webhook.release_deferred` job after a change made elsewhere (reconciler, card settle).
    * Returns how many were decided; a delivery still undecidable stays `deferred`.
    */
-  async releaseDeferred(tx: SqlEntityManager, depositId: string): Promise<number> {
+  async releaseDeferred(tx: SqlEntityManager, depositId: string, alongside?: { sql: string; params: unknown[] }): Promise<number> {
     if (!tx.isInTransaction()) throw new Error('WebhookService.releaseDeferred must run inside a transaction: the deliveries are locked until commit');
+    // `alongside`: a write of the caller's (a job's insert) made by the same statement, as a CTE.
     const rows = await tx.execute<StoredDelivery[]>(
-      `select id, provider, merchant_account, outcome, raw_body from webhook_delivery
+      `${alongside ? `with alongside as (${alongside.sql}) ` : ''}select id, provider, merchant_account, outcome, raw_body from webhook_delivery
        where subject_type = 'deposit' and subject_id = ? and outcome = 'deferred'
        order by received_at, id for update`,
-      [depositId],
+      [...(alongside?.params ?? []), depositId],
     );
     for (const row of rows) await this.redecide(tx, row);
     return rows.length;
@@ -283,39 +285,20 @@ export class WebhookService {
   }
 
   private async applyToDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: DepositSubject): Promise<Decision> {
-    const depositId = await findEventDeposit(tx, input, subject);
-    if (!depositId) {
+    const mismatch = livemodeMismatch(input);
+    if (mismatch || subject.status === 'REFUNDED') return this.applyOtherToDeposit(tx, input, subject, mismatch);
+    // A status report: the deposit is found and locked by one statement.
+    const deposit = await lockEventDeposit(tx, input, subject);
+    if (!deposit) {
       return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
     }
+    const depositId = deposit.id;
     const found: Decision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
-    const mismatch = livemodeMismatch(input);
-    if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
-    if (subject.status === 'REFUNDED') {
-      // payment.refunded: the refund rows decide, never a bare status change. The event does not say
-      // how much went back ("in full or in part", A25), so nothing is recorded from it alone.
-      const refunded = await applyPaymentRefunded(
-        tx,
-        { depositId, ...(subject.amount ? { amount: subject.amount } : {}), reversedInFull: false, providerStatus: subject.providerStatus, source: `webhook:${input.provider}/${input.account.code}` },
-        this.events,
-      );
-      const reason = refunded.reason !== undefined ? { reason: refunded.reason } : {};
-      switch (refunded.outcome) {
-        case 'recorded':
-          return { ...found, outcome: 'applied', ...reason };
-        case 'explained':
-          return { ...found, outcome: 'duplicate', ...reason };
-        case 'in_progress':
-          return { ...found, outcome: 'ignored', ...reason };
-        case 'anomaly':
-          return { ...found, outcome: 'anomaly', ...reason };
-        case 'not_found':
-          return { outcome: 'unmatched', ...reason };
-      }
-    }
     const result = await applyDepositChange(
       tx,
       {
         depositId,
+        locked: deposit,
         change: {
           status: subject.status,
           providerStatus: subject.providerStatus,
@@ -331,11 +314,11 @@ export class WebhookService {
     switch (result.outcome) {
       case 'applied':
         // Webhooks carry status, not details (fee, net, decline reason: spec "Webhook event
-        // envelope"): a job reads them from the provider's record once this commits.
-        await this.jobs.enqueue(tx, FETCH_DEPOSIT_DETAILS, { depositId, reference: subject.reference }, { dedupeKey: depositId });
-        // Refunds that overtook this payment are decided now, in this transaction. A deferred
-        // delivery is a refund event, decided by the refund handler: releasing never recurses here.
-        await this.releaseDeferred(tx, depositId);
+        // envelope"): a job reads them from the provider's record once this commits. Refunds that
+        // overtook this payment are decided now, in this transaction (a deferred delivery is a
+        // refund event, decided by the refund handler: releasing never recurses here). The job's
+        // insert and the deferred deliveries' locked read are one statement.
+        await this.releaseDeferred(tx, depositId, this.jobs.enqueueStatement(tx, FETCH_DEPOSIT_DETAILS, { depositId, reference: subject.reference }, { dedupeKey: depositId }));
         return { ...found, outcome: 'applied' };
       case 'noop':
         // A distinct event reporting the status the deposit already has.
@@ -347,6 +330,35 @@ export class WebhookService {
     }
   }
 
+  /** A deposit event that changes no status: a test-mode event for a live account (or the reverse), or `payment.refunded`. */
+  private async applyOtherToDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: DepositSubject, mismatch: string | undefined): Promise<Decision> {
+    const depositId = await findEventDeposit(tx, input, subject);
+    if (!depositId) {
+      return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
+    }
+    const found: Decision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
+    if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
+    // payment.refunded: the refund rows decide, never a bare status change. The event does not say
+    // how much went back ("in full or in part", A25), so nothing is recorded from it alone.
+    const refunded = await applyPaymentRefunded(
+      tx,
+      { depositId, ...(subject.amount ? { amount: subject.amount } : {}), reversedInFull: false, providerStatus: subject.providerStatus, source: `webhook:${input.provider}/${input.account.code}` },
+      this.events,
+    );
+    const reason = refunded.reason !== undefined ? { reason: refunded.reason } : {};
+    switch (refunded.outcome) {
+      case 'recorded':
+        return { ...found, outcome: 'applied', ...reason };
+      case 'explained':
+        return { ...found, outcome: 'duplicate', ...reason };
+      case 'in_progress':
+        return { ...found, outcome: 'ignored', ...reason };
+      case 'anomaly':
+        return { ...found, outcome: 'anomaly', ...reason };
+      case 'not_found':
+        return { outcome: 'unmatched', ...reason };
+    }
+  }
 }
 
 /** Stored, acknowledged and visible to admins, but not acted on: no module handles this kind. */
@@ -376,6 +388,23 @@ export async function findEventDeposit(
     [subject.reference, subject.reference, ...scope, subject.reference],
   );
   return rows[0]?.id;
+}
+
+/**
+ * The deposit a status report is about, read with its row lock in the same statement (the lookup
+ * of `findEventDeposit`): concurrent reports about one deposit serialize here.
+ */
+async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<Deposit | undefined> {
+  const scope = [input.provider, input.account.code];
+  if (subject.merchantReference && isId(subject.merchantReference, 'dep')) {
+    const rows = await tx.execute<Array<Record<string, unknown>>>('select * from deposit where id = ? and provider = ? and merchant_account = ? for update', [subject.merchantReference, ...scope]);
+    if (rows[0]) return tx.map(Deposit, rows[0]);
+  }
+  const rows = await tx.execute<Array<Record<string, unknown>>>(
+    'select * from deposit where (provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ? order by (provider_reference = ?) desc nulls last limit 1 for update',
+    [subject.reference, subject.reference, ...scope, subject.reference],
+  );
+  return rows[0] ? tx.map(Deposit, rows[0]) : undefined;
 }
 
 /** The anomaly reason when a test-mode event would touch a live account (or the reverse), else undefined. */
