@@ -4,6 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { statementsIssued } from '../support/statements.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
 import { insertDeposit, paymentEnvelope, sendWebhook } from '../webhooks/support.js';
@@ -23,36 +24,8 @@ afterAll(() => t?.close());
 const UNRELATED = /\b(from|update)\s+"?(job|api_client)"?\b|\/\* (event-bus|relay) \*\//i;
 
 /** Every statement issued while `action` runs, but the job worker's polling and the API key's. */
-async function recorded(action: () => Promise<void>): Promise<string[]> {
-  await quiet();
-  const statements: string[] = [];
-  const unwatch = t.gateway.db.watchQueries((sql) => {
-    if (!UNRELATED.test(sql)) statements.push(sql);
-  });
-  try {
-    await action();
-    // The relay's wake-ups run right after commit: the reads they cause are not the request's.
-  } finally {
-    unwatch();
-  }
-  return statements;
-}
-
-/** Resolves once nothing but the job worker has spoken to the database for 300 ms. */
-async function quiet(): Promise<void> {
-  let last = -1;
-  let count = 0;
-  const unwatch = t.gateway.db.watchQueries((sql) => {
-    if (!UNRELATED.test(sql)) count += 1;
-  });
-  try {
-    while (last !== count) {
-      last = count;
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-  } finally {
-    unwatch();
-  }
+function recorded(action: () => Promise<void>): Promise<string[]> {
+  return statementsIssued(t, action, UNRELATED);
 }
 
 const BEGIN = /^\s*begin\b/i;
