@@ -35,29 +35,35 @@ export interface Connection<T> {
  * Builds `<Name>Edge` and `<Name>Connection` object types for a node type.
  *
  * @example
- * @ObjectType() export class ApiClientConnection extends connectionType(ApiClientNode, 'ApiClient') {}
+ * @ObjectType({ description: 'A page of API clients.' }) export class ApiClientConnection extends connectionType(ApiClientNode, 'ApiClient') {}
  */
 export function connectionType<T extends object>(nodeType: ClassType<T>, name: string) {
-  @ObjectType(`${name}Edge`, { simpleResolvers: true })
+  @ObjectType(`${name}Edge`, { simpleResolvers: true, description: `One ${name} of a page, with the cursor that continues the list after it.` })
   class EdgeType {
-    @Field()
+    @Field({ description: 'Opaque position of this item: pass it as `after` to read the items that follow.' })
     cursor!: string;
 
-    @Field(() => nodeType)
+    @Field(() => nodeType, { description: `The ${name}.` })
     node!: T;
   }
 
   // Not emitted by itself: type-graphql 2 prints only types reachable from the resolvers.
   @ObjectType({ simpleResolvers: true })
   abstract class ConnectionType implements Connection<T> {
-    @Field(() => [EdgeType])
+    @Field(() => [EdgeType], { description: 'The items of this page, in the list\'s order.' })
     edges!: Edge<T>[];
 
-    @Field(() => PageInfo)
+    @Field(() => PageInfo, { description: 'Whether more items follow, and the cursors at both ends of this page.' })
     pageInfo!: PageInfo;
   }
   return ConnectionType;
 }
+
+/** Options of every list's `first` argument. */
+export const FIRST_ARGUMENT = { nullable: true, description: `How many items to return: 1 to ${MAX_PAGE_SIZE}, ${DEFAULT_PAGE_SIZE} when omitted.` } as const;
+
+/** Options of every list's `after` argument. */
+export const AFTER_ARGUMENT = { nullable: true, description: 'A cursor from an earlier page (an edge\'s cursor or pageInfo.endCursor): the items after it are returned.' } as const;
 
 /** Cursors are opaque to clients: base64url of a JSON key (an ordered position, e.g. [createdAt, id]). */
 export function encodeCursor(key: unknown): string {

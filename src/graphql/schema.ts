@@ -44,6 +44,10 @@ export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub()
   // Decimal is part of the contract for every amount, including ones in client-side documents
   // that reference it before a field of ours does; keep it in the schema unconditionally.
   const config = schema.toConfig();
+  // type-graphql builds the root types without descriptions; they are the API's table of contents.
+  if (config.query) config.query.description = 'Reads: every list and object the calling key may see.';
+  if (config.mutation) config.mutation.description = 'Changes: money operations (each with an idempotency key) and admin actions. Business failures come back as userErrors in the payload.';
+  if (config.subscription) config.subscription.description = 'Live changes over graphql-ws (subprotocol graphql-transport-ws), as they commit on any gateway instance.';
   const full = new GraphQLSchema({ ...config, types: [...config.types.filter((type) => type.name !== DecimalScalar.name), DecimalScalar] });
   // Text the database cannot store is refused at the boundary, never met as a database error.
   // The audit wraps outermost, so a mutation refused for its text is audited too.

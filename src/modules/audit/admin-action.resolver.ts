@@ -2,7 +2,7 @@
 
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { AdminActionConnection, AdminActionFilter, AdminActionNode } from './admin-action.types.js';
 
 @Resolver()
@@ -11,8 +11,8 @@ export class AdminActionResolver {
   @Query(() => AdminActionConnection, { description: 'Actions taken with ADMIN keys (creating and revoking clients, replays, reconciliations, simulations), newest first. Admins only.' })
   async adminActions(
     @Ctx() ctx: GatewayContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
+    @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
     @Arg('filter', () => AdminActionFilter, { nullable: true }) filter?: AdminActionFilter,
   ): Promise<AdminActionConnection> {
     const size = pageSize(first);

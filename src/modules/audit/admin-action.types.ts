@@ -60,7 +60,7 @@ export class AdminActionNode {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of admin actions, newest first.' })
 export class AdminActionConnection extends connectionType(AdminActionNode, 'AdminAction') {}
 
 @InputType({ description: 'Narrows adminActions; every field given must match.' })

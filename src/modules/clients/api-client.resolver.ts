@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import {
   ApiClientConnection,
@@ -23,8 +23,8 @@ export class ApiClientResolver {
   @Query(() => ApiClientConnection, { description: 'Every API client, oldest first. Admins only.' })
   async apiClients(
     @Ctx() { em, services }: GatewayContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
+    @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
   ): Promise<ApiClientConnection> {
     const size = pageSize(first);
     const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;

@@ -57,7 +57,7 @@ export class ApiClientNode extends Node {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of API clients, oldest first.' })
 export class ApiClientConnection extends connectionType(ApiClientNode, 'ApiClient') {}
 
 @InputType()
@@ -80,7 +80,7 @@ export class CreateApiClientPayload {
   @Field(() => String, { nullable: true, description: 'The new key. Shown only here, once: store it now.' })
   key!: string | null;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
   userErrors!: UserError[];
 }
 
@@ -95,6 +95,6 @@ export class RevokeApiClientPayload {
   @Field(() => ApiClientNode, { nullable: true })
   client!: ApiClientNode | null;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
   userErrors!: UserError[];
 }

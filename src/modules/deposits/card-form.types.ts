@@ -55,6 +55,6 @@ export class SettleCardDepositPayload {
   @Field({ description: 'True when the deposit already had this outcome (a repeated call): nothing changed.' })
   alreadyProcessed!: boolean;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
   userErrors!: UserError[];
 }

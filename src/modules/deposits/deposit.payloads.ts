@@ -10,6 +10,6 @@ export class CreateDepositPayload {
   })
   deposit!: DepositNode | null;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
   userErrors!: UserError[];
 }

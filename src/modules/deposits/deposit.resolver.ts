@@ -6,7 +6,7 @@ import type { GatewayContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
 import { selectsAny } from '../../graphql/selection.js';
 import { maySee } from '../../kernel/visibility.js';
-import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
@@ -38,8 +38,8 @@ export class DepositResolver {
   @Query(() => DepositConnection, { description: 'The deposits the caller may see (a cashier its own, a refunds back office those of its merchant accounts, an admin all), newest first.' })
   async deposits(
     @Ctx() ctx: GatewayContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
+    @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
     @Arg('filter', () => DepositFilter, { nullable: true }) filter?: DepositFilter,
   ): Promise<DepositConnection> {
     const size = pageSize(first);

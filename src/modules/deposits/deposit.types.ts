@@ -179,7 +179,7 @@ export class DepositNode extends Node {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of deposits, newest first.' })
 export class DepositConnection extends connectionType(DepositNode, 'Deposit') {}
 
 @InputType({ description: 'Narrows `deposits`. All given conditions must hold.' })

@@ -2,7 +2,7 @@
 
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { decodeCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, pageSize, toConnection } from '../../graphql/relay.js';
 import { PaymentEventConnection, PaymentEventNode } from './payment-event.node.js';
 
 const isPosition = (value: unknown): value is string => typeof value === 'string' && /^[0-9]{1,19}$/.test(value);
@@ -16,8 +16,8 @@ export class EventResolver {
   })
   async events(
     @Ctx() ctx: GatewayContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
+    @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
   ): Promise<PaymentEventConnection> {
     const size = pageSize(first);
     const position = after ? decodeCursor(after, isPosition) : undefined;

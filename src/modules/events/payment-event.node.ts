@@ -75,5 +75,5 @@ function snapshotOf(event: PaymentEventRecord | EventNotification): unknown {
   return notification.deposit ?? notification.withdrawal;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of payment events, in log order (oldest first).' })
 export class PaymentEventConnection extends connectionType(PaymentEventNode, 'PaymentEvent') {}

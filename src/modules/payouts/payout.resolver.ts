@@ -5,7 +5,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver
 import type { GatewayContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
 import { maySee } from '../../kernel/visibility.js';
-import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
@@ -37,8 +37,8 @@ export class PayoutResolver {
   @Query(() => PayoutConnection, { description: 'Payouts of the merchant accounts the caller may use (admins: all), newest first, test or live only (filter.livemode).' })
   async payouts(
     @Ctx() ctx: GatewayContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
+    @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
     @Arg('filter', () => PayoutFilter, { nullable: true }) filter?: PayoutFilter,
   ): Promise<PayoutConnection> {
     const size = pageSize(first);

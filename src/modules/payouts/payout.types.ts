@@ -103,7 +103,7 @@ export class PayoutNode extends Node {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of payouts, newest first.' })
 export class PayoutConnection extends connectionType(PayoutNode, 'Payout') {}
 
 @InputType({ description: 'Narrows `payouts`. All given conditions must hold. Test and live payouts are never listed together.' })

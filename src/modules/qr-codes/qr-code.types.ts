@@ -29,7 +29,7 @@ export class CreateQrCodePayload {
   @Field(() => DepositNode, { nullable: true, description: 'The deposit (rail THAI_QR) with its qrCode.' })
   deposit!: DepositNode | null;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
   userErrors!: UserError[];
 }
 
@@ -66,7 +66,7 @@ export class RegisterQrWebhookInput {
 @ObjectType()
 export class RegisterQrWebhookPayload {
   @Field(() => QrWebhookRegistrationNode, { nullable: true }) registration!: QrWebhookRegistrationNode | null;
-  @Field(() => [UserError]) userErrors!: UserError[];
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' }) userErrors!: UserError[];
 }
 
 export const QrSimulatedOutcomeEnum = { SUCCEEDED: 'SUCCEEDED', FAILED: 'FAILED' } as const;
@@ -83,5 +83,5 @@ export class SimulateQrPaymentPayload {
   @Field(() => DepositNode, { nullable: true, description: 'The deposit; its status changes when the provider\'s webhook arrives (watch depositUpdated).' })
   deposit!: DepositNode | null;
 
-  @Field(() => [UserError]) userErrors!: UserError[];
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' }) userErrors!: UserError[];
 }

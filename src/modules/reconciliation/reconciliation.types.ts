@@ -51,6 +51,6 @@ export class ReconcileDepositPayload {
   @Field(() => String, { nullable: true, description: 'Why, for ANOMALY and PROVIDER_ERROR: starts with a stable code (e.g. TRANSITION_NOT_ALLOWED).' })
   reason!: string | null;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
   userErrors!: UserError[];
 }

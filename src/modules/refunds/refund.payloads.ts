@@ -12,6 +12,6 @@ export class RequestRefundPayload {
   })
   refund!: RefundNode | null;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
   userErrors!: UserError[];
 }

@@ -2,7 +2,7 @@
 
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import {
   OUTCOME_VALUE,
@@ -20,8 +20,8 @@ export class WebhookAdminResolver {
   @Query(() => WebhookDeliveryConnection, { description: 'Webhook deliveries, newest first: received, duplicate, ignored, anomalous, unmatched and rejected ones.' })
   async webhookDeliveries(
     @Ctx() ctx: GatewayContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
+    @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
     @Arg('filter', () => WebhookDeliveryFilter, { nullable: true }) filter?: WebhookDeliveryFilter,
   ): Promise<WebhookDeliveryConnection> {
     const size = pageSize(first);

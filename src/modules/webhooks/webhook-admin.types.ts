@@ -109,7 +109,7 @@ export class WebhookDeliveryNode {
   }
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of webhook deliveries, newest first.' })
 export class WebhookDeliveryConnection extends connectionType(WebhookDeliveryNode, 'WebhookDelivery') {}
 
 @InputType({ description: 'Narrows `webhookDeliveries`. All given conditions must hold.' })
@@ -138,7 +138,7 @@ export class ReplayWebhookDeliveryPayload {
   @Field(() => String, { nullable: true })
   reason!: string | null;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
   userErrors!: UserError[];
 }
 

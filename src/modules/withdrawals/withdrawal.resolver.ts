@@ -3,7 +3,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
-import { decodeCursor, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
+import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
 import { toWithdrawalSnapshot } from './withdrawal-snapshot.js';
 import { WithdrawalConnection, WithdrawalFilter, WithdrawalNode } from './withdrawal.types.js';
@@ -14,8 +14,8 @@ export class WithdrawalResolver {
   @Query(() => WithdrawalConnection, { description: 'Withdrawals from merchant balances that providers reported, newest first. Admins only.' })
   async withdrawals(
     @Ctx() ctx: GatewayContext,
-    @Arg('first', () => Int, { nullable: true }) first?: number,
-    @Arg('after', () => String, { nullable: true }) after?: string,
+    @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
+    @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
     @Arg('filter', () => WithdrawalFilter, { nullable: true }) filter?: WithdrawalFilter,
   ): Promise<WithdrawalConnection> {
     const size = pageSize(first);

@@ -80,5 +80,5 @@ export class WithdrawalFilter {
   @Field(() => Boolean, { nullable: true }) livemode?: boolean;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A page of withdrawals, newest first.' })
 export class WithdrawalConnection extends connectionType(WithdrawalNode, 'Withdrawal') {}
