@@ -74,6 +74,10 @@ export class SubscriptionFanOut {
     if (group.size === 0 && this.groups.get(group.key) === group) this.groups.delete(group.key);
   }
 
+  /**
+   * The context of one execution over the socket, with an EntityManager fork of its own: a query or
+   * mutation, a subscription's root field subscribing, or one group's run of one event.
+   */
   context(client: ApiClient, introspectionAllowed: boolean, requestId: string, logger: Logger = this.options.logger): GatewayContext {
     return { requestId, logger, em: this.options.db.fork(), client, authFailure: 'MISSING', services: this.options.services, introspectionAllowed };
   }

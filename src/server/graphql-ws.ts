@@ -12,7 +12,7 @@ import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Logger } from '../lib/logger.js';
-import { ApiClient } from '../modules/clients/api-client.entity.js';
+import { detachedClient, type ApiClient } from '../modules/clients/api-client.entity.js';
 import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.service.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
@@ -153,16 +153,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         // A subscription keeps only who asked and where to answer; its contexts are built when used.
         const contextValue: GatewayContext | SubscriptionCaller =
           operation.operation === 'subscription'
-            ? { kind: 'subscription-caller', client: detached(client), socket: ctx.extra.socket, operationId: id, connectionId: state.connectionId, query: payload.query, introspectionAllowed }
-            : {
-                requestId: `${state.connectionId}/${payload.operationName ?? 'anonymous'}`,
-                logger: log.child({ connectionId: state.connectionId, clientId: client.id }),
-                em: options.db.fork(),
-                client,
-                authFailure: 'MISSING',
-                services: options.services,
-                introspectionAllowed,
-              };
+            ? { kind: 'subscription-caller', client: detachedClient(client), socket: ctx.extra.socket, operationId: id, connectionId: state.connectionId, query: payload.query, introspectionAllowed }
+            : fanOut.context(client, introspectionAllowed, `${state.connectionId}/${payload.operationName ?? 'anonymous'}`, log.child({ connectionId: state.connectionId, clientId: client.id }));
         return {
           schema: options.schema,
           document,
@@ -245,28 +237,6 @@ class SocketsByClient {
     }
     this.bySocket.delete(socket);
   }
-}
-
-/**
- * What an ApiClient answers about itself, without the entity machinery: the methods are
- * ApiClient's own, reading only the fields copied below.
- */
-const DETACHED_CLIENT: Pick<ApiClient, 'hasRole' | 'isAdmin' | 'isRevoked' | 'mayUseAccount'> = {
-  hasRole: ApiClient.prototype.hasRole,
-  isAdmin: ApiClient.prototype.isAdmin,
-  isRevoked: ApiClient.prototype.isRevoked,
-  mayUseAccount: ApiClient.prototype.mayUseAccount,
-};
-
-/**
- * The client as a plain object with ApiClient's fields and methods, tied to no EntityManager: a
- * loaded entity keeps its EntityManager (identity map, unit of work) and per-instance property
- * accessors alive, and a subscription holds its client for as long as it lives. Subscriptions
- * only read it (roles, accounts, id), never persist it.
- */
-function detached(client: ApiClient): ApiClient {
-  const { id, name, roles, keyPrefix, merchantAccounts, createdAt, lastUsedAt, revokedAt } = client;
-  return Object.assign(Object.create(DETACHED_CLIENT) as object, { id, name, roles, keyPrefix, merchantAccounts, createdAt, lastUsedAt, revokedAt }) as ApiClient;
 }
 
 /**

@@ -42,3 +42,30 @@ export class ApiClient extends ApiClientSchema.class {
 }
 
 ApiClientSchema.setClass(ApiClient);
+
+/** ApiClient's own methods, shared by every detached copy: they read only the copied fields. */
+const DETACHED_CLIENT: Pick<ApiClient, 'hasRole' | 'isAdmin' | 'isRevoked' | 'mayUseAccount'> = {
+  hasRole: ApiClient.prototype.hasRole,
+  isAdmin: ApiClient.prototype.isAdmin,
+  isRevoked: ApiClient.prototype.isRevoked,
+  mayUseAccount: ApiClient.prototype.mayUseAccount,
+};
+
+/**
+ * The client as a plain object with ApiClient's fields and methods, tied to no EntityManager: a
+ * loaded entity keeps the fork that loaded it (identity map, unit of work, everything that request
+ * read) alive for as long as it is held, and the key cache and subscriptions hold clients for long.
+ * A copy is only read (roles, accounts, id, name), never persisted.
+ */
+export function detachedClient(client: ApiClient): ApiClient {
+  return Object.assign(Object.create(DETACHED_CLIENT) as object, {
+    id: client.id,
+    name: client.name,
+    roles: [...client.roles],
+    keyPrefix: client.keyPrefix,
+    merchantAccounts: client.merchantAccounts ? [...client.merchantAccounts] : null,
+    createdAt: client.createdAt,
+    lastUsedAt: client.lastUsedAt ?? null,
+    revokedAt: client.revokedAt ?? null,
+  }) as ApiClient;
+}

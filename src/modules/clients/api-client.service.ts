@@ -6,7 +6,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
 import type { FieldError } from '../../providers/provider.js';
-import { ApiClient } from './api-client.entity.js';
+import { ApiClient, detachedClient } from './api-client.entity.js';
 import { KeyCache } from './key-cache.js';
 import { isRole, type Role } from './roles.js';
 
@@ -126,7 +126,7 @@ export class ApiClientService {
       client.lastUsedAt = now;
     }
     if (!cache || generation === undefined) return client;
-    const copy = detached(client);
+    const copy = detachedClient(client);
     cache.store(keyHash, copy, generation, Date.now());
     return copy;
   }
@@ -192,21 +192,4 @@ export class ApiClientService {
     });
     return errors;
   }
-}
-
-/**
- * A copy for the key cache, attached to no EntityManager: the entity itself would keep the fork of
- * the request that loaded it (and everything that request read) alive for as long as it is cached.
- */
-function detached(client: ApiClient): ApiClient {
-  return Object.assign(new ApiClient(), {
-    id: client.id,
-    name: client.name,
-    roles: [...client.roles],
-    keyPrefix: client.keyPrefix,
-    merchantAccounts: client.merchantAccounts ? [...client.merchantAccounts] : null,
-    createdAt: client.createdAt,
-    lastUsedAt: client.lastUsedAt ?? null,
-    revokedAt: null,
-  });
 }
