@@ -195,28 +195,3 @@ export class EventBus {
     }
   }
 }
-
-const SUBJECT_TYPES: ReadonlySet<string> = new Set(['deposit', 'refund', 'payout', 'withdrawal']);
-
-/** The notification if `payload` has the shape of one; anything else is dropped, never thrown. */
-export function parseNotification(payload: string): EventNotification | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(payload);
-  } catch {
-    return undefined;
-  }
-  if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as Record<string, unknown>;
-  const strings = ['position', 'id', 'type', 'subjectId', 'createdAt'] as const;
-  if (!strings.every((key) => typeof record[key] === 'string')) return undefined;
-  if (typeof record.subjectType !== 'string' || !SUBJECT_TYPES.has(record.subjectType)) return undefined;
-  if (!/^[0-9]+$/.test(record.position as string)) return undefined;
-  const nullableString = (key: string) => record[key] === null || typeof record[key] === 'string';
-  if (!nullableString('clientId') || !nullableString('fromStatus') || !nullableString('toStatus')) return undefined;
-  if (record.merchantAccount !== undefined && !nullableString('merchantAccount')) return undefined;
-  if (record.adminOnly !== undefined && typeof record.adminOnly !== 'boolean') return undefined;
-  if (record.deposit !== undefined && (typeof record.deposit !== 'object' || record.deposit === null)) return undefined;
-  // Visibility reads the account on every live event: absent (an older instance's notification) is null.
-  return { ...(value as EventNotification), merchantAccount: (record.merchantAccount as string | null | undefined) ?? null };
-}

@@ -377,17 +377,8 @@ export async function findEventDeposit(
   input: ReceiveWebhookInput,
   subject: { reference: string; merchantReference?: string },
 ): Promise<string | undefined> {
-  const scope = [input.provider, input.account.code];
-  if (subject.merchantReference && isId(subject.merchantReference, 'dep')) {
-    const rows = await tx.execute<Array<{ id: string }>>('select id from deposit where id = ? and provider = ? and merchant_account = ?', [subject.merchantReference, ...scope]);
-    if (rows[0]) return rows[0].id;
-  }
-  // The payment reference too: a hosted checkout deposit's own reference is its session id.
-  const rows = await tx.execute<Array<{ id: string }>>(
-    'select id from deposit where (provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ? order by (provider_reference = ?) desc nulls last limit 1',
-    [subject.reference, subject.reference, ...scope, subject.reference],
-  );
-  return rows[0]?.id;
+  const row = await eventDepositRow(tx, input, subject, 'id', false);
+  return row?.id as string | undefined;
 }
 
 /**
@@ -395,16 +386,30 @@ export async function findEventDeposit(
  * of `findEventDeposit`): concurrent reports about one deposit serialize here.
  */
 async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<Deposit | undefined> {
+  const row = await eventDepositRow(tx, input, subject, '*', true);
+  return row ? tx.map(Deposit, row) : undefined;
+}
+
+/** The lookup of `findEventDeposit`, selecting `columns`, with the row lock when `lock`. */
+async function eventDepositRow(
+  tx: SqlEntityManager,
+  input: ReceiveWebhookInput,
+  subject: { reference: string; merchantReference?: string },
+  columns: 'id' | '*',
+  lock: boolean,
+): Promise<Record<string, unknown> | undefined> {
   const scope = [input.provider, input.account.code];
+  const forUpdate = lock ? ' for update' : '';
   if (subject.merchantReference && isId(subject.merchantReference, 'dep')) {
-    const rows = await tx.execute<Array<Record<string, unknown>>>('select * from deposit where id = ? and provider = ? and merchant_account = ? for update', [subject.merchantReference, ...scope]);
-    if (rows[0]) return tx.map(Deposit, rows[0]);
+    const rows = await tx.execute<Array<Record<string, unknown>>>(`select ${columns} from deposit where id = ? and provider = ? and merchant_account = ?${forUpdate}`, [subject.merchantReference, ...scope]);
+    if (rows[0]) return rows[0];
   }
+  // The payment reference too: a hosted checkout deposit's own reference is its session id.
   const rows = await tx.execute<Array<Record<string, unknown>>>(
-    'select * from deposit where (provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ? order by (provider_reference = ?) desc nulls last limit 1 for update',
+    `select ${columns} from deposit where (provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ? order by (provider_reference = ?) desc nulls last limit 1${forUpdate}`,
     [subject.reference, subject.reference, ...scope, subject.reference],
   );
-  return rows[0] ? tx.map(Deposit, rows[0]) : undefined;
+  return rows[0];
 }
 
 /** The anomaly reason when a test-mode event would touch a live account (or the reverse), else undefined. */
