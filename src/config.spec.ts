@@ -45,16 +45,16 @@ describe('loadConfig', () => {
   });
 
   it('checks merchant account keys against the provider and mode, without echoing them', () => {
-    const account = { code: 'dg-live', provider: 'deposit-gateway', livemode: true, baseUrl: 'https://api.example/v1', apiKey: 'svc_test_abcdefgh', webhookSecrets: ['whsec_123456789'] };
+    const account = { code: 'dg-live', provider: 'deposit-gateway', livemode: true, baseUrl: 'https://api.example/v1', apiKey: 'svc_test_not_a_real_key', webhookSecrets: ['whsec_123456789'] };
     const found = problems({ MERCHANT_ACCOUNTS: JSON.stringify([account]) });
     // The key's prefix decides the mode: a livemode that contradicts it is named, the key is not echoed.
     expect(found).toEqual([
       "MERCHANT_ACCOUNTS[dg-live].livemode: is true but the apiKey is a test key (svc_test_); the key's prefix decides, so correct or drop livemode",
     ]);
-    expect(found.join()).not.toContain('abcdefgh');
-    const foreign = problems({ MERCHANT_ACCOUNTS: JSON.stringify([{ ...account, apiKey: 'sk_live_abcdefgh' }]) });
+    expect(found.join()).not.toContain('not_a_real_key');
+    const foreign = problems({ MERCHANT_ACCOUNTS: JSON.stringify([{ ...account, apiKey: 'sk_live_not_a_real_key' }]) });
     expect(foreign).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-live\]\.apiKey: /)]);
-    expect(foreign.join()).not.toContain('abcdefgh');
+    expect(foreign.join()).not.toContain('not_a_real_key');
   });
 
   it('refuses production without a database, real accounts and a public URL, and refuses demo clients', () => {

@@ -33,32 +33,32 @@ describe('merchant account keys', () => {
   };
 
   it('takes the QR secret key (sk_test_, sk_live_) as the bearer and reads test or live from its prefix', () => {
-    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_test_abcdefgh' }) }).merchantAccounts[0]).toMatchObject({ apiKey: 'sk_test_abcdefgh', livemode: false });
-    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_live_abcdefgh' }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
-    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_live_abcdefgh', livemode: true }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
-    expect(loadConfig({ MERCHANT_ACCOUNTS: dg({ apiKey: 'svc_live_abcdefgh' }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
+    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_test_not_a_real_key' }) }).merchantAccounts[0]).toMatchObject({ apiKey: 'sk_test_not_a_real_key', livemode: false });
+    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_live_not_a_real_key' }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
+    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_live_not_a_real_key', livemode: true }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
+    expect(loadConfig({ MERCHANT_ACCOUNTS: dg({ apiKey: 'svc_live_not_a_real_key' }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
     // With nothing configured, the sandbox QR account is a secret test key too.
     expect(loadConfig({}).merchantAccounts.find((account) => account.provider === 'qr-gateway')?.apiKey).toMatch(/^sk_test_/);
   });
 
   it('refuses a publishable pk_ key, saying which key to configure, without printing the key', () => {
-    for (const apiKey of ['pk_test_abcdefgh', 'pk_live_abcdefgh']) {
+    for (const apiKey of ['pk_test_not_a_real_key', 'pk_live_not_a_real_key']) {
       const problems = problemsOf(qr({ apiKey }));
       expect(problems).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.apiKey: .*publishable.*sk_test_.*sk_live_/)]);
-      expect(problems.join()).not.toContain('abcdefgh');
+      expect(problems.join()).not.toContain('not_a_real_key');
     }
   });
 
   it('refuses a key of neither prefix, and a deposit gateway key on a QR account', () => {
-    expect(problemsOf(qr({ apiKey: 'svc_test_abcdefgh' }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.apiKey: .*sk_test_.*sk_live_/)]);
-    expect(problemsOf(dg({ apiKey: 'sk_test_abcdefgh' }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-main\]\.apiKey: .*svc_test_.*svc_live_/)]);
+    expect(problemsOf(qr({ apiKey: 'svc_test_not_a_real_key' }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.apiKey: .*sk_test_.*sk_live_/)]);
+    expect(problemsOf(dg({ apiKey: 'sk_test_not_a_real_key' }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-main\]\.apiKey: .*svc_test_.*svc_live_/)]);
   });
 
   it('refuses a livemode that contradicts the key, naming the account and the field', () => {
-    expect(problemsOf(qr({ apiKey: 'sk_test_abcdefgh', livemode: true }))).toEqual([
+    expect(problemsOf(qr({ apiKey: 'sk_test_not_a_real_key', livemode: true }))).toEqual([
       expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.livemode: is true but the apiKey is a test key \(sk_test_\)/),
     ]);
-    expect(problemsOf(qr({ apiKey: 'sk_live_abcdefgh', livemode: false }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.livemode: is false .* live key \(sk_live_\)/)]);
-    expect(problemsOf(dg({ apiKey: 'svc_test_abcdefgh', livemode: true }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-main\]\.livemode: /)]);
+    expect(problemsOf(qr({ apiKey: 'sk_live_not_a_real_key', livemode: false }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.livemode: is false .* live key \(sk_live_\)/)]);
+    expect(problemsOf(dg({ apiKey: 'svc_test_not_a_real_key', livemode: true }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-main\]\.livemode: /)]);
   });
 });

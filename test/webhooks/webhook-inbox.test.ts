@@ -54,7 +54,8 @@ describe('a verified approved webhook', () => {
     expect(delivery).toMatchObject({ provider: 'deposit-gateway', merchantAccount: 'dg-test', eventName: 'payment.approved', outcome: 'applied', subjectType: 'deposit', subjectId: deposit.id });
     expect(delivery!.rawBody).toBe(bytes);
 
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
+    // Live delivery waits until the transactions running beside the commit have ended (docs/kernel.md "Event log order").
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     await settle();
     const mine = live.seen.filter((n) => n.subjectId === deposit.id);
     live.stop();
@@ -134,7 +135,8 @@ describe('exactly one status change per real transition', () => {
     expect((await readDeposit(t, deposit.id)).status).toBe('SUCCEEDED');
     expect(await eventsOf(t, deposit.id)).toHaveLength(1);
     expect(await deliveries(t, { subjectId: deposit.id })).toHaveLength(1);
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
+    // Live delivery waits until the transactions running beside the commit have ended (docs/kernel.md "Event log order").
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     await settle();
     expect(live.seen.filter((n) => n.subjectId === deposit.id)).toHaveLength(1);
     live.stop();
