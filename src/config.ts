@@ -38,6 +38,12 @@ export interface GatewayConfig {
     timeScale: number;
     /** Test-mode payments approve (or decline, for `.13`) at once instead of waiting for a click. */
     autoComplete: boolean;
+    /** Port of the deposit gateway sandbox; fixed by default so its redirect addresses outlive a restart. 0: any free port. */
+    depositPort: number;
+    /** Port of the QR gateway sandbox; fixed by default. 0: any free port. */
+    qrPort: number;
+    /** Where the sandboxes keep their state across restarts (`<dataDir>/sandboxes`); undefined: memory only. */
+    stateDir: string | undefined;
   };
   providers: {
     timeoutMs: number;
@@ -155,6 +161,15 @@ const merchantAccountSchema = z.object({
   webhookSecrets: z.array(z.string().min(8, 'webhook secrets need at least 8 characters')).min(1),
 });
 
+const portNumber = z
+  .string()
+  .regex(/^[0-9]+$/, 'must be a port number')
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(65535));
+
+/** Sandbox ports when none is configured: fixed, beside the gateway's default 4000. */
+export const DEFAULT_SANDBOX_PORTS = { deposit: 4001, qr: 4002 } as const;
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   // Loopback unless told otherwise: a development gateway with demo keys is not for the network.
@@ -165,6 +180,8 @@ const envSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(0).max(65535))
     .default(4000),
+  DEPOSIT_SANDBOX_PORT: portNumber.optional(),
+  QR_SANDBOX_PORT: portNumber.optional(),
   PUBLIC_URL: url.optional(),
   DATABASE_URL: z
     .string()
@@ -186,6 +203,7 @@ const envSchema = z.object({
     .pipe(z.number().positive().max(1000))
     .default(1),
   SANDBOX_AUTO_COMPLETE: booleanString.default(true),
+  SANDBOX_PERSIST: booleanString.optional(),
   PROVIDER_TIMEOUT_MS: positiveInt(120_000).default(10_000),
   PROVIDER_MAX_RETRIES: z
     .string()
@@ -248,6 +266,15 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     if (demoClients) problems.push('DEMO_CLIENTS: demo clients are refused when NODE_ENV=production');
     if (!e.PUBLIC_URL) problems.push('PUBLIC_URL: required when NODE_ENV=production (providers must reach the webhook routes)');
   }
+  // Tests (and a gateway on an ephemeral port) take ephemeral sandbox ports and keep no sandbox
+  // state, so runs never share a port or a file; a development gateway keeps both fixed.
+  const ephemeral = e.NODE_ENV === 'test' || e.PORT === 0;
+  const depositSandboxPort = e.DEPOSIT_SANDBOX_PORT ?? (ephemeral ? 0 : DEFAULT_SANDBOX_PORTS.deposit);
+  const qrSandboxPort = e.QR_SANDBOX_PORT ?? (ephemeral ? 0 : DEFAULT_SANDBOX_PORTS.qr);
+  if (depositSandboxPort !== 0 && depositSandboxPort === qrSandboxPort) problems.push(`QR_SANDBOX_PORT: ${qrSandboxPort} is DEPOSIT_SANDBOX_PORT too; the sandboxes need a port each`);
+  for (const [name, value] of [['DEPOSIT_SANDBOX_PORT', depositSandboxPort], ['QR_SANDBOX_PORT', qrSandboxPort]] as const) {
+    if (value !== 0 && value === e.PORT) problems.push(`${name}: ${value} is the gateway's PORT too`);
+  }
   if (e.JOBS_BACKOFF_MAX_MS < e.JOBS_BACKOFF_BASE_MS) problems.push('JOBS_BACKOFF_MAX_MS: must be at least JOBS_BACKOFF_BASE_MS');
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -266,7 +293,13 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
     logLevel: e.LOG_LEVEL,
     demoClients,
     merchantAccounts,
-    sandbox: { timeScale: e.SANDBOX_TIME_SCALE, autoComplete: e.SANDBOX_AUTO_COMPLETE },
+    sandbox: {
+      timeScale: e.SANDBOX_TIME_SCALE,
+      autoComplete: e.SANDBOX_AUTO_COMPLETE,
+      depositPort: depositSandboxPort,
+      qrPort: qrSandboxPort,
+      stateDir: (e.SANDBOX_PERSIST ?? e.NODE_ENV !== 'test') ? path.join(path.resolve(e.DATA_DIR), 'sandboxes') : undefined,
+    },
     providers: { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES, qrAmountUnit: e.QR_AMOUNT_UNIT, qrRegisterWebhook: e.QR_REGISTER_WEBHOOK },
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,

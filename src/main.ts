@@ -63,8 +63,11 @@ function printBanner(g: Gateway): void {
     `  graphql-ws      ${g.wsUrl}`,
     `  Health          ${g.url}/healthz  ${g.url}/readyz  ${g.url}/metrics`,
   ];
-  if (g.sandboxes.depositGateway) lines.push(`  Deposit sandbox ${g.sandboxes.depositGateway.checkoutUrl}`);
-  if (g.sandboxes.qrGateway) lines.push(`  QR sandbox      ${g.sandboxes.qrGateway.baseUrl}`);
+  // Served whenever NODE_ENV is not production (src/server/examples.ts).
+  if (g.config.env !== 'production') lines.push(`  Example cashier ${g.url}/examples/cashier`);
+  if (g.sandboxes.depositGateway) lines.push(`  Deposit sandbox ${g.sandboxes.depositGateway.checkoutUrl}  (DEPOSIT_SANDBOX_PORT)`);
+  if (g.sandboxes.qrGateway) lines.push(`  QR sandbox      ${g.sandboxes.qrGateway.baseUrl}  (QR_SANDBOX_PORT; dashboard ${g.sandboxes.qrGateway.baseUrl}/dashboard)`);
+  if ((g.sandboxes.depositGateway || g.sandboxes.qrGateway) && g.config.sandbox.stateDir) lines.push(`  Sandbox state   ${g.config.sandbox.stateDir}`);
   if (g.demoClients.length > 0) {
     lines.push('', '  Demo clients (development only; keys kept in the data directory):');
     for (const client of g.demoClients) {

@@ -22,7 +22,23 @@ export interface StartSandboxesOptions {
   timeScale: number;
   autoComplete: boolean;
   qrAmountUnit: 'satang' | 'baht';
+  /** Fixed ports (0: any free port): a restarted sandbox answers at the addresses it gave out before. */
+  ports?: { deposit: number; qr: number };
+  /** Where the sandboxes keep their state across restarts; undefined: memory only. */
+  stateDir?: string;
   logger: Logger;
+}
+
+/** A fixed port already taken is a configuration problem: say which variable to change. */
+async function onPort<T>(variable: string, port: number, start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new Error(`${variable}: port ${port} is already in use (another gateway or sandbox running?); stop it, or set ${variable} to a free port (0: any free port)`, { cause: error });
+    }
+    throw error;
+  }
 }
 
 export async function startSandboxes(options: StartSandboxesOptions): Promise<SandboxHost> {
@@ -44,9 +60,11 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
   };
 
   if (depositAccounts.length > 0) {
-    host.depositGateway = await startDepositGatewaySandbox({
+    const port = options.ports?.deposit ?? 0;
+    host.depositGateway = await onPort('DEPOSIT_SANDBOX_PORT', port, () => startDepositGatewaySandbox({
       host: '127.0.0.1',
-      port: 0,
+      port,
+      ...(options.stateDir !== undefined ? { stateDir: options.stateDir } : {}),
       timeScale: options.timeScale,
       autoComplete: options.autoComplete,
       logger: log.child({ provider: 'deposit-gateway' }),
@@ -55,24 +73,34 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
         webhookSecret: account.webhookSecrets[0]!,
         webhookUrl: `${options.webhookBaseUrl}/webhooks/deposit-gateway/${account.code}`,
       })),
-    });
+    }));
     for (const account of depositAccounts) account.baseUrl = host.depositGateway.baseUrl;
-    log.info({ provider: 'deposit-gateway', url: host.depositGateway.checkoutUrl }, 'sandbox started');
+    log.info({ provider: 'deposit-gateway', url: host.depositGateway.checkoutUrl, stateDir: options.stateDir ?? null }, 'sandbox started');
   }
 
   if (qrAccounts.length > 0) {
-    host.qrGateway = await startQrGatewaySandbox({
+    const port = options.ports?.qr ?? 0;
+    // A QR sandbox that cannot start must not leave the deposit sandbox holding its port.
+    host.qrGateway = await startQr(port).catch(async (error: unknown) => {
+      await host.close();
+      throw error;
+    });
+    for (const account of qrAccounts) account.baseUrl = host.qrGateway.baseUrl;
+    log.info({ provider: 'qr-gateway', url: host.qrGateway.baseUrl, stateDir: options.stateDir ?? null }, 'sandbox started');
+  }
+  return host;
+
+  function startQr(port: number): Promise<QrGatewaySandbox> {
+    return onPort('QR_SANDBOX_PORT', port, () => startQrGatewaySandbox({
       host: '127.0.0.1',
-      port: 0,
+      port,
+      ...(options.stateDir !== undefined ? { stateDir: options.stateDir } : {}),
       timeScale: options.timeScale,
       amountUnit: options.qrAmountUnit,
       logger: log.child({ provider: 'qr-gateway' }),
       accounts: qrAccounts.map((account) => ({ apiKey: account.apiKey })),
-    });
-    for (const account of qrAccounts) account.baseUrl = host.qrGateway.baseUrl;
-    log.info({ provider: 'qr-gateway', url: host.qrGateway.baseUrl }, 'sandbox started');
+    }));
   }
-  return host;
 }
 
 async function isUp(url: string): Promise<boolean> {

@@ -9,7 +9,9 @@ import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 /**
  * Usage: `npm run sandboxes` with the gateway's own variables: `MERCHANT_ACCOUNTS` lists the accounts
  * to simulate (`"sandbox": true`, no `baseUrl`), `PUBLIC_URL` (or `PORT`) is the gateway the
- * webhooks go to, `SANDBOX_TIME_SCALE` and `SANDBOX_AUTO_COMPLETE` as for the in-process sandboxes.
+ * webhooks go to, `SANDBOX_TIME_SCALE` and `SANDBOX_AUTO_COMPLETE` as for the in-process sandboxes,
+ * and like them on `DEPOSIT_SANDBOX_PORT` / `QR_SANDBOX_PORT` with their state under `DATA_DIR`
+ * (`SANDBOX_PERSIST`), so a restarted sandbox process still knows its payments.
  *
  * Prints one JSON line on standard output once listening, `{"accounts":[{"code","provider","baseUrl"}]}`:
  * the `baseUrl` to configure for each account in the gateway's `MERCHANT_ACCOUNTS` (keys and secrets
@@ -36,6 +38,8 @@ const host: SandboxHost = await startSandboxes({
   timeScale: config.sandbox.timeScale,
   autoComplete: config.sandbox.autoComplete,
   qrAmountUnit: config.providers.qrAmountUnit,
+  ports: { deposit: config.sandbox.depositPort, qr: config.sandbox.qrPort },
+  stateDir: config.sandbox.stateDir,
   logger,
 });
 

@@ -10,6 +10,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { OperationDefinitionNode } from 'graphql';
 import type { GatewayConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { authenticate, describeOperation, type GatewayContext, type RequestLineFields } from '../graphql/context.js';
@@ -27,10 +28,12 @@ import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-sta
 import { assertWithdrawalTransitionsConsistent } from '../modules/withdrawals/withdrawal-status.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 import { createServices, type Services } from '../services.js';
+import { examplesRouter } from './examples.js';
 import { graphiqlPage } from './graphiql.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { introspectionGuard } from './introspection.js';
 import { GatewayMetrics } from './metrics.js';
+import { cardFormReturnRouter } from './card-form-return.js';
 import { webhookRouter } from './webhooks.js';
 
 export interface Gateway {
@@ -47,6 +50,8 @@ export interface Gateway {
   logger: Logger;
   /** The background reconciler, unless RECONCILER_ENABLED=false. */
   reconciler: ReconcilerWorker | undefined;
+  /** Reads committed payment events in log order and publishes them to this instance's subscribers. */
+  eventBus: EventBus;
   close(): Promise<void>;
 }
 
@@ -109,6 +114,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
 
   const app = express();
   app.disable('x-powered-by');
+  // No ETag: every GraphQL answer is no-store, and hashing each body cost CPU on every request.
+  app.set('etag', false);
   app.set('trust proxy', false);
   const httpServer = createServer(app);
   let ready = false;
@@ -175,10 +182,10 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   });
   await apollo.start();
 
-  // Before anything that could parse a body: webhooks are verified on the exact bytes received.
-  app.use(webhookRouter({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes, rejectedKeepPerAccount: config.http.webhookRejectedKeep }));
-
   if (config.graphql.graphiql) app.get('/graphql', graphiqlPage({ defaultAuthorization: demoAdmin ? `Bearer ${demoAdmin.key}` : undefined }));
+  // The example cashier (examples/cashier/): development aid, never served in production.
+  const examples = config.env === 'production' ? undefined : examplesRouter({ webCashierKey: demoClients.find((client) => client.name.startsWith('web-cashier'))?.key });
+  if (examples) app.use('/examples', examples);
 
   app.use(
     '/graphql',
@@ -188,13 +195,16 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       context: async ({ req }): Promise<GatewayContext> => {
         const em = db.fork();
         const { client, authFailure } = await authenticate(services, em, req.headers.authorization);
-        const requestLogger = (req as RequestWithLog).log.child(client ? { clientId: client.id } : {});
-        const requestLine = (req as RequestWithLog).line;
+        const { id: requestId, line: requestLine } = req as RequestWithLog;
         if (client) requestLine.clientId = client.id;
+        // Made on first use (the audit line of a mutation, say): a query that logs nothing makes none.
+        let requestLogger: Logger | undefined;
         return {
-          requestId: (req as RequestWithLog).id,
+          requestId,
           requestLine,
-          logger: requestLogger,
+          get logger() {
+            return (requestLogger ??= logger.child(client ? { requestId, clientId: client.id } : { requestId }));
+          },
           em,
           client,
           authFailure,
@@ -205,6 +215,10 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       },
     }),
   );
+  // After /graphql, whose requests then never walk the webhook routes (a cost on every request).
+  // No body parser runs for webhook paths before it: they are verified on the exact bytes received.
+  app.use(webhookRouter({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes, rejectedKeepPerAccount: config.http.webhookRejectedKeep }));
+  app.use(cardFormReturnRouter({ db, services, logger }));
   app.use(jsonErrors(logger));
 
   const ws = await attachGraphqlWs({
@@ -224,6 +238,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   const { port } = await listen(httpServer, config.port, config.host);
   const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   const url = `http://${localHost}:${port}`;
+  services.cardForm.useReturnBaseUrl(config.publicUrl ?? url);
 
   // Sandboxes start once our port is known: they deliver webhooks to it.
   const sandboxes = await startSandboxes({
@@ -232,12 +247,17 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     timeScale: config.sandbox.timeScale,
     autoComplete: config.sandbox.autoComplete,
     qrAmountUnit: config.providers.qrAmountUnit,
+    ports: { deposit: config.sandbox.depositPort, qr: config.sandbox.qrPort },
+    stateDir: config.sandbox.stateDir,
     logger,
   });
   sandboxHost = sandboxes;
   // The QR gateway sends events only to registered URLs: register ours with each sandbox account
   // and, when QR_REGISTER_WEBHOOK is on, with each real one.
   for (const account of config.merchantAccounts.filter((candidate) => candidate.provider === 'qr-gateway' && (candidate.sandbox || config.providers.qrRegisterWebhook))) {
+    // A sandbox that kept its state across the restart still has our registration: no second one.
+    const ours = `${config.publicUrl ?? url}/webhooks/qr-gateway/${account.code}`;
+    if (account.sandbox && sandboxes.qrGateway?.controls.webhooks().some((registration) => registration.apiKey === account.apiKey && registration.url === ours)) continue;
     await services.qrCodes.registerGatewayWebhook(db.fork(), account, config.publicUrl ?? url, { reuseExisting: !account.sandbox });
   }
   // Started once the sandboxes listen: it calls the providers.
@@ -261,6 +281,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     demoClients,
     logger,
     reconciler,
+    eventBus,
     async close() {
       if (closed) return;
       closed = true;
@@ -309,13 +330,17 @@ function requestLogging(logger: Logger) {
     const id = typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
     const started = process.hrtime.bigint();
     const path = req.path; // before routers strip their mount point
-    const log = logger.child({ requestId: id });
     const line: RequestLineFields = {};
-    Object.assign(req, { id, log, line });
+    // The request's own logger is made when something logs through it: most requests log one line, at the end.
+    let log: Logger | undefined;
+    Object.defineProperty(req, 'log', { configurable: true, get: () => (log ??= logger.child({ requestId: id })) });
+    Object.assign(req, { id, line });
     res.setHeader('X-Request-Id', id);
     res.on('finish', () => {
-      log.info(
+      if (!logger.isLevelEnabled('info')) return;
+      logger.info(
         {
+          requestId: id,
           method: req.method,
           path,
           status: res.statusCode,
@@ -332,11 +357,21 @@ function requestLogging(logger: Logger) {
 
 /** Names the GraphQL operation on the request's line once Apollo has resolved it. */
 function requestLineOperation(): ApolloServerPlugin<GatewayContext> {
+  // The same parsed operation comes back for every request of a cached query text: described once.
+  const descriptions = new WeakMap<OperationDefinitionNode, string>();
+  const describe = (operation: OperationDefinitionNode): string => {
+    let description = descriptions.get(operation);
+    if (description === undefined) {
+      description = describeOperation(operation);
+      descriptions.set(operation, description);
+    }
+    return description;
+  };
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ contextValue, operation }) {
-          if (contextValue.requestLine && operation) contextValue.requestLine.operation = describeOperation(operation);
+          if (contextValue.requestLine && operation) contextValue.requestLine.operation = describe(operation);
         },
       };
     },

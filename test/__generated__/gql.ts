@@ -14,7 +14,7 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n    }\n  }\n": typeof types.CardSessionDocument,
+    "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n      formAction\n    }\n  }\n": typeof types.CardSessionDocument,
     "\n  mutation SettleCardDeposit($input: SettleCardDepositInput!) {\n    settleCardDeposit(input: $input) {\n      deposit { id status declineReason providerStatus events { id type fromStatus toStatus } }\n      alreadyProcessed\n      userErrors { field code message }\n    }\n  }\n": typeof types.SettleCardDepositDocument,
     "\n  fragment DepositFields on Deposit {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    fee { amount currency }\n    net { amount currency }\n    rail\n    provider\n    merchantAccount\n    redirectUrl\n    merchantReference\n    declineReason\n    livemode\n    crypto { quoteTtlMinutes underpayTolerancePct }\n    createdAt\n    updatedAt\n    approvedAt\n  }\n": typeof types.DepositFieldsFragmentDoc,
     "\n  mutation CreateDeposit($input: CreateDepositInput!) {\n    createDeposit(input: $input) {\n      deposit { ...DepositFields }\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreateDepositDocument,
@@ -60,7 +60,7 @@ type Documents = {
     "\n  subscription PayoutStream {\n    payoutUpdated { id status }\n  }\n": typeof types.PayoutStreamDocument,
 };
 const documents: Documents = {
-    "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n    }\n  }\n": types.CardSessionDocument,
+    "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n      formAction\n    }\n  }\n": types.CardSessionDocument,
     "\n  mutation SettleCardDeposit($input: SettleCardDepositInput!) {\n    settleCardDeposit(input: $input) {\n      deposit { id status declineReason providerStatus events { id type fromStatus toStatus } }\n      alreadyProcessed\n      userErrors { field code message }\n    }\n  }\n": types.SettleCardDepositDocument,
     "\n  fragment DepositFields on Deposit {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    fee { amount currency }\n    net { amount currency }\n    rail\n    provider\n    merchantAccount\n    redirectUrl\n    merchantReference\n    declineReason\n    livemode\n    crypto { quoteTtlMinutes underpayTolerancePct }\n    createdAt\n    updatedAt\n    approvedAt\n  }\n": types.DepositFieldsFragmentDoc,
     "\n  mutation CreateDeposit($input: CreateDepositInput!) {\n    createDeposit(input: $input) {\n      deposit { ...DepositFields }\n      userErrors { field code message }\n    }\n  }\n": types.CreateDepositDocument,
@@ -123,7 +123,7 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n    }\n  }\n"): (typeof documents)["\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n    }\n  }\n"];
+export function graphql(source: "\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n      formAction\n    }\n  }\n"): (typeof documents)["\n  query CardSession($depositId: ID!) {\n    cardSession(depositId: $depositId) {\n      depositId\n      settled\n      status\n      amount { amount currency }\n      scriptUrl\n      brands\n      formAction\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

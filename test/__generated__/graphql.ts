@@ -20,10 +20,13 @@ export type CardInput = {
   selected?: boolean | null | undefined;
 };
 
+/** A new API client. */
 export type CreateApiClientInput = {
   /** Limit the client to these merchant account codes; omit for all. */
   merchantAccounts?: Array<string> | null | undefined;
+  /** Unique name: 1 to 100 letters, digits, spaces or ._()-, starting with a letter or digit. */
   name: string;
+  /** At least one role. */
   roles: Array<Role>;
 };
 
@@ -31,23 +34,31 @@ export type CreateApiClientInput = {
 export type CreateDepositInput = {
   /** Exact decimal string in major units, e.g. "25.00"; whole numbers for CLP and COP. */
   amount: string;
+  /** Rail CARD: a card payment with 3-D Secure. */
   card?: CardInput | null | undefined;
+  /** Rail CRYPTO. */
   crypto?: CryptoInput | null | undefined;
   /** ISO 4217 code; defaults to the rail's currency (EUR for cards, INR for UPI, BRL for PIX, the country's for LATAM). */
   currency?: string | null | undefined;
+  /** The payer; which fields are required depends on the rail. */
   customer?: CustomerInput | null | undefined;
+  /** Rail HOSTED_CHECKOUT: the provider's hosted page (live accounts only). */
   hostedCheckout?: HostedCheckoutInput | null | undefined;
   /** Same key and same input return the first result; also accepted as the Idempotency-Key header. */
   idempotencyKey?: string | null | undefined;
+  /** Rail LATAM: a local method in one of five Latin American countries. */
   latam?: LatamInput | null | undefined;
   /** Merchant account code; defaults to the first one of the rail's provider the client may use. */
   merchantAccount?: string | number | null | undefined;
   /** Your own reference (up to 128 characters), echoed back. */
   merchantReference?: string | null | undefined;
+  /** Rail OPEN_BANKING: SEPA, instant or Faster Payments. */
   openBanking?: OpenBankingInput | null | undefined;
+  /** Rail PIX (Brazil). */
   pix?: PixInput | null | undefined;
   /** https address the player returns to. Never credit on return: wait for SUCCEEDED. */
   returnUrl?: string | null | undefined;
+  /** Rail UPI (India). */
   upi?: UpiInput | null | undefined;
 };
 
@@ -55,6 +66,7 @@ export type CreateDepositInput = {
 export type CreatePayoutInput = {
   /** Exact decimal string in major units, e.g. "150.00"; whole numbers for CLP and COP. */
   amount: string;
+  /** Who is paid; which fields are required depends on the country. */
   beneficiary: PayoutBeneficiaryInput;
   /** ECUADOR, CHILE, PERU, MEXICO or COLOMBIA. */
   country: string;
@@ -76,8 +88,11 @@ export type CreateQrCodeInput = {
   expiresInSeconds?: number | null | undefined;
   /** Same key and same input return the first result; also accepted as the Idempotency-Key header. */
   idempotencyKey?: string | null | undefined;
+  /** QR gateway merchant account code; defaults to the first one the client may use. */
   merchantAccount?: string | number | null | undefined;
+  /** Your own reference, echoed back. */
   merchantReference?: string | null | undefined;
+  /** Who pays. */
   payer: QrPayerInput;
 };
 
@@ -89,7 +104,9 @@ export type CryptoInput = {
 
 /** The payer's details. Which are required depends on the rail. */
 export type CustomerInput = {
+  /** Billing street address. */
   address1?: string | null | undefined;
+  /** Billing city. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2 billing country, e.g. "NL" (not a country name). */
   country?: string | null | undefined;
@@ -97,8 +114,11 @@ export type CustomerInput = {
   documentNumber?: string | null | undefined;
   /** LATAM identity document type, case-sensitive (e.g. DNI, RUT, CC). */
   documentType?: string | null | undefined;
+  /** The payer's email address. */
   email?: string | null | undefined;
+  /** The payer's first name. */
   firstName?: string | null | undefined;
+  /** The payer's last name. */
   lastName?: string | null | undefined;
   /** UPI: the payer's UPI ID (name@bank). PIX: the payer's CPF, 11 digits. Must be the person actually paying. */
   personalId?: string | null | undefined;
@@ -106,6 +126,7 @@ export type CustomerInput = {
   phone?: string | null | undefined;
   /** Dialling code for LATAM, e.g. "+57". */
   phoneCode?: string | null | undefined;
+  /** Billing postal code. */
   zipCode?: string | null | undefined;
 };
 
@@ -115,8 +136,11 @@ export type DepositFilter = {
   createdAfter?: string | null | undefined;
   /** Created before this time. */
   createdBefore?: string | null | undefined;
+  /** Only deposits with this merchant reference. */
   merchantReference?: string | null | undefined;
+  /** Only deposits on this rail. */
   rail?: Rail | null | undefined;
+  /** Only deposits in this status. */
   status?: DepositStatus | null | undefined;
 };
 
@@ -153,6 +177,7 @@ export type HostedCheckoutInput = {
 export type LatamInput = {
   /** ECUADOR, CHILE, PERU, MEXICO or COLOMBIA. */
   country: string;
+  /** Where the player returns after a failed payment. */
   errorUrl?: string | null | undefined;
   /** Link expiry; Ecuador requires a near-future time. */
   expiresAt?: string | null | undefined;
@@ -160,6 +185,7 @@ export type LatamInput = {
   method?: string | null | undefined;
   /** Colombia only: return address after the payment. */
   redirectUrl?: string | null | undefined;
+  /** Where the player returns after a completed payment. */
   successUrl?: string | null | undefined;
 };
 
@@ -173,7 +199,9 @@ export type OpenBankingInput = {
 
 /** Which provider carries the deposit. */
 export type PaymentProvider =
+  /** The deposit gateway: hosted checkout, cards, open banking, LATAM, UPI, PIX, crypto, refunds and payouts. */
   | 'DEPOSIT_GATEWAY'
+  /** The QR gateway: Thai QR codes. */
   | 'QR_GATEWAY';
 
 /** The player being paid. Which fields are required depends on the country (all but Mexico need bankCode and accountType; Peru also cci). */
@@ -196,6 +224,7 @@ export type PayoutBeneficiaryInput = {
 
 /** Narrows `payouts`. All given conditions must hold. Test and live payouts are never listed together. */
 export type PayoutFilter = {
+  /** Only payouts to this country: ECUADOR, CHILE, PERU, MEXICO or COLOMBIA. */
   country?: string | null | undefined;
   /** Created at or after this time. */
   createdAfter?: string | null | undefined;
@@ -205,7 +234,9 @@ export type PayoutFilter = {
   livemode?: boolean | null | undefined;
   /** Merchant account code. */
   merchantAccount?: string | null | undefined;
+  /** Only payouts with this merchant reference. */
   merchantReference?: string | null | undefined;
+  /** Only payouts in this status. */
   status?: PayoutStatus | null | undefined;
 };
 
@@ -232,23 +263,36 @@ export type PixInput = {
 export type QrPayerInput = {
   /** Thai bank account number, 10 to 15 digits. */
   bankAccount?: string | null | undefined;
+  /** The payer's bank, e.g. Kasikornbank. */
   bankName?: string | null | undefined;
+  /** The payer's full name. */
   name: string;
 };
 
+/** How the simulated payer answers a test-mode QR code. */
 export type QrSimulatedOutcome =
+  /** The payment fails: the deposit becomes DECLINED. */
   | 'FAILED'
+  /** The payer pays: the deposit becomes SUCCEEDED. */
   | 'SUCCEEDED';
 
 /** How the money moves. */
 export type Rail =
+  /** Card payment with 3-D Secure. */
   | 'CARD'
+  /** Cryptocurrency at a quoted rate, for an amount in EUR or USD. */
   | 'CRYPTO'
+  /** The deposit gateway's hosted page, where the player chooses how to pay (live accounts only). */
   | 'HOSTED_CHECKOUT'
+  /** Local methods in Ecuador, Chile, Peru, Mexico and Colombia. */
   | 'LATAM'
+  /** European open banking: SEPA, instant or Faster Payments. */
   | 'OPEN_BANKING'
+  /** Brazil's instant payments, in BRL. */
   | 'PIX'
+  /** A Thai QR code in THB, through the QR gateway. */
   | 'THAI_QR'
+  /** India's Unified Payments Interface, in INR. */
   | 'UPI';
 
 /** What asking the provider about a deposit did. */
@@ -275,14 +319,20 @@ export type RefundOrigin =
   /** Made outside the gateway (e.g. the provider's dashboard) and recorded from the provider's event. */
   | 'PROVIDER';
 
+/** Where a refund stands. */
 export type RefundStatus =
+  /** The provider returned the money to the payer. */
   | 'APPROVED'
+  /** The provider refused; no money was returned. */
   | 'REJECTED'
+  /** Sent to the provider; waiting for its answer. */
   | 'REQUESTED';
 
+/** A URL to register with the QR gateway for its events. */
 export type RegisterQrWebhookInput = {
   /** payment.succeeded, payment.failed, payment.pending, withdrawal.*, refund.completed, refund.failed. */
   events: Array<string>;
+  /** The QR gateway merchant account to register with. */
   merchantAccount: string;
   /** A public https URL (the sandbox also accepts loopback http). */
   url: string;
@@ -292,6 +342,7 @@ export type RegisterQrWebhookInput = {
 export type RequestRefundInput = {
   /** In the deposit's currency and decimals, e.g. "5.00"; omit to refund everything still refundable. */
   amount?: string | null | undefined;
+  /** The SUCCEEDED deposit to refund. */
   depositId: string | number;
   /** Retrying with the same key and input returns the first refund; no second refund is made. */
   idempotencyKey?: string | null | undefined;
@@ -299,7 +350,9 @@ export type RequestRefundInput = {
   reason?: string | null | undefined;
 };
 
+/** The API client to revoke. */
 export type RevokeApiClientInput = {
+  /** The client's id. */
   id: string | number;
 };
 
@@ -314,13 +367,17 @@ export type Role =
   /** Request and read refunds. */
   | 'REFUNDS';
 
+/** The CARD deposit whose outcome to ask the provider for, after the shopper used the card form. */
 export type SettleCardDepositInput = {
   /** The CARD deposit the shopper just completed the card form for. */
   depositId: string | number;
 };
 
+/** A test-mode QR deposit to pay or fail as its payer would. */
 export type SimulateQrPaymentInput = {
+  /** The THAI_QR deposit. */
   depositId: string | number;
+  /** What the payer does. */
   outcome: QrSimulatedOutcome;
 };
 
@@ -332,8 +389,11 @@ export type UpiInput = {
 
 /** Narrows `webhookDeliveries`. All given conditions must hold. */
 export type WebhookDeliveryFilter = {
+  /** Only deliveries to this merchant account's webhook address. */
   merchantAccount?: string | null | undefined;
+  /** Only deliveries with this outcome. */
   outcome?: WebhookOutcome | null | undefined;
+  /** Only deliveries from this provider. */
   provider?: PaymentProvider | null | undefined;
   /** A deposit, refund, payout or withdrawal id. */
   subjectId?: string | null | undefined;
@@ -358,8 +418,11 @@ export type WebhookOutcome =
 
 /** Narrows withdrawals; all fields combine with AND. */
 export type WithdrawalFilter = {
+  /** true: live withdrawals only; false: test ones only. */
   livemode?: boolean | null | undefined;
+  /** Only withdrawals from this merchant account. */
   merchantAccount?: string | null | undefined;
+  /** Only withdrawals in this status. */
   status?: WithdrawalStatus | null | undefined;
 };
 
@@ -379,7 +442,7 @@ export type CardSessionQueryVariables = Exact<{
 }>;
 
 
-export type CardSessionQuery = { cardSession: { depositId: string, settled: boolean, status: DepositStatus, scriptUrl: string | null, brands: Array<string>, amount: { amount: string, currency: string } } | null };
+export type CardSessionQuery = { cardSession: { depositId: string, settled: boolean, status: DepositStatus, scriptUrl: string | null, brands: Array<string>, formAction: string | null, amount: { amount: string, currency: string } } | null };
 
 export type SettleCardDepositMutationVariables = Exact<{
   input: SettleCardDepositInput;
@@ -669,7 +732,7 @@ export type PayoutStreamSubscription = { payoutUpdated: { id: string, status: Pa
 export const DepositFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DepositFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"statusReason"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"merchantAccount"}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"livemode"}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<DepositFieldsFragment, unknown>;
 export const PayoutFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"PayoutFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Payout"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"statusReason"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"country"}},{"kind":"Field","name":{"kind":"Name","value":"beneficiary"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"documentType"}},{"kind":"Field","name":{"kind":"Name","value":"documentNumber"}},{"kind":"Field","name":{"kind":"Name","value":"accountNumber"}},{"kind":"Field","name":{"kind":"Name","value":"bankCode"}},{"kind":"Field","name":{"kind":"Name","value":"accountType"}},{"kind":"Field","name":{"kind":"Name","value":"cci"}}]}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"merchantAccount"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"failureCode"}},{"kind":"Field","name":{"kind":"Name","value":"livemode"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<PayoutFieldsFragment, unknown>;
 export const RefundFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RefundFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Refund"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"origin"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<RefundFieldsFragment, unknown>;
-export const CardSessionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CardSession"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"depositId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cardSession"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"depositId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"depositId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"depositId"}},{"kind":"Field","name":{"kind":"Name","value":"settled"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"scriptUrl"}},{"kind":"Field","name":{"kind":"Name","value":"brands"}}]}}]}}]} as unknown as DocumentNode<CardSessionQuery, CardSessionQueryVariables>;
+export const CardSessionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CardSession"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"depositId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cardSession"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"depositId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"depositId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"depositId"}},{"kind":"Field","name":{"kind":"Name","value":"settled"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"scriptUrl"}},{"kind":"Field","name":{"kind":"Name","value":"brands"}},{"kind":"Field","name":{"kind":"Name","value":"formAction"}}]}}]}}]} as unknown as DocumentNode<CardSessionQuery, CardSessionQueryVariables>;
 export const SettleCardDepositDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SettleCardDeposit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SettleCardDepositInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"settleCardDeposit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deposit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"events"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"fromStatus"}},{"kind":"Field","name":{"kind":"Name","value":"toStatus"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"alreadyProcessed"}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]} as unknown as DocumentNode<SettleCardDepositMutation, SettleCardDepositMutationVariables>;
 export const CreateDepositDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateDeposit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateDepositInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createDeposit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deposit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DepositFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DepositFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"statusReason"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"merchantAccount"}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"livemode"}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<CreateDepositMutation, CreateDepositMutationVariables>;
 export const DepositDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Deposit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deposit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"DepositFields"}},{"kind":"Field","name":{"kind":"Name","value":"events"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"fromStatus"}},{"kind":"Field","name":{"kind":"Name","value":"toStatus"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"DepositFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"providerStatus"}},{"kind":"Field","name":{"kind":"Name","value":"statusReason"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"merchantAccount"}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"livemode"}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<DepositQuery, DepositQueryVariables>;

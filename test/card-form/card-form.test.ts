@@ -1,15 +1,21 @@
-// The embedded card form end to end over HTTP: the card session never carries `integrity`, settling
-// is promote-only and idempotent (one change, one event), a `.13` amount is declined with its
-// reason, and a settle result about another order is refused.
+// The embedded card form end to end over HTTP: the card session never carries `integrity`; the
+// provider's loader frames the processor's card fields, which post to the processor and send the
+// shopper back to the gateway with only a signed order token; the gateway verifies the token and
+// settles server to server. Card data never reaches the gateway. Settling is promote-only and
+// idempotent (one change, one event), a `.13` amount is declined with its reason, and a settle
+// result about another order is refused.
 
 import { readFile } from 'node:fs/promises';
 import { buildSchema, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signOrderToken } from '../../src/modules/deposits/card-form.token.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
+import { cardSettlePath } from '../../src/providers/deposit-gateway/assumptions.js';
 import { execute, startTestGateway } from '../support/gateway.js';
 import { CARD_INPUT, VALID_DEPOSITS } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
 import { CardSessionQuery, SettleCardDepositMutation } from './operations.js';
+import { loadCardForm, submitCard, TEST_CARD, type CardEntry } from './shopper.js';
 
 let t: Awaited<ReturnType<typeof startTestGateway>>;
 beforeAll(async () => {
@@ -19,11 +25,41 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+const RETURN_URL = 'https://shop.example/cashier/back';
+
 async function createCardDeposit(amount = '25.00'): Promise<string> {
-  const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: { ...CARD_INPUT, amount } }, { key: t.keys.webCashier });
+  const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: { ...CARD_INPUT, amount, returnUrl: RETURN_URL } }, { key: t.keys.webCashier });
   expect(created.errors).toBeUndefined();
   expect(created.data!.createDeposit.userErrors).toEqual([]);
   return created.data!.createDeposit.deposit!.id;
+}
+
+async function cardSession(id: string) {
+  const response = await execute(t.gateway.graphqlUrl, CardSessionQuery, { depositId: id }, { key: t.keys.webCashier });
+  expect(response.errors).toBeUndefined();
+  return response.data!.cardSession!;
+}
+
+/** The shopper on the cashier page: the loader frames the processor's fields and the card goes to the processor. */
+async function payAtProcessor(id: string, card: CardEntry = TEST_CARD) {
+  const session = await cardSession(id);
+  const form = await loadCardForm(session.scriptUrl!, session.formAction!, session.brands);
+  const submission = await submitCard(form.fieldsUrl, card);
+  return { session, form, submission };
+}
+
+async function depositStatus(id: string): Promise<string> {
+  const read = await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier });
+  expect(read.errors).toBeUndefined();
+  return read.data!.deposit!.status;
+}
+
+function providerReferenceOf(id: string): Promise<string> {
+  return t.gateway.db.fork().findOneOrFail(Deposit, { id }).then((deposit) => deposit.providerReference!);
+}
+
+function settleCalls(reference: string): number {
+  return t.gateway.sandboxes.depositGateway!.controls.requestCount(cardSettlePath(reference), 'POST');
 }
 
 async function statusChanges(id: string): Promise<string[]> {
@@ -41,10 +77,13 @@ describe('cardSession', () => {
     expect(session).toMatchObject({ depositId: id, settled: false, status: 'PENDING', amount: { amount: '25.00', currency: 'EUR' }, brands: ['VISA', 'MASTER'] });
     expect(session.scriptUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/js\/loader\/.+\.js\?checkout=/);
     expect(JSON.stringify(response)).not.toMatch(/integrity|sha384-/);
+    // The form's action is this gateway's return address with a signed order token, not the raw id.
+    expect(session.formAction!.startsWith(`${t.gateway.url}/card-form/return/v1.`)).toBe(true);
+    expect(session.formAction).not.toContain(id);
     // Not even selectable: the type has no such field.
     const schema = buildSchema(await readFile(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
     const fields = Object.keys((schema.getType('CardSession') as GraphQLObjectType).getFields());
-    expect(fields.sort()).toEqual(['amount', 'brands', 'depositId', 'scriptUrl', 'settled', 'status']);
+    expect(fields.sort()).toEqual(['amount', 'brands', 'depositId', 'formAction', 'scriptUrl', 'settled', 'status']);
   });
 
   it('is null for another cashier\'s deposit and refused for a deposit on another rail', async () => {
@@ -74,8 +113,9 @@ describe('cardSession', () => {
 
 describe('settleCardDeposit', () => {
   it('settling twice makes one change and one event', async () => {
-    // given
+    // given: the shopper paid at the processor
     const id = await createCardDeposit();
+    await payAtProcessor(id);
 
     // when
     const first = await execute(t.gateway.graphqlUrl, SettleCardDepositMutation, { input: { depositId: id } }, { key: t.keys.webCashier });
@@ -93,6 +133,7 @@ describe('settleCardDeposit', () => {
 
   it('two settle calls at once still make one change', async () => {
     const id = await createCardDeposit();
+    await payAtProcessor(id);
     const results = await Promise.all(
       [1, 2].map(() => execute(t.gateway.graphqlUrl, SettleCardDepositMutation, { input: { depositId: id } }, { key: t.keys.webCashier })),
     );
@@ -102,6 +143,7 @@ describe('settleCardDeposit', () => {
 
   it('a .13 amount is DECLINED with its decline reason', async () => {
     const id = await createCardDeposit('10.13');
+    await payAtProcessor(id);
     const settled = await execute(t.gateway.graphqlUrl, SettleCardDepositMutation, { input: { depositId: id } }, { key: t.keys.webCashier });
     expect(settled.errors).toBeUndefined();
     expect(settled.data!.settleCardDeposit).toMatchObject({ userErrors: [], deposit: { status: 'DECLINED', declineReason: 'declined', providerStatus: 'declined' } });
@@ -112,6 +154,7 @@ describe('settleCardDeposit', () => {
     // given: deposit A's provider reference points at deposit B's payment
     const a = await createCardDeposit();
     const b = await createCardDeposit();
+    await payAtProcessor(b);
     const em = t.gateway.db.fork();
     const [depositA, depositB] = await Promise.all([em.findOneOrFail(Deposit, { id: a }), em.findOneOrFail(Deposit, { id: b })]);
     const referenceOfB = depositB.providerReference!;
@@ -131,9 +174,142 @@ describe('settleCardDeposit', () => {
     expect(t.logs.some((line) => line.includes('MERCHANT_REFERENCE_MISMATCH') && line.includes(a))).toBe(true);
   });
 
+  it('before the shopper submitted a card, the provider has no outcome and nothing changes', async () => {
+    const id = await createCardDeposit();
+    const settled = await execute(t.gateway.graphqlUrl, SettleCardDepositMutation, { input: { depositId: id } }, { key: t.keys.webCashier });
+    expect(settled.errors).toBeUndefined();
+    expect(settled.data!.settleCardDeposit).toMatchObject({ userErrors: [], alreadyProcessed: false, deposit: { status: 'PENDING' } });
+    expect(await statusChanges(id)).toEqual([]);
+  });
+
   it('an unknown deposit is a NOT_FOUND user error', async () => {
     const settled = await execute(t.gateway.graphqlUrl, SettleCardDepositMutation, { input: { depositId: 'dep_00000000000000000000000000' } }, { key: t.keys.webCashier });
     expect(settled.errors).toBeUndefined();
     expect(settled.data!.settleCardDeposit).toMatchObject({ deposit: null, userErrors: [{ code: 'NOT_FOUND', field: ['depositId'] }] });
+  });
+});
+
+describe('the shopper\'s way through the embedded form', () => {
+  it('card fields post to the processor; the return carries only the token and settles the deposit', async () => {
+    // given
+    const id = await createCardDeposit('31.00');
+    const reference = await providerReferenceOf(id);
+    const sandbox = t.gateway.sandboxes.depositGateway!;
+
+    // when: the loader replaces the cashier's form with the processor's fields, and the shopper pays
+    const { session, form, submission } = await payAtProcessor(id);
+
+    // then: nothing was written into the merchant's form; the card went to the processor's own address
+    expect(form.injectedIntoMerchantForm).toEqual([]);
+    expect(form.fieldsUrl.startsWith(`${sandbox.checkoutUrl}/card/`)).toBe(true);
+    expect(submission.postedTo.startsWith(`${sandbox.checkoutUrl}/card/`)).toBe(true);
+    expect(submission.postedTo.startsWith(t.gateway.url)).toBe(false);
+    // The processor sends the shopper back to the form's action; the deposit waits for the settle call.
+    expect(submission.status).toBe(303);
+    const back = submission.location!;
+    expect(back.startsWith(`${session.formAction}?`)).toBe(true);
+    // Only the processor's order reference and outcome come back, never the card's data.
+    // (Compared whole: a random port or reference may well contain "4111" or "737".)
+    expect(Object.fromEntries(new URL(back).searchParams)).toEqual({ ref: reference, status: 'approved' });
+    expect(await depositStatus(id)).toBe('PENDING');
+    expect(settleCalls(reference)).toBe(0);
+
+    // when: the shopper's browser follows the redirect to the gateway (a GET without a body)
+    const returned = await fetch(back, { redirect: 'manual' });
+
+    // then: the gateway settled server to server and sends the shopper on to the cashier's return address
+    expect(returned.status).toBe(303);
+    expect(returned.headers.get('location')).toBe(`${RETURN_URL}?deposit=${id}&status=SUCCEEDED`);
+    expect(await depositStatus(id)).toBe('SUCCEEDED');
+    expect(settleCalls(reference)).toBe(1);
+    expect(await statusChanges(id)).toEqual(['PENDING->SUCCEEDED']);
+    // The provider keeps the masked card it was given; the middle digits exist nowhere.
+    expect(sandbox.controls.payment(reference)).toMatchObject({ status: 'approved', card_bin: '411111', card_last4: '1111', card_scheme: 'VISA' });
+    expect(JSON.stringify(sandbox.controls.records())).not.toContain('4111111111111111');
+
+    // A reload of the return address changes nothing more.
+    const again = await fetch(back, { redirect: 'manual' });
+    expect(again.status).toBe(303);
+    await sandbox.controls.idle();
+    expect(await statusChanges(id)).toEqual(['PENDING->SUCCEEDED']);
+
+    // The card number and security code reached neither the gateway's HTTP server nor its logs, nor
+    // any request the gateway sent to the provider.
+    const digits = TEST_CARD.number.replace(/ /g, '');
+    const logs = t.logs.join('\n');
+    expect(logs).not.toContain(digits);
+    expect(logs).not.toContain(TEST_CARD.number);
+    expect(logs).not.toMatch(/card_number|card_cvv/);
+    expect(sandbox.controls.requestBodies().some((body) => body.includes(digits) || body.includes(TEST_CARD.cvv))).toBe(false);
+    expect(t.logs.some((line) => line.includes('/card-form/return/') && line.includes('"status":303'))).toBe(true);
+  });
+
+  it('a tampered, forged or expired token is refused, calls no one and changes nothing', async () => {
+    // given: the shopper paid; only the return is missing
+    const id = await createCardDeposit();
+    const reference = await providerReferenceOf(id);
+    const { session, submission } = await payAtProcessor(id);
+    const token = session.formAction!.split('/').pop()!;
+    const account = t.gateway.services.accounts.get((await t.gateway.db.fork().findOneOrFail(Deposit, { id })).merchantAccount)!;
+    const [version, payload, signature] = token.split('.') as [string, string, string];
+    const flipped = `${signature.slice(0, 10)}${signature[10] === 'A' ? 'B' : 'A'}${signature.slice(11)}`;
+    const otherDeposit = await createCardDeposit();
+    const returnAddress = (value: string) => `${t.gateway.url}/card-form/return/${value}?ref=${reference}&status=approved`;
+    const attempts: Array<[string, string, number]> = [
+      ['signature changed', `${version}.${payload}.${flipped}`, 400],
+      ['payload swapped for another deposit', `${version}.${signOrderToken(account, otherDeposit).split('.')[1]}.${signature}`, 400],
+      ['signed with a key the gateway does not hold', signOrderToken({ ...account, webhookSecrets: ['whsec_not_the_gateways_secret'] }, id), 400],
+      ['no token at all, just the raw id', id, 400],
+      ['expired', signOrderToken(account, id, Date.now() - 2 * 24 * 3600 * 1000), 410],
+    ];
+
+    for (const [label, value, status] of attempts) {
+      // when
+      const response = await fetch(returnAddress(value), { redirect: 'manual' });
+
+      // then
+      expect(response.status, label).toBe(status);
+      expect(await response.text(), label).toContain('Nothing was changed');
+    }
+    expect(settleCalls(reference)).toBe(0);
+    expect(await depositStatus(id)).toBe('PENDING');
+    expect(await depositStatus(otherDeposit)).toBe('PENDING');
+    expect(await statusChanges(id)).toEqual([]);
+
+    // The genuine return still works afterwards.
+    const genuine = await fetch(submission.location!, { redirect: 'manual' });
+    expect(genuine.status).toBe(303);
+    expect(await depositStatus(id)).toBe('SUCCEEDED');
+  });
+
+  it('a declined or expired card comes back DECLINED with its reason; a malformed card is asked again', async () => {
+    const declined = await createCardDeposit('12.13');
+    const first = await payAtProcessor(declined);
+    await fetch(first.submission.location!, { redirect: 'manual' });
+    const expired = await createCardDeposit();
+    const second = await payAtProcessor(expired, { ...TEST_CARD, expiry: '01/20' });
+    const back = await fetch(second.submission.location!, { redirect: 'manual' });
+    expect(back.headers.get('location')).toBe(`${RETURN_URL}?deposit=${expired}&status=DECLINED`);
+
+    const read = async (id: string) => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data!.deposit!;
+    expect(await read(declined)).toMatchObject({ status: 'DECLINED', declineReason: 'declined' });
+    expect(await read(expired)).toMatchObject({ status: 'DECLINED', declineReason: 'expired_card' });
+
+    const malformed = await createCardDeposit();
+    const session = await cardSession(malformed);
+    const form = await loadCardForm(session.scriptUrl!, session.formAction!, session.brands);
+    const wrong = await submitCard(form.fieldsUrl, { ...TEST_CARD, number: '4111 1111 1111 1112' });
+    expect(wrong.status).toBe(422);
+    expect(wrong.location).toBeNull();
+    expect(wrong.body).toContain('Enter a valid card number');
+    expect(await depositStatus(malformed)).toBe('PENDING');
+  });
+
+  it('a shopper who comes back without paying finds the deposit still open', async () => {
+    const id = await createCardDeposit();
+    const session = await cardSession(id);
+    const response = await fetch(session.formAction!, { redirect: 'manual' });
+    expect(response.headers.get('location')).toBe(`${RETURN_URL}?deposit=${id}&status=PENDING`);
+    expect(await statusChanges(id)).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ export const CardSessionQuery = graphql(`
       amount { amount currency }
       scriptUrl
       brands
+      formAction
     }
   }
 `);

@@ -10,6 +10,7 @@ import { Money } from '../../src/lib/money.js';
 import { createDepositGatewayAdapter } from '../../src/providers/deposit-gateway/index.js';
 import type { CreateDepositRequest, Customer, MerchantAccount, ProviderResult, WebhookVerification } from '../../src/providers/provider.js';
 import { startDepositGatewaySandbox, type DepositGatewaySandbox } from '../../src/sandbox/deposit-gateway/index.js';
+import { loadCardForm, submitCard } from '../card-form/shopper.js';
 
 const TEST_KEY = 'svc_test_adapter_main';
 const LIVE_KEY = 'svc_live_adapter_live';
@@ -401,6 +402,8 @@ describe('embedded card form', () => {
       expect(session.scriptUrl).toContain(sandbox.checkoutUrl);
       expect(Object.keys(session)).not.toContain('integrity');
       expect(Object.values(session).some((field) => typeof field === 'string' && field.startsWith('sha384-'))).toBe(false);
+      // The shopper submits a card to the processor's fields.
+      await submitCard((await loadCardForm(session.scriptUrl!, 'https://shop.example/return', session.brands)).fieldsUrl);
 
       const first = value(await adapter.settleCard(account(TEST_KEY), created.reference));
       expect(first).toMatchObject({ settled: true, changed: true, deposit: { reference: created.reference, status: 'SUCCEEDED', merchantReference: request.depositId } });
@@ -418,6 +421,8 @@ describe('embedded card form', () => {
     sandbox.controls.setAutoComplete(false);
     try {
       const created = value(await adapter.createDeposit(account(TEST_KEY), card('20.13')));
+      const session = value(await adapter.getCardSession(account(TEST_KEY), created.reference));
+      await submitCard((await loadCardForm(session.scriptUrl!, 'https://shop.example/return', session.brands)).fieldsUrl);
       const settled = value(await adapter.settleCard(account(TEST_KEY), created.reference));
       expect(settled).toMatchObject({ changed: true, deposit: { status: 'DECLINED', declineReason: 'declined' } });
     } finally {

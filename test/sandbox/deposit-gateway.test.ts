@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDepositGatewaySandbox, type DepositGatewaySandbox } from '../../src/sandbox/deposit-gateway/index.js';
+import { loadCardForm, submitCard, TEST_CARD } from '../card-form/shopper.js';
 
 const TEST_KEY = 'svc_test_main_key';
 const OTHER_KEY = 'svc_test_other_key';
@@ -126,7 +127,6 @@ describe('payment creation: valid requests and response shapes', () => {
   it.each([
     ['upi', upi],
     ['pix', pix],
-    ['pix, formatted CPF', { ...pix, personalId: '529.982.247-25' }],
   ])('%s: flat shape, redirect always on the checkout host', async (_name, body) => {
     const response = await call('POST', '/payments', body);
     expect(response.status).toBe(201);
@@ -255,6 +255,8 @@ const ruleCases: RuleCase[] = [
   { name: 'PIX CPF bad check digits', body: { ...pix, personalId: '52998224724' }, status: 422, error: /CPF/ },
   { name: 'PIX CPF 10 digits', body: { ...pix, personalId: '5299822472' }, status: 422, error: /CPF/ },
   { name: 'PIX CPF all same digit', body: { ...pix, personalId: '11111111111' }, status: 422, error: /CPF/ },
+  // Spec (UPI and PIX): "Brazil: the payer's CPF, 11 digits": the digits alone, not the printed form.
+  { name: 'PIX CPF with dots and dash', body: { ...pix, personalId: '529.982.247-25' }, status: 422, error: /CPF: 11 digits/ },
   { name: 'INR without solution is not inferred as UPI', body: { ...card, currency: 'INR', amount: '500.00' }, status: 422, error: /currency INR/ },
   // crypto: status also in the body
   { name: 'crypto below minimum', body: { ...crypto, amount: '5.00' }, status: 422, error: 'Amount 5.00 is below the minimum of 10.00 EUR', bodyStatus: 422 },
@@ -571,6 +573,18 @@ describe('card session and settle', () => {
     expect(script.headers.get('content-type')).toContain('javascript');
     expect(await script.text()).toContain('paymentWidgets');
 
+    // Before the shopper submits a card the processor has no outcome: the payment stays open.
+    const early = await call('POST', `/payments/${reference}/settle`);
+    expect(early.body).toMatchObject({ ok: true, settled: false, changed: false, payment: { status: 'redirected' } });
+
+    // The loader frames the processor's fields; the card goes to the processor, the shopper back to the merchant.
+    const merchantAction = 'https://shop.example/return/opaque-order-token';
+    const form = await loadCardForm(open.body.script_url, merchantAction, ['VISA', 'MASTER']);
+    expect(form.fieldsUrl.startsWith(`${sandbox.checkoutUrl}/card/`)).toBe(true);
+    const submission = await submitCard(form.fieldsUrl);
+    expect(submission.status).toBe(303);
+    expect(submission.location).toBe(`${merchantAction}?ref=${reference}&status=approved`);
+
     const first = await call('POST', `/payments/${reference}/settle`);
     expect(first.body).toEqual({
       ok: true,
@@ -599,6 +613,8 @@ describe('card session and settle', () => {
     } finally {
       sandbox.controls.setAutoComplete(true);
     }
+    const session = await call('GET', `/payments/${reference}/card-session`);
+    await submitCard((await loadCardForm(session.body.script_url, 'https://shop.example/return', ['VISA'])).fieldsUrl, TEST_CARD);
     const settled = await call('POST', `/payments/${reference}/settle`);
     expect(settled.body.payment).toMatchObject({ status: 'declined', decline_reason: 'declined' });
     expect((await call('POST', `/payments/${upiReference}/settle`)).status).toBe(422);

@@ -1,18 +1,25 @@
-// The embedded card form: what the merchant page needs to show it (never the `integrity` value), and the server-to-server settle call that promotes a card deposit to its outcome.
+// The embedded card form: what the merchant page needs to show it (never the `integrity` value), the
+// signed return address its form posts the shopper back to, and the server-to-server settle call that
+// promotes a card deposit to its outcome.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { JobQueue } from '../../kernel/jobs.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Money } from '../../lib/money.js';
+import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import type { DepositStatus, FieldError, MerchantAccount, MoneyMovementProvider } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { EventService } from '../events/event.service.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
-import type { Deposit } from './deposit.entity.js';
+import { Deposit } from './deposit.entity.js';
 import type { DepositService } from './deposit.service.js';
 import { applyDepositChange } from './deposit-transitions.js';
 import { FETCH_DEPOSIT_DETAILS } from './deposit-jobs.js';
 import { RELEASE_DEFERRED_DELIVERIES } from '../webhooks/webhook-jobs.js';
+import { signOrderToken, verifyOrderToken, type OrderTokenCheck } from './card-form.token.js';
+
+/** Path of the gateway's card form return address; the order token follows it. */
+export const CARD_FORM_RETURN_PATH = '/card-form/return';
 
 /** What the merchant page needs to place the provider's card form. */
 export interface CardSessionView {
@@ -25,6 +32,11 @@ export interface CardSessionView {
   /** Per-checkout loader script; load it without an integrity attribute (spec: Card session). */
   scriptUrl: string | null;
   brands: string[];
+  /**
+   * The form's action: this gateway's return address with a signed order token. The processor sends
+   * the shopper back here, and the gateway settles server to server. Null once settled.
+   */
+  formAction: string | null;
 }
 
 /** `notFound`: no deposit the caller may see. Otherwise a stable code and message; `providerFailure` when the provider could not answer. */
@@ -40,7 +52,14 @@ export interface SettleCardResult {
   alreadyProcessed: boolean;
 }
 
+/** The shopper came back from the processor: what the return address did. */
+export type CardReturnResult =
+  | { ok: false; reason: Exclude<OrderTokenCheck, { ok: true }>['reason'] | 'NOT_FOUND' }
+  | { ok: true; settle: SettleCardResult; deposit: Deposit };
+
 export class CardFormService {
+  private returnBaseUrl: string | undefined;
+
   constructor(
     private readonly deps: {
       accounts: MerchantAccountService;
@@ -51,6 +70,11 @@ export class CardFormService {
       logger: Logger;
     },
   ) {}
+
+  /** Where shoppers reach this gateway (its public URL); set once the HTTP server listens. */
+  useReturnBaseUrl(baseUrl: string): void {
+    this.returnBaseUrl = baseUrl.replace(/\/+$/, '');
+  }
 
   async session(em: SqlEntityManager, client: ApiClient, depositId: string): Promise<CardSessionResult> {
     const found = await this.cardDeposit(em, client, depositId);
@@ -70,6 +94,7 @@ export class CardFormService {
         amount: deposit.amountMoney(),
         scriptUrl: session.settled ? null : (session.scriptUrl ?? null),
         brands: session.settled ? [] : session.brands,
+        formAction: session.settled || !this.returnBaseUrl ? null : `${this.returnBaseUrl}${CARD_FORM_RETURN_PATH}/${signOrderToken(found.account, deposit.id)}`,
       },
     };
   }
@@ -82,9 +107,29 @@ export class CardFormService {
   async settle(em: SqlEntityManager, client: ApiClient, depositId: string): Promise<SettleCardResult> {
     const found = await this.cardDeposit(em, client, depositId);
     if (!found.ok) {
-      const error = found.notFound ? { field: ['depositId'], code: 'NOT_FOUND', message: `No deposit with id ${depositId}` } : found.error;
+      const error: FieldError = found.notFound ? { field: ['depositId'], code: 'NOT_FOUND', message: `No deposit with id ${depositId}` } : found.error;
       return { deposit: null, errors: [error], alreadyProcessed: false };
     }
+    return this.settleFound(em, found);
+  }
+
+  /**
+   * The shopper's return from the processor (spec: card-session step 3): the order token is verified
+   * before anything is read or asked, the query parameters are ignored, and the settle call goes to
+   * the provider server to server. A bad token changes nothing and calls no one.
+   */
+  async settleReturn(em: SqlEntityManager, token: string): Promise<CardReturnResult> {
+    const check = verifyOrderToken(token, (code) => this.deps.accounts.get(code));
+    if (!check.ok) return check;
+    const deposit = await em.findOne(Deposit, { id: check.depositId });
+    if (!deposit || deposit.merchantAccount !== check.accountCode) return { ok: false, reason: 'NOT_FOUND' };
+    const found = this.prepare(deposit);
+    if (!found.ok) return { ok: true, deposit, settle: { deposit, errors: [found.error], alreadyProcessed: false } };
+    const settle = await this.settleFound(em, found);
+    return { ok: true, deposit: settle.deposit ?? deposit, settle };
+  }
+
+  private async settleFound(em: SqlEntityManager, found: { deposit: Deposit; account: MerchantAccount; reference: string }): Promise<SettleCardResult> {
     const { deposit, account, reference } = found;
     const result = await this.deps.provider.settleCard(account, reference);
     if (!result.ok) return { deposit, errors: [{ field: [], code: result.error.code, message: result.error.message }], alreadyProcessed: false };
@@ -131,7 +176,7 @@ export class CardFormService {
     const current = await em.refreshOrFail(deposit);
     if (applied.outcome === 'anomaly') {
       this.deps.logger.error({ anomaly: applied.reason, depositId: deposit.id, reference }, 'card settle result refused');
-      const code = /^[A-Z_]+/.exec(applied.reason ?? '')?.[0] ?? 'ANOMALY';
+      const code = userErrorCodeOf(applied.reason, 'ANOMALY');
       return { deposit: current, errors: [{ field: [], code, message: 'The provider\'s settle result does not fit this deposit; nothing was applied' }], alreadyProcessed: false };
     }
     return { deposit: current, errors: [], alreadyProcessed: applied.outcome === 'noop' && result.value.settled };
@@ -144,6 +189,10 @@ export class CardFormService {
   ): Promise<{ ok: true; deposit: Deposit; account: MerchantAccount; reference: string } | { ok: false; notFound: true } | { ok: false; notFound: false; error: FieldError }> {
     const deposit = await this.deps.deposits.findVisible(em, client, depositId);
     if (!deposit) return { ok: false, notFound: true };
+    return this.prepare(deposit);
+  }
+
+  private prepare(deposit: Deposit): { ok: true; deposit: Deposit; account: MerchantAccount; reference: string } | { ok: false; notFound: false; error: FieldError } {
     if (deposit.rail !== 'CARD') {
       return { ok: false, notFound: false, error: { field: ['depositId'], code: 'NOT_A_CARD_DEPOSIT', message: `Deposit ${deposit.id} is on the ${deposit.rail} rail; the card form serves CARD deposits only` } };
     }

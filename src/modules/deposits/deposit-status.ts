@@ -9,8 +9,8 @@ import type { DepositStatus } from '../../providers/provider.js';
  *
  * - AUTHORIZED (provider `approved_for_payment`) may still end DECLINED, EXPIRED, CANCELLED or FAILED.
  *   The spec says money has left the payer's account, but it is not settled and the player has not
- *   been credited (only SUCCEEDED credits); the spec leaves these moves "not shown", and refusing them
- *   would strand the deposit in a non-final status that no later report could close.
+ *   been credited (only SUCCEEDED credits); the spec leaves these moves "not shown" (assumption A27),
+ *   and refusing them would strand the deposit in a non-final status that no later report could close.
  * - SUCCEEDED may only become REFUNDED. A late `declined` (or any failure word) after `approved` is
  *   an anomaly: recorded, not applied, so a credited deposit is never demoted.
  * - A move out of a terminal status is an anomaly too; a repeat of the current status is a no-op.

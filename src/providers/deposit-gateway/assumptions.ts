@@ -1,6 +1,7 @@
-// Every place where spec/deposit-gateway.md says "not shown", decided once and named here.
+// Every place where spec/deposit-gateway.md says "not shown", decided once and named here (A1, A2, …).
 // The adapter and the sandbox both read these, so meeting the real provider is a change to this
-// file alone. docs/provider-assumptions.md lists each one with its reasoning.
+// file alone. docs/provider-assumptions.md is the list of them all: the rule each one fills, its
+// value, why, and this file; test/provider-cases/assumptions-doc.test.ts keeps the two in step.
 
 /** A1. Payout create path: "Method and path: not shown". Assumed `POST /payouts`, beside `GET /payouts`. */
 export const PAYOUT_CREATE_PATH = '/payouts';
@@ -119,11 +120,15 @@ export const CHILE_RUT_PATTERN = /^([0-9]{7,8})-([0-9K])$/;
 /**
  * A15. LATAM `successUrl` / `errorUrl`: "requirement varies per solution", solutions not shown.
  * Assumed optional everywhere and sent only when the caller gives them; `expiresAt` is likewise
- * optional (and sent when given) outside Ecuador.
+ * optional (and sent when given) outside Ecuador, and Colombia's `redirectUrl` ("conditional",
+ * "Colombia only") is optional in Colombia and refused elsewhere.
  */
 export const LATAM_REDIRECT_URLS_REQUIRED = false;
 
-/** A16. Payout beneficiary `document_type` values: "not shown". Assumed the deposit lists of A7. */
+/**
+ * A16. Payout beneficiary `document_type` values: "not shown". Assumed the deposit lists of A7, and
+ * the deposit's number rules for the same document (Peru DNI 8 digits, Chile RUT per A14).
+ */
 export const PAYOUT_DOCUMENT_TYPES: Readonly<Record<LatamCountry, readonly string[]>> = LATAM_DOCUMENT_TYPES;
 
 /**
@@ -236,3 +241,16 @@ export const CHECKOUT_SESSION_DEFAULT_LIFETIME_SECONDS = 3600;
  *   refunds only when that refund is the only one the provider knows for the payment.
  */
 export const REFUND_STATUS_REVERSED_IN_FULL = 'refunded';
+
+/**
+ * A28. UPI `personalId`: the spec says only "India: the payer's UPI ID". Assumed the NPCI virtual
+ * payment address `handle@psp`: 2 to 256 letters, digits, dots, hyphens or underscores, an `@`, and
+ * the payment service provider's handle, a letter then 1 to 63 letters or digits (`okaxis`, `ybl`).
+ */
+export const UPI_ID_PATTERN = /^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9]{1,63}$/;
+
+/**
+ * A29. LATAM `phoneCode`: the spec gives only an example ("phoneCode like `+57`"). Assumed a `+` and
+ * an ITU-T E.164 country calling code: 1 to 3 digits, never starting with 0.
+ */
+export const PHONE_CODE_PATTERN = /^\+[1-9][0-9]{0,2}$/;

@@ -22,6 +22,13 @@ describe('parseJsonExact', () => {
     expect(decimalText(parsed.tiny)).toBe('0.30000000000000004');
   });
 
+  it('reads text without numbers the same way, and a number anywhere in it, also at the top level or after whitespace', () => {
+    expect(parseJsonExact('{"amount": "10.10", "ok": true, "list": ["1", null]}')).toEqual({ amount: '10.10', ok: true, list: ['1', null] });
+    expect(parseJsonExact('7')).toEqual(new JsonNumber('7'));
+    expect(parseJsonExact(' [ "a",\n  -0.5 ]')).toEqual(['a', new JsonNumber('-0.5')]);
+    expect(parseJsonExact('{"t": "x:1", "n": 2.50}')).toEqual({ t: 'x:1', n: new JsonNumber('2.50') });
+  });
+
   it('still rejects malformed JSON', () => {
     expect(() => parseJsonExact('{"a": 01}')).toThrow(SyntaxError);
     expect(() => parseJsonExact('{"a": NaN}')).toThrow(SyntaxError);

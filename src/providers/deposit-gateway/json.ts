@@ -6,12 +6,19 @@ export class JsonNumber {
   constructor(readonly source: string) {}
 }
 
+/** Where a JSON number token can start: the start of the text, or after `:`, `[` or `,`. */
+const MAYBE_NUMBER = /(?:^|[:[,])\s*-?[0-9]/;
+
 /**
  * JSON.parse with numbers replaced by {@link JsonNumber}. Uses the reviver's source-text access
  * (Node 22); on a runtime without it, only safe integers are accepted and any other number throws,
  * so an inexact value can never slip through.
  */
 export function parseJsonExact(text: string): unknown {
+  // A reviver is called for every value: text with no number token in it (amounts as strings, as
+  // the provider's envelopes have them) parses the same without one. A match inside a string only
+  // costs the slower path.
+  if (!MAYBE_NUMBER.test(text)) return JSON.parse(text);
   return JSON.parse(text, (_key: string, value: unknown, context?: { source?: string }) => {
     if (typeof value !== 'number') return value;
     if (typeof context?.source === 'string') return new JsonNumber(context.source);

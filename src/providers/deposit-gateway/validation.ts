@@ -24,6 +24,8 @@ import {
   OPEN_BANKING_CURRENCY,
   PAYOUT_DOCUMENT_TYPES,
   PAYOUT_REQUIRED_BENEFICIARY_FIELDS,
+  PHONE_CODE_PATTERN,
+  UPI_ID_PATTERN,
   type BeneficiaryField,
   type LatamCountry,
 } from './assumptions.js';
@@ -70,9 +72,6 @@ export const BENEFICIARY_FIELD_NAMES: Readonly<Record<BeneficiaryField, keyof Pa
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const E164 = /^\+[1-9][0-9]{1,14}$/;
-const PHONE_CODE = /^\+[1-9][0-9]{0,3}$/;
-/** NPCI virtual payment address: `handle@bank` (spec: UPI and PIX, personalId for India). */
-const UPI_ID = /^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9]{1,63}$/;
 const CPF = /^[0-9]{11}$/;
 const PERU_DNI = /^[0-9]{8}$/;
 const CLABE = /^[0-9]{18}$/;
@@ -102,7 +101,7 @@ export function defaultCurrency(details: RailDetails): string {
 class Collector {
   readonly errors: FieldError[] = [];
 
-  add(field: string[], code: string, message: string): void {
+  add(field: string[], code: FieldError['code'], message: string): void {
     if (this.has(field)) return;
     this.errors.push({ field, code, message });
   }
@@ -143,8 +142,8 @@ export function validateDepositRequest(account: MerchantAccount, request: Deposi
         if (!HOSTED_CHECKOUT_PRESELECT_METHODS.includes(method)) {
           out.add([block, 'preselect', 'method'], 'INVALID_VALUE', `Pre-selected method ${quote(method)} is not one of ${HOSTED_CHECKOUT_PRESELECT_METHODS.join(', ')}.`);
         }
+        // Spec (Checkout session request): "method, bankCountry ... omit to let the player choose".
         if (bankCountry !== undefined) checkBankCountry(out, [block, 'preselect', 'bankCountry'], method, bankCountry);
-        else if (method === 'fps') out.add([block, 'preselect', 'bankCountry'], 'FIELD_REQUIRED', 'bankCountry GB is required when fps is pre-selected.');
       }
       // Prefill is optional on the hosted page, but a wrong value would be shown to the player.
       if (customer.email !== undefined) checkEmail(out, customer.email);
@@ -179,7 +178,7 @@ export function validateDepositRequest(account: MerchantAccount, request: Deposi
       checkName(out, customer);
       requireField(out, ['customer', 'phone'], customer.phone, 'phone is required for UPI payments.');
       if (requireField(out, ['customer', 'personalId'], customer.personalId, "personalId is required for UPI: the payer's UPI ID.")) {
-        if (!UPI_ID.test(customer.personalId!)) {
+        if (!UPI_ID_PATTERN.test(customer.personalId!)) {
           out.add(['customer', 'personalId'], 'INVALID_FORMAT', `personalId ${quote(customer.personalId)} must be the payer's UPI ID, of the form handle@bank.`);
         }
       }
@@ -291,7 +290,7 @@ function checkLatam(
       requireField(out, ['customer', 'phone'], customer.phone, `phone is required for ${why}.`);
       requireField(out, ['customer', 'phoneCode'], customer.phoneCode, `phoneCode (such as +57) is required for ${why}.`);
     }
-    if (customer.phoneCode && !PHONE_CODE.test(customer.phoneCode)) {
+    if (customer.phoneCode && !PHONE_CODE_PATTERN.test(customer.phoneCode)) {
       out.add(['customer', 'phoneCode'], 'INVALID_FORMAT', `phoneCode ${quote(customer.phoneCode)} must be a + and the country calling code, such as +57.`);
     }
   }

@@ -1,6 +1,7 @@
-// Every place where spec/qr-gateway.md says "not shown", decided once and named here.
+// Every place where spec/qr-gateway.md says "not shown", decided once and named here (Q1, Q2, …).
 // The adapter and the sandbox both read these, so meeting the real provider is a change to this
-// file alone. docs/provider-assumptions.md lists each one with its reasoning.
+// file alone. docs/provider-assumptions.md is the list of them all: the rule each one fills, its
+// value, why, and this file; test/provider-cases/assumptions-doc.test.ts keeps the two in step.
 
 /**
  * Q1. QR code creation response: "The response body and the status codes of this call: not shown."

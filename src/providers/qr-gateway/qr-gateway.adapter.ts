@@ -27,11 +27,8 @@ import {
   PING_PATH,
   QR_CODES_PATH,
   QR_CURRENCY,
-  QR_EVENTS,
-  SECRET_LENGTH,
   SIGNATURE_HEADER,
   WEBHOOKS_PATH,
-  isQrEvent,
   qrCodePath,
   secretKeyMode,
   simulatePath,
@@ -40,7 +37,7 @@ import {
 import { isObject, parseJsonExact, stringifyJsonExact } from './json.js';
 import { mapErrorResponse, mapQrCode, mapWebhookEvent, providerError } from './mapping.js';
 import { verifySignature } from './signature.js';
-import { normalizeBankAccount, validateQrDeposit } from './validation.js';
+import { normalizeBankAccount, validateQrDeposit, validateWebhookRegistration } from './validation.js';
 
 export interface QrGatewayAdapterOptions {
   /** Unit of the provider's integer `amount` (assumption Q2); must match the provider account. */
@@ -211,28 +208,9 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
     },
 
     async registerWebhook(account: MerchantAccount, request: RegisterWebhookRequest): Promise<ProviderResult<WebhookRegistration>> {
-      let url: URL;
-      try {
-        url = new URL(request.url);
-      } catch {
-        return fail(providerError('WEBHOOK_URL_INVALID', { message: 'The webhook URL is not a valid URL' }));
-      }
-      // http is left to the provider to judge: its test mode accepts loopback http (Q12).
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        return fail(providerError('WEBHOOK_URL_INVALID', { message: 'The webhook URL must be an https URL' }));
-      }
+      const problem = validateWebhookRegistration(request, account.livemode);
+      if (problem) return fail(providerError(problem.code, { message: problem.message }));
       const events = [...new Set(request.events)];
-      const unknown = events.filter((event) => !isQrEvent(event));
-      if (events.length === 0 || unknown.length > 0) {
-        return fail(
-          providerError('PROVIDER_REJECTED', {
-            message: events.length === 0 ? 'Name at least one event' : `Unknown events: ${unknown.join(', ')}; allowed: ${QR_EVENTS.join(', ')}`,
-          }),
-        );
-      }
-      if (request.secret !== undefined && (request.secret.length < SECRET_LENGTH.min || request.secret.length > SECRET_LENGTH.max)) {
-        return fail(providerError('PROVIDER_REJECTED', { message: `A webhook secret has ${SECRET_LENGTH.min} to ${SECRET_LENGTH.max} characters` }));
-      }
       // Always send a secret: the registration response has no secret field (Q19).
       const secret = request.secret ?? `${GENERATED_SECRET_PREFIX}${randomBytes(32).toString('hex')}`;
 

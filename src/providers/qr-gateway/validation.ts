@@ -6,8 +6,12 @@ import { MAX_AMOUNT, MIN_AMOUNT, toProviderAmount } from './amount.js';
 import {
   BANK_ACCOUNT_PATTERN,
   EXPIRY_BOUNDS_SECONDS,
+  LOOPBACK_HOSTS,
   NAME_MAX_LENGTH,
   QR_CURRENCY,
+  QR_EVENTS,
+  SECRET_LENGTH,
+  isQrEvent,
   type AmountUnit,
 } from './assumptions.js';
 
@@ -61,4 +65,45 @@ export function validateQrDeposit(request: Omit<CreateDepositRequest, 'depositId
     });
   }
   return errors;
+}
+
+/** A webhook registration the provider would refuse, with the provider error code the adapter returns. */
+export interface RegistrationProblem {
+  field: 'url' | 'events' | 'secret';
+  code: 'WEBHOOK_URL_INVALID' | 'PROVIDER_REJECTED';
+  message: string;
+}
+
+/**
+ * The webhook registration request rules (spec: Webhook registration request): `url` an "HTTPS URL"
+ * (Q12: a test account may also name loopback http), `events` names from the Events section, an
+ * optional `secret` of Q19's length. Reachability is for the provider to judge.
+ */
+export function validateWebhookRegistration(
+  request: { url: string; events: readonly string[]; secret?: string },
+  livemode: boolean,
+): RegistrationProblem | undefined {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return { field: 'url', code: 'WEBHOOK_URL_INVALID', message: 'The webhook URL is not a valid URL' };
+  }
+  const loopbackHttp = !livemode && url.protocol === 'http:' && LOOPBACK_HOSTS.includes(url.hostname);
+  if (url.protocol !== 'https:' && !loopbackHttp) {
+    return { field: 'url', code: 'WEBHOOK_URL_INVALID', message: 'The webhook URL must be an https URL' };
+  }
+  const events = [...new Set(request.events)];
+  const unknown = events.filter((event) => !isQrEvent(event));
+  if (events.length === 0 || unknown.length > 0) {
+    return {
+      field: 'events',
+      code: 'PROVIDER_REJECTED',
+      message: events.length === 0 ? 'Name at least one event' : `Unknown events: ${unknown.join(', ')}; allowed: ${QR_EVENTS.join(', ')}`,
+    };
+  }
+  if (request.secret !== undefined && (request.secret.length < SECRET_LENGTH.min || request.secret.length > SECRET_LENGTH.max)) {
+    return { field: 'secret', code: 'PROVIDER_REJECTED', message: `A webhook secret has ${SECRET_LENGTH.min} to ${SECRET_LENGTH.max} characters` };
+  }
+  return undefined;
 }

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { cardSettlePath, PAYOUT_CREATE_PATH, RAIL_DISABLED_MESSAGE, RAIL_UNAVAILABLE_MESSAGE } from '../../providers/deposit-gateway/assumptions.js';
 import type { ScaledClock } from './clock.js';
+import { DEFAULT_CARD_BRANDS } from './hosted.js';
 import { SESSION_ID_PREFIX, type Simulator } from './simulator.js';
 import {
   newId,
@@ -50,8 +51,6 @@ export interface Caller {
   livemode: boolean;
 }
 
-/** Spec: card brands default to `VISA MASTER`. */
-const DEFAULT_BRANDS = 'VISA MASTER';
 // Assumption: the spec names the crypto quote fields, not their values or units: 15 minutes, 1 percent, as numbers.
 const CRYPTO_TERMS = { quote_ttl_minutes: 15, underpay_tolerance_pct: 1 } as const;
 const NOT_AVAILABLE = RAIL_UNAVAILABLE_MESSAGE;
@@ -204,7 +203,7 @@ export class Api {
         ...base,
         script_url: `${this.checkoutUrl}/js/loader/${encodeURIComponent(payment.reference)}.js?checkout=${checkout}`,
         integrity: `sha384-${randomBytes(48).toString('base64')}`,
-        brands: DEFAULT_BRANDS,
+        brands: DEFAULT_CARD_BRANDS,
       },
     };
   }

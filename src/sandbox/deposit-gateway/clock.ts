@@ -12,6 +12,8 @@ export class ScaledClock {
   private waiters: Array<() => void> = [];
   private idleCheckScheduled = false;
   private closed = false;
+  /** Called after every timer callback (the sandbox saves its state then). */
+  onFire: (() => void) | undefined;
 
   /** @param timeScale real milliseconds per simulated millisecond: 1 = real time, 0.001 = 1000x faster. */
   constructor(readonly timeScale: number) {
@@ -41,6 +43,7 @@ export class ScaledClock {
       try {
         fn();
       } finally {
+        this.onFire?.();
         this.scheduleIdleCheck();
       }
     }, Math.max(0, realMs));

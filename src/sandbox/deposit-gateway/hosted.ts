@@ -1,16 +1,25 @@
 // Browser-facing routes of the checkout host: hosted checkout (/c/), payment redirect pages (/r/ and
-// the simulated acquirer pages), the generic result page and the card loader script.
+// the simulated acquirer pages), the generic result page, the card loader script and the card
+// processor's fields (/card/), which take card data from the shopper's browser and send the shopper
+// back to the merchant with nothing but what the merchant's form action carried.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, redirect, sendHtml, sendText } from './http.js';
-import { cardLoaderScript, checkoutPage, messagePage, paymentPage, resultPage } from './pages.js';
+import { readCard } from './card-processor.js';
+import { cardFieldsPage, cardLoaderScript, checkoutPage, messagePage, paymentPage, resultPage } from './pages.js';
 import { SandboxError, type Outcome, type Simulator } from './simulator.js';
-import { TERMINAL_PAYMENT_STATUSES, type SandboxStore } from './store.js';
+import { TERMINAL_PAYMENT_STATUSES, type PaymentRecord, type SandboxStore } from './store.js';
+import type { ScaledClock } from './clock.js';
+
+/** Spec: card brands default to `VISA MASTER`. */
+export const DEFAULT_CARD_BRANDS = 'VISA MASTER';
 
 export class HostedPages {
   constructor(
     private readonly store: SandboxStore,
     private readonly simulator: Simulator,
+    private readonly clock: ScaledClock,
+    private readonly checkoutUrl: string,
   ) {}
 
   /** Returns false when the path is not one of the hosted pages. */
@@ -44,7 +53,16 @@ export class HostedPages {
     if (first === 'js' && second === 'loader' && third?.endsWith('.js') && segments.length === 3 && method === 'GET') {
       const reference = third.slice(0, -3);
       if (!this.store.payments.has(reference)) sendText(response, 404, 'application/javascript; charset=utf-8', '// unknown checkout\n');
-      else sendText(response, 200, 'application/javascript; charset=utf-8', cardLoaderScript(reference, 'VISA MASTER'));
+      else {
+        const fields = `${this.checkoutUrl}/card/${encodeURIComponent(reference)}?checkout=${encodeURIComponent(url.searchParams.get('checkout') ?? '')}`;
+        sendText(response, 200, 'application/javascript; charset=utf-8', cardLoaderScript(fields, DEFAULT_CARD_BRANDS));
+      }
+      return true;
+    }
+    if (first === 'card' && second !== undefined && segments.length === 2) {
+      if (method === 'GET') this.showCardFields(second, url.searchParams, response);
+      else if (method === 'POST') await this.submitCard(second, request, response);
+      else sendHtml(response, 405, messagePage('Not allowed', 'This page does not accept that request.'));
       return true;
     }
     return false;
@@ -77,6 +95,66 @@ export class HostedPages {
     sendHtml(response, 200, paymentPage(payment, basePath));
   }
 
+  private openCardPayment(reference: string, response: ServerResponse): PaymentRecord | undefined {
+    const payment = this.store.payments.get(reference);
+    if (!payment || payment.rail !== 'cards') {
+      sendHtml(response, 404, messagePage('Payment not found', 'This card payment is not valid.'));
+      return undefined;
+    }
+    if (TERMINAL_PAYMENT_STATUSES.has(payment.status) || payment.cardAuthorization?.outcome === 'approved') {
+      sendHtml(response, 409, resultPage(payment.reference, payment.status));
+      return undefined;
+    }
+    return payment;
+  }
+
+  private showCardFields(reference: string, query: URLSearchParams, response: ServerResponse): void {
+    const payment = this.openCardPayment(reference, response);
+    if (!payment) return;
+    const resultUrl = resultUrlOf(query.get('result_url'));
+    if (!resultUrl) return sendHtml(response, 400, messagePage('Card form misconfigured', 'The merchant\'s form has no valid action (its return address).'));
+    sendHtml(
+      response,
+      200,
+      cardFieldsPage({
+        payment,
+        action: `/card/${encodeURIComponent(payment.reference)}`,
+        resultUrl: resultUrl.toString(),
+        checkout: query.get('checkout') ?? '',
+        brands: query.get('brands') || DEFAULT_CARD_BRANDS,
+      }),
+    );
+  }
+
+  /**
+   * The card fields' POST: the processor authorises the card and sends the shopper back to the
+   * merchant's form action with `?ref=&status=` appended (the merchant ignores them and settles
+   * server to server). No card data leaves the processor; a malformed card shows the fields again.
+   */
+  private async submitCard(reference: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const fields = new URLSearchParams(await readBody(request));
+    const payment = this.openCardPayment(reference, response);
+    if (!payment) return;
+    const resultUrl = resultUrlOf(fields.get('result_url'));
+    if (!resultUrl) return sendHtml(response, 400, messagePage('Card form misconfigured', 'The merchant\'s form has no valid action (its return address).'));
+    const brands = DEFAULT_CARD_BRANDS.split(' ');
+    const reading = readCard(fields, payment.amount, brands, this.clock.now());
+    if (!reading.ok) {
+      const form = { payment, action: `/card/${encodeURIComponent(payment.reference)}`, resultUrl: resultUrl.toString(), checkout: fields.get('checkout') ?? '', brands: brands.join(' ') };
+      return sendHtml(response, 422, cardFieldsPage({ ...form, error: reading.error }));
+    }
+    try {
+      this.simulator.authorizeCard(payment, reading.authorization);
+    } catch (error) {
+      if (error instanceof SandboxError) return sendHtml(response, 409, messagePage('Payment unavailable', error.message));
+      throw error;
+    }
+    // Assumption: the processor sends the shopper back with `?ref=&status=` (the shared return_url format).
+    resultUrl.searchParams.set('ref', payment.reference);
+    resultUrl.searchParams.set('status', reading.authorization.outcome);
+    redirect(response, resultUrl.toString());
+  }
+
   private async actOnPayment(reference: string, action: 'pay' | 'decline', request: IncomingMessage, response: ServerResponse): Promise<void> {
     await readBody(request);
     const payment = this.store.payments.get(reference);
@@ -88,6 +166,17 @@ export class HostedPages {
       throw error;
     }
     redirect(response, this.simulator.returnTarget(payment));
+  }
+}
+
+/** The shopper's way back: the merchant's form action, an http(s) address (never `javascript:` and the like). */
+function resultUrlOf(text: string | null): URL | null {
+  if (!text) return null;
+  try {
+    const url = new URL(text);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url : null;
+  } catch {
+    return null;
   }
 }
 

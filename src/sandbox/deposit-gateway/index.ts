@@ -2,6 +2,7 @@
 // API and the hosted pages, injects test failures, and exposes the controls tests and demos drive.
 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import { Api, type ApiResult } from './api.js';
@@ -10,8 +11,9 @@ import { HostedPages } from './hosted.js';
 import { listen } from '../../lib/http.js';
 import { BodyTooLarge, readBody, sendHtml, sendJson } from './http.js';
 import { messagePage } from './pages.js';
+import { StateFile } from '../state-file.js';
 import { SandboxError, Simulator, type Outcome } from './simulator.js';
-import { paymentView, payoutView, refundView, SandboxStore, type PaymentView, type SandboxAccount } from './store.js';
+import { paymentView, payoutView, refundView, SandboxStore, type PaymentView, type SandboxAccount, type StoreSnapshot } from './store.js';
 import { WebhookDispatcher, type DeliveryRecord, type WebhookEnvelope, type WebhookSwitches } from './webhooks.js';
 
 export type { SandboxAccount } from './store.js';
@@ -31,7 +33,19 @@ export interface DepositGatewaySandboxOptions {
   autoComplete?: boolean;
   /** Accept `http://localhost` / `http://127.0.0.1` return addresses for local demos. Default false (spec: https only). */
   allowInsecureReturnUrls?: boolean;
+  /**
+   * Directory to keep the sandbox's state in (`deposit-gateway.json`): sessions, payments, refunds,
+   * payouts, idempotency answers and undelivered webhooks survive a restart. Without it, state lives
+   * in memory only. Give the same `port` again so stored redirect addresses stay valid for the gateway.
+   */
+  stateDir?: string;
   logger?: Logger;
+}
+
+/** What the deposit sandbox writes to its state file. */
+interface DepositSandboxState {
+  store: StoreSnapshot;
+  undelivered: Array<{ apiKey: string; envelope: WebhookEnvelope }>;
 }
 
 export interface FailNextOptions {
@@ -161,6 +175,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   let checkoutUrl = '';
   let api: Api | undefined;
   let pages: HostedPages | undefined;
+  let state: StateFile<DepositSandboxState> | undefined;
 
   const server = http.createServer((request, response) => {
     void route(request, response).catch((error: unknown) => {
@@ -178,7 +193,10 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
     if (url.pathname === '/healthz') return sendJson(response, 200, { ok: true });
     if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) return routeApi(request, response, url);
-    if (pages && (await pages.handle(request, response, url))) return;
+    if (pages && (await pages.handle(request, response, url))) {
+      if (request.method !== 'GET') state?.saveSoon();
+      return;
+    }
     sendHtml(response, 404, messagePage('Not found', 'There is nothing at this address.'));
   }
 
@@ -200,6 +218,8 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
       if (!api) return sendJson(response, 503, { ok: false, error: 'Service starting' });
       const caller = api.authenticate(header);
       const result: ApiResult = 'status' in caller ? caller : api.handle({ method: request.method ?? 'GET', path: url.pathname.slice(3) || '/', query: url.searchParams, headers: request.headers, bodyText }, caller);
+      // Durable before acknowledged: what a create or settle changed is on disk before the answer leaves.
+      if (request.method !== 'GET' && !('status' in caller)) state?.save();
       logger?.debug({ method: request.method, path: url.pathname, status: result.status }, 'sandbox api request');
       // A caller that gave up (or died) gets no answer; the work above is done all the same.
       if (response.destroyed || response.writableEnded) return;
@@ -232,9 +252,22 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   checkoutUrl = `http://${host}:${address.port}`;
   const sim = new Simulator(store, dispatcher, clock, checkoutUrl, options.autoComplete ?? true);
+  if (options.stateDir !== undefined) {
+    state = new StateFile<DepositSandboxState>(path.join(options.stateDir, 'deposit-gateway.json'), () => ({ store: store.snapshot(checkoutUrl), undelivered: dispatcher.undelivered() }), logger);
+    const saved = state.load();
+    if (saved) {
+      store.restore(saved.store, checkoutUrl);
+      dispatcher.resend(saved.undelivered);
+      sim.resume();
+      logger?.info({ payments: saved.store.payments.length, undeliveredWebhooks: saved.undelivered.length, file: state.file }, 'deposit gateway sandbox state restored');
+    }
+    const saveSoon = state.saveSoon.bind(state);
+    clock.onFire = saveSoon;
+    dispatcher.onChange = saveSoon;
+  }
   api = new Api(store, sim, clock, checkoutUrl, options.allowInsecureReturnUrls ?? false);
-  pages = new HostedPages(store, sim);
-  logger?.info({ checkoutUrl }, 'deposit gateway sandbox listening');
+  pages = new HostedPages(store, sim, clock, checkoutUrl);
+  logger?.info({ checkoutUrl, stateFile: state?.file ?? null }, 'deposit gateway sandbox listening');
 
   const controls: DepositGatewaySandboxControls = {
     addAccount(account) {
@@ -267,10 +300,13 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
       failures.length = 0;
     },
     complete(referenceOrSessionId, outcome) {
-      return sim.complete(referenceOrSessionId, outcome);
+      const reference = sim.complete(referenceOrSessionId, outcome);
+      state?.saveSoon();
+      return reference;
     },
     openChargeback(reference) {
       sim.openChargeback(reference);
+      state?.saveSoon();
     },
     deliveries: () => dispatcher.deliveries(),
     events: (apiKey) => dispatcher.events(apiKey),
@@ -281,6 +317,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
       const payment = store.payments.get(reference);
       if (!payment) throw new SandboxError(`Unknown payment ${reference}`);
       payment.reportedNet = Money.fromDecimal(net, payment.amount.currency);
+      state?.saveSoon();
     },
     requestBodies(pathPrefix, method) {
       return matchingRequests(pathPrefix, method).map((entry) => entry.bodyText ?? '');
@@ -323,6 +360,12 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
       closing ??= new Promise<void>((resolve) => {
         for (const timer of hangTimers) clearTimeout(timer);
         hangTimers.clear();
+        // Saved before the dispatcher drops its queues: deliveries cut short are sent again next start.
+        try {
+          state?.close();
+        } catch (error) {
+          logger?.error({ err: error }, 'deposit gateway sandbox state not saved on close');
+        }
         dispatcher.close();
         clock.close();
         server.close(() => resolve());

@@ -91,22 +91,57 @@ export function messagePage(title: string, message: string): string {
 }
 
 /**
- * The per-checkout card loader named by `script_url` (spec: Card session). It turns a form whose
- * class is `paymentWidgets` into simulated card fields; submitting returns to the form's action.
+ * The per-checkout card loader named by `script_url` (spec: Card session). It replaces each form whose
+ * class is `paymentWidgets` with the processor's card fields in a frame served by the processor, so
+ * card data goes from the shopper's browser to the processor and never to the merchant (spec: Cards).
+ * The merchant's form action (its return address with the order token) travels along as `result_url`.
  */
-export function cardLoaderScript(reference: string, brands: string): string {
-  return `// deposit-gateway sandbox card loader for ${JSON.stringify(reference).slice(1, -1)}
+export function cardLoaderScript(fieldsUrl: string, brands: string): string {
+  return `// deposit-gateway sandbox card loader
 (function () {
+  var FIELDS = ${JSON.stringify(fieldsUrl)};
   var forms = document.querySelectorAll('form.paymentWidgets');
   for (var i = 0; i < forms.length; i++) {
     var form = forms[i];
-    var brands = form.getAttribute('data-brands') || ${JSON.stringify(brands)};
-    form.insertAdjacentHTML('afterbegin',
-      '<p style="font:13px system-ui">Sandbox card form (' + brands + ')</p>' +
-      '<input name="card_number" value="4242 4242 4242 4242" autocomplete="off"> ' +
-      '<input name="card_expiry" value="12/34" size="5"> <input name="card_cvv" value="123" size="3"> ' +
-      '<button type="submit">Pay</button>');
+    var frame = document.createElement('iframe');
+    frame.setAttribute('title', 'Card payment');
+    frame.setAttribute('style', 'border:0;width:100%;min-height:320px');
+    frame.setAttribute('src', FIELDS + '&brands=' + encodeURIComponent(form.getAttribute('data-brands') || ${JSON.stringify(brands)}) +
+      '&result_url=' + encodeURIComponent(form.getAttribute('action') || ''));
+    form.parentNode.replaceChild(frame, form);
   }
 })();
 `;
+}
+
+/** What the card fields page needs: where they post, where the shopper goes next, what to show. */
+export interface CardFieldsForm {
+  payment: PaymentRecord;
+  /** The processor's own address the fields post to. */
+  action: string;
+  resultUrl: string;
+  checkout: string;
+  brands: string;
+  error?: string;
+}
+
+/**
+ * GET /card/<reference>: the processor's card fields (what the loader frames). The form posts to the
+ * processor and its answer takes the whole window (`target="_top"`) back to the merchant.
+ */
+export function cardFieldsPage(form: CardFieldsForm): string {
+  const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`;
+  return layout(
+    'Card payment',
+    `${TEST_BADGE}<h1>Card payment</h1><p class="muted">Accepted: ${escapeHtml(form.brands)}</p>
+<div class="amount">${escapeHtml(form.payment.amount.toDecimal())} ${escapeHtml(form.payment.amount.currency)}</div>
+${form.error ? `<p role="alert" style="color:#b91c1c">${escapeHtml(form.error)}</p>` : ''}
+<form method="post" action="${escapeHtml(form.action)}" target="_top" autocomplete="off">
+${hidden('result_url', form.resultUrl)}${hidden('checkout', form.checkout)}${hidden('brands', form.brands)}
+<label for="card_number">Card number</label><input id="card_number" name="card_number" inputmode="numeric" placeholder="4242 4242 4242 4242">
+<label for="card_expiry">Expiry (MM/YY)</label><input id="card_expiry" name="card_expiry" placeholder="12/34">
+<label for="card_cvv">Security code</label><input id="card_cvv" name="card_cvv" inputmode="numeric" placeholder="123">
+<div class="actions"><button class="pay" type="submit">Pay</button></div>
+</form>`,
+  );
 }

@@ -7,6 +7,7 @@ import type { ScaledClock } from './clock.js';
 import {
   newId,
   TERMINAL_PAYMENT_STATUSES,
+  type CardAuthorization,
   type PaymentRecord,
   type PayoutRecord,
   type Rail,
@@ -139,23 +140,38 @@ export class Simulator {
     if (outcome === 'approved') {
       payment.status = 'approved';
       payment.approvedAt = now;
-      // Assumption: a simulated card sale is paid with the VISA test card 4242 4242 4242 4242.
-      if (payment.rail === 'cards') payment.card = { bin: '424242', last4: '4242', scheme: 'VISA' };
+      // The card the shopper entered in the embedded form; on the hosted card page, assumed the
+      // VISA test card 4242 4242 4242 4242.
+      if (payment.rail === 'cards') payment.card = payment.cardAuthorization?.card ?? { bin: '424242', last4: '4242', scheme: 'VISA' };
     } else {
       payment.status = 'declined';
-      payment.declineReason = 'declined';
+      payment.declineReason = payment.cardAuthorization?.declineReason ?? 'declined';
       // The processor code stays in status_reason, for the merchant only (spec: Cards, decline reasons).
-      payment.statusReason = payment.rail === 'cards' ? '05 Do not honour' : 'Not completed by the payer';
+      payment.statusReason = payment.cardAuthorization?.statusReason ?? (payment.rail === 'cards' ? '05 Do not honour' : 'Not completed by the payer');
     }
     this.emitPayment(payment, outcome === 'approved' ? 'payment.approved' : 'payment.declined');
     return true;
   }
 
-  /** Card settle call (assumption A2): asks the simulated processor for the outcome; promote-only and idempotent. */
+  /**
+   * Card settle call (assumption A2): asks the simulated processor for the outcome of the card the
+   * shopper submitted in the embedded form; promote-only and idempotent. Before any submission the
+   * processor has no outcome, and the payment stays open.
+   */
   settle(payment: PaymentRecord): boolean {
-    // Assumption: settling an open card payment stands for the shopper having completed the
-    // embedded form, so the test-mode rule decides the outcome.
-    return this.resolve(payment, testModeOutcome(payment.amount), { emitPending: false });
+    const authorization = payment.cardAuthorization;
+    // Assumption: before the shopper submitted a card, settling changes nothing (the processor has no outcome).
+    if (!authorization) return false;
+    return this.resolve(payment, authorization.outcome, { emitPending: false });
+  }
+
+  /** The shopper submitted the embedded card form: the processor's decision waits for the settle call. */
+  authorizeCard(payment: PaymentRecord, authorization: CardAuthorization): void {
+    if (TERMINAL_PAYMENT_STATUSES.has(payment.status)) throw new SandboxError(`Payment ${payment.reference} is already ${payment.status}`);
+    if (payment.cardAuthorization?.outcome === 'approved') throw new SandboxError(`Payment ${payment.reference} is already paid`);
+    // A declined attempt may be retried with another card while the payment is open.
+    payment.cardAuthorization = authorization;
+    payment.updatedAt = this.clock.now();
   }
 
   /** What the hosted pages' Pay and Decline buttons do. Returns the payment reference. */
@@ -331,18 +347,36 @@ export class Simulator {
       updatedAt: now,
     };
     this.store.payouts.set(payout.reference, payout);
-    const account = valid.beneficiary.account_number ?? '';
+    this.schedulePayout(payout);
+    return payout;
+  }
+
+  private schedulePayout(payout: PayoutRecord): void {
+    const account = payout.beneficiary.account_number ?? '';
     this.clock.after(PROCESSING_DELAY_MS, () => {
       if (account.endsWith(SANDBOX_TRIGGERS.payoutBounceAccountSuffix)) {
         this.movePayout(payout, 'bounced');
         return;
       }
       this.movePayout(payout, 'paid');
-      if (account.endsWith(SANDBOX_TRIGGERS.payoutRevertAccountSuffix)) {
-        this.clock.after(REVERT_DELAY_MS, () => this.movePayout(payout, 'reverted'));
-      }
+      if (account.endsWith(SANDBOX_TRIGGERS.payoutRevertAccountSuffix)) this.scheduleRevert(payout);
     });
-    return payout;
+  }
+
+  private scheduleRevert(payout: PayoutRecord): void {
+    this.clock.after(REVERT_DELAY_MS, () => this.movePayout(payout, 'reverted'));
+  }
+
+  /** After a restart: refunds and payouts still under review are decided, as they would have been. */
+  resume(): void {
+    for (const refund of this.store.refunds.values()) {
+      const payment = this.store.payments.get(refund.paymentReference);
+      if (refund.status === 'pending' && payment) this.clock.after(PROCESSING_DELAY_MS, () => this.decideRefund(payment, refund));
+    }
+    for (const payout of this.store.payouts.values()) {
+      if (payout.status === 'pending') this.schedulePayout(payout);
+      else if (payout.status === 'paid' && (payout.beneficiary.account_number ?? '').endsWith(SANDBOX_TRIGGERS.payoutRevertAccountSuffix)) this.scheduleRevert(payout);
+    }
   }
 
   private movePayout(payout: PayoutRecord, status: 'paid' | 'bounced' | 'reverted'): void {

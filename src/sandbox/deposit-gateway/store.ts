@@ -1,5 +1,6 @@
-// In-memory state of the simulated provider: accounts, checkout sessions, payments, refunds, payouts,
-// idempotency records, and the JSON views the API returns for them.
+// State of the simulated provider: accounts, checkout sessions, payments, refunds, payouts,
+// idempotency records, and the JSON views the API returns for them. Held in memory; `snapshot` and
+// `restore` carry it across restarts (accounts come from the configuration each time).
 
 import { randomBytes } from 'node:crypto';
 import { Money } from '../../lib/money.js';
@@ -65,8 +66,19 @@ export interface PaymentRecord {
   colombiaRedirectUrl: string | null;
   metadata: Record<string, unknown> | null;
   sessionId: string | null;
+  /** What the processor decided when the shopper submitted the embedded card form; settled by the card settle call. */
+  cardAuthorization?: CardAuthorization | null;
   pendingEventSent: boolean;
   chargeback: 'opened' | null;
+}
+
+/** The processor's answer to a submitted card form: only the masked card is kept. */
+export interface CardAuthorization {
+  outcome: 'approved' | 'declined';
+  declineReason: string | null;
+  /** The processor code, for the merchant only (spec: Cards). */
+  statusReason: string | null;
+  card: { bin: string; last4: string; scheme: string };
 }
 
 export interface SessionRecord {
@@ -129,6 +141,18 @@ export function feeFor(amount: Money): Money {
   return Money.ofMinor((amount.minor * FEE_PER_MILLE + 500n) / 1000n, amount.currency);
 }
 
+/** What a restart needs of the store: every record, the idempotency answers and the sequence. */
+export interface StoreSnapshot {
+  /** The checkout address the records' redirect URLs were made for. */
+  checkoutUrl: string;
+  seq: number;
+  sessions: SessionRecord[];
+  payments: PaymentRecord[];
+  refunds: RefundRecord[];
+  payouts: PayoutRecord[];
+  idempotency: Array<[string, StoredResponse]>;
+}
+
 export class SandboxStore {
   readonly accounts = new Map<string, SandboxAccount>();
   readonly sessions = new Map<string, SessionRecord>();
@@ -152,6 +176,32 @@ export class SandboxStore {
     if (key !== null) this.idempotency.set(`${apiKey}\u0000${scope}\u0000${key}`, response);
   }
 
+  snapshot(checkoutUrl: string): StoreSnapshot {
+    return {
+      checkoutUrl,
+      seq: this.seq,
+      sessions: [...this.sessions.values()],
+      payments: [...this.payments.values()],
+      refunds: [...this.refunds.values()],
+      payouts: [...this.payouts.values()],
+      idempotency: [...this.idempotency.entries()],
+    };
+  }
+
+  /**
+   * Takes back a snapshot. Redirect addresses point at the checkout host: when it moved (another
+   * port), they are rewritten to the current one, so a payment's page still opens.
+   */
+  restore(snapshot: StoreSnapshot, checkoutUrl: string): void {
+    const moved = (url: string): string => (snapshot.checkoutUrl !== checkoutUrl && url.startsWith(`${snapshot.checkoutUrl}/`) ? `${checkoutUrl}${url.slice(snapshot.checkoutUrl.length)}` : url);
+    this.seq = Math.max(this.seq, snapshot.seq);
+    for (const session of snapshot.sessions) this.sessions.set(session.id, session);
+    for (const payment of snapshot.payments) this.payments.set(payment.reference, { ...payment, redirectUrl: moved(payment.redirectUrl) });
+    for (const refund of snapshot.refunds) this.refunds.set(refund.id, refund);
+    for (const payout of snapshot.payouts) this.payouts.set(payout.reference, payout);
+    for (const [key, response] of snapshot.idempotency) this.idempotency.set(key, rewriteUrls(response, moved));
+  }
+
   refundsOf(paymentReference: string): RefundRecord[] {
     return [...this.refunds.values()].filter((refund) => refund.paymentReference === paymentReference);
   }
@@ -169,6 +219,16 @@ export class SandboxStore {
       .filter((refund) => refund.status === 'approved')
       .reduce((sum, refund) => sum.add(refund.amount), Money.zero(payment.amount.currency));
   }
+}
+
+/** A stored answer with every string passed through `moved` (redirect URLs in replayed create answers). */
+function rewriteUrls<T>(value: T, moved: (url: string) => string): T {
+  if (typeof value === 'string') return moved(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => rewriteUrls(item, moved)) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, rewriteUrls(item, moved)])) as T;
+  }
+  return value;
 }
 
 /** The `payment` object of GET /payments/{reference} (spec: Payment response fields). */

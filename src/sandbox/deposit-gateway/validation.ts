@@ -1,5 +1,7 @@
 // Request rules of every rail, turned into the provider's status codes and messages
-// (spec: rail tables, Limits and Errors). Pure functions: no state, no I/O.
+// (spec: rail tables, Limits and Errors). Pure functions: no state, no I/O. Written from the spec
+// alone: the only thing shared with the adapter is its assumption constants (assumptions.ts), so a
+// mistake in the adapter's validation shows up as a disagreement in test/provider-cases.
 
 import {
   CHILE_RUT_PATTERN,
@@ -12,6 +14,10 @@ import {
   OPEN_BANKING_CURRENCY,
   PAYOUT_DOCUMENT_TYPES,
   PAYOUT_REQUIRED_BENEFICIARY_FIELDS,
+  PHONE_CODE_PATTERN,
+  LATAM_REDIRECT_URLS_HTTPS_ONLY,
+  LATAM_REDIRECT_URLS_REQUIRED,
+  UPI_ID_PATTERN,
   type LatamCountry,
 } from '../../providers/deposit-gateway/assumptions.js';
 import { currencyExponent, Money } from '../../lib/money.js';
@@ -75,10 +81,20 @@ const MERCHANT_REFERENCE_MAX = 128;
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const E164_PATTERN = /^\+[1-9][0-9]{1,14}$/;
-const UPI_ID_PATTERN = /^[A-Za-z0-9._-]{2,256}@[A-Za-z][A-Za-z0-9.-]{1,63}$/;
-const PHONE_CODE_PATTERN = /^\+[0-9]{1,4}$/;
 const ISO_DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+/**
+ * ISO 3166-1 alpha-2, officially assigned codes only (spec, Cards: "ISO 3166-1 alpha-2 only ... a
+ * wrong code fails 3-D Secure v2"). Reserved and user-assigned codes (UK, EU, XK, ...) are not codes.
+ */
+const ISO_ALPHA2 = new Set(
+  `AF AX AL DZ AS AD AO AI AQ AG AR AM AW AU AT AZ BS BH BD BB BY BE BZ BJ BM BT BO BQ BA BW BV BR IO BN BG BF BI
+   CV KH CM CA KY CF TD CL CN CX CC CO KM CG CD CK CR CI HR CU CW CY CZ DK DJ DM DO EC EG SV GQ ER EE SZ ET FK FO FJ
+   FI FR GF PF TF GA GM GE DE GH GI GR GL GD GP GU GT GG GN GW GY HT HM VA HN HK HU IS IN ID IR IQ IE IM IL IT JM JP
+   JE JO KZ KE KI KP KR KW KG LA LV LB LS LR LY LI LT LU MO MG MW MY MV ML MT MH MQ MR MU YT MX FM MD MC MN ME MS MA
+   MZ MM NA NR NP NL NC NZ NI NE NG NU NF MK MP NO OM PK PW PS PA PG PY PE PH PN PL PT PR QA RE RO RU RW BL SH KN LC
+   MF PM VC WS SM ST SA SN RS SC SL SG SX SK SI SB SO ZA GS SS ES LK SD SR SJ SE CH SY TW TJ TZ TH TL TG TK TO TT TN
+   TR TM TC TV UG UA AE GB US UM UY UZ VU VE VN VG VI WF EH YE ZM ZW`.split(/\s+/),
+);
 
 // ---------------------------------------------------------------------------------------------
 // Field helpers
@@ -109,8 +125,7 @@ function email(body: Body): string {
 }
 
 function alpha2Country(value: string, field = 'country'): string {
-  const name = /^[A-Z]{2}$/.test(value) ? regionNames.of(value) : undefined;
-  if (name === undefined || name === 'Unknown Region') {
+  if (!ISO_ALPHA2.has(value)) {
     reject(`${field} must be an ISO 3166-1 alpha-2 code such as DE; got ${JSON.stringify(value)}`);
   }
   return value;
@@ -128,9 +143,13 @@ function httpsUrl(value: string, field: string, allowInsecureLocal: boolean): st
   return value;
 }
 
-function optionalHttpsUrl(body: Body, field: string, context: ValidationContext): string | null {
+/** LATAM `successUrl`, `errorUrl`, `redirectUrl`: optional (A15), https only like return_url (A22). */
+function latamUrl(body: Body, field: string, context: ValidationContext): string | null {
   const value = optionalString(body, field);
-  return value === null ? null : httpsUrl(value, field, context.allowInsecureReturnUrls);
+  if (value === null) return null;
+  if (LATAM_REDIRECT_URLS_HTTPS_ONLY) return httpsUrl(value, field, context.allowInsecureReturnUrls);
+  if (!URL.canParse(value) || !/^https?:$/.test(new URL(value).protocol)) reject(`${field} must be an http(s) URL`);
+  return value;
 }
 
 export interface SharedFields {
@@ -170,6 +189,7 @@ function sharedFields(body: Body, headerKey: string | null, context: ValidationC
   };
 }
 
+// Assumption: an idempotency_key (or Idempotency-Key header) has at most 255 characters.
 function idempotencyKey(body: Body, headerKey: string | null): string | null {
   const value = optionalString(body, 'idempotency_key') ?? headerKey;
   if (value !== null && value.length > 255) reject('idempotency_key is longer than 255 characters');
@@ -243,6 +263,11 @@ export function selectRail(body: Body): Validated<Rail> {
     if (solution === 'upi') return 'upi';
     if (solution === 'pix') return 'pix';
     if (typeof body.country === 'string' && (LATAM_COUNTRIES as readonly string[]).includes(body.country)) return 'latam';
+    // A country written as a name selects a LATAM rail (spec: LATAM, country); names outside the five are refused.
+    const latamShaped = present(body.documentType) || !present(method) || method === 'bank' || method === 'qr';
+    if (typeof body.country === 'string' && !/^[A-Z]{2}$/.test(body.country) && latamShaped) {
+      reject(`country ${JSON.stringify(body.country)} is not one of ${LATAM_COUNTRIES.join(', ')}`);
+    }
     if (present(solution) && !KNOWN_SOLUTIONS.includes(String(solution))) reject(`Unknown solution ${JSON.stringify(solution)}`);
     if (method === 'cards' || solution === 'cards') return 'cards';
     if (typeof method === 'string' && OPEN_BANKING_METHODS.includes(method)) return 'openbanking';
@@ -315,6 +340,25 @@ function openBanking(body: Body, headerKey: string | null, context: ValidationCo
   return { rail: 'openbanking', requestMethod: method, amount, ...shared, ...who, country, ...noLatamUrls };
 }
 
+/** Spec (LATAM): "Validated per country (Peru DNI: 8 digits; Chile RUT: NNNNNNNN-D)"; payouts too (A16). */
+function checkDocumentNumber(country: LatamCountry, documentType: string, documentNumber: string, field: string): void {
+  if (country === 'PERU' && documentType === 'DNI' && !/^[0-9]{8}$/.test(documentNumber)) {
+    reject(`${field} must be a Peru DNI of 8 digits`);
+  }
+  if (country === 'CHILE' && documentType === 'RUT') {
+    if (!CHILE_RUT_PATTERN.test(documentNumber)) reject(`${field} must be a Chile RUT in the form NNNNNNNN-D (check digit 0-9 or K)`);
+    if (!isValidRut(documentNumber)) reject(`${field} ${documentNumber} has a wrong RUT check digit`);
+  }
+}
+
+/** Mexican CLABE: digits weighted 3, 7, 1 (each product mod 10); the 18th digit makes the sum a multiple of 10. */
+export function isValidClabe(value: string): boolean {
+  if (!/^[0-9]{18}$/.test(value)) return false;
+  let sum = 0;
+  for (let i = 0; i < 17; i += 1) sum += (Number(value[i]) * [3, 7, 1][i % 3]!) % 10;
+  return (10 - (sum % 10)) % 10 === Number(value[17]);
+}
+
 /** Chile RUT `NNNNNNNN-D` (assumption A14): modulo-11 check digit over the body, weights 2..7 from the right; 10 is K. */
 export function isValidRut(value: string): boolean {
   const match = CHILE_RUT_PATTERN.exec(value);
@@ -331,11 +375,9 @@ export function isValidRut(value: string): boolean {
   return check === expected;
 }
 
-/** Brazilian CPF: 11 digits (dots and dash allowed), two modulo-11 check digits, not all one digit. */
-export function isValidCpf(value: string): boolean {
-  if (!/^([0-9]{11}|[0-9]{3}\.[0-9]{3}\.[0-9]{3}-[0-9]{2})$/.test(value)) return false;
-  const digits = value.replace(/[^0-9]/g, '');
-  if (/^(\d)\1{10}$/.test(digits)) return false;
+/** Brazilian CPF: 11 digits (spec: "the payer's CPF, 11 digits"; no dots or dash), two modulo-11 check digits, not all one digit. */
+export function isValidCpf(digits: string): boolean {
+  if (!/^[0-9]{11}$/.test(digits) || /^(\d)\1{10}$/.test(digits)) return false;
   const checkDigit = (length: number): number => {
     let sum = 0;
     for (let i = 0; i < length; i += 1) sum += Number(digits[i]) * (length + 1 - i);
@@ -347,8 +389,7 @@ export function isValidCpf(value: string): boolean {
 
 const LATAM_METHODS: Readonly<Partial<Record<LatamCountry, readonly string[]>>> = { CHILE: ['cards', 'bank'], PERU: ['bank', 'qr'] };
 
-// Assumption: the LATAM `currency` override accepts only the country currency of A6;
-// the spec leaves per-solution currencies unshown, and a conversion nobody asked for is worse than a 422.
+// The LATAM `currency` override accepts only the country currency (A6): a conversion nobody asked for is worse than a 422.
 function latam(body: Body, headerKey: string | null, context: ValidationContext): ValidPayment {
   const country = body.country as LatamCountry;
   const allowedMethods = LATAM_METHODS[country];
@@ -371,14 +412,7 @@ function latam(body: Body, headerKey: string | null, context: ValidationContext)
   if (!allowedTypes.includes(documentType)) {
     reject(`documentType ${JSON.stringify(documentType)} is not accepted for ${country}; use one of ${allowedTypes.join(', ')} (case-sensitive)`);
   }
-  const documentNumber = requiredString(body, 'documentNumber');
-  if (country === 'PERU' && documentType === 'DNI' && !/^[0-9]{8}$/.test(documentNumber)) {
-    reject('documentNumber must be a Peru DNI of 8 digits');
-  }
-  if (country === 'CHILE' && documentType === 'RUT') {
-    if (!CHILE_RUT_PATTERN.test(documentNumber)) reject('documentNumber must be a Chile RUT in the form NNNNNNNN-D (check digit 0-9 or K)');
-    if (!isValidRut(documentNumber)) reject(`documentNumber ${documentNumber} has a wrong RUT check digit`);
-  }
+  checkDocumentNumber(country, documentType, requiredString(body, 'documentNumber'), 'documentNumber');
 
   const phone = optionalString(body, 'phone');
   const phoneCode = optionalString(body, 'phoneCode');
@@ -388,6 +422,16 @@ function latam(body: Body, headerKey: string | null, context: ValidationContext)
   if (phoneRequired && phone === null) reject(`phone is required for ${where}`);
   if (phoneRequired && phoneCode === null) reject(`phoneCode is required for ${where}`);
   if (phoneCode !== null && !PHONE_CODE_PATTERN.test(phoneCode)) reject(`phoneCode must look like +57; got ${JSON.stringify(phoneCode)}`);
+
+  // Spec (LATAM): redirectUrl is "Colombia only"; elsewhere successUrl and errorUrl do its work.
+  if (country !== 'COLOMBIA' && optionalString(body, 'redirectUrl') !== null) {
+    reject(`redirectUrl is accepted for COLOMBIA only; use successUrl and errorUrl for ${country}`);
+  }
+  if (LATAM_REDIRECT_URLS_REQUIRED) {
+    requiredString(body, 'successUrl', `successUrl is required for ${country}`);
+    requiredString(body, 'errorUrl', `errorUrl is required for ${country}`);
+  }
+  for (const field of ['successUrl', 'errorUrl', 'redirectUrl']) latamUrl(body, field, context);
 
   const expiresAt = optionalString(body, 'expiresAt');
   if (expiresAt !== null && (!ISO_DATETIME_PATTERN.test(expiresAt) || Number.isNaN(Date.parse(expiresAt)))) {
@@ -406,10 +450,9 @@ function latam(body: Body, headerKey: string | null, context: ValidationContext)
     ...shared,
     ...who,
     country,
-    // Assumptions A15 and A22: optional everywhere, https only like return_url.
-    successUrl: optionalHttpsUrl(body, 'successUrl', context),
-    errorUrl: optionalHttpsUrl(body, 'errorUrl', context),
-    colombiaRedirectUrl: country === 'COLOMBIA' ? optionalHttpsUrl(body, 'redirectUrl', context) : null,
+    successUrl: latamUrl(body, 'successUrl', context),
+    errorUrl: latamUrl(body, 'errorUrl', context),
+    colombiaRedirectUrl: country === 'COLOMBIA' ? latamUrl(body, 'redirectUrl', context) : null,
   };
 }
 
@@ -519,6 +562,7 @@ export function validateRefund(body: Body, headerKey: string | null): Validated<
     const amount = body.amount;
     if (present(amount) && typeof amount !== 'string') reject('amount must be a string in major units, e.g. "10.50"');
     const reason = optionalString(body, 'reason');
+    // Assumption: a refund reason has at most 500 characters.
     if (reason !== null && reason.length > 500) reject('reason is longer than 500 characters');
     return { reference, amount: present(amount) ? (amount as string) : null, reason, idempotencyKey: idempotencyKey(body, headerKey) };
   });
@@ -567,8 +611,13 @@ export function validatePayout(body: Body, headerKey: string | null): Validated<
     if (!documentTypes.includes(beneficiary.document_type ?? '')) {
       reject(`beneficiary.document_type ${JSON.stringify(beneficiary.document_type)} is not accepted for ${country}; use one of ${documentTypes.join(', ')} (case-sensitive)`);
     }
+    checkDocumentNumber(country, beneficiary.document_type ?? '', beneficiary.document_number ?? '', 'beneficiary.document_number');
+    // Spec (Payout request): account_number is "the CLABE for Mexico": 18 digits, the last a check digit.
     if (country === 'MEXICO' && !/^[0-9]{18}$/.test(beneficiary.account_number ?? '')) {
       reject('beneficiary.account_number must be an 18-digit CLABE for MEXICO');
+    }
+    if (country === 'MEXICO' && !isValidClabe(beneficiary.account_number ?? '')) {
+      reject('beneficiary.account_number has a wrong CLABE check digit');
     }
     // Spec: cci is optional outside Peru and defaults to account_number.
     if (beneficiary.cci === undefined && beneficiary.account_number !== undefined) beneficiary.cci = beneficiary.account_number;

@@ -86,7 +86,11 @@ export class WebhookDispatcher {
   private readonly inFlight = new Set<http.ClientRequest>();
   private readonly records: DeliveryRecord[] = [];
   private readonly emitted: Array<{ apiKey: string; envelope: WebhookEnvelope }> = [];
+  /** Events not yet acknowledged by the receiver nor given up on: what a restart must send again. */
+  private readonly open = new Map<string, { apiKey: string; envelope: WebhookEnvelope }>();
   private closed = false;
+  /** Called when the set of undelivered events changed (the sandbox saves its state then). */
+  onChange: (() => void) | undefined;
 
   constructor(
     private readonly clock: ScaledClock,
@@ -122,8 +126,10 @@ export class WebhookDispatcher {
     };
     this.emitted.push({ apiKey, envelope });
     if (this.closed) return envelope;
+    this.open.set(envelope.id, { apiKey, envelope });
     if (this.take(apiKey, 'dropNext') > 0) {
       this.record({ eventId: envelope.id, event, url: this.account(apiKey)?.webhookUrl ?? null, statusCode: null, error: 'dropped by test switch', attempt: 0, dropped: true, gaveUp: false });
+      this.open.delete(envelope.id);
       return envelope;
     }
     const delay = this.take(apiKey, 'delayNextMs');
@@ -133,6 +139,20 @@ export class WebhookDispatcher {
     }
     this.route(apiKey, envelope);
     return envelope;
+  }
+
+  /** Events still to be delivered (oldest first), as a restart hands them to `resend`. */
+  undelivered(): Array<{ apiKey: string; envelope: WebhookEnvelope }> {
+    return [...this.open.values()];
+  }
+
+  /** After a restart: delivers again what the previous run had not delivered, as first attempts. */
+  resend(pending: Array<{ apiKey: string; envelope: WebhookEnvelope }>): void {
+    for (const entry of pending) {
+      this.emitted.push(entry);
+      this.open.set(entry.envelope.id, entry);
+      this.route(entry.apiKey, entry.envelope);
+    }
   }
 
   close(): void {
@@ -221,7 +241,11 @@ export class WebhookDispatcher {
   private async attempt(item: QueueItem): Promise<void> {
     const account = this.account(item.apiKey);
     const url = account?.webhookUrl;
-    if (!account || !url) return;
+    if (!account || !url) {
+      // Nowhere to deliver (no webhook URL in the dashboard): nothing to send again later either.
+      if (this.open.delete(item.envelope.id)) this.onChange?.();
+      return;
+    }
     const body = JSON.stringify(item.envelope);
     // Spec: each retry is signed afresh, so its `t` passes the receiver's freshness window.
     const signature = signPayload(account.webhookSecret, Math.floor(this.clock.now().getTime() / 1000), body);
@@ -233,7 +257,10 @@ export class WebhookDispatcher {
     const gaveUp = !delivered && item.waitedMs + gap > RETRY_WINDOW_MS;
     this.record({ eventId: item.envelope.id, event: item.envelope.event, url, statusCode: outcome.statusCode, error: outcome.error, attempt: item.attempt, at, dropped: false, gaveUp });
     this.logger?.debug({ event: item.envelope.event, eventId: item.envelope.id, attempt: item.attempt, statusCode: outcome.statusCode, error: outcome.error }, 'sandbox webhook attempt');
-    if (delivered || gaveUp) return;
+    if (delivered || gaveUp) {
+      if (this.open.delete(item.envelope.id)) this.onChange?.();
+      return;
+    }
     this.clock.after(gap, () => this.enqueue({ ...item, attempt: item.attempt + 1, waitedMs: item.waitedMs + gap }));
   }
 

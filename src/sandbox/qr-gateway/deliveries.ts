@@ -4,8 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../lib/logger.js';
 import { DELIVERY_POLICY, SIGNATURE_HEADER } from '../../providers/qr-gateway/assumptions.js';
-import { stringifyJsonExact } from '../../providers/qr-gateway/json.js';
-import { signatureHeader } from '../../providers/qr-gateway/signature.js';
+import { signDelivery, stringifyJson } from './wire.js';
 
 export interface SandboxRegistration {
   webhookId: string;
@@ -42,6 +41,17 @@ export interface DeliveryFaults {
   dropNext?: number;
 }
 
+/** A delivery not yet made, as kept across a restart. */
+export interface PendingDelivery {
+  id: string;
+  webhookId: string;
+  event: string;
+  body: string;
+  attempts: number;
+  /** Epoch milliseconds of the first attempt's scheduling: the retry window counts from here. */
+  firstAt: number;
+}
+
 interface Delivery {
   id: string;
   registration: SandboxRegistration;
@@ -60,11 +70,34 @@ export class DeliveryQueue {
   private pending = 0;
   private faults: { duplicate: boolean; dropNext: number } = { duplicate: false, dropNext: 0 };
   private closed = false;
+  /** Deliveries not yet acknowledged nor given up on: what a restart must send again. */
+  private readonly open = new Map<string, Delivery>();
+  /** Called when registrations or undelivered deliveries changed (the sandbox saves its state then). */
+  onChange: (() => void) | undefined;
 
   constructor(private readonly options: { timeScale: number; logger?: Logger }) {}
 
   register(registration: SandboxRegistration): void {
     this.registrations.push(registration);
+    this.onChange?.();
+  }
+
+  /** Deliveries still to be made, as a restart hands them to `resend`. */
+  undelivered(): PendingDelivery[] {
+    return [...this.open.values()].map((delivery) => ({ id: delivery.id, webhookId: delivery.registration.webhookId, event: delivery.event, body: delivery.body, attempts: delivery.attempts, firstAt: delivery.firstAt }));
+  }
+
+  /** After a restart: sends again what the previous run had not delivered, within its retry window. */
+  resend(pending: PendingDelivery[]): void {
+    for (const entry of pending) {
+      const registration = this.registrations.find((candidate) => candidate.webhookId === entry.webhookId);
+      if (!registration || this.closed) continue;
+      const delivery: Delivery = { id: entry.id, registration, event: entry.event, body: entry.body, attempts: entry.attempts, firstAt: entry.firstAt };
+      this.open.set(delivery.id, delivery);
+      this.pending++;
+      // An event due later (a withdrawal's next step) keeps its time; one overdue goes now.
+      this.schedule(delivery, delivery.attempts === 0 ? Math.max(0, delivery.firstAt - Date.now()) : 0);
+    }
   }
 
   list(): SandboxRegistration[] {
@@ -80,16 +113,25 @@ export class DeliveryQueue {
     return this.log.map((attempt) => ({ ...attempt }));
   }
 
-  /** Sends `event` to every registration of `apiKey` subscribed to it, and to no other. */
-  enqueue(apiKey: string, event: string, data: unknown): void {
+  /**
+   * Sends `event` to every registration of `apiKey` subscribed to it, and to no other; `delayMs`
+   * later when given (the event happens then, and its timestamp says so). Kept with the
+   * undelivered deliveries, so an event still due when the sandbox stops is sent after a restart.
+   */
+  enqueue(apiKey: string, event: string, data: unknown, delayMs = 0): void {
     if (this.closed) return;
-    const body = stringifyJsonExact({ event, data, timestamp: new Date().toISOString() });
+    const dueAt = Date.now() + delayMs;
+    const body = stringifyJson({ event, data, timestamp: new Date(dueAt).toISOString() });
+    let added = false;
     for (const registration of this.registrations) {
       if (registration.apiKey !== apiKey || !registration.events.includes(event)) continue;
-      const delivery: Delivery = { id: `dlv_${randomUUID()}`, registration, event, body, attempts: 0, firstAt: Date.now() };
+      const delivery: Delivery = { id: `dlv_${randomUUID()}`, registration, event, body, attempts: 0, firstAt: dueAt };
+      this.open.set(delivery.id, delivery);
       this.pending++;
-      this.schedule(delivery, 0);
+      this.schedule(delivery, delayMs);
+      added = true;
     }
+    if (added && delayMs > 0) this.onChange?.();
   }
 
   /** Resolves once no delivery is in flight or waiting for a retry. */
@@ -129,7 +171,7 @@ export class DeliveryQueue {
     this.record(delivery, result);
     if (result.status !== undefined && result.status >= 200 && result.status < 300) {
       if (this.faults.duplicate) this.record(delivery, { ...(await this.post(delivery)), duplicate: true });
-      this.finish();
+      this.finish(delivery);
     } else {
       this.retryOrGiveUp(delivery);
     }
@@ -144,7 +186,7 @@ export class DeliveryQueue {
         headers: {
           'Content-Type': 'application/json',
           'User-Agent': 'qr-gateway-sandbox/1',
-          [SIGNATURE_HEADER]: signatureHeader([registration.secret], body, Math.floor(Date.now() / 1000)),
+          [SIGNATURE_HEADER]: signDelivery(registration.secret, body, Math.floor(Date.now() / 1000)),
         },
         body,
         signal: AbortSignal.any([this.aborter.signal, AbortSignal.timeout(DELIVERY_POLICY.timeoutMs)]),
@@ -166,7 +208,7 @@ export class DeliveryQueue {
     const elapsedSeconds = (Date.now() - delivery.firstAt) / 1000 / scale;
     if (elapsedSeconds + delaySeconds > DELIVERY_POLICY.retryWindowSeconds) {
       this.options.logger?.warn({ deliveryId: delivery.id, event: delivery.event, attempts: delivery.attempts }, 'qr sandbox delivery abandoned');
-      this.finish();
+      this.finish(delivery);
       return;
     }
     this.schedule(delivery, delaySeconds * 1000 * scale);
@@ -189,7 +231,8 @@ export class DeliveryQueue {
     this.options.logger?.debug({ deliveryId: delivery.id, event: delivery.event, attempt: attempt.attempt, status: attempt.status, error: attempt.error }, 'qr sandbox delivery');
   }
 
-  private finish(): void {
+  private finish(delivery: Delivery): void {
+    if (this.open.delete(delivery.id)) this.onChange?.();
     this.pending = Math.max(0, this.pending - 1);
     if (this.pending === 0) this.releaseIdle();
   }

@@ -4,10 +4,9 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
 import { BodyTooLarge, listen, readBody as readBytes } from '../../lib/http.js';
 import type { Logger } from '../../lib/logger.js';
-import { Money } from '../../lib/money.js';
-import { providerAmountBounds, providerAmountToBahtText, toProviderAmount } from '../../providers/qr-gateway/amount.js';
 import {
   BANK_ACCOUNT_PATTERN,
   CREATE_STATUS,
@@ -36,10 +35,11 @@ import {
   type FailureReason,
   type PaymentStatusWord,
 } from '../../providers/qr-gateway/assumptions.js';
-import { isObject, parseJsonExact, stringifyJsonExact, type JsonObject } from '../../providers/qr-gateway/json.js';
 import { dashboardPage, type DashboardAccount } from './dashboard.js';
-import { DeliveryQueue, type DeliveryAttempt, type DeliveryFaults, type SandboxRegistration } from './deliveries.js';
+import { StateFile } from '../state-file.js';
+import { DeliveryQueue, type DeliveryAttempt, type DeliveryFaults, type PendingDelivery, type SandboxRegistration } from './deliveries.js';
 import { buildPromptPayPayload, sandboxMerchantId } from './promptpay.js';
+import { amountBounds, amountFromBahtText, bahtText, isJsonObject as isObject, parseJson, stringifyJson, type JsonObject } from './wire.js';
 
 export interface QrSandboxOptions {
   /** Default 127.0.0.1. */
@@ -52,7 +52,20 @@ export interface QrSandboxOptions {
   amountUnit: AmountUnit;
   /** Multiplies every duration of the sandbox's clock (expiry, retry delays): 0.001 makes 15 minutes 0.9 s. Default 1. */
   timeScale?: number;
+  /**
+   * Directory to keep the sandbox's state in (`qr-gateway.json`): QR codes, idempotency answers,
+   * webhook registrations and undelivered webhooks survive a restart. Without it, memory only.
+   */
+  stateDir?: string;
   logger?: Logger;
+}
+
+/** What the QR sandbox writes to its state file. */
+interface QrSandboxState {
+  codes: StoredCode[];
+  idempotency: Array<[string, IdempotentResponse]>;
+  registrations: SandboxRegistration[];
+  undelivered: PendingDelivery[];
 }
 
 /** A stored QR code, as the controls report it. */
@@ -155,8 +168,20 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
   const idempotency = new Map<string, IdempotentResponse>();
   const requestPaths: string[] = [];
   const queue = new DeliveryQueue({ timeScale, logger: log });
-  const bounds = providerAmountBounds(unit);
-  const timers = new Set<NodeJS.Timeout>();
+  const bounds = amountBounds(unit);
+  const state =
+    options.stateDir === undefined
+      ? undefined
+      : new StateFile<QrSandboxState>(
+          path.join(options.stateDir, 'qr-gateway.json'),
+          () => ({
+            codes: [...codes.values()].map(({ expiryTimer: _timer, ...code }) => code),
+            idempotency: [...idempotency.entries()],
+            registrations: queue.list(),
+            undelivered: queue.undelivered(),
+          }),
+          log,
+        );
 
   function snapshot(code: StoredCode): QrSandboxCode {
     const { apiKey: _key, clientName: _name, clientBankName: _bank, expiryTimer: _timer, refunded: _refunded, ...rest } = code;
@@ -205,6 +230,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     else code.failureReason = reason ?? 'declined';
     log?.info({ id: code.id, status: code.status, failureReason: code.failureReason }, 'qr sandbox code settled');
     emitPayment(code);
+    state?.saveSoon();
   }
 
   function createCode(apiKey: string, body: unknown): StoredCode {
@@ -250,7 +276,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
       currency: QR_CURRENCY,
       status: 'pending',
       qrPayload: buildPromptPayPayload({
-        amountText: providerAmountToBahtText(amount, unit),
+        amountText: bahtText(amount, unit),
         merchantId: sandboxMerchantId(apiKey),
         referenceLabel: id,
       }),
@@ -293,14 +319,9 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     if (isLiveKey(apiKey)) throw new HttpError(403, ERROR_CODES.testModeOnly, 'The sandbox dashboard works with test keys only', 'invalid_request_error');
     if (amount <= 0n) throw invalid('amount must be greater than zero');
     const withdrawalId = `wd_${randomBytes(10).toString('hex')}`;
-    const notify = (status: string) => queue.enqueue(apiKey, `withdrawal.${status}`, { withdrawal_id: withdrawalId, status, amount, currency: QR_CURRENCY });
-    notify('pending');
-    for (const [status, delayMs] of [['processed', 2_000], [outcome, 4_000]] as const) {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        notify(status);
-      }, delayMs * timeScale);
-      timers.add(timer);
+    // All three events are queued now, the later two due later: the queue keeps them across a restart.
+    for (const [status, delayMs] of [['pending', 0], ['processed', 2_000], [outcome, 4_000]] as const) {
+      queue.enqueue(apiKey, `withdrawal.${status}`, { withdrawal_id: withdrawalId, status, amount, currency: QR_CURRENCY }, delayMs * timeScale);
     }
     log?.info({ withdrawalId, amount: amount.toString(), outcome }, 'qr sandbox withdrawal made on the dashboard');
     return withdrawalId;
@@ -320,9 +341,9 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
             id: code.id,
             reference: code.reference,
             status: code.status,
-            amount: providerAmountToBahtText(code.amount, unit),
-            refunded: providerAmountToBahtText(code.refunded, unit),
-            refundable: providerAmountToBahtText(code.amount - code.refunded, unit),
+            amount: bahtText(code.amount, unit),
+            refunded: bahtText(code.refunded, unit),
+            refundable: bahtText(code.amount - code.refunded, unit),
           })),
       }));
       return { status, html: dashboardPage(accounts, notice) };
@@ -353,15 +374,10 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
 
   /** A baht amount typed on the dashboard ("50.00") as the provider integer. */
   function dashboardAmount(text: string | null): bigint {
-    let money: Money;
-    try {
-      money = Money.fromDecimal(text ?? '', QR_CURRENCY);
-    } catch {
-      throw invalid('amount must be baht with up to two decimals, e.g. 50.00');
-    }
-    const converted = toProviderAmount(money, unit);
-    if (!converted.ok) throw invalid('amount must be whole baht: this sandbox counts in baht');
-    return converted.value;
+    if (!/^[0-9]{1,13}(\.[0-9]{1,2})?$/.test((text ?? '').trim())) throw invalid('amount must be baht with up to two decimals, e.g. 50.00');
+    const amount = amountFromBahtText(text ?? '', unit);
+    if (amount === undefined) throw invalid('amount must be whole baht: this sandbox counts in baht');
+    return amount;
   }
 
   function ownedCode(apiKey: string, id: string): StoredCode {
@@ -419,7 +435,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     const body = (): unknown => {
       if (raw.length === 0) return undefined;
       try {
-        return parseJsonExact(raw.toString('utf8'));
+        return parseJson(raw.toString('utf8'));
       } catch {
         throw invalid('The request body is not valid JSON');
       }
@@ -437,7 +453,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
         if (stored) return { status: stored.status, text: stored.body };
       }
       const code = createCode(apiKey, body());
-      const text = stringifyJsonExact(codeJson(code));
+      const text = stringifyJson(codeJson(code));
       if (idempotencyKey) idempotency.set(idempotencyKey, { fingerprint, status: CREATE_STATUS, body: text });
       return { status: CREATE_STATUS, text };
     }
@@ -476,6 +492,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
       if (url.pathname === '/healthz' && request.method === 'GET') return send(response, reply(200, { ok: true }));
       if (url.pathname === '/dashboard' || url.pathname.startsWith('/dashboard/')) {
         const answer = dashboard(request.method ?? 'GET', url.pathname, raw);
+        if (request.method !== 'GET') state?.saveSoon();
         if (answer.location) response.writeHead(answer.status, { Location: answer.location }).end();
         else response.writeHead(answer.status, { 'Content-Type': 'text/html; charset=utf-8' }).end(answer.html);
         return;
@@ -489,7 +506,10 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
       if (!apiKey || !keys.has(apiKey)) {
         throw new HttpError(401, ERROR_CODES.unauthorized, 'Invalid or missing API key', 'authentication_error');
       }
-      send(response, await route(request, apiKey, url.pathname, url.searchParams, raw));
+      const answer = await route(request, apiKey, url.pathname, url.searchParams, raw);
+      // Durable before acknowledged: a created code or a registration is on disk before the answer leaves.
+      if (request.method !== 'GET') state?.save();
+      send(response, answer);
     } catch (error) {
       if (error instanceof HttpError) {
         send(response, reply(error.status, { error: { code: error.code, message: error.message, type: error.type } }));
@@ -501,6 +521,26 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
   }
 
   const address = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  // Restored once listening (a port already taken fails before any timer or delivery starts), and
+  // before any request is read: this runs in the same turn as the listen callback.
+  const saved = state?.load();
+  if (saved) {
+    for (const registration of saved.registrations) queue.register(registration);
+    for (const [key, response] of saved.idempotency) idempotency.set(key, response);
+    for (const code of saved.codes) {
+      codes.set(code.id, code);
+      if (code.status !== 'pending') continue;
+      // The code's lifetime kept running while the sandbox was down: it expires when it would have.
+      code.expiryTimer = setTimeout(() => {
+        code.expiryTimer = undefined;
+        if (code.status === 'pending') settle(code, 'failed', 'expired');
+      }, Math.max(0, code.expiresAt.getTime() - Date.now()));
+    }
+    queue.resend(saved.undelivered);
+    log?.info({ codes: saved.codes.length, registrations: saved.registrations.length, undeliveredWebhooks: saved.undelivered.length, file: state?.file }, 'qr sandbox state restored');
+  }
+  if (state) queue.onChange = state.saveSoon.bind(state);
+
   const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   log?.info({ baseUrl, amountUnit: unit, timeScale }, 'qr sandbox listening');
@@ -529,7 +569,9 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     refund(id, amount, outcome) {
       const code = codes.get(id);
       if (!code) throw new Error(`No QR code ${id}`);
-      return refund(code, amount, outcome);
+      const refundId = refund(code, amount, outcome);
+      state?.saveSoon();
+      return refundId;
     },
     withdraw(keyOrAccount, amount, outcome) {
       return withdraw(typeof keyOrAccount === 'string' ? keyOrAccount : keyOrAccount.apiKey, amount, outcome);
@@ -540,10 +582,14 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     baseUrl,
     controls,
     async close() {
+      // Saved before the queue drops its deliveries: those cut short are sent again next start.
+      try {
+        state?.close();
+      } catch (error) {
+        log?.error({ err: error }, 'qr sandbox state not saved on close');
+      }
       queue.close();
       for (const code of codes.values()) if (code.expiryTimer) clearTimeout(code.expiryTimer);
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -568,7 +614,7 @@ interface Reply {
 }
 
 function reply(status: number, body: unknown): Reply {
-  return { status, text: stringifyJsonExact(body) };
+  return { status, text: stringifyJson(body) };
 }
 
 function send(response: ServerResponse, answer: Reply): void {

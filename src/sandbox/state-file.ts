@@ -1,0 +1,119 @@
+// Where a sandbox keeps its state between runs: one JSON snapshot per sandbox under the gateway's
+// data directory, replaced atomically (write a temporary file, fsync, rename), so a restart finds
+// every pending payment, redirect address, QR code and webhook registration it had, and a crash
+// mid-write leaves the previous snapshot whole. Exact values survive the trip: money, bigints and
+// dates are written tagged and read back as what they were.
+
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../lib/logger.js';
+import { Money } from '../lib/money.js';
+import { NonIntegerNumber } from '../providers/qr-gateway/json.js';
+
+/** Format of the snapshot; a file of another version is set aside, not misread. */
+const VERSION = 1;
+
+function encode(value: unknown): string {
+  return JSON.stringify({ version: VERSION, state: value }, function replacer(this: Record<string, unknown>, key: string, item: unknown) {
+    // `this[key]` is the value before toJSON: a Date is still a Date here.
+    const raw = key === '' ? item : this[key];
+    if (raw instanceof Money) return { $money: [raw.minor.toString(), raw.currency] };
+    if (raw instanceof Date) return { $date: Number.isNaN(raw.getTime()) ? null : raw.toISOString() };
+    if (typeof raw === 'bigint') return { $bigint: raw.toString() };
+    if (raw instanceof NonIntegerNumber) return { $number: raw.source };
+    if (raw instanceof Map) return { $map: [...raw.entries()] };
+    return item;
+  });
+}
+
+function decode(text: string): { version: unknown; state: unknown } {
+  return JSON.parse(text, (_key, item: unknown) => {
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return item;
+    const tagged = item as Record<string, unknown>;
+    const keys = Object.keys(tagged);
+    if (keys.length !== 1) return item;
+    if ('$money' in tagged) {
+      const [minor, currency] = tagged.$money as [string, string];
+      return Money.ofMinor(BigInt(minor), currency);
+    }
+    if ('$date' in tagged) return new Date(tagged.$date === null ? Number.NaN : String(tagged.$date));
+    if ('$bigint' in tagged) return BigInt(String(tagged.$bigint));
+    if ('$number' in tagged) return new NonIntegerNumber(String(tagged.$number));
+    if ('$map' in tagged) return new Map(tagged.$map as Array<[unknown, unknown]>);
+    return item;
+  }) as { version: unknown; state: unknown };
+}
+
+export class StateFile<T> {
+  private scheduled = false;
+  private closed = false;
+
+  /**
+   * @param file the snapshot's path; its directory is created when missing.
+   * @param snapshot returns the state to write, as plain data (Money, Date, bigint and Map allowed).
+   */
+  constructor(
+    readonly file: string,
+    private readonly snapshot: () => T,
+    private readonly logger?: Logger,
+  ) {
+    mkdirSync(path.dirname(file), { recursive: true });
+  }
+
+  /** The state last saved, or undefined on a first start. An unreadable file is kept aside and reported. */
+  load(): T | undefined {
+    let text: string;
+    try {
+      text = readFileSync(this.file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    try {
+      const decoded = decode(text);
+      if (decoded.version !== VERSION) throw new Error(`snapshot version ${String(decoded.version)}, expected ${VERSION}`);
+      return decoded.state as T;
+    } catch (error) {
+      const aside = `${this.file}.unreadable-${Date.now()}`;
+      renameSync(this.file, aside);
+      this.logger?.warn({ err: error, file: this.file, keptAs: aside }, 'sandbox state unreadable; starting empty');
+      return undefined;
+    }
+  }
+
+  /** Writes the snapshot now: temporary file, fsync, rename over the previous one. */
+  save(): void {
+    if (this.closed) return;
+    this.scheduled = false;
+    const temporary = `${this.file}.${process.pid}.tmp`;
+    const fd = openSync(temporary, 'w', 0o600);
+    try {
+      writeSync(fd, encode(this.snapshot()));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, this.file);
+  }
+
+  /** Saves once the current turn's changes are all made: many changes in one turn, one write. */
+  saveSoon(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      if (!this.scheduled) return;
+      try {
+        this.save();
+      } catch (error) {
+        this.logger?.error({ err: error, file: this.file }, 'sandbox state not saved');
+      }
+    });
+  }
+
+  /** Writes what is pending and stops writing. */
+  close(): void {
+    if (this.closed) return;
+    this.save();
+    this.closed = true;
+  }
+}
