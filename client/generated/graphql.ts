@@ -14,23 +14,31 @@ export type CardInput = {
 export type CreateDepositInput = {
   /** Exact decimal string in major units, e.g. "25.00"; whole numbers for CLP and COP. */
   amount: string;
+  /** Rail CARD: a card payment with 3-D Secure. */
   card?: CardInput | null | undefined;
+  /** Rail CRYPTO. */
   crypto?: CryptoInput | null | undefined;
   /** ISO 4217 code; defaults to the rail's currency (EUR for cards, INR for UPI, BRL for PIX, the country's for LATAM). */
   currency?: string | null | undefined;
+  /** The payer; which fields are required depends on the rail. */
   customer?: CustomerInput | null | undefined;
+  /** Rail HOSTED_CHECKOUT: the provider's hosted page (live accounts only). */
   hostedCheckout?: HostedCheckoutInput | null | undefined;
   /** Same key and same input return the first result; also accepted as the Idempotency-Key header. */
   idempotencyKey?: string | null | undefined;
+  /** Rail LATAM: a local method in one of five Latin American countries. */
   latam?: LatamInput | null | undefined;
   /** Merchant account code; defaults to the first one of the rail's provider the client may use. */
   merchantAccount?: string | number | null | undefined;
   /** Your own reference (up to 128 characters), echoed back. */
   merchantReference?: string | null | undefined;
+  /** Rail OPEN_BANKING: SEPA, instant or Faster Payments. */
   openBanking?: OpenBankingInput | null | undefined;
+  /** Rail PIX (Brazil). */
   pix?: PixInput | null | undefined;
   /** https address the player returns to. Never credit on return: wait for SUCCEEDED. */
   returnUrl?: string | null | undefined;
+  /** Rail UPI (India). */
   upi?: UpiInput | null | undefined;
 };
 
@@ -38,6 +46,7 @@ export type CreateDepositInput = {
 export type CreatePayoutInput = {
   /** Exact decimal string in major units, e.g. "150.00"; whole numbers for CLP and COP. */
   amount: string;
+  /** Who is paid; which fields are required depends on the country. */
   beneficiary: PayoutBeneficiaryInput;
   /** ECUADOR, CHILE, PERU, MEXICO or COLOMBIA. */
   country: string;
@@ -59,8 +68,11 @@ export type CreateQrCodeInput = {
   expiresInSeconds?: number | null | undefined;
   /** Same key and same input return the first result; also accepted as the Idempotency-Key header. */
   idempotencyKey?: string | null | undefined;
+  /** QR gateway merchant account code; defaults to the first one the client may use. */
   merchantAccount?: string | number | null | undefined;
+  /** Your own reference, echoed back. */
   merchantReference?: string | null | undefined;
+  /** Who pays. */
   payer: QrPayerInput;
 };
 
@@ -72,7 +84,9 @@ export type CryptoInput = {
 
 /** The payer's details. Which are required depends on the rail. */
 export type CustomerInput = {
+  /** Billing street address. */
   address1?: string | null | undefined;
+  /** Billing city. */
   city?: string | null | undefined;
   /** ISO 3166-1 alpha-2 billing country, e.g. "NL" (not a country name). */
   country?: string | null | undefined;
@@ -80,8 +94,11 @@ export type CustomerInput = {
   documentNumber?: string | null | undefined;
   /** LATAM identity document type, case-sensitive (e.g. DNI, RUT, CC). */
   documentType?: string | null | undefined;
+  /** The payer's email address. */
   email?: string | null | undefined;
+  /** The payer's first name. */
   firstName?: string | null | undefined;
+  /** The payer's last name. */
   lastName?: string | null | undefined;
   /** UPI: the payer's UPI ID (name@bank). PIX: the payer's CPF, 11 digits. Must be the person actually paying. */
   personalId?: string | null | undefined;
@@ -89,6 +106,7 @@ export type CustomerInput = {
   phone?: string | null | undefined;
   /** Dialling code for LATAM, e.g. "+57". */
   phoneCode?: string | null | undefined;
+  /** Billing postal code. */
   zipCode?: string | null | undefined;
 };
 
@@ -125,6 +143,7 @@ export type HostedCheckoutInput = {
 export type LatamInput = {
   /** ECUADOR, CHILE, PERU, MEXICO or COLOMBIA. */
   country: string;
+  /** Where the player returns after a failed payment. */
   errorUrl?: string | null | undefined;
   /** Link expiry; Ecuador requires a near-future time. */
   expiresAt?: string | null | undefined;
@@ -132,6 +151,7 @@ export type LatamInput = {
   method?: string | null | undefined;
   /** Colombia only: return address after the payment. */
   redirectUrl?: string | null | undefined;
+  /** Where the player returns after a completed payment. */
   successUrl?: string | null | undefined;
 };
 
@@ -184,19 +204,29 @@ export type PixInput = {
 export type QrPayerInput = {
   /** Thai bank account number, 10 to 15 digits. */
   bankAccount?: string | null | undefined;
+  /** The payer's bank, e.g. Kasikornbank. */
   bankName?: string | null | undefined;
+  /** The payer's full name. */
   name: string;
 };
 
 /** How the money moves. */
 export type Rail =
+  /** Card payment with 3-D Secure. */
   | 'CARD'
+  /** Cryptocurrency at a quoted rate, for an amount in EUR or USD. */
   | 'CRYPTO'
+  /** The deposit gateway's hosted page, where the player chooses how to pay (live accounts only). */
   | 'HOSTED_CHECKOUT'
+  /** Local methods in Ecuador, Chile, Peru, Mexico and Colombia. */
   | 'LATAM'
+  /** European open banking: SEPA, instant or Faster Payments. */
   | 'OPEN_BANKING'
+  /** Brazil's instant payments, in BRL. */
   | 'PIX'
+  /** A Thai QR code in THB, through the QR gateway. */
   | 'THAI_QR'
+  /** India's Unified Payments Interface, in INR. */
   | 'UPI';
 
 /** Where a refund was started. */
@@ -206,15 +236,20 @@ export type RefundOrigin =
   /** Made outside the gateway (e.g. the provider's dashboard) and recorded from the provider's event. */
   | 'PROVIDER';
 
+/** Where a refund stands. */
 export type RefundStatus =
+  /** The provider returned the money to the payer. */
   | 'APPROVED'
+  /** The provider refused; no money was returned. */
   | 'REJECTED'
+  /** Sent to the provider; waiting for its answer. */
   | 'REQUESTED';
 
 /** A refund of a SUCCEEDED deposit, in full or in part. */
 export type RequestRefundInput = {
   /** In the deposit's currency and decimals, e.g. "5.00"; omit to refund everything still refundable. */
   amount?: string | null | undefined;
+  /** The SUCCEEDED deposit to refund. */
   depositId: string | number;
   /** Retrying with the same key and input returns the first refund; no second refund is made. */
   idempotencyKey?: string | null | undefined;
@@ -233,6 +268,7 @@ export type Role =
   /** Request and read refunds. */
   | 'REFUNDS';
 
+/** The CARD deposit whose outcome to ask the provider for, after the shopper used the card form. */
 export type SettleCardDepositInput = {
   /** The CARD deposit the shopper just completed the card form for. */
   depositId: string | number;
@@ -309,7 +345,7 @@ export type CardSessionQueryVariables = Exact<{
 }>;
 
 
-export type CardSessionQuery = { cardSession: { depositId: string, settled: boolean, status: DepositStatus, scriptUrl: string | null, brands: Array<string>, amount: { amount: string, currency: string } } | null };
+export type CardSessionQuery = { cardSession: { depositId: string, settled: boolean, status: DepositStatus, scriptUrl: string | null, brands: Array<string>, formAction: string | null, amount: { amount: string, currency: string } } | null };
 
 export type SettleCardDepositMutationVariables = Exact<{
   input: SettleCardDepositInput;
@@ -334,6 +370,6 @@ export const CreateDepositDocument = {"kind":"Document","definitions":[{"kind":"
 export const CreateQrCodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateQrCode"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreateQrCodeInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createQrCode"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deposit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CashierDeposit"}}]}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CashierDeposit"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"qrCode"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"payload"}},{"kind":"Field","name":{"kind":"Name","value":"svg"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<CreateQrCodeMutation, CreateQrCodeMutationVariables>;
 export const DepositDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Deposit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deposit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CashierDeposit"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CashierDeposit"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"qrCode"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"payload"}},{"kind":"Field","name":{"kind":"Name","value":"svg"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<DepositQuery, DepositQueryVariables>;
 export const DepositUpdatedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"DepositUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"depositUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CashierDeposit"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CashierDeposit"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"qrCode"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"payload"}},{"kind":"Field","name":{"kind":"Name","value":"svg"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<DepositUpdatedSubscription, DepositUpdatedSubscriptionVariables>;
-export const CardSessionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CardSession"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"depositId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cardSession"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"depositId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"depositId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"depositId"}},{"kind":"Field","name":{"kind":"Name","value":"settled"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"scriptUrl"}},{"kind":"Field","name":{"kind":"Name","value":"brands"}}]}}]}}]} as unknown as DocumentNode<CardSessionQuery, CardSessionQueryVariables>;
+export const CardSessionDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CardSession"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"depositId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cardSession"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"depositId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"depositId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"depositId"}},{"kind":"Field","name":{"kind":"Name","value":"settled"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"scriptUrl"}},{"kind":"Field","name":{"kind":"Name","value":"brands"}},{"kind":"Field","name":{"kind":"Name","value":"formAction"}}]}}]}}]} as unknown as DocumentNode<CardSessionQuery, CardSessionQueryVariables>;
 export const SettleCardDepositDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SettleCardDeposit"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SettleCardDepositInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"settleCardDeposit"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deposit"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"CashierDeposit"}}]}},{"kind":"Field","name":{"kind":"Name","value":"alreadyProcessed"}},{"kind":"Field","name":{"kind":"Name","value":"userErrors"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"field"}},{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"CashierDeposit"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Deposit"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"rail"}},{"kind":"Field","name":{"kind":"Name","value":"amount"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"fee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"net"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"amount"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"redirectUrl"}},{"kind":"Field","name":{"kind":"Name","value":"declineReason"}},{"kind":"Field","name":{"kind":"Name","value":"merchantReference"}},{"kind":"Field","name":{"kind":"Name","value":"qrCode"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"payload"}},{"kind":"Field","name":{"kind":"Name","value":"svg"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"crypto"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"quoteTtlMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"underpayTolerancePct"}}]}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"approvedAt"}}]}}]} as unknown as DocumentNode<SettleCardDepositMutation, SettleCardDepositMutationVariables>;
 export const CashierContextDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CashierContext"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"roles"}},{"kind":"Field","name":{"kind":"Name","value":"merchantAccounts"}}]}},{"kind":"Field","name":{"kind":"Name","value":"merchantAccounts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"livemode"}}]}}]}}]} as unknown as DocumentNode<CashierContextQuery, CashierContextQueryVariables>;

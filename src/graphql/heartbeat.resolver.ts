@@ -4,9 +4,9 @@
 import { Arg, Authorized, Field, Int, ObjectType, Resolver, Root, Subscription } from 'type-graphql';
 import { GraphQLError } from 'graphql';
 
-@ObjectType()
+@ObjectType({ description: 'One tick of the heartbeat subscription.' })
 export class Heartbeat {
-  @Field()
+  @Field({ description: 'When the tick was sent.' })
   at!: Date;
 
   @Field(() => Int, { description: 'Ticks so far on this subscription, starting at 1.' })
@@ -58,7 +58,7 @@ export class HeartbeatResolver {
       return ticks(seconds * 1000);
     },
   })
-  heartbeat(@Root() beat: Heartbeat, @Arg('intervalSeconds', () => Int, { defaultValue: 15 }) _intervalSeconds: number): Heartbeat {
+  heartbeat(@Root() beat: Heartbeat, @Arg('intervalSeconds', () => Int, { defaultValue: 15, description: 'Seconds between ticks, 1 to 300.' }) _intervalSeconds: number): Heartbeat {
     return beat;
   }
 }

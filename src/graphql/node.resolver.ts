@@ -17,7 +17,7 @@ import { Node } from './node.js';
 export class NodeResolver {
   @Authorized()
   @Query(() => Node, { nullable: true, description: 'Any object by its global id, if it exists and the caller may see it.' })
-  async node(@Ctx() { em, client, services }: GatewayContext, @Arg('id', () => ID) id: string): Promise<Node | null> {
+  async node(@Ctx() { em, client, services }: GatewayContext, @Arg('id', () => ID, { description: 'The id of a deposit (dep_…), refund (rfd_…), payout (pay_…), withdrawal (wdr_…) or API client (cli_…).' }) id: string): Promise<Node | null> {
     if (isId(id, 'cli')) {
       // A client sees itself; admins see every client.
       if (!client!.isAdmin() && client!.id !== id) return null;

@@ -8,16 +8,16 @@ export const MAX_PAGE_SIZE = 100;
 
 @ObjectType({ simpleResolvers: true, description: 'Relay page information.' })
 export class PageInfo {
-  @Field()
+  @Field({ description: 'True when more items follow this page: pass endCursor as `after` to read them.' })
   hasNextPage!: boolean;
 
-  @Field()
+  @Field({ description: 'True when this page was read after a cursor (`after` was given).' })
   hasPreviousPage!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Cursor of the first item of this page; null when the page is empty.' })
   startCursor!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Cursor of the last item of this page; null when the page is empty.' })
   endCursor!: string | null;
 }
 

@@ -13,7 +13,8 @@ const brotliAsync = promisify(brotliCompress);
 /**
  * The tabs a first visit opens with: the README's operations, ready to run with the demo admin key.
  * GraphiQL keeps tabs in the browser's storage, so these only fill a fresh page. The operations
- * themselves are checked against the schema by test/foundation/graphiql.test.ts.
+ * are checked against the schema, and against the README's (the same operations, variables
+ * written in), by test/foundation/graphiql.test.ts.
  */
 export const DEFAULT_TABS: ReadonlyArray<{ query: string; variables?: string }> = [
   {
@@ -61,7 +62,7 @@ mutation TakeDeposit($input: CreateDepositInput!) {
   {
     query: `# Refund a SUCCEEDED deposit in full (no amount) or in part; follow it on refundUpdated.
 mutation Refund($depositId: ID!) {
-  requestRefund(input: { depositId: $depositId, amount: "10.00", reason: "player asked" }) {
+  requestRefund(input: { depositId: $depositId, amount: "10.00", reason: "player asked", idempotencyKey: "refund-order-1001" }) {
     refund { id status amount { amount currency } }
     userErrors { field code message }
   }
@@ -72,8 +73,8 @@ mutation Refund($depositId: ID!) {
   {
     query: `# A Thai QR code to show the payer; simulateQrPayment pays it in test mode.
 mutation ShowQrCode {
-  createQrCode(input: { amount: "150.00", payer: { name: "Somchai Jaidee", bankName: "Kasikornbank", bankAccount: "1234567890" } }) {
-    deposit { id status qrCode { payload expiresAt } }
+  createQrCode(input: { amount: "150.00", payer: { name: "Somchai Jaidee" }, idempotencyKey: "table-7-bill-1" }) {
+    deposit { id status qrCode { payload svg expiresAt } }
     userErrors { field code message }
   }
 }

@@ -4,7 +4,7 @@
 import { networkInterfaces } from 'node:os';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { buildSchema, parse, validate } from 'graphql';
+import { buildSchema, Kind, parse, print, validate, visit, type ConstValueNode, type OperationDefinitionNode } from 'graphql';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TABS } from '../../src/server/graphiql.js';
@@ -15,7 +15,45 @@ const externalAddress = Object.values(networkInterfaces())
   .flat()
   .find((info) => info && info.family === 'IPv4' && !info.internal)?.address;
 
+/** A JSON variable value as the literal a README operation writes in its place. */
+function literal(value: unknown): ConstValueNode {
+  if (value === null) return { kind: Kind.NULL };
+  if (typeof value === 'string') return { kind: Kind.STRING, value };
+  if (typeof value === 'boolean') return { kind: Kind.BOOLEAN, value };
+  if (typeof value === 'number') return Number.isInteger(value) ? { kind: Kind.INT, value: String(value) } : { kind: Kind.FLOAT, value: String(value) };
+  if (Array.isArray(value)) return { kind: Kind.LIST, values: value.map(literal) };
+  return {
+    kind: Kind.OBJECT,
+    fields: Object.entries(value as Record<string, unknown>).map(([name, field]) => ({ kind: Kind.OBJECT_FIELD, name: { kind: Kind.NAME, value: name }, value: literal(field) })),
+  };
+}
+
+/** A tab's operation with its variables written in, printed as the README's would be. */
+function inlined(query: string, variables: string | undefined): string {
+  const values = (variables ? JSON.parse(variables) : {}) as Record<string, unknown>;
+  const document = visit(parse(query), {
+    OperationDefinition: (node) => ({ ...node, variableDefinitions: [] }),
+    Variable: (node) => literal(values[node.name.value]),
+  });
+  return print(document);
+}
+
 describe('GraphiQL', () => {
+  it('opens with exactly the README\'s operations, in the README\'s order of tabs', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const blocks = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => parse(match[1]!));
+    const readmeOperations = new Map<string, string>();
+    for (const document of blocks) {
+      for (const definition of document.definitions as OperationDefinitionNode[]) {
+        if (definition.name) readmeOperations.set(definition.name.value, print({ kind: Kind.DOCUMENT, definitions: [definition] }));
+      }
+    }
+    const listed = /opens with a tab for each operation below \(([^)]*)\)/.exec(readme.replace(/\s+/g, ' '))![1]!.match(/`(\w+)`/g)!.map((name) => name.slice(1, -1));
+    const tabs = DEFAULT_TABS.map((tab) => ({ name: (parse(tab.query).definitions[0] as OperationDefinitionNode).name!.value, text: inlined(tab.query, tab.variables) }));
+    expect(tabs.map((tab) => tab.name)).toEqual(listed);
+    for (const tab of tabs) expect(tab.text, `tab ${tab.name}`).toBe(readmeOperations.get(tab.name));
+  });
+
   it('opens with tabs of the README\'s operations, each valid against the schema', async () => {
     const schema = buildSchema(await readFile(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
     const names = DEFAULT_TABS.map((tab) => {

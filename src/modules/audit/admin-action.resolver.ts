@@ -13,7 +13,7 @@ export class AdminActionResolver {
     @Ctx() ctx: GatewayContext,
     @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
     @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
-    @Arg('filter', () => AdminActionFilter, { nullable: true }) filter?: AdminActionFilter,
+    @Arg('filter', () => AdminActionFilter, { nullable: true, description: 'Only actions that match.' }) filter?: AdminActionFilter,
   ): Promise<AdminActionConnection> {
     const size = pageSize(first);
     const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;

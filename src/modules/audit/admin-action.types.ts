@@ -9,13 +9,13 @@ export class AdminActionObjectNode {
   @Field({ description: 'Where the id came from: an argument (`id`, `input.depositId`) or a payload field (`client`, `deposit`, `delivery`).' })
   kind!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The object\'s id, e.g. dep_… or cli_….' })
   id!: string;
 }
 
 @ObjectType('AdminAction', { description: 'One action taken with an ADMIN key: who did what to which objects, and how it ended.' })
 export class AdminActionNode {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The action\'s id.' })
   id!: string;
 
   @Field({ description: 'The mutation, e.g. revokeApiClient.' })
@@ -30,7 +30,7 @@ export class AdminActionNode {
   @Field({ description: 'The request id (X-Request-Id) of the HTTP request or graphql-ws operation, to find its log lines.' })
   requestId!: string;
 
-  @Field(() => [AdminActionObjectNode])
+  @Field(() => [AdminActionObjectNode], { description: 'The objects the action named or touched.' })
   objects!: AdminActionObjectNode[];
 
   @Field(() => String, {
@@ -39,10 +39,10 @@ export class AdminActionNode {
   })
   outcome!: string | null;
 
-  @Field()
+  @Field({ description: 'When the action started.' })
   startedAt!: Date;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When the action ended; null while it runs, or if the gateway stopped before it ended.' })
   finishedAt!: Date | null;
 
   static from(row: AdminAction): AdminActionNode {

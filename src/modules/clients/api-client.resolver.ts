@@ -34,7 +34,7 @@ export class ApiClientResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => CreateApiClientPayload, { description: 'Creates an API client and returns its key, once. Admins only.' })
-  async createApiClient(@Ctx() { em, services }: GatewayContext, @Arg('input') input: CreateApiClientInput): Promise<CreateApiClientPayload> {
+  async createApiClient(@Ctx() { em, services }: GatewayContext, @Arg('input', { description: 'The new client\'s name, roles and accounts.' }) input: CreateApiClientInput): Promise<CreateApiClientPayload> {
     const result = await services.clients.create(em, input);
     return result.ok
       ? { client: ApiClientNode.from(result.client), key: result.key, userErrors: [] }
@@ -43,7 +43,7 @@ export class ApiClientResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => RevokeApiClientPayload, { description: 'Revokes a client\'s key at once. Admins only.' })
-  async revokeApiClient(@Ctx() { em, services }: GatewayContext, @Arg('input') input: RevokeApiClientInput): Promise<RevokeApiClientPayload> {
+  async revokeApiClient(@Ctx() { em, services }: GatewayContext, @Arg('input', { description: 'The client to revoke.' }) input: RevokeApiClientInput): Promise<RevokeApiClientPayload> {
     const result = await services.clients.revoke(em, input.id);
     return result.ok ? { client: ApiClientNode.from(result.client), userErrors: [] } : { client: null, userErrors: userErrors(result.errors) };
   }

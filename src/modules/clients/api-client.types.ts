@@ -22,10 +22,10 @@ registerEnumType(RoleEnum, {
 
 @ObjectType('ApiClient', { implements: Node, description: 'An internal client of the gateway and its access.' })
 export class ApiClientNode extends Node {
-  @Field()
+  @Field({ description: 'Unique name of the client, e.g. web-cashier.' })
   name!: string;
 
-  @Field(() => [RoleEnum])
+  @Field(() => [RoleEnum], { description: 'What the client may do.' })
   roles!: Role[];
 
   @Field({ description: 'First characters of the key, to tell keys apart. The key itself is shown once, at creation.' })
@@ -34,13 +34,13 @@ export class ApiClientNode extends Node {
   @Field(() => [String], { nullable: true, description: 'Merchant accounts the client may use; null means all.' })
   merchantAccounts!: string[] | null;
 
-  @Field()
+  @Field({ description: 'When the client was created.' })
   createdAt!: Date;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'About when its key was last used (updated at most once a minute); null if never.' })
   lastUsedAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When it was revoked; null while its key is valid.' })
   revokedAt!: Date | null;
 
   static from(client: ApiClient): ApiClientNode {
@@ -60,21 +60,21 @@ export class ApiClientNode extends Node {
 @ObjectType({ description: 'A page of API clients, oldest first.' })
 export class ApiClientConnection extends connectionType(ApiClientNode, 'ApiClient') {}
 
-@InputType()
+@InputType({ description: 'A new API client.' })
 export class CreateApiClientInput {
-  @Field()
+  @Field({ description: 'Unique name: 1 to 100 letters, digits, spaces or ._()-, starting with a letter or digit.' })
   name!: string;
 
-  @Field(() => [RoleEnum])
+  @Field(() => [RoleEnum], { description: 'At least one role.' })
   roles!: Role[];
 
   @Field(() => [String], { nullable: true, description: 'Limit the client to these merchant account codes; omit for all.' })
   merchantAccounts?: string[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'The answer to createApiClient: the client and its key, or what stopped it.' })
 export class CreateApiClientPayload {
-  @Field(() => ApiClientNode, { nullable: true })
+  @Field(() => ApiClientNode, { nullable: true, description: 'The new client.' })
   client!: ApiClientNode | null;
 
   @Field(() => String, { nullable: true, description: 'The new key. Shown only here, once: store it now.' })
@@ -84,15 +84,15 @@ export class CreateApiClientPayload {
   userErrors!: UserError[];
 }
 
-@InputType()
+@InputType({ description: 'The API client to revoke.' })
 export class RevokeApiClientInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The client\'s id.' })
   id!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The answer to revokeApiClient: the revoked client, or what stopped it.' })
 export class RevokeApiClientPayload {
-  @Field(() => ApiClientNode, { nullable: true })
+  @Field(() => ApiClientNode, { nullable: true, description: 'The client, now revoked.' })
   client!: ApiClientNode | null;
 
   @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })

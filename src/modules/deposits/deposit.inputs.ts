@@ -7,13 +7,13 @@ import type { CreateDepositInput as ServiceInput } from './deposit.service.js';
 
 @InputType({ description: 'The payer\'s details. Which are required depends on the rail.' })
 export class CustomerInput {
-  @Field({ nullable: true }) email?: string;
-  @Field({ nullable: true }) firstName?: string;
-  @Field({ nullable: true }) lastName?: string;
+  @Field({ nullable: true, description: 'The payer\'s email address.' }) email?: string;
+  @Field({ nullable: true, description: 'The payer\'s first name.' }) firstName?: string;
+  @Field({ nullable: true, description: 'The payer\'s last name.' }) lastName?: string;
   @Field({ nullable: true, description: 'ISO 3166-1 alpha-2 billing country, e.g. "NL" (not a country name).' }) country?: string;
-  @Field({ nullable: true }) address1?: string;
-  @Field({ nullable: true }) city?: string;
-  @Field({ nullable: true }) zipCode?: string;
+  @Field({ nullable: true, description: 'Billing street address.' }) address1?: string;
+  @Field({ nullable: true, description: 'Billing city.' }) city?: string;
+  @Field({ nullable: true, description: 'Billing postal code.' }) zipCode?: string;
   @Field({ nullable: true, description: 'E.164 for cards, e.g. "+31612345678".' }) phone?: string;
   @Field({ nullable: true, description: 'Dialling code for LATAM, e.g. "+57".' }) phoneCode?: string;
   @Field({ nullable: true, description: 'UPI: the payer\'s UPI ID (name@bank). PIX: the payer\'s CPF, 11 digits. Must be the person actually paying.' }) personalId?: string;
@@ -43,8 +43,8 @@ export class OpenBankingInput {
 export class LatamInput {
   @Field({ description: 'ECUADOR, CHILE, PERU, MEXICO or COLOMBIA.' }) country!: string;
   @Field({ nullable: true, description: 'Chile: cards or bank. Peru: bank or qr. Omit for Ecuador, Mexico and Colombia.' }) method?: string;
-  @Field({ nullable: true }) successUrl?: string;
-  @Field({ nullable: true }) errorUrl?: string;
+  @Field({ nullable: true, description: 'Where the player returns after a completed payment.' }) successUrl?: string;
+  @Field({ nullable: true, description: 'Where the player returns after a failed payment.' }) errorUrl?: string;
   @Field({ nullable: true, description: 'Colombia only: return address after the payment.' }) redirectUrl?: string;
   @Field({ nullable: true, description: 'Link expiry; Ecuador requires a near-future time.' }) expiresAt?: Date;
 }
@@ -84,14 +84,14 @@ export class CreateDepositInput {
   @Field(() => ID, { nullable: true, description: 'Merchant account code; defaults to the first one of the rail\'s provider the client may use.' })
   merchantAccount?: string;
 
-  @Field(() => CustomerInput, { nullable: true }) customer?: CustomerInput;
-  @Field(() => HostedCheckoutInput, { nullable: true }) hostedCheckout?: HostedCheckoutInput;
-  @Field(() => CardInput, { nullable: true }) card?: CardInput;
-  @Field(() => OpenBankingInput, { nullable: true }) openBanking?: OpenBankingInput;
-  @Field(() => LatamInput, { nullable: true }) latam?: LatamInput;
-  @Field(() => UpiInput, { nullable: true }) upi?: UpiInput;
-  @Field(() => PixInput, { nullable: true }) pix?: PixInput;
-  @Field(() => CryptoInput, { nullable: true }) crypto?: CryptoInput;
+  @Field(() => CustomerInput, { nullable: true, description: 'The payer; which fields are required depends on the rail.' }) customer?: CustomerInput;
+  @Field(() => HostedCheckoutInput, { nullable: true, description: 'Rail HOSTED_CHECKOUT: the provider\'s hosted page (live accounts only).' }) hostedCheckout?: HostedCheckoutInput;
+  @Field(() => CardInput, { nullable: true, description: 'Rail CARD: a card payment with 3-D Secure.' }) card?: CardInput;
+  @Field(() => OpenBankingInput, { nullable: true, description: 'Rail OPEN_BANKING: SEPA, instant or Faster Payments.' }) openBanking?: OpenBankingInput;
+  @Field(() => LatamInput, { nullable: true, description: 'Rail LATAM: a local method in one of five Latin American countries.' }) latam?: LatamInput;
+  @Field(() => UpiInput, { nullable: true, description: 'Rail UPI (India).' }) upi?: UpiInput;
+  @Field(() => PixInput, { nullable: true, description: 'Rail PIX (Brazil).' }) pix?: PixInput;
+  @Field(() => CryptoInput, { nullable: true, description: 'Rail CRYPTO.' }) crypto?: CryptoInput;
 
   /** The service's view of this input. */
   toServiceInput(idempotencyKeyHeader?: string): ServiceInput {

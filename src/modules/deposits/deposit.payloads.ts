@@ -2,7 +2,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { UserError } from '../../graphql/user-error.js';
 import { DepositNode } from './deposit.types.js';
 
-@ObjectType()
+@ObjectType({ description: 'The answer to createDeposit: the deposit, or what stopped it.' })
 export class CreateDepositPayload {
   @Field(() => DepositNode, {
     nullable: true,

@@ -38,7 +38,7 @@ export class MerchantAccountService {
    * The account a client's request should use: the named one if the client may use it, otherwise
    * the first account of the provider the client may use.
    */
-  resolve(client: ApiClient, provider: ProviderName, code?: string): { ok: true; account: MerchantAccount } | { ok: false; code: string; message: string } {
+  resolve(client: ApiClient, provider: ProviderName, code?: string): { ok: true; account: MerchantAccount } | { ok: false; code: 'MERCHANT_ACCOUNT_NOT_FOUND'; message: string } {
     if (code !== undefined) {
       const account = this.byCode.get(code);
       if (!account || account.provider !== provider || !(client.isAdmin() || client.mayUseAccount(code))) {

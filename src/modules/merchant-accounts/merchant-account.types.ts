@@ -5,7 +5,7 @@ import type { MerchantAccountView } from './merchant-account.service.js';
 
 @ObjectType('MerchantAccount', { description: 'A provider account the gateway moves money through. Credentials are never exposed.' })
 export class MerchantAccountNode {
-  @Field()
+  @Field({ description: 'The account\'s code: name it as merchantAccount in inputs and filters.' })
   code!: string;
 
   @Field({ description: '"deposit-gateway" or "qr-gateway".' })

@@ -7,6 +7,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
+import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import { accountNotConfigured, type MoneyOperation } from '../../kernel/operation.js';
 import type { CreatePayoutRequest, FieldError, MerchantAccount, PayoutBeneficiary, ProviderError, ProviderPayout } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
@@ -115,7 +116,7 @@ export function payoutOperation(deps: PayoutOperationDeps): MoneyOperation<Prepa
     errorsOf: userErrorsOf,
     errorsOfRow: (payout) =>
       payout.status === 'FAILED' && payout.submissionError
-        ? [{ field: [], code: payout.submissionError, message: 'This payout was refused when it was submitted; send a new idempotency key to try again.' }]
+        ? [{ field: [], code: userErrorCodeOf(payout.submissionError, 'PROVIDER_REJECTED'), message: 'This payout was refused when it was submitted; send a new idempotency key to try again.' }]
         : [],
     snapshot: toPayoutSnapshot,
   };

@@ -27,7 +27,7 @@ export class CreatePayoutInput {
   @Field({ nullable: true, description: 'ISO 4217 code; defaults to the country\'s currency (USD for Ecuador, CLP, PEN, MXN, COP).' })
   currency?: string;
 
-  @Field(() => PayoutBeneficiaryInput)
+  @Field(() => PayoutBeneficiaryInput, { description: 'Who is paid; which fields are required depends on the country.' })
   beneficiary!: PayoutBeneficiaryInput;
 
   @Field({ nullable: true, description: 'Your own reference (up to 128 characters), echoed back.' })

@@ -4,7 +4,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { UserError } from '../../graphql/user-error.js';
 import { PayoutNode } from './payout.types.js';
 
-@ObjectType()
+@ObjectType({ description: 'The answer to createPayout: the payout, or what stopped it.' })
 export class CreatePayoutPayload {
   @Field(() => PayoutNode, {
     nullable: true,

@@ -18,7 +18,7 @@ import { PayoutBeneficiaryNode, PayoutConnection, PayoutFilter, PayoutNode } fro
 export class PayoutResolver {
   @Authorized('PAYOUTS')
   @Mutation(() => CreatePayoutPayload, { description: 'Pays a player out to a bank account (LATAM). Wait for PAID on payoutUpdated; it may later become REVERTED.' })
-  async createPayout(@Ctx() ctx: GatewayContext, @Arg('input') input: CreatePayoutInput): Promise<CreatePayoutPayload> {
+  async createPayout(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The payout: country, amount and beneficiary.' }) input: CreatePayoutInput): Promise<CreatePayoutPayload> {
     const result = await ctx.services.payouts.create(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
     return {
       payout: result.payout ? PayoutNode.from(result.payout) : null,
@@ -28,7 +28,7 @@ export class PayoutResolver {
 
   @Authorized('PAYOUTS')
   @Query(() => PayoutNode, { nullable: true, description: 'A payout by id, if it belongs to a merchant account the caller may use (admins: any).' })
-  async payout(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<PayoutNode | null> {
+  async payout(@Ctx() ctx: GatewayContext, @Arg('id', () => ID, { description: 'The payout\'s id (pay_…).' }) id: string): Promise<PayoutNode | null> {
     const payout = await ctx.services.payouts.findVisible(ctx.em, ctx.client!, id);
     return payout ? PayoutNode.from(toPayoutSnapshot(payout)) : null;
   }
@@ -39,7 +39,7 @@ export class PayoutResolver {
     @Ctx() ctx: GatewayContext,
     @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
     @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
-    @Arg('filter', () => PayoutFilter, { nullable: true }) filter?: PayoutFilter,
+    @Arg('filter', () => PayoutFilter, { nullable: true, description: 'Only payouts that match.' }) filter?: PayoutFilter,
   ): Promise<PayoutConnection> {
     const size = pageSize(first);
     const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;
@@ -68,7 +68,7 @@ export class PayoutResolver {
       );
     },
   })
-  payoutUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true }) _id?: string): PayoutNode {
+  payoutUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this payout; omit for every payout the key may see.' }) _id?: string): PayoutNode {
     return PayoutNode.from(event.payout!);
   }
 

@@ -171,7 +171,7 @@ export class PayoutService {
       const countryErrors = probe.ok
         ? provider.validatePayout(resolved.account, { country: input.country, amount: probe.money, beneficiary: input.beneficiary }).filter((error) => error.field[0] === 'country')
         : [];
-      errors.push(...(countryErrors.length ? countryErrors : [{ field: ['country'], code: 'INVALID_VALUE', message: `Payouts are not available to ${JSON.stringify(input.country)}` }]));
+      errors.push(...(countryErrors.length ? countryErrors : ([{ field: ['country'], code: 'INVALID_VALUE', message: `Payouts are not available to ${JSON.stringify(input.country)}` }] satisfies FieldError[])));
       return { ok: false, errors };
     }
     const parsed = Money.parse(input.amount, currency);

@@ -29,18 +29,18 @@ registerEnumType(PayoutStatusEnum, {
 
 @ObjectType('PayoutBeneficiary', { description: 'Who is paid. Account, CCI and document numbers are masked (****1234); admins see the full account and CCI numbers.' })
 export class PayoutBeneficiaryNode {
-  @Field(() => String, { nullable: true }) name!: string | null;
-  @Field(() => String, { nullable: true }) documentType!: string | null;
+  @Field(() => String, { nullable: true, description: 'The beneficiary\'s full name.' }) name!: string | null;
+  @Field(() => String, { nullable: true, description: 'Identity document type, e.g. RUT, DNI, CC.' }) documentType!: string | null;
   @Field(() => String, { nullable: true, description: 'Always masked: the gateway does not keep it.' }) documentNumber!: string | null;
   @Field(() => String, { nullable: true, description: 'Masked (****1234) except for admin clients.' }) accountNumber!: string | null;
-  @Field(() => String, { nullable: true }) bankCode!: string | null;
-  @Field(() => String, { nullable: true }) accountType!: string | null;
+  @Field(() => String, { nullable: true, description: 'The beneficiary\'s bank code.' }) bankCode!: string | null;
+  @Field(() => String, { nullable: true, description: 'Account type, e.g. checking or savings.' }) accountType!: string | null;
   @Field(() => String, { nullable: true, description: 'Peru\'s interbank number. Masked except for admin clients.' }) cci!: string | null;
 }
 
 @ObjectType('Payout', { implements: Node, description: 'Money going out to a player\'s bank account (LATAM).' })
 export class PayoutNode extends Node {
-  @Field(() => PayoutStatusEnum)
+  @Field(() => PayoutStatusEnum, { description: 'Where the payout stands.' })
   status!: PayoutStatus;
 
   @Field(() => String, { nullable: true, description: 'The provider\'s own status word, for support.' })
@@ -49,7 +49,7 @@ export class PayoutNode extends Node {
   /** Admins only: resolved by PayoutResolver.statusReason. */
   statusReason!: string | null;
 
-  @Field(() => Money)
+  @Field(() => Money, { description: 'The amount paid out, in the country\'s currency.' })
   amount!: Money;
 
   @Field({ description: 'ECUADOR, CHILE, PERU, MEXICO or COLOMBIA.' })
@@ -58,7 +58,7 @@ export class PayoutNode extends Node {
   /** Resolved by PayoutResolver.beneficiary (full numbers for admins). */
   maskedBeneficiary!: PayoutBeneficiaryNode;
 
-  @Field(() => PaymentProviderEnum)
+  @Field(() => PaymentProviderEnum, { description: 'The provider that pays it.' })
   provider!: PaymentProvider;
 
   @Field({ description: 'Code of the merchant account that pays it.' })
@@ -73,10 +73,10 @@ export class PayoutNode extends Node {
   @Field({ description: 'False for test-mode payouts: no real money moved.' })
   livemode!: boolean;
 
-  @Field()
+  @Field({ description: 'When the payout was created.' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the payout last changed.' })
   updatedAt!: Date;
 
   /** Owner, for the record; visibility follows the merchant account. */
@@ -114,16 +114,16 @@ export class PayoutFilter {
   })
   livemode?: boolean;
 
-  @Field(() => PayoutStatusEnum, { nullable: true })
+  @Field(() => PayoutStatusEnum, { nullable: true, description: 'Only payouts in this status.' })
   status?: PayoutStatus;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only payouts to this country: ECUADOR, CHILE, PERU, MEXICO or COLOMBIA.' })
   country?: string;
 
   @Field({ nullable: true, description: 'Merchant account code.' })
   merchantAccount?: string;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only payouts with this merchant reference.' })
   merchantReference?: string;
 
   @Field({ nullable: true, description: 'Created at or after this time.' })

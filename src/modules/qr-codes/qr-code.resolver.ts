@@ -17,7 +17,7 @@ import {
 export class QrCodeResolver {
   @Authorized('CASHIER')
   @Mutation(() => CreateQrCodePayload, { description: 'Creates a Thai QR payment: a deposit on the THAI_QR rail whose qrCode the cashier shows at once.' })
-  async createQrCode(@Ctx() ctx: GatewayContext, @Arg('input') input: CreateQrCodeInput): Promise<CreateQrCodePayload> {
+  async createQrCode(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The amount and the payer.' }) input: CreateQrCodeInput): Promise<CreateQrCodePayload> {
     const idempotencyKey = input.idempotencyKey ?? ctx.idempotencyKey;
     const payer = { name: input.payer.name, ...(input.payer.bankName != null ? { bankName: input.payer.bankName } : {}), ...(input.payer.bankAccount != null ? { bankAccount: input.payer.bankAccount } : {}) };
     const result = await ctx.services.deposits.create(ctx.em, ctx.client!, {
@@ -35,20 +35,20 @@ export class QrCodeResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => RegisterQrWebhookPayload, { description: 'Registers a URL with the QR gateway for the given events. Admins only.' })
-  async registerQrWebhook(@Ctx() ctx: GatewayContext, @Arg('input') input: RegisterQrWebhookInput): Promise<RegisterQrWebhookPayload> {
+  async registerQrWebhook(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The account, URL and events.' }) input: RegisterQrWebhookInput): Promise<RegisterQrWebhookPayload> {
     const result = await ctx.services.qrCodes.register(ctx.em, input);
     return { registration: result.registration ? QrWebhookRegistrationNode.from(result.registration) : null, userErrors: userErrors(result.errors) };
   }
 
   @Authorized('ADMIN')
   @Query(() => [QrWebhookRegistrationNode], { description: 'Webhook registrations made with the QR gateway, newest first. Admins only.' })
-  async qrWebhookRegistrations(@Ctx() ctx: GatewayContext, @Arg('merchantAccount', () => String, { nullable: true }) merchantAccount?: string): Promise<QrWebhookRegistrationNode[]> {
+  async qrWebhookRegistrations(@Ctx() ctx: GatewayContext, @Arg('merchantAccount', () => String, { nullable: true, description: 'Only this QR gateway merchant account\'s registrations; omit for all.' }) merchantAccount?: string): Promise<QrWebhookRegistrationNode[]> {
     return (await ctx.services.qrCodes.list(ctx.em, merchantAccount ?? undefined)).map((registration) => QrWebhookRegistrationNode.from(registration));
   }
 
   @Authorized('ADMIN')
   @Mutation(() => SimulateQrPaymentPayload, { description: 'Test mode only: simulates the payer paying (SUCCEEDED) or failing (FAILED). Admins only.' })
-  async simulateQrPayment(@Ctx() ctx: GatewayContext, @Arg('input') input: SimulateQrPaymentInput): Promise<SimulateQrPaymentPayload> {
+  async simulateQrPayment(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The deposit and what its payer does.' }) input: SimulateQrPaymentInput): Promise<SimulateQrPaymentPayload> {
     const result = await ctx.services.qrCodes.simulate(ctx.em, ctx.client!, input.depositId, input.outcome);
     return { deposit: result.deposit ? DepositNode.from(toDepositSnapshot(result.deposit)) : null, userErrors: userErrors(result.errors) };
   }

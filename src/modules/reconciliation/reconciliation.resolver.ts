@@ -3,13 +3,14 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
 import { UserError } from '../../graphql/user-error.js';
+import { userErrorCodeOf, type UserErrorCode } from '../../lib/user-error-codes.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import type { ReconcileOutcome } from './reconciler.js';
 import { RECONCILE_OUTCOME, ReconcileDepositPayload } from './reconciliation.types.js';
 
 /** Outcomes where nothing could be checked: reported as a user error too. */
-const FAILED: Partial<Record<ReconcileOutcome, string>> = {
+const FAILED: Partial<Record<ReconcileOutcome, UserErrorCode>> = {
   not_found: 'NOT_FOUND',
   not_submitted: 'DEPOSIT_NOT_SUBMITTED',
   account_missing: 'ACCOUNT_NOT_CONFIGURED',
@@ -20,7 +21,7 @@ const FAILED: Partial<Record<ReconcileOutcome, string>> = {
 export class ReconciliationResolver {
   @Authorized('ADMIN')
   @Mutation(() => ReconcileDepositPayload, { description: 'Asks the provider about one deposit now and applies its answer, as the background reconciler does.' })
-  async reconcileDeposit(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<ReconcileDepositPayload> {
+  async reconcileDeposit(@Ctx() ctx: GatewayContext, @Arg('id', () => ID, { description: 'The deposit to reconcile.' }) id: string): Promise<ReconcileDepositPayload> {
     const result = await ctx.services.reconciler.reconcileDeposit(ctx.em, id);
     const code = FAILED[result.outcome];
     return {
@@ -28,7 +29,7 @@ export class ReconciliationResolver {
       outcome: RECONCILE_OUTCOME[result.outcome],
       reason: result.reason ?? null,
       userErrors: code
-        ? [UserError.from({ field: result.outcome === 'provider_error' ? [] : ['id'], code: result.outcome === 'provider_error' ? (result.reason?.split(':')[0] ?? code) : code, message: result.reason ?? code })]
+        ? [UserError.from({ field: result.outcome === 'provider_error' ? [] : ['id'], code: result.outcome === 'provider_error' ? userErrorCodeOf(result.reason, code) : code, message: result.reason ?? code })]
         : [],
     };
   }

@@ -40,12 +40,12 @@ export const RECONCILE_OUTCOME: Record<ReconcileOutcome, ReconcileOutcomeValue> 
   account_missing: 'ACCOUNT_NOT_CONFIGURED',
 };
 
-@ObjectType()
+@ObjectType({ description: 'The answer to reconcileDeposit: what the provider said and what the gateway did with it.' })
 export class ReconcileDepositPayload {
   @Field(() => DepositNode, { nullable: true, description: 'The deposit after reconciliation.' })
   deposit!: DepositNode | null;
 
-  @Field(() => ReconcileOutcomeEnum)
+  @Field(() => ReconcileOutcomeEnum, { description: 'What reconciliation did.' })
   outcome!: ReconcileOutcomeValue;
 
   @Field(() => String, { nullable: true, description: 'Why, for ANOMALY and PROVIDER_ERROR: starts with a stable code (e.g. TRANSITION_NOT_ALLOWED).' })

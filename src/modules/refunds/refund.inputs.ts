@@ -6,7 +6,7 @@ import type { RequestRefundInput as ServiceInput } from './refund.service.js';
 
 @InputType({ description: 'A refund of a SUCCEEDED deposit, in full or in part.' })
 export class RequestRefundInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The SUCCEEDED deposit to refund.' })
   depositId!: string;
 
   @Field(() => DecimalScalar, { nullable: true, description: 'In the deposit\'s currency and decimals, e.g. "5.00"; omit to refund everything still refundable.' })

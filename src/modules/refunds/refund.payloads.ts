@@ -4,7 +4,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { UserError } from '../../graphql/user-error.js';
 import { RefundNode } from './refund.types.js';
 
-@ObjectType()
+@ObjectType({ description: 'The answer to requestRefund: the refund, or what stopped it.' })
 export class RequestRefundPayload {
   @Field(() => RefundNode, {
     nullable: true,

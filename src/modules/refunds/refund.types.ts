@@ -26,22 +26,22 @@ export class RefundNode extends Node {
   @Field(() => String, { nullable: true, description: 'The provider\'s own status word, for support.' })
   providerStatus!: string | null;
 
-  @Field(() => RefundOriginEnum)
+  @Field(() => RefundOriginEnum, { description: 'Whether the refund was requested through the gateway or made at the provider.' })
   origin!: RefundOrigin;
 
   @Field(() => Money, { description: 'In the deposit\'s currency.' })
   amount!: Money;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why, as given when it was requested.' })
   reason!: string | null;
 
   /** Resolved by RefundResolver.deposit. */
   depositId!: string;
 
-  @Field()
+  @Field({ description: 'When the refund was created.' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the refund last changed.' })
   updatedAt!: Date;
 
   static from(refund: Refund | RefundSnapshot): RefundNode {

@@ -22,7 +22,7 @@ export class WebhookAdminResolver {
     @Ctx() ctx: GatewayContext,
     @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
     @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
-    @Arg('filter', () => WebhookDeliveryFilter, { nullable: true }) filter?: WebhookDeliveryFilter,
+    @Arg('filter', () => WebhookDeliveryFilter, { nullable: true, description: 'Only deliveries that match.' }) filter?: WebhookDeliveryFilter,
   ): Promise<WebhookDeliveryConnection> {
     const size = pageSize(first);
     const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;
@@ -43,7 +43,7 @@ export class WebhookAdminResolver {
   @Mutation(() => ReplayWebhookDeliveryPayload, {
     description: 'Applies a stored, verified delivery again through the same code as a fresh one (e.g. an UNMATCHED event once its deposit exists). Rejected deliveries cannot be replayed.',
   })
-  async replayWebhookDelivery(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<ReplayWebhookDeliveryPayload> {
+  async replayWebhookDelivery(@Ctx() ctx: GatewayContext, @Arg('id', () => ID, { description: 'The stored delivery to apply again.' }) id: string): Promise<ReplayWebhookDeliveryPayload> {
     const result = await ctx.services.webhookAdmin.replay(ctx.em, id);
     return {
       delivery: result.delivery ? WebhookDeliveryNode.from(result.delivery) : null,

@@ -55,10 +55,10 @@ const PROVIDER_VALUE: Record<ProviderName, PaymentProvider> = { 'deposit-gateway
 
 @ObjectType({ description: 'One webhook delivery as received, with what became of it. The body is never shown.' })
 export class WebhookDeliveryNode {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The delivery\'s id: pass it to replayWebhookDelivery.' })
   id!: string;
 
-  @Field(() => PaymentProviderEnum)
+  @Field(() => PaymentProviderEnum, { description: 'The provider that sent it.' })
   provider!: PaymentProvider;
 
   @Field({ description: 'Code of the merchant account whose webhook address received it.' })
@@ -70,22 +70,22 @@ export class WebhookDeliveryNode {
   @Field(() => String, { nullable: true, description: 'The provider\'s event name; null for a rejected delivery (its body was not read).' })
   eventName!: string | null;
 
-  @Field(() => WebhookOutcomeEnum)
+  @Field(() => WebhookOutcomeEnum, { description: 'What the gateway did with it.' })
   outcome!: WebhookOutcomeValue;
 
   @Field(() => String, { nullable: true, description: 'Why, starting with a stable code (e.g. TRANSITION_NOT_ALLOWED, SIGNATURE_MISMATCH).' })
   reason!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'deposit, refund, payout or withdrawal.' })
+  @Field(() => String, { nullable: true, description: 'What the event is about: deposit, refund, payout or withdrawal.' })
   subjectType!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Id of the deposit, refund, payout or withdrawal it was applied to; null when none matched.' })
   subjectId!: string | null;
 
   @Field(() => String, { nullable: true, description: 'SHA-256 (hex) of the bytes of a rejected delivery, to match it with the sender\'s logs.' })
   bodySha256!: string | null;
 
-  @Field()
+  @Field({ description: 'When the gateway received it.' })
   receivedAt!: Date;
 
   @Field(() => Date, { nullable: true, description: 'When an admin last replayed it.' })
@@ -114,20 +114,20 @@ export class WebhookDeliveryConnection extends connectionType(WebhookDeliveryNod
 
 @InputType({ description: 'Narrows `webhookDeliveries`. All given conditions must hold.' })
 export class WebhookDeliveryFilter {
-  @Field(() => WebhookOutcomeEnum, { nullable: true })
+  @Field(() => WebhookOutcomeEnum, { nullable: true, description: 'Only deliveries with this outcome.' })
   outcome?: WebhookOutcomeValue;
 
-  @Field(() => PaymentProviderEnum, { nullable: true })
+  @Field(() => PaymentProviderEnum, { nullable: true, description: 'Only deliveries from this provider.' })
   provider?: PaymentProvider;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only deliveries to this merchant account\'s webhook address.' })
   merchantAccount?: string;
 
   @Field({ nullable: true, description: 'A deposit, refund, payout or withdrawal id.' })
   subjectId?: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The answer to replayWebhookDelivery: the delivery and what the replay decided, or what stopped it.' })
 export class ReplayWebhookDeliveryPayload {
   @Field(() => WebhookDeliveryNode, { nullable: true, description: 'The delivery after the replay (an applied one keeps its outcome).' })
   delivery!: WebhookDeliveryNode | null;
@@ -135,7 +135,7 @@ export class ReplayWebhookDeliveryPayload {
   @Field(() => WebhookOutcomeEnum, { nullable: true, description: 'What the replay itself decided.' })
   outcome!: WebhookOutcomeValue | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why, starting with a stable code (e.g. DEPOSIT_NOT_FOUND).' })
   reason!: string | null;
 
   @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })

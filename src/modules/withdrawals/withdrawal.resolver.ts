@@ -16,7 +16,7 @@ export class WithdrawalResolver {
     @Ctx() ctx: GatewayContext,
     @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
     @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
-    @Arg('filter', () => WithdrawalFilter, { nullable: true }) filter?: WithdrawalFilter,
+    @Arg('filter', () => WithdrawalFilter, { nullable: true, description: 'Only withdrawals that match.' }) filter?: WithdrawalFilter,
   ): Promise<WithdrawalConnection> {
     const size = pageSize(first);
     const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;

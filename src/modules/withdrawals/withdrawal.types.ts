@@ -30,7 +30,7 @@ registerEnumType(WithdrawalStatusEnum, {
   description: 'Money the merchant took out of its balance at a provider. Made outside the gateway (the provider dashboard) and known from the provider\'s events. Admins only.',
 })
 export class WithdrawalNode extends Node {
-  @Field(() => WithdrawalStatusEnum)
+  @Field(() => WithdrawalStatusEnum, { description: 'Where the withdrawal stands.' })
   status!: WithdrawalStatus;
 
   @Field({ description: 'The provider\'s own status word.' })
@@ -39,7 +39,7 @@ export class WithdrawalNode extends Node {
   @Field(() => Money, { nullable: true, description: 'Null while no event has carried the amount.' })
   amount!: Money | null;
 
-  @Field(() => PaymentProviderEnum)
+  @Field(() => PaymentProviderEnum, { description: 'The provider holding the balance.' })
   provider!: PaymentProvider;
 
   @Field({ description: 'Code of the merchant account whose balance it draws on.' })
@@ -54,7 +54,7 @@ export class WithdrawalNode extends Node {
   @Field({ description: 'When the gateway first heard of it.' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When it last changed.' })
   updatedAt!: Date;
 
   static from(snapshot: WithdrawalSnapshot): WithdrawalNode {
@@ -75,9 +75,9 @@ export class WithdrawalNode extends Node {
 
 @InputType({ description: 'Narrows withdrawals; all fields combine with AND.' })
 export class WithdrawalFilter {
-  @Field(() => String, { nullable: true }) merchantAccount?: string;
-  @Field(() => WithdrawalStatusEnum, { nullable: true }) status?: WithdrawalStatus;
-  @Field(() => Boolean, { nullable: true }) livemode?: boolean;
+  @Field(() => String, { nullable: true, description: 'Only withdrawals from this merchant account.' }) merchantAccount?: string;
+  @Field(() => WithdrawalStatusEnum, { nullable: true, description: 'Only withdrawals in this status.' }) status?: WithdrawalStatus;
+  @Field(() => Boolean, { nullable: true, description: 'true: live withdrawals only; false: test ones only.' }) livemode?: boolean;
 }
 
 @ObjectType({ description: 'A page of withdrawals, newest first.' })
