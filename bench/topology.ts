@@ -92,7 +92,9 @@ export async function startTopology(env: BenchEnvironment, database: BenchDataba
         name: `gateway-${++started}`,
         script: entry('gateway-process'),
         nodeFlags: ['--expose-gc'],
-        env: { BENCH_GATEWAY_ENV: JSON.stringify(gatewayEnv) },
+        // NODE_ENV only for the libraries, as in a deployment (graphql-js then skips its development
+        // checks); the gateway's own configuration is BENCH_GATEWAY_ENV, read by loadConfig.
+        env: { NODE_ENV: 'production', BENCH_GATEWAY_ENV: JSON.stringify(gatewayEnv) },
         openFiles,
       },
       env.children,

@@ -63,3 +63,24 @@ export function loaders(context: GatewayContext): Loaders {
   }
   return existing;
 }
+
+/**
+ * Lists a list resolver read ahead for the objects of its page (e.g. `deposits` reads the refunds
+ * and events of its deposits along with the page), by object and field. A field resolver that
+ * finds its list here answers it at once: no DataLoader round and no promise per object, which
+ * for a page of 50 is most of the execution's cost. Kept with the objects, so they go with them.
+ */
+const readAhead = new WeakMap<object, Map<string, unknown>>();
+
+export function keepReadAhead(node: object, field: string, value: unknown): void {
+  let fields = readAhead.get(node);
+  if (!fields) {
+    fields = new Map();
+    readAhead.set(node, fields);
+  }
+  fields.set(field, value);
+}
+
+export function readAheadOf<T>(node: object, field: string): T | undefined {
+  return readAhead.get(node)?.get(field) as T | undefined;
+}

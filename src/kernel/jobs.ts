@@ -26,7 +26,17 @@ export interface JobInfo {
   /** 1 on the first run. */
   attempt: number;
   maxAttempts: number;
+  /**
+   * The UPDATE that records this run as succeeded, for a handler whose work commits in one
+   * transaction: run there (alone or as a CTE), it commits with the work, or not at all. The
+   * handler then returns `JOB_SUCCEEDED` and the queue records nothing more; if it throws, the
+   * queue retries the job as usual (its work and this statement rolled back together).
+   */
+  succeededStatement(): { sql: string; params: unknown[] };
 }
+
+/** What a handler returns when its own transaction recorded the run as succeeded (`JobInfo.succeededStatement`). */
+export const JOB_SUCCEEDED = Symbol('job succeeded in its handler\'s transaction');
 
 /**
  * Does the work of one job with a fresh EntityManager (outside any transaction: open one if the
@@ -34,7 +44,7 @@ export interface JobInfo {
  * at least once: it may run again after a crash between its work and its completion, so a
  * handler must be idempotent.
  */
-export type JobHandler<K extends JobKind> = (em: SqlEntityManager, payload: JobKinds[K], job: JobInfo) => Promise<void>;
+export type JobHandler<K extends JobKind> = (em: SqlEntityManager, payload: JobKinds[K], job: JobInfo) => Promise<void | typeof JOB_SUCCEEDED>;
 
 export interface EnqueueOptions {
   /** Not before this time (default: now). */
@@ -92,6 +102,10 @@ const MAX_ERROR_LENGTH = 2_000;
 /** How often one instance deletes old finished rows. */
 const PRUNE_EVERY_MS = 3_600_000;
 
+/** Records a run as succeeded, unless its lease ran out and another worker took the job. */
+const SUCCEED_SQL = `update job set status = 'succeeded', finished_at = now(), updated_at = now(), locked_until = null
+       where id = ? and locked_by = ? and status = 'running'`;
+
 interface ClaimedRow {
   id: string;
   kind: string;
@@ -136,6 +150,7 @@ export class JobQueue {
   /** A kick arrived during a pass: run another one right after it. */
   private again = false;
   private lastPrune = 0;
+  private lastSweep = 0;
 
   constructor(private readonly logger: Logger) {}
 
@@ -241,9 +256,20 @@ export class JobQueue {
    * Claims and runs one batch of due jobs (up to `concurrency`) and resolves when they are done,
    * with how many ran. For tests and admin tooling; the worker calls it in a loop.
    */
-  async runDue(): Promise<number> {
+  runDue(): Promise<number> {
+    return this.runBatch(true);
+  }
+
+  /**
+   * One batch. The worker sweeps abandoned leases at most once per poll interval (a lease runs
+   * out after `leaseMs`, far longer), not before every batch: under load a batch runs per job.
+   */
+  private async runBatch(sweepAlways: boolean): Promise<number> {
     const db = this.database();
-    await this.sweep(db.fork());
+    if (sweepAlways || Date.now() - this.lastSweep >= this.settings.pollIntervalMs) {
+      this.lastSweep = Date.now();
+      await this.sweep(db.fork());
+    }
     const lockedBy = `${this.instance}:${randomUUID()}`;
     const claimed = await this.claim(db.fork(), lockedBy);
     await Promise.all(claimed.map((row) => this.run(db, row, lockedBy)));
@@ -266,7 +292,7 @@ export class JobQueue {
   private async drain(): Promise<void> {
     try {
       while (!this.stopping) {
-        const ran = await this.runDue();
+        const ran = await this.runBatch(false);
         if (ran < this.settings.concurrency) break;
       }
     } catch (error) {
@@ -313,20 +339,30 @@ export class JobQueue {
   }
 
   private async run(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<void> {
-    const info: JobInfo = { id: row.id, kind: row.kind, attempt: row.attempts, maxAttempts: row.max_attempts };
+    const info: JobInfo = {
+      id: row.id,
+      kind: row.kind,
+      attempt: row.attempts,
+      maxAttempts: row.max_attempts,
+      succeededStatement: () => ({ sql: SUCCEED_SQL, params: [row.id, lockedBy] }),
+    };
     const log = this.logger.child({ jobId: row.id, kind: row.kind, attempt: row.attempts });
     let error: unknown;
+    let recorded = false;
     try {
       const handler = this.handlers.get(row.kind);
       // An instance of an older release may not know a newer kind: another instance will.
       if (!handler) throw new Error(`NO_HANDLER: no handler for job kind ${row.kind} on this instance`);
       const payload = typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
-      await handler(db.fork(), payload as never, info);
+      recorded = (await handler(db.fork(), payload as never, info)) === JOB_SUCCEEDED;
     } catch (caught) {
       error = caught ?? new Error('job failed');
     }
     try {
-      if (error === undefined) await this.succeed(db.fork(), row, lockedBy, log);
+      if (error === undefined && recorded) {
+        log.debug('job succeeded');
+        this.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });
+      } else if (error === undefined) await this.succeed(db.fork(), row, lockedBy, log);
       else await this.retryOrFail(db.fork(), row, lockedBy, error, log);
     } catch (recordError) {
       // The lease runs out and another worker takes the job again: handlers are idempotent.
@@ -335,11 +371,7 @@ export class JobQueue {
   }
 
   private async succeed(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, log: Logger): Promise<void> {
-    const done = await em.execute<Array<{ id: string }>>(
-      `update job set status = 'succeeded', finished_at = now(), updated_at = now(), locked_until = null
-       where id = ? and locked_by = ? and status = 'running' returning id`,
-      [row.id, lockedBy],
-    );
+    const done = await em.execute<Array<{ id: string }>>(`${SUCCEED_SQL} returning id`, [row.id, lockedBy]);
     if (done.length === 0) log.warn('job finished after its lease ran out; another worker took it again');
     else log.debug('job succeeded');
     this.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Money, currencyExponent, isPlainDecimal } from './money.js';
+import { Money, canonicalDecimal, currencyExponent, isPlainDecimal } from './money.js';
 
 describe('Money.parse', () => {
   it.each([
@@ -91,5 +91,27 @@ describe('currency rules', () => {
     expect(isPlainDecimal('1e3')).toBe(false);
     expect(isPlainDecimal('-5')).toBe(true);
     expect(isPlainDecimal(' 10')).toBe(false);
+  });
+});
+
+describe('canonicalDecimal', () => {
+  it.each([
+    ['25.00', 'EUR', '25.00'],
+    ['0.00', 'EUR', '0.00'],
+    ['-0.00', 'EUR', '0.00'],
+    ['-4.50', 'EUR', '-4.50'],
+    ['7.5', 'EUR', '7.50'],
+    ['007.50', 'EUR', '7.50'],
+    ['1000.00', 'CLP', '1000'],
+    ['12', 'THB', '12.00'],
+  ])('formats %s %s as %s, as Money.fromDecimal(...).toDecimal() does', (value, currency, expected) => {
+    expect(canonicalDecimal(value, currency)).toBe(expected);
+    expect(canonicalDecimal(value, currency)).toBe(Money.fromDecimal(value, currency).toDecimal());
+  });
+
+  it('refuses what Money.fromDecimal refuses', () => {
+    expect(() => canonicalDecimal('25.00', 'eur')).toThrow(RangeError);
+    expect(() => canonicalDecimal('25.001', 'EUR')).toThrow(RangeError);
+    expect(() => canonicalDecimal('1000.50', 'CLP')).toThrow(RangeError);
   });
 });

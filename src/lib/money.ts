@@ -156,6 +156,22 @@ export class Money {
   }
 }
 
+/** What a numeric(20, 2) column reads as: digits, a point and two decimals, no leading zero. */
+const TWO_DECIMALS_PATTERN = /^-?(0|[1-9][0-9]*)\.[0-9]{2}$/;
+
+/**
+ * `Money.fromDecimal(value, currency).toDecimal()` without the round trip through a bigint when
+ * `value` is already canonical: for a two-decimal currency, an amount column reads as its canonical
+ * string, so lists of amounts format at the cost of one pattern test each.
+ *
+ * @example canonicalDecimal('25.00', 'EUR') // '25.00'
+ * @example canonicalDecimal('1000.00', 'CLP') // '1000'
+ */
+export function canonicalDecimal(value: string, currency: string): string {
+  if (currencyExponent(currency) === 2 && TWO_DECIMALS_PATTERN.test(value) && value !== '-0.00' && isCurrencyCode(currency)) return value;
+  return Money.fromDecimal(value, currency).toDecimal();
+}
+
 /** True when `value` is a plain decimal string (the `Decimal` scalar's grammar), sign allowed. */
 export function isPlainDecimal(value: string): boolean {
   return DECIMAL_PATTERN.test(value);

@@ -3,6 +3,7 @@
 // field names, status words and signature scheme. Nothing here knows GraphQL or the database.
 
 import type { Money } from '../lib/money.js';
+import type { UserErrorCode } from '../lib/user-error-codes.js';
 
 export type ProviderName = 'deposit-gateway' | 'qr-gateway';
 
@@ -148,7 +149,7 @@ export const PROVIDER_ERROR_CODES = [
   'RATE_LIMITED',
   'PROVIDER_REJECTED',
   'PROVIDER_UNAVAILABLE',
-] as const;
+] as const satisfies readonly UserErrorCode[];
 
 export type ProviderErrorCode = (typeof PROVIDER_ERROR_CODES)[number];
 
@@ -175,8 +176,8 @@ export type ProviderResult<T> = { ok: true; value: T } | { ok: false; error: Pro
 export interface FieldError {
   /** Path in gateway request terms, e.g. `['customer', 'phone']` or `['amount']`. */
   field: string[];
-  /** Stable UPPER_SNAKE code. */
-  code: string;
+  /** Stable UPPER_SNAKE code, declared with its meaning in src/lib/user-error-codes.ts. */
+  code: UserErrorCode;
   message: string;
 }
 
@@ -327,7 +328,7 @@ export interface MoneyMovementProvider {
   /**
    * The moment after which a hosted checkout session created at `createdAt` can no longer produce a
    * payment: a hosted deposit whose payment the provider's list does not show by then was never paid
-   * and is EXPIRED (an assumption of the adapter: the spec does not say what follows a session's expiry).
+   * and is EXPIRED (deposit gateway assumption A24: the spec does not say what follows a session's expiry).
    */
   checkoutSessionDeadline(createdAt: Date, expiresInSeconds?: number): Date;
 }

@@ -2,34 +2,42 @@
 // (same query text, operation name and variables, callers of one visibility class) form a group;
 // each event is executed and serialized once per group, in a context of its own (a fresh
 // EntityManager fork, so fresh DataLoaders), and every member is sent the same payload text in a
-// graphql-transport-ws `next` frame of its own id. Whether an event is for a member at all (its
-// `id` argument, maySee) is still decided per member, by the filter its root field's `subscribe`
-// put on the topic. What stays per idle subscription is the caller, that filtered place on the
-// topic and the socket: no EntityManager, loaders or logger.
+// graphql-transport-ws `next` frame of its own id. Whether an event is for the group at all (the
+// `id` argument, maySee) is decided by the filter its root field's `subscribe` put on the topic,
+// once per group and event: alike members have alike filters. A published event reaches every
+// member synchronously, in one loop once its group's payload is ready: no promise per member.
+// What stays per idle subscription is one small member object and its place on the topic: no
+// EntityManager, loaders, logger, execution arguments or promise.
 
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { WebSocket } from 'ws';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../lib/logger.js';
+import { FELL_BEHIND, MAX_BUFFERED, TopicSubscription, type TopicConsumer } from '../lib/pubsub.js';
 import { visibilityClass } from '../kernel/visibility.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
 import type { Services } from '../services.js';
 import type { GatewayContext } from '../graphql/context.js';
 
-/**
- * The context graphql-ws holds for each subscription: who asked, on which socket, under which
- * operation id. The full GatewayContext exists only while the root field subscribes, and per
- * group per event.
- */
+const EMPTY = Buffer.alloc(0);
+
+/** Most bytes a subscriber's socket may have queued unsent before it is cut off, as with MAX_BUFFERED events. */
+const MAX_SOCKET_BUFFERED_BYTES = 4 * 1024 * 1024;
+
+/** Who subscribes: the caller as authenticated for this operation, and its operation's identity. */
 export interface SubscriptionCaller {
-  readonly kind: 'subscription-caller';
   client: ApiClient;
-  socket: WebSocket;
-  operationId: string;
   connectionId: string;
   /** The operation's text, as sent: with the operation name and variables, its group's identity. */
   query: string;
   introspectionAllowed: boolean;
+}
+
+/** Where a subscription's frames go, and who hears of its end. */
+export interface SubscriptionSink {
+  readonly socket: WebSocket;
+  /** The subscription ended by itself: its stream is over (no error) or failed. Not called after `close()`. */
+  subscriptionEnded(operationId: string, error?: unknown): void;
 }
 
 export interface FanOutOptions {
@@ -39,6 +47,8 @@ export interface FanOutOptions {
   logger: Logger;
   /** Masks and logs errors exactly as for HTTP. */
   format: (errors: readonly GraphQLError[]) => GraphQLFormattedError[];
+  /** Called for every execution of an event (one per group and event). */
+  onExecution?: () => void;
 }
 
 export class SubscriptionFanOut {
@@ -48,23 +58,21 @@ export class SubscriptionFanOut {
   constructor(readonly options: FanOutOptions) {}
 
   /**
-   * graphql-ws's `subscribe`: the root field subscribes as graphql-js would (authorization, `id`
-   * check, the filtered topic), then the subscription joins its group. The stream handed back
-   * yields nothing: frames go to the socket directly, and the stream ends (or fails) when the
-   * subscription does, so graphql-ws still sends `complete` or `error` and calls `return()`.
+   * The root field subscribes as graphql-js would (authorization, `id` check, the filtered topic),
+   * then the subscription joins its group. Resolves with the subscription, to be closed when the
+   * client completes it or goes, or with the result (errors) that refused it.
    */
-  async subscribe(args: ExecutionArgs): Promise<AsyncGenerator<ExecutionResult, void, void> | ExecutionResult> {
-    const caller = args.contextValue as SubscriptionCaller;
+  async subscribe(args: ExecutionArgs, caller: SubscriptionCaller, sink: SubscriptionSink, operationId: string): Promise<Member | ExecutionResult> {
     const source = await createSourceEventStream({ ...args, contextValue: this.context(caller.client, caller.introspectionAllowed, `${caller.connectionId}/${args.operationName ?? 'anonymous'}`) });
     if (!isAsyncIterable(source)) return source;
     const key = JSON.stringify([visibilityClass(caller.client), caller.query, args.operationName ?? null, args.variableValues ?? {}]);
     let group = this.groups.get(key);
     if (!group) {
-      group = new Group(this, key, this.nextGroup++, args.document, args.operationName ?? undefined, args.variableValues ?? undefined, caller.introspectionAllowed);
+      group = new Group(this, key, this.nextGroup++, caller.client, args.document, args.operationName ?? undefined, args.variableValues ?? undefined, caller.introspectionAllowed);
       this.groups.set(key, group);
     }
-    const member = new Member(group, caller.client, caller.socket, caller.operationId, source[Symbol.asyncIterator]());
     group.size += 1;
+    const member = new Member(group, sink, operationId, source[Symbol.asyncIterator]());
     member.start();
     return member;
   }
@@ -83,17 +91,56 @@ export class SubscriptionFanOut {
   }
 }
 
-/** Subscriptions that execute alike, and the payload of each event, computed once for all of them. */
+/** One event's payload for one group: being computed, then the JSON text (or the failure). */
+class Delivery {
+  settled = false;
+  /** What follows the id in every member's `next` frame: `,"type":"next","payload":…}`, as UTF-8. */
+  frameTail: Buffer = EMPTY;
+  error: unknown = undefined;
+  /** Members whose next frame is this one, waiting for it. */
+  private waiting: Member[] | undefined;
+
+  constructor(run: Promise<string>) {
+    run.then(
+      (payload) => this.settle(payload, undefined),
+      (error: unknown) => this.settle('', error ?? new Error('subscription execution failed')),
+    );
+  }
+
+  wait(member: Member): void {
+    (this.waiting ??= []).push(member);
+  }
+
+  private settle(payload: string, error: unknown): void {
+    this.settled = true;
+    // graphql-transport-ws's `next` message, keys in graphql-ws's order; encoded once for every member.
+    if (error === undefined) this.frameTail = Buffer.from(`,"type":"next","payload":${payload}}`);
+    this.error = error;
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    for (const member of waiting ?? []) member.drain();
+  }
+}
+
+/**
+ * Subscriptions that execute alike, and the payload of each event, computed once for all of them.
+ * The client it executes with is its first member's: any member would do, as the visibility class
+ * fixes everything resolution reads from the caller.
+ */
 class Group {
   size = 0;
-  /** The payload text of each event object, while anyone may still ask for it. */
-  private readonly payloads = new WeakMap<object, Promise<string>>();
+  /** The payload of each event object, while anyone may still ask for it. */
+  private readonly deliveries = new WeakMap<object, Delivery>();
+  /** The last event a member's filter was asked about, and its answer: the same for every member. */
+  private lastEvent: object | undefined;
+  private lastAccepted = false;
   private logger: Logger | undefined;
 
   constructor(
     private readonly fanOut: SubscriptionFanOut,
     readonly key: string,
     private readonly serial: number,
+    private readonly client: ApiClient,
     private readonly document: DocumentNode,
     private readonly operationName: string | undefined,
     private readonly variableValues: Record<string, unknown> | undefined,
@@ -104,124 +151,150 @@ class Group {
     this.fanOut.leave(this);
   }
 
-  /**
-   * The `next` payload for `event`, as JSON text. `client` is the member asking first: any member
-   * would do, as the visibility class fixes everything resolution reads from the caller. Every
-   * member receives the same event object from the topic, so the first one's execution serves all.
-   */
-  payloadFor(event: unknown, client: ApiClient): Promise<string> {
-    if (typeof event !== 'object' || event === null) return this.run(event, client);
-    let payload = this.payloads.get(event);
-    if (!payload) {
-      payload = this.run(event, client);
-      this.payloads.set(event, payload);
-    }
-    return payload;
+  /** Whether the event is for this group: one member's filter answers for all of them. */
+  accepts(event: unknown, filter: (event: unknown) => boolean): boolean {
+    if (typeof event !== 'object' || event === null) return filter(event);
+    if (event === this.lastEvent) return this.lastAccepted;
+    const accepted = filter(event);
+    this.lastEvent = event;
+    this.lastAccepted = accepted;
+    return accepted;
   }
 
-  private async run(event: unknown, client: ApiClient): Promise<string> {
+  /** The delivery of `event`, its execution started by the first member asking. */
+  delivery(event: unknown): Delivery {
+    if (typeof event !== 'object' || event === null) return new Delivery(this.run(event));
+    let delivery = this.deliveries.get(event);
+    if (!delivery) {
+      delivery = new Delivery(this.run(event));
+      this.deliveries.set(event, delivery);
+    }
+    return delivery;
+  }
+
+  private async run(event: unknown): Promise<string> {
     const { schema, format } = this.fanOut.options;
+    this.fanOut.options.onExecution?.();
     this.logger ??= this.fanOut.options.logger.child({ subscriptionGroup: this.serial });
-    const contextValue = this.fanOut.context(client, this.introspectionAllowed, `group-${this.serial}/${this.operationName ?? 'anonymous'}`, this.logger);
+    const contextValue = this.fanOut.context(this.client, this.introspectionAllowed, `group-${this.serial}/${this.operationName ?? 'anonymous'}`, this.logger);
     const result = await execute({ schema, document: this.document, operationName: this.operationName, variableValues: this.variableValues, rootValue: event, contextValue });
     // The shape graphql-ws gives a result whose errors went through the formatter.
     return JSON.stringify(result.errors ? { ...result, errors: format(result.errors) } : result);
   }
 }
 
-const DONE: IteratorResult<ExecutionResult, void> = { done: true, value: undefined };
-
 /**
- * One subscription in a group: it pulls its filtered events from the topic one at a time, asks the
- * group for each payload and writes the frame, waiting for the socket to take it as graphql-ws
- * does (so a subscriber that stops reading backs up on the topic and is cut off there).
+ * One subscription in a group. Events of the topic's pub/sub are handed over synchronously as they
+ * are published; any other stream is pulled one event at a time. Frames leave in event order: a
+ * member whose next payload is still being computed queues the later ones behind it. A subscriber
+ * that stops reading (its socket's queue, or its own, past the limits) is cut off with an error,
+ * and can catch up from `events(after:)`.
  */
-class Member implements AsyncGenerator<ExecutionResult, void, void> {
-  private ended = false;
-  private finished = false;
-  private resolveEnd!: (result: IteratorResult<ExecutionResult, void>) => void;
-  private rejectEnd!: (error: unknown) => void;
-  private readonly end: Promise<IteratorResult<ExecutionResult, void>>;
+export class Member implements TopicConsumer<unknown> {
+  private closed = false;
+  /** Deliveries not sent yet, oldest first, while the oldest is being computed. */
+  private backlog: Delivery[] | undefined;
 
   constructor(
     private readonly group: Group,
-    private readonly client: ApiClient,
-    private readonly socket: WebSocket,
+    private readonly sink: SubscriptionSink,
     private readonly operationId: string,
     private readonly source: AsyncIterator<unknown>,
-  ) {
-    this.end = new Promise((resolve, reject) => {
-      this.resolveEnd = resolve;
-      this.rejectEnd = reject;
-    });
-    // graphql-ws awaits it; a failure before it does is not an unhandled rejection.
-    this.end.catch(() => undefined);
-  }
+  ) {}
 
   start(): void {
+    if (this.source instanceof TopicSubscription && this.source.attach(this)) return;
     void this.pump();
   }
 
+  /** The client completed the operation, or the socket closed: no frame, no end notice. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.backlog = undefined;
+    this.group.leave();
+    this.source.return?.().catch(() => undefined);
+  }
+
+  offer(event: unknown, filter: (event: unknown) => boolean): void {
+    if (this.closed) return;
+    try {
+      if (!this.group.accepts(event, filter)) return;
+      const delivery = this.group.delivery(event);
+      if (this.backlog) {
+        if (this.backlog.length >= MAX_BUFFERED) throw new Error(FELL_BEHIND);
+        this.backlog.push(delivery);
+      } else if (delivery.settled) {
+        this.write(delivery);
+      } else {
+        this.backlog = [delivery];
+        delivery.wait(this);
+      }
+    } catch (error) {
+      this.end(error);
+    }
+  }
+
+  /** The stream ended: `complete` (or `error`) for the client. */
+  end(error?: unknown): void {
+    if (this.closed) return;
+    this.close();
+    this.sink.subscriptionEnded(this.operationId, error);
+  }
+
+  /** The delivery this member waited for settled: sends what is ready, in order. */
+  drain(): void {
+    const backlog = this.backlog;
+    if (!backlog) return;
+    try {
+      while (backlog.length > 0 && !this.closed) {
+        const head = backlog[0]!;
+        if (!head.settled) {
+          head.wait(this);
+          return;
+        }
+        backlog.shift();
+        this.write(head);
+      }
+      if (this.backlog === backlog) this.backlog = undefined;
+    } catch (error) {
+      this.end(error);
+    }
+  }
+
+  private write(delivery: Delivery): void {
+    if (delivery.error !== undefined) throw delivery.error;
+    const socket = this.sink.socket;
+    if (this.closed || socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_SOCKET_BUFFERED_BYTES) throw new Error(FELL_BEHIND);
+    // The frame as bytes (the socket then writes buffers only, its fast path): this member's id
+    // before the tail all members share. Built per frame, not kept.
+    const head = `{"id":${JSON.stringify(this.operationId)}`;
+    const headBytes = Buffer.byteLength(head);
+    const tail = delivery.frameTail;
+    const frame = Buffer.allocUnsafe(headBytes + tail.length);
+    frame.write(head, 0, 'utf8');
+    tail.copy(frame, headBytes);
+    socket.send(frame, { binary: false });
+  }
+
+  /** Any stream other than the pub/sub's: pulled one event at a time. */
   private async pump(): Promise<void> {
     try {
       for (;;) {
         const next = await this.source.next();
-        if (next.done || this.ended) break;
-        const payload = await this.group.payloadFor(next.value, this.client);
-        if (this.ended) break;
-        // graphql-transport-ws's `next` message, keys in graphql-ws's order; built per frame, not kept.
-        await send(this.socket, `{"id":${JSON.stringify(this.operationId)},"type":"next","payload":${payload}}`);
+        if (next.done || this.closed) break;
+        this.offer(next.value, acceptAll);
       }
-      this.finish();
+      this.end();
     } catch (error) {
-      this.finish(error);
+      this.end(error);
     }
-  }
-
-  private finish(error?: unknown): void {
-    if (this.finished) return;
-    this.finished = true;
-    this.ended = true;
-    this.group.leave();
-    if (error === undefined) this.resolveEnd(DONE);
-    else this.rejectEnd(error);
-  }
-
-  next(): Promise<IteratorResult<ExecutionResult, void>> {
-    return this.end;
-  }
-
-  async return(): Promise<IteratorResult<ExecutionResult, void>> {
-    this.ended = true;
-    try {
-      await this.source.return?.();
-    } catch {
-      // The topic is being left anyway.
-    }
-    this.finish();
-    return DONE;
-  }
-
-  async throw(error: unknown): Promise<IteratorResult<ExecutionResult, void>> {
-    await this.return();
-    throw error;
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this;
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.return();
   }
 }
 
-/** Writes a frame as graphql-ws does: resolved once the socket took it, at once if it is closing. */
-function send(socket: WebSocket, frame: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (socket.readyState !== socket.OPEN) return resolve();
-    socket.send(frame, (error) => (error ? reject(error) : resolve()));
-  });
+function acceptAll(): boolean {
+  return true;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -1,37 +1,47 @@
-// graphql-ws on the same HTTP server and path as POST /graphql. The key arrives as
+// graphql-ws on the same HTTP server and path as POST /graphql: the graphql-transport-ws protocol
+// (what graphql-ws clients speak), served here on `ws` directly. The key arrives as
 // connectionParams.authorization; a missing or bad key closes the socket with 4401, and the key is
 // checked again for every operation. Revoking a key closes every socket that used it with 4403,
 // on every instance. Subscriptions fan out through SubscriptionFanOut: each event is executed once
 // per group of alike subscriptions, in a context of its own. Errors leave through the same
 // formatter as HTTP: the same codes, and "Internal error" for the unexpected.
+//
+// Why not graphql-ws's own server: it keeps, for every subscription, the suspended async functions
+// of its message handler and `for await` loop (with the message, the execution arguments and three
+// closures), and per socket a timer and an adapter of closures; with thousands of idle
+// subscriptions that is most of their memory. Here a socket holds one Connection (its handlers are
+// shared by all sockets, keep-alive is one timer for all), and a subscription one fan-out Member.
+// The protocol's messages, close codes and keep-alive are graphql-ws's (same constants, same
+// message validation).
 
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from 'graphql';
-import { CloseCode } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { GraphQLError, execute, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, MessageType, handleProtocols, parseMessage, type Message, type SubscribePayload } from 'graphql-ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Logger } from '../lib/logger.js';
 import { detachedClient, type ApiClient } from '../modules/clients/api-client.entity.js';
 import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.service.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
-import { authenticate, describeOperation, type GatewayContext } from '../graphql/context.js';
+import { authenticate, describeOperation } from '../graphql/context.js';
 import { createFormatError, forbidden, isRuleCode, unauthenticated } from '../graphql/errors.js';
 import { queryTooLong } from '../graphql/limits.js';
 import { usesIntrospection } from './introspection.js';
 import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
-import { SubscriptionFanOut, type SubscriptionCaller } from './fan-out.js';
+import { SubscriptionFanOut, type Member, type SubscriptionSink } from './fan-out.js';
 
 /** Close code for a missing or bad key at connection time, or on an operation. */
 export const WS_UNAUTHORIZED = 4401;
 /** Close code for a socket whose key (or an operation's key) was revoked while it was open. */
 export const WS_KEY_REVOKED = 4403;
 
-interface ConnectionState {
-  authorization: unknown;
-  connectionId: string;
-}
+/** As graphql-ws: a socket must send `connection_init` this soon after opening. */
+const CONNECTION_INIT_WAIT_MS = 3_000;
+/** As graphql-ws: every socket is pinged this often, and closed if the previous ping got no pong. */
+const KEEP_ALIVE_MS = 12_000;
+/** Keep-alive ticks per KEEP_ALIVE_MS, each pinging its share of the sockets. */
+const KEEP_ALIVE_SLICES = 12;
 
 export interface GraphqlWsOptions {
   httpServer: Server;
@@ -51,37 +61,174 @@ export interface GraphqlWsOptions {
 /** Query texts kept parsed and validated: subscribers mostly send the same few documents. */
 const DOCUMENT_CACHE_SIZE = 200;
 
+/** One open socket: its protocol state, its key and its operations. */
+class Connection implements SubscriptionSink {
+  initReceived = false;
+  acknowledged = false;
+  /** A ping was sent and no pong has come back yet. */
+  awaitingPong = false;
+  /** The keep-alive tick this socket is pinged on. */
+  slice = 0;
+  authorization: unknown = undefined;
+  connectionId = '';
+  initTimer: NodeJS.Timeout | undefined;
+  /** Running operations by id: null while one is being set up, then a subscription's member. */
+  readonly operations = new Map<string, Member | null>();
+  /** The clients whose keys this socket uses (the connection's, and operations' own). */
+  clientIds: string[] | undefined;
+
+  constructor(
+    readonly socket: WebSocket,
+    private readonly server: { subscriptionEnded(connection: Connection, operationId: string, error?: unknown): void },
+  ) {}
+
+  subscriptionEnded(operationId: string, error?: unknown): void {
+    this.server.subscriptionEnded(this, operationId, error);
+  }
+
+  send(message: Message): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+}
+
 /** Attaches graphql-ws to the HTTP server; resolves once it listens for key revocations. */
 export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ close(): Promise<void> }> {
   const log = options.logger.child({ component: 'graphql-ws' });
-  const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes });
-  const states = new WeakMap<object, ConnectionState>();
+  const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes, handleProtocols });
   const rules = [...specifiedRules, ...options.validationRules];
-  const sockets = new SocketsByClient();
+  const connections = new Map<WebSocket, Connection>();
+  const byClient = new ConnectionsByClient();
   const formatError = createFormatError({ logger: log, development: options.development });
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
-  const fanOut = new SubscriptionFanOut({ schema: options.schema, services: options.services, db: options.db, logger: log, format });
+  const fanOut = new SubscriptionFanOut({ schema: options.schema, services: options.services, db: options.db, logger: log, format, onExecution: () => options.metrics.subscriptionExecutions.inc() });
   const documents = new Map<string, DocumentNode>();
+  // As graphql-ws with isProd: the reason of a close after an unexpected failure names no error.
+  const internalReason = (error: unknown) => (options.development ? limitCloseReason(error instanceof Error ? error.message : String(error)) : 'Internal server error');
 
   // Any instance may commit a revocation: each one closes the sockets it holds for that client.
   const unlisten = await options.db.listen(API_CLIENT_REVOKED_CHANNEL, (clientId) => {
-    const closed = sockets.closeAll(clientId, WS_KEY_REVOKED, 'API key revoked');
+    const closed = byClient.closeAll(clientId, WS_KEY_REVOKED, 'API key revoked');
     if (closed > 0) log.info({ clientId, sockets: closed }, 'closed the sockets of a revoked client');
   });
 
-  const disposable = useServer<Record<string, unknown> | undefined, { state?: ConnectionState }>(
-    {
-      schema: options.schema,
-      // Otherwise graphql-ws reads NODE_ENV itself and, outside "production", closes a socket whose
-      // handler threw with the error's message as the close reason.
-      isProd: !options.development,
-      // graphql-js runs every event of a subscription with the context built once in onSubscribe,
-      // per subscriber; the fan-out runs each event once per group of alike subscriptions, with an
-      // EntityManager fork and DataLoaders of its own, so nested fields are read fresh and
-      // nothing accumulates per socket.
-      subscribe: (args) => fanOut.subscribe(args),
-      onConnect: async (ctx) => {
-        const params = ctx.connectionParams ?? {};
+  const server = {
+    subscriptionEnded(connection: Connection, operationId: string, error?: unknown): void {
+      if (connection.operations.get(operationId) === undefined) return;
+      connection.operations.delete(operationId);
+      if (error === undefined) {
+        connection.send({ id: operationId, type: MessageType.Complete });
+        return;
+      }
+      // The stream failed (a subscriber too far behind, an execution that threw): graphql-ws's `error`.
+      const original = error instanceof Error ? error : new Error(String(error));
+      sendErrors(connection, operationId, [new GraphQLError(original.message, { originalError: original })]);
+    },
+  };
+
+  function sendErrors(connection: Connection, operationId: string, errors: readonly GraphQLError[]): void {
+    // Refused before execution (no operation to name), or a subscription's stream that failed.
+    options.metrics.graphqlOperations.inc({ operation: OTHER_OPERATION, type: 'ws', outcome: 'error' });
+    log.debug({ errors: errors.map((error) => error.message) }, 'graphql-ws operation failed');
+    connection.send({ id: operationId, type: MessageType.Error, payload: format(errors) });
+  }
+
+  /** A `next` with the result, its errors through the formatter. */
+  function sendResult(connection: Connection, operationId: string, result: ExecutionResult): void {
+    connection.send({ id: operationId, type: MessageType.Next, payload: result.errors ? { ...result, errors: format(result.errors) } : result } as Message);
+  }
+
+  // One set of handlers for every socket (`this` is the socket), so a socket costs no closures.
+  function onMessage(this: WebSocket, data: RawData): void {
+    const connection = connections.get(this);
+    if (!connection) return;
+    handleMessage(connection, String(data)).catch((error: unknown) => {
+      log.error({ err: error }, 'unexpected error handling a graphql-ws message');
+      connection.socket.close(CloseCode.InternalServerError, internalReason(error));
+    });
+  }
+  function onPong(this: WebSocket): void {
+    const connection = connections.get(this);
+    if (connection) connection.awaitingPong = false;
+  }
+  function onSocketError(this: WebSocket, error: Error): void {
+    log.error({ err: error }, 'graphql-ws socket error');
+    this.close(CloseCode.InternalServerError, internalReason(error));
+  }
+  function onClose(this: WebSocket): void {
+    const connection = connections.get(this);
+    if (!connection) return;
+    connections.delete(this);
+    clearTimeout(connection.initTimer);
+    byClient.remove(connection);
+    const members = [...connection.operations.values()];
+    connection.operations.clear();
+    for (const member of members) member?.close();
+  }
+
+  // As graphql-ws: the server's own failure (its HTTP server's, forwarded) ends every socket.
+  wss.on('error', (error) => {
+    log.error({ err: error }, 'graphql-ws server error');
+    for (const socket of wss.clients) socket.close(CloseCode.InternalServerError, internalReason(error));
+  });
+
+  let opened = 0;
+  wss.on('connection', (socket: WebSocket) => {
+    socket.on('error', onSocketError);
+    if (socket.protocol !== GRAPHQL_TRANSPORT_WS_PROTOCOL) {
+      socket.close(CloseCode.SubprotocolNotAcceptable, 'Subprotocol not acceptable');
+      return;
+    }
+    const connection = new Connection(socket, server);
+    connection.slice = opened++ % KEEP_ALIVE_SLICES;
+    connections.set(socket, connection);
+    connection.initTimer = setTimeout(() => {
+      connection.initTimer = undefined;
+      if (!connection.initReceived) socket.close(CloseCode.ConnectionInitialisationTimeout, 'Connection initialisation timeout');
+    }, CONNECTION_INIT_WAIT_MS);
+    socket.on('message', onMessage);
+    socket.on('pong', onPong);
+    socket.on('close', onClose);
+  });
+
+  // One keep-alive timer for every socket: each socket is pinged every KEEP_ALIVE_MS, and one that did
+  // not answer its previous ping is gone. The sockets are spread over KEEP_ALIVE_SLICES ticks, so
+  // thousands of them are not pinged (and do not answer) in one burst.
+  let tick = 0;
+  const keepAlive = setInterval(() => {
+    const slice = tick++ % KEEP_ALIVE_SLICES;
+    for (const connection of connections.values()) {
+      if (connection.slice !== slice) continue;
+      const socket = connection.socket;
+      if (socket.readyState !== socket.OPEN) continue;
+      if (connection.awaitingPong) {
+        socket.terminate();
+        continue;
+      }
+      connection.awaitingPong = true;
+      socket.ping();
+    }
+  }, KEEP_ALIVE_MS / KEEP_ALIVE_SLICES);
+  keepAlive.unref();
+
+  async function handleMessage(connection: Connection, data: string): Promise<void> {
+    const socket = connection.socket;
+    let message: Message;
+    try {
+      message = parseMessage(data);
+    } catch {
+      socket.close(CloseCode.BadRequest, 'Invalid message received');
+      return;
+    }
+    switch (message.type) {
+      case MessageType.ConnectionInit: {
+        if (connection.initReceived) {
+          socket.close(CloseCode.TooManyInitialisationRequests, 'Too many initialisation requests');
+          return;
+        }
+        connection.initReceived = true;
+        clearTimeout(connection.initTimer);
+        connection.initTimer = undefined;
+        const params = (message.payload ?? {}) as Record<string, unknown>;
         // GraphiQL sends its header editor's names as they are typed; accept either case.
         const authorization = params.authorization ?? params.Authorization;
         let client: ApiClient | null;
@@ -91,107 +238,159 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           // The reason carries the correlation id of the logged error, never the error itself.
           const correlationId = randomUUID();
           log.error({ err: error, correlationId }, 'unexpected error accepting a graphql-ws connection');
-          ctx.extra.socket.close(CloseCode.InternalServerError, `Internal error ${correlationId}`);
-          return false;
+          socket.close(CloseCode.InternalServerError, `Internal error ${correlationId}`);
+          return;
         }
         if (!client) {
           options.metrics.wsConnections.inc({ outcome: 'rejected' });
-          ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
-          return false;
+          socket.close(WS_UNAUTHORIZED, 'Unauthorized');
+          return;
         }
+        if (socket.readyState !== socket.OPEN) return;
         options.metrics.wsConnections.inc({ outcome: 'accepted' });
-        states.set(ctx.extra.socket, { authorization, connectionId: randomUUID() });
-        sockets.add(client.id, ctx.extra.socket);
-        // graphql-ws keeps the upgrade request for as long as the socket lives; nothing here reads it again.
-        Reflect.deleteProperty(ctx.extra, 'request');
-        return true;
-      },
-      // Parse and validate here, with the same token limit and rules as HTTP, then hand graphql-ws
-      // ready execution arguments, or the errors (with HTTP's codes) that refuse the operation.
-      onSubscribe: errorsInsteadOfThrowing(async (ctx, id, payload) => {
-        const state = states.get(ctx.extra.socket);
-        const connectionClient = (await authenticate(options.services, options.db.fork(), state?.authorization)).client;
-        if (!state || !connectionClient) {
-          ctx.extra.socket.close(WS_UNAUTHORIZED, 'Unauthorized');
-          return [new GraphQLError('The API key is no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })];
+        connection.authorization = authorization;
+        connection.connectionId = flatUuid();
+        byClient.add(client.id, connection);
+        if (socket.readyState !== socket.OPEN) return;
+        connection.acknowledged = true;
+        connection.send({ type: MessageType.ConnectionAck });
+        return;
+      }
+      case MessageType.Ping:
+        connection.send(message.payload ? { type: MessageType.Pong, payload: message.payload } : { type: MessageType.Pong });
+        return;
+      case MessageType.Pong:
+        return;
+      case MessageType.Subscribe: {
+        if (!connection.acknowledged) {
+          socket.close(CloseCode.Unauthorized, 'Unauthorized');
+          return;
         }
-        // GraphiQL sends its Headers tab with every operation; such an operation runs as that key
-        // (which must itself be valid), never as more than it.
-        const operationAuthorization = headerOf(payload.extensions, 'authorization');
-        let client = connectionClient;
-        if (operationAuthorization !== undefined) {
-          const operationClient = (await authenticate(options.services, options.db.fork(), operationAuthorization)).client;
-          if (!operationClient) return [unauthenticated('INVALID')];
-          client = operationClient;
-          // Revoking this key must end the subscriptions it opened here too.
-          sockets.add(client.id, ctx.extra.socket);
+        const { id, payload } = message;
+        if (connection.operations.has(id)) {
+          socket.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
+          return;
         }
-        // Refused before parsing, as over HTTP.
-        if (payload.query.length > options.maxQueryChars) return [queryTooLong(options.maxQueryChars)];
-        // A document parsed and validated once is shared by every operation sending the same text.
-        let document = documents.get(payload.query);
-        if (!document) {
-          try {
-            document = parse(payload.query, { maxTokens: options.maxTokens });
-          } catch (error) {
-            return [withCode(error instanceof GraphQLError ? error : new GraphQLError('Could not parse the operation'), 'GRAPHQL_PARSE_FAILED')];
-          }
-          const errors = validate(options.schema, document, rules);
-          if (errors.length > 0) return errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED'));
-          if (documents.size >= DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
-          documents.set(payload.query, document);
+        connection.operations.set(id, null);
+        try {
+          await runOperation(connection, id, payload);
+        } catch (error) {
+          // An unexpected failure (a database outage while authenticating, say) becomes an error
+          // for the formatter to mask and log, where graphql-ws would close the socket.
+          if (connection.operations.get(id) !== null) return;
+          connection.operations.delete(id);
+          const original = error instanceof Error ? error : new Error(String(error));
+          sendErrors(connection, id, [new GraphQLError(original.message, { originalError: original })]);
         }
-        const operation = getOperationAST(document, payload.operationName);
-        if (!operation) {
-          const message = payload.operationName ? `Unknown operation named "${payload.operationName}".` : 'Must provide operation name if query contains multiple operations.';
-          return [new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })];
-        }
-        const introspectionAllowed = options.development || client.isAdmin();
-        if (!introspectionAllowed && usesIntrospection(document)) return [forbidden('introspection is available to ADMIN keys only')];
-        // The socket's counterpart of an HTTP request line: who runs which operation.
-        log.info({ connectionId: state.connectionId, clientId: client.id, operationId: id, operation: describeOperation(operation) }, 'graphql-ws operation started');
-        // A subscription keeps only who asked and where to answer; its contexts are built when used.
-        const contextValue: GatewayContext | SubscriptionCaller =
-          operation.operation === 'subscription'
-            ? { kind: 'subscription-caller', client: detachedClient(client), socket: ctx.extra.socket, operationId: id, connectionId: state.connectionId, query: payload.query, introspectionAllowed }
-            : fanOut.context(client, introspectionAllowed, `${state.connectionId}/${payload.operationName ?? 'anonymous'}`, log.child({ connectionId: state.connectionId, clientId: client.id }));
-        return {
-          schema: options.schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue,
-        };
-      }),
-      onOperation: (_ctx, _id, _payload, args) => {
-        options.metrics.graphqlOperations.inc({ operation: operationLabel(options.schema, args.document, args.operationName), type: 'ws', outcome: 'success' });
-        return undefined;
-      },
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? { ...result, errors: format(result.errors) } : undefined),
-      onError: (_ctx, _id, _payload, errors) => {
-        // Refused before execution (no operation to name), or a subscription's stream that failed.
-        options.metrics.graphqlOperations.inc({ operation: OTHER_OPERATION, type: 'ws', outcome: 'error' });
-        log.debug({ errors: errors.map((error) => error.message) }, 'graphql-ws operation failed');
-        return format(errors);
-      },
-    },
-    wss,
-  );
+        return;
+      }
+      case MessageType.Complete: {
+        const member = connection.operations.get(message.id);
+        connection.operations.delete(message.id);
+        member?.close();
+        return;
+      }
+      default:
+        throw new Error(`Unexpected message of type ${message.type} received`);
+    }
+  }
+
+  /** Parses, checks and runs one operation; a subscription stays in `connection.operations`. */
+  async function runOperation(connection: Connection, id: string, payload: SubscribePayload): Promise<void> {
+    const socket = connection.socket;
+    const stillWanted = () => connection.operations.get(id) === null;
+    const refuse = (errors: readonly GraphQLError[]) => {
+      if (!stillWanted()) return;
+      connection.operations.delete(id);
+      sendErrors(connection, id, errors);
+    };
+    const connectionClient = (await authenticate(options.services, options.db.fork(), connection.authorization)).client;
+    if (!connectionClient) {
+      socket.close(WS_UNAUTHORIZED, 'Unauthorized');
+      return refuse([new GraphQLError('The API key is no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })]);
+    }
+    // GraphiQL sends its Headers tab with every operation; such an operation runs as that key
+    // (which must itself be valid), never as more than it.
+    const operationAuthorization = headerOf(payload.extensions, 'authorization');
+    let client = connectionClient;
+    if (operationAuthorization !== undefined) {
+      const operationClient = (await authenticate(options.services, options.db.fork(), operationAuthorization)).client;
+      if (!operationClient) return refuse([unauthenticated('INVALID')]);
+      client = operationClient;
+      // Revoking this key must end the subscriptions it opened here too.
+      byClient.add(client.id, connection);
+    }
+    // Refused before parsing, as over HTTP.
+    if (payload.query.length > options.maxQueryChars) return refuse([queryTooLong(options.maxQueryChars)]);
+    // A document parsed and validated once is shared by every operation sending the same text.
+    let document = documents.get(payload.query);
+    if (!document) {
+      try {
+        document = parse(payload.query, { maxTokens: options.maxTokens });
+      } catch (error) {
+        return refuse([withCode(error instanceof GraphQLError ? error : new GraphQLError('Could not parse the operation'), 'GRAPHQL_PARSE_FAILED')]);
+      }
+      const errors = validate(options.schema, document, rules);
+      if (errors.length > 0) return refuse(errors.map((error) => withCode(error, 'GRAPHQL_VALIDATION_FAILED')));
+      if (documents.size >= DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
+      documents.set(payload.query, document);
+    }
+    const operation = getOperationAST(document, payload.operationName);
+    if (!operation) {
+      const message = payload.operationName ? `Unknown operation named "${payload.operationName}".` : 'Must provide operation name if query contains multiple operations.';
+      return refuse([new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })]);
+    }
+    const introspectionAllowed = options.development || client.isAdmin();
+    if (!introspectionAllowed && usesIntrospection(document)) return refuse([forbidden('introspection is available to ADMIN keys only')]);
+    // The socket's counterpart of an HTTP request line: who runs which operation.
+    log.info({ connectionId: connection.connectionId, clientId: client.id, operationId: id, operation: describeOperation(operation) }, 'graphql-ws operation started');
+    if (!stillWanted()) return;
+    const args: ExecutionArgs = { schema: options.schema, document, operationName: payload.operationName, variableValues: payload.variables };
+    const label = () => operationLabel(options.schema, document, payload.operationName);
+    if (operation.operation === 'subscription') {
+      // A subscription keeps only a member of its group; its contexts are built when used.
+      // The key cache's copy of the client is shared by every subscription using that key.
+      const caller = { client: detachedClient(client), connectionId: connection.connectionId, query: payload.query, introspectionAllowed };
+      const subscribed = await fanOut.subscribe(args, caller, connection, id);
+      options.metrics.graphqlOperations.inc({ operation: label(), type: 'ws', outcome: 'success' });
+      if (!('close' in subscribed)) {
+        // Refused by the root field (not allowed, no such id): its errors in a `next`, then `complete`, as graphql-ws does.
+        if (!stillWanted()) return;
+        connection.operations.delete(id);
+        sendResult(connection, id, subscribed);
+        connection.send({ id, type: MessageType.Complete });
+        return;
+      }
+      if (!stillWanted() || socket.readyState !== socket.OPEN) {
+        subscribed.close();
+        return;
+      }
+      connection.operations.set(id, subscribed);
+      return;
+    }
+    const contextValue = fanOut.context(client, introspectionAllowed, `${connection.connectionId}/${payload.operationName ?? 'anonymous'}`, log.child({ connectionId: connection.connectionId, clientId: client.id }));
+    const result = await execute({ ...args, contextValue });
+    options.metrics.graphqlOperations.inc({ operation: label(), type: 'ws', outcome: 'success' });
+    if (!stillWanted()) return;
+    connection.operations.delete(id);
+    if ('next' in result) throw new Error('incremental delivery is not supported over graphql-ws');
+    sendResult(connection, id, result);
+    connection.send({ id, type: MessageType.Complete });
+  }
 
   return {
     async close() {
+      clearInterval(keepAlive);
       await unlisten();
       for (const socket of wss.clients) socket.close(1001, 'Server shutting down');
-      await disposable.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
 }
 
-/** The open sockets each client's key is used on (for the connection or for one of its operations). */
-class SocketsByClient {
-  private readonly byClient = new Map<string, Set<WebSocket>>();
-  private readonly bySocket = new WeakMap<WebSocket, Set<string>>();
+/** The open connections each client's key is used on (for the connection or for one of its operations). */
+class ConnectionsByClient {
+  private readonly byClient = new Map<string, Set<Connection>>();
   /**
    * Clients revoked while this instance ran. A key authenticated just before its revocation
    * committed, but indexed just after the notification, is closed here instead of living on.
@@ -199,24 +398,19 @@ class SocketsByClient {
    */
   private readonly revoked = new Set<string>();
 
-  add(clientId: string, socket: WebSocket): void {
+  add(clientId: string, connection: Connection): void {
     if (this.revoked.has(clientId)) {
-      socket.close(WS_KEY_REVOKED, 'API key revoked');
+      connection.socket.close(WS_KEY_REVOKED, 'API key revoked');
       return;
     }
-    let clients = this.bySocket.get(socket);
-    if (!clients) {
-      clients = new Set();
-      this.bySocket.set(socket, clients);
-      socket.once('close', () => this.remove(socket));
-    }
-    clients.add(clientId);
+    if (connection.clientIds?.includes(clientId)) return;
+    (connection.clientIds ??= []).push(clientId);
     let set = this.byClient.get(clientId);
     if (!set) {
       set = new Set();
       this.byClient.set(clientId, set);
     }
-    set.add(socket);
+    set.add(connection);
   }
 
   /** Closes every socket of the client; returns how many. */
@@ -225,35 +419,32 @@ class SocketsByClient {
     const set = this.byClient.get(clientId);
     if (!set) return 0;
     const open = [...set];
-    for (const socket of open) socket.close(code, reason);
+    for (const connection of open) connection.socket.close(code, reason);
     return open.length;
   }
 
-  private remove(socket: WebSocket): void {
-    for (const clientId of this.bySocket.get(socket) ?? []) {
+  /** The socket closed. */
+  remove(connection: Connection): void {
+    for (const clientId of connection.clientIds ?? []) {
       const set = this.byClient.get(clientId);
-      set?.delete(socket);
+      set?.delete(connection);
       if (set?.size === 0) this.byClient.delete(clientId);
     }
-    this.bySocket.delete(socket);
+    connection.clientIds = undefined;
   }
 }
 
 /**
- * An onSubscribe hook whose unexpected failure (a database outage while authenticating, say)
- * becomes an error for the formatter to mask and log, where graphql-ws would close the socket.
+ * A random UUID as one flat string: Node builds randomUUID() from pieces, which V8 keeps as a
+ * chain of about fifteen string fragments (some 450 bytes) for as long as the id is held.
  */
-function errorsInsteadOfThrowing<A extends unknown[]>(
-  hook: (...args: A) => Promise<ExecutionArgs | readonly GraphQLError[]>,
-): (...args: A) => Promise<ExecutionArgs | readonly GraphQLError[]> {
-  return async (...args) => {
-    try {
-      return await hook(...args);
-    } catch (error) {
-      const original = error instanceof Error ? error : new Error(String(error));
-      return [new GraphQLError(original.message, { originalError: original })];
-    }
-  };
+function flatUuid(): string {
+  return Buffer.from(randomUUID(), 'latin1').toString('latin1');
+}
+
+/** As graphql-ws: a close reason fits in the 123 bytes a close frame allows. */
+function limitCloseReason(reason: string): string {
+  return Buffer.byteLength(reason) < 124 ? reason : 'Internal server error';
 }
 
 /**

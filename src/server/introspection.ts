@@ -23,11 +23,21 @@ export function usesIntrospection(document: DocumentNode): boolean {
 }
 
 export function introspectionGuard(): ApolloServerPlugin<GatewayContext> {
+  // Apollo hands every request of a cached query text the same parsed document: walked once.
+  const answers = new WeakMap<DocumentNode, boolean>();
+  const introspects = (document: DocumentNode): boolean => {
+    let answer = answers.get(document);
+    if (answer === undefined) {
+      answer = usesIntrospection(document);
+      answers.set(document, answer);
+    }
+    return answer;
+  };
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ document, contextValue }) {
-          if (!contextValue.introspectionAllowed && usesIntrospection(document)) {
+          if (!contextValue.introspectionAllowed && introspects(document)) {
             throw forbidden('introspection is available to ADMIN keys only', { httpStatus: 403 });
           }
         },

@@ -99,6 +99,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly subscriptionExecutions = new Counter({
+    name: 'gateway_subscription_executions_total',
+    help: 'Live events executed for subscribers: one per group of alike subscriptions (same operation, variables and visibility class) and event, however many subscribers the group has.',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
   }
@@ -122,6 +128,23 @@ export class GatewayMetrics {
   /** Counts GraphQL operations over HTTP (graphql-ws operations are counted by the ws server). */
   apolloPlugin(): ApolloServerPlugin<GatewayContext> {
     const metrics = this;
+    // Apollo hands every request of a cached query text the same parsed document: labelled once per operation name.
+    const labels = new WeakMap<DocumentNode, Map<string, string>>();
+    const labelOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): string => {
+      let byName = labels.get(document);
+      if (!byName) {
+        byName = new Map();
+        labels.set(document, byName);
+      }
+      const key = operationName ?? '';
+      let label = byName.get(key);
+      if (label === undefined) {
+        label = operationLabel(schema, document, operationName);
+        // Operation names are the caller's text: a document sent with many names keeps only a few.
+        if (byName.size < 16) byName.set(key, label);
+      }
+      return label;
+    };
     return {
       async requestDidStart() {
         const started = process.hrtime.bigint();
@@ -129,7 +152,7 @@ export class GatewayMetrics {
           async willSendResponse({ schema, document, operation, operationName, errors, response }) {
             const body = response.body;
             const failed = Boolean(errors?.length) || (body.kind === 'single' && Boolean(body.singleResult.errors?.length));
-            const label = operation && document ? operationLabel(schema, document, operationName) : OTHER_OPERATION;
+            const label = operation && document ? labelOf(schema, document, operationName) : OTHER_OPERATION;
             metrics.recordOperation(label, operation?.operation ?? 'unknown', failed, started);
           },
         };

@@ -35,7 +35,10 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
   const router = Router();
 
   router.post('/webhooks/:provider/:account', async (req: Request<{ provider: string; account: string }>, res: Response) => {
-    const log = ((req as Request & { log?: Logger }).log ?? options.logger).child({ component: 'webhooks' });
+    // Made only when something is logged: most deliveries log one line at info, often disabled.
+    const base = (req as Request & { log?: Logger }).log ?? options.logger;
+    let child: Logger | undefined;
+    const log = (): Logger => (child ??= base.child({ component: 'webhooks' }));
     const providerParam = req.params.provider;
     const account = services.accounts.get(req.params.account);
     const adapter = isProviderName(providerParam) ? services.providers[providerParam] : undefined;
@@ -43,10 +46,10 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
     const provider: ProviderName | 'unknown' = adapter ? (providerParam as ProviderName) : 'unknown';
     const reject = (status: number, reason: string) => {
       metrics.recordWebhook(provider, 'rejected', reason);
-      log.warn({ provider, account: account?.code, status, reason }, 'webhook rejected');
+      log().warn({ provider, account: account?.code, status, reason }, 'webhook rejected');
       // A refused large body is left unread: closing the connection spares reading the rest.
       if (status === 413) res.set('connection', 'close');
-      res.status(status).json({ received: false, reason });
+      answer(res, status, { received: false, reason });
     };
 
     if (!adapter || !account || account.provider !== providerParam) return reject(404, 'NOT_FOUND');
@@ -58,8 +61,8 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
       body = await readBody(req, bodyLimitBytes);
     } catch (error) {
       if (error instanceof BodyTooLarge) return reject(413, 'PAYLOAD_TOO_LARGE');
-      log.warn({ err: error, provider, account: account.code }, 'webhook body could not be read');
-      if (!res.headersSent && !res.destroyed) res.status(400).json({ received: false, reason: 'BODY_UNREADABLE' });
+      log().warn({ err: error, provider, account: account.code }, 'webhook body could not be read');
+      if (!res.headersSent && !res.destroyed) answer(res, 400, { received: false, reason: 'BODY_UNREADABLE' });
       return;
     }
 
@@ -77,10 +80,10 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
           keepPerAccount: options.rejectedKeepPerAccount,
         });
         // Every rejection is still counted (metric below); only the stored rows are capped.
-        if (recorded.pruned > 0) log.debug({ account: account.code, pruned: recorded.pruned }, 'oldest rejected webhook deliveries deleted');
+        if (recorded.pruned > 0) log().debug({ account: account.code, pruned: recorded.pruned }, 'oldest rejected webhook deliveries deleted');
       } catch (error) {
         // The answer is 4xx either way; losing the admin record of a refused delivery is only logged.
-        log.warn({ err: error, provider, account: account.code, reason: verification.reason }, 'rejected webhook could not be recorded');
+        log().warn({ err: error, provider, account: account.code, reason: verification.reason }, 'rejected webhook could not be recorded');
       }
       return reject(REJECTION_STATUS[verification.reason], verification.reason);
     }
@@ -97,40 +100,50 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
       try {
         await services.webhooks.recordRejected(db.fork(), { provider: account.provider, account, reason, body, receivedAt, keepPerAccount: options.rejectedKeepPerAccount });
       } catch (error) {
-        log.warn({ err: error, provider, account: account.code, reason }, 'rejected webhook could not be recorded');
+        log().warn({ err: error, provider, account: account.code, reason }, 'rejected webhook could not be recorded');
       }
       metrics.recordWebhook(provider, 'rejected', reason);
-      log.warn({ provider, account: account.code, reason, problem: unstorable.problem, at: unstorable.path.join('.') }, 'verified webhook refused: text that cannot be stored');
-      res.status(200).json({ received: true, outcome: 'rejected', reason });
+      log().warn({ provider, account: account.code, reason, problem: unstorable.problem, at: unstorable.path.join('.') }, 'verified webhook refused: text that cannot be stored');
+      answer(res, 200, { received: true, outcome: 'rejected', reason });
       return;
     }
 
     try {
       const result = await services.webhooks.receive(db.fork(), { provider: account.provider, account, event, rawBody: body });
       metrics.recordWebhook(provider, result.outcome, result.reason);
-      log.info(
+      if (base.isLevelEnabled('info')) log().info(
         { provider, account: account.code, event: event.name, eventId: event.eventId, outcome: result.outcome, reason: result.reason, subjectId: result.subjectId },
         'webhook received',
       );
       // Sent only now that the transaction has committed: 2xx means durable, and so is the
       // follow-up work (the deposit's details) the inbox enqueued in that transaction.
-      res.status(200).json({ received: true, outcome: result.outcome });
+      answer(res, 200, { received: true, outcome: result.outcome });
     } catch (error) {
       if (error instanceof WebhookRetryLater) {
         metrics.recordWebhook(provider, 'retry_later');
-        log.warn({ provider, account: account.code, event: event.name, eventId: event.eventId, reason: error.message }, 'webhook deferred until the provider retries');
+        log().warn({ provider, account: account.code, event: event.name, eventId: event.eventId, reason: error.message }, 'webhook deferred until the provider retries');
         // Nothing was committed; the provider's retry is a first delivery.
-        res.status(503).json({ received: false, reason: 'RETRY_LATER' });
+        answer(res, 503, { received: false, reason: 'RETRY_LATER' });
         return;
       }
       metrics.recordWebhook(provider, 'error');
-      log.error({ err: error, provider, account: account.code, event: event.name, eventId: event.eventId }, 'webhook could not be stored');
+      log().error({ err: error, provider, account: account.code, event: event.name, eventId: event.eventId }, 'webhook could not be stored');
       // 5xx: nothing was committed, and the provider retries (spec: Webhook retry window).
-      res.status(500).json({ received: false, reason: 'INTERNAL_ERROR' });
+      answer(res, 500, { received: false, reason: 'INTERNAL_ERROR' });
     }
   });
 
   return router;
+}
+
+/**
+ * Writes a small JSON answer straight to the socket: no ETag or other negotiation (a provider reads
+ * only the status), one write per delivery.
+ */
+function answer(res: Response, status: number, body: Record<string, unknown>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
 }
 
 function isProviderName(value: string): value is ProviderName {

@@ -73,6 +73,27 @@ async function succeededDeposit(key: string): Promise<string> {
   return id;
 }
 
+/** Events executed for subscribers so far, as /metrics counts them (one per group and event). */
+async function executions(): Promise<number> {
+  const text = await (await fetch(`${t.gateway.url}/metrics`)).text();
+  const line = text.split('\n').find((candidate) => candidate.startsWith('gateway_subscription_executions_total '));
+  return Number(line?.split(' ')[1] ?? Number.NaN);
+}
+
+/** A web cashier's deposit taken to SUCCEEDED, with the notifications of it published on this instance meanwhile. */
+async function succeededDepositNotifications(filter?: (event: EventNotification) => boolean): Promise<{ depositId: string; captured: EventNotification[] }> {
+  const captured: EventNotification[] = [];
+  const capture = t.gateway.services.pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC, filter);
+  const depositId = await succeededDeposit(t.keys.webCashier);
+  for (;;) {
+    const next = await Promise.race([capture.next(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 50))]);
+    if (!next || next.done) break;
+    if (next.value.subjectId === depositId) captured.push(next.value);
+  }
+  await capture.return!();
+  return { depositId, captured };
+}
+
 /** The payload part of a `next` frame, as text. */
 const payloadOf = (frame: string, operationId: string) => {
   const prefix = `{"id":${JSON.stringify(operationId)},"type":"next","payload":`;
@@ -107,15 +128,7 @@ async function lonelyFrame(key: string, operationId: string, query: string, vari
 describe('subscription fan-out', () => {
   it('executes an event once per group of alike subscribers, however many, and sends each the frame a lone subscriber gets', async () => {
     // given: a settled deposit of the web cashier, and the notification of its last change
-    const captured: EventNotification[] = [];
-    const capture = t.gateway.services.pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC);
-    const depositId = await succeededDeposit(t.keys.webCashier);
-    for (;;) {
-      const next = await Promise.race([capture.next(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 50))]);
-      if (!next || next.done) break;
-      if (next.value.subjectId === depositId) captured.push(next.value);
-    }
-    await capture.return!();
+    const { depositId, captured } = await succeededDepositNotifications();
     const notification = captured.at(-1)!;
     expect(notification.subjectType).toBe('deposit');
     const variables = { id: depositId };
@@ -147,6 +160,29 @@ describe('subscription fan-out', () => {
     for (const subscriber of [...admins, ...cashiers]) subscriber.close();
   });
 
+  it('runs one execution per group and event, however many sockets share it, and keeps each subscription\'s events in order', async () => {
+    // given: twelve admins and four of the web cashier's subscriptions, each on its own socket, and a captured notification
+    const { depositId, captured } = await succeededDepositNotifications((event) => event.subjectType === 'deposit' && Boolean(event.deposit));
+    const admins = await Promise.all(Array.from({ length: 12 }, () => rawSubscriber(t.keys.admin, STREAM)));
+    const cashiers = await Promise.all(Array.from({ length: 4 }, () => rawSubscriber(t.keys.webCashier, STREAM)));
+    const everyone = [...admins, ...cashiers];
+    const before = await executions();
+
+    // when: three changes of the deposit are published back to back, as one read of the event log does
+    // (each with a status of its own, so that order shows)
+    const statuses = ['PENDING', 'AUTHORIZED', 'SUCCEEDED'] as const;
+    const last = captured.at(-1)!;
+    const changes = statuses.map((status): EventNotification => ({ ...structuredClone(last), deposit: { ...structuredClone(last.deposit!), status } }));
+    for (const change of changes) t.gateway.services.pubsub.publish(PAYMENT_EVENTS_TOPIC, change);
+    await expect.poll(() => everyone.every((subscriber) => subscriber.frames.length === 3), { timeout: 10_000, interval: 10 }).toBe(true);
+
+    // then: two groups (admins, the cashier), three events: six executions for sixteen subscribers
+    expect((await executions()) - before).toBe(6);
+    // and: every subscriber got the three changes in the order they were published
+    for (const subscriber of everyone) expect(subscriber.frames.map((frame) => (JSON.parse(payloadOf(frame, subscriber.operationId)) as { data: { depositUpdated: { status: string } } }).data.depositUpdated.status)).toEqual([...statuses]);
+    for (const subscriber of everyone) subscriber.close();
+  });
+
   it('gives subscribers of different classes exactly what each may see, and alike subscribers alike frames', async () => {
     // given: several subscribers of three classes on every deposit they may see, and two on one deposit by id
     const web = [await rawSubscriber(t.keys.webCashier, STREAM), await rawSubscriber(t.keys.webCashier, STREAM), await rawSubscriber(t.keys.webCashier, STREAM)];
@@ -160,6 +196,9 @@ describe('subscription fan-out', () => {
     const payloads = (subscriber: RawSubscriber) => subscriber.frames.map((frame) => JSON.parse(payloadOf(frame, subscriber.operationId)) as { data: { depositUpdated: { id: string; status: string } } });
     const ids = (subscriber: RawSubscriber) => [...new Set(payloads(subscriber).map((payload) => payload.data.depositUpdated.id))].sort();
     await expect.poll(() => admins.every((subscriber) => ids(subscriber).includes(webDeposit)), { timeout: 10_000 }).toBe(true);
+    // every event is published by now (succeededDeposit waits for it); frames in flight still arrive
+    const counts = (group: RawSubscriber[]) => new Set(group.map((subscriber) => subscriber.frames.length)).size;
+    await expect.poll(() => [web, mobile, admins].every((group) => counts(group) === 1), { timeout: 10_000 }).toBe(true);
 
     // then: each cashier sees its own deposit alone, an admin both, the subscribers by id nothing after subscribing
     for (const subscriber of web) expect(ids(subscriber)).toEqual([webDeposit]);

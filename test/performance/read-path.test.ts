@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RequestRefundMutation } from '../refunds/operations.js';
 import { startRefundGateway, succeededDeposit, type RefundTestGateway } from '../refunds/support.js';
-import { execute } from '../support/gateway.js';
+import { execute, postRaw } from '../support/gateway.js';
 import { statementsOf } from '../support/statements.js';
 import { DepositsWithRefundsAndEventsQuery } from './operations.js';
 
@@ -81,6 +81,44 @@ describe('deposits with nested refunds and events', () => {
       expect(node.events.map((event) => event.toStatus)).toContain('SUCCEEDED');
       expect(node.events.every((event) => event.deposit?.id === deposit.id)).toBe(true);
     });
+  });
+});
+
+/**
+ * The page as a client may spell it: the lists inside a fragment, under aliases, one of them
+ * asking for each event's deposit and one not.
+ */
+const SPELLED_OTHERWISE = `
+  query DepositsSpelledOtherwise($first: Int) {
+    deposits(first: $first) { edges { node { id ...Lists } } }
+  }
+  fragment Lists on Deposit {
+    paid: refunds { id status amount { amount currency } deposit { id } }
+    history: events { id type toStatus }
+    ... on Deposit { withDeposit: events { id deposit { id status } } }
+  }
+`;
+
+describe('deposits spelled with fragments and aliases', () => {
+  it('answer the same lists as the plain query, for the same statements', async () => {
+    const deposits = await givenDeposits();
+    await page(5);
+    let answer: { status: number; body: any } | undefined;
+    const count = await statementsOf(t, async () => {
+      answer = await postRaw(t.gateway.graphqlUrl, { query: SPELLED_OTHERWISE, variables: { first: 50 } }, t.keys.admin);
+    });
+    expect(answer!.status).toBe(200);
+    expect(answer!.body.errors).toBeUndefined();
+    expect(count).toBe(4);
+    const plain = new Map((await page(50)).edges.map((edge) => [edge.node.id, edge.node]));
+    const spelled = answer!.body.data.deposits.edges as Array<{ node: { id: string; paid: unknown[]; history: Array<{ id: string; type: string; toStatus: string | null }>; withDeposit: Array<{ id: string; deposit: { id: string; status: string } }> } }>;
+    expect(spelled.map((edge) => edge.node.id).sort()).toEqual(deposits.map((deposit) => deposit.id).sort());
+    for (const { node } of spelled) {
+      const expected = plain.get(node.id)!;
+      expect(node.paid).toEqual(expected.refunds);
+      expect(node.history).toEqual(expected.events.map((event) => ({ id: event.id, type: event.type, toStatus: event.toStatus })));
+      expect(node.withDeposit).toEqual(expected.events.map((event) => ({ id: event.id, deposit: event.deposit })));
+    }
   });
 });
 

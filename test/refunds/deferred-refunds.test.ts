@@ -4,7 +4,8 @@
 // Real gateway and database, the deposit sandbox over HTTP, signed refund webhooks.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SettleCardDepositMutation } from '../card-form/operations.js';
+import { CardSessionQuery, SettleCardDepositMutation } from '../card-form/operations.js';
+import { loadCardForm, submitCard } from '../card-form/shopper.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
 import { ReconcileDepositMutation } from '../reconciliation/operations.js';
@@ -86,6 +87,9 @@ describe('a refund that overtook its payment', () => {
 
   it('is applied after the card settle call approves the payment (its webhook lost)', async () => {
     const { id } = await overtakenDeposit('settle');
+    // The shopper pays in the processor's card fields; the settle call then finds the payment paid.
+    const session = (await execute(t.gateway.graphqlUrl, CardSessionQuery, { depositId: id }, { key: t.keys.webCashier })).data!.cardSession!;
+    await submitCard((await loadCardForm(session.scriptUrl!, session.formAction!, session.brands)).fieldsUrl);
     controls().webhooks({ dropNext: 1 });
     const settled = await execute(t.gateway.graphqlUrl, SettleCardDepositMutation, { input: { depositId: id } }, { key: t.keys.webCashier });
     expect(settled.errors).toBeUndefined();

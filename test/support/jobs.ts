@@ -1,5 +1,5 @@
 // Waits for the follow-up work a test started (fee and net fetches, deferred releases) to be done,
-// as a reader of the job table would see it.
+// as a reader of the job table would see it, and for the events it committed to reach subscribers.
 
 import { expect } from 'vitest';
 import type { TestGateway } from './gateway.js';
@@ -15,4 +15,12 @@ export async function jobsSettled(t: TestGateway, timeoutMs = 10_000): Promise<v
       { timeout: timeoutMs, interval: 50 },
     )
     .toBe(0);
+  await eventsPublished(t, timeoutMs);
+}
+
+/** Resolves once this instance's event bus has published every event committed so far. */
+export async function eventsPublished(t: TestGateway, timeoutMs = 10_000): Promise<void> {
+  const rows = await t.gateway.db.fork().execute<Array<{ head: string | null }>>('select max(position)::text as head from payment_event');
+  const head = BigInt(rows[0]?.head ?? 0);
+  await expect.poll(() => (t.gateway.eventBus.publishedThrough ?? -1n) >= head, { timeout: timeoutMs, interval: 20 }).toBe(true);
 }

@@ -55,17 +55,27 @@ const DETACHED_CLIENT: Pick<ApiClient, 'hasRole' | 'isAdmin' | 'isRevoked' | 'ma
  * The client as a plain object with ApiClient's fields and methods, tied to no EntityManager: a
  * loaded entity keeps the fork that loaded it (identity map, unit of work, everything that request
  * read) alive for as long as it is held, and the key cache and subscriptions hold clients for long.
- * A copy is only read (roles, accounts, id, name), never persisted.
+ * A copy is only read (roles, accounts, id, name), never persisted, never changed (it is frozen):
+ * a client that already is a copy (the key cache's, say) is returned as it is, so every
+ * subscription made with one key shares one copy.
  */
 export function detachedClient(client: ApiClient): ApiClient {
-  return Object.assign(Object.create(DETACHED_CLIENT) as object, {
+  if (isDetachedClient(client)) return client;
+  const roles = Object.freeze([...client.roles]);
+  const merchantAccounts = client.merchantAccounts ? Object.freeze([...client.merchantAccounts]) : null;
+  return Object.freeze(Object.assign(Object.create(DETACHED_CLIENT) as object, {
     id: client.id,
     name: client.name,
-    roles: [...client.roles],
+    roles,
     keyPrefix: client.keyPrefix,
-    merchantAccounts: client.merchantAccounts ? [...client.merchantAccounts] : null,
+    merchantAccounts,
     createdAt: client.createdAt,
     lastUsedAt: client.lastUsedAt ?? null,
     revokedAt: client.revokedAt ?? null,
-  }) as ApiClient;
+  })) as unknown as ApiClient;
+}
+
+/** True for a copy made by {@link detachedClient}. */
+export function isDetachedClient(client: ApiClient): boolean {
+  return Object.getPrototypeOf(client) === DETACHED_CLIENT;
 }

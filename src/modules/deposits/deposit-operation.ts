@@ -5,6 +5,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
+import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import { accountNotConfigured, type MoneyOperation } from '../../kernel/operation.js';
 import type { CreateDepositRequest, DepositProvider, MerchantAccount, ProviderDeposit, ProviderName, RailDetails } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
@@ -12,7 +13,7 @@ import type { EventService } from '../events/event.service.js';
 import type { DepositSnapshot } from '../events/payment-event.types.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
-import { toDepositSnapshot } from './deposit-snapshot.js';
+import { toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
 import { applyDepositChange } from './deposit-transitions.js';
 import type { CreateDepositInput } from './deposit.service.js';
 
@@ -33,30 +34,37 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
       // The row and its creation event commit before the provider call: from here on a crash, a
       // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
       // the provider), and the event log always starts with deposit.created.
-      const created = tx.create(
-        Deposit,
-        {
-          id: newId('dep'),
-          clientId: client.id,
-          merchantAccount: account.code,
-          provider: provider.name,
-          rail: request.details.rail,
-          livemode: account.livemode,
-          status: 'PENDING',
-          providerStatus: null,
-          statusReason: null,
-          amount: request.amount.toDecimal(),
-          currency: request.amount.currency,
-          merchantReference: input.merchantReference ?? null,
-          idempotencyKey: input.idempotencyKey ?? null,
-          idempotencyFingerprint: input.idempotencyKey ? requestFingerprint(input) : null,
-          request: storedRequest(request),
-          createdAt: new Date(),
-          updatedAt: new Date(),
-        },
-        // Written below in one statement with its event, not by a flush.
-        { persist: false },
-      );
+      // Plain facts, not an entity: the row is written below in one statement with its event, and
+      // becomes managed from what that statement returns.
+      const now = new Date();
+      const created = {
+        id: newId('dep'),
+        clientId: client.id,
+        merchantAccount: account.code,
+        provider: provider.name,
+        rail: request.details.rail,
+        livemode: account.livemode,
+        status: 'PENDING',
+        providerStatus: null,
+        statusReason: null,
+        amount: request.amount.toDecimal(),
+        currency: request.amount.currency,
+        fee: null,
+        net: null,
+        refundedAmount: '0',
+        refundStatus: null,
+        disputed: false,
+        redirectUrl: null,
+        merchantReference: input.merchantReference ?? null,
+        declineReason: null,
+        qrPayload: null,
+        qrExpiresAt: null,
+        crypto: null,
+        approvedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      } satisfies DepositFacts;
+      const idempotencyKey = input.idempotencyKey ?? null;
       const rows = await deps.events.appendWith<Record<string, unknown>>(
         tx,
         {
@@ -79,9 +87,9 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
             created.refundedAmount,
             created.disputed,
             created.merchantReference,
-            created.idempotencyKey,
-            created.idempotencyFingerprint,
-            JSON.stringify(created.request),
+            idempotencyKey,
+            idempotencyKey ? requestFingerprint(input) : null,
+            JSON.stringify(storedRequest(request)),
             created.createdAt,
             created.updatedAt,
           ],
@@ -125,7 +133,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
     },
     errorsOf: (error) => [{ field: [], code: error.code, message: error.message }],
     errorsOfRow: (deposit) =>
-      deposit.status === 'FAILED' && deposit.submissionError ? [{ field: [], code: deposit.submissionError, message: 'The provider refused this deposit when it was submitted' }] : [],
+      deposit.status === 'FAILED' && deposit.submissionError ? [{ field: [], code: userErrorCodeOf(deposit.submissionError, 'PROVIDER_REJECTED'), message: 'The provider refused this deposit when it was submitted' }] : [],
     snapshot: toDepositSnapshot,
   };
 }

@@ -1,7 +1,7 @@
 // Turns a Deposit entity, or the same columns read without one, into the JSON snapshot that event
 // rows, live notifications and the API's Deposit objects are made from.
 
-import { Money } from '../../lib/money.js';
+import { canonicalDecimal } from '../../lib/money.js';
 import type { DepositSnapshot } from '../events/payment-event.types.js';
 import type { Deposit } from './deposit.entity.js';
 
@@ -34,11 +34,11 @@ export function toDepositSnapshot(deposit: DepositFacts): DepositSnapshot {
     status: deposit.status,
     providerStatus: deposit.providerStatus ?? null,
     statusReason: deposit.statusReason ?? null,
-    amount: Money.fromDecimal(deposit.amount, deposit.currency).toDecimal(),
+    amount: canonicalDecimal(deposit.amount, deposit.currency),
     currency: deposit.currency,
-    fee: deposit.fee == null ? null : Money.fromDecimal(deposit.fee, deposit.currency).toDecimal(),
-    net: deposit.net == null ? null : Money.fromDecimal(deposit.net, deposit.currency).toDecimal(),
-    refundedAmount: Money.fromDecimal(deposit.refundedAmount ?? '0', deposit.currency).toDecimal(),
+    fee: deposit.fee == null ? null : canonicalDecimal(deposit.fee, deposit.currency),
+    net: deposit.net == null ? null : canonicalDecimal(deposit.net, deposit.currency),
+    refundedAmount: canonicalDecimal(deposit.refundedAmount ?? '0', deposit.currency),
     refundStatus: deposit.refundStatus ?? null,
     disputed: deposit.disputed ?? false,
     redirectUrl: deposit.redirectUrl ?? null,

@@ -2,10 +2,11 @@
 
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import type { Money } from '../../lib/money.js';
+import { Money } from '../../lib/money.js';
 import type { DepositStatus } from '../../providers/provider.js';
-import type { EventService } from '../events/event.service.js';
+import type { AppendAlongside, EventService } from '../events/event.service.js';
 import { Deposit } from './deposit.entity.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, type DepositFacts } from './deposit-snapshot.js';
 import { decideDepositTransition } from './deposit-status.js';
 
 /** What a provider reported about a deposit, in domain terms. */
@@ -33,12 +34,19 @@ export interface ApplyDepositChangeInput {
   depositId: string;
   /**
    * The deposit, already read with its row lock in this transaction (a webhook finds and locks it
-   * in one statement): it is not read again.
+   * in one statement): it is not read again. A managed entity is kept current; a plain row
+   * (`plainRow`, src/db/plain-rows.ts) is changed by statements alone, with no entity hydrated or flushed.
    */
-  locked?: Deposit;
+  locked?: Deposit | LockedDeposit;
   change: DepositChange;
   /** Who reports the change, for the record (e.g. `webhook:deposit-gateway/dg-test`, `reconciler`). */
   source: string;
+  /**
+   * What the status change's own statement also writes and reads, only when the status changes
+   * (the webhook inbox: the detail fetch job, the delivery's outcome, a count of the deliveries
+   * waiting for this deposit). The extra columns come back in `row`.
+   */
+  alongside?: () => AppendAlongside;
 }
 
 /**
@@ -51,6 +59,8 @@ export interface ApplyDepositChangeResult {
   outcome: 'applied' | 'noop' | 'anomaly' | 'not_found';
   reason?: string;
   deposit?: Deposit;
+  /** `applied`: the row the change returned, with the columns `alongside` selected. */
+  row?: Record<string, unknown>;
 }
 
 export const DEPOSIT_STATUS_CHANGED = 'deposit.status_changed';
@@ -67,6 +77,7 @@ export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepos
   // refresh: the caller may have loaded this deposit before the lock; only the locked read counts.
   const deposit = input.locked ?? (await em.findOne(Deposit, { id: input.depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }));
   if (!deposit) return { outcome: 'not_found', reason: `DEPOSIT_NOT_FOUND: no deposit ${input.depositId}` };
+  const managed = deposit instanceof Deposit ? deposit : undefined;
 
   const reported = change.providerReference;
   // A detail, not a change: recorded whatever the status decision, so a report that arrives after
@@ -76,33 +87,38 @@ export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepos
     reported && !deposit.paymentReference && !(deposit.rail === 'HOSTED_CHECKOUT' && reported === deposit.providerReference) ? reported : undefined;
   const unchanged = async (result: ApplyDepositChangeResult): Promise<ApplyDepositChangeResult> => {
     if (paymentReference !== undefined) {
-      deposit.paymentReference = paymentReference;
-      await em.flush();
+      if (managed) {
+        managed.paymentReference = paymentReference;
+        await em.flush();
+      } else {
+        await em.execute('update deposit set payment_reference = ?, updated_at = ? where id = ?', [paymentReference, new Date(), deposit.id]);
+      }
     }
     return result;
   };
 
   // DESIGN.md "Amount and currency come from the provider's record": a report for other money is
   // flagged whatever its status, so it can never make a deposit SUCCEEDED.
-  const expected = deposit.amountMoney();
+  const expected = Money.fromDecimal(deposit.amount, deposit.currency);
+  const refunded = Money.fromDecimal(deposit.refundedAmount ?? '0', deposit.currency);
   if (change.amount && !change.amount.equals(expected)) {
-    return unchanged({ outcome: 'anomaly', reason: `AMOUNT_MISMATCH: reported ${change.amount.toString()}, deposit is ${expected.toString()}`, deposit });
+    return unchanged({ outcome: 'anomaly', reason: `AMOUNT_MISMATCH: reported ${change.amount.toString()}, deposit is ${expected.toString()}`, deposit: managed });
   }
   for (const [name, value] of [['fee', change.fee], ['net', change.net]] as const) {
     if (value && value.currency !== deposit.currency) {
-      return unchanged({ outcome: 'anomaly', reason: `AMOUNT_MISMATCH: ${name} reported in ${value.currency}, deposit is in ${deposit.currency}`, deposit });
+      return unchanged({ outcome: 'anomaly', reason: `AMOUNT_MISMATCH: ${name} reported in ${value.currency}, deposit is in ${deposit.currency}`, deposit: managed });
     }
   }
 
   const from = deposit.status;
   const decision = decideDepositTransition(from, change.status);
-  if (decision.kind === 'noop') return unchanged({ outcome: 'noop', deposit });
-  if (change.status === 'REFUNDED' && !deposit.refundedMoney().equals(deposit.amountMoney())) {
+  if (decision.kind === 'noop') return unchanged({ outcome: 'noop', deposit: managed });
+  if (change.status === 'REFUNDED' && !refunded.equals(expected)) {
     // Only refund rows decide REFUNDED (refund-accounting.ts): the refund code moves a deposit here
     // once its executed refunds cover it; any other report of the word is reconciled there first.
-    return unchanged({ outcome: 'anomaly', reason: `REFUND_NOT_RECORDED: ${deposit.refundedMoney().toString()} of ${deposit.amountMoney().toString()} is refunded by refund rows`, deposit });
+    return unchanged({ outcome: 'anomaly', reason: `REFUND_NOT_RECORDED: ${refunded.toString()} of ${expected.toString()} is refunded by refund rows`, deposit: managed });
   }
-  if (decision.kind === 'anomaly') return unchanged({ outcome: 'anomaly', reason: `TRANSITION_NOT_ALLOWED: ${decision.reason}`, deposit });
+  if (decision.kind === 'anomaly') return unchanged({ outcome: 'anomaly', reason: `TRANSITION_NOT_ALLOWED: ${decision.reason}`, deposit: managed });
 
   let providerReference = deposit.providerReference ?? null;
   if (change.providerReference && !deposit.providerReference) {
@@ -110,13 +126,14 @@ export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepos
     // and turn a verified webhook into an endless 5xx retry, so a clash is refused as data.
     const taken = await em.count(Deposit, { provider: deposit.provider, providerReference: change.providerReference, id: { $ne: deposit.id } });
     if (taken > 0) {
-      return unchanged({ outcome: 'anomaly', reason: `PROVIDER_REFERENCE_CONFLICT: ${change.providerReference} belongs to another deposit`, deposit });
+      return unchanged({ outcome: 'anomaly', reason: `PROVIDER_REFERENCE_CONFLICT: ${change.providerReference} belongs to another deposit`, deposit: managed });
     }
     providerReference = change.providerReference;
   }
 
   // The deposit as it will stand, for the event's snapshot: the row and its event are written by
-  // one statement, and the managed entity is then refreshed from what it returns.
+  // one statement, and a managed entity is then refreshed from what it returns (a plain row needs
+  // nothing back but its id).
   const next = {
     status: change.status,
     providerStatus: change.providerStatus,
@@ -129,12 +146,13 @@ export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepos
     paymentReference: paymentReference ?? deposit.paymentReference ?? null,
     updatedAt: new Date(),
   };
+  const alongside = input.alongside?.();
   const rows = await events.appendWith<Record<string, unknown>>(
     em,
     {
       sql: `update deposit set status = ?, provider_status = ?, decline_reason = ?, status_reason = ?, fee = ?, net = ?, approved_at = ?,
               provider_reference = ?, payment_reference = ?, updated_at = ?
-            where id = ? returning *`,
+            where id = ? returning ${managed ? '*' : 'id'}`,
       params: [next.status, next.providerStatus, next.declineReason, next.statusReason, next.fee, next.net, next.approvedAt, next.providerReference, next.paymentReference, next.updatedAt, deposit.id],
     },
     {
@@ -147,8 +165,19 @@ export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepos
       // The managed entity as it will stand: em.map below takes its state from the row again.
       deposit: Object.assign(deposit, next),
     },
+    alongside,
   );
-  if (!rows[0]) throw new Error(`deposit ${deposit.id} vanished under its row lock`);
+  const row = rows[0];
+  if (!row) throw new Error(`deposit ${deposit.id} vanished under its row lock`);
+  if (!managed) return { outcome: 'applied', row };
+  const columns = { ...row };
+  for (const extra of alongside?.select?.columns ?? []) delete columns[extra];
   // Merged into the managed entity: no dirty state is left for a later flush.
-  return { outcome: 'applied', deposit: em.map(Deposit, rows[0]) };
+  return { outcome: 'applied', deposit: em.map(Deposit, columns), row };
 }
+
+/** A deposit read with its row lock without an entity: its snapshot's columns and its references. */
+export type LockedDeposit = DepositFacts & Pick<Deposit, 'providerReference' | 'paymentReference'>;
+
+/** The properties of `LockedDeposit`: the select list of a locked read (`columnList`, src/db/plain-rows.ts). */
+export const LOCKED_DEPOSIT_PROPERTIES = [...DEPOSIT_SNAPSHOT_PROPERTIES, 'providerReference', 'paymentReference'] as const satisfies ReadonlyArray<keyof Deposit>;

@@ -3,11 +3,12 @@
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { loaders } from '../../graphql/loaders.js';
-import { selectsAny } from '../../graphql/selection.js';
+import { keepReadAhead, loaders, readAheadOf } from '../../graphql/loaders.js';
+import { fieldsNamed, selectionsAt, selectsAny } from '../../graphql/selection.js';
 import { maySee } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
+import type { PaymentEventRecord } from '../events/event.service.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
 import { toDepositSnapshot } from './deposit-snapshot.js';
@@ -19,7 +20,7 @@ import { DepositConnection, DepositFilter, DepositNode } from './deposit.types.j
 export class DepositResolver {
   @Authorized('CASHIER')
   @Mutation(() => CreateDepositPayload, { description: 'Creates a deposit on one rail. Send the player to deposit.redirectUrl, then wait for SUCCEEDED.' })
-  async createDeposit(@Ctx() ctx: GatewayContext, @Arg('input') input: CreateDepositInput): Promise<CreateDepositPayload> {
+  async createDeposit(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The deposit: amount, customer and exactly one rail block.' }) input: CreateDepositInput): Promise<CreateDepositPayload> {
     const result = await ctx.services.deposits.create(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
     return {
       deposit: result.deposit ? DepositNode.from(result.deposit) : null,
@@ -29,7 +30,7 @@ export class DepositResolver {
 
   @Authorized('CASHIER', 'REFUNDS')
   @Query(() => DepositNode, { nullable: true, description: 'A deposit by id, if the caller may see it: a cashier its own, a refunds back office those of its merchant accounts, an admin any.' })
-  async deposit(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<DepositNode | null> {
+  async deposit(@Ctx() ctx: GatewayContext, @Arg('id', () => ID, { description: 'The deposit\'s id (dep_…).' }) id: string): Promise<DepositNode | null> {
     const deposit = await ctx.services.deposits.findVisible(ctx.em, ctx.client!, id);
     return deposit ? DepositNode.from(toDepositSnapshot(deposit)) : null;
   }
@@ -40,7 +41,8 @@ export class DepositResolver {
     @Ctx() ctx: GatewayContext,
     @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
     @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
-    @Arg('filter', () => DepositFilter, { nullable: true }) filter?: DepositFilter,
+    @Arg('filter', () => DepositFilter, { nullable: true, description: 'Only deposits that match.' }) filter?: DepositFilter,
+    @Info() info?: GraphQLResolveInfo,
   ): Promise<DepositConnection> {
     const size = pageSize(first);
     const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;
@@ -49,7 +51,9 @@ export class DepositResolver {
       ...(cursor ? { after: { createdAt: new Date(cursor[0]), id: cursor[1] } } : {}),
       ...(filter ? { filter } : {}),
     });
-    return toConnection(rows, size, (row) => [row.createdAt, row.id], (row) => DepositNode.from(row), Boolean(cursor));
+    const connection = toConnection(rows, size, (row) => [row.createdAt, row.id], (row) => DepositNode.from(row), Boolean(cursor));
+    if (info) await readNestedLists(ctx, info, connection.edges.map((edge) => edge.node));
+    return connection;
   }
 
   @Authorized('CASHIER', 'REFUNDS')
@@ -68,7 +72,7 @@ export class DepositResolver {
       );
     },
   })
-  depositUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true }) _id?: string): DepositNode {
+  depositUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this deposit; omit for every deposit the key may see.' }) _id?: string): DepositNode {
     return DepositNode.from(event.deposit!);
   }
 
@@ -78,9 +82,42 @@ export class DepositResolver {
   }
 
   @FieldResolver(() => [PaymentEventNode], { description: 'This deposit\'s changes, oldest first.' })
-  async events(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext, @Info() info: GraphQLResolveInfo): Promise<PaymentEventNode[]> {
-    const events = await loaders(ctx).events('deposit', selectsAny(info, ['deposit'])).load(deposit.id);
-    // Whoever sees the deposit sees its events, but for anomalies raised for admins alone.
-    return events.filter((event) => maySee(ctx.client!, 'deposit', event)).map((event) => PaymentEventNode.from(event));
+  events(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext, @Info() info: GraphQLResolveInfo): PaymentEventNode[] | Promise<PaymentEventNode[]> {
+    const snapshots = selectsAny(info, ['deposit']);
+    const ready = readAheadOf<ReadAheadEvents>(deposit, 'events');
+    if (ready && (ready.snapshots || !snapshots)) return visibleEvents(ctx, ready.events);
+    return loaders(ctx).events('deposit', snapshots).load(deposit.id).then((events) => visibleEvents(ctx, events));
   }
+}
+
+/** What `deposits` reads ahead for `Deposit.events`: every event of the deposit, with snapshots or without. */
+interface ReadAheadEvents {
+  snapshots: boolean;
+  events: PaymentEventRecord[];
+}
+
+/** Whoever sees the deposit sees its events, but for anomalies raised for admins alone. */
+function visibleEvents(ctx: GatewayContext, events: PaymentEventRecord[]): PaymentEventNode[] {
+  return events.filter((event) => maySee(ctx.client!, 'deposit', event)).map((event) => PaymentEventNode.from(event));
+}
+
+/**
+ * The refunds and events of a page's deposits, when the query asks for them, read with the page:
+ * the same statements the field resolvers' DataLoaders would send (one per list, side by side),
+ * answered to them without a round per deposit (src/graphql/loaders.ts, `keepReadAhead`).
+ */
+async function readNestedLists(ctx: GatewayContext, info: GraphQLResolveInfo, nodes: DepositNode[]): Promise<void> {
+  if (nodes.length === 0) return;
+  const nodeSelections = selectionsAt(info, ['edges', 'node']);
+  const eventFields = nodeSelections.flatMap((set) => fieldsNamed(info, set, 'events'));
+  const client = ctx.client!;
+  // The refunds field asks the policy per deposit; a deposit whose refunds it hides is not read for.
+  const refundsOf = nodeSelections.some((set) => fieldsNamed(info, set, 'refunds').length > 0) ? nodes.filter((node) => maySee(client, 'refund', node)) : [];
+  const snapshots = eventFields.some((field) => field.selectionSet !== undefined && fieldsNamed(info, field.selectionSet, 'deposit').length > 0);
+  const [refunds, events] = await Promise.all([
+    refundsOf.length > 0 ? ctx.services.refunds.forDeposits(ctx.em, refundsOf.map((node) => node.id)) : undefined,
+    eventFields.length > 0 ? ctx.services.events.forSubjects(ctx.em, 'deposit', nodes.map((node) => node.id), { snapshots }) : undefined,
+  ]);
+  if (refunds) for (const node of refundsOf) keepReadAhead(node, 'refunds', refunds.get(node.id) ?? []);
+  if (events) for (const node of nodes) keepReadAhead(node, 'events', { snapshots, events: events.get(node.id) ?? [] } satisfies ReadAheadEvents);
 }

@@ -3,7 +3,6 @@
 // client's visibility, and filling in what the provider knows beyond the status. Status changes
 // after creation go through deposit-transitions.ts.
 
-import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import type { Logger } from '../../lib/logger.js';
@@ -24,12 +23,23 @@ import type { ApiClient } from '../clients/api-client.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import type { EventService } from '../events/event.service.js';
 import { Deposit } from './deposit.entity.js';
-import { olderThan } from '../../db/keyset.js';
+import { columnList, plainRow, plainRows, visibilitySql } from '../../db/plain-rows.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { depositOperation, type PreparedDeposit } from './deposit-operation.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
 import type { DepositSnapshot } from '../events/payment-event.types.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
+
+/** What `fetchDetails` may be told by its caller. */
+export interface FetchDetailsOptions {
+  /** The deposit's provider and merchant account, when the caller knows them: not read again. */
+  heldAt?: { provider: ProviderName; merchantAccount: string };
+  /**
+   * More statements for the transaction that writes the details, run only when they changed (a
+   * job's own completion, `JobInfo.succeededStatement`).
+   */
+  alongside?: Array<{ sql: string; params: unknown[] }>;
+}
 
 /** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface CreateDepositInput {
@@ -70,6 +80,9 @@ const PROVIDER_OF_RAIL: Record<Rail, ProviderName> = {
 
 /** Admin-only event: the provider reported a net that is not amount minus fee (not applied). */
 export const DEPOSIT_NET_MISMATCH = 'deposit.net_mismatch';
+
+/** The columns the visibility policy reads on a deposit row. */
+const VISIBILITY_COLUMNS = { clientId: 'client_id', merchantAccount: 'merchant_account' } as const;
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const MERCHANT_REFERENCE_MAX = 128;
@@ -133,20 +146,27 @@ export class DepositService {
    */
   async page(em: SqlEntityManager, client: ApiClient, options: { limit: number; after?: { createdAt: Date; id: string }; filter?: DepositFilter }): Promise<DepositSnapshot[]> {
     const { filter = {}, after, limit } = options;
-    const where: Record<string, unknown>[] = [visibleWhere(client, 'deposit')];
-    if (filter.status) where.push({ status: filter.status });
-    if (filter.rail) where.push({ rail: filter.rail });
-    if (filter.merchantReference) where.push({ merchantReference: filter.merchantReference });
-    if (filter.createdAfter) where.push({ createdAt: { $gte: filter.createdAfter } });
-    if (filter.createdBefore) where.push({ createdAt: { $lt: filter.createdBefore } });
-    if (after) where.push(olderThan('createdAt', after.createdAt, after.id));
-    const rows = await em
-      .createQueryBuilder(Deposit)
-      .select([...DEPOSIT_SNAPSHOT_PROPERTIES])
-      .where({ $and: where })
-      .orderBy({ createdAt: 'desc', id: 'desc' })
-      .limit(limit)
-      .execute<DepositFacts[]>('all');
+    // SQL text, not the query builder: building the statement cost more CPU than running it.
+    const visible = visibilitySql(visibleWhere(client, 'deposit'), VISIBILITY_COLUMNS);
+    const where = [visible.sql];
+    const params = [...visible.params];
+    const condition = (sql: string, ...values: unknown[]) => {
+      where.push(sql);
+      params.push(...values);
+    };
+    if (filter.status) condition('status = ?', filter.status);
+    if (filter.rail) condition('rail = ?', filter.rail);
+    if (filter.merchantReference) condition('merchant_reference = ?', filter.merchantReference);
+    if (filter.createdAfter) condition('created_at >= ?', filter.createdAfter);
+    if (filter.createdBefore) condition('created_at < ?', filter.createdBefore);
+    // Keyset: strictly after (createdAt, id) in the order below, ties on the time broken by the id.
+    if (after) condition('(created_at < ? or (created_at = ? and id < ?))', after.createdAt, after.createdAt, after.id);
+    const rows = await plainRows<DepositFacts>(
+      em,
+      Deposit,
+      `select ${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)} from deposit where ${where.join(' and ')} order by created_at desc, id desc limit ?`,
+      [...params, limit],
+    );
     return rows.map(toDepositSnapshot);
   }
 
@@ -159,41 +179,68 @@ export class DepositService {
    *
    * @param reference the provider's payment reference (for hosted checkout it differs from the
    * session id the deposit was created with).
+   * @returns whether `options.alongside` was written (it is only when the details changed).
    */
-  async fetchDetails(em: SqlEntityManager, depositId: string, reference: string): Promise<void> {
-    const deposit = await em.findOne(Deposit, { id: depositId });
-    const account = deposit && this.deps.accounts.get(deposit.merchantAccount);
-    if (!deposit || !account) {
+  async fetchDetails(em: SqlEntityManager, depositId: string, reference: string, options: FetchDetailsOptions = {}): Promise<boolean> {
+    // Where the deposit is held, from the caller when it knows (the job's payload), else read.
+    const held = options.heldAt ?? (await em.execute<Array<{ provider: ProviderName; merchant_account: string }>>('select provider, merchant_account from deposit where id = ?', [depositId])).map((row) => ({ provider: row.provider, merchantAccount: row.merchant_account }))[0];
+    const account = held && this.deps.accounts.get(held.merchantAccount);
+    if (!held || !account) {
       // Nothing any retry could fix: the deposit or its account is gone from this gateway.
-      this.deps.logger.warn({ depositId, reason: deposit ? 'ACCOUNT_NOT_CONFIGURED' : 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
-      return;
+      this.deps.logger.warn({ depositId, reason: held ? 'ACCOUNT_NOT_CONFIGURED' : 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
+      return false;
     }
-    const result = await this.deps.providers[deposit.provider].getDeposit(account, reference);
+    const result = await this.deps.providers[held.provider].getDeposit(account, reference);
     if (!result.ok) throw new DepositDetailsUnavailable(`${result.error.code}: ${result.error.message}`);
     const truth = result.value;
-    await em.transactional(async (tx) => {
-      const locked = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    return em.transactional(async (tx) => {
+      // A plain row: nothing here needs the entity, and nothing is left for a flush.
+      const [row] = await tx.execute<Array<Record<string, unknown>>>(`select ${columnList(tx, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)} from deposit where id = ? and provider = ? and merchant_account = ? for update`, [
+        depositId,
+        held.provider,
+        held.merchantAccount,
+      ]);
+      if (!row) {
+        this.deps.logger.warn({ depositId, reason: 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
+        return false;
+      }
+      const locked = plainRow<DepositFacts>(tx, Deposit, row);
       const inCurrency = (money: Money | undefined) => (money && money.currency === locked.currency ? money.toDecimal() : undefined);
-      const before = JSON.stringify([locked.fee, locked.net, locked.declineReason, locked.statusReason, locked.approvedAt]);
-      locked.fee = inCurrency(truth.fee) ?? locked.fee ?? null;
-      locked.net = inCurrency(truth.net) ?? locked.net ?? null;
-      locked.declineReason = truth.declineReason ?? locked.declineReason ?? null;
-      locked.statusReason = truth.statusReason ?? locked.statusReason ?? null;
-      // The payment's own approved_at (spec: "use it rather than created_at to age a deposit") wins
-      // over the moment a webhook's envelope was created, which only stood in for it until now.
-      if (locked.status === 'SUCCEEDED' || locked.status === 'REFUNDED') locked.approvedAt = truth.approvedAt ?? locked.approvedAt ?? null;
+      const next = {
+        fee: inCurrency(truth.fee) ?? locked.fee ?? null,
+        net: inCurrency(truth.net) ?? locked.net ?? null,
+        declineReason: truth.declineReason ?? locked.declineReason ?? null,
+        statusReason: truth.statusReason ?? locked.statusReason ?? null,
+        // The payment's own approved_at (spec: "use it rather than created_at to age a deposit") wins
+        // over the moment a webhook's envelope was created, which only stood in for it until now.
+        approvedAt: locked.status === 'SUCCEEDED' || locked.status === 'REFUNDED' ? (truth.approvedAt ?? locked.approvedAt ?? null) : (locked.approvedAt ?? null),
+      };
       if (truth.netMismatch) await this.raiseNetMismatch(tx, locked, truth);
-      if (JSON.stringify([locked.fee, locked.net, locked.declineReason, locked.statusReason, locked.approvedAt]) === before) return;
-      await tx.flush();
-      await this.deps.events.append(tx, {
-        subjectType: 'deposit',
-        subjectId: locked.id,
-        clientId: locked.clientId,
-        type: 'deposit.details_updated',
-        fromStatus: locked.status,
-        toStatus: locked.status,
-        deposit: locked,
-      });
+      const facts = (value: typeof next) => JSON.stringify([value.fee, value.net, value.declineReason, value.statusReason, value.approvedAt]);
+      if (facts(next) === facts({ fee: locked.fee ?? null, net: locked.net ?? null, declineReason: locked.declineReason ?? null, statusReason: locked.statusReason ?? null, approvedAt: locked.approvedAt ?? null })) {
+        return false;
+      }
+      const updatedAt = new Date();
+      // The row and its event in one statement (and what the caller writes alongside).
+      const rows = await this.deps.events.appendWith<Record<string, unknown>>(
+        tx,
+        {
+          sql: 'update deposit set fee = ?, net = ?, decline_reason = ?, status_reason = ?, approved_at = ?, updated_at = ? where id = ? returning id',
+          params: [next.fee, next.net, next.declineReason, next.statusReason, next.approvedAt, updatedAt, locked.id],
+        },
+        {
+          subjectType: 'deposit',
+          subjectId: locked.id,
+          clientId: locked.clientId,
+          type: 'deposit.details_updated',
+          fromStatus: locked.status,
+          toStatus: locked.status,
+          deposit: { ...locked, ...next, updatedAt },
+        },
+        { statements: options.alongside ?? [] },
+      );
+      if (!rows[0]) throw new Error(`deposit ${locked.id} vanished under its row lock`);
+      return options.alongside !== undefined;
     });
   }
 
@@ -201,7 +248,7 @@ export class DepositService {
    * A reported `net` that is not `amount - fee` (spec: "net: amount minus fee") is not applied: it is
    * raised once per deposit as an admin-only `deposit.net_mismatch` event, and logged as an anomaly.
    */
-  private async raiseNetMismatch(tx: SqlEntityManager, deposit: Deposit, truth: ProviderDeposit): Promise<void> {
+  private async raiseNetMismatch(tx: SqlEntityManager, deposit: DepositFacts, truth: ProviderDeposit): Promise<void> {
     const raised = await tx.execute<Array<{ n: string }>>(`select count(*)::text as n from payment_event where subject_type = 'deposit' and subject_id = ? and type = ?`, [deposit.id, DEPOSIT_NET_MISMATCH]);
     if (raised[0]?.n !== '0') return;
     this.deps.logger.warn(
@@ -270,7 +317,7 @@ export class DepositService {
       const railErrors = probe.ok
         ? provider.validateDeposit(resolved.account, { amount: probe.money, details, customer: input.customer ?? {} }).filter((error) => error.field[0] !== 'amount' && error.field[0] !== 'currency')
         : [];
-      errors.push(...(railErrors.length ? railErrors : [{ field: ['currency'], code: 'FIELD_REQUIRED', message: 'currency is required for this rail: it has no default currency' }]));
+      errors.push(...(railErrors.length ? railErrors : ([{ field: ['currency'], code: 'FIELD_REQUIRED', message: 'currency is required for this rail: it has no default currency' }] satisfies FieldError[])));
       return { ok: false, errors };
     }
     const parsed = Money.parse(input.amount, currency);

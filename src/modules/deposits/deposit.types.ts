@@ -46,11 +46,31 @@ export const RailEnum = {
   THAI_QR: 'THAI_QR',
 } as const satisfies Record<Rail, Rail>;
 
-registerEnumType(RailEnum, { name: 'Rail', description: 'How the money moves.' });
+registerEnumType(RailEnum, {
+  name: 'Rail',
+  description: 'How the money moves.',
+  valuesConfig: {
+    HOSTED_CHECKOUT: { description: 'The deposit gateway\'s hosted page, where the player chooses how to pay (live accounts only).' },
+    CARD: { description: 'Card payment with 3-D Secure.' },
+    OPEN_BANKING: { description: 'European open banking: SEPA, instant or Faster Payments.' },
+    LATAM: { description: 'Local methods in Ecuador, Chile, Peru, Mexico and Colombia.' },
+    UPI: { description: 'India\'s Unified Payments Interface, in INR.' },
+    PIX: { description: 'Brazil\'s instant payments, in BRL.' },
+    CRYPTO: { description: 'Cryptocurrency at a quoted rate, for an amount in EUR or USD.' },
+    THAI_QR: { description: 'A Thai QR code in THB, through the QR gateway.' },
+  },
+});
 
 export const PaymentProviderEnum = { DEPOSIT_GATEWAY: 'DEPOSIT_GATEWAY', QR_GATEWAY: 'QR_GATEWAY' } as const;
 export type PaymentProvider = keyof typeof PaymentProviderEnum;
-registerEnumType(PaymentProviderEnum, { name: 'PaymentProvider', description: 'Which provider carries the deposit.' });
+registerEnumType(PaymentProviderEnum, {
+  name: 'PaymentProvider',
+  description: 'Which provider carries the deposit.',
+  valuesConfig: {
+    DEPOSIT_GATEWAY: { description: 'The deposit gateway: hosted checkout, cards, open banking, LATAM, UPI, PIX, crypto, refunds and payouts.' },
+    QR_GATEWAY: { description: 'The QR gateway: Thai QR codes.' },
+  },
+});
 
 const PROVIDER_ENUM: Record<ProviderName, PaymentProvider> = { 'deposit-gateway': 'DEPOSIT_GATEWAY', 'qr-gateway': 'QR_GATEWAY' };
 
@@ -58,14 +78,22 @@ const PROVIDER_ENUM: Record<ProviderName, PaymentProvider> = { 'deposit-gateway'
 export const paymentProviderOf = (name: ProviderName): PaymentProvider => PROVIDER_ENUM[name];
 
 export const RefundStatusEnum = { REQUESTED: 'REQUESTED', APPROVED: 'APPROVED', REJECTED: 'REJECTED' } as const satisfies Record<RefundStatus, RefundStatus>;
-registerEnumType(RefundStatusEnum, { name: 'RefundStatus' });
+registerEnumType(RefundStatusEnum, {
+  name: 'RefundStatus',
+  description: 'Where a refund stands.',
+  valuesConfig: {
+    REQUESTED: { description: 'Sent to the provider; waiting for its answer.' },
+    APPROVED: { description: 'The provider returned the money to the payer.' },
+    REJECTED: { description: 'The provider refused; no money was returned.' },
+  },
+});
 
 @ObjectType({ simpleResolvers: true, description: 'An exact amount of money.' })
 export class Money {
   @Field(() => DecimalScalar, { description: 'Exact decimal string with the currency\'s number of decimals, e.g. "10.50", "1000" (CLP).' })
   amount!: string;
 
-  @Field(() => CurrencyScalar)
+  @Field(() => CurrencyScalar, { description: 'ISO 4217 code, e.g. "EUR".' })
   currency!: string;
 
   static of(amount: string | null, currency: string): Money | null {
@@ -84,7 +112,7 @@ export class CryptoQuote {
 
 @ObjectType('Deposit', { implements: Node, simpleResolvers: true, description: 'Money coming in from a player, on any rail of any provider.' })
 export class DepositNode extends Node {
-  @Field(() => DepositStatusEnum)
+  @Field(() => DepositStatusEnum, { description: 'Where the deposit stands. Credit the player on SUCCEEDED only.' })
   status!: DepositStatus;
 
   @Field(() => String, { nullable: true, description: 'The provider\'s own status word, for support.' })
@@ -93,7 +121,7 @@ export class DepositNode extends Node {
   /** Admins only: resolved by DepositResolver.statusReason. */
   statusReason!: string | null;
 
-  @Field(() => Money)
+  @Field(() => Money, { description: 'The amount the player pays.' })
   amount!: Money;
 
   @Field(() => Money, { nullable: true, description: 'The provider\'s fee, once known.' })
@@ -105,16 +133,16 @@ export class DepositNode extends Node {
   @Field(() => Money, { description: 'Sum of executed refunds.' })
   refundedAmount!: Money;
 
-  @Field(() => RefundStatusEnum, { nullable: true })
+  @Field(() => RefundStatusEnum, { nullable: true, description: 'Where its refunds stand together: REQUESTED while one is open, else APPROVED once one was executed, else REJECTED; null when there is none.' })
   refundStatus!: RefundStatus | null;
 
   @Field({ description: 'True once a chargeback was opened.' })
   disputed!: boolean;
 
-  @Field(() => RailEnum)
+  @Field(() => RailEnum, { description: 'How the money moves.' })
   rail!: Rail;
 
-  @Field(() => PaymentProviderEnum)
+  @Field(() => PaymentProviderEnum, { description: 'The provider that carries the deposit.' })
   provider!: PaymentProvider;
 
   @Field({ description: 'Code of the merchant account that carries it.' })
@@ -129,7 +157,7 @@ export class DepositNode extends Node {
   @Field(() => String, { nullable: true, description: 'Neutral decline category, safe to show: expired_card, invalid_details, verification_failed, too_many_attempts, declined.' })
   declineReason!: string | null;
 
-  @Field(() => CryptoQuote, { nullable: true })
+  @Field(() => CryptoQuote, { nullable: true, description: 'Terms of the crypto quote (CRYPTO rail only).' })
   crypto!: CryptoQuote | null;
 
   @Field(() => QrCodeNode, { nullable: true, description: 'The code to show (THAI_QR rail only).' })
@@ -138,10 +166,10 @@ export class DepositNode extends Node {
   @Field({ description: 'False for test-mode deposits: no real money moved.' })
   livemode!: boolean;
 
-  @Field()
+  @Field({ description: 'When the deposit was created.' })
   createdAt!: Date;
 
-  @Field()
+  @Field({ description: 'When the deposit last changed.' })
   updatedAt!: Date;
 
   @Field(() => Date, { nullable: true, description: 'When the funds were confirmed.' })
@@ -184,13 +212,13 @@ export class DepositConnection extends connectionType(DepositNode, 'Deposit') {}
 
 @InputType({ description: 'Narrows `deposits`. All given conditions must hold.' })
 export class DepositFilter {
-  @Field(() => DepositStatusEnum, { nullable: true })
+  @Field(() => DepositStatusEnum, { nullable: true, description: 'Only deposits in this status.' })
   status?: DepositStatus;
 
-  @Field(() => RailEnum, { nullable: true })
+  @Field(() => RailEnum, { nullable: true, description: 'Only deposits on this rail.' })
   rail?: Rail;
 
-  @Field({ nullable: true })
+  @Field({ nullable: true, description: 'Only deposits with this merchant reference.' })
   merchantReference?: string;
 
   @Field({ nullable: true, description: 'Created at or after this time.' })

@@ -62,6 +62,11 @@ export class EventBus {
     private readonly logger: Logger,
   ) {}
 
+  /** The newest position published so far (the final position at start), or undefined before the first read. */
+  get publishedThrough(): bigint | undefined {
+    return this.last;
+  }
+
   start(): Promise<void> {
     this.starting ??= (async () => {
       // Each commit that appended events marks the log right after it (see FINAL_POSITION_SQL), so

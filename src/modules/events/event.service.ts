@@ -3,10 +3,10 @@
 import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { signalOnCommit } from '../../db/database.js';
+import { columnList, placeholders, plainRows } from '../../db/plain-rows.js';
 import { visibleEventsWhere, type Viewer } from '../../kernel/visibility.js';
 import { newId } from '../../lib/ids.js';
-import type { Deposit } from '../deposits/deposit.entity.js';
-import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
+import { toDepositSnapshot, type DepositFacts } from '../deposits/deposit-snapshot.js';
 import type { Refund } from '../refunds/refund.entity.js';
 import { toRefundSnapshot } from '../refunds/refund-snapshot.js';
 import { PaymentEvent, type PaymentSubjectType } from './payment-event.entity.js';
@@ -35,14 +35,33 @@ export interface AppendEventInput {
   type: string;
   fromStatus: string | null;
   toStatus: string | null;
-  /** The deposit after the change (flushed), for a deposit event: becomes the row's `data` and the notification's snapshot. */
-  deposit?: Deposit;
+  /** The deposit after the change (flushed, or as its statement writes it), for a deposit event: becomes the row's `data` and the notification's snapshot. */
+  deposit?: DepositFacts;
   /** The refund after the change (flushed), for a refund event: becomes the row's `data` and the notification's snapshot. */
   refund?: Refund;
   /** The payout after the change (flushed), for a payout event: becomes the row's `data` and the notification's snapshot. */
   payout?: Payout;
   /** The withdrawal after the change (flushed), for a withdrawal event: becomes the row's `data` and the notification's snapshot. */
   withdrawal?: Withdrawal;
+}
+
+/** A piece of SQL with its `?` parameters. */
+export interface SqlPart {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * What `appendWith` writes and reads in the same statement as the change and its event.
+ * `statements`: more data-modifying CTEs (a job's insert, an inbox row's outcome). They run
+ * whether or not the change finds its row, so a caller that writes them rolls back when it does
+ * not. `select`: more columns of the returned rows (scalar subqueries), read from the statement's
+ * snapshot, which does not see the statement's own writes.
+ */
+export interface AppendAlongside {
+  statements?: SqlPart[];
+  /** `sql`: the column expressions, each `as` one of `columns`. */
+  select?: SqlPart & { columns: readonly string[] };
 }
 
 export interface EventPageInput {
@@ -84,6 +103,7 @@ export const EVENT_COLUMNS = 'position, id, subject_type, subject_id, client_id,
 const PAYMENT_EVENT_RECORD_PROPERTIES = [
   'position', 'id', 'type', 'subjectType', 'subjectId', 'clientId', 'merchantAccount', 'adminOnly', 'fromStatus', 'toStatus', 'createdAt',
 ] as const satisfies ReadonlyArray<keyof PaymentEvent>;
+const PAYMENT_EVENT_RECORD_WITH_DATA: readonly string[] = [...PAYMENT_EVENT_RECORD_PROPERTIES, 'data'];
 
 /**
  * An event row as read without an entity (a PaymentEvent satisfies it too); `data`, the subject
@@ -116,10 +136,18 @@ export class EventService {
    * The event describes the subject after the change, so the caller computes it beforehand; it is
    * written only when the change returns a row, so a change that found nothing leaves no event.
    */
-  async appendWith<T extends object>(em: SqlEntityManager, change: { sql: string; params: unknown[] }, input: AppendEventInput): Promise<T[]> {
+  async appendWith<T extends object>(em: SqlEntityManager, change: SqlPart, input: AppendEventInput, also: AppendAlongside = {}): Promise<T[]> {
     if (!em.isInTransaction()) throw new Error('EventService.appendWith must run inside the transaction of the change it records');
     const insert = eventInsert(input, 'change');
-    const rows = await em.execute<T[]>(`with change as (${change.sql}), event as (${insert.sql} returning 1) select * from change`, [...change.params, ...insert.params]);
+    const statements = also.statements ?? [];
+    const ctes = statements.map((statement, i) => `, alongside_${i} as (${statement.sql})`).join('');
+    const select = also.select ? `select change.*, ${also.select.sql} from change` : 'select * from change';
+    const rows = await em.execute<T[]>(`with change as (${change.sql}), event as (${insert.sql} returning 1)${ctes} ${select}`, [
+      ...change.params,
+      ...insert.params,
+      ...statements.flatMap((statement) => statement.params),
+      ...(also.select?.params ?? []),
+    ]);
     if (rows.length > 0) signalOnCommit(em, PAYMENT_EVENTS_CHANNEL);
     return rows;
   }
@@ -165,12 +193,14 @@ export class EventService {
   ): Promise<Map<string, PaymentEventRecord[]>> {
     const grouped = new Map<string, PaymentEventRecord[]>(subjectIds.map((id) => [id, []]));
     if (subjectIds.length === 0) return grouped;
-    const rows = await em
-      .createQueryBuilder(PaymentEvent)
-      .select(options.snapshots ? [...PAYMENT_EVENT_RECORD_PROPERTIES, 'data'] : [...PAYMENT_EVENT_RECORD_PROPERTIES])
-      .where({ subjectType, subjectId: { $in: [...new Set(subjectIds)] } })
-      .orderBy({ position: 'asc' })
-      .execute<PaymentEventRecord[]>('all');
+    const ids = [...new Set(subjectIds)];
+    const rows = await plainRows<PaymentEventRecord>(
+      em,
+      PaymentEvent,
+      `select ${columnList(em, PaymentEvent, options.snapshots ? PAYMENT_EVENT_RECORD_WITH_DATA : PAYMENT_EVENT_RECORD_PROPERTIES)} from payment_event
+       where subject_type = ? and subject_id in (${placeholders(ids.length)}) order by position asc`,
+      [subjectType, ...ids],
+    );
     for (const row of rows) grouped.get(row.subjectId)?.push(row);
     return grouped;
   }

@@ -9,25 +9,25 @@ import type { DepositSnapshot, EventNotification, WithdrawalSnapshot } from './p
 
 @ObjectType('PaymentEvent', { simpleResolvers: true, description: 'One change, in the order the gateway applied it. Catch up with events(after: <cursor>).' })
 export class PaymentEventNode {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The event\'s id.' })
   id!: string;
 
-  @Field({ description: 'e.g. deposit.created, deposit.status_changed.' })
+  @Field({ description: 'What happened, e.g. deposit.created, deposit.status_changed.' })
   type!: string;
 
-  @Field({ description: 'deposit, refund, payout or withdrawal.' })
+  @Field({ description: 'What the event is about: deposit, refund, payout or withdrawal.' })
   subjectType!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Id of the deposit, refund, payout or withdrawal.' })
   subjectId!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Its status before the change; null when it was created.' })
   fromStatus!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Its status after the change; null when the change was not of status.' })
   toStatus!: string | null;
 
-  @Field()
+  @Field({ description: 'When the gateway applied the change.' })
   createdAt!: Date;
 
   @Field(() => DepositNode, { nullable: true, description: 'The deposit as it stood right after this change.' })

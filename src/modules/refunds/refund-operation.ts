@@ -8,6 +8,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
+import { userErrorCodeOf, type UserErrorCode } from '../../lib/user-error-codes.js';
 import { accountNotConfigured, type MoneyOperation } from '../../kernel/operation.js';
 import type { FieldError, MerchantAccount, MoneyMovementProvider, ProviderError, ProviderName, ProviderRefund } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
@@ -62,7 +63,7 @@ export function refundOperation(deps: RefundOperationDeps): MoneyOperation<Prepa
     },
     errorsOf: (error) => [refundError(error)],
     errorsOfRow: (refund) =>
-      refund.status === 'REJECTED' && !refund.providerReference && refund.submissionError ? [{ field: [], code: refund.submissionError, message: 'The provider refused this refund' }] : [],
+      refund.status === 'REJECTED' && !refund.providerReference && refund.submissionError ? [{ field: [], code: userErrorCodeOf(refund.submissionError, 'PROVIDER_REJECTED'), message: 'The provider refused this refund' }] : [],
     snapshot: toRefundSnapshot,
   };
 }
@@ -82,10 +83,6 @@ async function admit(tx: SqlEntityManager, request: PreparedRefund): Promise<{ o
   const deposit = await tx.findOneOrFail(Deposit, { id: request.depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (deposit.status !== 'SUCCEEDED') {
     return refusal(['depositId'], 'DEPOSIT_NOT_REFUNDABLE', `Only a SUCCEEDED deposit can be refunded; this one is ${deposit.status}`);
-  }
-  if (!deposit.providerPaymentReference()) {
-    // A hosted checkout deposit is known by its session id until its payment reference is recorded.
-    return refusal(['depositId'], 'DEPOSIT_NOT_REFUNDABLE', 'The provider\'s payment reference of this deposit is not known yet; try again shortly');
   }
   if (!deposit.providerPaymentReference()) {
     // A hosted checkout deposit is known by its session id until its payment reference is recorded.
@@ -168,6 +165,6 @@ function refundError(error: ProviderError): FieldError {
   return { field: [], code: error.code, message: error.message };
 }
 
-function refusal(field: string[], code: string, message: string): { ok: false; errors: FieldError[] } {
+function refusal(field: string[], code: UserErrorCode, message: string): { ok: false; errors: FieldError[] } {
   return { ok: false, errors: [{ field, code, message }] };
 }

@@ -1,7 +1,7 @@
 // Turns a Refund entity, or the same columns read without one, into the JSON snapshot that event
 // rows, live notifications and the API's Refund objects are made from.
 
-import { Money } from '../../lib/money.js';
+import { canonicalDecimal } from '../../lib/money.js';
 import type { RefundSnapshot } from '../events/payment-event.types.js';
 import type { Refund } from './refund.entity.js';
 
@@ -22,7 +22,7 @@ export function toRefundSnapshot(refund: RefundFacts): RefundSnapshot {
     origin: refund.origin,
     status: refund.status,
     providerStatus: refund.providerStatus ?? null,
-    amount: Money.fromDecimal(refund.amount, refund.currency).toDecimal(),
+    amount: canonicalDecimal(refund.amount, refund.currency),
     currency: refund.currency,
     reason: refund.reason ?? null,
     createdAt: refund.createdAt.toISOString(),

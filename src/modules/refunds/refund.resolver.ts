@@ -3,11 +3,11 @@
 import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { loaders } from '../../graphql/loaders.js';
+import { loaders, readAheadOf } from '../../graphql/loaders.js';
 import { maySee } from '../../kernel/visibility.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { DepositNode } from '../deposits/deposit.types.js';
-import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
+import { PAYMENT_EVENTS_TOPIC, type EventNotification, type RefundSnapshot } from '../events/payment-event.types.js';
 import { RequestRefundInput } from './refund.inputs.js';
 import { RequestRefundPayload } from './refund.payloads.js';
 import { RefundNode } from './refund.types.js';
@@ -16,14 +16,14 @@ import { RefundNode } from './refund.types.js';
 export class RefundResolver {
   @Authorized('REFUNDS')
   @Mutation(() => RequestRefundPayload, { description: 'Refunds a SUCCEEDED deposit in full (no amount) or in part. The provider decides: follow refundUpdated.' })
-  async requestRefund(@Ctx() ctx: GatewayContext, @Arg('input') input: RequestRefundInput): Promise<RequestRefundPayload> {
+  async requestRefund(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The deposit to refund, and how much.' }) input: RequestRefundInput): Promise<RequestRefundPayload> {
     const result = await ctx.services.refunds.request(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
     return { refund: result.refund ? RefundNode.from(result.refund) : null, userErrors: userErrors(result.errors) };
   }
 
   @Authorized('CASHIER', 'REFUNDS')
   @Query(() => RefundNode, { nullable: true, description: 'A refund by id, if the caller may see its deposit\'s refunds: a cashier those of its own deposits, a refunds back office those of its merchant accounts, an admin any.' })
-  async refund(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<RefundNode | null> {
+  async refund(@Ctx() ctx: GatewayContext, @Arg('id', () => ID, { description: 'The refund\'s id (rfd_…).' }) id: string): Promise<RefundNode | null> {
     const refund = await ctx.services.refunds.findVisible(ctx.em, ctx.client!, id);
     return refund ? RefundNode.from(refund) : null;
   }
@@ -45,7 +45,7 @@ export class RefundResolver {
       );
     },
   })
-  refundUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true }) _id?: string): RefundNode {
+  refundUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this refund; omit for every refund the key may see.' }) _id?: string): RefundNode {
     return RefundNode.from(event.refund!);
   }
 
@@ -59,10 +59,12 @@ export class RefundResolver {
 @Resolver(() => DepositNode)
 export class DepositRefundsResolver {
   @FieldResolver(() => [RefundNode], { description: 'Refunds of this deposit, oldest first.' })
-  async refunds(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): Promise<RefundNode[]> {
+  refunds(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): RefundNode[] | Promise<RefundNode[]> {
     // Today every grant that shows a deposit shows its refunds; asked anyway, so a policy change cannot leak them.
     if (!ctx.client || !maySee(ctx.client, 'refund', deposit)) return [];
-    const refunds = await loaders(ctx).depositRefunds.load(deposit.id);
-    return refunds.map((refund) => RefundNode.from(refund));
+    // Read with the page by `deposits`, or batched here for any other way to a deposit.
+    const ready = readAheadOf<RefundSnapshot[]>(deposit, 'refunds');
+    if (ready) return ready.map((refund) => RefundNode.from(refund));
+    return loaders(ctx).depositRefunds.load(deposit.id).then((refunds) => refunds.map((refund) => RefundNode.from(refund)));
   }
 }

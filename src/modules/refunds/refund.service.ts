@@ -3,9 +3,11 @@
 // and reading refunds back per client. Status changes after creation go through refund-transitions.ts.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { columnList, placeholders, plainRows } from '../../db/plain-rows.js';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
+import type { UserErrorCode } from '../../lib/user-error-codes.js';
 import type { FieldError, MoneyMovementProvider, ProviderName, ProviderRefund } from '../../providers/provider.js';
 import { maySee } from '../../kernel/visibility.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
@@ -102,12 +104,13 @@ export class RefundService {
   async forDeposits(em: SqlEntityManager, depositIds: readonly string[]): Promise<Map<string, RefundSnapshot[]>> {
     const grouped = new Map<string, RefundSnapshot[]>(depositIds.map((id) => [id, []]));
     if (depositIds.length === 0) return grouped;
-    const rows = await em
-      .createQueryBuilder(Refund)
-      .select([...REFUND_SNAPSHOT_PROPERTIES])
-      .where({ depositId: { $in: [...new Set(depositIds)] } })
-      .orderBy({ createdAt: 'asc', id: 'asc' })
-      .execute<RefundFacts[]>('all');
+    const ids = [...new Set(depositIds)];
+    const rows = await plainRows<RefundFacts>(
+      em,
+      Refund,
+      `select ${columnList(em, Refund, REFUND_SNAPSHOT_PROPERTIES)} from refund where deposit_id in (${placeholders(ids.length)}) order by created_at asc, id asc`,
+      ids,
+    );
     for (const row of rows) grouped.get(row.depositId)?.push(toRefundSnapshot(row));
     return grouped;
   }
@@ -115,11 +118,8 @@ export class RefundService {
   /** Deposits by id as snapshots, in one query (for a per-request DataLoader behind `Refund.deposit`). */
   async depositsOf(em: SqlEntityManager, ids: readonly string[]): Promise<Map<string, DepositSnapshot>> {
     if (ids.length === 0) return new Map();
-    const rows = await em
-      .createQueryBuilder(Deposit)
-      .select([...DEPOSIT_SNAPSHOT_PROPERTIES])
-      .where({ id: { $in: [...new Set(ids)] } })
-      .execute<DepositFacts[]>('all');
+    const unique = [...new Set(ids)];
+    const rows = await plainRows<DepositFacts>(em, Deposit, `select ${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)} from deposit where id in (${placeholders(unique.length)})`, unique);
     return new Map(rows.map((row) => [row.id, toDepositSnapshot(row)]));
   }
 }
@@ -143,7 +143,7 @@ function validateShape(input: RequestRefundInput): FieldError[] {
 
 
 
-function refused(field: string[], code: string, message: string): RequestRefundResult {
+function refused(field: string[], code: UserErrorCode, message: string): RequestRefundResult {
   return { refund: null, errors: [{ field, code, message }] };
 }
 

@@ -6,8 +6,9 @@ import { isId, newId } from '../../lib/ids.js';
 import type { DepositProvider, MerchantAccount, ProviderName, WebhookEvent, WebhookRejection } from '../../providers/provider.js';
 import type { JobQueue } from '../../kernel/jobs.js';
 import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
+import { columnList, plainRow } from '../../db/plain-rows.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import { applyDepositChange } from '../deposits/deposit-transitions.js';
+import { applyDepositChange, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from '../deposits/deposit-transitions.js';
 import { FETCH_DEPOSIT_DETAILS } from '../deposits/deposit-jobs.js';
 import type { EventService } from '../events/event.service.js';
 import { applyPaymentRefunded } from '../refunds/refund-accounting.js';
@@ -189,14 +190,13 @@ export class WebhookService {
    * `webhook.release_deferred` job after a change made elsewhere (reconciler, card settle).
    * Returns how many were decided; a delivery still undecidable stays `deferred`.
    */
-  async releaseDeferred(tx: SqlEntityManager, depositId: string, alongside?: { sql: string; params: unknown[] }): Promise<number> {
+  async releaseDeferred(tx: SqlEntityManager, depositId: string): Promise<number> {
     if (!tx.isInTransaction()) throw new Error('WebhookService.releaseDeferred must run inside a transaction: the deliveries are locked until commit');
-    // `alongside`: a write of the caller's (a job's insert) made by the same statement, as a CTE.
     const rows = await tx.execute<StoredDelivery[]>(
-      `${alongside ? `with alongside as (${alongside.sql}) ` : ''}select id, provider, merchant_account, outcome, raw_body from webhook_delivery
+      `select id, provider, merchant_account, outcome, raw_body from webhook_delivery
        where subject_type = 'deposit' and subject_id = ? and outcome = 'deferred'
        order by received_at, id for update`,
-      [...(alongside?.params ?? []), depositId],
+      [depositId],
     );
     for (const row of rows) await this.redecide(tx, row);
     return rows.length;
@@ -244,25 +244,54 @@ export class WebhookService {
       // ON CONFLICT instead of catching a unique violation: a failed INSERT aborts a PostgreSQL
       // transaction. A concurrent copy of the same event waits here on the unique index until the
       // first commits, then inserts nothing: exactly one copy goes on to change anything.
-      const inserted = await tx.execute<Array<{ id: string }>>(
-        `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, received_at)
+      const insert = {
+        sql: `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, received_at)
          values (?, ?, ?, ?, ?, 'ignored', null, null, null, ?, ?)
          on conflict (provider, merchant_account, event_id) do nothing
          returning id`,
-        [deliveryId, input.provider, input.account.code, input.event.eventId, input.event.name, input.rawBody.toString('utf8'), new Date()],
-      );
-      if (inserted.length === 0) return { outcome: 'duplicate', reason: 'EVENT_ALREADY_RECEIVED' };
-
+        params: [deliveryId, input.provider, input.account.code, input.event.eventId, input.event.name, input.rawBody.toString('utf8'), new Date()],
+      };
+      const { subject } = input.event;
+      if (subject.kind === 'deposit' && subject.status !== 'REFUNDED' && !livemodeMismatch(input)) {
+        return this.receiveDepositStatus(tx, input, subject, insert, deliveryId);
+      }
+      const inserted = await tx.execute<Array<{ id: string }>>(insert.sql, insert.params);
+      if (inserted.length === 0) return DUPLICATE_DELIVERY;
       const decision = await this.decide(tx, input);
-      await tx.execute('update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?', [
-        decision.outcome,
-        decision.reason ?? null,
-        decision.subjectType ?? null,
-        decision.subjectId ?? null,
-        deliveryId,
-      ]);
+      await recordOutcome(tx, deliveryId, decision);
       return { ...decision, deliveryId };
     });
+  }
+
+  /**
+   * `receive` for a deposit status report, the common event: the inbox row and the deposit, found
+   * and locked, in one statement (only once the row is inserted, so a duplicate locks nothing);
+   * when the status changes, the deposit, its event, the detail fetch job and the delivery's
+   * outcome in one more. Four statements with BEGIN and COMMIT.
+   */
+  private async receiveDepositStatus(
+    tx: SqlEntityManager,
+    input: ReceiveWebhookInput,
+    subject: DepositSubject,
+    insert: { sql: string; params: unknown[] },
+    deliveryId: string,
+  ): Promise<ReceiveWebhookResult> {
+    const lookup = eventDepositLookup(input, subject, columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES), true);
+    const rows = await tx.execute<Array<Record<string, unknown>>>(
+      `with inserted as (${insert.sql}) select inserted.id as inbox_delivery_id, d.* from inserted left join lateral (${lookup.sql}) d on true`,
+      [...insert.params, ...lookup.params],
+    );
+    const row = rows[0];
+    if (!row) return DUPLICATE_DELIVERY;
+    const { inbox_delivery_id: _inserted, ...columns } = row;
+    if (columns.id == null) {
+      const decision = depositNotFound(input, subject);
+      await recordOutcome(tx, deliveryId, decision);
+      return { ...decision, deliveryId };
+    }
+    const { decision, recorded } = await this.applyStatus(tx, input, subject, plainRow<LockedDeposit>(tx, Deposit, columns), deliveryId);
+    if (!recorded) await recordOutcome(tx, deliveryId, decision);
+    return { ...decision, deliveryId };
   }
 
   private async decide(tx: SqlEntityManager, input: ReceiveWebhookInput): Promise<Decision> {
@@ -289,11 +318,25 @@ export class WebhookService {
     if (mismatch || subject.status === 'REFUNDED') return this.applyOtherToDeposit(tx, input, subject, mismatch);
     // A status report: the deposit is found and locked by one statement.
     const deposit = await lockEventDeposit(tx, input, subject);
-    if (!deposit) {
-      return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
-    }
+    if (!deposit) return depositNotFound(input, subject);
+    return (await this.applyStatus(tx, input, subject, deposit)).decision;
+  }
+
+  /**
+   * Applies a status report to its deposit, read with its row lock in this transaction. With
+   * `deliveryId` (a fresh delivery, not a replay), an applied change records the delivery's
+   * outcome in its own statement (`recorded`); otherwise the caller records it.
+   */
+  private async applyStatus(
+    tx: SqlEntityManager,
+    input: ReceiveWebhookInput,
+    subject: DepositSubject,
+    deposit: LockedDeposit,
+    deliveryId?: string,
+  ): Promise<{ decision: Decision; recorded: boolean }> {
     const depositId = deposit.id;
     const found: Decision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
+    const applied: Decision = { ...found, outcome: 'applied' };
     const result = await applyDepositChange(
       tx,
       {
@@ -308,25 +351,43 @@ export class WebhookService {
           providerReference: subject.reference,
         },
         source: `webhook:${input.provider}/${input.account.code}`,
+        // Webhooks carry status, not details (fee, net, decline reason: spec "Webhook event
+        // envelope"): a job reads them from the provider's record once this commits. It is
+        // written by the status change's statement, with the delivery's outcome, and the same
+        // statement counts the deliveries deferred until this deposit's status changed (read
+        // after the row lock was taken, so none deferred before it is missed).
+        alongside: () => ({
+          statements: [
+            this.jobs.enqueueStatement(
+              tx,
+              FETCH_DEPOSIT_DETAILS,
+              { depositId, reference: subject.reference, provider: input.provider, merchantAccount: input.account.code },
+              { dedupeKey: depositId },
+            ),
+            ...(deliveryId !== undefined ? [outcomeStatement(deliveryId, applied)] : []),
+          ],
+          select: {
+            sql: `(select count(*) from webhook_delivery where subject_type = 'deposit' and subject_id = ? and outcome = 'deferred')::int as inbox_deferred`,
+            params: [depositId],
+            columns: ['inbox_deferred'],
+          },
+        }),
       },
       this.events,
     );
     switch (result.outcome) {
       case 'applied':
-        // Webhooks carry status, not details (fee, net, decline reason: spec "Webhook event
-        // envelope"): a job reads them from the provider's record once this commits. Refunds that
-        // overtook this payment are decided now, in this transaction (a deferred delivery is a
-        // refund event, decided by the refund handler: releasing never recurses here). The job's
-        // insert and the deferred deliveries' locked read are one statement.
-        await this.releaseDeferred(tx, depositId, this.jobs.enqueueStatement(tx, FETCH_DEPOSIT_DETAILS, { depositId, reference: subject.reference }, { dedupeKey: depositId }));
-        return { ...found, outcome: 'applied' };
+        // Refunds that overtook this payment are decided now, in this transaction (a deferred
+        // delivery is a refund event, decided by the refund handler: releasing never recurses here).
+        if (Number(result.row?.inbox_deferred ?? 0) > 0) await this.releaseDeferred(tx, depositId);
+        return { decision: applied, recorded: deliveryId !== undefined };
       case 'noop':
         // A distinct event reporting the status the deposit already has.
-        return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: deposit is already ${subject.status}` };
+        return { decision: { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: deposit is already ${subject.status}` }, recorded: false };
       case 'anomaly':
-        return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+        return { decision: { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) }, recorded: false };
       case 'not_found':
-        return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+        return { decision: { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) }, recorded: false };
     }
   }
 
@@ -361,6 +422,26 @@ export class WebhookService {
   }
 }
 
+/** A copy of an event already in the inbox: nothing is stored or applied again. */
+const DUPLICATE_DELIVERY: ReceiveWebhookResult = { outcome: 'duplicate', reason: 'EVENT_ALREADY_RECEIVED' };
+
+function depositNotFound(input: ReceiveWebhookInput, subject: DepositSubject): Decision {
+  return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
+}
+
+/** The UPDATE that records a fresh delivery's decision on its inbox row. */
+function outcomeStatement(deliveryId: string, decision: Decision): { sql: string; params: unknown[] } {
+  return {
+    sql: 'update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?',
+    params: [decision.outcome, decision.reason ?? null, decision.subjectType ?? null, decision.subjectId ?? null, deliveryId],
+  };
+}
+
+async function recordOutcome(tx: SqlEntityManager, deliveryId: string, decision: Decision): Promise<void> {
+  const update = outcomeStatement(deliveryId, decision);
+  await tx.execute(update.sql, update.params);
+}
+
 /** Stored, acknowledged and visible to admins, but not acted on: no module handles this kind. */
 function notHandled(kind: string): WebhookDecision {
   return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: ${kind} events are not applied` };
@@ -385,9 +466,9 @@ export async function findEventDeposit(
  * The deposit a status report is about, read with its row lock in the same statement (the lookup
  * of `findEventDeposit`): concurrent reports about one deposit serialize here.
  */
-async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<Deposit | undefined> {
-  const row = await eventDepositRow(tx, input, subject, '*', true);
-  return row ? tx.map(Deposit, row) : undefined;
+async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<LockedDeposit | undefined> {
+  const row = await eventDepositRow(tx, input, subject, columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES), true);
+  return row ? plainRow<LockedDeposit>(tx, Deposit, row) : undefined;
 }
 
 /** The lookup of `findEventDeposit`, selecting `columns`, with the row lock when `lock`. */
@@ -395,21 +476,32 @@ async function eventDepositRow(
   tx: SqlEntityManager,
   input: ReceiveWebhookInput,
   subject: { reference: string; merchantReference?: string },
-  columns: 'id' | '*',
+  columns: string,
   lock: boolean,
 ): Promise<Record<string, unknown> | undefined> {
-  const scope = [input.provider, input.account.code];
-  const forUpdate = lock ? ' for update' : '';
-  if (subject.merchantReference && isId(subject.merchantReference, 'dep')) {
-    const rows = await tx.execute<Array<Record<string, unknown>>>(`select ${columns} from deposit where id = ? and provider = ? and merchant_account = ?${forUpdate}`, [subject.merchantReference, ...scope]);
-    if (rows[0]) return rows[0];
-  }
-  // The payment reference too: a hosted checkout deposit's own reference is its session id.
-  const rows = await tx.execute<Array<Record<string, unknown>>>(
-    `select ${columns} from deposit where (provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ? order by (provider_reference = ?) desc nulls last limit 1${forUpdate}`,
-    [subject.reference, subject.reference, ...scope, subject.reference],
-  );
+  const lookup = eventDepositLookup(input, subject, columns, lock);
+  const rows = await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params);
   return rows[0];
+}
+
+/**
+ * The SELECT of `eventDepositRow`: among the account's deposits, the one whose id is the echoed
+ * merchant reference if there is one, else the one whose provider reference (or payment
+ * reference: a hosted checkout deposit's own reference is its session id) is the event's.
+ */
+function eventDepositLookup(
+  input: ReceiveWebhookInput,
+  subject: { reference: string; merchantReference?: string },
+  columns: string,
+  lock: boolean,
+): { sql: string; params: unknown[] } {
+  const ownId = subject.merchantReference && isId(subject.merchantReference, 'dep') ? subject.merchantReference : null;
+  return {
+    sql: `select ${columns} from deposit
+      where (id = ? or provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ?
+      order by (id = ?) desc nulls last, (provider_reference = ?) desc nulls last limit 1${lock ? ' for update' : ''}`,
+    params: [ownId, subject.reference, subject.reference, input.provider, input.account.code, ownId, subject.reference],
+  };
 }
 
 /** The anomaly reason when a test-mode event would touch a live account (or the reverse), else undefined. */
