@@ -71,14 +71,15 @@ export interface ReceivedAnswer {
 /**
  * Connections kept open per provider host: a provider call costs one request on a warm socket, not
  * a TCP (and TLS) handshake. Bounded, so a stalled provider cannot take every file descriptor;
- * beyond it calls wait for a socket, within their time-out. Idle sockets are closed before the
- * server's announced keep-alive time-out (Node's agent reads the `Keep-Alive: timeout` hint).
+ * beyond it calls wait for a socket, within their time-out. An idle socket is closed after
+ * `IDLE_SOCKET_MS`, or earlier when the server announces a shorter keep-alive (`Keep-Alive:
+ * timeout=5`, Node's default, gives 4 s): reusing a socket the server is closing would fail the call.
+ * The agent's time-out applies to idle sockets only; a call in flight is bounded by its own.
  */
 const MAX_SOCKETS_PER_HOST = 64;
-const agents = {
-  'http:': new HttpAgent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST }),
-  'https:': new HttpsAgent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST }),
-};
+const IDLE_SOCKET_MS = 4_000;
+const agentOptions = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST, timeout: IDLE_SOCKET_MS };
+const agents = { 'http:': new HttpAgent(agentOptions), 'https:': new HttpsAgent(agentOptions) };
 
 /**
  * One HTTP request and its whole answer on node:http with keep-alive, for the provider adapters:
