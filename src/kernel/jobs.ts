@@ -346,7 +346,9 @@ export class JobQueue {
       maxAttempts: row.max_attempts,
       succeededStatement: () => ({ sql: SUCCEED_SQL, params: [row.id, lockedBy] }),
     };
-    const log = this.logger.child({ jobId: row.id, kind: row.kind, attempt: row.attempts });
+    // Made only when something is logged: a run that succeeds logs at debug, often disabled.
+    let child: Logger | undefined;
+    const log = (): Logger => (child ??= this.logger.child({ jobId: row.id, kind: row.kind, attempt: row.attempts }));
     let error: unknown;
     let recorded = false;
     try {
@@ -360,24 +362,24 @@ export class JobQueue {
     }
     try {
       if (error === undefined && recorded) {
-        log.debug('job succeeded');
+        if (this.logger.isLevelEnabled('debug')) log().debug('job succeeded');
         this.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });
       } else if (error === undefined) await this.succeed(db.fork(), row, lockedBy, log);
       else await this.retryOrFail(db.fork(), row, lockedBy, error, log);
     } catch (recordError) {
       // The lease runs out and another worker takes the job again: handlers are idempotent.
-      log.error({ err: recordError }, 'job outcome could not be recorded; it will run again');
+      log().error({ err: recordError }, 'job outcome could not be recorded; it will run again');
     }
   }
 
-  private async succeed(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, log: Logger): Promise<void> {
+  private async succeed(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, log: () => Logger): Promise<void> {
     const done = await em.execute<Array<{ id: string }>>(`${SUCCEED_SQL} returning id`, [row.id, lockedBy]);
-    if (done.length === 0) log.warn('job finished after its lease ran out; another worker took it again');
-    else log.debug('job succeeded');
+    if (done.length === 0) log().warn('job finished after its lease ran out; another worker took it again');
+    else if (this.logger.isLevelEnabled('debug')) log().debug('job succeeded');
     this.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });
   }
 
-  private async retryOrFail(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, error: unknown, log: Logger): Promise<void> {
+  private async retryOrFail(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, error: unknown, log: () => Logger): Promise<void> {
     const message = errorText(error);
     if (row.attempts >= row.max_attempts) {
       await em.execute(
@@ -399,7 +401,7 @@ export class JobQueue {
       [delayMs / 1000, message, row.id, lockedBy],
     );
     if (retried.length > 0) {
-      log.warn({ err: error, retryInMs: delayMs }, 'job failed; it will be retried');
+      log().warn({ err: error, retryInMs: delayMs }, 'job failed; it will be retried');
       this.emit({ kind: row.kind, outcome: 'retried', attempt: row.attempts });
       return;
     }
@@ -409,10 +411,10 @@ export class JobQueue {
       [message, row.id, lockedBy],
     );
     if (superseded.length > 0) {
-      log.info({ err: error }, 'job failed; a newer job of the same kind and key will do the work');
+      log().info({ err: error }, 'job failed; a newer job of the same kind and key will do the work');
       this.emit({ kind: row.kind, outcome: 'superseded', attempt: row.attempts });
     } else {
-      log.warn({ err: error }, 'job failed after its lease ran out; another worker took it again');
+      log().warn({ err: error }, 'job failed after its lease ran out; another worker took it again');
     }
   }
 

@@ -35,10 +35,10 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
   const router = Router();
 
   router.post('/webhooks/:provider/:account', async (req: Request<{ provider: string; account: string }>, res: Response) => {
-    // Made only when something is logged: most deliveries log one line at info, often disabled.
-    const base = (req as Request & { log?: Logger }).log ?? options.logger;
+    // Made only when something is logged (the request's own logger too): most deliveries log one
+    // line at info, often disabled.
     let child: Logger | undefined;
-    const log = (): Logger => (child ??= base.child({ component: 'webhooks' }));
+    const log = (): Logger => (child ??= ((req as Request & { log?: Logger }).log ?? options.logger).child({ component: 'webhooks' }));
     const providerParam = req.params.provider;
     const account = services.accounts.get(req.params.account);
     const adapter = isProviderName(providerParam) ? services.providers[providerParam] : undefined;
@@ -111,7 +111,7 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
     try {
       const result = await services.webhooks.receive(db.fork(), { provider: account.provider, account, event, rawBody: body });
       metrics.recordWebhook(provider, result.outcome, result.reason);
-      if (base.isLevelEnabled('info')) log().info(
+      if (options.logger.isLevelEnabled('info')) log().info(
         { provider, account: account.code, event: event.name, eventId: event.eventId, outcome: result.outcome, reason: result.reason, subjectId: result.subjectId },
         'webhook received',
       );

@@ -24,6 +24,7 @@ import type { MerchantAccountService } from '../merchant-accounts/merchant-accou
 import type { EventService } from '../events/event.service.js';
 import { Deposit } from './deposit.entity.js';
 import { columnList, plainRow, plainRows, visibilitySql } from '../../db/plain-rows.js';
+import { inTransaction } from '../../db/transaction.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { depositOperation, type PreparedDeposit } from './deposit-operation.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
@@ -193,7 +194,7 @@ export class DepositService {
     const result = await this.deps.providers[held.provider].getDeposit(account, reference);
     if (!result.ok) throw new DepositDetailsUnavailable(`${result.error.code}: ${result.error.message}`);
     const truth = result.value;
-    return em.transactional(async (tx) => {
+    return inTransaction(em, async (tx) => {
       // A plain row: nothing here needs the entity, and nothing is left for a flush.
       const [row] = await tx.execute<Array<Record<string, unknown>>>(`select ${columnList(tx, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)} from deposit where id = ? and provider = ? and merchant_account = ? for update`, [
         depositId,

@@ -7,6 +7,7 @@ import type { DepositProvider, MerchantAccount, ProviderName, WebhookEvent, Webh
 import type { JobQueue } from '../../kernel/jobs.js';
 import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
 import { columnList, plainRow } from '../../db/plain-rows.js';
+import { inTransaction } from '../../db/transaction.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import { applyDepositChange, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from '../deposits/deposit-transitions.js';
 import { FETCH_DEPOSIT_DETAILS } from '../deposits/deposit-jobs.js';
@@ -239,7 +240,7 @@ export class WebhookService {
    * an infrastructure failure throws, and then nothing was stored, so the provider's retry is safe.
    */
   receive(em: SqlEntityManager, input: ReceiveWebhookInput): Promise<ReceiveWebhookResult> {
-    return em.transactional(async (tx) => {
+    return inTransaction(em, async (tx) => {
       const deliveryId = newId('whd');
       // ON CONFLICT instead of catching a unique violation: a failed INSERT aborts a PostgreSQL
       // transaction. A concurrent copy of the same event waits here on the unique index until the

@@ -1,5 +1,6 @@
 // HTTP transport to the deposit gateway: bearer auth, timeouts, retries of safe requests, error mapping.
 
+import { exchange, ExchangeTimedOut, networkErrorText } from '../../lib/http.js';
 import type { Logger } from '../../lib/logger.js';
 import type { MerchantAccount, ProviderError } from '../provider.js';
 import { errorFromResponse, unavailable, type ErrorContext } from './errors.js';
@@ -63,16 +64,14 @@ export class DepositGatewayHttp {
     let status: number;
     let raw: string;
     try {
-      const response = await fetch(this.url(account, call), {
+      ({ status, text: raw } = await exchange(this.url(account, call), {
         method: call.method,
         headers,
-        body: call.body ? stringifyJsonExact(call.body) : undefined,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-      status = response.status;
-      raw = await response.text();
+        ...(call.body ? { body: stringifyJsonExact(call.body) } : {}),
+        timeoutMs: this.options.timeoutMs,
+      }));
     } catch (error) {
-      const reason = isTimeout(error) ? `timed out after ${this.options.timeoutMs} ms` : `network error: ${describe(error)}`;
+      const reason = error instanceof ExchangeTimedOut ? `timed out after ${this.options.timeoutMs} ms` : `network error: ${networkErrorText(error)}`;
       this.options.logger.warn({ ...log, durationMs: elapsed(started), reason }, 'deposit gateway call failed');
       return { kind: 'transient', error: unavailable(reason) };
     }
@@ -94,12 +93,12 @@ export class DepositGatewayHttp {
     return { kind: 'answer', result: { ok: false, error: errorFromResponse(status, body, call.errorContext) } };
   }
 
-  private url(account: MerchantAccount, call: Call): string {
+  private url(account: MerchantAccount, call: Call): URL {
     const url = new URL(account.baseUrl.replace(/\/+$/, '') + call.path);
     for (const [key, value] of Object.entries(call.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    return url.toString();
+    return url;
   }
 }
 
@@ -110,17 +109,6 @@ function parseOrUndefined(raw: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError');
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = (error as Error & { cause?: unknown }).cause;
-  const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : undefined;
-  return code ? `${error.message} (${code})` : error.message;
 }
 
 function elapsed(started: number): number {

@@ -2,6 +2,7 @@
 // verification, over the provider's HTTP API. The only place that knows the provider's URLs and words.
 
 import { randomBytes } from 'node:crypto';
+import { exchange, ExchangeTimedOut, networkErrorText } from '../../lib/http.js';
 import type { Logger } from '../../lib/logger.js';
 import type {
   CreateDepositRequest,
@@ -97,8 +98,8 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
       if (attempt > 1) await sleep(Math.min(RETRY_BASE_DELAY_MS * 2 ** (attempt - 2), RETRY_MAX_DELAY_MS));
       const started = Date.now();
       try {
-        const response = await fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
-        const text = await response.text();
+        const response = await exchange(url, { method, headers, ...(payload !== undefined ? { body: payload } : {}), timeoutMs });
+        const text = response.text;
         let body: unknown;
         try {
           body = text === '' ? undefined : parseJsonExact(text);
@@ -109,11 +110,11 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
         last = { ok: true, status: response.status, body };
         if (response.status < 500 && response.status !== 429) return last;
       } catch (error) {
-        const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+        const timedOut = error instanceof ExchangeTimedOut;
         log?.warn({ account: account.code, method, path, attempt, ms: Date.now() - started, timedOut }, 'qr-gateway call failed');
         last = {
           ok: false,
-          error: providerError('PROVIDER_UNAVAILABLE', { providerMessage: timedOut ? `timed out after ${timeoutMs} ms` : errorText(error) }),
+          error: providerError('PROVIDER_UNAVAILABLE', { providerMessage: timedOut ? `timed out after ${timeoutMs} ms` : networkErrorText(error) }),
         };
       }
     }
@@ -251,12 +252,4 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function errorText(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: { code?: unknown } }).cause;
-    return typeof cause?.code === 'string' ? `${error.message} (${cause.code})` : error.message;
-  }
-  return String(error);
 }
