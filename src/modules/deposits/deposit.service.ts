@@ -25,7 +25,7 @@ import type { EventService } from '../events/event.service.js';
 import { Deposit } from './deposit.entity.js';
 import { columnList, plainRow, plainRows, visibilitySql } from '../../db/plain-rows.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
-import { depositOperation, type PreparedDeposit } from './deposit-operation.js';
+import { depositOperation, type DepositRow, type PreparedDeposit } from './deposit-operation.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
 import type { DepositSnapshot } from '../events/payment-event.types.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
@@ -94,7 +94,7 @@ export class DepositDetailsUnavailable extends Error {
 
 export class DepositService {
   /** What deposits plug into the money-operation lifecycle. */
-  private readonly operation: MoneyOperation<PreparedDeposit, Deposit, ProviderDeposit, DepositSnapshot>;
+  private readonly operation: MoneyOperation<PreparedDeposit, DepositRow, ProviderDeposit, DepositSnapshot>;
 
   constructor(
     private readonly deps: {
