@@ -32,6 +32,12 @@ export interface MoneyOperation<P, R extends OperationRow, A, S> {
    * decided under the row locks it takes (e.g. a refund larger than what is left).
    */
   record(tx: SqlEntityManager, prepared: P): Promise<{ ok: true; row: R } | { ok: false; errors: FieldError[] }>;
+  /**
+   * True when `record` writes in one statement, which commits atomically on its own: with nothing
+   * to commit beside it (no idempotency key to attach), it then runs outside a transaction, which
+   * saves the transaction's BEGIN and COMMIT.
+   */
+  readonly recordsInOneStatement?: boolean;
   /** The row as it stands in the database now (a managed entity is read again, not taken from the identity map). */
   load(em: SqlEntityManager, id: string): Promise<R | null>;
   /** True while the row has neither a provider answer nor a definite refusal. */
@@ -127,7 +133,7 @@ export class OperationRunner {
    */
   async execute<P, R extends OperationRow, A, S>(em: SqlEntityManager, op: MoneyOperation<P, R, A, S>, request: OperationRequest, prepared: P): Promise<OperationResult<S>> {
     if (!request.idempotencyKey) {
-      const recorded = await em.transactional((tx) => op.record(tx, prepared));
+      const recorded = op.recordsInOneStatement ? await op.record(em, prepared) : await em.transactional((tx) => op.record(tx, prepared));
       if (!recorded.ok) return { subject: null, errors: recorded.errors };
       // Committed as `record` returned it: no read back.
       const done = await this.submit(em, op, recorded.row, prepared);

@@ -32,7 +32,9 @@ export interface DepositOperationDeps {
 export function depositOperation(deps: DepositOperationDeps): MoneyOperation<PreparedDeposit, DepositRow, ProviderDeposit, DepositSnapshot> {
   return {
     name: 'deposit',
-    record: async (tx, { client, input, account, provider, request }) => {
+    // The row and its creation event are one statement (below).
+    recordsInOneStatement: true,
+    record: async (em, { client, input, account, provider, request }) => {
       // The row and its creation event commit before the provider call: from here on a crash, a
       // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
       // the provider), and the event log always starts with deposit.created.
@@ -69,7 +71,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
       const idempotencyKey = input.idempotencyKey ?? null;
       const stored = storedRequest(request);
       const rows = await deps.events.appendWith<{ id: string }>(
-        tx,
+        em,
         {
           sql: `insert into deposit (id, client_id, merchant_account, provider, rail, livemode, status, provider_status, status_reason, amount, currency,
                   refunded_amount, disputed, merchant_reference, idempotency_key, idempotency_fingerprint, request, created_at, updated_at)
