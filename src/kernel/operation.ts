@@ -97,8 +97,8 @@ interface Submitted<R> {
 export interface OperationRequest {
   clientId: string;
   idempotencyKey?: string | undefined;
-  /** Canonical hash of the request, to tell a retry from another request reusing the key. */
-  fingerprint: string;
+  /** Canonical hash of the request, to tell a retry from another request reusing the key: needed with a key only. */
+  fingerprint?: string | undefined;
 }
 
 /**
@@ -140,6 +140,7 @@ export class OperationRunner {
       return { subject: op.snapshot(done.row), errors: done.errors };
     }
 
+    if (request.fingerprint === undefined) throw new Error(`${op.name} with an idempotency key needs the request's fingerprint`);
     const claim = await this.deps.idempotency.claim(em, { clientId: request.clientId, key: request.idempotencyKey, operation: op.name, fingerprint: request.fingerprint });
     switch (claim.kind) {
       case 'reused':

@@ -3,7 +3,6 @@
 // idempotency keys and failures are the lifecycle's (src/kernel/operation.ts), not this file's.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
 import { Money } from '../../lib/money.js';
 import { userErrorCodeOf } from '../../lib/user-error-codes.js';
@@ -34,7 +33,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
     name: 'deposit',
     // The row and its creation event are one statement (below).
     recordsInOneStatement: true,
-    record: async (em, { client, input, account, provider, request }) => {
+    record: async (em, { client, input, fingerprint, account, provider, request }) => {
       // The row and its creation event commit before the provider call: from here on a crash, a
       // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
       // the provider), and the event log always starts with deposit.created.
@@ -93,7 +92,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
             created.disputed,
             created.merchantReference,
             idempotencyKey,
-            idempotencyKey ? requestFingerprint(input) : null,
+            fingerprint ?? null,
             JSON.stringify(stored),
             created.createdAt,
             created.updatedAt,
@@ -202,6 +201,8 @@ const DEPOSIT_ROW_PROPERTIES = [...STANDING_PROPERTIES, 'request'] as const sati
 export interface PreparedDeposit {
   client: ApiClient;
   input: CreateDepositInput;
+  /** The input's fingerprint (`requestFingerprint`), when it came with an idempotency key. */
+  fingerprint: string | undefined;
   account: MerchantAccount;
   provider: DepositProvider;
   request: Omit<CreateDepositRequest, 'depositId'>;

@@ -117,11 +117,13 @@ export class DepositService {
   async create(em: SqlEntityManager, client: ApiClient, input: CreateDepositInput): Promise<CreateDepositResult> {
     const prepared = this.prepare(client, input);
     if (!prepared.ok) return { deposit: null, errors: prepared.errors };
+    // Only a request under an idempotency key is told from others by its content.
+    const fingerprint = input.idempotencyKey !== undefined ? requestFingerprint(input) : undefined;
     const result = await this.deps.operations.execute(
       em,
       this.operation,
-      { clientId: client.id, idempotencyKey: input.idempotencyKey, fingerprint: requestFingerprint(input) },
-      { client, input, ...prepared },
+      { clientId: client.id, idempotencyKey: input.idempotencyKey, fingerprint },
+      { client, input, fingerprint, ...prepared },
     );
     return { deposit: result.subject, errors: result.errors };
   }
