@@ -28,8 +28,9 @@ export interface OperationRow {
 export interface MoneyOperation<P, R extends OperationRow, A, S> {
   readonly name: IdempotentOperation;
   /**
-   * In the recording transaction: inserts the row and its creation event, or refuses with errors
-   * decided under the row locks it takes (e.g. a refund larger than what is left).
+   * In the recording transaction (or on its own, see `recordsInOneStatement`): inserts the row and
+   * its creation event, or refuses with errors decided under the row locks it takes (e.g. a refund
+   * larger than what is left).
    */
   record(tx: SqlEntityManager, prepared: P): Promise<{ ok: true; row: R } | { ok: false; errors: FieldError[] }>;
   /**
