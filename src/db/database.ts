@@ -100,6 +100,17 @@ export function signalOnCommit(tx: SqlEntityManager, channel: string, payload = 
 }
 
 /**
+ * `signalOnCommit` for a statement that ran on its own (autocommit): it has committed by the time
+ * it returns, so its wake-ups go out at once, as a transaction's do after its commit.
+ */
+export function signalCommitted(em: SqlEntityManager, channel: string, payload = ''): void {
+  if (em.isInTransaction()) throw new Error(`signalCommitted(${channel}) is for a statement run on its own; in a transaction, signalOnCommit waits for its commit`);
+  for (const subscriber of em.getEventManager().getSubscribers()) {
+    if (subscriber instanceof CommitSignalSubscriber) void subscriber.relay?.(new Map([[channel, new Set([payload])]]));
+  }
+}
+
+/**
  * Hands the signals of each committed transaction to the relay (a rolled-back one's are dropped),
  * and shows the query watchers the transaction boundaries, which the ORM's query hook does not
  * report: a statement count is then what the server executes.

@@ -21,17 +21,25 @@ export interface OperationRow {
  * lifecycle owns the order of the steps, the idempotency key and what happens on failure.
  *
  * @typeParam P the validated request (`prepared` by the module, no I/O)
- * @typeParam R the row (a MikroORM entity)
+ * @typeParam R the row: a MikroORM entity, or plain facts read and written by SQL alone
  * @typeParam A the provider's accepted answer
  * @typeParam S the snapshot answered to the client and stored for idempotent replays
  */
 export interface MoneyOperation<P, R extends OperationRow, A, S> {
   readonly name: IdempotentOperation;
   /**
-   * In the recording transaction: inserts the row and its creation event, or refuses with errors
-   * decided under the row locks it takes (e.g. a refund larger than what is left).
+   * In the recording transaction (or on its own, see `recordsInOneStatement`): inserts the row and
+   * its creation event, or refuses with errors decided under the row locks it takes (e.g. a refund
+   * larger than what is left).
    */
   record(tx: SqlEntityManager, prepared: P): Promise<{ ok: true; row: R } | { ok: false; errors: FieldError[] }>;
+  /**
+   * True when `record` writes in one statement, which commits atomically on its own: with nothing
+   * to commit beside it (no idempotency key to attach), it then runs outside a transaction, which
+   * saves the transaction's BEGIN and COMMIT.
+   */
+  readonly recordsInOneStatement?: boolean;
+  /** The row as it stands in the database now (a managed entity is read again, not taken from the identity map). */
   load(em: SqlEntityManager, id: string): Promise<R | null>;
   /** True while the row has neither a provider answer nor a definite refusal. */
   awaitingProvider(row: R): boolean;
@@ -48,6 +56,11 @@ export interface MoneyOperation<P, R extends OperationRow, A, S> {
   notResubmittable?(row: R): string | undefined;
   /** Stores an accepted answer and returns the row as it now stands (its status is left to webhooks). */
   accepted(em: SqlEntityManager, row: R, answer: A): Promise<R>;
+  /**
+   * Marks the row with the code of a submission whose outcome at the provider is unknown
+   * (`submissionError`) and returns the row as it now stands: it stays recoverable.
+   */
+  markUnknown(em: SqlEntityManager, row: R, error: ProviderError): Promise<R>;
   /** Inside a transaction: a definite refusal moves the row to its failed status through the module's transition function. */
   refused(tx: SqlEntityManager, row: R, error: ProviderError): Promise<void>;
   /** What the caller is told about a provider failure. */
@@ -85,8 +98,8 @@ interface Submitted<R> {
 export interface OperationRequest {
   clientId: string;
   idempotencyKey?: string | undefined;
-  /** Canonical hash of the request, to tell a retry from another request reusing the key. */
-  fingerprint: string;
+  /** Canonical hash of the request, to tell a retry from another request reusing the key: needed with a key only. */
+  fingerprint?: string | undefined;
 }
 
 /**
@@ -95,6 +108,13 @@ export interface OperationRequest {
  */
 export function accountNotConfigured(code: string): ProviderError {
   return { code: 'PROVIDER_UNAVAILABLE', message: `Merchant account ${code} is not configured on this gateway`, outcomeUnknown: true };
+}
+
+/** `markUnknown` of a module whose rows are managed entities: the mark is flushed with the entity. */
+export async function markEntityUnknown<R extends OperationRow>(em: SqlEntityManager, row: R, error: ProviderError): Promise<R> {
+  row.submissionError = error.code;
+  await em.flush();
+  return row;
 }
 
 const REUSED: FieldError = { field: ['idempotencyKey'], code: 'IDEMPOTENCY_KEY_REUSED', message: 'This idempotency key was already used with different input' };
@@ -114,13 +134,14 @@ export class OperationRunner {
    */
   async execute<P, R extends OperationRow, A, S>(em: SqlEntityManager, op: MoneyOperation<P, R, A, S>, request: OperationRequest, prepared: P): Promise<OperationResult<S>> {
     if (!request.idempotencyKey) {
-      const recorded = await em.transactional((tx) => op.record(tx, prepared));
+      const recorded = op.recordsInOneStatement ? await op.record(em, prepared) : await em.transactional((tx) => op.record(tx, prepared));
       if (!recorded.ok) return { subject: null, errors: recorded.errors };
-      // Committed, and managed by `em` from here on: no read back.
+      // Committed as `record` returned it: no read back.
       const done = await this.submit(em, op, recorded.row, prepared);
       return { subject: op.snapshot(done.row), errors: done.errors };
     }
 
+    if (request.fingerprint === undefined) throw new Error(`${op.name} with an idempotency key needs the request's fingerprint`);
     const claim = await this.deps.idempotency.claim(em, { clientId: request.clientId, key: request.idempotencyKey, operation: op.name, fingerprint: request.fingerprint });
     switch (claim.kind) {
       case 'reused':
@@ -196,15 +217,15 @@ export class OperationRunner {
     if (error.outcomeUnknown) {
       // Unknown at the provider: the row stays as it is, marked, and recoverable. A retry with
       // the same idempotency key or the reconciler resumes it; the provider's webhook may settle it.
-      row.submissionError = error.code;
-      await em.flush();
+      const marked = await op.markUnknown(em, row, error);
       this.deps.logger.warn({ operation: op.name, id, code: error.code }, 'submission outcome unknown; kept recoverable');
-      return { outcome: 'unknown', row, errors };
+      return { outcome: 'unknown', row: marked, errors };
     }
     // A definite refusal: nothing exists at the provider. The status moves through the module's
     // transition function, like every other status change.
     await em.transactional((tx) => op.refused(tx, row, error));
-    const current = await em.refreshOrFail(row);
+    const current = await op.load(em, id);
+    if (!current) throw new Error(`${op.name} ${id} vanished after its refusal was recorded`);
     this.deps.logger.info({ operation: op.name, id, code: error.code, httpStatus: error.httpStatus }, 'refused by the provider');
     return { outcome: 'refused', row: current, errors };
   }

@@ -3,9 +3,10 @@
 // idempotency keys and failures are the lifecycle's (src/kernel/operation.ts), not this file's.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
+import { Money } from '../../lib/money.js';
 import { userErrorCodeOf } from '../../lib/user-error-codes.js';
+import { columnList, plainRow, plainRows } from '../../db/plain-rows.js';
 import { accountNotConfigured, type MoneyOperation } from '../../kernel/operation.js';
 import type { CreateDepositRequest, DepositProvider, MerchantAccount, ProviderDeposit, ProviderName, RailDetails } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
@@ -14,7 +15,7 @@ import type { DepositSnapshot } from '../events/payment-event.types.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
 import { toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
-import { applyDepositChange } from './deposit-transitions.js';
+import { applyDepositChange, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
 import type { CreateDepositInput } from './deposit.service.js';
 
 export interface DepositOperationDeps {
@@ -27,15 +28,17 @@ export interface DepositOperationDeps {
  * What deposits (every rail, QR codes included) plug into the money-operation lifecycle
  * (src/kernel/operation.ts): how the row is recorded, submitted and answered.
  */
-export function depositOperation(deps: DepositOperationDeps): MoneyOperation<PreparedDeposit, Deposit, ProviderDeposit, DepositSnapshot> {
+export function depositOperation(deps: DepositOperationDeps): MoneyOperation<PreparedDeposit, DepositRow, ProviderDeposit, DepositSnapshot> {
   return {
     name: 'deposit',
-    record: async (tx, { client, input, account, provider, request }) => {
+    // The row and its creation event are one statement (below).
+    recordsInOneStatement: true,
+    record: async (em, { client, input, fingerprint, account, provider, request }) => {
       // The row and its creation event commit before the provider call: from here on a crash, a
       // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
       // the provider), and the event log always starts with deposit.created.
       // Plain facts, not an entity: the row is written below in one statement with its event, and
-      // becomes managed from what that statement returns.
+      // is what the lifecycle goes on with (nothing is made, tracked or read back).
       const now = new Date();
       const created = {
         id: newId('dep'),
@@ -65,13 +68,14 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
         updatedAt: now,
       } satisfies DepositFacts;
       const idempotencyKey = input.idempotencyKey ?? null;
-      const rows = await deps.events.appendWith<Record<string, unknown>>(
-        tx,
+      const stored = storedRequest(request);
+      const rows = await deps.events.appendWith<{ id: string }>(
+        em,
         {
           sql: `insert into deposit (id, client_id, merchant_account, provider, rail, livemode, status, provider_status, status_reason, amount, currency,
                   refunded_amount, disputed, merchant_reference, idempotency_key, idempotency_fingerprint, request, created_at, updated_at)
                 values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?, ?)
-                returning *`,
+                returning id`,
           params: [
             created.id,
             created.clientId,
@@ -88,8 +92,8 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
             created.disputed,
             created.merchantReference,
             idempotencyKey,
-            idempotencyKey ? requestFingerprint(input) : null,
-            JSON.stringify(storedRequest(request)),
+            fingerprint ?? null,
+            JSON.stringify(stored),
             created.createdAt,
             created.updatedAt,
           ],
@@ -104,10 +108,10 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
           deposit: created,
         },
       );
-      // Managed from here on, as a flushed entity would be.
-      return { ok: true, row: tx.map(Deposit, rows[0]!) };
+      if (!rows[0]) throw new Error(`deposit ${created.id} was not recorded`);
+      return { ok: true, row: { ...created, providerReference: null, paymentReference: null, submissionError: null, request: stored } };
     },
-    load: (em, id) => em.findOne(Deposit, { id }),
+    load: async (em, id) => (await plainRows<DepositRow>(em, Deposit, `select ${columnList(em, Deposit, DEPOSIT_ROW_PROPERTIES)} from deposit where id = ?`, [id]))[0] ?? null,
     awaitingProvider: (deposit) => deposit.status === 'PENDING' && !deposit.providerReference,
     // POST /checkout-sessions takes no idempotency key: a second call could open a second session.
     // The reconciler looks the session's payment up by our id instead.
@@ -118,7 +122,12 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
       if (!account) return { ok: false, error: accountNotConfigured(deposit.merchantAccount) };
       return deps.providers[deposit.provider].createDeposit(account, { depositId: deposit.id, ...requestOf(deposit) });
     },
-    accepted: (em, deposit, created) => recordSubmitted(em, deposit.id, created),
+    accepted: (em, deposit, created) => recordSubmitted(em, deposit, created),
+    markUnknown: async (em, deposit, error) => {
+      const updatedAt = new Date();
+      await em.execute('update deposit set submission_error = ?, updated_at = ? where id = ?', [error.code, updatedAt, deposit.id]);
+      return { ...deposit, submissionError: error.code, updatedAt };
+    },
     refused: async (tx, deposit, error) => {
       await tx.nativeUpdate(Deposit, { id: deposit.id }, { submissionError: error.code });
       await applyDepositChange(
@@ -145,7 +154,8 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
  * its own: it keeps whatever a concurrent webhook or retry recorded first (the provider
  * reference, its status word) and returns the row in the same round trip.
  */
-async function recordSubmitted(em: SqlEntityManager, id: string, created: ProviderDeposit): Promise<Deposit> {
+async function recordSubmitted(em: SqlEntityManager, deposit: DepositRow, created: ProviderDeposit): Promise<DepositRow> {
+  const { id } = deposit;
   const rows = await em.execute<Array<Record<string, unknown>>>(
     `update deposit set
        provider_reference = coalesce(provider_reference, ?),
@@ -158,7 +168,7 @@ async function recordSubmitted(em: SqlEntityManager, id: string, created: Provid
        qr_expires_at = coalesce(?, qr_expires_at),
        updated_at = ?
      where id = ?
-     returning *`,
+     returning ${columnList(em, Deposit, STANDING_PROPERTIES)}`,
     [
       created.reference,
       // A checkout session id is not a payment reference: that one is learned when the player pays.
@@ -173,14 +183,26 @@ async function recordSubmitted(em: SqlEntityManager, id: string, created: Provid
     ],
   );
   if (!rows[0]) throw new Error(`deposit ${id} vanished while its provider answer was recorded`);
-  // Merged into the managed entity (no dirty state left behind).
-  return em.map(Deposit, rows[0]);
+  // The stored request is not changed by the answer: kept from the row, not read back.
+  return { ...deposit, ...plainRow<Omit<DepositRow, 'request'>>(em, Deposit, rows[0]) };
 }
+
+/**
+ * A deposit as the lifecycle handles it: plain facts (its snapshot's, its references, its last
+ * submission error and stored request), read and written by SQL alone, no entity made or tracked.
+ */
+export type DepositRow = LockedDeposit & Pick<Deposit, 'submissionError' | 'request'>;
+
+/** What the lifecycle reads back of a deposit after a change: everything of `DepositRow` but the request, which no answer changes. */
+const STANDING_PROPERTIES = [...LOCKED_DEPOSIT_PROPERTIES, 'submissionError'] as const satisfies ReadonlyArray<keyof DepositRow>;
+const DEPOSIT_ROW_PROPERTIES = [...STANDING_PROPERTIES, 'request'] as const satisfies ReadonlyArray<keyof DepositRow>;
 
 /** A validated deposit request, ready to record. */
 export interface PreparedDeposit {
   client: ApiClient;
   input: CreateDepositInput;
+  /** The input's fingerprint (`requestFingerprint`), when it came with an idempotency key. */
+  fingerprint: string | undefined;
   account: MerchantAccount;
   provider: DepositProvider;
   request: Omit<CreateDepositRequest, 'depositId'>;
@@ -194,12 +216,12 @@ function storedRequest(request: Omit<CreateDepositRequest, 'depositId'>): Deposi
   return { details, customer: request.customer, ...(request.returnUrl ? { returnUrl: request.returnUrl } : {}) };
 }
 
-function requestOf(deposit: Deposit): Omit<CreateDepositRequest, 'depositId'> {
+function requestOf(deposit: DepositRow): Omit<CreateDepositRequest, 'depositId'> {
   const stored = deposit.request;
   const details = { ...stored.details } as RailDetails & { expiresAt?: string | Date };
   if (typeof details.expiresAt === 'string') details.expiresAt = new Date(details.expiresAt);
   return {
-  amount: deposit.amountMoney(),
+  amount: Money.fromDecimal(deposit.amount, deposit.currency),
   details: details as RailDetails,
   customer: stored.customer,
   ...(stored.returnUrl ? { returnUrl: stored.returnUrl } : {}),

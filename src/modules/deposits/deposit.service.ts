@@ -26,7 +26,7 @@ import { Deposit } from './deposit.entity.js';
 import { columnList, plainRow, plainRows, visibilitySql } from '../../db/plain-rows.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
-import { depositOperation, type PreparedDeposit } from './deposit-operation.js';
+import { depositOperation, type DepositRow, type PreparedDeposit } from './deposit-operation.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
 import type { DepositSnapshot } from '../events/payment-event.types.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
@@ -95,7 +95,7 @@ export class DepositDetailsUnavailable extends Error {
 
 export class DepositService {
   /** What deposits plug into the money-operation lifecycle. */
-  private readonly operation: MoneyOperation<PreparedDeposit, Deposit, ProviderDeposit, DepositSnapshot>;
+  private readonly operation: MoneyOperation<PreparedDeposit, DepositRow, ProviderDeposit, DepositSnapshot>;
 
   constructor(
     private readonly deps: {
@@ -118,11 +118,13 @@ export class DepositService {
   async create(em: SqlEntityManager, client: ApiClient, input: CreateDepositInput): Promise<CreateDepositResult> {
     const prepared = this.prepare(client, input);
     if (!prepared.ok) return { deposit: null, errors: prepared.errors };
+    // Only a request under an idempotency key is told from others by its content.
+    const fingerprint = input.idempotencyKey !== undefined ? requestFingerprint(input) : undefined;
     const result = await this.deps.operations.execute(
       em,
       this.operation,
-      { clientId: client.id, idempotencyKey: input.idempotencyKey, fingerprint: requestFingerprint(input) },
-      { client, input, ...prepared },
+      { clientId: client.id, idempotencyKey: input.idempotencyKey, fingerprint },
+      { client, input, fingerprint, ...prepared },
     );
     return { deposit: result.subject, errors: result.errors };
   }

@@ -2,7 +2,7 @@
 
 import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { signalOnCommit } from '../../db/database.js';
+import { signalCommitted, signalOnCommit } from '../../db/database.js';
 import { columnList, placeholders, plainRows } from '../../db/plain-rows.js';
 import { visibleEventsWhere, type Viewer } from '../../kernel/visibility.js';
 import { newId } from '../../lib/ids.js';
@@ -132,12 +132,13 @@ export class EventService {
 
   /**
    * Makes a change and appends its event in one statement (the change as a data-modifying CTE
-   * named `change`), in the caller's open transaction, and returns the change's `returning` rows.
-   * The event describes the subject after the change, so the caller computes it beforehand; it is
-   * written only when the change returns a row, so a change that found nothing leaves no event.
+   * named `change`), and returns the change's `returning` rows. In the caller's open transaction,
+   * or outside one when that statement is all the caller writes: one statement commits
+   * atomically on its own, which saves a transaction's BEGIN and COMMIT. The event describes the
+   * subject after the change, so the caller computes it beforehand; it is written only when the
+   * change returns a row, so a change that found nothing leaves no event.
    */
   async appendWith<T extends object>(em: SqlEntityManager, change: SqlPart, input: AppendEventInput, also: AppendAlongside = {}): Promise<T[]> {
-    if (!em.isInTransaction()) throw new Error('EventService.appendWith must run inside the transaction of the change it records');
     const insert = eventInsert(input, 'change');
     const statements = also.statements ?? [];
     const ctes = statements.map((statement, i) => `, alongside_${i} as (${statement.sql})`).join('');
@@ -148,7 +149,10 @@ export class EventService {
       ...statements.flatMap((statement) => statement.params),
       ...(also.select?.params ?? []),
     ]);
-    if (rows.length > 0) signalOnCommit(em, PAYMENT_EVENTS_CHANNEL);
+    if (rows.length > 0) {
+      if (em.isInTransaction()) signalOnCommit(em, PAYMENT_EVENTS_CHANNEL);
+      else signalCommitted(em, PAYMENT_EVENTS_CHANNEL);
+    }
     return rows;
   }
 

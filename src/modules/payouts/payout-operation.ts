@@ -8,7 +8,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
 import { userErrorCodeOf } from '../../lib/user-error-codes.js';
-import { accountNotConfigured, type MoneyOperation } from '../../kernel/operation.js';
+import { accountNotConfigured, markEntityUnknown, type MoneyOperation } from '../../kernel/operation.js';
 import type { CreatePayoutRequest, FieldError, MerchantAccount, PayoutBeneficiary, ProviderError, ProviderPayout } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { EventService } from '../events/event.service.js';
@@ -81,7 +81,7 @@ export function payoutOperation(deps: PayoutOperationDeps): MoneyOperation<Prepa
       });
       return { ok: true, row: payout };
     },
-    load: (em, id) => em.findOne(Payout, { id }),
+    load: (em, id) => em.findOne(Payout, { id }, { refresh: true }),
     awaitingProvider: (payout) => payout.status === 'PENDING' && !payout.providerReference,
     call: async (_em, payout, prepared) => {
       const account = deps.accounts.get(payout.merchantAccount);
@@ -101,6 +101,7 @@ export function payoutOperation(deps: PayoutOperationDeps): MoneyOperation<Prepa
       await recordSubmitted(em, payout.id, created);
       return em.refreshOrFail(payout);
     },
+    markUnknown: markEntityUnknown,
     refused: async (tx, payout, error) => {
       await tx.nativeUpdate(Payout, { id: payout.id }, { submissionError: error.code });
       await applyPayoutChange(

@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import { userErrorCodeOf, type UserErrorCode } from '../../lib/user-error-codes.js';
-import { accountNotConfigured, type MoneyOperation } from '../../kernel/operation.js';
+import { accountNotConfigured, markEntityUnknown, type MoneyOperation } from '../../kernel/operation.js';
 import type { FieldError, MerchantAccount, MoneyMovementProvider, ProviderError, ProviderName, ProviderRefund } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import { Deposit } from '../deposits/deposit.entity.js';
@@ -36,7 +36,7 @@ export function refundOperation(deps: RefundOperationDeps): MoneyOperation<Prepa
   return {
     name: 'refund',
     record: (tx, request) => admit(tx, request),
-    load: (em, id) => em.findOne(Refund, { id }),
+    load: (em, id) => em.findOne(Refund, { id }, { refresh: true }),
     // A refund made on the provider's dashboard (PROVIDER origin) was never ours to submit.
     awaitingProvider: (refund) => refund.origin === 'GATEWAY' && refund.status === 'REQUESTED' && !refund.providerReference,
     call: async (em, refund) => {
@@ -56,6 +56,7 @@ export function refundOperation(deps: RefundOperationDeps): MoneyOperation<Prepa
       await recordSubmitted(em, refund.id, created, deps);
       return em.refreshOrFail(refund);
     },
+    markUnknown: markEntityUnknown,
     refused: async (tx, refund, error) => {
       // A definite refusal: no refund exists at the provider, and its share is released.
       await tx.nativeUpdate(Refund, { id: refund.id }, { submissionError: refundError(error).code });
