@@ -28,9 +28,12 @@ export interface JobInfo {
   maxAttempts: number;
   /**
    * The UPDATE that records this run as succeeded, for a handler whose work commits in one
-   * transaction: run there (alone or as a CTE), it commits with the work, or not at all. The
-   * handler then returns `JOB_SUCCEEDED` and the queue records nothing more; if it throws, the
-   * queue retries the job as usual (its work and this statement rolled back together).
+   * transaction: run there (alone or as a CTE), it commits with the work, or not at all. It
+   * returns the job's id when it matched; when it matched, the handler returns `JOB_SUCCEEDED` and
+   * the queue records nothing more. It matches nothing when the lease ran out and another worker
+   * took the job: the handler then returns nothing, and the queue's own completion finds the job
+   * taken and says so. If the handler throws, the queue retries the job as usual (its work and
+   * this statement rolled back together).
    */
   succeededStatement(): { sql: string; params: unknown[] };
 }
@@ -344,7 +347,7 @@ export class JobQueue {
       kind: row.kind,
       attempt: row.attempts,
       maxAttempts: row.max_attempts,
-      succeededStatement: () => ({ sql: SUCCEED_SQL, params: [row.id, lockedBy] }),
+      succeededStatement: () => ({ sql: `${SUCCEED_SQL} returning id`, params: [row.id, lockedBy] }),
     };
     // Made only when something is logged: a run that succeeds logs at debug, often disabled.
     let child: Logger | undefined;

@@ -2,9 +2,10 @@
 // is not enqueued twice under one dedupe key, a job whose worker died is taken again once its
 // lease runs out (and the late worker cannot complete it), and stop waits for running jobs.
 
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { JobQueue, type JobQueueSettings } from '../../src/kernel/jobs.js';
+import { JOB_SUCCEEDED, JobQueue, type JobHandler, type JobQueueSettings } from '../../src/kernel/jobs.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -25,12 +26,22 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-/** A queue on the test database whose `test.record` handler is `handler`. */
-function queue(handler: (name: string) => Promise<void>, settings: Partial<JobQueueSettings> = {}): JobQueue {
-  const jobs = new JobQueue(createLogger({ level: 'silent' }));
+/** A queue on the test database whose `test.record` handler is `handler`; what it logs goes to `logs`. */
+function queue(handler: (name: string) => Promise<void>, settings: Partial<JobQueueSettings> = {}, logs: string[] = []): JobQueue {
+  return queueWith((_em, payload) => handler(payload.name), settings, logs);
+}
+
+function queueWith(handler: JobHandler<'test.record'>, settings: Partial<JobQueueSettings> = {}, logs: string[] = []): JobQueue {
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const jobs = new JobQueue(createLogger({ level: 'warn', destination: sink }));
   jobs.configure({ backoffBaseMs: 10, pollIntervalMs: 60_000, ...settings });
   jobs.attach(db);
-  jobs.register('test.record', (_em, payload) => handler(payload.name));
+  jobs.register('test.record', handler);
   return jobs;
 }
 
@@ -114,6 +125,47 @@ describe('the job queue', () => {
     await stuck;
     expect(ranOn).toEqual(['a', 'b']);
     expect(await rows('lease')).toEqual([{ status: 'succeeded', attempts: 2 }]);
+  });
+
+  it('a handler that records its own success does so only while its lease holds, and a late run is logged', async () => {
+    // A handler whose work commits in one transaction writes the job's completion in it.
+    const completingInOwnStatement = (gateOf: ReturnType<typeof gate> | undefined, matched: number[]): JobHandler<'test.record'> =>
+      async (em, _payload, job) => {
+        gateOf?.enter();
+        await gateOf?.wait;
+        const { sql, params } = job.succeededStatement();
+        const rowsMatched = (await em.execute<Array<{ id: string }>>(sql, params)).length;
+        matched.push(rowsMatched);
+        return rowsMatched > 0 ? JOB_SUCCEEDED : undefined;
+      };
+
+    // in time: the statement matches the job, which is done, and nothing is logged
+    const onTime: number[] = [];
+    const logsOnTime: string[] = [];
+    const prompt = queueWith(completingInOwnStatement(undefined, onTime), {}, logsOnTime);
+    await enqueue(prompt, 'own-completion');
+    expect(await prompt.runDue()).toBe(1);
+    expect(onTime).toEqual([1]);
+    expect(await rows('own-completion')).toEqual([{ status: 'succeeded', attempts: 1 }]);
+    expect(logsOnTime).toEqual([]);
+
+    // late: worker A finishes after its lease ran out and B took the job
+    const hung = gate();
+    const late: number[] = [];
+    const logsOfA: string[] = [];
+    const a = queueWith(completingInOwnStatement(hung, late), { leaseMs: 300 }, logsOfA);
+    const b = queue(async () => undefined, { leaseMs: 300 });
+    await enqueue(a, 'late-own-completion');
+    const running = a.runDue();
+    await hung.entered;
+    await expect.poll(() => b.runDue(), { timeout: 10_000, interval: 50 }).toBe(1);
+    hung.open();
+    await running;
+
+    // A's completion matched nothing, the job stays B's, and A says it ran late
+    expect(late).toEqual([0]);
+    expect(await rows('late-own-completion')).toEqual([{ status: 'succeeded', attempts: 2 }]);
+    expect(logsOfA.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['job finished after its lease ran out; another worker took it again']);
   });
 
   it('stop waits for the running job before it resolves, and takes no more', async () => {

@@ -37,7 +37,7 @@ export interface FetchDetailsOptions {
   heldAt?: { provider: ProviderName; merchantAccount: string };
   /**
    * More statements for the transaction that writes the details, run only when they changed (a
-   * job's own completion, `JobInfo.succeededStatement`).
+   * job's own completion, `JobInfo.succeededStatement`). Each ends with a `returning` clause.
    */
   alongside?: Array<{ sql: string; params: unknown[] }>;
 }
@@ -182,7 +182,8 @@ export class DepositService {
    *
    * @param reference the provider's payment reference (for hosted checkout it differs from the
    * session id the deposit was created with).
-   * @returns whether `options.alongside` was written (it is only when the details changed).
+   * @returns whether every statement of `options.alongside` ran and matched a row (they run only
+   * when the details changed).
    */
   async fetchDetails(em: SqlEntityManager, depositId: string, reference: string, options: FetchDetailsOptions = {}): Promise<boolean> {
     // Where the deposit is held, from the caller when it knows (the job's payload), else read.
@@ -196,6 +197,7 @@ export class DepositService {
     const result = await this.deps.providers[held.provider].getDeposit(account, reference);
     if (!result.ok) throw new DepositDetailsUnavailable(`${result.error.code}: ${result.error.message}`);
     const truth = result.value;
+    const alongside = options.alongside ?? [];
     return inTransaction(em, async (tx) => {
       // A plain row: nothing here needs the entity, and nothing is left for a flush.
       const [row] = await tx.execute<Array<Record<string, unknown>>>(`select ${columnList(tx, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)} from deposit where id = ? and provider = ? and merchant_account = ? for update`, [
@@ -240,10 +242,11 @@ export class DepositService {
           toStatus: locked.status,
           deposit: { ...locked, ...next, updatedAt },
         },
-        { statements: options.alongside ?? [] },
+        { statements: alongside, ...(alongside.length > 0 ? { select: matchedAlongside(alongside.length) } : {}) },
       );
-      if (!rows[0]) throw new Error(`deposit ${locked.id} vanished under its row lock`);
-      return options.alongside !== undefined;
+      const [written] = rows;
+      if (!written) throw new Error(`deposit ${locked.id} vanished under its row lock`);
+      return alongside.length > 0 && alongside.every((_, i) => written[`alongside_${i}_matched`] === true);
     });
   }
 
@@ -333,4 +336,10 @@ export class DepositService {
     errors.push(...provider.validateDeposit(resolved.account, request));
     return errors.length ? { ok: false, errors } : { ok: true, account: resolved.account, provider, request };
   }
+}
+
+/** Whether each of `count` alongside statements (CTEs `alongside_<i>` with a `returning` clause) matched a row: the columns `alongside_<i>_matched`. */
+function matchedAlongside(count: number): { sql: string; params: unknown[]; columns: string[] } {
+  const columns = Array.from({ length: count }, (_, i) => `alongside_${i}_matched`);
+  return { sql: columns.map((column, i) => `exists (select from alongside_${i}) as ${column}`).join(', '), params: [], columns };
 }

@@ -56,7 +56,8 @@ export interface SqlPart {
  * `statements`: more data-modifying CTEs (a job's insert, an inbox row's outcome). They run
  * whether or not the change finds its row, so a caller that writes them rolls back when it does
  * not. `select`: more columns of the returned rows (scalar subqueries), read from the statement's
- * snapshot, which does not see the statement's own writes.
+ * snapshot, which does not see the statement's own writes; it may read what statement `i` returns
+ * as the CTE `alongside_<i>` (e.g. `exists (select from alongside_0)`: whether it matched a row).
  */
 export interface AppendAlongside {
   statements?: SqlPart[];
