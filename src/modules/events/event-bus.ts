@@ -235,7 +235,9 @@ export class EventBus implements TopicFeed {
     }
     const first = rows[0];
     const pending = first?.head != null && (first.final_position == null || BigInt(first.head) > BigInt(first.final_position));
-    return { published, full: published === READ_PAGE, pending };
+    // A full page asks for the next one at once, whether or not its events were published.
+    const read = rows.filter((row) => row.position !== null).length;
+    return { published, full: read === READ_PAGE, pending };
   }
 
   private publish(notification: EventNotification): void {
