@@ -1,6 +1,7 @@
 // The payment event log and its live fan-out on a real database: each event published once after
 // its commit and never after a rollback (PGlite included), large snapshots, ordered catch-up
-// paging, two instances, and no event lost for live subscribers when the LISTEN connection drops.
+// paging, two instances, no event lost for live subscribers when the LISTEN connection drops, and
+// no reads of the log while nobody subscribes (a subscription then joins at the head, missing nothing).
 
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -80,7 +81,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     });
 
     // then: one after commit, carrying the snapshot
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     await pause(200);
     const mine = live.seen.filter((n) => n.subjectId === deposit.id);
     live.stop();
@@ -112,7 +113,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     // A later committed event proves the channel is live, so silence above was not a dead bus.
     const other = await insertDeposit(t);
     await appendEvent(other);
-    await expect.poll(() => live.seen.some((n) => n.subjectId === other.id)).toBe(true);
+    await expect.poll(() => live.seen.some((n) => n.subjectId === other.id), { timeout: 10_000 }).toBe(true);
     live.stop();
     expect(live.seen.filter((n) => n.subjectId === deposit.id)).toEqual([]);
     expect(await eventsOf(t, deposit.id)).toEqual([]);
@@ -126,7 +127,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     await em.flush();
     const live = await collectNotifications(t.gateway.services.pubsub);
     await appendEvent(deposit);
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     live.stop();
     expect(live.seen.find((n) => n.subjectId === deposit.id)!.deposit).toMatchObject({ id: deposit.id, redirectUrl: loaded.redirectUrl });
   });
@@ -247,7 +248,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     await t.gateway.db.fork().execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, '{"not":"an event"}']);
     const deposit = await insertDeposit(t);
     await appendEvent(deposit);
-    await expect.poll(() => live.seen.some((n) => n.subjectId === deposit.id)).toBe(true);
+    await expect.poll(() => live.seen.some((n) => n.subjectId === deposit.id), { timeout: 10_000 }).toBe(true);
     live.stop();
     expect(live.seen.every((n) => typeof n.position === 'string' && typeof n.id === 'string')).toBe(true);
     expect(live.seen.some((n) => 'not' in n)).toBe(false);
