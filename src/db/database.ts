@@ -499,7 +499,11 @@ class PostgresNotifications {
 
   private async notifierClient(): Promise<pg.Client> {
     if (this.notifier) return this.notifier;
-    const client = new pg.Client({ ...this.clientOptions, connectionString: this.url, application_name: 'gateway-relay' });
+    // Asynchronous commit: the relay writes marks and sends wake-ups, nothing money depends on, and
+    // waiting for its WAL flush would hold every live update back by a disk sync. A mark lost in a
+    // database crash goes with what it said; readers keep events' positions (durable commits) as
+    // cursors, never a mark's, so positions handed out again after the crash are still read.
+    const client = new pg.Client({ ...this.clientOptions, connectionString: this.url, application_name: 'gateway-relay', options: '-c synchronous_commit=off' });
     client.on('error', (error) => {
       if (this.notifier !== client) return;
       this.log.warn({ err: error }, 'relay connection failed; it reopens at the next signal');

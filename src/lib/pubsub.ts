@@ -1,11 +1,26 @@
 // In-process topic fan-out: the last hop of live updates. Cross-instance delivery is PostgreSQL
-// NOTIFY; each instance then publishes here to its own subscribers.
+// NOTIFY; each instance then publishes here to its own subscribers. A topic may have a feed that
+// only follows its source while someone listens: subscriptions then join once it follows.
 
 /** Largest backlog a slow subscriber may build before it is cut off (it can catch up from `events`). */
 export const MAX_BUFFERED = 1000;
 
 /** Why a subscriber was cut off: the same words wherever the backlog grew (here or at its socket). */
 export const FELL_BEHIND = 'Subscriber fell too far behind; reconnect and catch up from events(after:)';
+
+/**
+ * What publishes a topic's payloads, when it follows its source only while the topic has
+ * subscriptions (the event bus reads the log only then). A subscription made while it does not
+ * follow waits, receiving nothing, until the feed follows again and calls {@link LocalPubSub.admit}:
+ * from then on it receives every payload published, and the feed publishes everything that
+ * happens after that moment.
+ */
+export interface TopicFeed {
+  /** True when a subscription joining now, at once, misses nothing that happens from now on. */
+  readonly following: boolean;
+  /** A subscription waits: follow the source, then admit it. Called synchronously from `subscribe`. */
+  wanted(): void;
+}
 
 /**
  * Who takes a subscription's payloads as they are published, instead of pulling them with `next()`
@@ -31,6 +46,8 @@ export class TopicSubscription<T> implements AsyncIterableIterator<T> {
   private finished = false;
   private overflow = false;
   private consumer: TopicConsumer<T> | undefined;
+  /** Receives what the topic publishes (false while it waits for the topic's feed to follow). */
+  joined = false;
 
   constructor(
     private readonly pubsub: LocalPubSub,
@@ -107,18 +124,31 @@ export class TopicSubscription<T> implements AsyncIterableIterator<T> {
 
 export class LocalPubSub {
   private readonly listeners = new Map<string, Set<TopicSubscription<never>>>();
+  /** Subscriptions waiting for their topic's feed to follow. */
+  private readonly waiting = new Map<string, Set<TopicSubscription<never>>>();
+  private readonly feeds = new Map<string, TopicFeed>();
   private readonly opened = new Map<string, number>();
+
+  /** Makes `feed` the one that publishes `topic`: subscriptions made while it does not follow wait for it. */
+  feed(topic: string, feed: TopicFeed): void {
+    this.feeds.set(topic, feed);
+  }
 
   publish(topic: string, payload: unknown): void {
     for (const subscription of this.listeners.get(topic) ?? []) subscription.offer(payload as never);
   }
 
-  /** Number of live subscriptions on a topic (for tests and metrics). */
+  /** Number of live subscriptions on a topic, the ones that receive what it publishes (for tests and metrics). */
   subscriberCount(topic: string): number {
     return this.listeners.get(topic)?.size ?? 0;
   }
 
-  /** Subscriptions ever opened on a topic: only grows, so a waiter cannot miss one. */
+  /** Whether anyone subscribes to the topic, live or waiting to join. */
+  hasSubscribers(topic: string): boolean {
+    return this.subscriberCount(topic) > 0 || (this.waiting.get(topic)?.size ?? 0) > 0;
+  }
+
+  /** Subscriptions ever joined on a topic (live, receiving): only grows, so a waiter cannot miss one. */
   subscriptionsOpened(topic: string): number {
     return this.opened.get(topic) ?? 0;
   }
@@ -129,23 +159,50 @@ export class LocalPubSub {
    */
   subscribe<T>(topic: string, filter: (payload: T) => boolean = acceptAll): TopicSubscription<T> {
     const subscription = new TopicSubscription<T>(this, topic, filter);
-    let set = this.listeners.get(topic);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(topic, set);
+    const feed = this.feeds.get(topic);
+    if (feed && !feed.following) {
+      addTo(this.waiting, topic, subscription as unknown as TopicSubscription<never>);
+      feed.wanted();
+    } else {
+      this.join(topic, subscription as unknown as TopicSubscription<never>);
     }
-    set.add(subscription as unknown as TopicSubscription<never>);
-    this.opened.set(topic, (this.opened.get(topic) ?? 0) + 1);
     return subscription;
+  }
+
+  /** Called by a topic's feed once it follows: every subscription waiting for it joins. */
+  admit(topic: string): void {
+    const waiting = this.waiting.get(topic);
+    this.waiting.delete(topic);
+    for (const subscription of waiting ?? []) this.join(topic, subscription);
   }
 
   /** Called by a subscription that ends. */
   leave(topic: string, subscription: TopicSubscription<never>): void {
-    const set = this.listeners.get(topic);
-    if (!set) return;
-    set.delete(subscription);
-    if (set.size === 0) this.listeners.delete(topic);
+    removeFrom(this.listeners, topic, subscription);
+    removeFrom(this.waiting, topic, subscription);
   }
+
+  private join(topic: string, subscription: TopicSubscription<never>): void {
+    addTo(this.listeners, topic, subscription);
+    subscription.joined = true;
+    this.opened.set(topic, (this.opened.get(topic) ?? 0) + 1);
+  }
+}
+
+function addTo(sets: Map<string, Set<TopicSubscription<never>>>, topic: string, subscription: TopicSubscription<never>): void {
+  let set = sets.get(topic);
+  if (!set) {
+    set = new Set();
+    sets.set(topic, set);
+  }
+  set.add(subscription);
+}
+
+function removeFrom(sets: Map<string, Set<TopicSubscription<never>>>, topic: string, subscription: TopicSubscription<never>): void {
+  const set = sets.get(topic);
+  if (!set) return;
+  set.delete(subscription);
+  if (set.size === 0) sets.delete(topic);
 }
 
 function acceptAll(): boolean {

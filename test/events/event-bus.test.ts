@@ -1,13 +1,14 @@
 // The payment event log and its live fan-out on a real database: each event published once after
 // its commit and never after a rollback (PGlite included), large snapshots, ordered catch-up
-// paging, two instances, and no event lost for live subscribers when the LISTEN connection drops.
+// paging, two instances, no event lost for live subscribers when the LISTEN connection drops, and
+// no reads of the log while nobody subscribes (a subscription then joins at the head, missing nothing).
 
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import { Payout } from '../../src/modules/payouts/payout.entity.js';
-import { PAYMENT_EVENTS_CHANNEL } from '../../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC } from '../../src/modules/events/payment-event.types.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { CreatePayoutMutation, PayoutUpdatedSubscription } from '../payouts/operations.js';
 import { DepositUpdatedSubscription } from '../deposits/operations.js';
@@ -44,11 +45,34 @@ async function appendEvent(deposit: Deposit, inside: () => Promise<void> = async
   });
 }
 
+/** Appends a status event for `deposit` in its own transaction; resolves with its position once committed. */
+async function appendEventAt(deposit: Deposit): Promise<string> {
+  const event = await t.gateway.db.fork().transactional((tx) =>
+    t.gateway.services.events.append(tx, {
+      subjectType: 'deposit',
+      subjectId: deposit.id,
+      clientId: deposit.clientId,
+      type: 'deposit.status_changed',
+      fromStatus: 'PENDING',
+      toStatus: 'PENDING',
+      deposit,
+    }),
+  );
+  return String(event.position);
+}
+
+/** Once the earlier tests' subscriptions are gone, one commit the bus leaves unread: it no longer follows the log. */
+async function idleBus(deposit: Deposit): Promise<void> {
+  await expect.poll(() => t.gateway.services.pubsub.hasSubscribers(PAYMENT_EVENTS_TOPIC), { timeout: 10_000 }).toBe(false);
+  await appendEvent(deposit);
+  await expect.poll(() => t.gateway.eventBus.following, { timeout: 10_000 }).toBe(false);
+}
+
 describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('delivers a notification after commit, not before, exactly once', async () => {
     // given
     const deposit = await insertDeposit(t);
-    const live = collectNotifications(t.gateway.services.pubsub);
+    const live = await collectNotifications(t.gateway.services.pubsub);
 
     // when / then: nothing while the transaction is open
     await appendEvent(deposit, async () => {
@@ -57,7 +81,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     });
 
     // then: one after commit, carrying the snapshot
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     await pause(200);
     const mine = live.seen.filter((n) => n.subjectId === deposit.id);
     live.stop();
@@ -80,7 +104,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
 
   it('a rolled-back transaction notifies nobody and leaves no row', async () => {
     const deposit = await insertDeposit(t);
-    const live = collectNotifications(t.gateway.services.pubsub);
+    const live = await collectNotifications(t.gateway.services.pubsub);
     await expect(
       appendEvent(deposit, async () => {
         throw new Error('rolled back on purpose');
@@ -89,7 +113,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     // A later committed event proves the channel is live, so silence above was not a dead bus.
     const other = await insertDeposit(t);
     await appendEvent(other);
-    await expect.poll(() => live.seen.some((n) => n.subjectId === other.id)).toBe(true);
+    await expect.poll(() => live.seen.some((n) => n.subjectId === other.id), { timeout: 10_000 }).toBe(true);
     live.stop();
     expect(live.seen.filter((n) => n.subjectId === deposit.id)).toEqual([]);
     expect(await eventsOf(t, deposit.id)).toEqual([]);
@@ -101,9 +125,9 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     const loaded = await em.findOneOrFail(Deposit, { id: deposit.id });
     loaded.redirectUrl = `https://checkout.example/${'r'.repeat(9000)}`;
     await em.flush();
-    const live = collectNotifications(t.gateway.services.pubsub);
+    const live = await collectNotifications(t.gateway.services.pubsub);
     await appendEvent(deposit);
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     live.stop();
     expect(live.seen.find((n) => n.subjectId === deposit.id)!.deposit).toMatchObject({ id: deposit.id, redirectUrl: loaded.redirectUrl });
   });
@@ -148,12 +172,83 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     }
   });
 
+  it('reads nothing from the log while nobody subscribes on this instance', async () => {
+    // given: no subscriber, and a first commit that the bus leaves unread
+    const deposit = await insertDeposit(t);
+    await idleBus(deposit);
+    const reads: string[] = [];
+    const unwatch = t.gateway.db.watchQueries((sql) => {
+      if (sql.includes('/* event-bus */')) reads.push(sql);
+    });
+
+    // when
+    try {
+      await appendEvent(deposit);
+      await appendEvent(deposit);
+      await pause(300);
+    } finally {
+      unwatch();
+    }
+
+    // then
+    expect(reads).toEqual([]);
+    expect(await eventsOf(t, deposit.id)).toHaveLength(3);
+  });
+
+  it('a subscription made while nobody subscribed gets every event committed after it joined, none committed before it, in order', async () => {
+    // given: an idle bus, and two writers appending events all along
+    const deposit = await insertDeposit(t);
+    await idleBus(deposit);
+    const writes: Array<{ position: string; startedAfterJoin: boolean; committedBeforeSubscribe: boolean }> = [];
+    let phase: 'before' | 'subscribing' | 'joined' | 'done' = 'before';
+    const writer = async () => {
+      while (phase !== 'done') {
+        const startedAfterJoin = phase === 'joined';
+        const position = await appendEventAt(deposit);
+        writes.push({ position, startedAfterJoin, committedBeforeSubscribe: phase === 'before' });
+        // PGlite answers without leaving the microtask queue: give the timers (and the bus) a turn.
+        await pause(1);
+      }
+    };
+    // PGlite runs one statement at a time: a second writer would only queue behind the first.
+    const writers = (process.env.DATABASE_URL ? [writer(), writer()] : [writer()]).map((running) =>
+      running.catch((error: unknown) => {
+        phase = 'done';
+        throw error;
+      }),
+    );
+    let live: Awaited<ReturnType<typeof collectNotifications>>;
+    try {
+      await expect.poll(() => writes.length).toBeGreaterThanOrEqual(6);
+
+      // when: a subscription is made while the writers run, and they write a few more once it joined
+      phase = 'subscribing';
+      live = await collectNotifications(t.gateway.services.pubsub);
+      phase = 'joined';
+      await expect.poll(() => writes.filter((write) => write.startedAfterJoin).length).toBeGreaterThanOrEqual(6);
+    } finally {
+      phase = 'done';
+      await Promise.all(writers);
+    }
+    const last = writes.map((write) => BigInt(write.position)).reduce((a, b) => (a > b ? a : b));
+    await expect.poll(() => live.seen.some((n) => BigInt(n.position) === last), { timeout: 10_000 }).toBe(true);
+    await pause(200);
+    live.stop();
+
+    // then
+    const seen = live.seen.filter((n) => n.subjectId === deposit.id).map((n) => n.position);
+    for (const write of writes.filter((w) => w.startedAfterJoin)) expect(seen).toContain(write.position);
+    for (const write of writes.filter((w) => w.committedBeforeSubscribe)) expect(seen).not.toContain(write.position);
+    const positions = seen.map(BigInt);
+    expect(positions).toEqual([...new Set(positions)].sort((a, b) => (a < b ? -1 : 1)));
+  });
+
   it('takes any notification as a wake-up only: what it publishes comes from the log', async () => {
-    const live = collectNotifications(t.gateway.services.pubsub);
+    const live = await collectNotifications(t.gateway.services.pubsub);
     await t.gateway.db.fork().execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, '{"not":"an event"}']);
     const deposit = await insertDeposit(t);
     await appendEvent(deposit);
-    await expect.poll(() => live.seen.some((n) => n.subjectId === deposit.id)).toBe(true);
+    await expect.poll(() => live.seen.some((n) => n.subjectId === deposit.id), { timeout: 10_000 }).toBe(true);
     live.stop();
     expect(live.seen.every((n) => typeof n.position === 'string' && typeof n.id === 'string')).toBe(true);
     expect(live.seen.some((n) => 'not' in n)).toBe(false);
@@ -211,8 +306,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
   it('a webhook sent to instance A reaches subscribers on A and on B, once each', async () => {
     // given
     const deposit = await insertDeposit(t);
-    const onA = collectNotifications(t.gateway.services.pubsub);
-    const onB = collectNotifications(b.gateway.services.pubsub);
+    const onA = await collectNotifications(t.gateway.services.pubsub);
+    const onB = await collectNotifications(b.gateway.services.pubsub);
 
     // when: the same webhook twice to A and once to B (a provider retry landing elsewhere)
     const envelope = paymentEnvelope(deposit, 'approved');
@@ -261,7 +356,9 @@ describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and come
       expect(await listenBackends(admin, database)).toHaveLength(1);
 
       // when: the LISTEN connection is cut and cannot come back (the pool's open connections
-      // still serve the webhooks), and three changes commit meanwhile
+      // still serve the webhooks, their follow-up jobs and the bus's reads: a few are opened
+      // first, as a busy instance would have them), and three changes commit meanwhile
+      await Promise.all(Array.from({ length: 6 }, () => t.gateway.db.fork().execute('select pg_sleep(0.05)')));
       await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
       try {
         await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query ILIKE 'LISTEN %'", [database]);

@@ -36,7 +36,7 @@ describe.skipIf(!process.env.DATABASE_URL)('event positions drawn out of commit 
     const [a, b] = deposits as [(typeof deposits)[0], (typeof deposits)[0]];
     const events = t.gateway.services.events;
     const cursor = (await events.page(t.gateway.db.fork(), { limit: 10_000 })).at(-1)?.position;
-    const live = collectNotifications(t.gateway.services.pubsub);
+    const live = await collectNotifications(t.gateway.services.pubsub);
     const sessionA = new pg.Client({ connectionString: t.database.env.DATABASE_URL });
     const sessionB = new pg.Client({ connectionString: t.database.env.DATABASE_URL });
     await sessionA.connect();

@@ -73,6 +73,27 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
     expectNoGlobalLockOrNotify(statements);
   });
 
+  it('createDeposit with nobody subscribed: no read of the event log after its commits, so 4 statements in all', async () => {
+    t.gateway.sandboxes.depositGateway!.controls.webhooks({ dropNext: 10 });
+    await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier }); // warm
+    const busReads: string[] = [];
+    const unwatch = t.gateway.db.watchQueries((sql) => {
+      if (sql.includes('/* event-bus */')) busReads.push(sql);
+    });
+    try {
+      const statements = await recorded(async () => {
+        const response = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
+        expect(response.data!.createDeposit.deposit!.id).toMatch(/^dep_/);
+      });
+      // The wake-ups of its two commits come right after them.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(4);
+      expect(busReads).toEqual([]);
+    } finally {
+      unwatch();
+    }
+  });
+
   it('one signed webhook applying a status: at most 4 statements (it used to cost 19, then 7)', async () => {
     const deposit = await insertDeposit(t);
     await sendWebhook(t, paymentEnvelope(await insertDeposit(t), 'approved')); // warm

@@ -19,7 +19,7 @@ describe('depositUpdated(id) with nested fields', () => {
   it('brings every message its current events and refunds, including the change that produced it', async () => {
     // given: a succeeded deposit, its details settled (and its three events published live, which
     // happens once they are final in the log), and a subscriber selecting nested lists
-    const published = collectNotifications(t.gateway.services.pubsub);
+    const published = await collectNotifications(t.gateway.services.pubsub);
     const deposit = await succeededDeposit(t, '30.00');
     await t.gateway.sandboxes.depositGateway!.controls.idle();
     await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id: deposit.id }, { key: t.keys.admin })).data!.deposit!.events.length, { timeout: 10_000 }).toBe(3);

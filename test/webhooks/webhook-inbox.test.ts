@@ -32,7 +32,7 @@ describe('a verified approved webhook', () => {
     const deposit = await insertDeposit(t);
     const envelope = paymentEnvelope(deposit, 'approved');
     const bytes = JSON.stringify(envelope);
-    const live = collectNotifications(t.gateway.services.pubsub);
+    const live = await collectNotifications(t.gateway.services.pubsub);
 
     // when
     const response = await sendWebhook(t, bytes);
@@ -122,7 +122,7 @@ describe('exactly one status change per real transition', () => {
     const deposit = await insertDeposit(t);
     const bytes = JSON.stringify(paymentEnvelope(deposit, 'approved'));
     const header = signatureHeader(bytes, accountSecrets(t), Math.floor(Date.now() / 1000));
-    const live = collectNotifications(t.gateway.services.pubsub);
+    const live = await collectNotifications(t.gateway.services.pubsub);
 
     // when
     const responses = await Promise.all(Array.from({ length: 50 }, () => sendWebhook(t, bytes, { header })));

@@ -1,15 +1,16 @@
 // Feeds this instance's live subscribers: reads the committed, final part of the payment event log
 // in position order and republishes each event on the local pub/sub, when woken by a commit (of
-// this instance, in-process; of another, by its relay's NOTIFY) and on a slow safety poll.
+// this instance, in-process; of another, by its relay's NOTIFY) and on a slow safety poll, and
+// only while this instance has subscribers: without them it reads nothing.
 
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../lib/logger.js';
-import type { LocalPubSub } from '../../lib/pubsub.js';
+import type { LocalPubSub, TopicFeed } from '../../lib/pubsub.js';
 import { PaymentEvent } from './payment-event.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from './payment-event.types.js';
 import { EVENT_COLUMNS, FINAL_POSITION_SQL, MARK_SQL, toEventNotification } from './event.service.js';
 
-/** Marks the bus's own reads, which run on wake-ups and timers whatever a request does (test/support/statements.ts leaves them out). */
+/** Marks the bus's own reads, which run on wake-ups and timers while anyone subscribes, whatever a request does (test/support/statements.ts leaves them out). */
 export const EVENT_BUS_SQL_MARK = '/* event-bus */';
 /** Events read per query. */
 const READ_PAGE = 500;
@@ -39,13 +40,27 @@ interface LogRow {
  * Events committed but not final yet (an older transaction is still running) are read again shortly,
  * with back-off; wake-ups lost while the LISTEN connection was down are made up by reading on
  * reconnect, and anything else by the safety poll.
+ *
+ * With no subscription on this instance, wake-ups and polls read nothing and the cursor falls
+ * behind: the bus no longer follows the log. A subscription made then waits (LocalPubSub's
+ * TopicFeed): the bus first moves its cursor up to the newest final event as a read issued after
+ * the subscription was made sees it, and only then lets it join. Events at or below the cursor
+ * committed before that read, so before the subscription joined: none of them is owed to it, nor
+ * are the events above it that read saw committed (they are skipped when read). Every later commit
+ * reaches it.
+ * A subscription made while the bus follows joins at once: the cursor is then no older than the
+ * last wake-up, and everything above it is still to be read.
  */
-export class EventBus {
+export class EventBus implements TopicFeed {
   private unlisten: (() => Promise<void>) | undefined;
   private starting: Promise<void> | undefined;
   private stopped = false;
-  /** The newest position published, or the log's final position at start: reads start after it. */
+  /** The newest position published, or the log's final position when the bus began to follow: reads start after it. */
   private last: bigint | undefined;
+  /** Every wake-up since the cursor was set has been (or is being) read: a subscription can join at once. */
+  private isFollowing = false;
+  /** Events above the cursor that committed before the bus began to follow: read, not published. */
+  private early = new Set<bigint>();
   /** The read now running, if any; reads never overlap. */
   private reading: Promise<void> | undefined;
   /** A wake-up arrived during a read: read again right after it. */
@@ -62,15 +77,27 @@ export class EventBus {
     private readonly logger: Logger,
   ) {}
 
-  /** The newest position published so far (the final position at start), or undefined before the first read. */
+  /** The newest position published so far (or the final position when the bus began to follow), or undefined before it ever followed. */
   get publishedThrough(): bigint | undefined {
     return this.last;
+  }
+
+  /** Whether the bus reads every wake-up (see the class comment); false while this instance has no subscription. */
+  get following(): boolean {
+    return this.isFollowing;
+  }
+
+  /** A subscription waits for the bus to follow: read the head, then let it join. */
+  wanted(): void {
+    this.wake();
   }
 
   start(): Promise<void> {
     this.starting ??= (async () => {
       // Each commit that appended events marks the log right after it (see FINAL_POSITION_SQL), so
-      // its events are final as soon as the transactions running alongside have ended.
+      // its events are final as soon as the transactions running alongside have ended. Paging
+      // (`events(after:)`) and the other instances rely on the marks: they are written whether or
+      // not anyone subscribes here.
       this.db.afterCommitSql(PAYMENT_EVENTS_CHANNEL, MARK_SQL);
       this.unlisten = await this.db.listen(PAYMENT_EVENTS_CHANNEL, () => this.wake(), {
         onReconnect: () => {
@@ -78,9 +105,8 @@ export class EventBus {
           this.wake();
         },
       });
-      // What is final now was committed before this instance served anyone: reads start after it.
-      await this.readHead();
-      this.schedule(SAFETY_POLL_MS);
+      // Nobody subscribes yet: the first subscription makes the bus follow (and read the head).
+      this.pubsub.feed(PAYMENT_EVENTS_TOPIC, this);
     })();
     return this.starting;
   }
@@ -102,6 +128,12 @@ export class EventBus {
       return;
     }
     clearTimeout(this.timer);
+    if (!this.pubsub.hasSubscribers(PAYMENT_EVENTS_TOPIC)) {
+      // Nobody to publish to: this wake-up is not read, so the cursor may now be behind.
+      this.isFollowing = false;
+      this.reconnected = false;
+      return;
+    }
     this.reading = this.readLoop().finally(() => {
       this.reading = undefined;
     });
@@ -114,26 +146,39 @@ export class EventBus {
     this.timer.unref();
   }
 
-  private async readHead(): Promise<void> {
-    const [row] = await this.db.fork().execute<Array<{ head: string | null }>>(`${EVENT_BUS_SQL_MARK} select ${FINAL_POSITION_SQL}::text as head`);
-    const head = row?.head == null ? 0n : BigInt(row.head);
-    if (this.last === undefined || head > this.last) this.last = head;
+  /**
+   * Moves the cursor up to the newest event that is final now (what was missed while nobody
+   * subscribed is owed to nobody), notes the events above it already committed (not final yet,
+   * they are read later but published to none of the subscriptions about to join), then lets the
+   * waiting subscriptions join: whatever commits from here on is above the cursor and not noted.
+   * The cursor is an event's position, never a mark's: a committed event's position is durable,
+   * where a mark (the relay commits it asynchronously) may name positions a database crash hands
+   * out again.
+   */
+  private async follow(): Promise<void> {
+    const [row] = await this.db.fork().execute<Array<{ head: string; early: string | null }>>(
+      `${EVENT_BUS_SQL_MARK} with head as (
+         select greatest(coalesce(max(position), 0), ?::bigint) as position from payment_event where position <= ${FINAL_POSITION_SQL}
+       )
+       select head.position::text as head, (select string_agg(e.position::text, ',') from payment_event e where e.position > head.position) as early
+       from head`,
+      [String(this.last ?? 0n)],
+    );
+    this.last = BigInt(row!.head);
+    this.early = new Set(row!.early ? row!.early.split(',').map(BigInt) : []);
+    this.isFollowing = true;
+    this.pubsub.admit(PAYMENT_EVENTS_TOPIC);
   }
 
   private async readLoop(): Promise<void> {
     let pending = false;
     try {
-      if (this.last === undefined) {
-        // The head was never read (the database failed at start): what was missed is unknown,
-        // and replaying the whole log to live subscribers would be worse than the gap.
-        await this.readHead();
-        this.logger.warn({ position: String(this.last) }, 'event log head read late; continuing from it');
-      }
       let published = 0;
       const reconnected = this.reconnected;
       this.reconnected = false;
       for (;;) {
         this.again = false;
+        if (!this.isFollowing) await this.follow();
         const page = await this.readPage();
         published += page.published;
         pending = page.pending;
@@ -183,12 +228,16 @@ export class EventBus {
       const position = BigInt(event.position);
       if (this.last !== undefined && position <= this.last) continue;
       this.last = position;
+      // Committed before the subscriptions joined (see follow): owed to none of them.
+      if (this.early.delete(position)) continue;
       this.publish(toEventNotification(event));
       published += 1;
     }
     const first = rows[0];
     const pending = first?.head != null && (first.final_position == null || BigInt(first.head) > BigInt(first.final_position));
-    return { published, full: published === READ_PAGE, pending };
+    // A full page asks for the next one at once, whether or not its events were published.
+    const read = rows.filter((row) => row.position !== null).length;
+    return { published, full: read === READ_PAGE, pending };
   }
 
   private publish(notification: EventNotification): void {
