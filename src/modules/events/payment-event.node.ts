@@ -61,7 +61,8 @@ export class PaymentEventNode {
       subjectId: event.subjectId,
       fromStatus: event.fromStatus ?? null,
       toStatus: event.toStatus ?? null,
-      createdAt: new Date(event.createdAt),
+      // A row's time is already a Date, read for this request alone: kept, not copied.
+      createdAt: event.createdAt instanceof Date ? event.createdAt : new Date(event.createdAt),
       position: String(event.position),
       snapshot: snapshotOf(event),
     });
