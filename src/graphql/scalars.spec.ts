@@ -31,4 +31,13 @@ describe('DateTime scalar', () => {
     expect(JSON.stringify(DateTimeScalar.serialize(date))).toBe('"2026-11-21T10:00:00.000Z"');
     expect(() => DateTimeScalar.parseValue('yesterday')).toThrow();
   });
+
+  it('answers a time given as a string exactly as the same time given as a Date', () => {
+    for (const iso of ['2026-11-21T10:00:00.000Z', '2026-01-31T23:59:59.999Z', '2024-02-29T00:00:00.000Z']) {
+      expect(JSON.stringify(DateTimeScalar.serialize(iso))).toBe(JSON.stringify(DateTimeScalar.serialize(new Date(iso))));
+    }
+    expect(JSON.stringify(DateTimeScalar.serialize('2026-11-21T11:00:00+01:00'))).toBe('"2026-11-21T10:00:00.000Z"');
+    expect(() => DateTimeScalar.serialize('2026-02-30T00:00:00.000Z')).toThrow();
+    expect(() => DateTimeScalar.serialize(new Date(Number.NaN))).toThrow();
+  });
 });

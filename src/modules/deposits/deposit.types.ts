@@ -166,14 +166,15 @@ export class DepositNode extends Node {
   @Field({ description: 'False for test-mode deposits: no real money moved.' })
   livemode!: boolean;
 
-  @Field({ description: 'When the deposit was created.' })
-  createdAt!: Date;
+  // Times stay the snapshot's ISO strings: DateTime answers them as they are, with no Date between.
+  @Field(() => Date, { description: 'When the deposit was created.' })
+  createdAt!: string;
 
-  @Field({ description: 'When the deposit last changed.' })
-  updatedAt!: Date;
+  @Field(() => Date, { description: 'When the deposit last changed.' })
+  updatedAt!: string;
 
   @Field(() => Date, { nullable: true, description: 'When the funds were confirmed.' })
-  approvedAt!: Date | null;
+  approvedAt!: string | null;
 
   /** Owner, for visibility checks; not exposed. */
   clientId!: string;
@@ -200,9 +201,9 @@ export class DepositNode extends Node {
       crypto: snapshot.crypto ? Object.assign(new CryptoQuote(), snapshot.crypto) : null,
       qrCode: snapshot.qrPayload && snapshot.qrExpiresAt ? Object.assign(new QrCodeNode(), { payload: snapshot.qrPayload, expiresAt: new Date(snapshot.qrExpiresAt) }) : null,
       livemode: snapshot.livemode,
-      createdAt: new Date(snapshot.createdAt),
-      updatedAt: new Date(snapshot.updatedAt),
-      approvedAt: snapshot.approvedAt ? new Date(snapshot.approvedAt) : null,
+      createdAt: snapshot.createdAt,
+      updatedAt: snapshot.updatedAt,
+      approvedAt: snapshot.approvedAt,
     });
   }
 }

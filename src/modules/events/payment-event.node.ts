@@ -27,8 +27,9 @@ export class PaymentEventNode {
   @Field(() => String, { nullable: true, description: 'Its status after the change; null when the change was not of status.' })
   toStatus!: string | null;
 
-  @Field({ description: 'When the gateway applied the change.' })
-  createdAt!: Date;
+  /** A row's Date, or a notification's ISO string: DateTime answers either. */
+  @Field(() => Date, { description: 'When the gateway applied the change.' })
+  createdAt!: Date | string;
 
   @Field(() => DepositNode, { nullable: true, description: 'The deposit as it stood right after this change.' })
   get deposit(): DepositNode | null {
@@ -61,7 +62,7 @@ export class PaymentEventNode {
       subjectId: event.subjectId,
       fromStatus: event.fromStatus ?? null,
       toStatus: event.toStatus ?? null,
-      createdAt: new Date(event.createdAt),
+      createdAt: event.createdAt,
       position: String(event.position),
       snapshot: snapshotOf(event),
     });

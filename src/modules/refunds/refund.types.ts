@@ -38,11 +38,12 @@ export class RefundNode extends Node {
   /** Resolved by RefundResolver.deposit. */
   depositId!: string;
 
-  @Field({ description: 'When the refund was created.' })
-  createdAt!: Date;
+  // Times stay the snapshot's ISO strings: DateTime answers them as they are, with no Date between.
+  @Field(() => Date, { description: 'When the refund was created.' })
+  createdAt!: string;
 
-  @Field({ description: 'When the refund last changed.' })
-  updatedAt!: Date;
+  @Field(() => Date, { description: 'When the refund last changed.' })
+  updatedAt!: string;
 
   static from(refund: Refund | RefundSnapshot): RefundNode {
     const snapshot = 'amountMoney' in refund ? toRefundSnapshot(refund) : refund;
@@ -54,8 +55,8 @@ export class RefundNode extends Node {
       amount: Money.of(snapshot.amount, snapshot.currency)!,
       reason: snapshot.reason,
       depositId: snapshot.depositId,
-      createdAt: new Date(snapshot.createdAt),
-      updatedAt: new Date(snapshot.updatedAt),
+      createdAt: snapshot.createdAt,
+      updatedAt: snapshot.updatedAt,
     });
   }
 }
