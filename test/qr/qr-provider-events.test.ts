@@ -192,11 +192,15 @@ describe('withdrawals', () => {
       ['withdrawal.failed', 'ANOMALY', 'TRANSITION_NOT_ALLOWED'],
     ]);
 
-    const logged = (await wholeLog(t.keys.admin)).filter((node) => node.subjectId === withdrawal.id);
-    expect(logged.map((node) => [node.subjectType, node.toStatus, node.withdrawal?.status])).toEqual([
-      ['withdrawal', 'PENDING', 'PENDING'],
-      ['withdrawal', 'SUCCEEDED', 'SUCCEEDED'],
-    ]);
+    // The log answers committed events once they are final: while transactions elsewhere on a busy
+    // server are still open, that can take longer than the page's own short wait.
+    const logged = async () => (await wholeLog(t.keys.admin)).filter((node) => node.subjectId === withdrawal.id);
+    await expect
+      .poll(async () => (await logged()).map((node) => [node.subjectType, node.toStatus, node.withdrawal?.status]), { timeout: 10_000, interval: 50 })
+      .toEqual([
+        ['withdrawal', 'PENDING', 'PENDING'],
+        ['withdrawal', 'SUCCEEDED', 'SUCCEEDED'],
+      ]);
     expect((await wholeLog(t.keys.webCashier)).some((node) => node.subjectType === 'withdrawal')).toBe(false);
   });
 });
