@@ -168,7 +168,9 @@ describe.skipIf(browserMissing && !inCi)('example cashier in Chromium', () => {
       const { page } = await openCashier();
       await createDeposit(page, 'UPI');
       await page.waitForSelector('#timeline li[data-status="SUCCEEDED"]', { timeout: 15_000 });
-      expect((await timeline(page)).map((line) => line.split(' ')[0])).toEqual(['PENDING', 'SUCCEEDED']);
+      // On a busy machine the provider's webhook can even commit before createDeposit answers,
+      // which then already says SUCCEEDED: the page shows it as created, with nothing older.
+      expect(['PENDING SUCCEEDED', 'SUCCEEDED']).toContain((await timeline(page)).map((line) => line.split(' ')[0]).join(' '));
       expect(await page.textContent('#status')).toBe('SUCCEEDED');
       await page.close();
     } finally {
