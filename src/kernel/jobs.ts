@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { signalOnCommit } from '../db/database.js';
 import { newId } from '../lib/ids.js';
-import type { Logger } from '../lib/logger.js';
+import { lazyChild, type Logger } from '../lib/logger.js';
 
 /**
  * Every job kind and its payload. Each module adds its own kinds by declaration merging, beside
@@ -349,9 +349,8 @@ export class JobQueue {
       maxAttempts: row.max_attempts,
       succeededStatement: () => ({ sql: `${SUCCEED_SQL} returning id`, params: [row.id, lockedBy] }),
     };
-    // Made only when something is logged: a run that succeeds logs at debug, often disabled.
-    let child: Logger | undefined;
-    const log = (): Logger => (child ??= this.logger.child({ jobId: row.id, kind: row.kind, attempt: row.attempts }));
+    // A run that succeeds logs at debug, often disabled.
+    const log = lazyChild(() => this.logger, { jobId: row.id, kind: row.kind, attempt: row.attempts });
     let error: unknown;
     let recorded = false;
     try {

@@ -1,7 +1,7 @@
 // Structured logging. Every logger in the gateway comes from here, so redaction is applied
 // everywhere: API keys, webhook secrets, authorization headers and account numbers never reach a log.
 
-import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { pino, type Bindings, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 
 export type { Logger } from 'pino';
@@ -46,6 +46,15 @@ const REDACT_PATHS = [
   '*.cci',
   '*.*.cci',
 ];
+
+/**
+ * A child logger made on first use: pino's `child` (with its redaction set-up) costs CPU, and a
+ * request or job that logs nothing at its level should not pay it. `parent` is read then too.
+ */
+export function lazyChild(parent: () => Logger, bindings: Bindings): () => Logger {
+  let child: Logger | undefined;
+  return () => (child ??= parent().child(bindings));
+}
 
 export interface CreateLoggerOptions {
   level?: LoggerOptions['level'];

@@ -18,7 +18,7 @@ import { createFormatError } from '../graphql/errors.js';
 import { maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema.js';
 import { listen } from '../lib/http.js';
-import { createLogger, type Logger } from '../lib/logger.js';
+import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
 import { assertDepositTransitionsConsistent } from '../modules/deposits/deposit-status.js';
 import { EventBus } from '../modules/events/event-bus.js';
@@ -198,12 +198,12 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
         const { id: requestId, line: requestLine } = req as RequestWithLog;
         if (client) requestLine.clientId = client.id;
         // Made on first use (the audit line of a mutation, say): a query that logs nothing makes none.
-        let requestLogger: Logger | undefined;
+        const requestLogger = lazyChild(() => logger, client ? { requestId, clientId: client.id } : { requestId });
         return {
           requestId,
           requestLine,
           get logger() {
-            return (requestLogger ??= logger.child(client ? { requestId, clientId: client.id } : { requestId }));
+            return requestLogger();
           },
           em,
           client,

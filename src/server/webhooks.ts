@@ -4,7 +4,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Database } from '../db/database.js';
 import { BodyTooLarge, readBody } from '../lib/http.js';
-import type { Logger } from '../lib/logger.js';
+import { lazyChild, type Logger } from '../lib/logger.js';
 import type { ProviderName, WebhookRejection } from '../providers/provider.js';
 import { WebhookRetryLater } from '../modules/webhooks/webhook.service.js';
 import type { Services } from '../services.js';
@@ -37,8 +37,7 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
   router.post('/webhooks/:provider/:account', async (req: Request<{ provider: string; account: string }>, res: Response) => {
     // Made only when something is logged (the request's own logger too): most deliveries log one
     // line at info, often disabled.
-    let child: Logger | undefined;
-    const log = (): Logger => (child ??= ((req as Request & { log?: Logger }).log ?? options.logger).child({ component: 'webhooks' }));
+    const log = lazyChild(() => (req as Request & { log?: Logger }).log ?? options.logger, { component: 'webhooks' });
     const providerParam = req.params.provider;
     const account = services.accounts.get(req.params.account);
     const adapter = isProviderName(providerParam) ? services.providers[providerParam] : undefined;

@@ -21,7 +21,7 @@ import type {
 } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
-import type { EventService } from '../events/event.service.js';
+import { alongsideMatched, allMatched, type EventService } from '../events/event.service.js';
 import { Deposit } from './deposit.entity.js';
 import { columnList, plainRow, plainRows, visibilitySql } from '../../db/plain-rows.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -242,11 +242,11 @@ export class DepositService {
           toStatus: locked.status,
           deposit: { ...locked, ...next, updatedAt },
         },
-        { statements: alongside, ...(alongside.length > 0 ? { select: matchedAlongside(alongside.length) } : {}) },
+        { statements: alongside, ...(alongside.length > 0 ? { select: alongsideMatched(alongside.length) } : {}) },
       );
       const [written] = rows;
       if (!written) throw new Error(`deposit ${locked.id} vanished under its row lock`);
-      return alongside.length > 0 && alongside.every((_, i) => written[`alongside_${i}_matched`] === true);
+      return alongside.length > 0 && allMatched(written, alongside.length);
     });
   }
 
@@ -338,8 +338,3 @@ export class DepositService {
   }
 }
 
-/** Whether each of `count` alongside statements (CTEs `alongside_<i>` with a `returning` clause) matched a row: the columns `alongside_<i>_matched`. */
-function matchedAlongside(count: number): { sql: string; params: unknown[]; columns: string[] } {
-  const columns = Array.from({ length: count }, (_, i) => `alongside_${i}_matched`);
-  return { sql: columns.map((column, i) => `exists (select from alongside_${i}) as ${column}`).join(', '), params: [], columns };
-}

@@ -56,13 +56,30 @@ export interface SqlPart {
  * `statements`: more data-modifying CTEs (a job's insert, an inbox row's outcome). They run
  * whether or not the change finds its row, so a caller that writes them rolls back when it does
  * not. `select`: more columns of the returned rows (scalar subqueries), read from the statement's
- * snapshot, which does not see the statement's own writes; it may read what statement `i` returns
- * as the CTE `alongside_<i>` (e.g. `exists (select from alongside_0)`: whether it matched a row).
+ * snapshot, which does not see the statement's own writes. `select: alongsideMatched(n)` asks
+ * whether each of `n` statements (each with a `returning` clause) matched a row; `allMatched` reads
+ * the answer from a returned row.
  */
 export interface AppendAlongside {
   statements?: SqlPart[];
   /** `sql`: the column expressions, each `as` one of `columns`. */
   select?: SqlPart & { columns: readonly string[] };
+}
+
+/** The `select` of `AppendAlongside` that tells whether each of the first `count` statements (CTE `alongside_<i>`) matched a row. */
+export function alongsideMatched(count: number): SqlPart & { columns: string[] } {
+  const columns = Array.from({ length: count }, (_, i) => matchedColumn(i));
+  return { sql: columns.map((column, i) => `exists (select from alongside_${i}) as ${column}`).join(', '), params: [], columns };
+}
+
+/** Whether a row returned with `alongsideMatched(count)` says every one of those statements matched. */
+export function allMatched(row: Record<string, unknown>, count: number): boolean {
+  for (let i = 0; i < count; i++) if (row[matchedColumn(i)] !== true) return false;
+  return true;
+}
+
+function matchedColumn(i: number): string {
+  return `alongside_${i}_matched`;
 }
 
 export interface EventPageInput {
