@@ -3,6 +3,9 @@
 // from inside (SQL statements counted through db.watchQueries, heap after GC, an empty job queue).
 import 'reflect-metadata';
 
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.js';
 import { PAYMENT_EVENTS_TOPIC } from '../src/modules/events/payment-event.types.js';
@@ -26,21 +29,27 @@ let gateway: Gateway | undefined;
 let baseline: BaselineServer | undefined;
 let counted = 0;
 let stopCounting: (() => void) | undefined;
+/** BENCH_PROFILE: a directory where each measured gateway round's CPU profile is written. */
+const profileDir = process.env.BENCH_PROFILE || undefined;
+let profiler: Session | undefined;
+let profiles = 0;
 
 const harness = serveHarness(
   {
     /** Starts counting the SQL statements the gateway sends (the harness's own, marked, are left out). */
-    countStart() {
+    async countStart() {
       stopCounting?.();
       counted = 0;
       stopCounting = running().db.watchQueries((sql) => {
         if (!sql.includes(BENCH_SQL_MARK)) counted += 1;
       });
+      if (profileDir) await startProfile();
       return null;
     },
-    countStop() {
+    async countStop() {
       stopCounting?.();
       stopCounting = undefined;
+      if (profileDir) await stopProfile(profileDir);
       return counted;
     },
     heap: () => heapAfterGc(),
@@ -92,6 +101,24 @@ const harness = serveHarness(
     },
   },
 );
+
+/** Starts sampling this process's CPU (node:inspector) for one measured round. */
+async function startProfile(): Promise<void> {
+  if (!profiler) {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+  }
+  await profiler.post('Profiler.start');
+}
+
+/** Writes the round's profile as `gateway-<pid>-<n>.cpuprofile`, for Chrome DevTools or speedscope. */
+async function stopProfile(dir: string): Promise<void> {
+  if (!profiler) return;
+  const { profile } = await profiler.post('Profiler.stop');
+  profiles += 1;
+  await writeFile(path.join(dir, `gateway-${process.pid}-${profiles}.cpuprofile`), JSON.stringify(profile));
+}
 
 function running(): Gateway {
   if (!gateway) throw new Error('the gateway is not running');
