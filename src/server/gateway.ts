@@ -197,21 +197,20 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
         const { client, authFailure } = await authenticate(services, em, req.headers.authorization);
         const { id: requestId, line: requestLine } = req as RequestWithLog;
         if (client) requestLine.clientId = client.id;
-        // Made on first use (the audit line of a mutation, say): a query that logs nothing makes none.
-        const requestLogger = lazyChild(() => logger, client ? { requestId, clientId: client.id } : { requestId });
-        return {
-          requestId,
-          requestLine,
-          get logger() {
-            return requestLogger();
+        return new HttpRequestContext(
+          {
+            requestId,
+            requestLine,
+            em,
+            client,
+            authFailure,
+            services,
+            introspectionAllowed: development || Boolean(client?.isAdmin()),
+            ...(typeof req.headers['idempotency-key'] === 'string' ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
           },
-          em,
-          client,
-          authFailure,
-          services,
-          introspectionAllowed: development || Boolean(client?.isAdmin()),
-          ...(typeof req.headers['idempotency-key'] === 'string' ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
-        };
+          // Made on first use (the audit line of a mutation, say): a query that logs nothing makes none.
+          lazyChild(() => logger, client ? { requestId, clientId: client.id } : { requestId }),
+        );
       },
     }),
   );
@@ -303,6 +302,34 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
 }
 
 type RequestWithLog = Request & { id: string; log: Logger; line: RequestLineFields };
+
+/**
+ * An HTTP request's context. Its logger is a getter on the prototype, not on the object: Apollo
+ * copies the context's own properties into a fresh object for every request (Object.assign),
+ * which would call an own getter and make the child logger that the getter was there to spare.
+ */
+class HttpRequestContext implements GatewayContext {
+  declare requestId: string;
+  declare requestLine?: RequestLineFields;
+  declare em: GatewayContext['em'];
+  declare client: GatewayContext['client'];
+  declare authFailure: GatewayContext['authFailure'];
+  declare services: Services;
+  declare introspectionAllowed: boolean;
+  declare idempotencyKey?: string;
+
+  constructor(
+    fields: Omit<GatewayContext, 'logger'>,
+    /** Copied with the other own properties; the getter below stays on the prototype. */
+    readonly requestLogger: () => Logger,
+  ) {
+    Object.assign(this, fields);
+  }
+
+  get logger(): Logger {
+    return this.requestLogger();
+  }
+}
 
 /**
  * `Cache-Control: no-store` on every GraphQL answer, as Apollo's cache-control plugin gave it
