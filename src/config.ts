@@ -64,6 +64,10 @@ export interface GatewayConfig {
     maxMoneyFields: number;
     /** Serve GraphiQL on GET /graphql (always on in development). */
     graphiql: boolean;
+    /** Runs of a query document through graphql-js before it runs compiled (0: compiled from the first). */
+    compileAfter: number;
+    /** Compiled query documents kept in memory; the least recently used beyond it are dropped. */
+    compiledDocuments: number;
   };
   http: {
     bodyLimitBytes: number;
@@ -219,6 +223,8 @@ const envSchema = z.object({
   GRAPHQL_MAX_QUERY_CHARS: positiveInt(10_000_000).default(20_000),
   GRAPHQL_MAX_MONEY_FIELDS: positiveInt(100).default(1),
   GRAPHIQL: booleanString.optional(),
+  GRAPHQL_COMPILE_AFTER: nonNegativeInt(1_000_000).default(2),
+  GRAPHQL_COMPILED_DOCUMENTS: positiveInt(100_000).default(1000),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt(10_000_000).default(65_536),
   WEBHOOK_REJECTED_KEEP: positiveInt(10_000_000).default(1000),
@@ -309,6 +315,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       maxQueryChars: e.GRAPHQL_MAX_QUERY_CHARS,
       maxMoneyFields: e.GRAPHQL_MAX_MONEY_FIELDS,
       graphiql: e.GRAPHIQL ?? !production,
+      compileAfter: e.GRAPHQL_COMPILE_AFTER,
+      compiledDocuments: e.GRAPHQL_COMPILED_DOCUMENTS,
     },
     http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES, webhookRejectedKeep: e.WEBHOOK_REJECTED_KEEP },
     reconciler: {

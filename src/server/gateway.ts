@@ -13,6 +13,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { OperationDefinitionNode } from 'graphql';
 import type { GatewayConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
+import { compiledExecution } from '../graphql/compiled-execution.js';
 import { authenticate, describeOperation, type GatewayContext, type RequestLineFields } from '../graphql/context.js';
 import { createFormatError } from '../graphql/errors.js';
 import { maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
@@ -154,7 +155,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   const validationRules = [...armor.validationRules, maxMoneyFieldsRule(config.graphql.maxMoneyFields)];
 
   const apollo = new ApolloServer<GatewayContext>({
-    schema,
+    // Queries sent again and again run as compiled code (src/graphql/compiled-execution.ts).
+    gateway: compiledExecution(schema, { compileAfter: config.graphql.compileAfter, maxDocuments: config.graphql.compiledDocuments, onExecution: (mode) => metrics.recordExecution(mode) }),
     formatError: createFormatError({ logger, development }),
     includeStacktraceInErrorResponses: development,
     allowBatchedHttpRequests: false,

@@ -105,6 +105,19 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly graphqlExecutions = new Counter({
+    name: 'gateway_graphql_executions_total',
+    help: 'HTTP GraphQL operations executed, by mode: compiled (a query document sent GRAPHQL_COMPILE_AFTER times already, run as code graphql-jit compiled once) or interpreted (graphql-js).',
+    labelNames: ['mode'] as const,
+    registers: [this.registry],
+  });
+
+  /** The two series of `graphqlExecutions`, bound once: counting is on every request's path. */
+  private readonly executionsByMode = {
+    compiled: this.graphqlExecutions.labels('compiled'),
+    interpreted: this.graphqlExecutions.labels('interpreted'),
+  };
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
   }
@@ -182,6 +195,10 @@ export class GatewayMetrics {
     const { result } = event;
     this.reconcilerChecks.inc({ subject: 'deposit', result: result.outcome });
     if (result.outcome === 'applied' && result.from && result.to) this.reconcilerCorrections.inc({ from: result.from, to: result.to });
+  }
+
+  recordExecution(mode: 'compiled' | 'interpreted'): void {
+    this.executionsByMode[mode].inc();
   }
 
   recordJob(event: JobResultEvent): void {

@@ -33,6 +33,8 @@ export async function startTestGateway(options: StartTestGatewayOptions = {}): P
     LOG_LEVEL: 'debug',
     DEMO_CLIENTS: 'true',
     SANDBOX_TIME_SCALE: '0.01',
+    // GRAPHQL_COMPILE_AFTER=0 runs the whole suite with every query compiled from its first run.
+    ...(process.env.GRAPHQL_COMPILE_AFTER ? { GRAPHQL_COMPILE_AFTER: process.env.GRAPHQL_COMPILE_AFTER } : {}),
     ...database.env,
     ...options.env,
   });
