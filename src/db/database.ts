@@ -61,10 +61,20 @@ export interface Database {
   listen(channel: string, handler: NotificationHandler, options?: ListenOptions): Promise<() => Promise<void>>;
   /**
    * A statement (autocommit, outside every money transaction) the relay runs after each commit
-   * that signalled `channel`, before this instance's listeners of it are called; coalesced with the other instances' wake-up into one statement on
-   * PostgreSQL. The event log's mark is one (src/modules/events/event.service.ts MARK_SQL).
+   * that signalled `channel`, coalesced with the other instances' wake-up into one statement on
+   * PostgreSQL (there, this instance's listeners are called at the commit, without waiting for
+   * it). The event log's mark is one (src/modules/events/event.service.ts MARK_SQL).
    */
   afterCommitSql(channel: string, sql: string): void;
+  /**
+   * Runs `mark` as a transaction of its own (committed asynchronously: nothing money depends on),
+   * then `read`, which starts after that commit, and returns `read`'s rows. On PostgreSQL both go
+   * in one round trip, as one simple-protocol query on a session of their own, so neither text
+   * may hold parameters; on PGlite, in process, as two statements. Outside every transaction of
+   * the caller. For the event bus: a read that can count on a mark written just before it
+   * (src/modules/events/event.service.ts FINAL_POSITION_SQL) without a round trip between.
+   */
+  markThenRead<T extends Record<string, unknown>>(mark: string, read: string): Promise<T[]>;
   close(): Promise<void>;
 }
 
@@ -255,6 +265,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const appliedMigrations = pending.map((migration) => migration.name);
   log.info({ kind, applied: appliedMigrations }, appliedMigrations.length ? 'database migrated' : 'database schema is current');
 
+  const marking = kind === 'postgresql' ? new MarkingSession(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log) : undefined;
   const notifications = kind === 'postgresql'
     ? new PostgresNotifications(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log)
     : new PgliteNotifications(orm as unknown as PgliteMikroORM, log, (sql) => (orm.em.fork() as SqlEntityManager).execute(sql).then(() => undefined));
@@ -295,9 +306,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     listen: (channel, handler, listenOptions) => notifications.listen(channel, handler, listenOptions),
     afterCommitSql: (channel, sql) => notifications.afterCommit.set(channel, sql),
+    async markThenRead<T extends Record<string, unknown>>(mark: string, read: string): Promise<T[]> {
+      if (closed) throw new Error('The database has been closed');
+      if (marking) {
+        const text = `begin; set local synchronous_commit to off; ${mark}; commit; ${read}`;
+        observe(text);
+        return marking.run<T>(text);
+      }
+      const em = orm.em.fork() as SqlEntityManager;
+      await em.execute(mark);
+      return em.execute<T[]>(read);
+    },
     async close() {
       if (closed) return;
       closed = true;
+      await marking?.close();
       await notifications.close();
       // A connection the server killed during an outage can stay checked out of the pool (the
       // driver's error path does not always return it), and closing the pool would then wait
@@ -439,14 +462,13 @@ class PostgresNotifications {
 
   /**
    * After a commit: this instance's listeners at once, then the other instances through one NOTIFY
-   * statement, which also runs the channels' after-commit statements; the listeners of those
-   * channels are called once it ran.
+   * statement, which also runs the channels' after-commit statements. A local listener that needs
+   * what such a statement writes writes it itself (the event bus: `markThenRead`), a round trip
+   * sooner than waiting for it here.
    */
   relay(signals: Map<string, Set<string>>): Promise<void> {
-    const later: Array<[string, Set<string>]> = [];
     for (const [channel, payloads] of signals) {
-      if (this.afterCommit.has(channel)) later.push([channel, payloads]);
-      else for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
+      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
       let queued = this.outbox.get(channel);
       if (!queued) {
         queued = new Set();
@@ -454,11 +476,7 @@ class PostgresNotifications {
       }
       for (const payload of payloads) queued.add(payload);
     }
-    const sent = this.flushOutbox();
-    if (later.length === 0) return Promise.resolve();
-    return sent.then(() => {
-      for (const [channel, payloads] of later) for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
-    });
+    return this.flushOutbox();
   }
 
   /**
@@ -549,6 +567,83 @@ class PostgresNotifications {
     await this.client?.end().catch(() => undefined);
     await this.notifier?.end().catch(() => undefined);
   }
+}
+
+/**
+ * `Database.markThenRead` on PostgreSQL: one session of its own, opened at the first use and again
+ * after a failure, that sends a mark's transaction and the read after it as one simple-protocol
+ * query (its statements run one after the other, the read after the mark's COMMIT). Its callers
+ * never overlap their reads; were they to, `pg` queues them on the session.
+ */
+class MarkingSession {
+  private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly clientOptions: Omit<pg.ClientConfig, 'connectionString'>,
+    private readonly log: Logger,
+  ) {}
+
+  async run<T>(text: string): Promise<T[]> {
+    const client = await this.connect();
+    try {
+      // Several statements in one query text: pg answers with one result per statement.
+      const results = (await client.query(text)) as unknown as pg.QueryResult[];
+      return (results[results.length - 1]?.rows ?? []) as T[];
+    } catch (error) {
+      // Whatever state the session is in (an aborted transaction, a connection gone), the next
+      // read starts on a fresh one.
+      this.drop(client);
+      throw error;
+    }
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.closed) return Promise.reject(new Error('The database has been closed'));
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= (async () => {
+      const client = new pg.Client({ ...this.clientOptions, connectionString: this.url, application_name: 'gateway-event-bus', types: ormTypes() });
+      client.on('error', (error) => {
+        this.log.warn({ err: error }, 'event log session failed; it reopens at the next read');
+        this.drop(client);
+      });
+      try {
+        await client.connect();
+      } catch (error) {
+        client.end().catch(() => undefined);
+        throw error;
+      } finally {
+        this.connecting = undefined;
+      }
+      this.client = client;
+      return client;
+    })();
+    return this.connecting;
+  }
+
+  private drop(client: pg.Client): void {
+    if (this.client === client) this.client = undefined;
+    client.end().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client ?? (await this.connecting?.catch(() => undefined));
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}
+
+/**
+ * Dates, times and intervals as text, as the ORM's own pool reads them (MikroORM's PostgreSQL
+ * connection sets the same parsers): rows read outside the ORM then map through `em.map` alike.
+ */
+function ormTypes(): pg.CustomTypesConfig {
+  const types = new pg.TypeOverrides();
+  for (const oid of [1082, 1114, 1184, 1186]) types.setTypeParser(oid, (text: string) => text);
+  return types;
 }
 
 interface Listener {

@@ -23,6 +23,9 @@ const SETTLE_RETRY_MAX_MS = 50;
 /** One read in this many also deletes the marks the final position has made useless. */
 const PRUNE_EVERY_READS = 50;
 const PRUNE_SQL = `delete from payment_event_horizon where position < ${FINAL_POSITION_SQL}`;
+/** The mark a read writes first, pruning now and then. */
+const MARK = `${EVENT_BUS_SQL_MARK} ${MARK_SQL}`;
+const MARK_AND_PRUNE = `${EVENT_BUS_SQL_MARK} with pruned as (${PRUNE_SQL}) ${MARK_SQL}`;
 
 interface LogRow {
   final_position: string | null;
@@ -201,24 +204,28 @@ export class EventBus implements TopicFeed {
   }
 
   /**
-   * One statement: a mark if the log has positions no mark covers (a writer that stopped right
-   * after its commit), the final position, the newest committed one, and the final events after
-   * the last published. `pending` when committed events wait beyond the final position.
+   * A mark, committed, then the read, in one round trip (`Database.markThenRead`): the mark covers
+   * the log's positions drawn so far (the commit that woke the bus among them), so its events are
+   * final at once unless a transaction older than the mark still runs. The read returns the final
+   * position, the newest committed one, and the final events after the last published. `pending`
+   * when committed events wait beyond the final position.
    */
   private async readPage(): Promise<{ published: number; full: boolean; pending: boolean }> {
+    const after = this.last;
+    if (after === undefined) throw new Error('the event bus reads the log only once it follows it');
     const em = this.db.fork();
     // Marks below the final position say nothing more: dropped now and then, by whichever instance.
     const prune = (this.reads = (this.reads + 1) % PRUNE_EVERY_READS) === 0;
-    const rows = await em.execute<Array<LogRow & Record<string, unknown>>>(
-      `${EVENT_BUS_SQL_MARK} with mark as (${MARK_SQL}${prune ? `), pruned as (${PRUNE_SQL}` : ''}),
-       bound as (select ${FINAL_POSITION_SQL} as final_position, (select max(position) from payment_event) as head)
+    // Inlined, no parameters (one simple-protocol query): a bigint's digits and a constant.
+    const rows = await this.db.markThenRead<LogRow & Record<string, unknown>>(
+      prune ? MARK_AND_PRUNE : MARK,
+      `${EVENT_BUS_SQL_MARK} with bound as (select ${FINAL_POSITION_SQL} as final_position, (select max(position) from payment_event) as head)
        select bound.final_position::text as final_position, bound.head::text as head, e.*
        from bound left join lateral (
          select ${EVENT_COLUMNS} from payment_event
-         where position > ? and position <= bound.final_position
-         order by position limit ?
+         where position > ${after.toString()} and position <= bound.final_position
+         order by position limit ${READ_PAGE}
        ) e on true`,
-      [String(this.last), READ_PAGE],
     );
     let published = 0;
     for (const row of rows) {
