@@ -205,6 +205,45 @@ function discardOnReadTimeout(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
+/**
+ * A transaction's BEGIN goes on the wire with its first statement, as one simple-protocol query
+ * (`begin; <statement>`): a round trip fewer for every transaction, on the hot paths (a webhook,
+ * a job's write, a deposit under an idempotency key) as everywhere. The ORM's statements carry
+ * their values inlined (simple protocol), which allows it; a statement with bound values, which
+ * cannot share its query, has the BEGIN sent just before it. A transaction that ends before any
+ * statement (COMMIT or ROLLBACK right after BEGIN) sends nothing at all. The server runs the same
+ * statements in the same order: only the packets change.
+ */
+function sendBeginWithFirstStatement(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let beginHeld = false;
+  client.query = ((...args: unknown[]) => {
+    const [text, values] = args;
+    const simple = typeof text === 'string' && args.length <= 2 && (values === undefined || (Array.isArray(values) && values.length === 0));
+    if (simple && isBare(text, 'begin') && !beginHeld) {
+      beginHeld = true;
+      return Promise.resolve(emptyResult('BEGIN'));
+    }
+    if (!beginHeld) return query(...args);
+    beginHeld = false;
+    if (simple && (isBare(text, 'commit') || isBare(text, 'rollback'))) return Promise.resolve(emptyResult(text.trim().toUpperCase()));
+    if (simple) {
+      // pg answers a query of several statements with one result each: the caller gets what its
+      // own text would have given (one result, or the list for a text of several).
+      return (query(`begin; ${text}`) as Promise<pg.QueryResult[]>).then((results) => (results.length === 2 ? results[1]! : results.slice(1)));
+    }
+    return (query('begin') as Promise<unknown>).then(() => query(...args));
+  }) as typeof client.query;
+}
+
+function isBare(text: string, keyword: string): boolean {
+  return text.trim().toLowerCase() === keyword;
+}
+
+function emptyResult(command: string): pg.QueryResult {
+  return { command, rowCount: null, oid: 0, rows: [], fields: [] };
+}
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.logger.child({ component: 'database' });
   let queries = 0;
@@ -243,7 +282,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // Handed to pg's Pool (and so to each of its clients) by MikroORM's PostgreSQL connection.
       driverOptions: {
         ...pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS),
-        onPoolCreated: (pool: pg.Pool) => pool.on('connect', discardOnReadTimeout),
+        onPoolCreated: (pool: pg.Pool) =>
+          pool.on('connect', (client) => {
+            discardOnReadTimeout(client);
+            sendBeginWithFirstStatement(client);
+          }),
       },
     });
   } else {
