@@ -1,7 +1,8 @@
 // The payment event log and its live fan-out on a real database: each event published once after
 // its commit and never after a rollback (PGlite included), large snapshots, ordered catch-up
-// paging, two instances, no event lost for live subscribers when the LISTEN connection drops, and
-// no reads of the log while nobody subscribes (a subscription then joins at the head, missing nothing).
+// paging, two instances, no event lost for live subscribers when the LISTEN connection or the bus's
+// own session drops, and no reads of the log while nobody subscribes (a subscription then joins at
+// the head, missing nothing).
 
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -385,6 +386,50 @@ describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and come
         [after.id, 'SUCCEEDED'],
       ]);
       expect(t.logs.some((line) => line.includes('caught up with the payment events committed while not listening'))).toBe(true);
+    } finally {
+      updates.stop();
+      await client.dispose();
+      await admin.end();
+    }
+  });
+});
+
+// The event bus marks and reads on a PostgreSQL session of its own (Database.markThenRead).
+describe.skipIf(!process.env.DATABASE_URL)("the event bus's own session is cut", () => {
+  it('the next read opens a new one: every change committed since reaches the subscriber, once and in order', async () => {
+    // given: a live admin subscriber that has seen one change, so the bus's session is open
+    const deposits = [await insertDeposit(t), await insertDeposit(t), await insertDeposit(t)];
+    const [seen, next, last] = deposits as [Deposit, Deposit, Deposit];
+    const ours = new Set(deposits.map((deposit) => deposit.id));
+    const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.admin}` });
+    const updates = await subscribed(t, () => collect(client, DepositUpdatedSubscription, {}));
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const database = new URL(t.database.env.DATABASE_URL!).pathname.slice(1);
+    const busSessions = async () =>
+      (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'gateway-event-bus'", [database])).rows.map((row) => row.pid);
+    try {
+      expect((await sendWebhook(t, paymentEnvelope(seen, 'approved'))).body.outcome).toBe('applied');
+      await updates.until((update) => update.id === seen.id);
+      const [before] = await busSessions();
+      expect(before).toBeDefined();
+
+      // when: its backend is terminated, and two changes commit
+      await admin.query('SELECT pg_terminate_backend($1)', [before]);
+      expect((await sendWebhook(t, paymentEnvelope(next, 'declined'))).body.outcome).toBe('applied');
+      expect((await sendWebhook(t, paymentEnvelope(last, 'approved'))).body.outcome).toBe('applied');
+
+      // then: both arrive after the first, once each, over a new session
+      await updates.until((update) => update.id === last.id, 20_000);
+      expect(updates.errors).toEqual([]);
+      expect(updates.messages.filter((update) => ours.has(update.id)).map((update) => [update.id, update.status])).toEqual([
+        [seen.id, 'SUCCEEDED'],
+        [next.id, 'DECLINED'],
+        [last.id, 'SUCCEEDED'],
+      ]);
+      const after = await busSessions();
+      expect(after).toHaveLength(1);
+      expect(after[0]).not.toBe(before);
     } finally {
       updates.stop();
       await client.dispose();
