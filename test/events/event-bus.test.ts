@@ -330,6 +330,33 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
   });
 });
 
+/**
+ * For the tests that cut a connection (PostgreSQL): `count` deposits, a live admin subscriber to
+ * every deposit change, and a client of the server to cut connections with.
+ */
+async function liveSubscriberOf(count: number) {
+  const deposits: Deposit[] = [];
+  for (let i = 0; i < count; i++) deposits.push(await insertDeposit(t));
+  const ours = new Set(deposits.map((deposit) => deposit.id));
+  const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.admin}` });
+  const updates = await subscribed(t, () => collect(client, DepositUpdatedSubscription, {}));
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  return {
+    deposits,
+    updates,
+    admin,
+    database: new URL(t.database.env.DATABASE_URL!).pathname.slice(1),
+    /** The updates about these deposits, as [id, status], in the order they arrived. */
+    ourUpdates: () => updates.messages.filter((update) => ours.has(update.id)).map((update) => [update.id, update.status]),
+    async close() {
+      updates.stop();
+      await client.dispose();
+      await admin.end();
+    },
+  };
+}
+
 // PGlite's LISTEN runs in the process and cannot drop; a connection to cut is PostgreSQL's.
 describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and comes back', () => {
   /** LISTEN backends of the test database (the gateway's notification connection). */
@@ -343,14 +370,9 @@ describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and come
 
   it('a subscriber receives every change committed while it was down, once each and in commit order', async () => {
     // given: five deposits, a live admin subscriber, and one change it has already seen
-    const deposits = [await insertDeposit(t), await insertDeposit(t), await insertDeposit(t), await insertDeposit(t), await insertDeposit(t)];
-    const [seen, gap1, gap2, gap3, after] = deposits as [Deposit, Deposit, Deposit, Deposit, Deposit];
-    const ours = new Set(deposits.map((deposit) => deposit.id));
-    const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.admin}` });
-    const updates = await subscribed(t, () => collect(client, DepositUpdatedSubscription, {}));
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    const database = new URL(t.database.env.DATABASE_URL!).pathname.slice(1);
+    const live = await liveSubscriberOf(5);
+    const { updates, admin, database } = live;
+    const [seen, gap1, gap2, gap3, after] = live.deposits as [Deposit, Deposit, Deposit, Deposit, Deposit];
     try {
       expect((await sendWebhook(t, paymentEnvelope(seen, 'approved'))).body.outcome).toBe('applied');
       await updates.until((update) => update.id === seen.id);
@@ -378,7 +400,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and come
       // one arrives after everything queued before it, so nothing is still on its way
       await updates.until((update) => update.id === after.id, 20_000);
       expect(updates.errors).toEqual([]);
-      expect(updates.messages.filter((update) => ours.has(update.id)).map((update) => [update.id, update.status])).toEqual([
+      expect(live.ourUpdates()).toEqual([
         [seen.id, 'SUCCEEDED'],
         [gap1.id, 'SUCCEEDED'],
         [gap2.id, 'DECLINED'],
@@ -387,9 +409,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and come
       ]);
       expect(t.logs.some((line) => line.includes('caught up with the payment events committed while not listening'))).toBe(true);
     } finally {
-      updates.stop();
-      await client.dispose();
-      await admin.end();
+      await live.close();
     }
   });
 });
@@ -398,14 +418,9 @@ describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and come
 describe.skipIf(!process.env.DATABASE_URL)("the event bus's own session is cut", () => {
   it('the next read opens a new one: every change committed since reaches the subscriber, once and in order', async () => {
     // given: a live admin subscriber that has seen one change, so the bus's session is open
-    const deposits = [await insertDeposit(t), await insertDeposit(t), await insertDeposit(t)];
-    const [seen, next, last] = deposits as [Deposit, Deposit, Deposit];
-    const ours = new Set(deposits.map((deposit) => deposit.id));
-    const client = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.admin}` });
-    const updates = await subscribed(t, () => collect(client, DepositUpdatedSubscription, {}));
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    const database = new URL(t.database.env.DATABASE_URL!).pathname.slice(1);
+    const live = await liveSubscriberOf(3);
+    const { updates, admin, database } = live;
+    const [seen, next, last] = live.deposits as [Deposit, Deposit, Deposit];
     const busSessions = async () =>
       (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'gateway-event-bus'", [database])).rows.map((row) => row.pid);
     try {
@@ -422,7 +437,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the event bus's own session is cut",
       // then: both arrive after the first, once each, over a new session
       await updates.until((update) => update.id === last.id, 20_000);
       expect(updates.errors).toEqual([]);
-      expect(updates.messages.filter((update) => ours.has(update.id)).map((update) => [update.id, update.status])).toEqual([
+      expect(live.ourUpdates()).toEqual([
         [seen.id, 'SUCCEEDED'],
         [next.id, 'DECLINED'],
         [last.id, 'SUCCEEDED'],
@@ -431,9 +446,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the event bus's own session is cut",
       expect(after).toHaveLength(1);
       expect(after[0]).not.toBe(before);
     } finally {
-      updates.stop();
-      await client.dispose();
-      await admin.end();
+      await live.close();
     }
   });
 });
