@@ -34,8 +34,12 @@ export interface JobInfo {
    * took the job: the handler then returns nothing, and the queue's own completion finds the job
    * taken and says so. If the handler throws, the queue retries the job as usual (its work and
    * this statement rolled back together).
+   *
+   * `when`: an SQL condition the completion also requires, for work written outside a
+   * transaction in one statement with it, where nothing would roll the completion back if the
+   * work found nothing to write (e.g. that the statement's change matched its row).
    */
-  succeededStatement(): { sql: string; params: unknown[] };
+  succeededStatement(when?: string): { sql: string; params: unknown[] };
 }
 
 /** What a handler returns when its own transaction recorded the run as succeeded (`JobInfo.succeededStatement`). */
@@ -347,7 +351,7 @@ export class JobQueue {
       kind: row.kind,
       attempt: row.attempts,
       maxAttempts: row.max_attempts,
-      succeededStatement: () => ({ sql: `${SUCCEED_SQL} returning id`, params: [row.id, lockedBy] }),
+      succeededStatement: (when) => ({ sql: `${SUCCEED_SQL}${when === undefined ? '' : ` and (${when})`} returning id`, params: [row.id, lockedBy] }),
     };
     // A run that succeeds logs at debug, often disabled.
     const log = lazyChild(() => this.logger, { jobId: row.id, kind: row.kind, attempt: row.attempts });

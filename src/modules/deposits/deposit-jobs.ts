@@ -24,13 +24,13 @@ declare module '../../kernel/jobs.js' {
 
 /**
  * Runs `DepositService.fetchDetails`; its provider failures throw, so the job is retried with
- * back-off. When the details change, the job is recorded as succeeded in the transaction that
- * writes them.
+ * back-off. When the details change, the job is recorded as succeeded by the statement that
+ * writes them, only if that statement wrote them.
  */
 export function registerDepositJobs(jobs: JobQueue, deposits: DepositService): void {
   jobs.register(FETCH_DEPOSIT_DETAILS, async (em, { depositId, reference, provider, merchantAccount }, job) => {
     const heldAt = provider && merchantAccount ? { provider, merchantAccount } : undefined;
-    const recorded = await deposits.fetchDetails(em, depositId, reference, { ...(heldAt ? { heldAt } : {}), alongside: [job.succeededStatement()] });
+    const recorded = await deposits.fetchDetails(em, depositId, reference, { ...(heldAt ? { heldAt } : {}), alongside: (changed) => [job.succeededStatement(changed)] });
     return recorded ? JOB_SUCCEEDED : undefined;
   });
 }

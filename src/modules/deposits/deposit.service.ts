@@ -21,7 +21,7 @@ import type {
 } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
-import { alongsideMatched, allMatched, type EventService } from '../events/event.service.js';
+import { alongsideMatched, allMatched, CHANGE_MATCHED, type EventService } from '../events/event.service.js';
 import { Deposit } from './deposit.entity.js';
 import { columnList, plainRow, plainRows, visibilitySql } from '../../db/plain-rows.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -36,10 +36,12 @@ export interface FetchDetailsOptions {
   /** The deposit's provider and merchant account, when the caller knows them: not read again. */
   heldAt?: { provider: ProviderName; merchantAccount: string };
   /**
-   * More statements for the transaction that writes the details, run only when they changed (a
-   * job's own completion, `JobInfo.succeededStatement`). Each ends with a `returning` clause.
+   * More statements written in the one statement that writes the details, only when they changed
+   * (a job's own completion, `JobInfo.succeededStatement`). Each ends with a `returning` clause and
+   * requires `changed`, an SQL condition true when the details' update matched its row: it may run
+   * outside a transaction, where nothing would roll it back.
    */
-  alongside?: Array<{ sql: string; params: unknown[] }>;
+  alongside?: (changed: string) => Array<{ sql: string; params: unknown[] }>;
 }
 
 /** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
@@ -87,6 +89,11 @@ const VISIBILITY_COLUMNS = { clientId: 'client_id', merchantAccount: 'merchant_a
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const MERCHANT_REFERENCE_MAX = 128;
+
+/** `writeDetails` found the deposit changed between its read and its write: nothing was written. */
+const ROW_CHANGED = Symbol('deposit row changed since it was read');
+/** Reads and guarded writes of one detail fetch before it takes the row lock instead. */
+const DETAILS_WRITE_ATTEMPTS = 3;
 
 /** The provider could not tell a deposit's details now; the job that asked retries later. */
 export class DepositDetailsUnavailable extends Error {
@@ -197,57 +204,87 @@ export class DepositService {
     const result = await this.deps.providers[held.provider].getDeposit(account, reference);
     if (!result.ok) throw new DepositDetailsUnavailable(`${result.error.code}: ${result.error.message}`);
     const truth = result.value;
-    const alongside = options.alongside ?? [];
-    return inTransaction(em, async (tx) => {
-      // A plain row: nothing here needs the entity, and nothing is left for a flush.
-      const [row] = await tx.execute<Array<Record<string, unknown>>>(`select ${columnList(tx, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)} from deposit where id = ? and provider = ? and merchant_account = ? for update`, [
-        depositId,
-        held.provider,
-        held.merchantAccount,
-      ]);
-      if (!row) {
-        this.deps.logger.warn({ depositId, reason: 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
-        return false;
-      }
-      const locked = plainRow<DepositFacts>(tx, Deposit, row);
-      const inCurrency = (money: Money | undefined) => (money && money.currency === locked.currency ? money.toDecimal() : undefined);
-      const next = {
-        fee: inCurrency(truth.fee) ?? locked.fee ?? null,
-        net: inCurrency(truth.net) ?? locked.net ?? null,
-        declineReason: truth.declineReason ?? locked.declineReason ?? null,
-        statusReason: truth.statusReason ?? locked.statusReason ?? null,
-        // The payment's own approved_at (spec: "use it rather than created_at to age a deposit") wins
-        // over the moment a webhook's envelope was created, which only stood in for it until now.
-        approvedAt: locked.status === 'SUCCEEDED' || locked.status === 'REFUNDED' ? (truth.approvedAt ?? locked.approvedAt ?? null) : (locked.approvedAt ?? null),
-      };
-      if (truth.netMismatch) await this.raiseNetMismatch(tx, locked, truth);
-      const facts = (value: typeof next) => JSON.stringify([value.fee, value.net, value.declineReason, value.statusReason, value.approvedAt]);
-      if (facts(next) === facts({ fee: locked.fee ?? null, net: locked.net ?? null, declineReason: locked.declineReason ?? null, statusReason: locked.statusReason ?? null, approvedAt: locked.approvedAt ?? null })) {
-        return false;
-      }
-      const updatedAt = new Date();
-      // The row and its event in one statement (and what the caller writes alongside).
-      const rows = await this.deps.events.appendWith<Record<string, unknown>>(
-        tx,
-        {
-          sql: 'update deposit set fee = ?, net = ?, decline_reason = ?, status_reason = ?, approved_at = ?, updated_at = ? where id = ? returning id',
-          params: [next.fee, next.net, next.declineReason, next.statusReason, next.approvedAt, updatedAt, locked.id],
-        },
-        {
-          subjectType: 'deposit',
-          subjectId: locked.id,
-          clientId: locked.clientId,
-          type: 'deposit.details_updated',
-          fromStatus: locked.status,
-          toStatus: locked.status,
-          deposit: { ...locked, ...next, updatedAt },
-        },
-        { statements: alongside, ...(alongside.length > 0 ? { select: alongsideMatched(alongside.length) } : {}) },
-      );
-      const [written] = rows;
-      if (!written) throw new Error(`deposit ${locked.id} vanished under its row lock`);
-      return alongside.length > 0 && allMatched(written, alongside.length);
-    });
+    // A net that does not add up is raised as an event of its own, and a caller's transaction is
+    // kept: both read the deposit under its row lock. Otherwise the read takes no lock and the
+    // write is one statement that applies only to the row as read.
+    const underLock = () => inTransaction(em, async (tx) => (await this.writeDetails(tx, depositId, held, truth, options, true)) === true);
+    if (truth.netMismatch || em.isInTransaction()) return underLock();
+    for (let attempt = 1; attempt <= DETAILS_WRITE_ATTEMPTS; attempt++) {
+      const written = await this.writeDetails(em, depositId, held, truth, options, false);
+      if (written !== ROW_CHANGED) return written;
+      // Changed between the read and the write (a status report landed): read it again.
+    }
+    // Changed under every attempt: the row lock keeps the next change waiting.
+    return underLock();
+  }
+
+  /**
+   * Reads the deposit and writes what the provider's record adds to it, with its event and
+   * `options.alongside`, in one statement guarded on the row's version (`xmin`, which every update
+   * of the row renews): a change committed in between makes it match nothing, and `ROW_CHANGED`
+   * comes back with nothing written. With `lock`, in the caller's transaction, the read takes the
+   * row lock first, so the guard always holds.
+   */
+  private async writeDetails(
+    em: SqlEntityManager,
+    depositId: string,
+    held: { provider: ProviderName; merchantAccount: string },
+    truth: ProviderDeposit,
+    options: FetchDetailsOptions,
+    lock: boolean,
+  ): Promise<boolean | typeof ROW_CHANGED> {
+    // A plain row: nothing here needs the entity, and nothing is left for a flush.
+    const [row] = await em.execute<Array<Record<string, unknown>>>(
+      `select ${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)}, xmin::text as row_version from deposit where id = ? and provider = ? and merchant_account = ?${lock ? ' for update' : ''}`,
+      [depositId, held.provider, held.merchantAccount],
+    );
+    if (!row) {
+      this.deps.logger.warn({ depositId, reason: 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
+      return false;
+    }
+    const { row_version: version, ...columns } = row;
+    const read = plainRow<DepositFacts>(em, Deposit, columns);
+    const inCurrency = (money: Money | undefined) => (money && money.currency === read.currency ? money.toDecimal() : undefined);
+    const next = {
+      fee: inCurrency(truth.fee) ?? read.fee ?? null,
+      net: inCurrency(truth.net) ?? read.net ?? null,
+      declineReason: truth.declineReason ?? read.declineReason ?? null,
+      statusReason: truth.statusReason ?? read.statusReason ?? null,
+      // The payment's own approved_at (spec: "use it rather than created_at to age a deposit") wins
+      // over the moment a webhook's envelope was created, which only stood in for it until now.
+      approvedAt: read.status === 'SUCCEEDED' || read.status === 'REFUNDED' ? (truth.approvedAt ?? read.approvedAt ?? null) : (read.approvedAt ?? null),
+    };
+    if (truth.netMismatch) await this.raiseNetMismatch(em, read, truth);
+    const facts = (value: typeof next) => JSON.stringify([value.fee, value.net, value.declineReason, value.statusReason, value.approvedAt]);
+    if (facts(next) === facts({ fee: read.fee ?? null, net: read.net ?? null, declineReason: read.declineReason ?? null, statusReason: read.statusReason ?? null, approvedAt: read.approvedAt ?? null })) {
+      return false;
+    }
+    const updatedAt = new Date();
+    const alongside = options.alongside?.(CHANGE_MATCHED) ?? [];
+    // The row and its event in one statement (and what the caller writes alongside).
+    const rows = await this.deps.events.appendWith<Record<string, unknown>>(
+      em,
+      {
+        sql: 'update deposit set fee = ?, net = ?, decline_reason = ?, status_reason = ?, approved_at = ?, updated_at = ? where id = ? and xmin = cast(? as xid) returning id',
+        params: [next.fee, next.net, next.declineReason, next.statusReason, next.approvedAt, updatedAt, read.id, version],
+      },
+      {
+        subjectType: 'deposit',
+        subjectId: read.id,
+        clientId: read.clientId,
+        type: 'deposit.details_updated',
+        fromStatus: read.status,
+        toStatus: read.status,
+        deposit: { ...read, ...next, updatedAt },
+      },
+      { statements: alongside, ...(alongside.length > 0 ? { select: alongsideMatched(alongside.length) } : {}) },
+    );
+    const [written] = rows;
+    if (!written) {
+      if (lock) throw new Error(`deposit ${read.id} changed under its row lock`);
+      return ROW_CHANGED;
+    }
+    return alongside.length > 0 && allMatched(written, alongside.length);
   }
 
   /**

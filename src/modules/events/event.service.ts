@@ -55,7 +55,7 @@ export interface SqlPart {
  * What `appendWith` writes and reads in the same statement as the change and its event.
  * `statements`: more data-modifying CTEs (a job's insert, an inbox row's outcome). They run
  * whether or not the change finds its row, so a caller that writes them rolls back when it does
- * not. `select`: more columns of the returned rows (scalar subqueries), read from the statement's
+ * not, or makes each require `CHANGE_MATCHED`. `select`: more columns of the returned rows (scalar subqueries), read from the statement's
  * snapshot, which does not see the statement's own writes. `select: alongsideMatched(n)` asks
  * whether each of `n` statements (each with a `returning` clause) matched a row; `allMatched` reads
  * the answer from a returned row.
@@ -65,6 +65,13 @@ export interface AppendAlongside {
   /** `sql`: the column expressions, each `as` one of `columns`. */
   select?: SqlPart & { columns: readonly string[] };
 }
+
+/**
+ * An SQL condition for the `statements` of `AppendAlongside`: true when the change found its row.
+ * A statement that must not run without the change requires it (outside a transaction nothing
+ * rolls it back).
+ */
+export const CHANGE_MATCHED = 'exists (select from change)';
 
 /** The `select` of `AppendAlongside` that tells whether each of the first `count` statements (CTE `alongside_<i>`) matched a row. */
 export function alongsideMatched(count: number): SqlPart & { columns: string[] } {

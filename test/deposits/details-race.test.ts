@@ -1,0 +1,171 @@
+// A deposit's details (fee, net) are written without a transaction or a row lock: read, then one
+// statement that applies only to the row as it was read. A change committed in between (a status
+// report landing) makes that statement write nothing; the details are read and written again, so
+// neither the change nor the details are lost, and the details' event tells the status the row
+// really had. Real gateway, real database, the deposit sandbox over HTTP.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inTransaction } from '../../src/db/transaction.js';
+import { FETCH_DEPOSIT_DETAILS } from '../../src/modules/deposits/deposit-jobs.js';
+import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { CARD_INPUT } from './fixtures.js';
+import { CreateDepositMutation } from './operations.js';
+
+let t: TestGateway;
+beforeAll(async () => {
+  t = await startTestGateway();
+  // Only the fetches this file makes: the worker would otherwise run the one a card's answer enqueues.
+  await t.gateway.services.jobs.stop();
+});
+afterAll(() => t?.close());
+
+interface DepositRow {
+  status: string;
+  status_reason: string | null;
+  fee: string | null;
+  net: string | null;
+  provider_reference: string;
+}
+
+async function depositRow(id: string): Promise<DepositRow> {
+  const rows = await t.gateway.db.fork().execute<DepositRow[]>('select status, status_reason, fee, net, provider_reference from deposit where id = ?', [id]);
+  return rows[0]!;
+}
+
+async function detailEvents(id: string): Promise<Array<{ from_status: string; to_status: string; status: string; status_reason: string | null }>> {
+  return t.gateway.db
+    .fork()
+    .execute(
+      "select from_status, to_status, data->>'status' as status, data->>'statusReason' as status_reason from payment_event where subject_id = ? and type = 'deposit.details_updated' order by position",
+      [id],
+    );
+}
+
+/** A card deposit the provider has approved, whose approval webhook never reached us: our row lacks fee and net. */
+async function approvedWithoutDetails(): Promise<{ id: string; reference: string }> {
+  const controls = t.gateway.sandboxes.depositGateway!.controls;
+  const apiKey = t.gateway.config.merchantAccounts.find((account) => account.code === 'dg-test')!.apiKey;
+  controls.webhooks({ apiKey, dropNext: 10 });
+  try {
+    const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
+    expect(created.data?.createDeposit.userErrors).toEqual([]);
+    const id = created.data!.createDeposit.deposit!.id;
+    const { provider_reference: reference } = await depositRow(id);
+    await expect.poll(() => controls.payment(reference)?.status, { timeout: 10_000, interval: 20 }).toBe('approved');
+    return { id, reference };
+  } finally {
+    controls.webhooks({ apiKey, dropNext: 0 });
+  }
+}
+
+interface DetailWriteHooks {
+  /** Before the `n`th statement that writes this deposit's details (1 for the first). */
+  before?: (n: number) => Promise<void>;
+  /** After it. */
+  after?: (n: number) => Promise<void>;
+}
+
+/**
+ * Runs `hooks` around each statement that writes deposit `id`'s details, on every EntityManager the
+ * gateway forks until `restore` is called (the job queue forks one per run): the moment between
+ * the read and the write where a webhook's status change can land.
+ */
+function aroundDetailWrites(id: string, hooks: DetailWriteHooks): { writes: () => number; restore: () => void } {
+  const db = t.gateway.db;
+  const fork = db.fork.bind(db);
+  let writes = 0;
+  db.fork = () => {
+    const em = fork();
+    const original = em.execute.bind(em);
+    em.execute = (async (...args: Parameters<typeof original>) => {
+      const [sql, params] = args;
+      const ours = typeof sql === 'string' && /^with change as \(update deposit set fee/.test(sql) && Array.isArray(params) && params.includes(id);
+      if (!ours) return original(...args);
+      const n = ++writes;
+      await hooks.before?.(n);
+      const result = await original(...args);
+      await hooks.after?.(n);
+      return result;
+    }) as typeof em.execute;
+    return em;
+  };
+  return { writes: () => writes, restore: () => void (db.fork = fork) };
+}
+
+/** Commits `sql` on a connection of its own, as another request would. */
+async function meanwhile(sql: string, params: unknown[]): Promise<void> {
+  await t.gateway.db.fork().execute(sql, params);
+}
+
+const HELD_AT = { provider: 'deposit-gateway', merchantAccount: 'dg-test' } as const;
+
+describe(`a deposit's details fetched while its status changes (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
+  it('keep the change committed between their read and their write, and their event tells the status it made', async () => {
+    const { id, reference } = await approvedWithoutDetails();
+    expect((await depositRow(id)).fee).toBeNull();
+    const { writes, restore } = aroundDetailWrites(id, {
+      // What a status report applies, committed on its own: a new status and its reason.
+      before: (n) => (n === 1 ? meanwhile("update deposit set status = 'SUCCEEDED', status_reason = 'approved meanwhile', updated_at = now() where id = ?", [id]) : Promise.resolve()),
+    });
+    try {
+      await t.gateway.services.deposits.fetchDetails(t.gateway.db.fork(), id, reference, { heldAt: HELD_AT });
+    } finally {
+      restore();
+    }
+
+    // The first write found the row changed and wrote nothing; the second read it again.
+    expect(writes()).toBe(2);
+    const after = await depositRow(id);
+    expect(after).toMatchObject({ status: 'SUCCEEDED', status_reason: 'approved meanwhile' });
+    expect(after.fee).not.toBeNull();
+    expect(after.net).not.toBeNull();
+    // One event for the details, describing the row as it now is.
+    expect(await detailEvents(id)).toEqual([{ from_status: 'SUCCEEDED', to_status: 'SUCCEEDED', status: 'SUCCEEDED', status_reason: 'approved meanwhile' }]);
+  });
+
+  it('are written under the row lock when the row changes between every read and write', async () => {
+    const { id, reference } = await approvedWithoutDetails();
+    const { writes, restore } = aroundDetailWrites(id, {
+      // Not before the fourth: that one holds the row lock, and a change would wait for it.
+      before: (n) => (n <= 3 ? meanwhile('update deposit set status_reason = ?, updated_at = now() where id = ?', [`change ${n}`, id]) : Promise.resolve()),
+    });
+    try {
+      await t.gateway.services.deposits.fetchDetails(t.gateway.db.fork(), id, reference, { heldAt: HELD_AT });
+    } finally {
+      restore();
+    }
+
+    // Three reads each overtaken by a change, then a read and write under the row lock.
+    expect(writes()).toBe(4);
+    const after = await depositRow(id);
+    expect(after.status_reason).toBe('change 3');
+    expect(after.fee).not.toBeNull();
+    expect(await detailEvents(id)).toHaveLength(1);
+  });
+
+  it('complete their job only with the write that stored them', async () => {
+    const { id, reference } = await approvedWithoutDetails();
+    const { jobs } = t.gateway.services;
+    // The deposit's fetch job, pending (the card's answer may have enqueued it already: one per deposit).
+    await inTransaction(t.gateway.db.fork(), (tx) => jobs.enqueue(tx, FETCH_DEPOSIT_DETAILS, { depositId: id, reference, ...HELD_AT }, { dedupeKey: id }));
+    const jobStatus = async () =>
+      (await t.gateway.db.fork().execute<Array<{ status: string }>>("select status from job where kind = ? and payload->>'depositId' = ? order by created_at desc limit 1", [FETCH_DEPOSIT_DETAILS, id]))[0]!.status;
+    const seen: string[] = [];
+    const { restore } = aroundDetailWrites(id, {
+      before: (n) => (n === 1 ? meanwhile("update deposit set status_reason = 'changed meanwhile', updated_at = now() where id = ?", [id]) : Promise.resolve()),
+      after: async () => void seen.push(await jobStatus()),
+    });
+    try {
+      await jobs.runDue();
+    } finally {
+      restore();
+    }
+
+    // The write that found the row changed left the job running; the one that stored the details completed it.
+    expect(seen).toEqual(['running', 'succeeded']);
+    expect(await jobStatus()).toBe('succeeded');
+    const after = await depositRow(id);
+    expect(after.status_reason).toBe('changed meanwhile');
+    expect(after.fee).not.toBeNull();
+  });
+});
