@@ -58,6 +58,9 @@ async function approvedWithoutDetails(): Promise<{ id: string; reference: string
   }
 }
 
+/** Where the deposits of this file are held, as a fetch job's payload says. */
+const HELD_AT = { provider: 'deposit-gateway', merchantAccount: 'dg-test' } as const;
+
 interface DetailWriteHooks {
   /** Before the `n`th statement that writes this deposit's details (1 for the first). */
   before?: (n: number) => Promise<void>;
@@ -66,11 +69,12 @@ interface DetailWriteHooks {
 }
 
 /**
- * Runs `hooks` around each statement that writes deposit `id`'s details, on every EntityManager the
- * gateway forks until `restore` is called (the job queue forks one per run): the moment between
- * the read and the write where a webhook's status change can land.
+ * Runs `action` with `hooks` around each statement that writes deposit `id`'s details, on every
+ * EntityManager the gateway forks meanwhile (the job queue forks one per run): the moment between
+ * the read and the write where a webhook's status change can land. Returns how many such
+ * statements ran.
  */
-function aroundDetailWrites(id: string, hooks: DetailWriteHooks): { writes: () => number; restore: () => void } {
+async function aroundDetailWrites(id: string, hooks: DetailWriteHooks, action: () => Promise<unknown>): Promise<number> {
   const db = t.gateway.db;
   const fork = db.fork.bind(db);
   let writes = 0;
@@ -89,7 +93,17 @@ function aroundDetailWrites(id: string, hooks: DetailWriteHooks): { writes: () =
     }) as typeof em.execute;
     return em;
   };
-  return { writes: () => writes, restore: () => void (db.fork = fork) };
+  try {
+    await action();
+  } finally {
+    db.fork = fork;
+  }
+  return writes;
+}
+
+/** The deposit's details fetched as its job would, with `hooks` around their writes; how many writes ran. */
+function fetchDetails(id: string, reference: string, hooks: DetailWriteHooks): Promise<number> {
+  return aroundDetailWrites(id, hooks, () => t.gateway.services.deposits.fetchDetails(t.gateway.db.fork(), id, reference, { heldAt: HELD_AT }));
 }
 
 /** Commits `sql` on a connection of its own, as another request would. */
@@ -97,24 +111,18 @@ async function meanwhile(sql: string, params: unknown[]): Promise<void> {
   await t.gateway.db.fork().execute(sql, params);
 }
 
-const HELD_AT = { provider: 'deposit-gateway', merchantAccount: 'dg-test' } as const;
 
 describe(`a deposit's details fetched while its status changes (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('keep the change committed between their read and their write, and their event tells the status it made', async () => {
     const { id, reference } = await approvedWithoutDetails();
     expect((await depositRow(id)).fee).toBeNull();
-    const { writes, restore } = aroundDetailWrites(id, {
+    const writes = await fetchDetails(id, reference, {
       // What a status report applies, committed on its own: a new status and its reason.
       before: (n) => (n === 1 ? meanwhile("update deposit set status = 'SUCCEEDED', status_reason = 'approved meanwhile', updated_at = now() where id = ?", [id]) : Promise.resolve()),
     });
-    try {
-      await t.gateway.services.deposits.fetchDetails(t.gateway.db.fork(), id, reference, { heldAt: HELD_AT });
-    } finally {
-      restore();
-    }
 
     // The first write found the row changed and wrote nothing; the second read it again.
-    expect(writes()).toBe(2);
+    expect(writes).toBe(2);
     const after = await depositRow(id);
     expect(after).toMatchObject({ status: 'SUCCEEDED', status_reason: 'approved meanwhile' });
     expect(after.fee).not.toBeNull();
@@ -125,18 +133,13 @@ describe(`a deposit's details fetched while its status changes (${process.env.DA
 
   it('are written under the row lock when the row changes between every read and write', async () => {
     const { id, reference } = await approvedWithoutDetails();
-    const { writes, restore } = aroundDetailWrites(id, {
+    const writes = await fetchDetails(id, reference, {
       // Not before the fourth: that one holds the row lock, and a change would wait for it.
       before: (n) => (n <= 3 ? meanwhile('update deposit set status_reason = ?, updated_at = now() where id = ?', [`change ${n}`, id]) : Promise.resolve()),
     });
-    try {
-      await t.gateway.services.deposits.fetchDetails(t.gateway.db.fork(), id, reference, { heldAt: HELD_AT });
-    } finally {
-      restore();
-    }
 
     // Three reads each overtaken by a change, then a read and write under the row lock.
-    expect(writes()).toBe(4);
+    expect(writes).toBe(4);
     const after = await depositRow(id);
     expect(after.status_reason).toBe('change 3');
     expect(after.fee).not.toBeNull();
@@ -151,15 +154,14 @@ describe(`a deposit's details fetched while its status changes (${process.env.DA
     const jobStatus = async () =>
       (await t.gateway.db.fork().execute<Array<{ status: string }>>("select status from job where kind = ? and payload->>'depositId' = ? order by created_at desc limit 1", [FETCH_DEPOSIT_DETAILS, id]))[0]!.status;
     const seen: string[] = [];
-    const { restore } = aroundDetailWrites(id, {
-      before: (n) => (n === 1 ? meanwhile("update deposit set status_reason = 'changed meanwhile', updated_at = now() where id = ?", [id]) : Promise.resolve()),
-      after: async () => void seen.push(await jobStatus()),
-    });
-    try {
-      await jobs.runDue();
-    } finally {
-      restore();
-    }
+    await aroundDetailWrites(
+      id,
+      {
+        before: (n) => (n === 1 ? meanwhile("update deposit set status_reason = 'changed meanwhile', updated_at = now() where id = ?", [id]) : Promise.resolve()),
+        after: async () => void seen.push(await jobStatus()),
+      },
+      () => jobs.runDue(),
+    );
 
     // The write that found the row changed left the job running; the one that stored the details completed it.
     expect(seen).toEqual(['running', 'succeeded']);
