@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.spec.ts', 'test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],
+    // A migrated PGlite database that each PGlite test database copies (test/support/database.ts).
+    globalSetup: ['test/global-setup.ts'],
     // Integration tests start real servers on real databases; PGlite's first start takes seconds.
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -11,7 +11,8 @@ const kinds = process.env.DATABASE_URL ? (['pglite', 'postgresql'] as const) : (
 
 describe.each(kinds)('restart on %s', (kind) => {
   it('keeps clients and applies migrations once', async () => {
-    const database = await createTestDatabase(kind);
+    // Empty: the first start applies the migrations.
+    const database = await createTestDatabase(kind, { empty: true });
     try {
       const first = await startTestGateway({ database });
       expect(first.gateway.db.kind).toBe(kind);

@@ -1,11 +1,13 @@
 // Each test file gets a database of its own: a fresh PostgreSQL database when DATABASE_URL is set
-// (as in CI), else a fresh PGlite directory, so files run in parallel without sharing state.
+// (as in CI), else a PGlite directory of its own, so files run in parallel without sharing state.
+// A PGlite directory starts as a copy of the run's migrated template (test/global-setup.ts).
 
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 
 export interface TestDatabase {
   /** Environment for loadConfig: DATABASE_URL (PostgreSQL) and DATA_DIR. */
@@ -14,11 +16,20 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+export interface CreateTestDatabaseOptions {
+  /**
+   * PGlite: an empty directory, as a first start on a laptop finds, instead of a copy of the
+   * migrated template (for a test of what the first start does).
+   */
+  empty?: boolean;
+}
+
 /** A fresh database: PostgreSQL when DATABASE_URL is set (or `kind` asks for it), else PGlite. */
-export async function createTestDatabase(kind?: 'postgresql' | 'pglite'): Promise<TestDatabase> {
+export async function createTestDatabase(kind?: 'postgresql' | 'pglite', options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-test-'));
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl || kind === 'pglite') {
+    if (!options.empty) await cp(inject('pgliteTemplate'), dataDir, { recursive: true });
     return { env: { DATA_DIR: dataDir }, kind: 'pglite', drop: () => rm(dataDir, { recursive: true, force: true }) };
   }
   const name = `gw_test_${randomBytes(6).toString('hex')}`;
