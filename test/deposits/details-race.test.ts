@@ -7,9 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { FETCH_DEPOSIT_DETAILS } from '../../src/modules/deposits/deposit-jobs.js';
-import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
-import { CARD_INPUT } from './fixtures.js';
-import { CreateDepositMutation } from './operations.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { approvedWithWebhookLost } from '../webhooks/support.js';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -24,11 +23,10 @@ interface DepositRow {
   status_reason: string | null;
   fee: string | null;
   net: string | null;
-  provider_reference: string;
 }
 
 async function depositRow(id: string): Promise<DepositRow> {
-  const rows = await t.gateway.db.fork().execute<DepositRow[]>('select status, status_reason, fee, net, provider_reference from deposit where id = ?', [id]);
+  const rows = await t.gateway.db.fork().execute<DepositRow[]>('select status, status_reason, fee, net from deposit where id = ?', [id]);
   return rows[0]!;
 }
 
@@ -39,23 +37,6 @@ async function detailEvents(id: string): Promise<Array<{ from_status: string; to
       "select from_status, to_status, data->>'status' as status, data->>'statusReason' as status_reason from payment_event where subject_id = ? and type = 'deposit.details_updated' order by position",
       [id],
     );
-}
-
-/** A card deposit the provider has approved, whose approval webhook never reached us: our row lacks fee and net. */
-async function approvedWithoutDetails(): Promise<{ id: string; reference: string }> {
-  const controls = t.gateway.sandboxes.depositGateway!.controls;
-  const apiKey = t.gateway.config.merchantAccounts.find((account) => account.code === 'dg-test')!.apiKey;
-  controls.webhooks({ apiKey, dropNext: 10 });
-  try {
-    const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
-    expect(created.data?.createDeposit.userErrors).toEqual([]);
-    const id = created.data!.createDeposit.deposit!.id;
-    const { provider_reference: reference } = await depositRow(id);
-    await expect.poll(() => controls.payment(reference)?.status, { timeout: 10_000, interval: 20 }).toBe('approved');
-    return { id, reference };
-  } finally {
-    controls.webhooks({ apiKey, dropNext: 0 });
-  }
 }
 
 /** Where the deposits of this file are held, as a fetch job's payload says. */
@@ -111,10 +92,9 @@ async function meanwhile(sql: string, params: unknown[]): Promise<void> {
   await t.gateway.db.fork().execute(sql, params);
 }
 
-
 describe(`a deposit's details fetched while its status changes (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('keep the change committed between their read and their write, and their event tells the status it made', async () => {
-    const { id, reference } = await approvedWithoutDetails();
+    const { id, reference } = await approvedWithWebhookLost(t);
     expect((await depositRow(id)).fee).toBeNull();
     const writes = await fetchDetails(id, reference, {
       // What a status report applies, committed on its own: a new status and its reason.
@@ -132,7 +112,7 @@ describe(`a deposit's details fetched while its status changes (${process.env.DA
   });
 
   it('are written under the row lock when the row changes between every read and write', async () => {
-    const { id, reference } = await approvedWithoutDetails();
+    const { id, reference } = await approvedWithWebhookLost(t);
     const writes = await fetchDetails(id, reference, {
       // Not before the fourth: that one holds the row lock, and a change would wait for it.
       before: (n) => (n <= 3 ? meanwhile('update deposit set status_reason = ?, updated_at = now() where id = ?', [`change ${n}`, id]) : Promise.resolve()),
@@ -147,7 +127,7 @@ describe(`a deposit's details fetched while its status changes (${process.env.DA
   });
 
   it('complete their job only with the write that stored them', async () => {
-    const { id, reference } = await approvedWithoutDetails();
+    const { id, reference } = await approvedWithWebhookLost(t);
     const { jobs } = t.gateway.services;
     // The deposit's fetch job, pending (the card's answer may have enqueued it already: one per deposit).
     await inTransaction(t.gateway.db.fork(), (tx) => jobs.enqueue(tx, FETCH_DEPOSIT_DETAILS, { depositId: id, reference, ...HELD_AT }, { dedupeKey: id }));

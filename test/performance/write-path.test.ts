@@ -7,7 +7,7 @@ import { execute, startTestGateway, type TestGateway } from '../support/gateway.
 import { statementsIssued } from '../support/statements.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
-import { insertDeposit, paymentEnvelope, readDeposit, sendWebhook } from '../webhooks/support.js';
+import { approvedWithWebhookLost, insertDeposit, paymentEnvelope, readDeposit, sendWebhook } from '../webhooks/support.js';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -117,18 +117,7 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
 
   it('a signed webhook and its fee/net follow-up job together: at most 6 statements, the job worker\'s claim aside (they used to cost 11, then 8)', async () => {
     // A deposit the provider approved with its own webhook lost: the follow-up's lookup finds it.
-    const controls = t.gateway.sandboxes.depositGateway!.controls;
-    const apiKey = t.gateway.config.merchantAccounts.find((account) => account.code === 'dg-test')!.apiKey;
-    controls.webhooks({ apiKey, dropNext: 10 });
-    let id: string;
-    try {
-      const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
-      id = created.data!.createDeposit.deposit!.id;
-      const reference = (await readDeposit(t, id)).providerReference!;
-      await expect.poll(() => controls.payment(reference)?.status, { timeout: 10_000, interval: 20 }).toBe('approved');
-    } finally {
-      controls.webhooks({ apiKey, dropNext: 0 });
-    }
+    const { id } = await approvedWithWebhookLost(t);
     // Only the worker's own statements are left out: its claim of due jobs (and its sweep of
     // abandoned leases); a job's completion written with its work is counted.
     const statements = await statementsIssued(

@@ -2,12 +2,15 @@
 // gateway webhooks signed the way the provider signs them, POSTed over real HTTP.
 
 import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import { PaymentEvent } from '../../src/modules/events/payment-event.entity.js';
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity.js';
 import { signatureHeader } from '../../src/providers/deposit-gateway/index.js';
-import type { TestGateway } from '../support/gateway.js';
+import { execute, type TestGateway } from '../support/gateway.js';
+import { CARD_INPUT } from '../deposits/fixtures.js';
+import { CreateDepositMutation } from '../deposits/operations.js';
 
 export const DG_ACCOUNT = 'dg-test';
 
@@ -97,6 +100,26 @@ export async function sendWebhook(t: TestGateway, body: Envelope | string | Buff
 
 export async function readDeposit(t: TestGateway, id: string): Promise<Deposit> {
   return t.gateway.db.fork().findOneOrFail(Deposit, { id });
+}
+
+/**
+ * A card deposit made through the API that the provider approved, but whose approval webhook
+ * never reached the gateway (the sandbox dropped it): our row still lacks the status and fee/net.
+ */
+export async function approvedWithWebhookLost(t: TestGateway): Promise<{ id: string; reference: string }> {
+  const controls = t.gateway.sandboxes.depositGateway!.controls;
+  const apiKey = t.gateway.config.merchantAccounts.find((account) => account.code === DG_ACCOUNT)!.apiKey;
+  controls.webhooks({ apiKey, dropNext: 10 });
+  try {
+    const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
+    expect(created.data?.createDeposit.userErrors).toEqual([]);
+    const id = created.data!.createDeposit.deposit!.id;
+    const reference = (await readDeposit(t, id)).providerReference!;
+    await expect.poll(() => controls.payment(reference)?.status, { timeout: 10_000, interval: 20 }).toBe('approved');
+    return { id, reference };
+  } finally {
+    controls.webhooks({ apiKey, dropNext: 0 });
+  }
 }
 
 export async function eventsOf(t: TestGateway, depositId: string): Promise<PaymentEvent[]> {
