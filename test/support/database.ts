@@ -3,11 +3,13 @@
 // A PGlite directory starts as a copy of the run's migrated template (test/global-setup.ts).
 
 import { randomBytes } from 'node:crypto';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
+import { createLogger } from '../../src/lib/logger.js';
 
 export interface TestDatabase {
   /** Environment for loadConfig: DATABASE_URL (PostgreSQL) and DATA_DIR. */
@@ -29,7 +31,7 @@ export async function createTestDatabase(kind?: 'postgresql' | 'pglite', options
   const dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-test-'));
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl || kind === 'pglite') {
-    if (!options.empty) await cp(inject('pgliteTemplate'), dataDir, { recursive: true });
+    if (!options.empty) await cp(await pgliteTemplate(), dataDir, { recursive: true });
     return { env: { DATA_DIR: dataDir }, kind: 'pglite', drop: () => rm(dataDir, { recursive: true, force: true }) };
   }
   const name = `gw_test_${randomBytes(6).toString('hex')}`;
@@ -49,6 +51,33 @@ export async function createTestDatabase(kind?: 'postgresql' | 'pglite', options
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * The run's migrated PGlite data directory (test/global-setup.ts names it), built by the first
+ * worker that needs it: a fresh directory costs seconds of initdb and migrations, a copy of this
+ * one a fraction of a second. Workers that build at once each build aside and rename into place;
+ * the first rename wins and the others discard theirs.
+ */
+function pgliteTemplate(): Promise<string> {
+  template ??= (async () => {
+    const target = inject('pgliteTemplate');
+    if (await stat(target).catch(() => undefined)) return target;
+    const building = await mkdtemp(`${target}-building-`);
+    const db = await openDatabase({ dataDir: building, logger: createLogger({ level: 'silent' }) });
+    await db.close();
+    try {
+      await rename(building, target);
+    } catch (error) {
+      // Another worker's template is in place (a directory is renamed onto a full one never).
+      if (!(await stat(target).catch(() => undefined))) throw error;
+      await rm(building, { recursive: true, force: true });
+    }
+    return target;
+  })();
+  return template;
 }
 
 /**
