@@ -1,5 +1,5 @@
 // The baselines' own process: a bare node:http + ws server (bench/baseline-server.ts) on a plain
-// `pg` pool, nothing of the gateway's stack but the provider adapter B1 calls. Started with
+// `pg` pool, nothing of the gateway's stack but the provider adapter B1 and B3's floor call. Started with
 // --expose-gc so B5 can weigh its idle raw connections as it weighs the gateway's subscriptions.
 
 import pg from 'pg';
@@ -24,6 +24,7 @@ const harness = serveHarness(
     heap: () => heapAfterGc(),
     cpuMs: () => cpuMs(),
     connections: () => server?.connections() ?? 0,
+    followUps: () => server?.followUps() ?? { open: 0, failed: 0 },
   },
   {
     async onExit() {
@@ -42,7 +43,22 @@ function numbered(sql: string): string {
 async function main(): Promise<void> {
   server = await startBaselineServer({
     ...(account ? { account } : {}),
-    ...(pool ? { query: async (sql: string, params: unknown[]) => (await pool.query(numbered(sql), params)).rows } : {}),
+    ...(pool
+      ? {
+          query: async (sql: string, params: unknown[]) => (await pool.query(numbered(sql), params)).rows,
+          connect: async () => {
+            const client = await pool.connect();
+            return {
+              query: async (sql: string, params: unknown[]) => {
+                if (params.length > 0) return (await client.query(numbered(sql), params)).rows;
+                const result = (await client.query(sql)) as pg.QueryResult | pg.QueryResult[];
+                return (Array.isArray(result) ? result[result.length - 1]! : result).rows;
+              },
+              release: (broken?: Error) => client.release(broken),
+            };
+          },
+        }
+      : {}),
   });
   harness.ready({ url: server.url, wsUrl: server.wsUrl } satisfies BaselineProcessInfo);
 }

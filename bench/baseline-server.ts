@@ -1,25 +1,41 @@
 // The baselines, as one bare node:http server: what the same work costs without the gateway around
 // it. B1: the same provider adapter call plus one plain INSERT. B2: the same page of deposits, its
-// refunds and its events, read by three hand-written statements and sent as JSON. B4/B5: a raw `ws`
-// server that writes one pre-built frame to every connection.
+// refunds and its events, read by three hand-written statements and sent as JSON. B3's floor: the
+// bare work of one signed webhook, the same verification and the same rows written by hand-written
+// statements, with its fee/net follow-up. B4/B5: a raw `ws` server that writes one pre-built frame to
+// every connection.
 
+import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import pg from 'pg';
 import { WebSocketServer } from 'ws';
 import { newId } from '../src/lib/ids.js';
 import { Money } from '../src/lib/money.js';
 import { createDepositGatewayAdapter } from '../src/providers/deposit-gateway/index.js';
-import type { Customer, MerchantAccount } from '../src/providers/provider.js';
+import type { Customer, DepositProvider, MerchantAccount } from '../src/providers/provider.js';
 import { BENCH_SQL_MARK } from './process-tools.js';
 
 /** Runs one statement with `?` placeholders and returns its rows. */
 export type BaselineQuery = (sql: string, params: unknown[]) => Promise<unknown>;
 
+/**
+ * One connection of the pool, held for a transaction, then released. Its `query` takes `?`
+ * placeholders; without values it sends the text as is (simple protocol, several statements
+ * allowed) and returns the last statement's rows.
+ */
+export interface BaselineConnection {
+  query: BaselineQuery;
+  release(broken?: Error): void;
+}
+
 export interface BaselineServerOptions {
   /** The database, for B1 and B2; absent where the baseline serves only raw WebSockets. */
   query?: BaselineQuery;
-  /** The merchant account the gateway uses, for B1's adapter call. */
+  /** The merchant account the gateway uses, for B1's adapter call and B3's floor. */
   account?: MerchantAccount;
+  /** A connection of its own, for B3's floor (its transaction); PostgreSQL only. */
+  connect?: () => Promise<BaselineConnection>;
 }
 
 export interface BaselineServer {
@@ -27,10 +43,15 @@ export interface BaselineServer {
   wsUrl: string;
   /** Raw WebSocket connections currently open. */
   connections(): number;
+  /** B3's floor: fee/net follow-ups still running, and how many have failed so far. */
+  followUps(): { open: number; failed: number };
   close(): Promise<void>;
 }
 
 export const SCRATCH_TABLE = 'bench_baseline_deposit';
+/** Where B3's and B4's floor appends its events and jobs: copies of `payment_event` and `job`. */
+const FLOOR_EVENT_TABLE = 'bench_floor_event';
+const FLOOR_JOB_TABLE = 'bench_floor_job';
 
 export async function startBaselineServer(options: BaselineServerOptions): Promise<BaselineServer> {
   const { query, account } = options;
@@ -42,6 +63,20 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
       [],
     );
   }
+  if (query && options.connect) {
+    // The floor's events and jobs go to copies of the gateway's tables (columns, defaults,
+    // constraints, indexes, and the log's position trigger): the same cost to write, but the
+    // gateway's event bus never publishes them and its job worker never claims them.
+    await query(`create table if not exists ${FLOOR_EVENT_TABLE} (like payment_event including all) ${BENCH_SQL_MARK}`, []);
+    await query(`create or replace trigger ${FLOOR_EVENT_TABLE}_position before insert on ${FLOOR_EVENT_TABLE} for each row execute function payment_event_assign_position() ${BENCH_SQL_MARK}`, []);
+    await query(`create table if not exists ${FLOOR_JOB_TABLE} (like job including all) ${BENCH_SQL_MARK}`, []);
+  }
+
+  // B4's floor: each change goes to every raw connection as soon as it commits.
+  const publish = (frame: string): void => {
+    for (const client of wss.clients) client.send(frame, { binary: false });
+  };
+  const floor = query && account && options.connect ? webhookFloor(adapter, account, query, options.connect, publish) : undefined;
 
   const routes: Record<string, (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<void>> = {
     'POST /create-deposit': async (request, response) => {
@@ -58,6 +93,12 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
     'GET /deposits': async (_request, response, url) => {
       if (!query) return sendJson(response, 503, { error: 'no database in this baseline' });
       sendJson(response, 200, await depositsPage(query, Number(url.searchParams.get('first') ?? '20')));
+    },
+    'POST /webhook-floor': async (request, response) => {
+      if (!floor) return sendJson(response, 503, { error: 'no database or account in this baseline' });
+      const body = Buffer.from(await readBody(request));
+      const answer = await floor.receive(body, request.headers);
+      sendJson(response, answer.status, answer.body);
     },
     'POST /broadcast': async (request, response) => {
       // Timed by the receivers from just before this request, as the gateway's webhook POST is.
@@ -85,6 +126,7 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
     url: `http://127.0.0.1:${port}`,
     wsUrl: `ws://127.0.0.1:${port}/`,
     connections: () => wss.clients.size,
+    followUps: () => floor?.followUps() ?? { open: 0, failed: 0 },
     async close() {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
@@ -92,6 +134,132 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * B3's and B4's floor: what one `payment.approved` webhook needs done at the least, written by hand. The
+ * signature is verified by the same adapter. One transaction then stores the delivery (the same
+ * unique index drops a copy) and locks its deposit in one statement, and writes the new status,
+ * its event (the log's trigger gives its position), the fee/net job and the delivery's outcome in
+ * a second one; events and jobs go to copies of the gateway's tables (FLOOR_EVENT_TABLE). Then it commits and answers 200. After answering, the follow-up runs in this
+ * process, without a queue to claim it from: the adapter's lookup of the payment, then one
+ * statement with the fee and net, their event and the job's completion. Statements carry bound
+ * values, and the snapshot in each event is made from the row the first statement read. After each
+ * commit, the change goes to every raw WebSocket connection as the `next` frame of a `depositUpdated`
+ * subscription, straight away: no event log is read, and no subscription executed. Left out:
+ * the GraphQL and API surface, the state machine's other transitions, deferred refunds, the job
+ * queue's claim, retries and leases, metrics and logs. So the floor is lower than any gateway can
+ * reach; it shows how much of the baseline the work itself leaves.
+ */
+function webhookFloor(adapter: DepositProvider, account: MerchantAccount, query: BaselineQuery, connect: () => Promise<BaselineConnection>, publish: (frame: string) => void) {
+  let open = 0;
+  let failed = 0;
+  const followUp = async (deposit: FloorDeposit, reference: string): Promise<void> => {
+    const found = await adapter.getDeposit(account, reference);
+    if (!found.ok || !found.value.fee || !found.value.net) throw new Error(`no fee/net for ${reference}`);
+    const fee = found.value.fee.toDecimal();
+    const net = found.value.net.toDecimal();
+    const now = new Date();
+    await query(
+      `with change as (update deposit set fee = ?, net = ?, updated_at = ? where id = ? and status = 'SUCCEEDED' returning id),
+       event as (insert into ${FLOOR_EVENT_TABLE} (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)
+         select ?, 'deposit', id, ?, ?, false, 'deposit.details_updated', 'SUCCEEDED', 'SUCCEEDED', cast(? as jsonb), ? from change)
+       update ${FLOOR_JOB_TABLE} set status = 'succeeded', finished_at = now(), updated_at = now()
+       where kind = 'deposit.fetch_details' and dedupe_key = ? and status = 'pending' and exists (select from change) ${BENCH_SQL_MARK}`,
+      [fee, net, now, deposit.id, newId('evt'), deposit.client_id, account.code, JSON.stringify({ ...snapshot(deposit), status: 'SUCCEEDED', fee, net, updatedAt: now }), now, deposit.id],
+    );
+    publish(updateFrame(deposit, found.value.providerStatus, fee, net));
+  };
+
+  return {
+    followUps: () => ({ open, failed }),
+    async receive(body: Buffer, headers: IncomingMessage['headers']): Promise<{ status: number; body: Record<string, unknown> }> {
+      const single: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(headers)) single[name] = Array.isArray(value) ? value.join(',') : value;
+      const verification = adapter.verifyWebhook(account, { body, headers: single, receivedAt: new Date() });
+      if (!verification.ok) return { status: 401, body: { received: false, reason: verification.reason } };
+      const { event } = verification;
+      const subject = event.subject;
+      if (subject.kind !== 'deposit' || subject.status !== 'SUCCEEDED' || !subject.merchantReference) {
+        return { status: 400, body: { received: false, reason: 'the floor applies payment.approved only' } };
+      }
+      const deliveryId = newId('whd');
+      const connection = await connect();
+      let deposit: FloorDeposit | undefined;
+      try {
+        // BEGIN goes with the first statement, as the gateway sends it (src/db/database.ts): values inlined, one round trip.
+        const rows = (await connection.query(
+          inlined(`begin; with inserted as (insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, raw_body, received_at)
+             values (?, ?, ?, ?, ?, 'ignored', ?, ?) on conflict (provider, merchant_account, event_id) do nothing returning id)
+           select d.id, d.client_id, d.status, d.rail, d.amount, d.currency, d.provider_reference, d.created_at
+           from inserted join lateral (select * from deposit where id = ? and provider = ? and merchant_account = ? for update) d on true ${BENCH_SQL_MARK}`,
+          [deliveryId, account.provider, account.code, event.eventId, event.name, body.toString('utf8'), new Date(), subject.merchantReference, account.provider, account.code]),
+          [],
+        )) as FloorDeposit[];
+        deposit = rows[0];
+        if (!deposit || deposit.status !== 'PENDING') throw new Error(`deposit ${subject.merchantReference} is not a PENDING deposit of ${account.code}`);
+        const now = new Date();
+        await connection.query(
+          `with change as (update deposit set status = 'SUCCEEDED', provider_status = ?, approved_at = ?, updated_at = ? where id = ? returning id),
+           event as (insert into ${FLOOR_EVENT_TABLE} (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)
+             select ?, 'deposit', id, ?, ?, false, 'deposit.status_changed', 'PENDING', 'SUCCEEDED', cast(? as jsonb), ? from change),
+           job as (insert into ${FLOOR_JOB_TABLE} (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+             values (?, 'deposit.fetch_details', cast(? as jsonb), 'pending', 0, 10, ?, ?, ?, ?) on conflict (kind, dedupe_key) where status = 'pending' do nothing)
+           update webhook_delivery set outcome = 'applied', subject_type = 'deposit', subject_id = ? where id = ? ${BENCH_SQL_MARK}`,
+          [
+            subject.providerStatus, event.occurredAt ?? now, now, deposit.id,
+            newId('evt'), deposit.client_id, account.code, JSON.stringify({ ...snapshot(deposit), status: 'SUCCEEDED', updatedAt: now }), now,
+            newId('job'), JSON.stringify({ depositId: deposit.id, reference: subject.reference }), now, deposit.id, now, now,
+            deposit.id, deliveryId,
+          ],
+        );
+        await connection.query('commit', []);
+        connection.release();
+        publish(updateFrame(deposit, subject.providerStatus, null, null));
+      } catch (error) {
+        connection.release(error instanceof Error ? error : new Error(String(error)));
+        throw error;
+      }
+      open += 1;
+      const applied = deposit;
+      void followUp(applied, subject.reference)
+        .catch(() => (failed += 1))
+        .finally(() => (open -= 1));
+      return { status: 200, body: { received: true, outcome: 'applied' } };
+    },
+  };
+}
+
+/** The `next` frame a `depositUpdated` subscriber (bench/fixtures.ts DEPOSIT_UPDATED) gets for a SUCCEEDED deposit. */
+function updateFrame(deposit: FloorDeposit, providerStatus: string, fee: string | null, net: string | null): string {
+  const money = (amount: string | null) => (amount === null ? null : { amount, currency: deposit.currency });
+  const depositUpdated = { id: deposit.id, status: 'SUCCEEDED', providerStatus, declineReason: null, amount: money(deposit.amount), fee: money(fee), net: money(net) };
+  return JSON.stringify({ id: randomUUID(), type: 'next', payload: { data: { depositUpdated } } });
+}
+
+/** `sql` with each `?` replaced by its value as a quoted literal (dates as ISO text). */
+function inlined(sql: string, params: readonly unknown[]): string {
+  let next = 0;
+  return sql.replace(/\?/g, () => {
+    const value = params[next++];
+    return value === null || value === undefined ? 'null' : pg.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
+  });
+}
+
+/** The deposit columns B3's floor reads with its lock and puts in its events' snapshots. */
+interface FloorDeposit {
+  id: string;
+  client_id: string;
+  status: string;
+  rail: string;
+  amount: string;
+  currency: string;
+  provider_reference: string | null;
+  created_at: Date;
+}
+
+function snapshot(deposit: FloorDeposit): Record<string, unknown> {
+  return { id: deposit.id, clientId: deposit.client_id, rail: deposit.rail, amount: deposit.amount, currency: deposit.currency, providerReference: deposit.provider_reference, createdAt: deposit.created_at };
 }
 
 interface DepositRow {

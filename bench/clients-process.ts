@@ -210,6 +210,24 @@ const harness = serveHarness(
       return { latency: summarize(subscribers.latencies), ack: summarize(acks), followedUp, webhookErrors, deliveries: deposits.length };
     },
 
+    /**
+     * The floor: one signed webhook per deposit to the baseline server's bare webhook route, which
+     * writes the change and sends its frame to every raw connection; timed as the gateway's are.
+     */
+    async deliverFloor({ webhookUrl, secrets, deposits }: { webhookUrl: string; secrets: string[]; deposits: ApprovedDeposit[] }): Promise<DeliveryResult> {
+      const subscribers = connected();
+      subscribers.latencies = [];
+      for (const deposit of deposits) {
+        const { delivered } = subscribers.expect(deposit.id);
+        const { status, outcome, answer } = await sendApproval(webhookUrl, deposit, secrets);
+        if (status !== 200 || outcome !== 'applied') throw new Error(`the floor's webhook for ${deposit.id} answered ${status} ${JSON.stringify(answer)}`);
+        await subscribers.delivered(delivered);
+        await subscribers.quiet();
+      }
+      // No ack time: the floor answers only after its frames are written, which is what makes it a floor for the subscribers.
+      return { latency: summarize(subscribers.latencies), deliveries: deposits.length };
+    },
+
     /** The baseline: for each id, one request to the raw server, which writes the gateway's frame (with that id) to every connection. */
     async deliverRaw({ broadcastUrl, frame, sampleId, depositIds }: { broadcastUrl: string; frame: string; sampleId: string; depositIds: string[] }): Promise<DeliveryResult> {
       const subscribers = connected();

@@ -19,6 +19,12 @@ export interface LiveUpdatesAtCount {
   frameBytes: number;
   connectMs: Record<Side, number>;
   rounds: Record<Side, DeliveryResult[]>;
+  /**
+   * The floor (bench/baseline-server.ts `webhookFloor`): the same webhooks' bare work, its frame sent
+   * to the raw connections at the commit; measured after the raw broadcast in each baseline turn.
+   * PostgreSQL only.
+   */
+  floor?: DeliveryResult[];
   /** Follow-up job runs that failed while this count was measured (a blocked event loop times out queries). */
   failedJobRuns: number;
 }
@@ -31,6 +37,7 @@ export async function benchLiveUpdates(topology: Topology, settings: BenchSettin
   try {
     for (const count of settings.subscribers) {
       const deposits = await approvedDeposits(topology, 1 + settings.rounds * settings.deliveries);
+      const floorDeposits = topology.database.kind === 'postgresql' ? await approvedDeposits(topology, 1 + settings.rounds * settings.deliveries) : [];
       const failedBefore = await gateway.call<number>('failedJobRuns');
       const warmup = deposits.shift()!;
       const rawIds = deposits.map((deposit) => deposit.id);
@@ -46,14 +53,18 @@ export async function benchLiveUpdates(topology: Topology, settings: BenchSettin
       await waitFor(async () => (await topology.baseline.call<number>('connections')) >= count, `${count} raw connections`);
       const broadcast = { broadcastUrl: `${topology.baseline.info.url}/broadcast`, frame: sample.frame, sampleId: sample.depositId };
       await rawSide.call('deliverRaw', { ...broadcast, depositIds: [warmup.id] }, CONNECT_TIMEOUT_MS);
+      const floorTarget = { webhookUrl: `${topology.baseline.info.url}/webhook-floor`, secrets: topology.account.webhookSecrets };
+      if (floorDeposits.length > 0) await rawSide.call('deliverFloor', { ...floorTarget, deposits: floorDeposits.splice(0, 1) }, CONNECT_TIMEOUT_MS);
 
-      const rounds = await interleaved(settings.rounds, (side) =>
-        side === 'gateway'
-          ? gatewaySide.call<DeliveryResult>('deliverGateway', { ...target, deposits: deposits.splice(0, settings.deliveries) }, CONNECT_TIMEOUT_MS)
-          : rawSide.call<DeliveryResult>('deliverRaw', { ...broadcast, depositIds: rawIds.splice(0, settings.deliveries) }, CONNECT_TIMEOUT_MS),
-      );
+      const floor: DeliveryResult[] = [];
+      const rounds = await interleaved(settings.rounds, async (side) => {
+        if (side === 'gateway') return gatewaySide.call<DeliveryResult>('deliverGateway', { ...target, deposits: deposits.splice(0, settings.deliveries) }, CONNECT_TIMEOUT_MS);
+        const raw = await rawSide.call<DeliveryResult>('deliverRaw', { ...broadcast, depositIds: rawIds.splice(0, settings.deliveries) }, CONNECT_TIMEOUT_MS);
+        if (floorDeposits.length > 0) floor.push(await rawSide.call<DeliveryResult>('deliverFloor', { ...floorTarget, deposits: floorDeposits.splice(0, settings.deliveries) }, CONNECT_TIMEOUT_MS));
+        return raw;
+      });
       const failedJobRuns = (await gateway.call<number>('failedJobRuns')) - failedBefore;
-      results.push({ subscribers: count, frameBytes: Buffer.byteLength(sample.frame), connectMs: { gateway: gatewayConnect.connectMs, baseline: rawConnect.connectMs }, rounds, failedJobRuns });
+      results.push({ subscribers: count, frameBytes: Buffer.byteLength(sample.frame), connectMs: { gateway: gatewayConnect.connectMs, baseline: rawConnect.connectMs }, rounds, ...(floor.length > 0 ? { floor } : {}), failedJobRuns });
       await Promise.all([gatewaySide.call('disconnect'), rawSide.call('disconnect')]);
       await unsubscribed(gateway);
     }

@@ -45,6 +45,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
         row[3] = 'n/a';
       }
       rows.push(row);
+      if (run.floor) rows.push(floorRow(run.inFlight, run.floor, run.rounds));
     }
     const spread = results.b3.runs.find((run) => run.instances > 1);
     if (single && spread) {
@@ -77,6 +78,18 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
         '',
         `${at.rounds.gateway.map((r) => ms(pick(r))).join(' ')}; ${at.rounds.baseline.map((r) => ms(pick(r))).join(' ')}`,
       ]);
+      if (at.floor) {
+        const floor = medianOf(at.floor, pick);
+        rows.push([
+          `B4 floor: the same webhooks' bare work → ${subscribers} raw connections, ${label} ms (raw ws broadcast)`,
+          ms(floor),
+          ms(baseline),
+          `${times(floor / baseline)}; gateway / floor ${times(gateway / floor)}`,
+          '',
+          '',
+          `${at.floor.map((r) => ms(pick(r))).join(' ')}; ${at.rounds.baseline.map((r) => ms(pick(r))).join(' ')}`,
+        ]);
+      }
     }
     const ack = medianOf(at.rounds.gateway, (r) => r.ack?.p50);
     const followed = at.rounds.gateway.reduce((sum, r) => sum + (r.followedUp ?? 0), 0);
@@ -122,6 +135,26 @@ function throughputRow(label: string, rounds: Record<Side, ThroughputSample[]>, 
     `${Number.isFinite(statements) ? statements.toFixed(1) : 'n/a'} / ${baselineStatements}`,
     `${Number.isFinite(cpuGateway) ? cpuGateway.toFixed(2) : 'n/a'} / ${Number.isFinite(cpuBaseline) ? cpuBaseline.toFixed(2) : 'n/a'}`,
     `${rounds.gateway.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => (Number.isFinite(s.perSecond) ? rate(s.perSecond) : 'n/a')).join(' ')}`,
+  ];
+}
+
+/**
+ * B3's floor beside pgbench: what share of the baseline the bare work of a webhook reaches at all,
+ * and the gateway's rate as a share of the floor's.
+ */
+function floorRow(inFlight: number, floor: ThroughputSample[], rounds: Record<Side, ThroughputSample[]>): Row {
+  const rateOf = medianOf(floor, (s) => s.perSecond);
+  const baseline = medianOf(rounds.baseline, (s) => s.perSecond);
+  const gateway = medianOf(rounds.gateway, (s) => s.perSecond);
+  const cpu = medianOf(floor, (s) => s.serverCpuMsPerOp);
+  return [
+    `B3 floor: the same webhooks' bare work, node:http + pg, follow-up included, ${inFlight} in flight (pgbench)`,
+    rate(rateOf),
+    rate(baseline),
+    `${times(rateOf / baseline)}; gateway / floor ${times(gateway / rateOf)}`,
+    `${medianOf(floor, (s) => s.statementsPerOp).toFixed(1)} / 4`,
+    `${Number.isFinite(cpu) ? cpu.toFixed(2) : 'n/a'} / n/a`,
+    `${floor.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => rate(s.perSecond)).join(' ')}`,
   ];
 }
 

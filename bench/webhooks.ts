@@ -11,7 +11,7 @@ import type { BenchEnvironment } from './environment.js';
 import { createCardDeposit, postApproval, type ApprovedDeposit } from './fixtures.js';
 import { interleaved, throughput, type Side, type ThroughputSample } from './compare.js';
 import type { BenchSettings } from './settings.js';
-import { runAtConcurrency } from './stats.js';
+import { runAtConcurrency, waitFor } from './stats.js';
 import { webhookUrl, type GatewayChild, type Topology } from './topology.js';
 
 const PGBENCH_TABLE = 'bench_webhook_baseline';
@@ -31,6 +31,11 @@ export interface WebhookRun {
   /** pgbench clients of the baseline; absent on PGlite. */
   pgbenchClients: number | undefined;
   rounds: Record<Side, ThroughputSample[]>;
+  /**
+   * The floor (bench/baseline-server.ts `webhookFloor`): the same webhooks' bare work from node:http
+   * and pg, measured right after pgbench in each baseline turn. First run on PostgreSQL only.
+   */
+  floor?: ThroughputSample[];
 }
 
 export interface WebhooksResult {
@@ -45,22 +50,28 @@ export async function benchWebhooks(env: BenchEnvironment, topology: Topology, s
   const warmup = Math.min(settings.webhooks, 30);
   const runs: WebhookRun[] = [];
 
-  const measure = async (label: string, gateways: GatewayChild[], writersEach: number): Promise<void> => {
+  const measure = async (label: string, gateways: GatewayChild[], writersEach: number, withFloor = false): Promise<void> => {
     const inFlight = writersEach * gateways.length;
+    const floorRounds = withFloor && pgbench ? settings.rounds : 0;
     const deposits = await approvedDeposits(topology, warmup + settings.rounds * settings.webhooks);
+    const floorDeposits = floorRounds > 0 ? await approvedDeposits(topology, warmup + floorRounds * settings.webhooks) : [];
     await sendWebhooks(topology, gateways, deposits.splice(0, warmup), inFlight);
     await drain(gateways[0]!);
+    if (floorRounds > 0) await measureFloor(topology, floorDeposits.splice(0, warmup), inFlight);
+    const floor: ThroughputSample[] = [];
     const rounds = await interleaved(settings.rounds, async (side) => {
       if (side === 'baseline') {
         if (!pgbench) return { perSecond: Number.NaN, serverCpuMsPerOp: Number.NaN, p50Ms: Number.NaN, p99Ms: Number.NaN };
-        return pgbench(inFlight, settings.webhooks);
+        const sample = await pgbench(inFlight, settings.webhooks);
+        if (floorRounds > 0) floor.push(await measureFloor(topology, floorDeposits.splice(0, settings.webhooks), inFlight));
+        return sample;
       }
       return measureGateway(topology, gateways, deposits.splice(0, settings.webhooks), inFlight);
     });
-    runs.push({ label, instances: gateways.length, inFlight, pgbenchClients: pgbench ? inFlight : undefined, rounds });
+    runs.push({ label, instances: gateways.length, inFlight, pgbenchClients: pgbench ? inFlight : undefined, rounds, ...(floorRounds > 0 ? { floor } : {}) });
   };
 
-  await measure('1 instance', [topology.gateways[0]!], settings.concurrency);
+  await measure('1 instance', [topology.gateways[0]!], settings.concurrency, true);
   if (settings.scaleOut) {
     if (!postgres) throw new Error('--scale-out needs PostgreSQL: PGlite is one process\'s embedded database');
     // One instance at the scale-out concurrency first, alone on the database, so the 4-instance
@@ -98,6 +109,23 @@ async function measureGateway(topology: Topology, gateways: GatewayChild[], depo
   const cpu = cpuAfter.reduce((sum, value, i) => sum + value - cpuBefore[i]!, 0);
   // Statements and CPU include the follow-up jobs: what one webhook costs the gateway in all.
   return { ...sample, serverCpuMsPerOp: cpu / deposits.length, statementsPerOp: statements / deposits.length };
+}
+
+/**
+ * The floor's webhooks, `inFlight` at once, timed to the last answer as the gateway's are; its
+ * follow-ups (run in the baseline process after each answer) finish before the next round.
+ */
+async function measureFloor(topology: Topology, deposits: ApprovedDeposit[], inFlight: number): Promise<ThroughputSample> {
+  const url = `${topology.baseline.info.url}/webhook-floor`;
+  const before = await topology.baseline.call<{ open: number; failed: number }>('followUps');
+  const cpuBefore = await topology.baseline.call<number>('cpuMs');
+  const sample = await throughput(topology.baseline, deposits.length, inFlight, (index) => postApproval(url, deposits[index]!, topology.account.webhookSecrets));
+  await waitFor(async () => (await topology.baseline.call<{ open: number }>('followUps')).open === 0, 'the floor\'s fee/net follow-ups', 120_000);
+  const after = await topology.baseline.call<{ open: number; failed: number }>('followUps');
+  if (after.failed > before.failed) throw new Error(`${after.failed - before.failed} of the floor's fee/net follow-ups failed`);
+  const cpuAfter = await topology.baseline.call<number>('cpuMs');
+  // Follow-ups included, as the gateway's CPU includes its jobs; 3 statements and a COMMIT per webhook, 1 per follow-up.
+  return { ...sample, serverCpuMsPerOp: (cpuAfter - cpuBefore) / deposits.length, statementsPerOp: 4 };
 }
 
 async function drain(gateway: GatewayChild): Promise<void> {
