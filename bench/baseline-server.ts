@@ -3,13 +3,13 @@
 // refunds and its events, read by three hand-written statements and sent as JSON. B3's floor: the
 // bare work of one signed webhook, the same verification and the same rows written by hand-written
 // statements, with its fee/net follow-up. B4/B5: a raw `ws` server that writes one pre-built frame to
-// every connection.
+// every connection (and speaks enough graphql-transport-ws for B4's floor to serve graphql-ws clients).
 
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { newId } from '../src/lib/ids.js';
 import { Money } from '../src/lib/money.js';
 import { createDepositGatewayAdapter } from '../src/providers/deposit-gateway/index.js';
@@ -72,9 +72,14 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
     await query(`create table if not exists ${FLOOR_JOB_TABLE} (like job including all) ${BENCH_SQL_MARK}`, []);
   }
 
-  // B4's floor: each change goes to every raw connection as soon as it commits.
+  // B4's floor: each change goes to every connection as soon as it commits; a graphql-ws client's
+  // frame carries its own subscription's id, a raw connection gets the frame as built.
   const publish = (frame: string): void => {
-    for (const client of wss.clients) client.send(frame, { binary: false });
+    const tail = frame.slice(frame.indexOf(',"type":'));
+    for (const client of wss.clients) {
+      const operationId = subscriptions.get(client);
+      client.send(operationId === undefined ? frame : `{"id":${JSON.stringify(operationId)}${tail}`, { binary: false });
+    }
   };
   const floor = query && account && options.connect ? webhookFloor(adapter, account, query, options.connect, publish) : undefined;
 
@@ -117,6 +122,19 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
     });
   });
   const wss = new WebSocketServer({ server });
+  // Enough of graphql-transport-ws for graphql-ws clients to subscribe here (B4's floor measured
+  // with the gateway's own kind of subscriber): the acknowledgement, pongs, and each connection's
+  // subscription id. Raw clients send nothing and are never asked to.
+  const subscriptions = new WeakMap<WebSocket, string>();
+  wss.on('connection', (socket) => {
+    socket.on('message', (data: RawData) => {
+      const message = JSON.parse(data.toString()) as { type?: string; id?: string };
+      if (message.type === 'connection_init') socket.send('{"type":"connection_ack"}');
+      else if (message.type === 'ping') socket.send('{"type":"pong"}');
+      else if (message.type === 'subscribe' && typeof message.id === 'string') subscriptions.set(socket, message.id);
+      else if (message.type === 'complete') subscriptions.delete(socket);
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

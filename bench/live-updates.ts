@@ -25,6 +25,12 @@ export interface LiveUpdatesAtCount {
    * PostgreSQL only.
    */
   floor?: DeliveryResult[];
+  /**
+   * The floor again, to graphql-ws clients of the same kind as the gateway's subscribers (the
+   * baseline server answers enough of the protocol): measured after the interleaved rounds, with the
+   * raw clients gone. PostgreSQL only.
+   */
+  floorGraphqlWs?: DeliveryResult[];
   /** Follow-up job runs that failed while this count was measured (a blocked event loop times out queries). */
   failedJobRuns: number;
 }
@@ -37,7 +43,7 @@ export async function benchLiveUpdates(topology: Topology, settings: BenchSettin
   try {
     for (const count of settings.subscribers) {
       const deposits = await approvedDeposits(topology, 1 + settings.rounds * settings.deliveries);
-      const floorDeposits = topology.database.kind === 'postgresql' ? await approvedDeposits(topology, 1 + settings.rounds * settings.deliveries) : [];
+      const floorDeposits = topology.database.kind === 'postgresql' ? await approvedDeposits(topology, 2 * (1 + settings.rounds * settings.deliveries)) : [];
       const failedBefore = await gateway.call<number>('failedJobRuns');
       const warmup = deposits.shift()!;
       const rawIds = deposits.map((deposit) => deposit.id);
@@ -63,8 +69,19 @@ export async function benchLiveUpdates(topology: Topology, settings: BenchSettin
         if (floorDeposits.length > 0) floor.push(await rawSide.call<DeliveryResult>('deliverFloor', { ...floorTarget, deposits: floorDeposits.splice(0, settings.deliveries) }, CONNECT_TIMEOUT_MS));
         return raw;
       });
+      const floorGraphqlWs: DeliveryResult[] = [];
+      if (floorDeposits.length > 0) {
+        await rawSide.call('disconnect');
+        await waitFor(async () => (await topology.baseline.call<number>('connections')) === 0, 'raw connections to close');
+        await rawSide.call('connectGateway', { wsUrl: topology.baseline.info.wsUrl, key: 'floor', count }, CONNECT_TIMEOUT_MS);
+        await waitFor(async () => (await topology.baseline.call<number>('connections')) >= count, `${count} graphql-ws connections to the floor`);
+        await rawSide.call('deliverFloor', { ...floorTarget, deposits: floorDeposits.splice(0, 1) }, CONNECT_TIMEOUT_MS);
+        for (let round = 0; round < settings.rounds; round++) {
+          floorGraphqlWs.push(await rawSide.call<DeliveryResult>('deliverFloor', { ...floorTarget, deposits: floorDeposits.splice(0, settings.deliveries) }, CONNECT_TIMEOUT_MS));
+        }
+      }
       const failedJobRuns = (await gateway.call<number>('failedJobRuns')) - failedBefore;
-      results.push({ subscribers: count, frameBytes: Buffer.byteLength(sample.frame), connectMs: { gateway: gatewayConnect.connectMs, baseline: rawConnect.connectMs }, rounds, ...(floor.length > 0 ? { floor } : {}), failedJobRuns });
+      results.push({ subscribers: count, frameBytes: Buffer.byteLength(sample.frame), connectMs: { gateway: gatewayConnect.connectMs, baseline: rawConnect.connectMs }, rounds, ...(floor.length > 0 ? { floor, floorGraphqlWs } : {}), failedJobRuns });
       await Promise.all([gatewaySide.call('disconnect'), rawSide.call('disconnect')]);
       await unsubscribed(gateway);
     }

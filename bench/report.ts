@@ -78,16 +78,17 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
         '',
         `${at.rounds.gateway.map((r) => ms(pick(r))).join(' ')}; ${at.rounds.baseline.map((r) => ms(pick(r))).join(' ')}`,
       ]);
-      if (at.floor) {
-        const floor = medianOf(at.floor, pick);
+      for (const [clients, floorRounds] of [['raw connections', at.floor], ['graphql-ws subscribers', at.floorGraphqlWs]] as const) {
+        if (!floorRounds || floorRounds.length === 0) continue;
+        const floor = medianOf(floorRounds, pick);
         rows.push([
-          `B4 floor: the same webhooks' bare work → ${subscribers} raw connections, ${label} ms (raw ws broadcast)`,
+          `B4 floor: the same webhooks' bare work → ${subscribers} ${clients}, ${label} ms (raw ws broadcast)`,
           ms(floor),
           ms(baseline),
           `${times(floor / baseline)}; gateway / floor ${times(gateway / floor)}`,
           '',
           '',
-          `${at.floor.map((r) => ms(pick(r))).join(' ')}; ${at.rounds.baseline.map((r) => ms(pick(r))).join(' ')}`,
+          `${floorRounds.map((r) => ms(pick(r))).join(' ')}; ${at.rounds.baseline.map((r) => ms(pick(r))).join(' ')}`,
         ]);
       }
     }
