@@ -1,6 +1,7 @@
 // The baselines' own process: a bare node:http + ws server (bench/baseline-server.ts) on a plain
-// `pg` pool, nothing of the gateway's stack but the provider adapter B1 and B3's floor call. Started with
-// --expose-gc so B5 can weigh its idle raw connections as it weighs the gateway's subscriptions.
+// `pg` pool, nothing of the gateway's stack but the provider adapter that B1 and the webhook floor
+// call. Started with --expose-gc so B5 can weigh its idle raw connections as it weighs the
+// gateway's subscriptions.
 
 import pg from 'pg';
 import type { MerchantAccount } from '../src/providers/provider.js';

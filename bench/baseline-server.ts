@@ -155,19 +155,20 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
 }
 
 /**
- * B3's and B4's floor: what one `payment.approved` webhook needs done at the least, written by hand. The
- * signature is verified by the same adapter. One transaction then stores the delivery (the same
- * unique index drops a copy) and locks its deposit in one statement, and writes the new status,
- * its event (the log's trigger gives its position), the fee/net job and the delivery's outcome in
- * a second one; events and jobs go to copies of the gateway's tables (FLOOR_EVENT_TABLE). Then it commits and answers 200. After answering, the follow-up runs in this
- * process, without a queue to claim it from: the adapter's lookup of the payment, then one
- * statement with the fee and net, their event and the job's completion. Statements carry bound
- * values, and the snapshot in each event is made from the row the first statement read. After each
- * commit, the change goes to every raw WebSocket connection as the `next` frame of a `depositUpdated`
- * subscription, straight away: no event log is read, and no subscription executed. Left out:
- * the GraphQL and API surface, the state machine's other transitions, deferred refunds, the job
- * queue's claim, retries and leases, metrics and logs. So the floor is lower than any gateway can
- * reach; it shows how much of the baseline the work itself leaves.
+ * B3's and B4's floor: the least one `payment.approved` webhook needs done, written by hand.
+ *
+ * The same adapter verifies the signature. One transaction then stores the delivery (the same
+ * unique index drops a copy) and locks its deposit in one statement, and writes the new status, its
+ * event (the log's position trigger included), the fee/net job and the delivery's outcome in a
+ * second; it commits, sends the change's `next` frame to every WebSocket connection at once (no
+ * event log read, no subscription executed) and answers 200. The follow-up then runs in this
+ * process, with no queue to claim it from: the adapter's lookup of the payment, and one statement
+ * with the fee and net, their event and the job's completion. Events and jobs go to copies of the
+ * gateway's tables (FLOOR_EVENT_TABLE, FLOOR_JOB_TABLE), so the gateway never publishes or runs them.
+ *
+ * Left out: the GraphQL and API surface, the state machine's other transitions, deferred refunds,
+ * the job queue's claim, retries and leases, metrics and logs. No gateway can beat it; it shows how
+ * much of the baseline the work itself leaves.
  */
 function webhookFloor(adapter: DepositProvider, account: MerchantAccount, query: BaselineQuery, connect: () => Promise<BaselineConnection>, publish: (frame: string) => void) {
   let open = 0;

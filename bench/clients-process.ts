@@ -212,7 +212,8 @@ const harness = serveHarness(
 
     /**
      * The floor: one signed webhook per deposit to the baseline server's bare webhook route, which
-     * writes the change and sends its frame to every raw connection; timed as the gateway's are.
+     * writes the change and sends its frame to every connection (raw or graphql-ws); timed as the
+     * gateway's are.
      */
     async deliverFloor({ webhookUrl, secrets, deposits }: { webhookUrl: string; secrets: string[]; deposits: ApprovedDeposit[] }): Promise<DeliveryResult> {
       const subscribers = connected();
