@@ -1,5 +1,6 @@
 // B2: a page of deposits with their refunds and events, read by an admin, beside the same rows
-// read by three hand-written statements and served as JSON by a bare node:http server.
+// read by three hand-written statements and served as JSON by a bare node:http server. Also the
+// stack alone (`{ __typename }`): what any request costs the gateway before it reads anything.
 
 import { interleaved, throughput, type Side, type ThroughputSample } from './compare.js';
 import { DEPOSITS_PAGE, createCardDeposit, graphql } from './fixtures.js';
@@ -27,7 +28,15 @@ export interface ReadPathResult {
   bySize: Array<{ size: number; rounds: Record<Side, ThroughputSample[]> }>;
   /** What the largest page held: deposits, refunds and events. */
   rows: { deposits: number; refunds: number; events: number };
+  /**
+   * The stack alone: `{ __typename }` as the admin, through the same HTTP server, authentication,
+   * context and Apollo pipeline, reading nothing; one sample per round, after the pages.
+   */
+  stackOnly: ThroughputSample[];
 }
+
+/** The smallest operation the gateway serves: what every request pays before it reads anything. */
+const TYPENAME = '{ __typename }';
 
 export async function benchReadPath(topology: Topology, settings: BenchSettings): Promise<ReadPathResult> {
   const gateway = topology.gateways[0]!;
@@ -64,7 +73,18 @@ export async function benchReadPath(topology: Topology, settings: BenchSettings)
     });
     bySize.push({ size, rounds });
   }
-  return { bySize, rows };
+
+  const viaStack = async (): Promise<void> => {
+    await graphql<{ __typename: string }>(graphqlUrl, keys.admin, TYPENAME, {});
+  };
+  await runAtConcurrency(Math.min(settings.reads, 30), settings.concurrency, viaStack);
+  const stackOnly: ThroughputSample[] = [];
+  for (let round = 0; round < settings.rounds; round++) {
+    await gateway.call('countStart');
+    const sample = await throughput(gateway, settings.reads, settings.concurrency, viaStack);
+    stackOnly.push({ ...sample, statementsPerOp: (await gateway.call<number>('countStop')) / settings.reads });
+  }
+  return { bySize, rows, stackOnly };
 }
 
 /**

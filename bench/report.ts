@@ -34,6 +34,22 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
       rows.push(throughputRow(`B2 deposits(first: ${size}) requests/s (admin, ${concurrency} in flight)`, rounds, '3'));
     }
     rows.push([`B2 largest page held`, `${deposits} deposits, ${refunds} refunds, ${events} events`, 'same rows (checked)', '', '', '', '']);
+    const smallest = results.b2.bySize[0];
+    if (smallest && results.b2.stackOnly.length > 0) {
+      const stack = results.b2.stackOnly;
+      const rateOf = medianOf(stack, (s) => s.perSecond);
+      const baseline = medianOf(smallest.rounds.baseline, (s) => s.perSecond);
+      const cpu = medianOf(stack, (s) => s.serverCpuMsPerOp);
+      rows.push([
+        `B2 the stack alone: { __typename } requests/s (admin, ${concurrency} in flight; B2 first: ${smallest.size} baseline)`,
+        rate(rateOf),
+        rate(baseline),
+        times(rateOf / baseline),
+        `${medianOf(stack, (s) => s.statementsPerOp).toFixed(1)} / 3`,
+        `${Number.isFinite(cpu) ? cpu.toFixed(2) : 'n/a'} / ${medianOf(smallest.rounds.baseline, (s) => s.serverCpuMsPerOp).toFixed(2)}`,
+        `${stack.map((s) => rate(s.perSecond)).join(' ')}; ${smallest.rounds.baseline.map((s) => rate(s.perSecond)).join(' ')}`,
+      ]);
+    }
   }
   if (results.b3) {
     const single = results.b3.runs.find((run) => run.instances === 1 && run.inFlight === concurrency);
