@@ -13,7 +13,8 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { newId } from '../src/lib/ids.js';
 import { Money } from '../src/lib/money.js';
 import { createDepositGatewayAdapter } from '../src/providers/deposit-gateway/index.js';
-import type { Customer, DepositProvider, MerchantAccount } from '../src/providers/provider.js';
+import type { Customer, DepositProvider, MerchantAccount, WebhookEvent } from '../src/providers/provider.js';
+import { singleValued } from '../src/lib/http.js';
 import { BENCH_SQL_MARK } from './process-tools.js';
 
 /** Runs one statement with `?` placeholders and returns its rows. */
@@ -72,13 +73,12 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
     await query(`create table if not exists ${FLOOR_JOB_TABLE} (like job including all) ${BENCH_SQL_MARK}`, []);
   }
 
-  // B4's floor: each change goes to every connection as soon as it commits; a graphql-ws client's
-  // frame carries its own subscription's id, a raw connection gets the frame as built.
-  const publish = (frame: string): void => {
-    const tail = frame.slice(frame.indexOf(',"type":'));
+  // B4's floor: each change goes to every connection as soon as it commits, in a `next` frame
+  // whose id is the connection's graphql-ws subscription (a raw connection's is made up).
+  const publish = (frameTail: string): void => {
     for (const client of wss.clients) {
-      const operationId = subscriptions.get(client);
-      client.send(operationId === undefined ? frame : `{"id":${JSON.stringify(operationId)}${tail}`, { binary: false });
+      const operationId = subscriptions.get(client) ?? randomUUID();
+      client.send(`{"id":${JSON.stringify(operationId)}${frameTail}`, { binary: false });
     }
   };
   const floor = query && account && options.connect ? webhookFloor(adapter, account, query, options.connect, publish) : undefined;
@@ -187,61 +187,64 @@ function webhookFloor(adapter: DepositProvider, account: MerchantAccount, query:
        where kind = 'deposit.fetch_details' and dedupe_key = ? and status = 'pending' and exists (select from change) ${BENCH_SQL_MARK}`,
       [fee, net, now, deposit.id, newId('evt'), deposit.client_id, account.code, JSON.stringify({ ...snapshot(deposit), status: 'SUCCEEDED', fee, net, updatedAt: now }), now, deposit.id],
     );
-    publish(updateFrame(deposit, found.value.providerStatus, fee, net));
+    publish(frameTail(deposit, found.value.providerStatus, fee, net));
   };
+
+  /** The webhook's transaction on a connection of its own: the approved deposit, committed. */
+  async function approve(event: WebhookEvent, subject: { reference: string; merchantReference: string; providerStatus: string }, body: Buffer): Promise<FloorDeposit> {
+    const deliveryId = newId('whd');
+    const connection = await connect();
+    try {
+      // BEGIN goes with the first statement, as the gateway sends it (src/db/database.ts): values inlined, one round trip.
+      const rows = (await connection.query(
+        inlined(`begin; with inserted as (insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, raw_body, received_at)
+           values (?, ?, ?, ?, ?, 'ignored', ?, ?) on conflict (provider, merchant_account, event_id) do nothing returning id)
+         select d.id, d.client_id, d.status, d.rail, d.amount, d.currency, d.provider_reference, d.created_at
+         from inserted join lateral (select * from deposit where id = ? and provider = ? and merchant_account = ? for update) d on true ${BENCH_SQL_MARK}`,
+        [deliveryId, account.provider, account.code, event.eventId, event.name, body.toString('utf8'), new Date(), subject.merchantReference, account.provider, account.code]),
+        [],
+      )) as FloorDeposit[];
+      const deposit = rows[0];
+      if (!deposit || deposit.status !== 'PENDING') throw new Error(`deposit ${subject.merchantReference} is not a PENDING deposit of ${account.code}`);
+      const now = new Date();
+      await connection.query(
+        `with change as (update deposit set status = 'SUCCEEDED', provider_status = ?, approved_at = ?, updated_at = ? where id = ? returning id),
+         event as (insert into ${FLOOR_EVENT_TABLE} (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)
+           select ?, 'deposit', id, ?, ?, false, 'deposit.status_changed', 'PENDING', 'SUCCEEDED', cast(? as jsonb), ? from change),
+         job as (insert into ${FLOOR_JOB_TABLE} (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+           values (?, 'deposit.fetch_details', cast(? as jsonb), 'pending', 0, 10, ?, ?, ?, ?) on conflict (kind, dedupe_key) where status = 'pending' do nothing)
+         update webhook_delivery set outcome = 'applied', subject_type = 'deposit', subject_id = ? where id = ? ${BENCH_SQL_MARK}`,
+        [
+          subject.providerStatus, event.occurredAt ?? now, now, deposit.id,
+          newId('evt'), deposit.client_id, account.code, JSON.stringify({ ...snapshot(deposit), status: 'SUCCEEDED', updatedAt: now }), now,
+          newId('job'), JSON.stringify({ depositId: deposit.id, reference: subject.reference }), now, deposit.id, now, now,
+          deposit.id, deliveryId,
+        ],
+      );
+      await connection.query('commit', []);
+      connection.release();
+      return deposit;
+    } catch (error) {
+      // Released as broken: the pool closes it, and the server rolls back what it had open.
+      connection.release(error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+  }
 
   return {
     followUps: () => ({ open, failed }),
     async receive(body: Buffer, headers: IncomingMessage['headers']): Promise<{ status: number; body: Record<string, unknown> }> {
-      const single: Record<string, string | undefined> = {};
-      for (const [name, value] of Object.entries(headers)) single[name] = Array.isArray(value) ? value.join(',') : value;
-      const verification = adapter.verifyWebhook(account, { body, headers: single, receivedAt: new Date() });
+      const verification = adapter.verifyWebhook(account, { body, headers: singleValued(headers), receivedAt: new Date() });
       if (!verification.ok) return { status: 401, body: { received: false, reason: verification.reason } };
       const { event } = verification;
       const subject = event.subject;
       if (subject.kind !== 'deposit' || subject.status !== 'SUCCEEDED' || !subject.merchantReference) {
         return { status: 400, body: { received: false, reason: 'the floor applies payment.approved only' } };
       }
-      const deliveryId = newId('whd');
-      const connection = await connect();
-      let deposit: FloorDeposit | undefined;
-      try {
-        // BEGIN goes with the first statement, as the gateway sends it (src/db/database.ts): values inlined, one round trip.
-        const rows = (await connection.query(
-          inlined(`begin; with inserted as (insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, raw_body, received_at)
-             values (?, ?, ?, ?, ?, 'ignored', ?, ?) on conflict (provider, merchant_account, event_id) do nothing returning id)
-           select d.id, d.client_id, d.status, d.rail, d.amount, d.currency, d.provider_reference, d.created_at
-           from inserted join lateral (select * from deposit where id = ? and provider = ? and merchant_account = ? for update) d on true ${BENCH_SQL_MARK}`,
-          [deliveryId, account.provider, account.code, event.eventId, event.name, body.toString('utf8'), new Date(), subject.merchantReference, account.provider, account.code]),
-          [],
-        )) as FloorDeposit[];
-        deposit = rows[0];
-        if (!deposit || deposit.status !== 'PENDING') throw new Error(`deposit ${subject.merchantReference} is not a PENDING deposit of ${account.code}`);
-        const now = new Date();
-        await connection.query(
-          `with change as (update deposit set status = 'SUCCEEDED', provider_status = ?, approved_at = ?, updated_at = ? where id = ? returning id),
-           event as (insert into ${FLOOR_EVENT_TABLE} (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)
-             select ?, 'deposit', id, ?, ?, false, 'deposit.status_changed', 'PENDING', 'SUCCEEDED', cast(? as jsonb), ? from change),
-           job as (insert into ${FLOOR_JOB_TABLE} (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
-             values (?, 'deposit.fetch_details', cast(? as jsonb), 'pending', 0, 10, ?, ?, ?, ?) on conflict (kind, dedupe_key) where status = 'pending' do nothing)
-           update webhook_delivery set outcome = 'applied', subject_type = 'deposit', subject_id = ? where id = ? ${BENCH_SQL_MARK}`,
-          [
-            subject.providerStatus, event.occurredAt ?? now, now, deposit.id,
-            newId('evt'), deposit.client_id, account.code, JSON.stringify({ ...snapshot(deposit), status: 'SUCCEEDED', updatedAt: now }), now,
-            newId('job'), JSON.stringify({ depositId: deposit.id, reference: subject.reference }), now, deposit.id, now, now,
-            deposit.id, deliveryId,
-          ],
-        );
-        await connection.query('commit', []);
-        connection.release();
-        publish(updateFrame(deposit, subject.providerStatus, null, null));
-      } catch (error) {
-        connection.release(error instanceof Error ? error : new Error(String(error)));
-        throw error;
-      }
+      const deposit = await approve(event, { ...subject, merchantReference: subject.merchantReference }, body);
+      publish(frameTail(deposit, subject.providerStatus, null, null));
       open += 1;
-      const applied = deposit;
-      void followUp(applied, subject.reference)
+      void followUp(deposit, subject.reference)
         .catch(() => (failed += 1))
         .finally(() => (open -= 1));
       return { status: 200, body: { received: true, outcome: 'applied' } };
@@ -249,11 +252,14 @@ function webhookFloor(adapter: DepositProvider, account: MerchantAccount, query:
   };
 }
 
-/** The `next` frame a `depositUpdated` subscriber (bench/fixtures.ts DEPOSIT_UPDATED) gets for a SUCCEEDED deposit. */
-function updateFrame(deposit: FloorDeposit, providerStatus: string, fee: string | null, net: string | null): string {
+/**
+ * What follows the id in the `next` frame a `depositUpdated` subscriber (bench/fixtures.ts
+ * DEPOSIT_UPDATED) gets for a SUCCEEDED deposit: `,"type":"next","payload":…}`, one for every connection.
+ */
+function frameTail(deposit: FloorDeposit, providerStatus: string, fee: string | null, net: string | null): string {
   const money = (amount: string | null) => (amount === null ? null : { amount, currency: deposit.currency });
   const depositUpdated = { id: deposit.id, status: 'SUCCEEDED', providerStatus, declineReason: null, amount: money(deposit.amount), fee: money(fee), net: money(net) };
-  return JSON.stringify({ id: randomUUID(), type: 'next', payload: { data: { depositUpdated } } });
+  return `,"type":"next","payload":${JSON.stringify({ data: { depositUpdated } })}}`;
 }
 
 /** `sql` with each `?` replaced by its value as a quoted literal (dates as ISO text). */

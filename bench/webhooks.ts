@@ -15,6 +15,8 @@ import { runAtConcurrency, waitFor } from './stats.js';
 import { webhookUrl, type GatewayChild, type Topology } from './topology.js';
 
 const PGBENCH_TABLE = 'bench_webhook_baseline';
+/** What the floor sends per webhook with its follow-up (bench/baseline-server.ts `webhookFloor`). */
+const FLOOR_STATEMENTS_PER_WEBHOOK = 5;
 /** About the size of a signed payment.approved envelope, so both sides write rows of one size. */
 const PGBENCH_BODY = JSON.stringify({
   id: 'evt_0123456789abcdef0123',
@@ -124,8 +126,9 @@ async function measureFloor(topology: Topology, deposits: ApprovedDeposit[], inF
   const after = await topology.baseline.call<{ open: number; failed: number }>('followUps');
   if (after.failed > before.failed) throw new Error(`${after.failed - before.failed} of the floor's fee/net follow-ups failed`);
   const cpuAfter = await topology.baseline.call<number>('cpuMs');
-  // Follow-ups included, as the gateway's CPU includes its jobs; 3 statements and a COMMIT per webhook, 1 per follow-up.
-  return { ...sample, serverCpuMsPerOp: (cpuAfter - cpuBefore) / deposits.length, statementsPerOp: 4 };
+  // Follow-ups included, as the gateway's CPU includes its jobs. Statements counted as the gateway's
+  // are: BEGIN, two statements and COMMIT per webhook, one per follow-up.
+  return { ...sample, serverCpuMsPerOp: (cpuAfter - cpuBefore) / deposits.length, statementsPerOp: FLOOR_STATEMENTS_PER_WEBHOOK };
 }
 
 async function drain(gateway: GatewayChild): Promise<void> {

@@ -1,7 +1,7 @@
-// node:http plumbing shared by the gateway and the sandboxes: bounded body reading, listening, and
-// the provider adapters' outgoing requests on kept-alive connections.
+// node:http plumbing shared by the gateway and the sandboxes: bounded body reading, headers with one
+// value each, listening, and the provider adapters' outgoing requests on kept-alive connections.
 
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
@@ -35,6 +35,13 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bu
 }
 
 /** Starts listening and resolves with the bound address (port 0 picks a free port). */
+/** Lower-cased header names with one value each; a repeated header is joined, which no signature grammar accepts. */
+export function singleValued(headers: IncomingHttpHeaders): Record<string, string | undefined> {
+  const result: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) result[name] = Array.isArray(value) ? value.join(',') : value;
+  return result;
+}
+
 export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -3,7 +3,7 @@
 
 import { Router, type Request, type Response } from 'express';
 import type { Database } from '../db/database.js';
-import { BodyTooLarge, readBody } from '../lib/http.js';
+import { BodyTooLarge, readBody, singleValued } from '../lib/http.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 import type { ProviderName, WebhookRejection } from '../providers/provider.js';
 import { WebhookRetryLater } from '../modules/webhooks/webhook.service.js';
@@ -147,11 +147,4 @@ function answer(res: Response, status: number, body: Record<string, unknown>): v
 
 function isProviderName(value: string): value is ProviderName {
   return value === 'deposit-gateway' || value === 'qr-gateway';
-}
-
-/** Lower-cased header names with one value each; a repeated header is joined, which no signature grammar accepts. */
-function singleValued(headers: Request['headers']): Record<string, string | undefined> {
-  const result: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) result[name] = Array.isArray(value) ? value.join(',') : value;
-  return result;
 }
