@@ -90,21 +90,25 @@ describe('catching up', () => {
         .toBe(3);
     }
 
-    const seen: Array<{ subjectId: string; type: string; toStatus: string | null }> = [];
-    let after = cursor;
-    for (;;) {
-      const page = await execute(t.gateway.graphqlUrl, EventsQuery, { first: 2, after }, { key: t.keys.mobileCashier });
-      seen.push(...page.data!.events.edges.map((edge) => ({ subjectId: edge.node.subjectId, type: edge.node.type, toStatus: edge.node.toStatus })));
-      after = page.data!.events.pageInfo.endCursor ?? after;
-      if (!page.data!.events.pageInfo.hasNextPage) break;
-    }
-    for (const id of ids) {
-      expect(seen.filter((event) => event.subjectId === id).map((event) => `${event.type}:${event.toStatus}`)).toEqual([
-        'deposit.created:PENDING',
-        'deposit.status_changed:SUCCEEDED',
-        'deposit.details_updated:SUCCEEDED',
-      ]);
-    }
+    // A page holds committed events once they are final; while a write transaction elsewhere on
+    // the PostgreSQL server is open (another test file's, on a busy machine) that can take longer
+    // than a page's own short wait, so the client reads from its cursor again, as it would.
+    const readFrom = async (from: string | undefined) => {
+      const seen: Array<{ subjectId: string; type: string; toStatus: string | null }> = [];
+      let after = from;
+      for (;;) {
+        const page = await execute(t.gateway.graphqlUrl, EventsQuery, { first: 2, after }, { key: t.keys.mobileCashier });
+        seen.push(...page.data!.events.edges.map((edge) => ({ subjectId: edge.node.subjectId, type: edge.node.type, toStatus: edge.node.toStatus })));
+        after = page.data!.events.pageInfo.endCursor ?? after;
+        if (!page.data!.events.pageInfo.hasNextPage) return seen;
+      }
+    };
+    const timelines = (seen: Awaited<ReturnType<typeof readFrom>>) =>
+      ids.map((id) => seen.filter((event) => event.subjectId === id).map((event) => `${event.type}:${event.toStatus}`));
+    await expect.poll(async () => timelines(await readFrom(cursor)), { timeout: 30_000 }).toEqual(
+      ids.map(() => ['deposit.created:PENDING', 'deposit.status_changed:SUCCEEDED', 'deposit.details_updated:SUCCEEDED']),
+    );
+    const seen = await readFrom(cursor);
     // Only the caller's own deposits are in its log.
     expect(seen.every((event) => ids.includes(event.subjectId))).toBe(true);
   });

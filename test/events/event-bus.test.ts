@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import { Payout } from '../../src/modules/payouts/payout.entity.js';
+import { FINAL_POSITION_SQL } from '../../src/modules/events/event.service.js';
 import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC } from '../../src/modules/events/payment-event.types.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { CreatePayoutMutation, PayoutUpdatedSubscription } from '../payouts/operations.js';
@@ -256,17 +257,35 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
   });
 });
 
+/**
+ * Resolves once every committed event is final (FINAL_POSITION_SQL). A write transaction anywhere
+ * on the PostgreSQL server holds the log back while it runs: another test file's, on a busy
+ * machine, can outlast the short wait of a page, which then comes back short (and a client pages
+ * again). A test that checks a page's exact contents waits for this first.
+ */
+async function logIsFinal(): Promise<void> {
+  const final = async () => {
+    const [row] = await t.gateway.db
+      .fork()
+      .execute<Array<{ final: boolean }>>(`select coalesce(${FINAL_POSITION_SQL} >= (select max(position) from payment_event), true) as final`);
+    return row?.final;
+  };
+  await expect.poll(final, { timeout: 30_000, interval: 20 }).toBe(true);
+}
+
 describe('the event log', () => {
   it('pages in position order, strictly after the cursor, for one viewer or for every client', async () => {
     // given: events for two clients, interleaved
     const [first, second] = t.gateway.demoClients;
     const mine = [await insertDeposit(t, { clientId: first!.id }), await insertDeposit(t, { clientId: first!.id })];
     const theirs = await insertDeposit(t, { clientId: second!.id });
+    await logIsFinal();
     const start = await t.gateway.services.events.page(t.gateway.db.fork(), { limit: 1_000 });
     const cursor = start.at(-1)?.position;
     for (const deposit of [mine[0]!, theirs, mine[1]!]) {
       expect((await sendWebhook(t, paymentEnvelope(deposit, 'approved'))).body.outcome).toBe('applied');
     }
+    await logIsFinal();
     const events = t.gateway.services.events;
 
     // when
@@ -317,8 +336,9 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
 
     // then
     expect(outcomes).toEqual(['applied', 'duplicate', 'duplicate']);
-    await expect.poll(() => onB.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
-    await expect.poll(() => onA.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
+    // (An event is published once final: a write transaction elsewhere on the server can hold it back a while.)
+    await expect.poll(() => onB.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => onA.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     await pause(300);
     onA.stop();
     onB.stop();
