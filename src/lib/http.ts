@@ -34,7 +34,6 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bu
   });
 }
 
-/** Starts listening and resolves with the bound address (port 0 picks a free port). */
 /** Lower-cased header names with one value each; a repeated header is joined, which no signature grammar accepts. */
 export function singleValued(headers: IncomingHttpHeaders): Record<string, string | undefined> {
   const result: Record<string, string | undefined> = {};
@@ -42,6 +41,7 @@ export function singleValued(headers: IncomingHttpHeaders): Record<string, strin
   return result;
 }
 
+/** Starts listening and resolves with the bound address (port 0 picks a free port). */
 export function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
