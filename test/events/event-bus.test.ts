@@ -9,7 +9,6 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import { Payout } from '../../src/modules/payouts/payout.entity.js';
-import { FINAL_POSITION_SQL } from '../../src/modules/events/event.service.js';
 import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC } from '../../src/modules/events/payment-event.types.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { CreatePayoutMutation, PayoutUpdatedSubscription } from '../payouts/operations.js';
@@ -258,19 +257,13 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
 });
 
 /**
- * Resolves once every committed event is final (FINAL_POSITION_SQL). A write transaction anywhere
- * on the PostgreSQL server holds the log back while it runs: another test file's, on a busy
- * machine, can outlast the short wait of a page, which then comes back short (and a client pages
- * again). A test that checks a page's exact contents waits for this first.
+ * Resolves once every committed event is final. A write transaction anywhere on the PostgreSQL
+ * server holds the log back while it runs: another test file's, on a busy machine, can outlast the
+ * short wait of a page, which then comes back short (and a client pages again). A test that checks
+ * a page's exact contents waits for this first.
  */
 async function logIsFinal(): Promise<void> {
-  const final = async () => {
-    const [row] = await t.gateway.db
-      .fork()
-      .execute<Array<{ final: boolean }>>(`select coalesce(${FINAL_POSITION_SQL} >= (select max(position) from payment_event), true) as final`);
-    return row?.final;
-  };
-  await expect.poll(final, { timeout: 30_000, interval: 20 }).toBe(true);
+  await expect.poll(() => t.gateway.services.events.isFinal(t.gateway.db.fork()), { timeout: 30_000, interval: 20 }).toBe(true);
 }
 
 describe('the event log', () => {

@@ -202,12 +202,18 @@ export class EventService {
     for (let attempt = 0; ; attempt++) {
       const events = await em.find(PaymentEvent, { $and: [{ position: { $lte: raw(FINAL_POSITION_SQL) } }, ...where] }, { orderBy: { position: 'asc' }, limit: input.limit });
       if (events.length >= input.limit || Date.now() >= deadline) return events;
-      const [state] = await em.execute<Array<{ settled: boolean }>>(
-        `select coalesce(${FINAL_POSITION_SQL} >= (select max(position) from payment_event), true) as settled`,
-      );
-      if (state?.settled !== false) return events;
+      if (await this.isFinal(em)) return events;
       await new Promise((resolve) => setTimeout(resolve, Math.min(2 ** attempt, 50)));
     }
+  }
+
+  /**
+   * Whether every committed event is final for a statement run now (FINAL_POSITION_SQL has reached
+   * the newest position); an empty log is.
+   */
+  async isFinal(em: SqlEntityManager): Promise<boolean> {
+    const [state] = await em.execute<Array<{ final: boolean }>>(`select coalesce(${FINAL_POSITION_SQL} >= (select max(position) from payment_event), true) as final`);
+    return state?.final !== false;
   }
 
   /**
