@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { wsClient } from '../support/ws.js';
 import { CARD_INPUT, VALID_DEPOSITS } from './fixtures.js';
-import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription, EventsQuery } from './operations.js';
-import { collect, subscribed } from './support.js';
+import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from './operations.js';
+import { collect, eventsAfter, subscribed, type EventNode } from './support.js';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -70,13 +70,7 @@ describe('hosted checkout', () => {
 
 describe('catching up', () => {
   it('a client that was offline reads events(after:) and misses nothing', async () => {
-    const before = await execute(t.gateway.graphqlUrl, EventsQuery, { first: 100 }, { key: t.keys.mobileCashier });
-    let cursor = before.data!.events.pageInfo.endCursor ?? undefined;
-    while (true) {
-      const page = await execute(t.gateway.graphqlUrl, EventsQuery, { first: 100, after: cursor }, { key: t.keys.mobileCashier });
-      if (!page.data!.events.pageInfo.hasNextPage) break;
-      cursor = page.data!.events.pageInfo.endCursor!;
-    }
+    const { cursor } = await eventsAfter(t.gateway.graphqlUrl, t.keys.mobileCashier);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.mobileCashier });
@@ -93,22 +87,12 @@ describe('catching up', () => {
     // A page holds committed events once they are final; while a write transaction elsewhere on
     // the PostgreSQL server is open (another test file's, on a busy machine) that can take longer
     // than a page's own short wait, so the client reads from its cursor again, as it would.
-    const readFrom = async (from: string | undefined) => {
-      const seen: Array<{ subjectId: string; type: string; toStatus: string | null }> = [];
-      let after = from;
-      for (;;) {
-        const page = await execute(t.gateway.graphqlUrl, EventsQuery, { first: 2, after }, { key: t.keys.mobileCashier });
-        seen.push(...page.data!.events.edges.map((edge) => ({ subjectId: edge.node.subjectId, type: edge.node.type, toStatus: edge.node.toStatus })));
-        after = page.data!.events.pageInfo.endCursor ?? after;
-        if (!page.data!.events.pageInfo.hasNextPage) return seen;
-      }
-    };
-    const timelines = (seen: Awaited<ReturnType<typeof readFrom>>) =>
-      ids.map((id) => seen.filter((event) => event.subjectId === id).map((event) => `${event.type}:${event.toStatus}`));
-    await expect.poll(async () => timelines(await readFrom(cursor)), { timeout: 30_000 }).toEqual(
+    const readFrom = async () => (await eventsAfter(t.gateway.graphqlUrl, t.keys.mobileCashier, { after: cursor, first: 2 })).nodes;
+    const timelines = (seen: EventNode[]) => ids.map((id) => seen.filter((event) => event.subjectId === id).map((event) => `${event.type}:${event.toStatus}`));
+    await expect.poll(async () => timelines(await readFrom()), { timeout: 30_000 }).toEqual(
       ids.map(() => ['deposit.created:PENDING', 'deposit.status_changed:SUCCEEDED', 'deposit.details_updated:SUCCEEDED']),
     );
-    const seen = await readFrom(cursor);
+    const seen = await readFrom();
     // Only the caller's own deposits are in its log.
     expect(seen.every((event) => ids.includes(event.subjectId))).toBe(true);
   });

@@ -1,11 +1,13 @@
-// Collecting subscription messages in tests.
+// Collecting subscription messages in tests, and reading the event log as a client catching up.
 
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { expect } from 'vitest';
 import { PAYMENT_EVENTS_TOPIC } from '../../src/modules/events/payment-event.types.js';
-import type { TestGateway } from '../support/gateway.js';
+import type { EventsQuery as EventsResult } from '../__generated__/graphql.js';
+import { execute, type TestGateway } from '../support/gateway.js';
+import { EventsQuery } from './operations.js';
 
 export interface Collector<T> {
   messages: T[];
@@ -69,4 +71,27 @@ export async function subscribed<T>(t: TestGateway, start: () => T): Promise<T> 
   const started = start();
   await expect.poll(() => pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC), { timeout: 10_000, interval: 10 }).toBeGreaterThan(before);
   return started;
+}
+
+/** An event as `EventsQuery` returns it. */
+export type EventNode = EventsResult['events']['edges'][number]['node'];
+
+/**
+ * Every event `key` may see after `after` (from the start without it), oldest first, read page by
+ * page as a client catches up, and the cursor to go on from. A failed read throws.
+ */
+export async function eventsAfter(
+  graphqlUrl: string,
+  key: string,
+  options: { after?: string | undefined; first?: number } = {},
+): Promise<{ nodes: EventNode[]; cursor: string | undefined }> {
+  const nodes: EventNode[] = [];
+  let after = options.after;
+  for (;;) {
+    const page = await execute(graphqlUrl, EventsQuery, { first: options.first ?? 100, ...(after ? { after } : {}) }, { key });
+    if (page.errors?.length || !page.data) throw new Error(`events read failed: HTTP ${page.status} ${JSON.stringify(page.errors)}`);
+    nodes.push(...page.data.events.edges.map((edge) => edge.node));
+    after = page.data.events.pageInfo.endCursor ?? after;
+    if (!page.data.events.pageInfo.hasNextPage) return { nodes, cursor: after };
+  }
 }

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateDepositInput, CreatePayoutInput } from '../__generated__/graphql.js';
-import { CreateDepositMutation, DepositsQuery, EventsQuery } from '../deposits/operations.js';
+import { CreateDepositMutation, DepositsQuery } from '../deposits/operations.js';
+import { eventsAfter } from '../deposits/support.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreatePayoutMutation, PayoutsQuery } from '../payouts/operations.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
@@ -452,11 +453,8 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of the gateway mid-burst', (
     const current = new Map<string, string>([...deposits, ...[...refunds.values()].flat().map((r) => [r.id, r.status] as const), ...[...payouts].map(([id, p]) => [id, p.status] as const)]);
     const brokenChains = async (): Promise<string[]> => {
       const chains = new Map<string, Array<{ type: string; from: string | null | undefined; to: string | null | undefined }>>();
-      for (let after: string | null | undefined; ; ) {
-        const page = ok(await execute(graphqlUrl, EventsQuery, { first: 100, ...(after ? { after } : {}) }, { key: key() }));
-        for (const { node } of page.events.edges) chains.set(node.subjectId, [...(chains.get(node.subjectId) ?? []), { type: node.type, from: node.fromStatus, to: node.toStatus }]);
-        if (!page.events.pageInfo.hasNextPage) break;
-        after = page.events.pageInfo.endCursor;
+      for (const node of (await eventsAfter(graphqlUrl, key())).nodes) {
+        chains.set(node.subjectId, [...(chains.get(node.subjectId) ?? []), { type: node.type, from: node.fromStatus, to: node.toStatus }]);
       }
       const broken: string[] = [];
       for (const [subjectId, events] of chains) {
