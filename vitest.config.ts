@@ -1,4 +1,24 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Where tests put their PGlite directories, sandbox state and other scratch files: a RAM-backed
+ * tmpfs when the machine has one (Linux's /dev/shm), else the system's temporary folder. PGlite
+ * syncs its files as PostgreSQL does; on a disk every test database's copy and commit waits for it.
+ */
+function scratchRoot(): string | undefined {
+  try {
+    if (statSync('/dev/shm').isDirectory()) {
+      accessSync('/dev/shm', constants.W_OK);
+      return '/dev/shm';
+    }
+  } catch {
+    // No tmpfs here (macOS, Windows): the system's temporary folder.
+  }
+  return undefined;
+}
+
+const scratch = process.env.TEST_TMPDIR ?? scratchRoot();
 
 export default defineConfig({
   resolve: {
@@ -12,11 +32,16 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     // A migrated PGlite database that each PGlite test database copies (test/support/database.ts).
     globalSetup: ['test/global-setup.ts'],
+    env: scratch ? { TMPDIR: scratch } : {},
     // Integration tests start real servers on real databases; PGlite's first start takes seconds.
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: files run in parallel, each against its own database schema or PGlite directory.
     maxWorkers: 2,
     pool: 'forks',
+    // A worker runs file after file in one process: the gateway's modules (Apollo, MikroORM, PGlite's
+    // WebAssembly) load once per worker, not once per file. Files share nothing else: each has its
+    // own database and its own gateway.
+    isolate: false,
   },
 });

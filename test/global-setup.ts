@@ -14,7 +14,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const runDir = await mkdtemp(path.join(tmpdir(), 'gateway-test-run-'));
+  // The same scratch folder the tests use (vitest.config.ts: a tmpfs where there is one).
+  const runDir = await mkdtemp(path.join(project.config.env.TMPDIR ?? tmpdir(), 'gateway-test-run-'));
   project.provide('pgliteTemplate', path.join(runDir, 'pglite-template'));
   return () => rm(runDir, { recursive: true, force: true });
 }
