@@ -10,12 +10,15 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Where the run's PGlite template is (or will be): a data directory with every migration applied. */
     pgliteTemplate: string;
+    /** The run's own folder, removed at its end: locks and files the run's workers share. */
+    runDir: string;
   }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // The same scratch folder the tests use (vitest.config.ts: a tmpfs where there is one).
   const runDir = await mkdtemp(path.join(project.config.env.TMPDIR ?? tmpdir(), 'gateway-test-run-'));
+  project.provide('runDir', runDir);
   project.provide('pgliteTemplate', path.join(runDir, 'pglite-template'));
   return () => rm(runDir, { recursive: true, force: true });
 }

@@ -6,5 +6,8 @@ export const STAMP: string;
 /** True when `root` has no successful build yet, or a source or setting changed after it. */
 export function buildIsStale(root: string): boolean;
 
-/** Builds `root` if stale; returns tsc's exit code (0 when nothing had to be done). */
-export function buildIfStale(root: string, log?: (line: string) => void): number;
+/**
+ * Builds `root` if stale (or always, with `all`, type-checking the tests too); returns tsc's exit
+ * code (0 when nothing had to be done).
+ */
+export function buildIfStale(root: string, log?: (line: string) => void, options?: { all?: boolean }): number;

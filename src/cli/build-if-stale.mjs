@@ -1,6 +1,10 @@
-// `npm start`'s first step: compiles with tsc only when a source changed since the last build, so a
-// second start goes straight to the gateway. Plain JavaScript with no dependencies: it runs before
-// anything is compiled.
+// `npm start`'s first step, and every script's that runs compiled code: compiles with tsc only when a
+// source changed since the last build, so a second start goes straight to the gateway. Plain
+// JavaScript with no dependencies: it runs before anything is compiled.
+//
+// `--all` compiles every TypeScript file of the project, tests included (tsconfig.json), whether
+// stale or not: CI's one compile, which type-checks everything and leaves the dist/ that every
+// later step runs.
 //
 // A build is stale when any file or directory under the compiled folders, or a file tsc reads its
 // settings or types from, is newer than the stamp the last successful build left in dist/. A
@@ -42,15 +46,19 @@ export function buildIsStale(root) {
   return sources > built;
 }
 
-/** Builds `root` if stale; returns tsc's exit code (0 when nothing had to be done). */
-export function buildIfStale(root, log = (line) => process.stderr.write(`${line}\n`)) {
-  if (!buildIsStale(root)) {
-    log('Build is up to date; starting.');
+/**
+ * Builds `root` if stale (or always, with `all`, type-checking the tests too); returns tsc's exit
+ * code (0 when nothing had to be done).
+ */
+export function buildIfStale(root, log = (line) => process.stderr.write(`${line}\n`), { all = false } = {}) {
+  if (!all && !buildIsStale(root)) {
+    log('Build is up to date.');
     return 0;
   }
-  log('Sources changed since the last build; compiling (tsc)…');
+  log(all ? 'Compiling every source, tests included (tsc)…' : 'Sources changed since the last build; compiling (tsc)…');
   const started = Date.now();
-  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], { cwd: root, stdio: 'inherit' });
+  const project = all ? 'tsconfig.json' : 'tsconfig.build.json';
+  const tsc = spawnSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', project], { cwd: root, stdio: 'inherit' });
   if (tsc.status !== 0) return tsc.status ?? 1;
   // Stamped after the build, with the build's start time: a source saved while tsc ran is newer
   // than the stamp and is compiled on the next start.
@@ -64,5 +72,5 @@ export function buildIfStale(root, log = (line) => process.stderr.write(`${line}
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  process.exitCode = buildIfStale(root);
+  process.exitCode = buildIfStale(root, undefined, { all: process.argv.includes('--all') });
 }

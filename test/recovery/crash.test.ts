@@ -2,17 +2,16 @@
 // burst of deposits, refunds and payouts while the provider sandbox, a process of its own, keeps
 // retrying its webhooks; restarted on the same port and database, with most lost requests re-sent
 // under their idempotency key (some clients never come back), it must bring every operation to the
-// provider's final state, none applied twice. Gateway and sandbox run compiled: beforeAll builds
-// them into dist/crash-test (about 20 s); the scenario itself is bounded at 80 s.
+// provider's final state, none applied twice. Gateway and sandbox run compiled, from the project's
+// dist/ (built first if a source changed, as `npm start` does); the scenario itself is bounded at 80 s.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx vitest run test/recovery/crash.test.ts
 
-import { execFile, fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateDepositInput, CreatePayoutInput } from '../__generated__/graphql.js';
 import { CreateDepositMutation, DepositsQuery } from '../deposits/operations.js';
@@ -21,12 +20,14 @@ import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreatePayoutMutation, PayoutsQuery } from '../payouts/operations.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { DepositRefundsQuery, RequestRefundMutation } from '../refunds/operations.js';
+import { compiledDist } from '../support/compiled.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { execute, type GraphQLResponse } from '../support/gateway.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Compiled here by beforeAll; under dist/ so Node resolves node_modules and the package type from the repository. */
-const build = path.join(root, 'dist/crash-test');
+/** The compiled project (dist/), set once built. */
+let build: string;
 const ACCOUNT = {
   code: 'dg-crash',
   provider: 'deposit-gateway',
@@ -114,9 +115,8 @@ let dataDir: string | undefined;
 
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) return;
-  // A build of its own: other tests rebuild dist/src while they run, and a file being rewritten
-  // must not be what a freshly started gateway reads.
-  await promisify(execFile)(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', build], { cwd: root });
+  // The project's own build, made once per run at most (and by CI before the tests).
+  build = await compiledDist();
 }, 120_000);
 
 afterAll(async () => {
