@@ -7,7 +7,7 @@ import { execute, startTestGateway } from '../support/gateway.js';
 import { wsClient } from '../support/ws.js';
 import { CARD_INPUT } from './fixtures.js';
 import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from './operations.js';
-import { collect, subscribed } from './support.js';
+import { collect, subscribed, type Collector } from './support.js';
 import { signatureHeader } from '../../src/providers/deposit-gateway/index.js';
 import { accountSecrets, paymentEnvelope, readDeposit, sendWebhook } from '../webhooks/support.js';
 
@@ -16,6 +16,17 @@ beforeAll(async () => {
   a = await startTestGateway();
 });
 afterAll(() => a?.close());
+
+/**
+ * Resolves once the subscription has the message of a deposit created now. Its event comes after
+ * every event committed so far, and a subscription's frames leave in event order: whatever those
+ * earlier events sent this subscriber (a duplicate included) has arrived by then.
+ */
+async function barrier(updates: Collector<{ id: string; status: string }>): Promise<void> {
+  const created = await execute(a.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: a.keys.webCashier });
+  const id = created.data!.createDeposit.deposit!.id;
+  await updates.until((update) => update.id === id);
+}
 
 describe('webhook faults', () => {
   it('the same signed webhook 50 times at once: one status change, one subscription message', async () => {
@@ -34,9 +45,12 @@ describe('webhook faults', () => {
       expect(responses.filter((response) => response.body.outcome === 'applied')).toHaveLength(1);
 
       await updates.until((update) => update.status === 'SUCCEEDED');
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The provider's details (the fee) come last, from the job the status change scheduled: a
+      // subscription's frames leave in event order, so every copy of the change's message is here
+      // once the details' message is.
+      await updates.until((update) => update.status === 'SUCCEEDED' && update.fee !== null);
       await ws.dispose();
-      // One message for the change; the provider's details may follow in one more (with the fee).
+      // One message for the change; the provider's details follow in one more (with the fee).
       expect(updates.messages.filter((update) => update.status === 'SUCCEEDED' && update.fee === null)).toHaveLength(1);
       const read = await execute(a.gateway.graphqlUrl, DepositQuery, { id }, { key: a.keys.webCashier });
       expect(read.data!.deposit!.events.filter((event) => event.type === 'deposit.status_changed')).toHaveLength(1);
@@ -69,7 +83,8 @@ describe('webhook faults', () => {
       const id = created.data!.createDeposit.deposit!.id;
       await updates.until((update) => update.id === id && update.status === 'SUCCEEDED');
       await controls.idle();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      controls.webhooks({ duplicate: false });
+      await barrier(updates);
       // One message for the status change (the details follow in one more, with the fee).
       expect(updates.messages.filter((update) => update.id === id && update.status === 'SUCCEEDED' && update.fee === null)).toHaveLength(1);
       const read = await execute(a.gateway.graphqlUrl, DepositQuery, { id }, { key: a.keys.webCashier });
@@ -101,7 +116,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one database', () =
       const id = created.data!.createDeposit.deposit!.id;
       await updates.until((update) => update.id === id && update.status === 'SUCCEEDED' && update.fee !== null);
       await a.gateway.sandboxes.depositGateway!.controls.idle();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await barrier(updates);
       expect(updates.messages.filter((update) => update.id === id).map((update) => `${update.status}${update.fee ? '+details' : ''}`)).toEqual(['PENDING', 'SUCCEEDED', 'SUCCEEDED+details']);
       await ws.dispose();
     } finally {
