@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import { Payout } from '../../src/modules/payouts/payout.entity.js';
-import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC } from '../../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/modules/events/payment-event.types.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { CreatePayoutMutation, PayoutUpdatedSubscription } from '../payouts/operations.js';
 import { DepositUpdatedSubscription } from '../deposits/operations.js';
@@ -25,9 +25,6 @@ beforeAll(async () => {
   t = await startTestGateway();
 });
 afterAll(() => t?.close());
-
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Appends a status event for `deposit` in its own transaction; `inside` runs before commit. */
 async function appendEvent(deposit: Deposit, inside: () => Promise<void> = async () => undefined): Promise<void> {
@@ -62,6 +59,19 @@ async function appendEventAt(deposit: Deposit): Promise<string> {
   return String(event.position);
 }
 
+/**
+ * Every notification this instance publishes once the subscription has joined, recorded as
+ * `publish` hands it over (no hop through an async iterator, as in collectNotifications): what
+ * `seen` holds at any moment is everything published before it.
+ */
+async function publishedFromNow(): Promise<{ seen: EventNotification[]; stop(): void }> {
+  const seen: EventNotification[] = [];
+  const subscription = t.gateway.services.pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC);
+  expect(subscription.attach({ offer: (notification) => void seen.push(notification), end: () => undefined })).toBe(true);
+  await expect.poll(() => subscription.joined, { timeout: 10_000, interval: 5 }).toBe(true);
+  return { seen, stop: () => void subscription.return() };
+}
+
 /** Once the earlier tests' subscriptions are gone, one commit the bus leaves unread: it no longer follows the log. */
 async function idleBus(deposit: Deposit): Promise<void> {
   await expect.poll(() => t.gateway.services.pubsub.hasSubscribers(PAYMENT_EVENTS_TOPIC), { timeout: 10_000 }).toBe(false);
@@ -73,17 +83,20 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
   it('delivers a notification after commit, not before, exactly once', async () => {
     // given
     const deposit = await insertDeposit(t);
-    const live = await collectNotifications(t.gateway.services.pubsub);
+    const live = await publishedFromNow();
 
-    // when / then: nothing while the transaction is open
+    // when / then: nothing published while the transaction is open, up to its last statement
+    // (no other session can read its row before it commits: only this process could publish it)
     await appendEvent(deposit, async () => {
-      await pause(200);
       expect(live.seen.filter((n) => n.subjectId === deposit.id)).toEqual([]);
     });
 
-    // then: one after commit, carrying the snapshot
+    // then: one after commit, carrying the snapshot, and no repeat before an event committed after
+    // it (the bus publishes in position order: a repeat would come before that one)
     await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
-    await pause(200);
+    const later = await insertDeposit(t);
+    await appendEvent(later);
+    await expect.poll(() => live.seen.some((n) => n.subjectId === later.id), { timeout: 10_000 }).toBe(true);
     const mine = live.seen.filter((n) => n.subjectId === deposit.id);
     live.stop();
     expect(mine).toHaveLength(1);
@@ -181,19 +194,27 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     const unwatch = t.gateway.db.watchQueries((sql) => {
       if (sql.includes('/* event-bus */')) reads.push(sql);
     });
+    // Called after the bus's own listener, for the same wake-ups.
+    let wakeUps = 0;
+    const unlisten = await t.gateway.db.listen(PAYMENT_EVENTS_CHANNEL, () => void (wakeUps += 1));
 
     // when
+    let events: Awaited<ReturnType<typeof eventsOf>>;
     try {
       await appendEvent(deposit);
       await appendEvent(deposit);
-      await pause(300);
+      // The bus has been woken by both commits (PGlite wakes it after its after-commit statement) ...
+      await expect.poll(() => wakeUps, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(2);
+      // ... and a read it started then would have been sent before a statement sent now is answered.
+      events = await eventsOf(t, deposit.id);
     } finally {
+      await unlisten();
       unwatch();
     }
 
     // then
     expect(reads).toEqual([]);
-    expect(await eventsOf(t, deposit.id)).toHaveLength(3);
+    expect(events).toHaveLength(3);
   });
 
   it('a subscription made while nobody subscribed gets every event committed after it joined, none committed before it, in order', async () => {
@@ -208,7 +229,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
         const position = await appendEventAt(deposit);
         writes.push({ position, startedAfterJoin, committedBeforeSubscribe: phase === 'before' });
         // PGlite answers without leaving the microtask queue: give the timers (and the bus) a turn.
-        await pause(1);
+        await new Promise((resolve) => setImmediate(resolve));
       }
     };
     // PGlite runs one statement at a time: a second writer would only queue behind the first.
@@ -233,7 +254,11 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     }
     const last = writes.map((write) => BigInt(write.position)).reduce((a, b) => (a > b ? a : b));
     await expect.poll(() => live.seen.some((n) => BigInt(n.position) === last), { timeout: 10_000 }).toBe(true);
-    await pause(200);
+    // Published in position order: once an event committed after every write is out, whatever the
+    // bus was still to publish of the writes (a repeat, one out of order) has come before it.
+    const after = await insertDeposit(t);
+    await appendEvent(after);
+    await expect.poll(() => live.seen.some((n) => n.subjectId === after.id), { timeout: 10_000 }).toBe(true);
     live.stop();
 
     // then
@@ -332,7 +357,10 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
     // (An event is published once final: a write transaction elsewhere on the server can hold it back a while.)
     await expect.poll(() => onB.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     await expect.poll(() => onA.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
-    await pause(300);
+    // A repeat would come before an event committed after it, on each instance (published in position order).
+    const later = await insertDeposit(t);
+    await appendEvent(later);
+    for (const seen of [onA.seen, onB.seen]) await expect.poll(() => seen.some((n) => n.subjectId === later.id), { timeout: 10_000 }).toBe(true);
     onA.stop();
     onB.stop();
     for (const seen of [onA.seen, onB.seen]) {
