@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { collectNotifications } from '../support/notifications.js';
 import type { TestDatabase } from '../support/database.js';
+import { EVENT_BUS_SQL_MARK } from '../../src/modules/events/event-bus.js';
 import { MARK_SQL } from '../../src/modules/events/event.service.js';
 import { insertDeposit } from '../webhooks/support.js';
 
@@ -16,8 +17,6 @@ beforeAll(async () => {
   t = await startTestGateway();
 });
 afterAll(() => t?.close());
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Inserts an event as any writer does (the trigger draws its position) and returns the position. */
 async function appendRaw(session: pg.Client, subjectId: string, clientId: string): Promise<bigint> {
@@ -52,9 +51,22 @@ describe.skipIf(!process.env.DATABASE_URL)('event positions drawn out of commit 
       expect(positionA).toBeGreaterThan(positionB);
       await sessionA.query('commit');
 
-      // when: readers look while B is still open
-      await pause(300);
-      // (a mark written now covers both positions, as the relay or a bus would write it)
+      // when: readers look while B is still open: the live subscriber's bus reads the log (woken,
+      // as by any commit) and has published what it found once it starts a read after that one
+      // (its reads never overlap) ...
+      const busReads: string[] = [];
+      const unwatch = t.gateway.db.watchQueries((sql) => {
+        if (sql.includes(EVENT_BUS_SQL_MARK)) busReads.push(sql);
+      });
+      try {
+        t.gateway.eventBus.wake();
+        await expect.poll(() => busReads.length, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(1);
+        t.gateway.eventBus.wake();
+        await expect.poll(() => busReads.length, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(2);
+      } finally {
+        unwatch();
+      }
+      // ... and a page is read (a mark written now covers both positions, as the relay or a bus would write it)
       await t.gateway.db.fork().execute(`with mark as (${MARK_SQL}) select 1`);
       const whileOpen = await events.page(t.gateway.db.fork(), { after: cursor, limit: 10 });
 
