@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { bothDatabasesGlobs } from './test/database-sets.js';
 
 /**
  * Where tests put their PGlite directories, sandbox state and other scratch files: a RAM-backed
@@ -20,6 +21,12 @@ function scratchRoot(): string | undefined {
 
 const scratch = process.env.TEST_TMPDIR ?? scratchRoot();
 
+/**
+ * TEST_SET=both-databases: only the files whose behaviour can differ between PostgreSQL and PGlite
+ * (test/database-sets.ts), for CI's second run on the other database.
+ */
+const include = process.env.TEST_SET === 'both-databases' ? bothDatabasesGlobs() : ['src/**/*.spec.ts', 'test/**/*.test.ts'];
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships CommonJS (index.js) and ESM (index.mjs). Node, and so every dependency,
@@ -28,7 +35,7 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
-    include: ['src/**/*.spec.ts', 'test/**/*.test.ts'],
+    include,
     setupFiles: ['test/setup.ts'],
     // A migrated PGlite database that each PGlite test database copies (test/support/database.ts).
     globalSetup: ['test/global-setup.ts'],

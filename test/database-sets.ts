@@ -1,0 +1,61 @@
+// Which test files CI runs on both databases. `npm test` runs every file on the database it is
+// given (embedded PGlite by default); CI runs every file once on PostgreSQL, then again on PGlite
+// only the files whose behaviour can differ between the two. A test needing no database runs once.
+//
+// Each entry is a file or a folder (ending in '/'); the longest entry that matches a file decides.
+// test/database-sets.test.ts checks the lists: every file that opens a database is decided by one
+// entry, with its reason, and every entry still matches a file.
+
+/** What can differ between PostgreSQL and PGlite, by file: CI runs these on both. */
+export const ON_BOTH_DATABASES: Readonly<Record<string, string>> = {
+  'test/db/': 'the database layer itself: schema, migrations, transactions on the wire',
+  'src/kernel/visibility.spec.ts': "the visibility policy's SQL filters, run on the real event log table",
+  'test/foundation/restart.test.ts': 'a restart: an empty data folder migrated once, data kept',
+  'test/foundation/health.test.ts': 'readiness follows the database',
+  'test/foundation/database-timeouts.test.ts': 'statement timeouts and a database that is cut or never answers',
+  'test/sandbox/gateway-restart.test.ts': "a restart of a gateway that hosts the sandboxes, on the database's kept state",
+  'test/jobs/': 'the job queue: leases, row locks and back-off in SQL',
+  'test/reconciliation/reconciler.test.ts': "the reconciler's lease and its pass over due records, in SQL",
+  'test/events/': "the event bus (LISTEN/NOTIFY, each database's own client) and the event log's order and catch-up",
+  'test/idempotency/': 'idempotency waits: advisory locks and notifications',
+  'test/deposits/idempotency.test.ts': 'idempotency keys per rail: unique constraints and a stored response',
+  'test/webhooks/webhook-inbox.test.ts': 'the webhook inbox: duplicates and order decided by unique constraints',
+  'test/hardening/unstorable-text.test.ts': 'what text each database can store (NUL, lone surrogates)',
+  'test/deposits/details-race.test.ts': "a write guarded on the row's version (xmin)",
+  'test/deposits/flow.test.ts': 'the card deposit flow end to end, with offline catch-up',
+  'test/refunds/refunds.test.ts': 'the refund flow end to end',
+  'test/payouts/flow.test.ts': 'the payout flow end to end',
+  'test/qr/qr.test.ts': 'the QR code flow end to end',
+};
+
+/** Files that open a database whose behaviour cannot differ by database: CI runs them on PostgreSQL only. */
+export const ON_ONE_DATABASE: Readonly<Record<string, string>> = {
+  'test/card-form/': "the card form's tokens and redirects; its writes are the deposit flow's, run on both",
+  'test/client/': 'typed client operations against the schema, nothing of the database',
+  'test/deposits/': "deposit rules, statuses and provider answers above the database; the deposit flow, its idempotency and the details race run on both",
+  'test/examples/': "the example cashier in a browser; its calls are the API's",
+  'test/foundation/': "the API's edges (auth, limits, masking, logs, graphql-ws, GraphiQL, the CLI): HTTP and GraphQL above the database; restart, health and timeouts run on both",
+  'test/foundation/process.test.ts': 'npm start, which runs on PGlite whatever DATABASE_URL says: the PostgreSQL step already runs it on PGlite',
+  'test/hardening/fuzz.test.ts': "input checks answer before any write; what reaches storage is unstorable-text.test.ts's, run on both",
+  'test/payouts/': 'payout rules, modes and provider answers above the database; the payout flow runs on both',
+  'test/performance/': 'statement counts and compiled execution of the same queries; PostgreSQL is what the counts are about',
+  'test/qr/': 'QR rules and provider events above the database; the QR flow runs on both',
+  'test/reconciliation/': "decisions from the provider's answers; the reconciler's lease and pass run on both",
+  'test/recovery/crash.test.ts': 'kill -9 of the gateway process: PostgreSQL only, since PGlite lives in the process that is killed',
+  'test/reference/': "the README's examples through the API",
+  'test/refunds/': 'refund rules, partial and deferred refunds and chargebacks above the database; the refund flow runs on both',
+  'test/visibility/': 'the visibility policy through the API; its SQL runs on both in src/kernel/visibility.spec.ts',
+  'test/webhooks/': 'admin views of webhooks and the cap on rejected ones; the inbox runs on both',
+};
+
+/** The entry that decides `file` (a path from the project root): the longest that matches it. */
+export function decidingEntry(file: string, entries: readonly string[]): string | undefined {
+  return entries
+    .filter((entry) => (entry.endsWith('/') ? file.startsWith(entry) : file === entry))
+    .sort((a, b) => b.length - a.length)[0];
+}
+
+/** The files CI runs on both databases, as vitest `include` globs. */
+export function bothDatabasesGlobs(): string[] {
+  return Object.keys(ON_BOTH_DATABASES).map((entry) => (entry.endsWith('/') ? `${entry}**/*.{test,spec}.ts` : entry));
+}
