@@ -68,6 +68,10 @@ export interface GatewayConfig {
     compileAfter: number;
     /** Compiled query documents kept in memory; the least recently used beyond it are dropped. */
     compiledDocuments: number;
+    /** A graphql-ws socket that has not sent `connection_init` this long after opening is closed with 4408. */
+    wsConnectionInitTimeoutMs: number;
+    /** Every graphql-ws socket is pinged this often, and closed if the previous ping got no pong. */
+    wsKeepAliveMs: number;
   };
   http: {
     bodyLimitBytes: number;
@@ -125,6 +129,9 @@ export interface DatabaseTimeouts {
 
 /** The defaults of `DatabaseTimeouts`, also used by callers of `openDatabase` that give none. */
 export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectTimeoutMs: 5_000, statementTimeoutMs: 5_000, idleInTransactionTimeoutMs: 30_000 };
+
+/** graphql-ws's own timings (its server's `connectionInitWaitTimeout` and keep-alive), the defaults of the `GRAPHQL_WS_*` settings. */
+export const DEFAULT_GRAPHQL_WS_TIMINGS = { connectionInitTimeoutMs: 3_000, keepAliveMs: 12_000 } as const;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -225,6 +232,8 @@ const envSchema = z.object({
   GRAPHIQL: booleanString.optional(),
   GRAPHQL_COMPILE_AFTER: nonNegativeInt(1_000_000).default(2),
   GRAPHQL_COMPILED_DOCUMENTS: positiveInt(100_000).default(1000),
+  GRAPHQL_WS_CONNECTION_INIT_TIMEOUT_MS: positiveInt(600_000).default(DEFAULT_GRAPHQL_WS_TIMINGS.connectionInitTimeoutMs),
+  GRAPHQL_WS_KEEP_ALIVE_MS: positiveInt(3_600_000).default(DEFAULT_GRAPHQL_WS_TIMINGS.keepAliveMs),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt(10_000_000).default(65_536),
   WEBHOOK_REJECTED_KEEP: positiveInt(10_000_000).default(1000),
@@ -317,6 +326,8 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
       graphiql: e.GRAPHIQL ?? !production,
       compileAfter: e.GRAPHQL_COMPILE_AFTER,
       compiledDocuments: e.GRAPHQL_COMPILED_DOCUMENTS,
+      wsConnectionInitTimeoutMs: e.GRAPHQL_WS_CONNECTION_INIT_TIMEOUT_MS,
+      wsKeepAliveMs: e.GRAPHQL_WS_KEEP_ALIVE_MS,
     },
     http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES, webhookRejectedKeep: e.WEBHOOK_REJECTED_KEEP },
     reconciler: {

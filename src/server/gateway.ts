@@ -234,6 +234,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     maxQueryChars: config.graphql.maxQueryChars,
     maxPayloadBytes: config.http.bodyLimitBytes,
     maxTokens: config.graphql.maxTokens,
+    connectionInitTimeoutMs: config.graphql.wsConnectionInitTimeoutMs,
+    keepAliveMs: config.graphql.wsKeepAliveMs,
   });
 
   const { port } = await listen(httpServer, config.port, config.host);

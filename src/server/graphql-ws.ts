@@ -36,11 +36,7 @@ export const WS_UNAUTHORIZED = 4401;
 /** Close code for a socket whose key (or an operation's key) was revoked while it was open. */
 export const WS_KEY_REVOKED = 4403;
 
-/** As graphql-ws: a socket must send `connection_init` this soon after opening. */
-const CONNECTION_INIT_WAIT_MS = 3_000;
-/** As graphql-ws: every socket is pinged this often, and closed if the previous ping got no pong. */
-const KEEP_ALIVE_MS = 12_000;
-/** Keep-alive ticks per KEEP_ALIVE_MS, each pinging its share of the sockets. */
+/** Keep-alive ticks per keep-alive period, each pinging its share of the sockets. */
 const KEEP_ALIVE_SLICES = 12;
 
 export interface GraphqlWsOptions {
@@ -56,6 +52,10 @@ export interface GraphqlWsOptions {
   maxTokens: number;
   /** Longest query text, refused before it is parsed (`GRAPHQL_MAX_QUERY_CHARS`). */
   maxQueryChars: number;
+  /** As graphql-ws (3 s): a socket must send `connection_init` this soon after opening (`GRAPHQL_WS_CONNECTION_INIT_TIMEOUT_MS`). */
+  connectionInitTimeoutMs: number;
+  /** As graphql-ws (12 s): every socket is pinged this often, and closed if the previous ping got no pong (`GRAPHQL_WS_KEEP_ALIVE_MS`). */
+  keepAliveMs: number;
 }
 
 /** Query texts kept parsed and validated: subscribers mostly send the same few documents. */
@@ -184,13 +184,13 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     connection.initTimer = setTimeout(() => {
       connection.initTimer = undefined;
       if (!connection.initReceived) socket.close(CloseCode.ConnectionInitialisationTimeout, 'Connection initialisation timeout');
-    }, CONNECTION_INIT_WAIT_MS);
+    }, options.connectionInitTimeoutMs);
     socket.on('message', onMessage);
     socket.on('pong', onPong);
     socket.on('close', onClose);
   });
 
-  // One keep-alive timer for every socket: each socket is pinged every KEEP_ALIVE_MS, and one that did
+  // One keep-alive timer for every socket: each socket is pinged every keepAliveMs, and one that did
   // not answer its previous ping is gone. The sockets are spread over KEEP_ALIVE_SLICES ticks, so
   // thousands of them are not pinged (and do not answer) in one burst.
   let tick = 0;
@@ -207,7 +207,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       connection.awaitingPong = true;
       socket.ping();
     }
-  }, KEEP_ALIVE_MS / KEEP_ALIVE_SLICES);
+  }, options.keepAliveMs / KEEP_ALIVE_SLICES);
   keepAlive.unref();
 
   async function handleMessage(connection: Connection, data: string): Promise<void> {

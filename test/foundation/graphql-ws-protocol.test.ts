@@ -5,13 +5,21 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { loadConfig } from '../../src/config.js';
 import { PAYMENT_EVENTS_TOPIC } from '../../src/modules/events/payment-event.types.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 let t: TestGateway;
 
+/**
+ * The protocol's timings, shortened so the tests do not wait out graphql-ws's 3 s and 12 s (the
+ * defaults, checked below). Long enough that a socket sending its first message at once, or a
+ * client answering a ping, is never late.
+ */
+const WS_TIMINGS = { GRAPHQL_WS_CONNECTION_INIT_TIMEOUT_MS: '1000', GRAPHQL_WS_KEEP_ALIVE_MS: '1200' };
+
 beforeAll(async () => {
-  t = await startTestGateway();
+  t = await startTestGateway({ env: WS_TIMINGS });
 });
 afterAll(() => t?.close());
 
@@ -78,6 +86,8 @@ describe('graphql-transport-ws protocol', () => {
   });
 
   it('closes with 4408 a socket that sends no connection_init within 3 seconds', async () => {
+    // 3 s unless configured; this gateway runs with WS_TIMINGS.
+    expect(loadConfig({}).graphql.wsConnectionInitTimeoutMs).toBe(3_000);
     const silent = await rawSocket();
     expect((await silent.closed).code).toBe(4408);
   });
@@ -120,6 +130,8 @@ describe('graphql-transport-ws protocol', () => {
   });
 
   it('pings every socket every 12 seconds, and closes one that did not answer the previous ping', { timeout: 60_000 }, async () => {
+    // 12 s unless configured; this gateway runs with WS_TIMINGS.
+    expect(loadConfig({}).graphql.wsKeepAliveMs).toBe(12_000);
     const open = async (autoPong: boolean) => {
       const socket = new WebSocket(t.gateway.wsUrl, 'graphql-transport-ws', { autoPong });
       const state = { socket, pings: 0, closedAfterPings: -1 };
