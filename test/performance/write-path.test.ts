@@ -3,6 +3,7 @@
 // database-wide lock or sends a NOTIFY (their commits would otherwise serialize server-wide).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYMENT_EVENTS_CHANNEL } from '../../src/modules/events/payment-event.types.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { statementsIssued } from '../support/statements.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
@@ -75,21 +76,31 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
 
   it('createDeposit with nobody subscribed: no read of the event log after its commits, so 4 statements in all', async () => {
     t.gateway.sandboxes.depositGateway!.controls.webhooks({ dropNext: 10 });
-    await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier }); // warm
     const busReads: string[] = [];
     const unwatch = t.gateway.db.watchQueries((sql) => {
       if (sql.includes('/* event-bus */')) busReads.push(sql);
     });
+    // Told of every commit that appended events, after the event bus (a channel's listeners are
+    // called in the order they were added, the bus's at start-up).
+    let wakeUps = 0;
+    const unlisten = await t.gateway.db.listen(PAYMENT_EVENTS_CHANNEL, () => void (wakeUps += 1));
     try {
+      await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier }); // warm
+      await expect.poll(() => wakeUps, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(1);
+      const warmed = wakeUps;
       const statements = await recorded(async () => {
         const response = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
         expect(response.data!.createDeposit.deposit!.id).toMatch(/^dep_/);
       });
-      // The wake-ups of its two commits come right after them.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The wake-up of the commit that appended its creation event comes right after it, to the bus
+      // first; a read the bus started on it would be sent before a statement sent afterwards has
+      // come back.
+      await expect.poll(() => wakeUps, { timeout: 10_000, interval: 5 }).toBeGreaterThan(warmed);
+      await t.gateway.db.fork().execute('select 1');
       expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(4);
       expect(busReads).toEqual([]);
     } finally {
+      await unlisten();
       unwatch();
     }
   });
