@@ -2,10 +2,9 @@
 // is not enqueued twice under one dedupe key, a job whose worker died is taken again once its
 // lease runs out (and the late worker cannot complete it), and stop waits for running jobs.
 
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { JOB_SUCCEEDED, JobQueue, type JobHandler, type JobQueueSettings } from '../../src/kernel/jobs.js';
+import { JOB_SUCCEEDED, JobQueue, type JobHandler, type JobQueueSettings, type JobResultEvent } from '../../src/kernel/jobs.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
@@ -26,19 +25,13 @@ afterAll(async () => {
   await testDb?.drop();
 });
 
-/** A queue on the test database whose `test.record` handler is `handler`; what it logs goes to `logs`. */
-function queue(handler: (name: string) => Promise<void>, settings: Partial<JobQueueSettings> = {}, logs: string[] = []): JobQueue {
-  return queueWith((_em, payload) => handler(payload.name), settings, logs);
+/** A queue on the test database whose `test.record` handler is `handler`. */
+function queue(handler: (name: string) => Promise<void>, settings: Partial<JobQueueSettings> = {}): JobQueue {
+  return queueWith((_em, payload) => handler(payload.name), settings);
 }
 
-function queueWith(handler: JobHandler<'test.record'>, settings: Partial<JobQueueSettings> = {}, logs: string[] = []): JobQueue {
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-      callback();
-    },
-  });
-  const jobs = new JobQueue(createLogger({ level: 'warn', destination: sink }));
+function queueWith(handler: JobHandler<'test.record'>, settings: Partial<JobQueueSettings> = {}): JobQueue {
+  const jobs = new JobQueue(createLogger({ level: 'silent' }));
   jobs.configure({ backoffBaseMs: 10, pollIntervalMs: 60_000, ...settings });
   jobs.attach(db);
   jobs.register('test.record', handler);
@@ -51,6 +44,25 @@ async function enqueue(jobs: JobQueue, name: string, dedupeKey?: string): Promis
 
 async function rows(name: string) {
   return db.fork().execute<Array<{ status: string; attempts: number }>>("select status, attempts from job where kind = 'test.record' and payload->>'name' = ? order by created_at, id", [name]);
+}
+
+/** How many job completions (`update job set status = 'succeeded' …`) any worker sends while `work` runs. */
+async function completionsDuring(work: () => Promise<unknown>): Promise<number> {
+  let sent = 0;
+  const unwatch = db.watchQueries((sql) => {
+    if (sql.trimStart().startsWith("update job set status = 'succeeded'")) sent += 1;
+  });
+  try {
+    await work();
+  } finally {
+    unwatch();
+  }
+  return sent;
+}
+
+/** The rows as an admin sees them, with who holds each and when it last changed. */
+async function fullRows(name: string) {
+  return db.fork().execute("select status, attempts, locked_by, locked_until, run_at, finished_at, updated_at, last_error from job where kind = 'test.record' and payload->>'name' = ? order by created_at, id", [name]);
 }
 
 function gate(): { wait: Promise<void>; open(): void; entered: Promise<void>; enter(): void } {
@@ -139,33 +151,42 @@ describe('the job queue', () => {
         return rowsMatched > 0 ? JOB_SUCCEEDED : undefined;
       };
 
-    // in time: the statement matches the job, which is done, and nothing is logged
+    // in time: the statement matches the job, which is done; the queue records nothing more (so it
+    // has no late run to report), and reports the run once, as succeeded
     const onTime: number[] = [];
-    const logsOnTime: string[] = [];
-    const prompt = queueWith(completingInOwnStatement(undefined, onTime), {}, logsOnTime);
+    const prompt = queueWith(completingInOwnStatement(undefined, onTime));
+    const reported: JobResultEvent[] = [];
+    prompt.onResult((result) => reported.push(result));
     await enqueue(prompt, 'own-completion');
-    expect(await prompt.runDue()).toBe(1);
+    let ran = 0;
+    const sentOnTime = await completionsDuring(async () => (ran = await prompt.runDue()));
+    expect(ran).toBe(1);
     expect(onTime).toEqual([1]);
+    expect(sentOnTime).toBe(1);
     expect(await rows('own-completion')).toEqual([{ status: 'succeeded', attempts: 1 }]);
-    expect(logsOnTime).toEqual([]);
+    expect(reported).toEqual([{ kind: 'test.record', outcome: 'succeeded', attempt: 1 }]);
 
     // late: worker A finishes after its lease ran out and B took the job
     const hung = gate();
     const late: number[] = [];
-    const logsOfA: string[] = [];
-    const a = queueWith(completingInOwnStatement(hung, late), { leaseMs: 300 }, logsOfA);
+    const a = queueWith(completingInOwnStatement(hung, late), { leaseMs: 300 });
     const b = queue(async () => undefined, { leaseMs: 300 });
     await enqueue(a, 'late-own-completion');
     const running = a.runDue();
     await hung.entered;
     await expect.poll(() => b.runDue(), { timeout: 10_000, interval: 50 }).toBe(1);
-    hung.open();
-    await running;
+    const asBLeftIt = await fullRows('late-own-completion');
+    const sentLate = await completionsDuring(async () => {
+      hung.open();
+      await running;
+    });
 
-    // A's completion matched nothing, the job stays B's, and A says it ran late
+    // A's completion matched nothing, and neither did the queue's own completion of A's run, which
+    // it then tried (and found the job taken): the job stays B's, exactly as B left it
     expect(late).toEqual([0]);
+    expect(sentLate).toBe(2);
     expect(await rows('late-own-completion')).toEqual([{ status: 'succeeded', attempts: 2 }]);
-    expect(logsOfA.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['job finished after its lease ran out; another worker took it again']);
+    expect(await fullRows('late-own-completion')).toEqual(asBLeftIt);
   });
 
   it('stop waits for the running job before it resolves, and takes no more', async () => {
