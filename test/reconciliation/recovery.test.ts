@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
+import type { ReconcileResult } from '../../src/modules/reconciliation/reconciler.js';
 import type { Customer } from '../../src/providers/provider.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
@@ -158,8 +159,17 @@ describe('a hosted checkout deposit whose session answer was lost', () => {
   });
 
   it('is left PENDING while its session may still be paid', async () => {
-    const id = await insertUnsubmitted({ ...hosted, createdAt: new Date(), updatedAt: new Date() });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // A minute old: past the wait for a first provider call still in flight, so the reconciler
+    // looks at it now, and far inside its session's 15 minutes.
+    const checked: ReconcileResult[] = [];
+    t.gateway.services.reconciler.onResult((event) => {
+      if (event.subject === 'deposit') checked.push(event.result);
+    });
+    const id = await insertUnsubmitted({ ...hosted, createdAt: new Date(Date.now() - 60_000), updatedAt: new Date(Date.now() - 60_000) });
+
+    const checks = () => checked.filter((result) => result.deposit?.id === id);
+    await expect.poll(() => checks().length, { timeout: 15_000, interval: 20 }).toBeGreaterThan(0);
+    expect(checks()[0]).toMatchObject({ outcome: 'noop' });
     expect(await statusOf(id)).toBe('PENDING');
     expect(await statusChanges(id)).toEqual([]);
   });
