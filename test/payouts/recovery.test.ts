@@ -126,7 +126,10 @@ describe('payout reconciliation', () => {
     // when: the reconciler keeps not finding it
     const missing = async () => (await allEvents(t.keys.admin)).filter((event) => event.type === 'payout.missing_at_provider' && event.subjectId === id);
     await expect.poll(async () => (await missing()).length, { timeout: 10_000, interval: 100 }).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // Reported at its second check (PAYOUT_MISSING_AFTER_CHECKS); two more that did not find it
+    // either, each of which would have raised it again in the transaction that counted it.
+    const checks = async () => Number((await t.gateway.db.fork().execute<Array<{ missing_checks: number }>>('select missing_checks from payout where id = ?', [id]))[0]?.missing_checks);
+    await expect.poll(checks, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(4);
 
     // then: raised once, seen by admins only, logged and counted; the payout itself is unchanged
     expect(await missing()).toHaveLength(1);
