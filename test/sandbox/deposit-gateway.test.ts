@@ -1,7 +1,7 @@
 // Deposit gateway sandbox over real HTTP: authentication, every rail's rules, response shapes,
 // idempotency, paging, fees, test-mode outcomes, card session and settle, refunds, payouts, hosted pages.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDepositGatewaySandbox, type DepositGatewaySandbox } from '../../src/sandbox/deposit-gateway/index.js';
 import { loadCardForm, submitCard, TEST_CARD } from '../card-form/shopper.js';
 
@@ -509,11 +509,21 @@ describe('checkout sessions and hosted pages', () => {
   });
 
   it('an expired session shows an expired page and takes no payment', async () => {
-    const created = await call('POST', '/checkout-sessions', { amount: '8.00', expires_in: 300 });
-    await new Promise((resolve) => setTimeout(resolve, 400)); // 300 s at timeScale 0.001
-    expect((await fetch(created.body.url)).status).toBe(410);
-    expect((await fetch(`${created.body.url}/pay`, { method: 'POST', redirect: 'manual' })).status).toBe(410);
-    expect(() => sandbox.controls.complete(created.body.id, 'approved')).toThrow(/expired/);
+    // A session expires when the wall clock passes its scaled lifetime (300 s at timeScale 0.001
+    // is 300 ms): the test moves a fake Date there instead of waiting.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const opened = Date.now();
+      const created = await call('POST', '/checkout-sessions', { amount: '8.00', expires_in: 300 });
+      vi.setSystemTime(opened + 299);
+      expect((await fetch(created.body.url)).status).toBe(200);
+      vi.setSystemTime(opened + 300);
+      expect((await fetch(created.body.url)).status).toBe(410);
+      expect((await fetch(`${created.body.url}/pay`, { method: 'POST', redirect: 'manual' })).status).toBe(410);
+      expect(() => sandbox.controls.complete(created.body.id, 'approved')).toThrow(/expired/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('with auto-completion off a direct payment waits for the player on /r/<reference>', async () => {
