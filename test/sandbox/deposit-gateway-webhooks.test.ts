@@ -5,8 +5,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startDepositGatewaySandbox, type DepositGatewaySandbox, type DepositGatewaySandboxOptions } from '../../src/sandbox/deposit-gateway/index.js';
+import { FIRST_RETRY_MS } from '../../src/sandbox/deposit-gateway/webhooks.js';
 
 type Json = Record<string, any>;
 
@@ -161,8 +162,7 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver((_item, index) => (index === 0 ? 'hang' : 200));
     const sandbox = await startSandbox('http://127.0.0.1:9/unreachable');
     await createPayment(sandbox, { ...card, amount: '10.13' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(sandbox.controls.deliveries().some((item) => item.statusCode === null && item.error !== null && !item.dropped)).toBe(true);
+    await expect.poll(() => sandbox.controls.deliveries().some((item) => item.statusCode === null && item.error !== null && !item.dropped), { timeout: 10_000, interval: 5 }).toBe(true);
     sandbox.controls.setAccount(KEY, { webhookUrl: receiver.url });
     await sandbox.controls.idle();
     const events = receiver.received.map((item) => item.body.event);
@@ -187,13 +187,17 @@ describe('webhook delivery', () => {
   });
 
   it('close() stops pending retries', async () => {
+    const timeScale = 0.01;
     const receiver = await startReceiver(() => 500);
-    const sandbox = await startSandbox(receiver.url, { timeScale: 0.01 });
+    const sandbox = await startSandbox(receiver.url, { timeScale });
     await createPayment(sandbox);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A first attempt failed: its retry is scheduled.
+    await expect.poll(() => sandbox.controls.deliveries().some((item) => item.statusCode === 500), { timeout: 10_000, interval: 5 }).toBe(true);
     await sandbox.close();
     const count = receiver.received.length;
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Nothing happens after a close to wait for: the retry it must have cancelled was due one first
+    // backoff (10 s, 100 ms on this clock) after that attempt; twice that covers its request too.
+    await new Promise((resolve) => setTimeout(resolve, 2 * FIRST_RETRY_MS * timeScale));
     expect(receiver.received.length).toBe(count);
   });
 });
@@ -279,9 +283,27 @@ describe('failNext', () => {
   it('hangs past a client timeout without creating anything', async () => {
     const sandbox = await startSandbox(undefined);
     sandbox.controls.failNext({ hangMs: 400 });
-    await expect(createPayment(sandbox, card, KEY, AbortSignal.timeout(100))).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 450));
+    // The hold is a timer of the sandbox's: faked, so the test ends it instead of waiting it out.
+    // The request goes by node:http, whose own timers are not the global ones faked here.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let answered = false;
+      const request = http.request(`${sandbox.baseUrl}/payments`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' } }, () => {
+        answered = true;
+      });
+      const failed = new Promise<Error>((resolve) => request.on('error', resolve));
+      request.end(JSON.stringify(card));
+      // Once the sandbox has read the request and holds it, the client gives up, as on a time-out.
+      await expect.poll(() => sandbox.controls.requestBodies('/payments'), { timeout: 10_000, interval: 5 }).toEqual([JSON.stringify(card)]);
+      request.destroy(new Error('client time-out'));
+      expect(await failed).toBeInstanceOf(Error);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(400);
+    } finally {
+      vi.useRealTimers();
+    }
     await sandbox.controls.idle();
+    expect(sandbox.controls.records().payments).toEqual([]);
     expect(sandbox.controls.events()).toHaveLength(0);
     expect(sandbox.controls.requestCount('/payments')).toBe(1);
   });
