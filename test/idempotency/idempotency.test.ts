@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
 import { ACCOUNTS, CHILE_INPUT, payoutsClient } from '../payouts/fixtures.js';
@@ -52,8 +52,19 @@ beforeAll(async () => {
   const created = await execute(url, CreateApiClientMutation, { input: { name: 'refunds-office', roles: ['REFUNDS'] } }, { key: t.keys.admin });
   refundsKey = created.data!.createApiClient.key!;
   payoutsKey = await payoutsClient(t, 'payout-service');
+  // From here to the end of the file, setTimeout runs on a clock of its own, so a test can let a
+  // provider call take 30 s without waiting for them. It keeps pace with real time otherwise, and
+  // stays installed until every gateway of the file has stopped, so no timer of theirs is lost.
+  // (Installed after the first requests: fetch's shared timer, created by then, stays a real one.)
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'], shouldAdvanceTime: true, advanceTimeDelta: 5 });
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  try {
+    await t?.close();
+  } finally {
+    vi.useRealTimers();
+  }
+});
 
 const sandbox = () => t.gateway.sandboxes.depositGateway!.controls;
 const status = async (id: string) => (await execute(url, DepositQuery, { id }, { key: t.keys.admin })).data?.deposit?.status;
@@ -137,20 +148,33 @@ describe('a duplicate in flight', () => {
     // The provider holds the first call for 31 s, then processes it.
     sandbox().failNext({ hangMs: 31_000, thenProcess: true, method: 'POST' });
     const first = rawResponse(url, CreateDepositMutation, variables, t.keys.webCashier);
-    await until(async () => sandbox().requestCount('/payments', 'POST') > calls);
+    // The sandbox has read the whole call, so its 31 s have started.
+    await until(async () => sandbox().requestBodies('/payments', 'POST').slice(calls).some((body) => body !== ''));
 
-    let keyReads = 0;
+    const keyStatements: string[] = [];
     const unwatch = t.gateway.db.watchQueries((sql) => {
-      if (/idempotency_key/.test(sql)) keyReads += 1;
+      if (/idempotency_key/.test(sql)) keyStatements.push(sql.trim());
     });
     const duplicates = Promise.all([1, 2].map(() => rawResponse(url, CreateDepositMutation, variables, t.keys.webCashier)));
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    unwatch();
-    // Two waiting duplicates: each tries to take the key and looks at it once, then nothing until
-    // the first one's release (a polling loop would read the row every few hundred milliseconds).
-    expect(keyReads).toBe(4);
+    // Each duplicate tries to take the key, finds it held and looks at it once; a round trip later
+    // both wait.
+    await until(async () => keyStatements.length >= 4);
+    await t.gateway.db.fork().execute('select 1');
+    // The provider's 31 s pass on the timers' clock, a second at a time: whatever is due fires (the
+    // sandbox's hold at the end, not the gateway's 45 s provider time-out), and a round trip lets
+    // the database work it started run. A waiter woken by a timer meanwhile (a poll, a lease
+    // shorter than the call) would look at the key again.
+    for (let second = 0; second < 31; second++) {
+      await vi.advanceTimersByTimeAsync(1_000);
+      await t.gateway.db.fork().execute('select 1');
+    }
 
     const [answer, copies] = await Promise.all([first, duplicates]);
+    unwatch();
+    // Two waiting duplicates: each looked at the key once, then nothing until the first one's
+    // release, 31 s later (a polling loop would read the row every few hundred milliseconds).
+    const release = keyStatements.findIndex((sql) => sql.startsWith('update idempotency_key set response = '));
+    expect(release).toBe(4);
     expect(JSON.parse(answer).data.createDeposit.userErrors).toEqual([]);
     expect(copies).toEqual([answer, answer]);
     expect(sandbox().requestCount('/payments', 'POST') - calls).toBe(1);
