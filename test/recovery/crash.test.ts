@@ -95,8 +95,6 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** The sandbox process: its provider address, and its controls over IPC. */
 interface SandboxProcess extends Child {
   baseUrl: string;
@@ -345,10 +343,15 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of the gateway mid-burst', (
     // ... it comes back on the same port and database; the sandbox keeps retrying its webhooks, and
     // the requests whose answer was lost are sent again with their idempotency key, as clients would
     gateway = await startGateway(gatewayEnv);
-    while (resent.some((request) => !answered(request)) && Date.now() < deadline - 45_000) {
-      await Promise.all(resent.filter((request) => !answered(request)).map(attempt));
-      if (resent.some((request) => !answered(request))) await pause(500);
-    }
+    await expect
+      .poll(
+        async () => {
+          await Promise.all(resent.filter((request) => !answered(request)).map(attempt));
+          return resent.filter((request) => !answered(request)).map((request) => `${request.key}: ${request.lost}`);
+        },
+        { timeout: Math.max(deadline - 45_000 - Date.now(), 0), interval: 500, message: 'requests re-sent and never answered' },
+      )
+      .toEqual([]);
 
     // ... and the webhooks and the reconciler run until the provider and the gateway agree, or time is up
     const read = async () => {
@@ -434,12 +437,15 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of the gateway mid-burst', (
         'gateway payouts the provider never received': [...payouts].filter(([id, p]) => !knownPayouts.has(id) && p.status !== 'FAILED').map(([id, p]) => line(id, p.status)),
       };
     };
-    const agreed = (found: ReturnType<typeof problems>) => Object.values(found).every((list) => list.length === 0);
-    let state = await read();
-    while (!agreed(problems(state)) && Date.now() < deadline - 10_000) {
-      await pause(500);
-      state = await read();
-    }
+    // (a poll that times out lists the kinds of problem still found, each with its cases)
+    let state!: Awaited<ReturnType<typeof read>>;
+    await expect
+      .poll(async () => Object.entries(problems((state = await read()))).filter(([, list]) => list.length > 0), {
+        timeout: Math.max(deadline - 10_000 - Date.now(), 0),
+        interval: 500,
+        message: `the provider and the gateway still disagree (answers lost: ${lost.length}, ${abandoned.size} never re-sent)`,
+      })
+      .toEqual([]);
 
     // then: each kind of problem reported on its own
     const { records, deposits, refunds, payouts } = state;
@@ -473,11 +479,6 @@ describe.skipIf(!process.env.DATABASE_URL)('kill -9 of the gateway mid-burst', (
       }
       return broken;
     };
-    let broken = await brokenChains();
-    for (const until = Date.now() + 20_000; broken.length > 0 && Date.now() < until; ) {
-      await pause(500);
-      broken = await brokenChains();
-    }
-    expect.soft(broken, 'event chains with a missing or repeated transition').toEqual([]);
+    await expect.poll(brokenChains, { timeout: 20_000, interval: 500, message: 'event chains with a missing or repeated transition' }).toEqual([]);
   }, 150_000);
 });
