@@ -172,6 +172,8 @@ describe('a provider lookup that fails', () => {
     expect(await readDeposit(t, id)).toMatchObject({ status: 'SUCCEEDED', fee: null, net: null });
     // Reported for the operators as a job failed for good, once.
     expect(await metric(t, /gateway_jobs_total\{kind="deposit.fetch_details",outcome="failed"\} (\d+)/)).toBe(1);
+    // and logged at error level, which is what pages an operator
+    expect(t.logs.some((line) => line.includes('job failed for good') && line.includes('"level":50'))).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@
 // is not enqueued twice under one dedupe key, a job whose worker died is taken again once its
 // lease runs out (and the late worker cannot complete it), and stop waits for running jobs.
 
+import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { JOB_SUCCEEDED, JobQueue, type JobHandler, type JobQueueSettings, type JobResultEvent } from '../../src/kernel/jobs.js';
@@ -30,8 +31,10 @@ function queue(handler: (name: string) => Promise<void>, settings: Partial<JobQu
   return queueWith((_em, payload) => handler(payload.name), settings);
 }
 
-function queueWith(handler: JobHandler<'test.record'>, settings: Partial<JobQueueSettings> = {}): JobQueue {
-  const jobs = new JobQueue(createLogger({ level: 'silent' }));
+/** A queue whose handler is `handler`; with `logs`, what it logs at warn and above goes there. */
+function queueWith(handler: JobHandler<'test.record'>, settings: Partial<JobQueueSettings> = {}, logs?: string[]): JobQueue {
+  const destination = logs && new Writable({ write: (chunk: Buffer, _encoding, done) => (logs.push(...chunk.toString('utf8').split('\n').filter(Boolean)), done()) });
+  const jobs = new JobQueue(destination ? createLogger({ level: 'warn', destination }) : createLogger({ level: 'silent' }));
   jobs.configure({ backoffBaseMs: 10, pollIntervalMs: 60_000, ...settings });
   jobs.attach(db);
   jobs.register('test.record', handler);
@@ -169,7 +172,8 @@ describe('the job queue', () => {
     // late: worker A finishes after its lease ran out and B took the job
     const hung = gate();
     const late: number[] = [];
-    const a = queueWith(completingInOwnStatement(hung, late), { leaseMs: 300 });
+    const logsOfA: string[] = [];
+    const a = queueWith(completingInOwnStatement(hung, late), { leaseMs: 300 }, logsOfA);
     const b = queue(async () => undefined, { leaseMs: 300 });
     await enqueue(a, 'late-own-completion');
     const running = a.runDue();
@@ -187,6 +191,8 @@ describe('the job queue', () => {
     expect(sentLate).toBe(2);
     expect(await rows('late-own-completion')).toEqual([{ status: 'succeeded', attempts: 2 }]);
     expect(await fullRows('late-own-completion')).toEqual(asBLeftIt);
+    // and worker A says so, once: the late run is what an operator reads of it (no metric tells it apart)
+    expect(logsOfA.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['job finished after its lease ran out; another worker took it again']);
   });
 
   it('stop waits for the running job before it resolves, and takes no more', async () => {
