@@ -11,7 +11,7 @@ import type { GatewayContext } from '../../src/graphql/context.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/modules/events/payment-event.types.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
-import { subscribed } from '../deposits/support.js';
+import { eventsAfter, subscribed } from '../deposits/support.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { jobsSettled } from '../support/jobs.js';
 import { statementsOf } from '../support/statements.js';
@@ -82,16 +82,20 @@ async function executions(): Promise<number> {
 
 /** A web cashier's deposit taken to SUCCEEDED, with the notifications of it published on this instance meanwhile. */
 async function succeededDepositNotifications(filter?: (event: EventNotification) => boolean): Promise<{ depositId: string; captured: EventNotification[] }> {
-  const captured: EventNotification[] = [];
+  const published: EventNotification[] = [];
   const capture = t.gateway.services.pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC, filter);
+  const reading = (async () => {
+    for await (const event of capture) published.push(event);
+  })();
   const depositId = await succeededDeposit(t.keys.webCashier);
-  for (;;) {
-    const next = await Promise.race([capture.next(), new Promise<null>((resolve) => setTimeout(() => resolve(null), 50))]);
-    if (!next || next.done) break;
-    if (next.value.subjectId === depositId) captured.push(next.value);
-  }
+  const captured = () => published.filter((event) => event.subjectId === depositId);
+  // The deposit is settled (its jobs done): every event of it is in the log, and the bus publishes
+  // each once it is final. Captured once as many notifications arrived as the log holds events.
+  const inLog = async () => (await eventsAfter(t.gateway.graphqlUrl, t.keys.admin)).nodes.filter((node) => node.subjectId === depositId).length;
+  await expect.poll(async () => captured().length > 0 && captured().length === (await inLog()), { timeout: 10_000, interval: 20 }).toBe(true);
   await capture.return!();
-  return { depositId, captured };
+  await reading;
+  return { depositId, captured: captured() };
 }
 
 /** The payload part of a `next` frame, as text. */
