@@ -34,25 +34,21 @@ const account = (apiKey: string, livemode = false): MerchantAccount => ({
   webhookSecrets: [SECRET],
 });
 
-const logger = createLogger({
-  level: 'debug',
-  destination: new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      logLines.push(chunk.toString('utf8'));
-      done();
-    },
-  }),
-});
+/** A debug logger whose lines go to `lines`. */
+const capturingLogger = (lines: string[]) =>
+  createLogger({
+    level: 'debug',
+    destination: new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    }),
+  });
+
+const logger = capturingLogger(logLines);
 const adapter = createDepositGatewayAdapter({ timeoutMs: 400, maxRetries: 2, retryBaseMs: 10, logger });
-const sandboxLogger = createLogger({
-  level: 'debug',
-  destination: new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      sandboxLines.push(chunk.toString('utf8'));
-      done();
-    },
-  }),
-});
+const sandboxLogger = capturingLogger(sandboxLines);
 
 let seq = 0;
 const newId = (prefix = 'dep') => `${prefix}_${Date.now().toString(36)}_${(seq++).toString(36)}`;
