@@ -67,8 +67,8 @@ describe('the database sets', () => {
   });
 
   it('run on both databases every file whose test names carry the database they ran on', () => {
-    const naming = new RegExp(["'PostgreSQL' : 'PGlite'", "'PGlite' : 'PostgreSQL'"].join('|'));
-    const named = testFiles.filter((file) => naming.test(readFileSync(path.join(root, file), 'utf8')));
+    const naming = /'PostgreSQL' : 'PGlite'|'PGlite' : 'PostgreSQL'/;
+    const named = testFiles.filter((file) => file !== 'test/database-sets.test.ts' && naming.test(readFileSync(path.join(root, file), 'utf8')));
     expect(named).toContain('test/performance/write-path.test.ts');
     expect(named.filter((file) => !(decidingEntry(file, entries)! in ON_BOTH_DATABASES))).toEqual([]);
   });
