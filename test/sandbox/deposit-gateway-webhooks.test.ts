@@ -187,7 +187,9 @@ describe('webhook delivery', () => {
   });
 
   it('close() stops pending retries', async () => {
-    const timeScale = 0.01;
+    // The first retry comes 500 ms after the failed attempt on this clock: room enough for the
+    // close to come first however busy the machine, so the count below is what arrived before it.
+    const timeScale = 0.05;
     const receiver = await startReceiver(() => 500);
     const sandbox = await startSandbox(receiver.url, { timeScale });
     await createPayment(sandbox);
@@ -196,7 +198,7 @@ describe('webhook delivery', () => {
     await sandbox.close();
     const count = receiver.received.length;
     // Nothing happens after a close to wait for: the retry it must have cancelled was due one first
-    // backoff (10 s, 100 ms on this clock) after that attempt; twice that covers its request too.
+    // backoff (10 s, 500 ms on this clock) after that attempt; twice that covers its request too.
     await new Promise((resolve) => setTimeout(resolve, 2 * FIRST_RETRY_MS * timeScale));
     expect(receiver.received.length).toBe(count);
   });
