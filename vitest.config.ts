@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { bothDatabasesGlobs } from './test/database-sets.js';
 
 /**
@@ -27,6 +28,24 @@ const scratch = process.env.TEST_TMPDIR ?? scratchRoot();
  */
 const include = process.env.TEST_SET === 'both-databases' ? bothDatabasesGlobs() : ['src/**/*.spec.ts', 'test/**/*.test.ts'];
 
+/**
+ * The files that take longest, started first. Vitest orders files by their last run's duration,
+ * but a fresh clone has no last run and falls back to file size; a long file started late would
+ * hold the run open alone at its end.
+ */
+const LONGEST = ['test/hardening/fuzz.test.ts', 'test/foundation/process.test.ts', 'test/recovery/crash.test.ts'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const index = LONGEST.findIndex((file) => spec.moduleId.endsWith(file));
+      return index === -1 ? LONGEST.length : index;
+    };
+    return sorted.map((spec, position) => ({ spec, position })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.position - b.position).map(({ spec }) => spec);
+  }
+}
+
 export default defineConfig({
   resolve: {
     // graphql 16 ships CommonJS (index.js) and ESM (index.mjs). Node, and so every dependency,
@@ -52,5 +71,6 @@ export default defineConfig({
     // WebAssembly) load once per worker, not once per file. Files share nothing else: each has its
     // own database and its own gateway.
     isolate: false,
+    sequence: { sequencer: LongestFirst },
   },
 });
