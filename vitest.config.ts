@@ -1,19 +1,19 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, statfsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { bothDatabasesGlobs } from './test/database-sets.js';
 
 /**
  * Where tests put their PGlite directories, sandbox state and other scratch files: a RAM-backed
- * tmpfs when the machine has one (Linux's /dev/shm), else the system's temporary folder. PGlite
- * syncs its files as PostgreSQL does; on a disk every test database's copy and commit waits for it.
+ * tmpfs when the machine has one with room (Linux's /dev/shm; a container's is often 64 MB), else
+ * the system's temporary folder. PGlite syncs its files as PostgreSQL does; on a disk every test
+ * database's copy and commit waits for it.
  */
 function scratchRoot(): string | undefined {
   try {
-    if (statSync('/dev/shm').isDirectory()) {
-      accessSync('/dev/shm', constants.W_OK);
-      return '/dev/shm';
-    }
+    accessSync('/dev/shm', constants.W_OK);
+    const { bavail, bsize } = statfsSync('/dev/shm');
+    if (bavail * bsize >= 2 * 1024 ** 3) return '/dev/shm';
   } catch {
     // No tmpfs here (macOS, Windows): the system's temporary folder.
   }
