@@ -92,7 +92,7 @@ describe('an unverified webhook is refused and changes nothing', () => {
   const cases: Array<{ name: string; status: number; reason: string; send: (bytes: string, secret: string) => { body: string; header: string | null } }> = [
     { name: 'tampered body', status: 401, reason: 'SIGNATURE_MISMATCH', send: (bytes, secret) => ({ body: bytes.replace('"10.00"', '"1000.00"'), header: signatureHeader(bytes, [secret], now()) }) },
     { name: 'stale t (301 s old)', status: 401, reason: 'TIMESTAMP_OUT_OF_WINDOW', send: (bytes, secret) => ({ body: bytes, header: signatureHeader(bytes, [secret], now() - 301) }) },
-    { name: 'future t (301 s ahead)', status: 401, reason: 'TIMESTAMP_OUT_OF_WINDOW', send: (bytes, secret) => ({ body: bytes, header: signatureHeader(bytes, [secret], now() + 301) }) },
+    { name: 'future t (301 s ahead)', status: 401, reason: 'TIMESTAMP_OUT_OF_WINDOW', send: (bytes, secret) => ({ body: bytes, header: signatureHeader(bytes, [secret], Math.ceil(Date.now() / 1000) + 301) }) },
     { name: 'missing header', status: 401, reason: 'SIGNATURE_MISSING', send: (bytes) => ({ body: bytes, header: null }) },
     { name: 'malformed header', status: 401, reason: 'SIGNATURE_MALFORMED', send: (bytes) => ({ body: bytes, header: 'sha256=deadbeef' }) },
     { name: 'malformed v1', status: 401, reason: 'SIGNATURE_MALFORMED', send: (bytes) => ({ body: bytes, header: `t=${now()},v1=xyz` }) },
@@ -106,7 +106,8 @@ describe('an unverified webhook is refused and changes nothing', () => {
     const deposit = await insertDeposit(t);
     const secret = accountSecrets(t)[0]!;
     const before = await countDeliveries(t);
-    // Signed right before it is sent: a `t` 301 s ahead is in the window again once a second passes.
+    // Signed right before it is sent (and `t` ahead counted from the next whole second): a `t` 301 s
+    // ahead is inside the 300 s window again once a second passes.
     const { body, header } = send(JSON.stringify(paymentEnvelope(deposit, 'approved')), secret);
 
     // when
