@@ -86,6 +86,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly eventBusCatchUps = new Counter({
+    name: 'gateway_event_bus_catch_ups_total',
+    help: 'Times the event bus, its LISTEN connection back after a drop, read and published the payment events committed while it was not listening.',
+    registers: [this.registry],
+  });
+
   readonly jobs = new Counter({
     name: 'gateway_jobs_total',
     help: 'Runs of follow-up jobs by kind and outcome (succeeded, retried, failed: attempts exhausted, superseded: a newer job does the work).',

@@ -78,6 +78,8 @@ export class EventBus implements TopicFeed {
     private readonly db: Database,
     private readonly pubsub: LocalPubSub,
     private readonly logger: Logger,
+    /** Told of each catch-up after a reconnect, with how many events it published (the gateway counts them). */
+    private readonly onCaughtUp: (published: number) => void = () => undefined,
   ) {}
 
   /** The newest position published so far (or the final position when the bus began to follow), or undefined before it ever followed. */
@@ -188,7 +190,10 @@ export class EventBus implements TopicFeed {
         if (this.stopped) return;
         if (!page.full && !this.again) break;
       }
-      if (reconnected) this.logger.info({ published, position: String(this.last) }, 'caught up with the payment events committed while not listening');
+      if (reconnected) {
+        this.logger.info({ published, position: String(this.last) }, 'caught up with the payment events committed while not listening');
+        this.onCaughtUp(published);
+      }
     } catch (error) {
       // The database is failing: the next poll (or wake-up) reads again from the same position.
       this.logger.error({ err: error, position: String(this.last) }, 'could not read the payment event log; retrying');
