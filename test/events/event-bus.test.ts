@@ -14,7 +14,7 @@ import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { CreatePayoutMutation, PayoutUpdatedSubscription } from '../payouts/operations.js';
 import { DepositUpdatedSubscription } from '../deposits/operations.js';
 import { collect, subscribed } from '../deposits/support.js';
-import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { execute, metric, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { collectNotifications } from '../support/notifications.js';
 import { wsClient } from '../support/ws.js';
 import type { TestDatabase } from '../support/database.js';
@@ -72,6 +72,17 @@ async function publishedFromNow(): Promise<{ seen: EventNotification[]; stop(): 
   return { seen, stop: () => void subscription.return() };
 }
 
+/**
+ * Commits an event of a new deposit and waits until each of `seen` holds it. The bus publishes in
+ * position order, so whatever it still had to publish before that event (a repeat, one out of
+ * order) has arrived by then, and a live channel is shown to be live.
+ */
+async function laterEventSeen(...seen: EventNotification[][]): Promise<void> {
+  const later = await insertDeposit(t);
+  await appendEvent(later);
+  for (const list of seen) await expect.poll(() => list.some((n) => n.subjectId === later.id), { timeout: 10_000 }).toBe(true);
+}
+
 /** Once the earlier tests' subscriptions are gone, one commit the bus leaves unread: it no longer follows the log. */
 async function idleBus(deposit: Deposit): Promise<void> {
   await expect.poll(() => t.gateway.services.pubsub.hasSubscribers(PAYMENT_EVENTS_TOPIC), { timeout: 10_000 }).toBe(false);
@@ -94,9 +105,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     // then: one after commit, carrying the snapshot, and no repeat before an event committed after
     // it (the bus publishes in position order: a repeat would come before that one)
     await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
-    const later = await insertDeposit(t);
-    await appendEvent(later);
-    await expect.poll(() => live.seen.some((n) => n.subjectId === later.id), { timeout: 10_000 }).toBe(true);
+    await laterEventSeen(live.seen);
     const mine = live.seen.filter((n) => n.subjectId === deposit.id);
     live.stop();
     expect(mine).toHaveLength(1);
@@ -125,9 +134,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
       }),
     ).rejects.toThrow('rolled back on purpose');
     // A later committed event proves the channel is live, so silence above was not a dead bus.
-    const other = await insertDeposit(t);
-    await appendEvent(other);
-    await expect.poll(() => live.seen.some((n) => n.subjectId === other.id), { timeout: 10_000 }).toBe(true);
+    await laterEventSeen(live.seen);
     live.stop();
     expect(live.seen.filter((n) => n.subjectId === deposit.id)).toEqual([]);
     expect(await eventsOf(t, deposit.id)).toEqual([]);
@@ -256,9 +263,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     await expect.poll(() => live.seen.some((n) => BigInt(n.position) === last), { timeout: 10_000 }).toBe(true);
     // Published in position order: once an event committed after every write is out, whatever the
     // bus was still to publish of the writes (a repeat, one out of order) has come before it.
-    const after = await insertDeposit(t);
-    await appendEvent(after);
-    await expect.poll(() => live.seen.some((n) => n.subjectId === after.id), { timeout: 10_000 }).toBe(true);
+    await laterEventSeen(live.seen);
     live.stop();
 
     // then
@@ -358,9 +363,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
     await expect.poll(() => onB.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     await expect.poll(() => onA.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     // A repeat would come before an event committed after it, on each instance (published in position order).
-    const later = await insertDeposit(t);
-    await appendEvent(later);
-    for (const seen of [onA.seen, onB.seen]) await expect.poll(() => seen.some((n) => n.subjectId === later.id), { timeout: 10_000 }).toBe(true);
+    await laterEventSeen(onA.seen, onB.seen);
     onA.stop();
     onB.stop();
     for (const seen of [onA.seen, onB.seen]) {
@@ -449,7 +452,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and come
         [after.id, 'SUCCEEDED'],
       ]);
       // and the catch-up is what delivered them: operators see it counted
-      expect(await (await fetch(`${t.gateway.url}/metrics`)).text()).toMatch(/^gateway_event_bus_catch_ups_total [1-9]/m);
+      expect(await metric(t, /^gateway_event_bus_catch_ups_total (\d+)/m)).toBeGreaterThan(0);
     } finally {
       await live.close();
     }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDepositGatewaySandbox, type DepositGatewaySandbox } from '../../src/sandbox/deposit-gateway/index.js';
 import { createTestDatabase } from '../support/database.js';
-import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { execute, metric, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
 
@@ -55,11 +55,6 @@ async function readDeposit(t: TestGateway, id: string) {
 async function providerReference(t: TestGateway, id: string): Promise<string> {
   const rows = await t.gateway.db.fork().execute<Array<{ provider_reference: string }>>('select provider_reference from deposit where id = ?', [id]);
   return rows[0]!.provider_reference;
-}
-
-async function metric(t: TestGateway, pattern: RegExp): Promise<number> {
-  const text = await (await fetch(`${t.gateway.url}/metrics`)).text();
-  return Number(pattern.exec(text)?.[1] ?? 0);
 }
 
 /** fee + net = amount, exactly (decimal strings with two places). */

@@ -3,13 +3,10 @@
 // polling of its table and the event bus's reads of the log, which run on timers and wake-ups
 // whatever the request does, are left out.
 
-import { expect } from 'vitest';
 import type { TestGateway } from './gateway.js';
+import { jobsSettled, TEST_WAIT_MARK } from './jobs.js';
 
 const JOB_WORKER = /\b(from|update|into)\s+"?job"?\b|\/\* (event-bus|relay) \*\//i;
-
-/** Marks the statements `quiet` itself sends to see whether work is left, so that it does not count them as work. */
-const QUIET_MARK = '/* test:quiet */';
 
 /** Statements issued while `action` runs, apart from the job worker's. */
 export async function statementsOf(t: TestGateway, action: () => Promise<void>): Promise<number> {
@@ -44,51 +41,17 @@ export async function statementsIssued(t: TestGateway, action: () => Promise<voi
 async function quiet(t: TestGateway, unrelated: RegExp): Promise<void> {
   let issued = 0;
   const unwatch = t.gateway.db.watchQueries((sql) => {
-    if (!unrelated.test(sql) && !sql.includes(QUIET_MARK)) issued += 1;
+    if (!unrelated.test(sql) && !sql.includes(TEST_WAIT_MARK)) issued += 1;
   });
   try {
     for (;;) {
       const before = issued;
       await t.gateway.sandboxes.depositGateway?.controls.idle();
       await t.gateway.sandboxes.qrGateway?.controls.idle();
-      await jobsDone(t);
-      await busCaughtUp(t);
+      await jobsSettled(t, { runDue: true });
       if (issued === before) return;
     }
   } finally {
     unwatch();
   }
-}
-
-/** Runs the jobs that are due (whether or not the worker runs) and waits for the running ones. */
-async function jobsDone(t: TestGateway): Promise<void> {
-  const open = async () => {
-    const [row] = await t.gateway.db
-      .fork()
-      .execute<Array<{ pending: string | number; running: string | number }>>(
-        `${QUIET_MARK} select count(*) filter (where status = 'pending') as pending, count(*) filter (where status = 'running') as running from job where status in ('pending', 'running') and run_at <= now()`,
-      );
-    return { pending: Number(row?.pending ?? 0), running: Number(row?.running ?? 0) };
-  };
-  await expect
-    .poll(
-      async () => {
-        const before = await open();
-        if (before.pending === 0) return before.running;
-        await t.gateway.services.jobs.runDue();
-        const after = await open();
-        return after.pending + after.running;
-      },
-      { timeout: 10_000, interval: 20 },
-    )
-    .toBe(0);
-}
-
-/** While the event bus follows the log (someone subscribes), waits until it has published every event committed so far. */
-async function busCaughtUp(t: TestGateway): Promise<void> {
-  const bus = t.gateway.eventBus;
-  if (!bus.following) return;
-  const rows = await t.gateway.db.fork().execute<Array<{ head: string | null }>>(`${QUIET_MARK} select max(position)::text as head from payment_event`);
-  const head = BigInt(rows[0]?.head ?? 0);
-  await expect.poll(() => !bus.following || (bus.publishedThrough ?? -1n) >= head, { timeout: 10_000, interval: 20 }).toBe(true);
 }

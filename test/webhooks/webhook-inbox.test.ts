@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventNotification } from '../../src/modules/events/payment-event.types.js';
 import { signatureHeader } from '../../src/providers/deposit-gateway/index.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { metric, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { collectNotifications } from '../support/notifications.js';
 import { databaseOutage, type TestDatabase } from '../support/database.js';
 import {
@@ -33,12 +33,6 @@ async function publishedPastNow(live: { seen: EventNotification[] }): Promise<vo
   const later = await insertDeposit(t);
   expect((await sendWebhook(t, paymentEnvelope(later, 'declined'))).body.outcome).toBe('applied');
   await expect.poll(() => live.seen.some((n) => n.subjectId === later.id), { timeout: 10_000 }).toBe(true);
-}
-
-/** A counter of the gateway's /metrics (0 while it has no sample). */
-async function metric(gateway: TestGateway, pattern: RegExp): Promise<number> {
-  const text = await (await fetch(`${gateway.gateway.url}/metrics`)).text();
-  return Number(pattern.exec(text)?.[1] ?? 0);
 }
 
 describe('a verified approved webhook', () => {
