@@ -9,7 +9,7 @@ import type { MerchantAccount } from './providers/provider.js';
 import { createDepositGatewayAdapter, type DepositGatewayAdapter } from './providers/deposit-gateway/index.js';
 import { createQrGatewayAdapter, type QrGatewayAdapter } from './providers/qr-gateway/index.js';
 import { ApiClientService } from './modules/clients/api-client.service.js';
-import { EventService } from './modules/events/event.service.js';
+import { EventLog } from './kernel/events/event-log.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
 import { WebhookService } from './modules/webhooks/webhook.service.js';
 import { DepositService } from './modules/deposits/deposit.service.js';
@@ -34,7 +34,7 @@ import { registerWebhookJobs } from './modules/webhooks/webhook-jobs.js';
 export interface Services {
   clients: ApiClientService;
   accounts: MerchantAccountService;
-  events: EventService;
+  events: EventLog;
   webhooks: WebhookService;
   deposits: DepositService;
   refunds: RefundService;
@@ -71,7 +71,7 @@ export function createServices(options: CreateServicesOptions): Services {
   const accounts = new MerchantAccountService(options.merchantAccounts);
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const { timeoutMs, maxRetries, qrAmountUnit } = options.providers;
-  const events = new EventService();
+  const events = new EventLog();
   const providers = {
     'deposit-gateway': createDepositGatewayAdapter({ timeoutMs, maxRetries, logger: logger.child({ provider: 'deposit-gateway' }) }),
     'qr-gateway': createQrGatewayAdapter({ amountUnit: qrAmountUnit, timeoutMs, maxRetries, logger: logger.child({ provider: 'qr-gateway' }) }),

@@ -3,7 +3,7 @@
 import { AdminActionSchema } from '../modules/audit/admin-action.entity.js';
 import { ApiClientSchema } from '../modules/clients/api-client.entity.js';
 import { DepositSchema } from '../modules/deposits/deposit.entity.js';
-import { PaymentEventSchema } from '../modules/events/payment-event.entity.js';
+import { PaymentEventSchema } from '../kernel/events/payment-event.entity.js';
 import { PayoutSchema } from '../modules/payouts/payout.entity.js';
 import { RefundSchema } from '../modules/refunds/refund.entity.js';
 import { WebhookDeliverySchema } from '../modules/webhooks/webhook-delivery.entity.js';

@@ -2,7 +2,7 @@
 // No client: UNAUTHENTICATED. A client without one of the listed roles: FORBIDDEN. ADMIN passes all.
 
 import { getMetadataStorage, type AuthCheckerFn } from 'type-graphql';
-import type { Role } from '../modules/clients/roles.js';
+import type { Role } from '../kernel/roles.js';
 import type { GatewayContext } from './context.js';
 import { forbidden, unauthenticated } from './errors.js';
 

@@ -2,9 +2,10 @@
 // SQL statements whatever its size. Created lazily, one set per GraphQL context.
 
 import DataLoader from 'dataloader';
-import type { PaymentEventRecord } from '../modules/events/event.service.js';
-import type { PaymentSubjectType } from '../modules/events/payment-event.entity.js';
-import type { DepositSnapshot, RefundSnapshot } from '../modules/events/payment-event.types.js';
+import type { PaymentEventRecord } from '../kernel/events/event-log.js';
+import type { PaymentSubjectType } from '../kernel/events/payment-event.entity.js';
+import type { DepositSnapshot } from '../modules/deposits/deposit-snapshot.js';
+import type { RefundSnapshot } from '../modules/refunds/refund-snapshot.js';
 import type { GatewayContext } from './context.js';
 
 export interface Loaders {

@@ -4,7 +4,7 @@
 
 import { GraphQLError, defaultFieldResolver, getNamedType, getNullableType, isNonNullType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { describeUnstorable, findUnstorableText, type UnstorableText } from '../lib/storable-text.js';
-import type { Role } from '../modules/clients/roles.js';
+import type { Role } from '../kernel/roles.js';
 import { authChecker, rootFieldRoles } from './auth.js';
 import type { GatewayContext } from './context.js';
 import { UserError } from './user-error.js';

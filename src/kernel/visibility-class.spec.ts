@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ROLES, type Role } from '../modules/clients/roles.js';
+import { ROLES, type Role } from './roles.js';
 import { maySee, SUBJECT_TYPES, visibilityClass, type Viewer, type VisibilityOptions } from './visibility.js';
 
 const CLIENTS = ['cli_one', 'cli_two', 'cli_three'];

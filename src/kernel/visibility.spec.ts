@@ -6,8 +6,8 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/databa
 import { openDatabase, type Database } from '../db/database.js';
 import { newId } from '../lib/ids.js';
 import { createLogger } from '../lib/logger.js';
-import { ROLES, type Role } from '../modules/clients/roles.js';
-import { PaymentEvent } from '../modules/events/payment-event.entity.js';
+import { ROLES, type Role } from './roles.js';
+import { PaymentEvent } from './events/payment-event.entity.js';
 import { grantsOf, maySee, SUBJECT_TYPES, visibleEventsWhere, visibleWhere, type Viewer } from './visibility.js';
 
 const CLIENTS = ['cli_one', 'cli_two'];

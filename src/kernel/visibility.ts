@@ -1,7 +1,7 @@
 // The one visibility policy: which payment records (and events about them) an API client may see,
 // answered as an in-memory check and as a SQL filter, both derived from the same list of grants.
 
-import type { Role } from '../modules/clients/roles.js';
+import type { Role } from './roles.js';
 
 /** The kinds of record the policy covers: the subjects of the payment event log. */
 export type SubjectType = 'deposit' | 'refund' | 'payout' | 'withdrawal';

@@ -22,7 +22,7 @@ import { listen } from '../lib/http.js';
 import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
 import { assertDepositTransitionsConsistent } from '../modules/deposits/deposit-status.js';
-import { EventBus } from '../modules/events/event-bus.js';
+import { EventBus } from '../kernel/events/event-bus.js';
 import { ReconcilerWorker } from '../modules/reconciliation/reconciler.worker.js';
 import { assertPayoutTransitionsConsistent } from '../modules/payouts/payout-status.js';
 import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-status.js';

@@ -4,7 +4,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { expect } from 'vitest';
-import { PAYMENT_EVENTS_TOPIC } from '../../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_TOPIC } from '../../src/kernel/events/event-notification.js';
 import type { EventsQuery as EventsResult } from '../__generated__/graphql.js';
 import { execute, type TestGateway } from '../support/gateway.js';
 import { EventsQuery } from './operations.js';

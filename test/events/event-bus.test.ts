@@ -8,8 +8,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
+import { toDepositSnapshot } from '../../src/modules/deposits/deposit-snapshot.js';
 import { Payout } from '../../src/modules/payouts/payout.entity.js';
-import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/kernel/events/event-notification.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { CreatePayoutMutation, PayoutUpdatedSubscription } from '../payouts/operations.js';
 import { DepositUpdatedSubscription } from '../deposits/operations.js';
@@ -37,7 +38,8 @@ async function appendEvent(deposit: Deposit, inside: () => Promise<void> = async
       type: 'deposit.status_changed',
       fromStatus: 'PENDING',
       toStatus: 'PENDING',
-      deposit: locked,
+      merchantAccount: locked.merchantAccount,
+      snapshot: toDepositSnapshot(locked),
     });
     await inside();
   });
@@ -53,7 +55,8 @@ async function appendEventAt(deposit: Deposit): Promise<string> {
       type: 'deposit.status_changed',
       fromStatus: 'PENDING',
       toStatus: 'PENDING',
-      deposit,
+      merchantAccount: deposit.merchantAccount,
+      snapshot: toDepositSnapshot(deposit),
     }),
   );
   return String(event.position);
@@ -121,7 +124,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
       fromStatus: 'PENDING',
       toStatus: 'PENDING',
       createdAt: row!.createdAt.toISOString(),
-      deposit: expect.objectContaining({ id: deposit.id, amount: '10.00', currency: 'EUR', status: 'PENDING' }),
+      snapshot: expect.objectContaining({ id: deposit.id, amount: '10.00', currency: 'EUR', status: 'PENDING' }),
     });
   });
 
@@ -150,7 +153,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     await appendEvent(deposit);
     await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
     live.stop();
-    expect(live.seen.find((n) => n.subjectId === deposit.id)!.deposit).toMatchObject({ id: deposit.id, redirectUrl: loaded.redirectUrl });
+    expect(live.seen.find((n) => n.subjectId === deposit.id)!.snapshot).toMatchObject({ id: deposit.id, redirectUrl: loaded.redirectUrl });
   });
 
   it('an oversized payout event still reaches its subscriber, with its snapshot', async () => {
@@ -369,7 +372,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
     for (const seen of [onA.seen, onB.seen]) {
       const mine = seen.filter((n) => n.subjectId === deposit.id);
       expect(mine).toHaveLength(1);
-      expect(mine[0]).toMatchObject({ toStatus: 'SUCCEEDED', deposit: { status: 'SUCCEEDED' } });
+      expect(mine[0]).toMatchObject({ toStatus: 'SUCCEEDED', snapshot: { status: 'SUCCEEDED' } });
     }
   });
 });

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { collectNotifications } from '../support/notifications.js';
 import type { TestDatabase } from '../support/database.js';
-import { EVENT_BUS_SQL_MARK } from '../../src/modules/events/event-bus.js';
-import { MARK_SQL } from '../../src/modules/events/event.service.js';
+import { EVENT_BUS_SQL_MARK } from '../../src/kernel/events/event-bus.js';
+import { MARK_SQL } from '../../src/kernel/events/event-log.js';
 import { insertDeposit } from '../webhooks/support.js';
+import { toDepositSnapshot } from '../../src/modules/deposits/deposit-snapshot.js';
 
 let t: TestGateway & { database: TestDatabase };
 beforeAll(async () => {
@@ -102,7 +103,7 @@ describe.skipIf(!process.env.DATABASE_URL)('event positions drawn out of commit 
       await appendRaw(session, deposit.id, deposit.clientId!);
       const other = await insertDeposit(t);
       await t.gateway.db.fork().transactional((tx) =>
-        events.append(tx, { subjectType: 'deposit', subjectId: other.id, clientId: other.clientId, type: 'deposit.status_changed', fromStatus: 'PENDING', toStatus: 'PENDING', deposit: other }),
+        events.append(tx, { subjectType: 'deposit', subjectId: other.id, clientId: other.clientId, type: 'deposit.status_changed', fromStatus: 'PENDING', toStatus: 'PENDING', merchantAccount: other.merchantAccount, snapshot: toDepositSnapshot(other) }),
       );
       expect((await events.page(t.gateway.db.fork(), { after: cursor, limit: 10 })).map((event) => event.subjectId)).toEqual([]);
       await session.query('rollback');

@@ -12,7 +12,7 @@ import jsQRModule from 'jsqr';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DepositDocument } from '../../client/generated/graphql.js';
-import { PAYMENT_EVENTS_TOPIC } from '../../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_TOPIC } from '../../src/kernel/events/event-notification.js';
 import { SimulateQrPaymentMutation } from '../qr/operations.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 

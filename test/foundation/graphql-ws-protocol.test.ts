@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.js';
-import { PAYMENT_EVENTS_TOPIC } from '../../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_TOPIC } from '../../src/kernel/events/event-notification.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 let t: TestGateway;

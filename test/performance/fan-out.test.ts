@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildGatewaySchema } from '../../src/graphql/schema.js';
 import type { GatewayContext } from '../../src/graphql/context.js';
-import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/kernel/events/event-notification.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
 import { eventsAfter, subscribed } from '../deposits/support.js';
@@ -166,7 +166,7 @@ describe('subscription fan-out', () => {
 
   it('runs one execution per group and event, however many sockets share it, and keeps each subscription\'s events in order', async () => {
     // given: twelve admins and four of the web cashier's subscriptions, each on its own socket, and a captured notification
-    const { depositId, captured } = await succeededDepositNotifications((event) => event.subjectType === 'deposit' && Boolean(event.deposit));
+    const { depositId, captured } = await succeededDepositNotifications((event) => event.subjectType === 'deposit' && Boolean(event.snapshot));
     const admins = await Promise.all(Array.from({ length: 12 }, () => rawSubscriber(t.keys.admin, STREAM)));
     const cashiers = await Promise.all(Array.from({ length: 4 }, () => rawSubscriber(t.keys.webCashier, STREAM)));
     const everyone = [...admins, ...cashiers];
@@ -176,7 +176,7 @@ describe('subscription fan-out', () => {
     // (each with a status of its own, so that order shows)
     const statuses = ['PENDING', 'AUTHORIZED', 'SUCCEEDED'] as const;
     const last = captured.at(-1)!;
-    const changes = statuses.map((status): EventNotification => ({ ...structuredClone(last), deposit: { ...structuredClone(last.deposit!), status } }));
+    const changes = statuses.map((status): EventNotification => ({ ...structuredClone(last), snapshot: { ...structuredClone(last.snapshot!), status } }));
     for (const change of changes) t.gateway.services.pubsub.publish(PAYMENT_EVENTS_TOPIC, change);
     await expect.poll(() => everyone.every((subscriber) => subscriber.frames.length === 3), { timeout: 10_000, interval: 10 }).toBe(true);
 

@@ -3,7 +3,7 @@
 // database-wide lock or sends a NOTIFY (their commits would otherwise serialize server-wide).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAYMENT_EVENTS_CHANNEL } from '../../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_CHANNEL } from '../../src/kernel/events/event-notification.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { statementsIssued } from '../support/statements.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';

@@ -2,7 +2,7 @@
 
 import { expect } from 'vitest';
 import type { LocalPubSub } from '../../src/lib/pubsub.js';
-import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/kernel/events/event-notification.js';
 
 /**
  * Every notification this instance publishes from now on: resolves once the subscription has

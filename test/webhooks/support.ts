@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
-import { PaymentEvent } from '../../src/modules/events/payment-event.entity.js';
+import { PaymentEvent } from '../../src/kernel/events/payment-event.entity.js';
 import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity.js';
 import { signatureHeader } from '../../src/providers/deposit-gateway/index.js';
 import { execute, type TestGateway } from '../support/gateway.js';

@@ -2,7 +2,7 @@
 // exactly one status change per real transition, anomalies kept and acknowledged, 413 and 5xx.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EventNotification } from '../../src/modules/events/payment-event.types.js';
+import type { EventNotification } from '../../src/kernel/events/event-notification.js';
 import { signatureHeader } from '../../src/providers/deposit-gateway/index.js';
 import { metric, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { collectNotifications } from '../support/notifications.js';
@@ -70,7 +70,7 @@ describe('a verified approved webhook', () => {
     live.stop();
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ position: String(events[0]!.position), id: events[0]!.id, fromStatus: 'PENDING', toStatus: 'SUCCEEDED' });
-    expect(mine[0]!.deposit).toMatchObject({ id: deposit.id, status: 'SUCCEEDED', providerStatus: 'approved', amount: '10.00' });
+    expect(mine[0]!.snapshot).toMatchObject({ id: deposit.id, status: 'SUCCEEDED', providerStatus: 'approved', amount: '10.00' });
   });
 
   it('a declined one records the decline reason', async () => {

@@ -2,7 +2,7 @@
 // service). Its key is shown once at creation and stored only as a SHA-256 hash.
 
 import { defineEntity, p } from '@mikro-orm/core';
-import type { Role } from './roles.js';
+import type { Role } from '../../kernel/roles.js';
 
 export const ApiClientSchema = defineEntity({
   name: 'ApiClient',

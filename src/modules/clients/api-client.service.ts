@@ -8,7 +8,7 @@ import { newId } from '../../lib/ids.js';
 import type { FieldError } from '../../providers/provider.js';
 import { ApiClient, detachedClient } from './api-client.entity.js';
 import { KeyCache } from './key-cache.js';
-import { isRole, type Role } from './roles.js';
+import { isRole, type Role } from '../../kernel/roles.js';
 
 /** Keys look like `gw_` + 43 url-safe characters (256 random bits). */
 const KEY_PATTERN = /^gw_[A-Za-z0-9_-]{43}$/;

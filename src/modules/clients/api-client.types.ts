@@ -5,7 +5,7 @@ import { Node } from '../../graphql/node.js';
 import { connectionType } from '../../graphql/relay.js';
 import { UserError } from '../../graphql/user-error.js';
 import type { ApiClient } from './api-client.entity.js';
-import type { Role } from './roles.js';
+import type { Role } from '../../kernel/roles.js';
 
 export const RoleEnum = { CASHIER: 'CASHIER', PAYOUTS: 'PAYOUTS', REFUNDS: 'REFUNDS', ADMIN: 'ADMIN' } as const satisfies Record<Role, Role>;
 

@@ -6,7 +6,7 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { ApiClientService } from './api-client.service.js';
-import type { Role } from './roles.js';
+import type { Role } from '../../kernel/roles.js';
 
 export interface DemoClient {
   id: string;

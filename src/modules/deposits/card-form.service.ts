@@ -9,7 +9,7 @@ import type { Money } from '../../lib/money.js';
 import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import type { DepositStatus, FieldError, MerchantAccount, MoneyMovementProvider } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Deposit } from './deposit.entity.js';
 import type { DepositService } from './deposit.service.js';
@@ -65,7 +65,7 @@ export class CardFormService {
       accounts: MerchantAccountService;
       provider: MoneyMovementProvider;
       deposits: DepositService;
-      events: EventService;
+      events: EventLog;
       jobs: JobQueue;
       logger: Logger;
     },

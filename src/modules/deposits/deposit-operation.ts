@@ -10,18 +10,17 @@ import { columnList, plainRow, plainRows } from '../../db/plain-rows.js';
 import { accountNotConfigured, type MoneyOperation } from '../../kernel/operation.js';
 import type { CreateDepositRequest, DepositProvider, MerchantAccount, ProviderDeposit, ProviderName, RailDetails } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
-import type { EventService } from '../events/event.service.js';
-import type { DepositSnapshot } from '../events/payment-event.types.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
-import { toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
+import { toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
 import { applyDepositChange, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
 import type { CreateDepositInput } from './deposit.service.js';
 
 export interface DepositOperationDeps {
   accounts: MerchantAccountService;
   providers: Record<ProviderName, DepositProvider>;
-  events: EventService;
+  events: EventLog;
 }
 
 /**
@@ -105,7 +104,8 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
           type: 'deposit.created',
           fromStatus: null,
           toStatus: created.status,
-          deposit: created,
+          merchantAccount: created.merchantAccount,
+          snapshot: toDepositSnapshot(created),
         },
       );
       if (!rows[0]) throw new Error(`deposit ${created.id} was not recorded`);

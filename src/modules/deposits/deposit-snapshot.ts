@@ -1,9 +1,43 @@
 // Turns a Deposit entity, or the same columns read without one, into the JSON snapshot that event
 // rows, live notifications and the API's Deposit objects are made from.
 
+import type { DepositStatus, ProviderName, Rail, RefundStatus } from '../../providers/provider.js';
 import { canonicalDecimal } from '../../lib/money.js';
-import type { DepositSnapshot } from '../events/payment-event.types.js';
 import type { Deposit } from './deposit.entity.js';
+
+/**
+ * A deposit as it stood right after a change: every field clients may read, in JSON form
+ * (amounts as decimal strings, dates as ISO strings). Admin-only fields are included and are
+ * filtered by the API layer, never by the producer.
+ */
+export interface DepositSnapshot {
+  id: string;
+  clientId: string;
+  merchantAccount: string;
+  provider: ProviderName;
+  rail: Rail;
+  livemode: boolean;
+  status: DepositStatus;
+  providerStatus: string | null;
+  statusReason: string | null;
+  amount: string;
+  currency: string;
+  fee: string | null;
+  net: string | null;
+  refundedAmount: string;
+  refundStatus: RefundStatus | null;
+  disputed: boolean;
+  redirectUrl: string | null;
+  merchantReference: string | null;
+  declineReason: string | null;
+  qrPayload: string | null;
+  qrExpiresAt: string | null;
+  /** Crypto quote terms (crypto rail only). */
+  crypto: { quoteTtlMinutes: number; underpayTolerancePct: string } | null;
+  approvedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
 
 /**
  * The properties a snapshot is made of: what a read that skips the entity selects (the request,

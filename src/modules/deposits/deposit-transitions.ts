@@ -4,9 +4,9 @@ import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { Money } from '../../lib/money.js';
 import type { DepositStatus } from '../../providers/provider.js';
-import type { AppendAlongside, EventService } from '../events/event.service.js';
+import type { AppendAlongside, EventLog } from '../../kernel/events/event-log.js';
 import { Deposit } from './deposit.entity.js';
-import { DEPOSIT_SNAPSHOT_PROPERTIES, type DepositFacts } from './deposit-snapshot.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, type DepositFacts, toDepositSnapshot } from './deposit-snapshot.js';
 import { decideDepositTransition } from './deposit-status.js';
 
 /** What a provider reported about a deposit, in domain terms. */
@@ -71,7 +71,7 @@ export const DEPOSIT_STATUS_CHANGED = 'deposit.status_changed';
  * acknowledged"). The deposit row is locked first, so concurrent reports about one deposit
  * serialize and each sees the status the previous one committed.
  */
-export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepositChangeInput, events: EventService): Promise<ApplyDepositChangeResult> {
+export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepositChangeInput, events: EventLog): Promise<ApplyDepositChangeResult> {
   if (!em.isInTransaction()) throw new Error('applyDepositChange must run inside a transaction: its row lock lasts until commit');
   const { change } = input;
   // refresh: the caller may have loaded this deposit before the lock; only the locked read counts.
@@ -162,8 +162,9 @@ export async function applyDepositChange(em: SqlEntityManager, input: ApplyDepos
       type: DEPOSIT_STATUS_CHANGED,
       fromStatus: from,
       toStatus: next.status,
+      merchantAccount: deposit.merchantAccount,
       // The managed entity as it will stand: em.map below takes its state from the row again.
-      deposit: Object.assign(deposit, next),
+      snapshot: toDepositSnapshot(Object.assign(deposit, next)),
     },
     alongside,
   );

@@ -8,9 +8,10 @@ import { fieldsNamed, selectionsAt, selectsAny } from '../../graphql/selection.j
 import { maySee } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
-import type { PaymentEventRecord } from '../events/event.service.js';
+import type { PaymentEventRecord } from '../../kernel/events/event-log.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
-import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
+import type { DepositSnapshot } from './deposit-snapshot.js';
+import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../kernel/events/event-notification.js';
 import { toDepositSnapshot } from './deposit-snapshot.js';
 import { CreateDepositInput } from './deposit.inputs.js';
 import { CreateDepositPayload } from './deposit.payloads.js';
@@ -68,12 +69,13 @@ export class DepositResolver {
       }
       return ctx.services.pubsub.subscribe<EventNotification>(
         PAYMENT_EVENTS_TOPIC,
-        (event) => event.subjectType === 'deposit' && Boolean(event.deposit) && (!id || event.subjectId === id) && maySee(client, 'deposit', event),
+        (event) => event.subjectType === 'deposit' && Boolean(event.snapshot) && (!id || event.subjectId === id) && maySee(client, 'deposit', event),
       );
     },
   })
   depositUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this deposit; omit for every deposit the key may see.' }) _id?: string): DepositNode {
-    return DepositNode.from(event.deposit!);
+    // A deposit event's snapshot is the one this module wrote (deposit-snapshot.ts).
+    return DepositNode.from(event.snapshot as unknown as DepositSnapshot);
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'The processor\'s exact code. Admins only (null for other callers); never show it to players.' })

@@ -21,14 +21,13 @@ import type {
 } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
-import { alongsideMatched, allMatched, CHANGE_MATCHED, type EventService } from '../events/event.service.js';
+import { alongsideMatched, allMatched, CHANGE_MATCHED, type EventLog } from '../../kernel/events/event-log.js';
 import { Deposit } from './deposit.entity.js';
 import { columnList, plainRow, plainRows, visibilitySql } from '../../db/plain-rows.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { depositOperation, type DepositRow, type PreparedDeposit } from './deposit-operation.js';
-import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
-import type { DepositSnapshot } from '../events/payment-event.types.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 
 /** What `fetchDetails` may be told by its caller. */
@@ -108,7 +107,7 @@ export class DepositService {
     private readonly deps: {
       accounts: MerchantAccountService;
       providers: Record<ProviderName, DepositProvider>;
-      events: EventService;
+      events: EventLog;
       operations: OperationRunner;
       logger: Logger;
     },
@@ -275,7 +274,8 @@ export class DepositService {
         type: 'deposit.details_updated',
         fromStatus: read.status,
         toStatus: read.status,
-        deposit: { ...read, ...next, updatedAt },
+        merchantAccount: read.merchantAccount,
+        snapshot: toDepositSnapshot({ ...read, ...next, updatedAt }),
       },
       { statements: alongside, ...(alongside.length > 0 ? { select: alongsideMatched(alongside.length) } : {}) },
     );
@@ -306,7 +306,8 @@ export class DepositService {
       type: DEPOSIT_NET_MISMATCH,
       fromStatus: deposit.status,
       toStatus: deposit.status,
-      deposit,
+      merchantAccount: deposit.merchantAccount,
+      snapshot: toDepositSnapshot(deposit),
     });
   }
 

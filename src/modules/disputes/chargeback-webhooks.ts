@@ -2,8 +2,9 @@
 
 import { LockMode } from '@mikro-orm/core';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import { findEventDeposit, livemodeMismatch, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
+import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 
 export const DEPOSIT_DISPUTED = 'deposit.disputed';
 
@@ -11,7 +12,7 @@ export const DEPOSIT_DISPUTED = 'deposit.disputed';
  * The inbox handler for chargeback events (spec: chargeback.opened; payload A4). The status does
  * not change: a disputed deposit stays SUCCEEDED (or REFUNDED) and carries `disputed: true`.
  */
-export function chargebackWebhookHandler(events: EventService): WebhookSubjectHandler<'chargeback'> {
+export function chargebackWebhookHandler(events: EventLog): WebhookSubjectHandler<'chargeback'> {
   return async (tx, input, subject) => {
     const depositId = await findEventDeposit(tx, input, subject);
     if (!depositId) {
@@ -31,7 +32,8 @@ export function chargebackWebhookHandler(events: EventService): WebhookSubjectHa
       type: DEPOSIT_DISPUTED,
       fromStatus: deposit.status,
       toStatus: deposit.status,
-      deposit,
+      merchantAccount: deposit.merchantAccount,
+      snapshot: toDepositSnapshot(deposit),
     });
     return { ...found, outcome: 'applied' };
   };

@@ -4,8 +4,10 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { connectionType } from '../../graphql/relay.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import { WithdrawalNode } from '../withdrawals/withdrawal.types.js';
-import type { PaymentEventRecord } from './event.service.js';
-import type { DepositSnapshot, EventNotification, WithdrawalSnapshot } from './payment-event.types.js';
+import type { PaymentEventRecord } from '../../kernel/events/event-log.js';
+import type { EventNotification } from '../../kernel/events/event-notification.js';
+import type { DepositSnapshot } from '../deposits/deposit-snapshot.js';
+import type { WithdrawalSnapshot } from '../withdrawals/withdrawal-snapshot.js';
 
 @ObjectType('PaymentEvent', { simpleResolvers: true, description: 'One change, in the order the gateway applied it. Catch up with events(after: <cursor>).' })
 export class PaymentEventNode {
@@ -71,9 +73,7 @@ export class PaymentEventNode {
 
 /** A row's `data` (when it was read), or the snapshot a notification carries. */
 function snapshotOf(event: PaymentEventRecord | EventNotification): unknown {
-  if ('data' in event) return event.data;
-  const notification = event as Partial<EventNotification>;
-  return notification.deposit ?? notification.withdrawal;
+  return 'data' in event ? event.data : (event as EventNotification).snapshot;
 }
 
 @ObjectType({ description: 'A page of payment events, in log order (oldest first).' })

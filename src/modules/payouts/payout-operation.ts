@@ -11,18 +11,17 @@ import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import { accountNotConfigured, markEntityUnknown, type MoneyOperation } from '../../kernel/operation.js';
 import type { CreatePayoutRequest, FieldError, MerchantAccount, PayoutBeneficiary, ProviderError, ProviderPayout } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
-import type { EventService } from '../events/event.service.js';
-import type { PayoutSnapshot } from '../events/payment-event.types.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Payout, type StoredBeneficiary } from './payout.entity.js';
-import { toPayoutSnapshot } from './payout-snapshot.js';
+import { toPayoutSnapshot, type PayoutSnapshot } from './payout-snapshot.js';
 import { applyPayoutChange, PAYOUT_CREATED } from './payout-transitions.js';
 import type { CreatePayoutInput, PayoutProvider } from './payout.service.js';
 
 export interface PayoutOperationDeps {
   accounts: MerchantAccountService;
   provider: PayoutProvider;
-  events: EventService;
+  events: EventLog;
 }
 
 /**
@@ -77,7 +76,8 @@ export function payoutOperation(deps: PayoutOperationDeps): MoneyOperation<Prepa
         type: PAYOUT_CREATED,
         fromStatus: null,
         toStatus: payout.status,
-        payout,
+        merchantAccount: payout.merchantAccount,
+        snapshot: toPayoutSnapshot(payout),
       });
       return { ok: true, row: payout };
     },

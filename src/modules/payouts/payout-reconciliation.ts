@@ -6,7 +6,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
 import type { MerchantAccount, MoneyMovementProvider, ProviderPayout } from '../../providers/provider.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import type { ResumeResult } from '../../kernel/operation.js';
 import { Payout } from './payout.entity.js';
 import { applyPayoutChange } from './payout-transitions.js';
@@ -38,7 +38,7 @@ export interface ReconcilePayoutsOptions {
 
 export interface ReconcilePayoutsDeps {
   provider: Pick<MoneyMovementProvider, 'listPayouts'>;
-  events: EventService;
+  events: EventLog;
   /** Resubmits a payout whose outcome is unknown (`PayoutService.resume`); without it such payouts are only looked for. */
   resume?: (em: SqlEntityManager, id: string) => Promise<ResumeResult>;
   /** Told of each payout newly reported missing (metrics). */

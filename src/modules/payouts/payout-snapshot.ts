@@ -1,7 +1,41 @@
 // Turns a Payout entity into the JSON snapshot that event rows and live notifications carry.
 
-import type { PayoutSnapshot } from '../events/payment-event.types.js';
+import type { PayoutStatus, ProviderName } from '../../providers/provider.js';
 import type { Payout } from './payout.entity.js';
+
+/**
+ * A payout as it stood right after a change, in JSON form. Beneficiary identifiers are masked to
+ * their last four characters here, for every reader: full account numbers never enter the event
+ * log or a notification (admins read them from the payout row).
+ */
+export interface PayoutSnapshot {
+  id: string;
+  clientId: string;
+  merchantAccount: string;
+  provider: ProviderName;
+  livemode: boolean;
+  country: string;
+  status: PayoutStatus;
+  providerStatus: string | null;
+  /** Admin only; filtered by the API layer. */
+  statusReason: string | null;
+  amount: string;
+  currency: string;
+  beneficiary: {
+    name: string | null;
+    documentType: string | null;
+    documentNumber: string | null;
+    accountNumber: string | null;
+    bankCode: string | null;
+    accountType: string | null;
+    cci: string | null;
+  };
+  merchantReference: string | null;
+  /** Stable code of a refused or unanswered submission. */
+  failureCode: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
 
 /**
  * The payout as it stands now: amount as a canonical decimal string, dates as ISO strings, the

@@ -4,9 +4,10 @@ import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Money } from '../../lib/money.js';
 import type { PayoutStatus } from '../../providers/provider.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import { Payout } from './payout.entity.js';
 import { decidePayoutTransition } from './payout-status.js';
+import { toPayoutSnapshot } from './payout-snapshot.js';
 
 /** What a provider reported about a payout, in domain terms. */
 export interface PayoutChange {
@@ -48,7 +49,7 @@ export const PAYOUT_STATUS_CHANGED = 'payout.status_changed';
  * concurrent reports (a webhook and the reconciler on two instances) serialize and each sees the
  * status the previous one committed.
  */
-export async function applyPayoutChange(em: SqlEntityManager, input: ApplyPayoutChangeInput, events: EventService): Promise<ApplyPayoutChangeResult> {
+export async function applyPayoutChange(em: SqlEntityManager, input: ApplyPayoutChangeInput, events: EventLog): Promise<ApplyPayoutChangeResult> {
   if (!em.isInTransaction()) throw new Error('applyPayoutChange must run inside a transaction: its row lock lasts until commit');
   const { change } = input;
   // refresh: the caller may have loaded this payout before the lock; only the locked read counts.
@@ -89,7 +90,8 @@ export async function applyPayoutChange(em: SqlEntityManager, input: ApplyPayout
     type: PAYOUT_STATUS_CHANGED,
     fromStatus: from,
     toStatus: payout.status,
-    payout,
+    merchantAccount: payout.merchantAccount,
+    snapshot: toPayoutSnapshot(payout),
   });
   return { outcome: 'applied', payout };
 }

@@ -2,7 +2,7 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isId } from '../../lib/ids.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import { livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
 import { applyPayoutChange } from './payout-transitions.js';
 
@@ -11,7 +11,7 @@ import { applyPayoutChange } from './payout-transitions.js';
  * together. Promote-only through the payout state machine; a mismatched amount, an impossible move
  * or an event of the other mode is an anomaly, kept and acknowledged.
  */
-export function createPayoutWebhookHandler(events: EventService): WebhookSubjectHandler<'payout'> {
+export function createPayoutWebhookHandler(events: EventLog): WebhookSubjectHandler<'payout'> {
   return async (tx, input, subject): Promise<WebhookDecision> => {
     const payoutId = await findPayout(tx, input, subject.reference, subject.merchantReference);
     if (!payoutId) {

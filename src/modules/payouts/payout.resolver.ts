@@ -8,7 +8,8 @@ import { maySee } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
-import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../events/payment-event.types.js';
+import type { PayoutSnapshot } from './payout-snapshot.js';
+import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../kernel/events/event-notification.js';
 import { toPayoutSnapshot } from './payout-snapshot.js';
 import { CreatePayoutInput } from './payout.inputs.js';
 import { CreatePayoutPayload } from './payout.payloads.js';
@@ -64,12 +65,13 @@ export class PayoutResolver {
       }
       return ctx.services.pubsub.subscribe<EventNotification>(
         PAYMENT_EVENTS_TOPIC,
-        (event) => event.subjectType === 'payout' && Boolean(event.payout) && (!id || event.subjectId === id) && maySee(client, 'payout', event),
+        (event) => event.subjectType === 'payout' && Boolean(event.snapshot) && (!id || event.subjectId === id) && maySee(client, 'payout', event),
       );
     },
   })
   payoutUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this payout; omit for every payout the key may see.' }) _id?: string): PayoutNode {
-    return PayoutNode.from(event.payout!);
+    // A payout event's snapshot is the one this module wrote (payout-snapshot.ts).
+    return PayoutNode.from(event.snapshot as unknown as PayoutSnapshot);
   }
 
   @FieldResolver(() => PayoutBeneficiaryNode, { description: 'Who is paid; account and CCI numbers masked for all but admin clients.' })

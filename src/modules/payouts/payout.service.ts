@@ -17,10 +17,10 @@ import type {
   ProviderPayout,
 } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Payout } from './payout.entity.js';
-import type { PayoutSnapshot } from '../events/payment-event.types.js';
+import type { PayoutSnapshot } from './payout-snapshot.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { payoutOperation, type PreparedPayout } from './payout-operation.js';
 import { olderThan } from '../../db/keyset.js';
@@ -72,7 +72,7 @@ export class PayoutService {
     private readonly deps: {
       accounts: MerchantAccountService;
       provider: PayoutProvider;
-      events: EventService;
+      events: EventLog;
       operations: OperationRunner;
       logger: Logger;
     },

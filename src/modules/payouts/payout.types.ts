@@ -5,7 +5,7 @@ import { Node } from '../../graphql/node.js';
 import { connectionType } from '../../graphql/relay.js';
 import type { PayoutStatus } from '../../providers/provider.js';
 import { Money, PaymentProviderEnum, paymentProviderOf, type PaymentProvider } from '../deposits/deposit.types.js';
-import type { PayoutSnapshot } from '../events/payment-event.types.js';
+import type { PayoutSnapshot } from './payout-snapshot.js';
 
 export const PayoutStatusEnum = {
   PENDING: 'PENDING',

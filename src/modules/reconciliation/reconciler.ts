@@ -6,7 +6,7 @@ import type { DepositProvider, DepositStatus, MerchantAccount, MoneyMovementProv
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { DepositService } from '../deposits/deposit.service.js';
 import { applyDepositChange, type DepositChange } from '../deposits/deposit-transitions.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import type { JobQueue } from '../../kernel/jobs.js';
 import { RELEASE_DEFERRED_DELIVERIES } from '../webhooks/webhook-jobs.js';
@@ -103,7 +103,7 @@ export interface ReconcilerDeps {
   providers: Record<ProviderName, DepositProvider>;
   deposits: Pick<DepositService, 'resume' | 'refreshFromProvider'>;
   refunds: Pick<RefundService, 'resume'>;
-  events: EventService;
+  events: EventLog;
   /** Follow-up work committed with a correction (deferred refund deliveries). */
   jobs: JobQueue;
   logger: Logger;

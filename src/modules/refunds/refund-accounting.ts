@@ -7,7 +7,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 
 import type { Money } from '../../lib/money.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import { Refund } from './refund.entity.js';
 import { applyRefundChange, recordProviderRefund } from './refund-transitions.js';
 
@@ -54,7 +54,7 @@ export const reversalReference = (paymentReference: string): string => `reversal
  * Reconciles a payment-level "refunded" report with the deposit's refund rows, inside the caller's
  * transaction (the deposit row is locked first, as every refund writer does).
  */
-export async function applyPaymentRefunded(em: SqlEntityManager, report: PaymentRefundedReport, events: EventService): Promise<PaymentRefundedResult> {
+export async function applyPaymentRefunded(em: SqlEntityManager, report: PaymentRefundedReport, events: EventLog): Promise<PaymentRefundedResult> {
   if (!em.isInTransaction()) throw new Error('applyPaymentRefunded must run inside a transaction: its row locks last until commit');
   const deposit = await em.findOne(Deposit, { id: report.depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (!deposit) return { outcome: 'not_found', reason: `DEPOSIT_NOT_FOUND: no deposit ${report.depositId}` };

@@ -13,18 +13,17 @@ import { accountNotConfigured, markEntityUnknown, type MoneyOperation } from '..
 import type { FieldError, MerchantAccount, MoneyMovementProvider, ProviderError, ProviderName, ProviderRefund } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { EventService } from '../events/event.service.js';
-import type { RefundSnapshot } from '../events/payment-event.types.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Refund } from './refund.entity.js';
-import { toRefundSnapshot } from './refund-snapshot.js';
+import { toRefundSnapshot, type RefundSnapshot } from './refund-snapshot.js';
 import { applyRefundChange, attachProviderReference, lockRefund } from './refund-transitions.js';
 
 export interface RefundOperationDeps {
   accounts: MerchantAccountService;
   /** Providers that take refunds; a deposit at any other provider cannot be refunded here. */
   providers: Partial<Record<ProviderName, MoneyMovementProvider>>;
-  events: EventService;
+  events: EventLog;
   logger: Logger;
 }
 

@@ -1,9 +1,29 @@
 // Turns a Refund entity, or the same columns read without one, into the JSON snapshot that event
 // rows, live notifications and the API's Refund objects are made from.
 
+import type { RefundStatus } from '../../providers/provider.js';
 import { canonicalDecimal } from '../../lib/money.js';
-import type { RefundSnapshot } from '../events/payment-event.types.js';
 import type { Refund } from './refund.entity.js';
+
+/**
+ * A refund as it stood right after a change, in JSON form (amount as a decimal string in the
+ * deposit's currency, dates as ISO strings).
+ */
+export interface RefundSnapshot {
+  id: string;
+  depositId: string;
+  /** The client that requested the refund; null for a refund made outside the gateway. */
+  clientId: string | null;
+  /** Absent in snapshots written before refunds could come from the provider: read it as GATEWAY. */
+  origin?: 'GATEWAY' | 'PROVIDER';
+  status: RefundStatus;
+  providerStatus: string | null;
+  amount: string;
+  currency: string;
+  reason: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
 
 /** The properties a snapshot is made of: what a read that skips the entity selects. */
 export const REFUND_SNAPSHOT_PROPERTIES = [

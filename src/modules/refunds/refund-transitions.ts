@@ -7,9 +7,11 @@ import type { Money } from '../../lib/money.js';
 import type { RefundStatus } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import { applyDepositChange } from '../deposits/deposit-transitions.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import { Refund } from './refund.entity.js';
 import { decideRefundTransition, depositRefundStatus } from './refund-status.js';
+import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
+import { toRefundSnapshot } from './refund-snapshot.js';
 
 /** What a provider reported about a refund, in domain terms. */
 export interface RefundChange {
@@ -58,7 +60,7 @@ export async function lockRefund(em: SqlEntityManager, refundId: string): Promis
  * APPROVED the deposit's refunded amount, its `refundStatus` and (once refunded in full) its move
  * to REFUNDED, with their events, all commit together.
  */
-export async function applyRefundChange(em: SqlEntityManager, input: ApplyRefundChangeInput, events: EventService): Promise<ApplyRefundChangeResult> {
+export async function applyRefundChange(em: SqlEntityManager, input: ApplyRefundChangeInput, events: EventLog): Promise<ApplyRefundChangeResult> {
   const locked = await lockRefund(em, input.refundId);
   if (!locked) return { outcome: 'not_found', reason: `REFUND_NOT_FOUND: no refund ${input.refundId}` };
   const { refund, deposit } = locked;
@@ -94,7 +96,7 @@ export async function applyRefundChange(em: SqlEntityManager, input: ApplyRefund
     type: REFUND_STATUS_CHANGED,
     fromStatus: from,
     toStatus: refund.status,
-    refund,
+    snapshot: toRefundSnapshot(refund),
   });
   await updateDepositRefundPosition(em, deposit, events, input.source, refunded);
   return { outcome: 'applied', refund };
@@ -110,7 +112,7 @@ export async function recordProviderRefund(
   em: SqlEntityManager,
   deposit: Deposit,
   provided: { amount: Money; reference: string; providerStatus: string },
-  events: EventService,
+  events: EventLog,
 ): Promise<Refund> {
   const refund = em.create(Refund, {
     id: newId('rfd'),
@@ -143,7 +145,7 @@ export async function attachProviderReference(
   em: SqlEntityManager,
   locked: { refund: Refund; deposit: Deposit },
   provided: { reference: string; providerStatus: string },
-  events: EventService,
+  events: EventLog,
 ): Promise<void> {
   const { refund, deposit } = locked;
   refund.providerReference = provided.reference;
@@ -158,7 +160,7 @@ export async function attachProviderReference(
     type: REFUND_CREATED,
     fromStatus: null,
     toStatus: refund.status,
-    refund,
+    snapshot: toRefundSnapshot(refund),
   });
   await updateDepositRefundPosition(em, deposit, events, 'refund');
 }
@@ -168,7 +170,7 @@ export async function attachProviderReference(
  * refunds and tells subscribers; a deposit refunded in full moves to REFUNDED through the deposit
  * transition function.
  */
-async function updateDepositRefundPosition(em: SqlEntityManager, deposit: Deposit, events: EventService, source: string, refunded?: Money): Promise<void> {
+async function updateDepositRefundPosition(em: SqlEntityManager, deposit: Deposit, events: EventLog, source: string, refunded?: Money): Promise<void> {
   const refunds = await em.find(Refund, { depositId: deposit.id });
   const refundStatus = depositRefundStatus(refunds);
   const refundedAmount = refunded ? refunded.toDecimal() : deposit.refundedMoney().toDecimal();
@@ -188,6 +190,7 @@ async function updateDepositRefundPosition(em: SqlEntityManager, deposit: Deposi
     type: DEPOSIT_REFUND_UPDATED,
     fromStatus: deposit.status,
     toStatus: deposit.status,
-    deposit,
+    merchantAccount: deposit.merchantAccount,
+    snapshot: toDepositSnapshot(deposit),
   });
 }

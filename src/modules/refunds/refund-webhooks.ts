@@ -6,7 +6,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 
 import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import { WebhookRetryLater, findEventDeposit, livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
 import { Refund } from './refund.entity.js';
 import { applyRefundChange, attachProviderReference, recordProviderRefund as recordProviderRefundRow } from './refund-transitions.js';
@@ -23,7 +23,7 @@ type RefundSubject = Extract<WebhookEvent['subject'], { kind: 'refund' }>;
 export class RefundNotYetRecorded extends WebhookRetryLater {}
 
 /** The inbox handler for refund events (spec: refund.requested / refund.approved / refund.rejected; payload A4). */
-export function refundWebhookHandler(events: EventService): WebhookSubjectHandler<'refund'> {
+export function refundWebhookHandler(events: EventLog): WebhookSubjectHandler<'refund'> {
   return async (tx, input, subject) => {
     let refundId = await findByReference(tx, input, subject.reference);
     if (!refundId && livemodeMismatch(input)) return { outcome: 'anomaly', reason: livemodeMismatch(input)! };
@@ -86,7 +86,7 @@ async function findByReference(tx: SqlEntityManager, input: ReceiveWebhookInput,
  * committed before the call): the one refund of that payment, for that amount, still waiting for
  * its reference, is this one.
  */
-async function claimInFlight(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: RefundSubject, deposit: Deposit, events: EventService): Promise<string | undefined> {
+async function claimInFlight(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: RefundSubject, deposit: Deposit, events: EventLog): Promise<string | undefined> {
   // The answer (or another event about the same refund) may have been recorded while this
   // transaction waited for the deposit lock; every writer of a deposit's refunds takes that lock first.
   const recorded = await findByReference(tx, input, subject.reference);
@@ -127,7 +127,7 @@ async function recordProviderRefund(
   input: ReceiveWebhookInput,
   subject: RefundSubject,
   deposit: Deposit | undefined,
-  events: EventService,
+  events: EventLog,
 ): Promise<Recorded> {
   const notFound = (why: string): Recorded => ({
     kind: 'refused',

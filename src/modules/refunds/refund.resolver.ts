@@ -7,7 +7,8 @@ import { loaders, readAheadOf } from '../../graphql/loaders.js';
 import { maySee } from '../../kernel/visibility.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { DepositNode } from '../deposits/deposit.types.js';
-import { PAYMENT_EVENTS_TOPIC, type EventNotification, type RefundSnapshot } from '../events/payment-event.types.js';
+import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../kernel/events/event-notification.js';
+import type { RefundSnapshot } from './refund-snapshot.js';
 import { RequestRefundInput } from './refund.inputs.js';
 import { RequestRefundPayload } from './refund.payloads.js';
 import { RefundNode } from './refund.types.js';
@@ -41,12 +42,13 @@ export class RefundResolver {
       return ctx.services.pubsub.subscribe<EventNotification>(
         PAYMENT_EVENTS_TOPIC,
         // A refund event carries its deposit's owner and account: the policy sees the refund as part of its deposit.
-        (event) => event.subjectType === 'refund' && Boolean(event.refund) && (!id || event.subjectId === id) && maySee(client, 'refund', event),
+        (event) => event.subjectType === 'refund' && Boolean(event.snapshot) && (!id || event.subjectId === id) && maySee(client, 'refund', event),
       );
     },
   })
   refundUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this refund; omit for every refund the key may see.' }) _id?: string): RefundNode {
-    return RefundNode.from(event.refund!);
+    // A refund event's snapshot is the one this module wrote (refund-snapshot.ts).
+    return RefundNode.from(event.snapshot as unknown as RefundSnapshot);
   }
 
   @FieldResolver(() => DepositNode, { description: 'The deposit being refunded.' })

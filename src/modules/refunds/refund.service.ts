@@ -12,12 +12,11 @@ import type { FieldError, MoneyMovementProvider, ProviderName, ProviderRefund } 
 import { maySee } from '../../kernel/visibility.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Refund } from './refund.entity.js';
-import type { DepositSnapshot, RefundSnapshot } from '../events/payment-event.types.js';
-import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from '../deposits/deposit-snapshot.js';
-import { REFUND_SNAPSHOT_PROPERTIES, toRefundSnapshot, type RefundFacts } from './refund-snapshot.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type DepositSnapshot } from '../deposits/deposit-snapshot.js';
+import { REFUND_SNAPSHOT_PROPERTIES, toRefundSnapshot, type RefundFacts, type RefundSnapshot } from './refund-snapshot.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { refundOperation, refundTarget, type PreparedRefund } from './refund-operation.js';
 
@@ -44,7 +43,7 @@ export class RefundService {
       accounts: MerchantAccountService;
       /** Providers that take refunds; a deposit at any other provider cannot be refunded here. */
       providers: Partial<Record<ProviderName, MoneyMovementProvider>>;
-      events: EventService;
+      events: EventLog;
       operations: OperationRunner;
       logger: Logger;
     },

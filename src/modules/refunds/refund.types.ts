@@ -4,9 +4,8 @@ import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { Node } from '../../graphql/node.js';
 import type { RefundStatus } from '../../providers/provider.js';
 import { Money, RefundStatusEnum } from '../deposits/deposit.types.js';
-import type { RefundSnapshot } from '../events/payment-event.types.js';
 import type { Refund, RefundOrigin } from './refund.entity.js';
-import { toRefundSnapshot } from './refund-snapshot.js';
+import { toRefundSnapshot, type RefundSnapshot } from './refund-snapshot.js';
 
 export const RefundOriginEnum = { GATEWAY: 'GATEWAY', PROVIDER: 'PROVIDER' } as const satisfies Record<RefundOrigin, RefundOrigin>;
 registerEnumType(RefundOriginEnum, {

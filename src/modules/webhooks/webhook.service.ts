@@ -11,9 +11,9 @@ import { inTransaction } from '../../db/transaction.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import { applyDepositChange, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from '../deposits/deposit-transitions.js';
 import { FETCH_DEPOSIT_DETAILS } from '../deposits/deposit-jobs.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import { applyPaymentRefunded } from '../refunds/refund-accounting.js';
-import type { PaymentSubjectType } from '../events/payment-event.entity.js';
+import type { PaymentSubjectType } from '../../kernel/events/payment-event.entity.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
 
 export interface ReceiveWebhookInput {
@@ -125,7 +125,7 @@ const EVENT_TEXT_MAX = 255;
 
 export class WebhookService {
   constructor(
-    private readonly events: EventService,
+    private readonly events: EventLog,
     /** Where the inbox writes the follow-up work of an applied deposit event (its details fetch). */
     private readonly jobs: JobQueue,
     private readonly handlers: WebhookSubjectHandlers = {},

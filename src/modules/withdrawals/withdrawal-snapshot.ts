@@ -1,7 +1,22 @@
 // Turns a Withdrawal entity into the JSON snapshot that event rows and notifications carry.
 
-import type { WithdrawalSnapshot } from '../events/payment-event.types.js';
+import type { ProviderName, WithdrawalStatus } from '../../providers/provider.js';
 import type { Withdrawal } from './withdrawal.entity.js';
+
+/** A withdrawal as it stood right after a change, in JSON form. Admins only. */
+export interface WithdrawalSnapshot {
+  id: string;
+  provider: ProviderName;
+  merchantAccount: string;
+  livemode: boolean;
+  providerReference: string;
+  status: WithdrawalStatus;
+  providerStatus: string;
+  amount: string | null;
+  currency: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
 
 export function toWithdrawalSnapshot(withdrawal: Withdrawal): WithdrawalSnapshot {
   return {

@@ -3,16 +3,17 @@
 
 import { LockMode } from '@mikro-orm/core';
 import { newId } from '../../lib/ids.js';
-import type { EventService } from '../events/event.service.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import { livemodeMismatch, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
 import { Withdrawal } from './withdrawal.entity.js';
 import { withdrawalStateMachine } from './withdrawal-status.js';
+import { toWithdrawalSnapshot } from './withdrawal-snapshot.js';
 
 export const WITHDRAWAL_CREATED = 'withdrawal.created';
 export const WITHDRAWAL_STATUS_CHANGED = 'withdrawal.status_changed';
 
 /** The inbox handler for withdrawal events (QR gateway spec: withdrawal.*; payload Q7). */
-export function withdrawalWebhookHandler(events: EventService): WebhookSubjectHandler<'withdrawal'> {
+export function withdrawalWebhookHandler(events: EventLog): WebhookSubjectHandler<'withdrawal'> {
   return async (tx, input, subject) => {
     const mismatch = livemodeMismatch(input);
     if (mismatch) return { outcome: 'anomaly', reason: mismatch };
@@ -41,7 +42,7 @@ export function withdrawalWebhookHandler(events: EventService): WebhookSubjectHa
     );
     if (inserted.length > 0) {
       const withdrawal = await tx.findOneOrFail(Withdrawal, { id }, { refresh: true });
-      await events.append(tx, { subjectType: 'withdrawal', subjectId: id, clientId: null, type: WITHDRAWAL_CREATED, fromStatus: null, toStatus: withdrawal.status, withdrawal });
+      await events.append(tx, { subjectType: 'withdrawal', subjectId: id, clientId: null, type: WITHDRAWAL_CREATED, fromStatus: null, toStatus: withdrawal.status, merchantAccount: withdrawal.merchantAccount, snapshot: toWithdrawalSnapshot(withdrawal) });
       return { outcome: 'applied', subjectType: 'withdrawal', subjectId: id };
     }
 
@@ -71,7 +72,7 @@ export function withdrawalWebhookHandler(events: EventService): WebhookSubjectHa
       withdrawal.currency = subject.amount.currency;
     }
     await tx.flush();
-    await events.append(tx, { subjectType: 'withdrawal', subjectId: withdrawal.id, clientId: null, type: WITHDRAWAL_STATUS_CHANGED, fromStatus: from, toStatus: withdrawal.status, withdrawal });
+    await events.append(tx, { subjectType: 'withdrawal', subjectId: withdrawal.id, clientId: null, type: WITHDRAWAL_STATUS_CHANGED, fromStatus: from, toStatus: withdrawal.status, merchantAccount: withdrawal.merchantAccount, snapshot: toWithdrawalSnapshot(withdrawal) });
     return found;
   };
 }

@@ -5,7 +5,7 @@ import { Node } from '../../graphql/node.js';
 import { connectionType } from '../../graphql/relay.js';
 import type { WithdrawalStatus } from '../../providers/provider.js';
 import { Money, PaymentProviderEnum, paymentProviderOf, type PaymentProvider } from '../deposits/deposit.types.js';
-import type { WithdrawalSnapshot } from '../events/payment-event.types.js';
+import type { WithdrawalSnapshot } from './withdrawal-snapshot.js';
 
 export const WithdrawalStatusEnum = {
   PENDING: 'PENDING',

@@ -1,22 +1,19 @@
-// The payment event log: appends one ordered row per applied change inside the caller's transaction (one statement, no lock, no NOTIFY), and reads back its final part.
+// The payment event log: appends one ordered row per applied change inside the caller's
+// transaction (one statement, no lock, no NOTIFY), and reads back its final part. Kernel
+// infrastructure: it stores and serves each subject's snapshot as the owning module made it, and
+// knows no subject kind.
 
 import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { signalCommitted, signalOnCommit } from '../../db/database.js';
 import { columnList, placeholders, plainRows } from '../../db/plain-rows.js';
-import { visibleEventsWhere, type Viewer } from '../../kernel/visibility.js';
+import { visibleEventsWhere, type Viewer } from '../visibility.js';
 import { newId } from '../../lib/ids.js';
-import { toDepositSnapshot, type DepositFacts } from '../deposits/deposit-snapshot.js';
-import type { Refund } from '../refunds/refund.entity.js';
-import { toRefundSnapshot } from '../refunds/refund-snapshot.js';
 import { PaymentEvent, type PaymentSubjectType } from './payment-event.entity.js';
-import { PAYMENT_EVENTS_CHANNEL, type EventNotification } from './payment-event.types.js';
-import type { Payout } from '../payouts/payout.entity.js';
-import { toPayoutSnapshot } from '../payouts/payout-snapshot.js';
-import type { Withdrawal } from '../withdrawals/withdrawal.entity.js';
-import { toWithdrawalSnapshot } from '../withdrawals/withdrawal-snapshot.js';
+import { PAYMENT_EVENTS_CHANNEL, type EventNotification } from './event-notification.js';
 
 export interface AppendEventInput {
+  /** The kind of subject, as its module registered it (`deposit`, `refund`, ...). */
   subjectType: PaymentSubjectType;
   subjectId: string;
   /**
@@ -25,24 +22,23 @@ export interface AppendEventInput {
    */
   clientId: string | null;
   /**
-   * Merchant account of the subject (a refund: its deposit's). Defaults to the `merchantAccount`
-   * of the deposit, payout or withdrawal given below; required for refund events.
+   * Merchant account of the subject (a refund: its deposit's): without it the event would be
+   * invisible to every back office that sees its subject.
    */
-  merchantAccount?: string;
+  merchantAccount: string;
   /** An anomaly the gateway raises about the subject: admins alone see it (default false). */
   adminOnly?: boolean;
   /** e.g. `deposit.status_changed`. */
   type: string;
   fromStatus: string | null;
   toStatus: string | null;
-  /** The deposit after the change (flushed, or as its statement writes it), for a deposit event: becomes the row's `data` and the notification's snapshot. */
-  deposit?: DepositFacts;
-  /** The refund after the change (flushed), for a refund event: becomes the row's `data` and the notification's snapshot. */
-  refund?: Refund;
-  /** The payout after the change (flushed), for a payout event: becomes the row's `data` and the notification's snapshot. */
-  payout?: Payout;
-  /** The withdrawal after the change (flushed), for a withdrawal event: becomes the row's `data` and the notification's snapshot. */
-  withdrawal?: Withdrawal;
+  /**
+   * The subject as it stands after the change, in the JSON shape its module serves (the row's
+   * `data` and the notification's snapshot). Computed by the caller before the statement that
+   * writes the change, so it describes what that statement writes. Absent for a note about the
+   * subject that changes nothing in it (an anomaly raised for admins).
+   */
+  snapshot?: object;
 }
 
 /** A piece of SQL with its `?` parameters. */
@@ -140,7 +136,7 @@ const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 /** Longest wait of a short page for committed events that are not final yet. */
 const SETTLE_WAIT_MS = 2_000;
 
-export class EventService {
+export class EventLog {
   /**
    * Appends an event row in the caller's open transaction, in one statement: the row commits with
    * the change it records. No lock is taken and nothing is sent from the transaction; its commit
@@ -148,7 +144,7 @@ export class EventService {
    * the row from the log). Call it after the subject's own changes are flushed.
    */
   async append(em: SqlEntityManager, input: AppendEventInput): Promise<PaymentEvent> {
-    if (!em.isInTransaction()) throw new Error('EventService.append must run inside the transaction of the change it records');
+    if (!em.isInTransaction()) throw new Error('EventLog.append must run inside the transaction of the change it records');
     const insert = eventInsert(input);
     const rows = await em.execute<Array<Record<string, unknown>>>(`${insert.sql} returning ${EVENT_COLUMNS}`, insert.params);
     signalOnCommit(em, PAYMENT_EVENTS_CHANNEL);
@@ -256,8 +252,8 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
     toStatus: event.toStatus ?? null,
     createdAt: event.createdAt.toISOString(),
   };
-  // The row's data is the snapshot of its subject, carried under the subject type's own key.
-  if (typeof event.data.id === 'string') Object.assign(notification, { [event.subjectType]: event.data });
+  // A row read without its data, or written with none, carries no snapshot.
+  if (typeof event.data.id === 'string') notification.snapshot = event.data;
   return notification;
 }
 
@@ -266,10 +262,9 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
  * `onlyIf`, the name of a CTE of the same statement: one row is inserted per row it returns (one).
  */
 function eventInsert(input: AppendEventInput, onlyIf?: string): { sql: string; params: unknown[] } {
-  const snapshot = subjectSnapshot(input);
-  const merchantAccount = input.merchantAccount ?? input.deposit?.merchantAccount ?? input.payout?.merchantAccount ?? input.withdrawal?.merchantAccount;
+  const { merchantAccount } = input;
   // Without its account an event would be invisible to every back office that sees its subject.
-  if (!merchantAccount) throw new Error(`EventService.append needs the merchant account of ${input.subjectType} ${input.subjectId}`);
+  if (!merchantAccount) throw new Error(`EventLog.append needs the merchant account of ${input.subjectType} ${input.subjectId}`);
   const columns = 'insert into payment_event (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)';
   const values = '?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?';
   return {
@@ -284,17 +279,8 @@ function eventInsert(input: AppendEventInput, onlyIf?: string): { sql: string; p
       input.type,
       input.fromStatus,
       input.toStatus,
-      JSON.stringify(snapshot ?? {}),
+      JSON.stringify(input.snapshot ?? {}),
       new Date(),
     ],
   };
-}
-
-/** The subject as it stands after the change: the row's `data` and the notification's snapshot. */
-function subjectSnapshot(input: AppendEventInput): object | undefined {
-  if (input.deposit) return toDepositSnapshot(input.deposit);
-  if (input.refund) return toRefundSnapshot(input.refund);
-  if (input.payout) return toPayoutSnapshot(input.payout);
-  if (input.withdrawal) return toWithdrawalSnapshot(input.withdrawal);
-  return undefined;
 }

@@ -3,7 +3,8 @@
 
 import { defineEntity, p } from '@mikro-orm/core';
 
-export type PaymentSubjectType = 'deposit' | 'refund' | 'payout' | 'withdrawal';
+/** The kind of subject an event is about, as the module that owns it names it (`deposit`, `refund`, ...). */
+export type PaymentSubjectType = string;
 
 export const PaymentEventSchema = defineEntity({
   name: 'PaymentEvent',

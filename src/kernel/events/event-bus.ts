@@ -7,8 +7,8 @@ import type { Database } from '../../db/database.js';
 import type { Logger } from '../../lib/logger.js';
 import type { LocalPubSub, TopicFeed } from '../../lib/pubsub.js';
 import { PaymentEvent } from './payment-event.entity.js';
-import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from './payment-event.types.js';
-import { EVENT_COLUMNS, FINAL_POSITION_SQL, MARK_SQL, toEventNotification } from './event.service.js';
+import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from './event-notification.js';
+import { EVENT_COLUMNS, FINAL_POSITION_SQL, MARK_SQL, toEventNotification } from './event-log.js';
 
 /** Marks the bus's own reads, which run on wake-ups and timers while anyone subscribes, whatever a request does (test/support/statements.ts leaves them out). */
 export const EVENT_BUS_SQL_MARK = '/* event-bus */';
