@@ -11,7 +11,7 @@ import { createQrGatewayAdapter, type QrGatewayAdapter } from './providers/qr-ga
 import { ApiClientService } from './modules/clients/api-client.service.js';
 import { EventLog } from './kernel/events/event-log.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
-import { WebhookService } from './modules/webhooks/webhook.service.js';
+import { WebhookInbox } from './kernel/inbox/inbox.js';
 import { DepositService } from './modules/deposits/deposit.service.js';
 import { RefundService } from './modules/refunds/refund.service.js';
 import { refundWebhookHandler } from './modules/refunds/refund-webhooks.js';
@@ -29,13 +29,23 @@ import { AdminActionService } from './modules/audit/admin-action.service.js';
 import { IdempotencyLayer } from './kernel/idempotency.js';
 import { OperationRunner } from './kernel/operation.js';
 import { registerDepositJobs } from './modules/deposits/deposit-jobs.js';
-import { registerWebhookJobs } from './modules/webhooks/webhook-jobs.js';
+import { registerInboxJobs } from './kernel/inbox/deferred.js';
+import { TransitionPath } from './kernel/transitions.js';
+import { depositWebhookHandler } from './modules/deposits/deposit-webhooks.js';
+import { depositTransitions } from './modules/deposits/deposit-transitions.js';
+import { refundTransitions } from './modules/refunds/refund-transitions.js';
+import { applyPaymentRefunded } from './modules/refunds/refund-accounting.js';
+import { payoutTransitions } from './modules/payouts/payout-transitions.js';
+import { withdrawalTransitions } from './modules/withdrawals/withdrawal-webhooks.js';
 
 export interface Services {
   clients: ApiClientService;
   accounts: MerchantAccountService;
   events: EventLog;
-  webhooks: WebhookService;
+  /** The webhook inbox: stores, dedupes and dispatches verified provider events to their subject kinds' handlers. */
+  webhooks: WebhookInbox;
+  /** The one path by which any subject's status changes (src/kernel/transitions.ts), with every subject kind registered. */
+  transitions: TransitionPath;
   deposits: DepositService;
   refunds: RefundService;
   payouts: PayoutService;
@@ -80,49 +90,52 @@ export function createServices(options: CreateServicesOptions): Services {
   // taken over after that.
   const idempotency = new IdempotencyLayer({ leaseMs: timeoutMs * (maxRetries + 1) + 5_000, logger: logger.child({ component: 'idempotency' }) });
   const operations = new OperationRunner({ idempotency, logger: logger.child({ component: 'operations' }) });
-  const deposits = new DepositService({ accounts, providers, events, operations, logger: logger.child({ component: 'deposits' }) });
   const jobs = new JobQueue(logger.child({ component: 'jobs' }));
+  // Every subject kind's status changes through one path: registered here, once.
+  const transitions = new TransitionPath(events, jobs);
+  transitions.register(depositTransitions);
+  transitions.register(refundTransitions);
+  transitions.register(payoutTransitions);
+  transitions.register(withdrawalTransitions);
+  const deposits = new DepositService({ accounts, providers, events, transitions, operations, logger: logger.child({ component: 'deposits' }) });
   const replaySources = { account: (code: string) => accounts.get(code), provider: (name: keyof typeof providers) => providers[name] };
-  const webhooks = new WebhookService(
-    events,
-    jobs,
-    {
-      refund: refundWebhookHandler(events),
-      chargeback: chargebackWebhookHandler(events),
-      payout: createPayoutWebhookHandler(events),
-      withdrawal: withdrawalWebhookHandler(events),
-    },
-    replaySources,
-  );
+  const webhooks = new WebhookInbox(replaySources);
+  webhooks.register('deposit', depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions) }));
+  webhooks.register('refund', refundWebhookHandler(transitions));
+  webhooks.register('chargeback', chargebackWebhookHandler(events));
+  webhooks.register('payout', createPayoutWebhookHandler(transitions));
+  webhooks.register('withdrawal', withdrawalWebhookHandler(transitions));
   registerDepositJobs(jobs, deposits);
-  registerWebhookJobs(jobs, webhooks);
-  const payouts = new PayoutService({ accounts, provider: providers['deposit-gateway'], events, operations, logger: logger.child({ component: 'payouts' }) });
-  const refunds = new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, events, operations, logger: logger.child({ component: 'refunds' }) });
+  registerInboxJobs(jobs, webhooks);
+  const payouts = new PayoutService({ accounts, provider: providers['deposit-gateway'], events, transitions, operations, logger: logger.child({ component: 'payouts' }) });
+  const refunds = new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, transitions, operations, logger: logger.child({ component: 'refunds' }) });
   const reconcilerLogger = logger.child({ component: 'reconciler' });
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
     events,
     webhooks,
+    transitions,
     deposits,
     payouts,
     withdrawals: new WithdrawalService(),
     qrCodes: new QrCodeService({ accounts, provider: providers['qr-gateway'], deposits, logger: logger.child({ component: 'qr-codes' }) }),
     refunds,
-    cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, events, jobs, logger: logger.child({ component: 'card-form' }) }),
+    cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, transitions, logger: logger.child({ component: 'card-form' }) }),
     reconciler: new Reconciler({
       accounts,
       providers,
       deposits,
       refunds,
       events,
+      transitions,
       jobs,
       logger: reconcilerLogger,
       reconcilePayouts: async (em, account, options) => {
         const result = await reconcilePendingPayouts(
           em,
           account,
-          { provider: providers['deposit-gateway'], events, resume: (fork, id) => payouts.resume(fork, id) },
+          { provider: providers['deposit-gateway'], events, transitions, resume: (fork, id) => payouts.resume(fork, id) },
           { ...options, logger: reconcilerLogger },
         );
         return { checked: result.checked, applied: result.applied, resubmitted: result.resubmitted, missing: result.missing.length };

@@ -6,7 +6,7 @@ import { DepositSchema } from '../modules/deposits/deposit.entity.js';
 import { PaymentEventSchema } from '../kernel/events/payment-event.entity.js';
 import { PayoutSchema } from '../modules/payouts/payout.entity.js';
 import { RefundSchema } from '../modules/refunds/refund.entity.js';
-import { WebhookDeliverySchema } from '../modules/webhooks/webhook-delivery.entity.js';
+import { WebhookDeliverySchema } from '../kernel/inbox/webhook-delivery.entity.js';
 import { QrWebhookRegistrationSchema } from '../modules/qr-codes/qr-webhook-registration.entity.js';
 import { WithdrawalSchema } from '../modules/withdrawals/withdrawal.entity.js';
 

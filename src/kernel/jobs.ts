@@ -58,6 +58,8 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** While a job of this kind and key waits, enqueuing another is a no-op (e.g. one pending detail fetch per deposit). */
   dedupeKey?: string;
+  /** An SQL condition the job is enqueued under, read by the insert itself (e.g. that work waits for it). */
+  onlyIf?: { sql: string; params: unknown[] };
   /** Default: the queue's `maxAttempts`. */
   maxAttempts?: number;
 }
@@ -200,9 +202,9 @@ export class JobQueue {
     signalOnCommit(tx, JOBS_CHANNEL);
     return {
       sql: `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
-       values (?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?)
+       ${options.onlyIf ? 'select' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?${options.onlyIf ? ` where ${options.onlyIf.sql}` : ')'}
        on conflict (kind, dedupe_key) where status = 'pending' do nothing`,
-      params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now],
+      params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now, ...(options.onlyIf?.params ?? [])],
     };
   }
 

@@ -6,7 +6,7 @@ import type { Database } from '../db/database.js';
 import { BodyTooLarge, readBody, singleValued } from '../lib/http.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 import type { ProviderName, WebhookRejection } from '../providers/provider.js';
-import { WebhookRetryLater } from '../modules/webhooks/webhook.service.js';
+import { WebhookRetryLater } from '../kernel/inbox/inbox.js';
 import type { Services } from '../services.js';
 import type { GatewayMetrics } from './metrics.js';
 

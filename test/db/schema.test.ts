@@ -9,7 +9,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import { ApiClient } from '../../src/modules/clients/api-client.entity.js';
 import { Deposit, type DepositRequest } from '../../src/modules/deposits/deposit.entity.js';
 import { PaymentEvent } from '../../src/kernel/events/payment-event.entity.js';
-import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity.js';
+import { WebhookDelivery } from '../../src/kernel/inbox/webhook-delivery.entity.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 let testDb: TestDatabase;

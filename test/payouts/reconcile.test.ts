@@ -31,7 +31,7 @@ describe('reconciling pending payouts', () => {
     expect((await execute(t.gateway.graphqlUrl, PayoutQuery, { id }, { key: payoutsKey })).data!.payout!.status).toBe('PENDING');
 
     const account = services.accounts.get('dg-test')!;
-    const deps = { provider: services.providers['deposit-gateway'], events: services.events };
+    const deps = { provider: services.providers['deposit-gateway'], events: services.events, transitions: services.transitions };
     const [first, second] = await Promise.all([
       reconcilePendingPayouts(t.gateway.db.fork(), account, deps),
       reconcilePendingPayouts(t.gateway.db.fork(), account, deps),

@@ -120,7 +120,8 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
       await t.gateway.services.jobs.start();
     }
     // BEGIN, the inbox row with the deposit found and locked, its status with its event, the
-    // detail job, the inbox outcome and the count of deferred deliveries, COMMIT.
+    // detail job, the release job (only if deliveries wait for the deposit) and the inbox
+    // outcome, COMMIT.
     expect(statements!.length, statements!.join('\n---\n')).toBeLessThanOrEqual(4);
     expect(transactions(statements!)).toHaveLength(1);
     expectNoGlobalLockOrNotify(statements!);

@@ -8,6 +8,7 @@ import { collect, subscribed } from '../deposits/support.js';
 import { WebhookDeliveriesQuery } from '../reconciliation/operations.js';
 import { DepositRefundsQuery, DepositRefundUpdatedSubscription, RequestRefundMutation } from '../refunds/operations.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { jobsSettled } from '../support/jobs.js';
 import { wsClient } from '../support/ws.js';
 import { CreateQrCodeMutation, SimulateQrPaymentMutation, WithdrawalEventsQuery, WithdrawalsQuery } from './operations.js';
 
@@ -115,7 +116,7 @@ describe('refunds made on the QR gateway dashboard', () => {
     expect(await refundsOf(id)).toMatchObject({ status: 'SUCCEEDED', refundedAmount: { amount: '0.00' }, refundStatus: null, refunds: [] });
   });
 
-  it('a refund that overtakes its payment is kept as deferred and applied in the same transaction that settles the payment', async () => {
+  it('a refund that overtakes its payment is kept as deferred and applied by the job the payment\'s settlement schedules', async () => {
     const { id, paymentId } = await qrDeposit(false);
     emit('refund.completed', { refund_id: 'rf_early', payment_id: paymentId, status: 'completed', amount: 15_000n, currency: 'THB' });
     await idle();
@@ -146,6 +147,8 @@ describe('refunds made on the QR gateway dashboard', () => {
     await idle();
     await execute(t.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: id, outcome: 'FAILED' } }, { key: t.keys.admin });
     await expect.poll(async () => (await refundsOf(id)).status, { timeout: 15_000, interval: 50 }).toBe('DECLINED');
+    // The release of the deliveries that waited is a job the status change scheduled.
+    await jobsSettled(t);
     const kept = (await deliveries(id)).filter((row) => row.eventName === 'refund.completed');
     expect(kept).toEqual([expect.objectContaining({ outcome: 'ANOMALY', reason: expect.stringMatching(/^DEPOSIT_NOT_REFUNDABLE: /) })]);
     expect(await refundsOf(id)).toMatchObject({ refundedAmount: { amount: '0.00' }, refunds: [] });

@@ -1,6 +1,6 @@
 // A refund event that overtakes its payment is kept `deferred` and applied once the payment
-// settles, whichever way it settles: through the payment's webhook (in that same transaction),
-// through the reconciler or through the card settle call (a job committed with the change).
+// settles, whichever way it settles (the payment's webhook, the reconciler, the card settle call):
+// the status change schedules the release as a job, committed with it.
 // Real gateway and database, the deposit sandbox over HTTP, signed refund webhooks.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,7 +65,7 @@ async function expectReleased(id: string): Promise<void> {
 }
 
 describe('a refund that overtook its payment', () => {
-  it('is applied in the transaction of the payment\'s webhook', async () => {
+  it('is applied after the payment\'s webhook', async () => {
     const { id, reference } = await overtakenDeposit('webhook');
     controls().complete(reference, 'approved');
     await expectReleased(id);

@@ -6,7 +6,7 @@ import { expect } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import { PaymentEvent } from '../../src/kernel/events/payment-event.entity.js';
-import { WebhookDelivery } from '../../src/modules/webhooks/webhook-delivery.entity.js';
+import { WebhookDelivery } from '../../src/kernel/inbox/webhook-delivery.entity.js';
 import { signatureHeader } from '../../src/providers/deposit-gateway/index.js';
 import { execute, type TestGateway } from '../support/gateway.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';

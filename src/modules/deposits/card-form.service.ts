@@ -3,20 +3,17 @@
 // promotes a card deposit to its outcome.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import type { JobQueue } from '../../kernel/jobs.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Money } from '../../lib/money.js';
 import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import type { DepositStatus, FieldError, MerchantAccount, MoneyMovementProvider } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Deposit } from './deposit.entity.js';
 import type { DepositService } from './deposit.service.js';
-import { applyDepositChange } from './deposit-transitions.js';
-import { FETCH_DEPOSIT_DETAILS } from './deposit-jobs.js';
-import { RELEASE_DEFERRED_DELIVERIES } from '../webhooks/webhook-jobs.js';
+import { depositTransitions } from './deposit-transitions.js';
 import { signOrderToken, verifyOrderToken, type OrderTokenCheck } from './card-form.token.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 
 /** Path of the gateway's card form return address; the order token follows it. */
 export const CARD_FORM_RETURN_PATH = '/card-form/return';
@@ -65,8 +62,7 @@ export class CardFormService {
       accounts: MerchantAccountService;
       provider: MoneyMovementProvider;
       deposits: DepositService;
-      events: EventLog;
-      jobs: JobQueue;
+      transitions: TransitionPath;
       logger: Logger;
     },
   ) {}
@@ -150,10 +146,10 @@ export class CardFormService {
     }
 
     const applied = await em.transactional(async (tx) => {
-      const outcome = await applyDepositChange(
-        tx,
-        {
-          depositId: deposit.id,
+      // Committed with the change: the settle result carries no fee or net (the detail fetch, as
+      // after a webhook), and refunds that overtook the payment are released (reactions of the change).
+      return this.deps.transitions.apply(tx, depositTransitions, {
+          id: deposit.id,
           change: {
             status: truth.status,
             providerStatus: truth.providerStatus,
@@ -162,16 +158,7 @@ export class CardFormService {
             providerReference: truth.reference,
           },
           source: `card-settle:${account.code}`,
-        },
-        this.deps.events,
-      );
-      if (outcome.outcome === 'applied') {
-        // Committed with the change: the settle result carries no fee or net (read them from the
-        // payment, as after a webhook), and refunds that overtook the payment wait for it.
-        await this.deps.jobs.enqueue(tx, FETCH_DEPOSIT_DETAILS, { depositId: deposit.id, reference: truth.reference }, { dedupeKey: deposit.id });
-        await this.deps.jobs.enqueue(tx, RELEASE_DEFERRED_DELIVERIES, { depositId: deposit.id }, { dedupeKey: deposit.id });
-      }
-      return outcome;
+      });
     });
     const current = await em.refreshOrFail(deposit);
     if (applied.outcome === 'anomaly') {

@@ -14,13 +14,15 @@ import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
 import { toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
-import { applyDepositChange, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
+import { depositTransitions, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
 import type { CreateDepositInput } from './deposit.service.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 
 export interface DepositOperationDeps {
   accounts: MerchantAccountService;
   providers: Record<ProviderName, DepositProvider>;
   events: EventLog;
+  transitions: TransitionPath;
 }
 
 /**
@@ -130,15 +132,12 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
     },
     refused: async (tx, deposit, error) => {
       await tx.nativeUpdate(Deposit, { id: deposit.id }, { submissionError: error.code });
-      await applyDepositChange(
-        tx,
-        {
-          depositId: deposit.id,
-          change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message },
-          source: `submission:${deposit.provider}`,
-        },
-        deps.events,
-      );
+      await deps.transitions.apply(tx, depositTransitions, {
+        id: deposit.id,
+        // Nothing exists at the provider: there are no details to fetch.
+        change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message, detailsIncluded: true },
+        source: `submission:${deposit.provider}`,
+      });
     },
     errorsOf: (error) => [{ field: [], code: error.code, message: error.message }],
     errorsOfRow: (deposit) =>

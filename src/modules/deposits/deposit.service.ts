@@ -29,6 +29,7 @@ import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel
 import { depositOperation, type DepositRow, type PreparedDeposit } from './deposit-operation.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 
 /** What `fetchDetails` may be told by its caller. */
 export interface FetchDetailsOptions {
@@ -108,6 +109,7 @@ export class DepositService {
       accounts: MerchantAccountService;
       providers: Record<ProviderName, DepositProvider>;
       events: EventLog;
+      transitions: TransitionPath;
       operations: OperationRunner;
       logger: Logger;
     },

@@ -3,7 +3,8 @@
 import { LockMode } from '@mikro-orm/core';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventLog } from '../../kernel/events/event-log.js';
-import { findEventDeposit, livemodeMismatch, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
+import { livemodeMismatch, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import { findEventDeposit } from '../deposits/deposit-webhooks.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 
 export const DEPOSIT_DISPUTED = 'deposit.disputed';
@@ -13,7 +14,7 @@ export const DEPOSIT_DISPUTED = 'deposit.disputed';
  * not change: a disputed deposit stays SUCCEEDED (or REFUNDED) and carries `disputed: true`.
  */
 export function chargebackWebhookHandler(events: EventLog): WebhookSubjectHandler<'chargeback'> {
-  return async (tx, input, subject) => {
+  return { decide: async (tx, input, subject) => {
     const depositId = await findEventDeposit(tx, input, subject);
     if (!depositId) {
       return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
@@ -36,5 +37,5 @@ export function chargebackWebhookHandler(events: EventLog): WebhookSubjectHandle
       snapshot: toDepositSnapshot(deposit),
     });
     return { ...found, outcome: 'applied' };
-  };
+  } };
 }

@@ -15,13 +15,15 @@ import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Payout, type StoredBeneficiary } from './payout.entity.js';
 import { toPayoutSnapshot, type PayoutSnapshot } from './payout-snapshot.js';
-import { applyPayoutChange, PAYOUT_CREATED } from './payout-transitions.js';
+import { payoutTransitions, PAYOUT_CREATED } from './payout-transitions.js';
 import type { CreatePayoutInput, PayoutProvider } from './payout.service.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 
 export interface PayoutOperationDeps {
   accounts: MerchantAccountService;
   provider: PayoutProvider;
   events: EventLog;
+  transitions: TransitionPath;
 }
 
 /**
@@ -104,15 +106,11 @@ export function payoutOperation(deps: PayoutOperationDeps): MoneyOperation<Prepa
     markUnknown: markEntityUnknown,
     refused: async (tx, payout, error) => {
       await tx.nativeUpdate(Payout, { id: payout.id }, { submissionError: error.code });
-      await applyPayoutChange(
-        tx,
-        {
-          payoutId: payout.id,
-          change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message },
-          source: `submission:${payout.provider}`,
-        },
-        deps.events,
-      );
+      await deps.transitions.apply(tx, payoutTransitions, {
+        id: payout.id,
+        change: { status: 'FAILED', providerStatus: `refused:${error.httpStatus ?? 'error'}`, statusReason: error.providerMessage ?? error.message },
+        source: `submission:${payout.provider}`,
+      });
     },
     errorsOf: userErrorsOf,
     errorsOfRow: (payout) =>

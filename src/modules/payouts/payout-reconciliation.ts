@@ -9,7 +9,8 @@ import type { MerchantAccount, MoneyMovementProvider, ProviderPayout } from '../
 import type { EventLog } from '../../kernel/events/event-log.js';
 import type { ResumeResult } from '../../kernel/operation.js';
 import { Payout } from './payout.entity.js';
-import { applyPayoutChange } from './payout-transitions.js';
+import { payoutTransitions } from './payout-transitions.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 
 /** The event raised, once per payout, when the provider's list keeps not showing it (admins only: no client). */
 export const PAYOUT_MISSING_AT_PROVIDER = 'payout.missing_at_provider';
@@ -39,6 +40,7 @@ export interface ReconcilePayoutsOptions {
 export interface ReconcilePayoutsDeps {
   provider: Pick<MoneyMovementProvider, 'listPayouts'>;
   events: EventLog;
+  transitions: TransitionPath;
   /** Resubmits a payout whose outcome is unknown (`PayoutService.resume`); without it such payouts are only looked for. */
   resume?: (em: SqlEntityManager, id: string) => Promise<ResumeResult>;
   /** Told of each payout newly reported missing (metrics). */
@@ -101,15 +103,11 @@ export async function reconcilePendingPayouts(
     const report = search.reports.get(payout.id);
     if (report) {
       const applied = await em.transactional(async (tx) => {
-        const outcome = await applyPayoutChange(
-          tx,
-          {
-            payoutId: payout.id,
-            change: { status: report.status, providerStatus: report.providerStatus, providerReference: report.reference, ...(report.amount ? { amount: report.amount } : {}) },
-            source,
-          },
-          deps.events,
-        );
+        const outcome = await deps.transitions.apply(tx, payoutTransitions, {
+          id: payout.id,
+          change: { status: report.status, providerStatus: report.providerStatus, providerReference: report.reference, ...(report.amount ? { amount: report.amount } : {}) },
+          source,
+        });
         await release(tx, payout.id, options, 'seen');
         return outcome;
       });

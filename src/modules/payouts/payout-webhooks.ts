@@ -1,18 +1,18 @@
-// The webhook inbox's handler of `payout.*` events: finds our payout and applies the reported status through payout-transitions.ts.
+// The webhook inbox's handler of `payout.*` events: finds our payout and applies the reported status through the kernel's transition path.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isId } from '../../lib/ids.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
-import { livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
-import { applyPayoutChange } from './payout-transitions.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
+import { livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import { payoutTransitions } from './payout-transitions.js';
 
 /**
  * Runs inside the inbox transaction: the delivery row, the status change and its event row commit
  * together. Promote-only through the payout state machine; a mismatched amount, an impossible move
  * or an event of the other mode is an anomaly, kept and acknowledged.
  */
-export function createPayoutWebhookHandler(events: EventLog): WebhookSubjectHandler<'payout'> {
-  return async (tx, input, subject): Promise<WebhookDecision> => {
+export function createPayoutWebhookHandler(transitions: TransitionPath): WebhookSubjectHandler<'payout'> {
+  return { decide: async (tx, input, subject): Promise<WebhookDecision> => {
     const payoutId = await findPayout(tx, input, subject.reference, subject.merchantReference);
     if (!payoutId) {
       return { outcome: 'unmatched', reason: `PAYOUT_NOT_FOUND: no ${input.account.code} payout for reference ${subject.reference}` };
@@ -20,10 +20,8 @@ export function createPayoutWebhookHandler(events: EventLog): WebhookSubjectHand
     const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'payout', subjectId: payoutId };
     const mismatch = livemodeMismatch(input);
     if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
-    const result = await applyPayoutChange(
-      tx,
-      {
-        payoutId,
+    const result = await transitions.apply(tx, payoutTransitions, {
+        id: payoutId,
         change: {
           status: subject.status,
           providerStatus: subject.providerStatus,
@@ -31,20 +29,19 @@ export function createPayoutWebhookHandler(events: EventLog): WebhookSubjectHand
           providerReference: subject.reference,
         },
         source: `webhook:${input.provider}/${input.account.code}`,
-      },
-      events,
-    );
+      });
     switch (result.outcome) {
       case 'applied':
         return { ...found, outcome: 'applied' };
       case 'noop':
+      case 'stale':
         return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: payout is already ${subject.status}` };
       case 'anomaly':
         return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
       case 'not_found':
         return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
     }
-  };
+  } };
 }
 
 /**

@@ -25,6 +25,7 @@ import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel
 import { payoutOperation, type PreparedPayout } from './payout-operation.js';
 import { olderThan } from '../../db/keyset.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 
 /** A payout request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface CreatePayoutInput {
@@ -73,6 +74,7 @@ export class PayoutService {
       accounts: MerchantAccountService;
       provider: PayoutProvider;
       events: EventLog;
+      transitions: TransitionPath;
       operations: OperationRunner;
       logger: Logger;
     },

@@ -5,15 +5,15 @@ import type { Logger } from '../../lib/logger.js';
 import type { DepositProvider, DepositStatus, MerchantAccount, MoneyMovementProvider, ProviderDeposit, ProviderName } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { DepositService } from '../deposits/deposit.service.js';
-import { applyDepositChange, type DepositChange } from '../deposits/deposit-transitions.js';
+import { depositTransitions, type DepositChange } from '../deposits/deposit-transitions.js';
 import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import type { JobQueue } from '../../kernel/jobs.js';
-import { RELEASE_DEFERRED_DELIVERIES } from '../webhooks/webhook-jobs.js';
 import { applyPaymentRefunded } from '../refunds/refund-accounting.js';
 import { Refund } from '../refunds/refund.entity.js';
 import type { RefundService } from '../refunds/refund.service.js';
-import { applyRefundChange, lockRefund } from '../refunds/refund-transitions.js';
+import { lockRefund, refundTransitions } from '../refunds/refund-transitions.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 
 /**
  * - `applied`: the provider's status differed and was applied (a missed webhook, corrected).
@@ -104,6 +104,7 @@ export interface ReconcilerDeps {
   deposits: Pick<DepositService, 'resume' | 'refreshFromProvider'>;
   refunds: Pick<RefundService, 'resume'>;
   events: EventLog;
+  transitions: TransitionPath;
   /** Follow-up work committed with a correction (deferred refund deliveries). */
   jobs: JobQueue;
   logger: Logger;
@@ -192,7 +193,7 @@ export class Reconciler {
 
   /**
    * Asks the provider about one deposit and applies its answer (status and details) through
-   * `applyDepositChange`, as a webhook would: one event and one notification per change.
+   * the kernel's transition path, as a webhook does: one event and one notification per change.
    */
   async reconcileDeposit(em: SqlEntityManager, depositId: string): Promise<ReconcileResult> {
     const result = await this.check(em, depositId);
@@ -263,16 +264,16 @@ export class Reconciler {
       return this.reconcileRefunded(em, deposit, truth, source);
     }
     const applied = await em.transactional(async (tx) => {
-      const outcome = await applyDepositChange(tx, { depositId, change: changeOf(truth), source }, this.deps.events);
-      if (outcome.outcome === 'applied') await this.deps.jobs.enqueue(tx, RELEASE_DEFERRED_DELIVERIES, { depositId }, { dedupeKey: depositId });
+      const outcome = await this.deps.transitions.apply(tx, depositTransitions, { id: depositId, change: changeOf(truth), source });
       await this.release(tx, depositId);
       return outcome;
     });
-    const current = applied.deposit ? await em.refreshOrFail(deposit) : deposit;
+    const current = applied.row ? await em.refreshOrFail(deposit) : deposit;
     switch (applied.outcome) {
       case 'applied':
         return { outcome: 'applied', deposit: current, from, to: current.status };
       case 'noop':
+      case 'stale':
         if (detailsMissing(current, truth)) {
           // The status was right but the details were never read (e.g. the refresh after its webhook failed).
           await this.deps.deposits.refreshFromProvider(em, depositId, truth.reference);
@@ -299,7 +300,7 @@ export class Reconciler {
           providerStatus: truth.providerStatus,
           source,
         },
-        this.deps.events,
+        this.deps.transitions,
       );
       await this.release(tx, deposit.id);
       return outcome;
@@ -334,13 +335,13 @@ export class Reconciler {
       return { outcome: 'noop', deposit };
     }
     const applied = await em.transactional(async (tx) => {
-      const outcome = await applyDepositChange(
-        tx,
-        { depositId: deposit.id, change: { status: 'EXPIRED', providerStatus: 'session_expired' }, source: `reconciler:${account.provider}/${account.code}` },
-        this.deps.events,
-      );
-      // Refund deliveries that waited for this payment are decided against its final status.
-      if (outcome.outcome === 'applied') await this.deps.jobs.enqueue(tx, RELEASE_DEFERRED_DELIVERIES, { depositId: deposit.id }, { dedupeKey: deposit.id });
+      // No payment exists: there are no details to fetch. Refund deliveries that waited for this
+      // payment are decided against its final status (a reaction of the change).
+      const outcome = await this.deps.transitions.apply(tx, depositTransitions, {
+        id: deposit.id,
+        change: { status: 'EXPIRED', providerStatus: 'session_expired', detailsIncluded: true },
+        source: `reconciler:${account.provider}/${account.code}`,
+      });
       await this.release(tx, deposit.id);
       return outcome;
     });
@@ -435,11 +436,11 @@ export class Reconciler {
       if (word.reversedInFull && !locked.refund.amountMoney().equals(locked.deposit.amountMoney().subtract(locked.deposit.refundedMoney()))) {
         return { outcome: 'ambiguous', reason: `REFUND_STATUS_AMBIGUOUS: payment ${reference} is reversed in full, but this refund is ${locked.refund.amountMoney().toString()}` };
       }
-      const applied = await applyRefundChange(
-        tx,
-        { refundId, change: { status: word.status, providerStatus: word.providerStatus }, source: `reconciler:${account.provider}/${account.code}` },
-        this.deps.events,
-      );
+      const applied = await this.deps.transitions.apply(tx, refundTransitions, {
+        id: refundId,
+        change: { status: word.status, providerStatus: word.providerStatus },
+        source: `reconciler:${account.provider}/${account.code}`,
+      });
       const reason = applied.reason !== undefined ? { reason: applied.reason } : {};
       if (applied.outcome === 'applied') return { outcome: 'applied', reason: `REFUND_STATUS: ${word.providerStatus}` };
       return { outcome: applied.outcome === 'anomaly' ? 'anomaly' : 'noop', ...reason };
@@ -544,6 +545,8 @@ function changeOf(truth: ProviderDeposit): DepositChange {
     status: truth.status,
     providerStatus: truth.providerStatus,
     providerReference: truth.reference,
+    // A status lookup answers with the provider's whole record: fee, net and decline reason are here.
+    detailsIncluded: true,
     ...(truth.declineReason !== undefined ? { declineReason: truth.declineReason } : {}),
     ...(truth.statusReason !== undefined ? { statusReason: truth.statusReason } : {}),
     ...(truth.amount !== undefined ? { amount: truth.amount } : {}),

@@ -7,9 +7,9 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 
 import type { Money } from '../../lib/money.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
 import { Refund } from './refund.entity.js';
-import { applyRefundChange, recordProviderRefund } from './refund-transitions.js';
+import { recordProviderRefund, refundTransitions } from './refund-transitions.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 
 /** What a provider said about a payment as a whole being refunded. */
 export interface PaymentRefundedReport {
@@ -54,7 +54,7 @@ export const reversalReference = (paymentReference: string): string => `reversal
  * Reconciles a payment-level "refunded" report with the deposit's refund rows, inside the caller's
  * transaction (the deposit row is locked first, as every refund writer does).
  */
-export async function applyPaymentRefunded(em: SqlEntityManager, report: PaymentRefundedReport, events: EventLog): Promise<PaymentRefundedResult> {
+export async function applyPaymentRefunded(em: SqlEntityManager, report: PaymentRefundedReport, transitions: TransitionPath): Promise<PaymentRefundedResult> {
   if (!em.isInTransaction()) throw new Error('applyPaymentRefunded must run inside a transaction: its row locks last until commit');
   const deposit = await em.findOne(Deposit, { id: report.depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (!deposit) return { outcome: 'not_found', reason: `DEPOSIT_NOT_FOUND: no deposit ${report.depositId}` };
@@ -89,8 +89,8 @@ export async function applyPaymentRefunded(em: SqlEntityManager, report: Payment
 
   // Made outside the gateway (the provider's dashboard): recorded like a refund event of one, with
   // the rest of the payment as its amount, then executed through the one refund transition.
-  const refund = await recordProviderRefund(em, deposit, { amount: remaining, reference: reversalReference(paymentReference), providerStatus: report.providerStatus }, events);
-  const applied = await applyRefundChange(em, { refundId: refund.id, change: { status: 'APPROVED', providerStatus: report.providerStatus }, source: report.source }, events);
+  const refund = await recordProviderRefund(em, deposit, { amount: remaining, reference: reversalReference(paymentReference), providerStatus: report.providerStatus }, transitions);
+  const applied = await transitions.apply(em, refundTransitions, { id: refund.id, change: { status: 'APPROVED', providerStatus: report.providerStatus }, source: report.source });
   if (applied.outcome !== 'applied') throw new Error(`a refund recorded from a payment report did not apply: ${applied.reason ?? applied.outcome}`);
   return { outcome: 'recorded', refundId: refund.id, reason: `REFUND_RECORDED: ${remaining.toString()} reversed outside the gateway` };
 }

@@ -13,17 +13,17 @@ import { accountNotConfigured, markEntityUnknown, type MoneyOperation } from '..
 import type { FieldError, MerchantAccount, MoneyMovementProvider, ProviderError, ProviderName, ProviderRefund } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Refund } from './refund.entity.js';
 import { toRefundSnapshot, type RefundSnapshot } from './refund-snapshot.js';
-import { applyRefundChange, attachProviderReference, lockRefund } from './refund-transitions.js';
+import { attachProviderReference, lockRefund, refundTransitions } from './refund-transitions.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 
 export interface RefundOperationDeps {
   accounts: MerchantAccountService;
   /** Providers that take refunds; a deposit at any other provider cannot be refunded here. */
   providers: Partial<Record<ProviderName, MoneyMovementProvider>>;
-  events: EventLog;
+  transitions: TransitionPath;
   logger: Logger;
 }
 
@@ -59,7 +59,7 @@ export function refundOperation(deps: RefundOperationDeps): MoneyOperation<Prepa
     refused: async (tx, refund, error) => {
       // A definite refusal: no refund exists at the provider, and its share is released.
       await tx.nativeUpdate(Refund, { id: refund.id }, { submissionError: refundError(error).code });
-      await applyRefundChange(tx, { refundId: refund.id, change: { status: 'REJECTED', providerStatus: `refused:${error.httpStatus ?? 'error'}` }, source: 'submission' }, deps.events);
+      await deps.transitions.apply(tx, refundTransitions, { id: refund.id, change: { status: 'REJECTED', providerStatus: `refused:${error.httpStatus ?? 'error'}` }, source: 'submission' });
     },
     errorsOf: (error) => [refundError(error)],
     errorsOfRow: (refund) =>
@@ -143,7 +143,7 @@ async function recordSubmitted(em: SqlEntityManager, id: string, created: Provid
       }
       return;
     }
-    await attachProviderReference(tx, locked, { reference: created.reference, providerStatus: created.providerStatus }, deps.events);
+    await attachProviderReference(tx, locked, { reference: created.reference, providerStatus: created.providerStatus }, deps.transitions);
   });
 }
 

@@ -1,4 +1,5 @@
-// The one place a refund's status changes (webhooks, a refusal at submission), together with the deposit's refund position.
+// The refund subject kind: how a refund's status changes through the kernel's one transition path,
+// together with the deposit's refund position; and the refund's record once the provider knows it.
 
 import { LockMode } from '@mikro-orm/core';
 import { newId } from '../../lib/ids.js';
@@ -6,10 +7,10 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Money } from '../../lib/money.js';
 import type { RefundStatus } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import { applyDepositChange } from '../deposits/deposit-transitions.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
+import { depositTransitions } from '../deposits/deposit-transitions.js';
+import type { SubjectKind, TransitionPath } from '../../kernel/transitions.js';
 import { Refund } from './refund.entity.js';
-import { decideRefundTransition, depositRefundStatus } from './refund-status.js';
+import { depositRefundStatus, refundStateMachine } from './refund-status.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 import { toRefundSnapshot } from './refund-snapshot.js';
 
@@ -20,20 +21,6 @@ export interface RefundChange {
   providerStatus: string;
   /** The amount the provider says; checked against the refund, never written over it. */
   amount?: Money;
-}
-
-export interface ApplyRefundChangeInput {
-  refundId: string;
-  change: RefundChange;
-  /** Who reports the change, for the record (e.g. `webhook:deposit-gateway/dg-test`, `submission`). */
-  source: string;
-}
-
-/** Same outcomes as a deposit change: `applied`, `noop`, `anomaly` (with `reason`), `not_found`. */
-export interface ApplyRefundChangeResult {
-  outcome: 'applied' | 'noop' | 'anomaly' | 'not_found';
-  reason?: string;
-  refund?: Refund;
 }
 
 export const REFUND_CREATED = 'refund.created';
@@ -55,64 +42,66 @@ export async function lockRefund(em: SqlEntityManager, refundId: string): Promis
   return { refund, deposit };
 }
 
+/** A refund as the transition path holds it: both rows read with their locks (`lockRefund`). */
+export interface LockedRefund {
+  refund: Refund;
+  deposit: Deposit;
+}
+
 /**
- * Applies a reported refund status inside the caller's transaction: the refund's event, and on
- * APPROVED the deposit's refunded amount, its `refundStatus` and (once refunded in full) its move
- * to REFUNDED, with their events, all commit together.
+ * The refund subject kind (src/kernel/transitions.ts): webhooks, the reconciler and refusals at
+ * submission change a refund's status through it. An APPROVED refund adds to its deposit's
+ * refunded amount, and the deposit's refund position (and, once refunded in full, its move to
+ * REFUNDED) commits with it.
  */
-export async function applyRefundChange(em: SqlEntityManager, input: ApplyRefundChangeInput, events: EventLog): Promise<ApplyRefundChangeResult> {
-  const locked = await lockRefund(em, input.refundId);
-  if (!locked) return { outcome: 'not_found', reason: `REFUND_NOT_FOUND: no refund ${input.refundId}` };
-  const { refund, deposit } = locked;
-  const { change } = input;
+export const refundTransitions: SubjectKind<LockedRefund, RefundStatus, RefundChange> = {
+  type: 'refund',
+  machine: refundStateMachine,
+  changedEvent: REFUND_STATUS_CHANGED,
+  lock: lockRefund,
+  statusOf: ({ refund }) => refund.status,
+  idOf: ({ refund }) => refund.id,
+  // A refund is seen as part of its deposit: its owner and account are the deposit's.
+  owner: ({ deposit }) => ({ clientId: deposit.clientId, merchantAccount: deposit.merchantAccount }),
+  snapshot: ({ refund }) => toRefundSnapshot(refund),
 
-  const expected = refund.amountMoney();
-  if (change.amount && !change.amount.equals(expected)) {
-    return { outcome: 'anomaly', reason: `AMOUNT_MISMATCH: reported ${change.amount.toString()}, refund is ${expected.toString()}`, refund };
-  }
-  const from = refund.status;
-  const decision = decideRefundTransition(from, change.status);
-  if (decision.kind === 'noop') return { outcome: 'noop', refund };
-  if (decision.kind === 'anomaly') return { outcome: 'anomaly', reason: `TRANSITION_NOT_ALLOWED: ${decision.reason}`, refund };
+  check: ({ row: { refund }, change }) => {
+    const expected = refund.amountMoney();
+    return change.amount && !change.amount.equals(expected) ? `AMOUNT_MISMATCH: reported ${change.amount.toString()}, refund is ${expected.toString()}` : undefined;
+  },
 
-  let refunded: Money | undefined;
-  if (change.status === 'APPROVED') {
-    refunded = deposit.refundedMoney().add(expected);
+  checkMove: ({ row: { refund, deposit }, change }, phase) => {
+    if (phase !== 'afterMachine' || change.status !== 'APPROVED') return undefined;
     // The request-time check makes this impossible unless the provider executed money we never
     // asked for; the column's check constraint would abort the webhook's transaction instead.
-    if (refunded.compare(deposit.amountMoney()) > 0) {
-      return { outcome: 'anomaly', reason: `REFUND_EXCEEDS_DEPOSIT: ${refunded.toString()} refunded of ${deposit.amountMoney().toString()}`, refund };
-    }
-  }
+    const refunded = deposit.refundedMoney().add(refund.amountMoney());
+    return refunded.compare(deposit.amountMoney()) > 0 ? `REFUND_EXCEEDS_DEPOSIT: ${refunded.toString()} refunded of ${deposit.amountMoney().toString()}` : undefined;
+  },
 
-  refund.status = change.status;
-  refund.providerStatus = change.providerStatus;
-  await em.flush();
-  await events.append(em, {
-    subjectType: 'refund',
-    subjectId: refund.id,
-    clientId: deposit.clientId,
-    merchantAccount: deposit.merchantAccount,
-    type: REFUND_STATUS_CHANGED,
-    fromStatus: from,
-    toStatus: refund.status,
-    snapshot: toRefundSnapshot(refund),
-  });
-  await updateDepositRefundPosition(em, deposit, events, input.source, refunded);
-  return { outcome: 'applied', refund };
-}
+  write: async ({ tx, row, change }) => {
+    row.refund.status = change.status;
+    row.refund.providerStatus = change.providerStatus;
+    await tx.flush();
+    return { next: row };
+  },
+
+  entails: async ({ tx, next: { refund, deposit }, change, source }, path) => {
+    const refunded = change.status === 'APPROVED' ? deposit.refundedMoney().add(refund.amountMoney()) : undefined;
+    await updateDepositRefundPosition(tx, deposit, path, source, refunded);
+  },
+};
 
 /**
  * A refund made outside the gateway (the provider's dashboard, or a reversal of the whole payment),
  * recorded with the provider's reference and announced, so the deposit's refunded amount stays true
  * and no request through the gateway can refund the same money again. The caller holds the deposit
- * lock and then applies the reported status through {@link applyRefundChange}.
+ * lock and then applies the reported status through `refundTransitions`.
  */
 export async function recordProviderRefund(
   em: SqlEntityManager,
   deposit: Deposit,
   provided: { amount: Money; reference: string; providerStatus: string },
-  events: EventLog,
+  path: TransitionPath,
 ): Promise<Refund> {
   const refund = em.create(Refund, {
     id: newId('rfd'),
@@ -132,7 +121,7 @@ export async function recordProviderRefund(
     updatedAt: new Date(),
   });
   await em.flush();
-  await attachProviderReference(em, { refund, deposit }, { reference: provided.reference, providerStatus: provided.providerStatus }, events);
+  await attachProviderReference(em, { refund, deposit }, { reference: provided.reference, providerStatus: provided.providerStatus }, path);
   return refund;
 }
 
@@ -145,14 +134,14 @@ export async function attachProviderReference(
   em: SqlEntityManager,
   locked: { refund: Refund; deposit: Deposit },
   provided: { reference: string; providerStatus: string },
-  events: EventLog,
+  path: TransitionPath,
 ): Promise<void> {
   const { refund, deposit } = locked;
   refund.providerReference = provided.reference;
   refund.providerStatus ??= provided.providerStatus;
   refund.submissionError = null;
   await em.flush();
-  await events.append(em, {
+  await path.events.append(em, {
     subjectType: 'refund',
     subjectId: refund.id,
     clientId: deposit.clientId,
@@ -162,7 +151,7 @@ export async function attachProviderReference(
     toStatus: refund.status,
     snapshot: toRefundSnapshot(refund),
   });
-  await updateDepositRefundPosition(em, deposit, events, 'refund');
+  await updateDepositRefundPosition(em, deposit, path, 'refund');
 }
 
 /**
@@ -170,7 +159,7 @@ export async function attachProviderReference(
  * refunds and tells subscribers; a deposit refunded in full moves to REFUNDED through the deposit
  * transition function.
  */
-async function updateDepositRefundPosition(em: SqlEntityManager, deposit: Deposit, events: EventLog, source: string, refunded?: Money): Promise<void> {
+async function updateDepositRefundPosition(em: SqlEntityManager, deposit: Deposit, path: TransitionPath, source: string, refunded?: Money): Promise<void> {
   const refunds = await em.find(Refund, { depositId: deposit.id });
   const refundStatus = depositRefundStatus(refunds);
   const refundedAmount = refunded ? refunded.toDecimal() : deposit.refundedMoney().toDecimal();
@@ -180,10 +169,10 @@ async function updateDepositRefundPosition(em: SqlEntityManager, deposit: Deposi
   await em.flush();
 
   if (deposit.status === 'SUCCEEDED' && deposit.refundedMoney().equals(deposit.amountMoney())) {
-    const moved = await applyDepositChange(em, { depositId: deposit.id, change: { status: 'REFUNDED', providerStatus: 'refunded' }, source }, events);
+    const moved = await path.apply(em, depositTransitions, { id: deposit.id, change: { status: 'REFUNDED', providerStatus: 'refunded' }, source });
     if (moved.outcome === 'applied') return;
   }
-  await events.append(em, {
+  await path.events.append(em, {
     subjectType: 'deposit',
     subjectId: deposit.id,
     clientId: deposit.clientId,

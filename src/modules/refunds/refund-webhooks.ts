@@ -6,10 +6,11 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 
 import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
-import { WebhookRetryLater, findEventDeposit, livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../webhooks/webhook.service.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
+import { findEventDeposit } from '../deposits/deposit-webhooks.js';
+import { WebhookRetryLater, livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
 import { Refund } from './refund.entity.js';
-import { applyRefundChange, attachProviderReference, recordProviderRefund as recordProviderRefundRow } from './refund-transitions.js';
+import { refundTransitions, attachProviderReference, recordProviderRefund as recordProviderRefundRow } from './refund-transitions.js';
 
 type RefundSubject = Extract<WebhookEvent['subject'], { kind: 'refund' }>;
 
@@ -23,18 +24,18 @@ type RefundSubject = Extract<WebhookEvent['subject'], { kind: 'refund' }>;
 export class RefundNotYetRecorded extends WebhookRetryLater {}
 
 /** The inbox handler for refund events (spec: refund.requested / refund.approved / refund.rejected; payload A4). */
-export function refundWebhookHandler(events: EventLog): WebhookSubjectHandler<'refund'> {
-  return async (tx, input, subject) => {
+export function refundWebhookHandler(transitions: TransitionPath): WebhookSubjectHandler<'refund'> {
+  return { decide: async (tx, input, subject) => {
     let refundId = await findByReference(tx, input, subject.reference);
     if (!refundId && livemodeMismatch(input)) return { outcome: 'anomaly', reason: livemodeMismatch(input)! };
     /** Why a report of the status the refund already has still counts as applied. */
     let firstSight: string | undefined;
     if (!refundId) {
       const deposit = await lockEventPayment(tx, input, subject);
-      refundId = deposit && (await claimInFlight(tx, input, subject, deposit, events));
+      refundId = deposit && (await claimInFlight(tx, input, subject, deposit, transitions));
       if (refundId) firstSight = 'REFERENCE_RECORDED: the provider refund id arrived before its answer';
       else {
-        const recorded = await recordProviderRefund(tx, input, subject, deposit, events);
+        const recorded = await recordProviderRefund(tx, input, subject, deposit, transitions);
         if (recorded.kind === 'refused') return recorded.decision;
         refundId = recorded.refundId;
         firstSight = 'REFUND_RECORDED: made outside the gateway';
@@ -43,19 +44,16 @@ export function refundWebhookHandler(events: EventLog): WebhookSubjectHandler<'r
     const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'refund', subjectId: refundId };
     const mismatch = livemodeMismatch(input);
     if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
-    const result = await applyRefundChange(
-      tx,
-      {
-        refundId,
+    const result = await transitions.apply(tx, refundTransitions, {
+        id: refundId,
         change: { status: subject.status, providerStatus: subject.providerStatus, ...(subject.amount ? { amount: subject.amount } : {}) },
         source: `webhook:${input.provider}/${input.account.code}`,
-      },
-      events,
-    );
+      });
     switch (result.outcome) {
       case 'applied':
         return { ...found, outcome: 'applied' };
       case 'noop':
+      case 'stale':
         return firstSight
           ? { ...found, outcome: 'applied', reason: firstSight }
           : { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: refund is already ${subject.status}` };
@@ -64,7 +62,7 @@ export function refundWebhookHandler(events: EventLog): WebhookSubjectHandler<'r
       case 'not_found':
         return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
     }
-  };
+  } };
 }
 
 /**
@@ -86,7 +84,7 @@ async function findByReference(tx: SqlEntityManager, input: ReceiveWebhookInput,
  * committed before the call): the one refund of that payment, for that amount, still waiting for
  * its reference, is this one.
  */
-async function claimInFlight(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: RefundSubject, deposit: Deposit, events: EventLog): Promise<string | undefined> {
+async function claimInFlight(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: RefundSubject, deposit: Deposit, transitions: TransitionPath): Promise<string | undefined> {
   // The answer (or another event about the same refund) may have been recorded while this
   // transaction waited for the deposit lock; every writer of a deposit's refunds takes that lock first.
   const recorded = await findByReference(tx, input, subject.reference);
@@ -100,7 +98,7 @@ async function claimInFlight(tx: SqlEntityManager, input: ReceiveWebhookInput, s
     throw new RefundNotYetRecorded(`refund ${subject.reference} matches ${waiting.length} in-flight refunds of deposit ${depositId}; retry after their answers are recorded`);
   }
   const refund = await tx.findOneOrFail(Refund, { id: waiting[0]!.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-  await attachProviderReference(tx, { refund, deposit }, { reference: subject.reference, providerStatus: subject.providerStatus }, events);
+  await attachProviderReference(tx, { refund, deposit }, { reference: subject.reference, providerStatus: subject.providerStatus }, transitions);
   return refund.id;
 }
 
@@ -127,7 +125,7 @@ async function recordProviderRefund(
   input: ReceiveWebhookInput,
   subject: RefundSubject,
   deposit: Deposit | undefined,
-  events: EventLog,
+  transitions: TransitionPath,
 ): Promise<Recorded> {
   const notFound = (why: string): Recorded => ({
     kind: 'refused',
@@ -157,6 +155,6 @@ async function recordProviderRefund(
     return refused('anomaly', `REFUND_EXCEEDS_DEPOSIT: ${subject.amount.toString()} on top of ${deposit.refundedMoney().toString()} refunded of ${deposit.amountMoney().toString()}`);
   }
 
-  const refund = await recordProviderRefundRow(tx, deposit, { amount: subject.amount, reference: subject.reference, providerStatus: subject.providerStatus }, events);
+  const refund = await recordProviderRefundRow(tx, deposit, { amount: subject.amount, reference: subject.reference, providerStatus: subject.providerStatus }, transitions);
   return { kind: 'recorded', refundId: refund.id };
 }

@@ -12,13 +12,13 @@ import type { FieldError, MoneyMovementProvider, ProviderName, ProviderRefund } 
 import { maySee } from '../../kernel/visibility.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Refund } from './refund.entity.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type DepositSnapshot } from '../deposits/deposit-snapshot.js';
 import { REFUND_SNAPSHOT_PROPERTIES, toRefundSnapshot, type RefundFacts, type RefundSnapshot } from './refund-snapshot.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { refundOperation, refundTarget, type PreparedRefund } from './refund-operation.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 
 /** A refund request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface RequestRefundInput {
@@ -43,7 +43,7 @@ export class RefundService {
       accounts: MerchantAccountService;
       /** Providers that take refunds; a deposit at any other provider cannot be refunded here. */
       providers: Partial<Record<ProviderName, MoneyMovementProvider>>;
-      events: EventLog;
+      transitions: TransitionPath;
       operations: OperationRunner;
       logger: Logger;
     },

@@ -3,8 +3,8 @@
 import type { Loaded } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { FieldError, ProviderName } from '../../providers/provider.js';
-import { WebhookDelivery, type WebhookOutcome } from './webhook-delivery.entity.js';
-import type { WebhookDecision, WebhookService } from './webhook.service.js';
+import { WebhookDelivery, type WebhookOutcome } from '../../kernel/inbox/webhook-delivery.entity.js';
+import type { WebhookDecision, WebhookInbox } from '../../kernel/inbox/inbox.js';
 import { olderThan } from '../../db/keyset.js';
 
 export interface WebhookDeliveryFilter {
@@ -27,7 +27,7 @@ export interface ReplayResult {
 export class WebhookAdminService {
   constructor(
     private readonly deps: {
-      webhooks: WebhookService;
+      webhooks: WebhookInbox;
     },
   ) {}
 

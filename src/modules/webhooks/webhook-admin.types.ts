@@ -6,7 +6,7 @@ import { UserError } from '../../graphql/user-error.js';
 import type { ProviderName } from '../../providers/provider.js';
 import { PaymentProviderEnum, type PaymentProvider } from '../deposits/deposit.types.js';
 import type { DeliveryListing } from './webhook-admin.service.js';
-import type { WebhookOutcome } from './webhook-delivery.entity.js';
+import type { WebhookOutcome } from '../../kernel/inbox/webhook-delivery.entity.js';
 
 export const WebhookOutcomeEnum = {
   APPLIED: 'APPLIED',

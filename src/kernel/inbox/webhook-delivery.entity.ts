@@ -4,7 +4,7 @@
 
 import { defineEntity, p } from '@mikro-orm/core';
 import type { ProviderName } from '../../providers/provider.js';
-import type { PaymentSubjectType } from '../../kernel/events/payment-event.entity.js';
+import type { PaymentSubjectType } from '../events/payment-event.entity.js';
 
 /**
  * - `applied`: changed a subject (one status change, one event row).

@@ -1,0 +1,44 @@
+// Deliveries the inbox keeps `deferred` until their subject's status changes (a refund event that
+// overtook its payment): released by a job that the status change schedules as a reaction.
+
+import type { JobQueue } from '../jobs.js';
+import type { Reaction } from '../transitions.js';
+import type { WebhookInbox } from './inbox.js';
+
+export const RELEASE_DEFERRED_DELIVERIES = 'webhook.release_deferred';
+
+export interface ReleaseDeferredDeliveriesJob {
+  subjectType?: string;
+  subjectId?: string;
+  /** Jobs written before the release named its subject kind: a deposit. */
+  depositId?: string;
+}
+
+declare module '../jobs.js' {
+  interface JobKinds {
+    [RELEASE_DEFERRED_DELIVERIES]: ReleaseDeferredDeliveriesJob;
+  }
+}
+
+/**
+ * The reaction of a status change to deliveries deferred until it: a release job, enqueued by the
+ * change's own statement only when such deliveries exist (read after the subject's row lock was
+ * taken, so none deferred before it is missed).
+ */
+export function deferredDeliveriesRelease(subjectType: string, subjectId: string): Reaction<typeof RELEASE_DEFERRED_DELIVERIES> {
+  return {
+    kind: RELEASE_DEFERRED_DELIVERIES,
+    payload: { subjectType, subjectId },
+    dedupeKey: `${subjectType}:${subjectId}`,
+    onlyIf: {
+      sql: `exists (select from webhook_delivery where subject_type = ? and subject_id = ? and outcome = 'deferred')`,
+      params: [subjectType, subjectId],
+    },
+  };
+}
+
+export function registerInboxJobs(jobs: JobQueue, inbox: WebhookInbox): void {
+  jobs.register(RELEASE_DEFERRED_DELIVERIES, (em, { subjectType, subjectId, depositId }) =>
+    em.transactional(async (tx) => void (await inbox.releaseDeferred(tx, subjectType ?? 'deposit', subjectId ?? depositId!))),
+  );
+}

@@ -1,0 +1,344 @@
+// The webhook inbox: records each verified provider event once, dispatches it to the handler its
+// subject kind registered, which applies it in the same transaction, and keeps the outcome. Kernel
+// infrastructure: it knows no subject kind; each module registers the handler of its events.
+
+import { createHash } from 'node:crypto';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../../lib/ids.js';
+import type { DepositProvider, MerchantAccount, ProviderName, WebhookEvent, WebhookRejection } from '../../providers/provider.js';
+import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
+import { inTransaction } from '../../db/transaction.js';
+import type { SqlPart } from '../events/event-log.js';
+import type { PaymentSubjectType } from '../events/payment-event.entity.js';
+import type { WebhookOutcome } from './webhook-delivery.entity.js';
+
+export interface ReceiveWebhookInput {
+  provider: ProviderName;
+  account: MerchantAccount;
+  /** Already verified on the exact bytes by the account's adapter. */
+  event: WebhookEvent;
+  /** The body exactly as received, kept for inspection and replay. */
+  rawBody: Buffer;
+}
+
+export interface ReceiveWebhookResult {
+  outcome: WebhookOutcome;
+  reason?: string;
+  /** The inbox row; absent for a redelivery of an event already stored. */
+  deliveryId?: string;
+  subjectType?: PaymentSubjectType;
+  subjectId?: string;
+}
+
+/** What became of one event: the inbox row records it. */
+export interface WebhookDecision {
+  outcome: WebhookOutcome;
+  reason?: string;
+  subjectType?: PaymentSubjectType;
+  subjectId?: string;
+}
+type Decision = WebhookDecision;
+
+type Subject = WebhookEvent['subject'];
+export type WebhookSubjectKind = Subject['kind'];
+
+/** What a handler is told besides the report itself. */
+export interface InboxContext {
+  /** Whether the handler's `find` ran with the delivery's insert; `found` is its row, when it has an `id`. */
+  lookedUp: boolean;
+  found?: Record<string, unknown>;
+  /**
+   * A fresh delivery's outcome as a statement, for a handler whose change is written by one
+   * statement: written there, it returns `recorded: true` and the inbox writes nothing more.
+   * Absent when a stored delivery is decided again.
+   */
+  outcome?: (decision: WebhookDecision) => SqlPart;
+}
+
+/**
+ * Applies one kind of event inside the inbox's transaction (after the delivery row is inserted,
+ * before it commits). Returns the outcome to record; throws only on infrastructure failure.
+ */
+export interface WebhookSubjectHandler<K extends WebhookSubjectKind = WebhookSubjectKind> {
+  /**
+   * The SELECT (with its row lock) that finds the subject a report is about, selecting its `id`:
+   * run in the statement that inserts the delivery, and only once it is inserted, so a duplicate
+   * locks nothing. Undefined when this report needs no lookup there.
+   */
+  find?(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>): SqlPart | undefined;
+  decide(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>, context: InboxContext): Promise<WebhookDecision & { recorded?: boolean }>;
+}
+
+/**
+ * Thrown by a handler when an event cannot be decided yet but will be once something else lands
+ * (another event, our own record of a provider answer). The whole transaction rolls back, the
+ * delivery is answered 503 and nothing is stored, so the provider's retry is a first delivery.
+ */
+export class WebhookRetryLater extends Error {}
+
+/**
+ * Why a delivery was refused without being stored: verification failed, or (`TEXT_NOT_STORABLE`)
+ * it verified but carries text the database cannot store.
+ */
+export type RejectedWebhookReason = WebhookRejection | 'TEXT_NOT_STORABLE';
+
+/** A refused delivery (unverified, or verified but unstorable), kept for admins without its body. */
+export interface RejectedWebhookInput {
+  provider: ProviderName;
+  account: MerchantAccount;
+  reason: RejectedWebhookReason;
+  body: Buffer;
+  receivedAt: Date;
+  /**
+   * Rejected deliveries kept for this account; the oldest beyond it are deleted, so a flood of
+   * unsigned requests cannot fill the database. Absent: all are kept.
+   */
+  keepPerAccount?: number;
+}
+
+/** What `recordRejected` stored and how many older rejected rows of the account it deleted. */
+export interface RecordRejectedResult {
+  id: string;
+  pruned: number;
+}
+
+/** A stored delivery as a re-decision reads it. */
+interface StoredDelivery {
+  id: string;
+  provider: ProviderName;
+  merchant_account: string;
+  outcome: WebhookOutcome;
+  raw_body: string;
+}
+
+/** What replaying a stored delivery needs: the configured accounts and the provider adapters. */
+export interface WebhookReplaySources {
+  account(code: string): MerchantAccount | undefined;
+  provider(name: ProviderName): DepositProvider;
+}
+
+export type ReplayWebhookResult =
+  | ({ ok: true; deliveryId: string } & WebhookDecision)
+  | { ok: false; code: 'DELIVERY_NOT_FOUND' | 'DELIVERY_REJECTED' | 'ACCOUNT_NOT_CONFIGURED' | 'PAYLOAD_INVALID'; message: string };
+
+/** `webhook_delivery.event_name` is varchar(128). */
+const EVENT_NAME_MAX = 128;
+/** `provider_status` and `decline_reason` are varchar(64). */
+const STATUS_TEXT_MAX = 64;
+/** The narrowest column any other string of an event goes to: event ids and provider references are varchar(255). */
+const EVENT_TEXT_MAX = 255;
+
+export class WebhookInbox {
+  private readonly handlers = new Map<string, WebhookSubjectHandler>();
+
+  constructor(private readonly replaySources?: WebhookReplaySources) {}
+
+  /** Registers the handler of one subject kind's events (a module's, at composition). */
+  register<K extends WebhookSubjectKind>(kind: K, handler: WebhookSubjectHandler<K>): void {
+    if (this.handlers.has(kind)) throw new Error(`Webhook events about ${kind} have a handler already`);
+    this.handlers.set(kind, handler as unknown as WebhookSubjectHandler);
+  }
+
+  /**
+   * Where a verified event carries text the inbox could not store: NUL in the raw body, NUL or a
+   * lone surrogate the parser made of an escape, or a string longer than the column it goes to. The
+   * database would refuse such a delivery on every retry, so the caller keeps it as rejected.
+   */
+  unstorableText(event: WebhookEvent, body: Buffer): UnstorableText | undefined {
+    return (
+      findUnstorableText(body.toString('utf8'), ['body']) ??
+      findUnstorableText(event.name, ['event', 'name'], { maxLength: EVENT_NAME_MAX }) ??
+      findUnstorableText(statusTexts(event), ['event', 'subject'], { maxLength: STATUS_TEXT_MAX }) ??
+      findUnstorableText(event, ['event'], { maxLength: EVENT_TEXT_MAX })
+    );
+  }
+
+  /**
+   * Keeps a delivery that failed verification: its reason, account and time, and the SHA-256 of
+   * the bytes, never the bytes (they are not trusted input and are never replayed).
+   */
+  async recordRejected(em: SqlEntityManager, input: RejectedWebhookInput): Promise<RecordRejectedResult> {
+    const id = newId('whd');
+    await em.execute(
+      `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at)
+       values (?, ?, ?, ?, '', 'rejected', ?, null, null, '', ?, ?)`,
+      [id, input.provider, input.account.code, `rejected:${id}`, input.reason, createHash('sha256').update(input.body).digest('hex'), input.receivedAt],
+    );
+    if (input.keepPerAccount === undefined) return { id, pruned: 0 };
+    // Only this account's rejected rows: verified deliveries, and other accounts, are never touched.
+    const pruned = await em.execute<{ id: string }[]>(
+      `delete from webhook_delivery where id in (
+         select id from webhook_delivery where merchant_account = ? and outcome = 'rejected'
+         order by received_at desc, id desc offset ?)
+       returning id`,
+      [input.account.code, input.keepPerAccount],
+    );
+    return { id, pruned: pruned.length };
+  }
+
+  /**
+   * Applies a stored, verified delivery again through the same decision code as a fresh one (e.g.
+   * an `unmatched` event whose deposit now exists). The row is locked, so concurrent replays
+   * serialize; it records the new decision, except that an `applied` row keeps its outcome (what
+   * it applied stays on record).
+   */
+  replay(em: SqlEntityManager, deliveryId: string): Promise<ReplayWebhookResult> {
+    return em.transactional(async (tx) => {
+      const rows = await tx.execute<StoredDelivery[]>('select id, provider, merchant_account, outcome, raw_body from webhook_delivery where id = ? for update', [deliveryId]);
+      const row = rows[0];
+      if (!row) return { ok: false, code: 'DELIVERY_NOT_FOUND', message: `No webhook delivery ${deliveryId}` };
+      return this.redecide(tx, row);
+    });
+  }
+
+  /**
+   * Decides again, in the caller's transaction, the deliveries deferred until this subject's
+   * status changed (refunds that overtook their payment). Run by the `webhook.release_deferred`
+   * job, which the status change schedules as a reaction (deferred.ts). Returns how many were
+   * decided; a delivery still undecidable stays `deferred`.
+   */
+  async releaseDeferred(tx: SqlEntityManager, subjectType: string, subjectId: string): Promise<number> {
+    if (!tx.isInTransaction()) throw new Error('WebhookInbox.releaseDeferred must run inside a transaction: the deliveries are locked until commit');
+    const rows = await tx.execute<StoredDelivery[]>(
+      `select id, provider, merchant_account, outcome, raw_body from webhook_delivery
+       where subject_type = ? and subject_id = ? and outcome = 'deferred'
+       order by received_at, id for update`,
+      [subjectType, subjectId],
+    );
+    for (const row of rows) await this.redecide(tx, row);
+    return rows.length;
+  }
+
+  /** Decides a stored delivery again and records the new decision (an `applied` row keeps its outcome). */
+  private async redecide(tx: SqlEntityManager, row: StoredDelivery): Promise<ReplayWebhookResult> {
+    if (row.outcome === 'rejected') {
+      return { ok: false, code: 'DELIVERY_REJECTED', message: 'A rejected delivery kept no body: it cannot be replayed' };
+    }
+    const account = this.replaySources?.account(row.merchant_account);
+    if (!account || account.provider !== row.provider || !this.replaySources) {
+      return { ok: false, code: 'ACCOUNT_NOT_CONFIGURED', message: `Merchant account ${row.merchant_account} is not configured on this gateway` };
+    }
+    // Verified when it was received (only verified bodies are stored), so it is parsed, not re-verified:
+    // its signature timestamp is long out of the freshness window by now.
+    const parsed = this.replaySources.provider(row.provider).parseWebhook(account, Buffer.from(row.raw_body, 'utf8'));
+    if (!parsed.ok) return { ok: false, code: 'PAYLOAD_INVALID', message: 'The stored body is not a usable event' };
+    const input: ReceiveWebhookInput = { provider: row.provider, account, event: parsed.event, rawBody: Buffer.from(row.raw_body, 'utf8') };
+    const handler = this.handlers.get(input.event.subject.kind);
+    let decision: Decision;
+    if (!handler) decision = notHandled(input);
+    else {
+      const lookup = handler.find?.(tx, input, input.event.subject as never);
+      const found = lookup ? (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0] : undefined;
+      const { recorded: _recorded, ...decided } = await handler.decide(tx, input, input.event.subject as never, { lookedUp: Boolean(lookup), ...(found?.id != null ? { found } : {}) });
+      decision = decided;
+    }
+    if (row.outcome === 'applied') {
+      await tx.execute('update webhook_delivery set replayed_at = ? where id = ?', [new Date(), row.id]);
+    } else {
+      await tx.execute('update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ?, replayed_at = ? where id = ?', [
+        decision.outcome,
+        decision.reason ?? null,
+        decision.subjectType ?? null,
+        decision.subjectId ?? null,
+        new Date(),
+        row.id,
+      ]);
+    }
+    return { ok: true, deliveryId: row.id, ...decision };
+  }
+
+  /**
+   * Stores and applies one verified event in one transaction: the inbox row, any status change and
+   * its event row commit together, or not at all (DESIGN.md "Durable before acknowledged"). Every
+   * outcome is a result to acknowledge with 2xx, including events that cannot be applied; only
+   * an infrastructure failure throws, and then nothing was stored, so the provider's retry is safe.
+   *
+   * The common report (a status) costs four statements with BEGIN and COMMIT: the delivery's row
+   * with its subject found and locked by the handler's `find` (only once the row is inserted, so
+   * a duplicate locks nothing), then the change with its event, its reaction jobs and the
+   * delivery's outcome.
+   */
+  receive(em: SqlEntityManager, input: ReceiveWebhookInput): Promise<ReceiveWebhookResult> {
+    return inTransaction(em, async (tx) => {
+      const deliveryId = newId('whd');
+      // ON CONFLICT instead of catching a unique violation: a failed INSERT aborts a PostgreSQL
+      // transaction. A concurrent copy of the same event waits here on the unique index until the
+      // first commits, then inserts nothing: exactly one copy goes on to change anything.
+      const insert = {
+        sql: `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, received_at)
+         values (?, ?, ?, ?, ?, 'ignored', null, null, null, ?, ?)
+         on conflict (provider, merchant_account, event_id) do nothing
+         returning id`,
+        params: [deliveryId, input.provider, input.account.code, input.event.eventId, input.event.name, input.rawBody.toString('utf8'), new Date()],
+      };
+      const { subject } = input.event;
+      const handler = this.handlers.get(subject.kind);
+      const lookup = handler?.find?.(tx, input, subject as never);
+      let found: Record<string, unknown> | undefined;
+      if (lookup) {
+        const rows = await tx.execute<Array<Record<string, unknown>>>(
+          `with inserted as (${insert.sql}) select inserted.id as inbox_delivery_id, d.* from inserted left join lateral (${lookup.sql}) d on true`,
+          [...insert.params, ...lookup.params],
+        );
+        const row = rows[0];
+        if (!row) return DUPLICATE_DELIVERY;
+        const { inbox_delivery_id: _inserted, ...columns } = row;
+        if (columns.id != null) found = columns;
+      } else {
+        const inserted = await tx.execute<Array<{ id: string }>>(insert.sql, insert.params);
+        if (inserted.length === 0) return DUPLICATE_DELIVERY;
+      }
+      if (!handler) {
+        const decision = notHandled(input);
+        await recordOutcome(tx, deliveryId, decision);
+        return { ...decision, deliveryId };
+      }
+      const { recorded, ...decision } = await handler.decide(tx, input, subject as never, {
+        lookedUp: Boolean(lookup),
+        ...(found ? { found } : {}),
+        outcome: (decided) => outcomeStatement(deliveryId, decided),
+      });
+      if (!recorded) await recordOutcome(tx, deliveryId, decision);
+      return { ...decision, deliveryId };
+    });
+  }
+}
+
+/** A copy of an event already in the inbox: nothing is stored or applied again. */
+const DUPLICATE_DELIVERY: ReceiveWebhookResult = { outcome: 'duplicate', reason: 'EVENT_ALREADY_RECEIVED' };
+
+/** The UPDATE that records a fresh delivery's decision on its inbox row. */
+function outcomeStatement(deliveryId: string, decision: Decision): SqlPart {
+  return {
+    sql: 'update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?',
+    params: [decision.outcome, decision.reason ?? null, decision.subjectType ?? null, decision.subjectId ?? null, deliveryId],
+  };
+}
+
+async function recordOutcome(tx: SqlEntityManager, deliveryId: string, decision: Decision): Promise<void> {
+  const update = outcomeStatement(deliveryId, decision);
+  await tx.execute(update.sql, update.params);
+}
+
+/** Stored, acknowledged and visible to admins, but not acted on: no module handles this kind. */
+function notHandled(input: ReceiveWebhookInput): WebhookDecision {
+  const { kind } = input.event.subject;
+  // Spec (Versioning): new event types appear without notice; consumers ignore what they do not know.
+  if (kind === 'other') return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: unknown event type ${input.event.name}` };
+  return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: ${kind} events are not applied` };
+}
+
+/** The anomaly reason when a test-mode event would touch a live account (or the reverse), else undefined. */
+export function livemodeMismatch(input: ReceiveWebhookInput): string | undefined {
+  if (input.event.livemode === undefined || input.event.livemode === input.account.livemode) return undefined;
+  return `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}`;
+}
+
+/** The event's free-text words bound for the varchar(64) status columns. */
+function statusTexts(event: WebhookEvent): Record<string, string> {
+  const subject = event.subject;
+  return {
+    ...('providerStatus' in subject ? { providerStatus: subject.providerStatus } : {}),
+    ...('declineReason' in subject && subject.declineReason !== undefined ? { declineReason: subject.declineReason } : {}),
+  };
+}

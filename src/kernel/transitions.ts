@@ -1,0 +1,235 @@
+// The one path by which a subject's status changes. Each subject kind (deposit, refund, payout,
+// withdrawal) registers how it is locked, what refuses a change, how a change is written, its
+// snapshot, its owner and the follow-up jobs a change schedules; webhooks, reconciliation, the
+// card-form return and refusals at submission all apply changes through `TransitionPath.apply`,
+// which writes the change, its event and its reaction jobs in the caller's transaction.
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { StateMachine } from '../lib/state-machine.js';
+import type { AppendAlongside, EventLog, SqlPart } from './events/event-log.js';
+import type { JobKind, JobKinds, JobQueue } from './jobs.js';
+
+/** What every report about a subject carries: the status in gateway terms and the provider's word. */
+export interface ReportedChange<S extends string> {
+  status: S;
+  /** The provider's raw status word. */
+  providerStatus: string;
+}
+
+/** A change being applied to one locked row. */
+export interface Transition<Row, S extends string, C extends ReportedChange<S>> {
+  tx: SqlEntityManager;
+  /** The row as read under its lock, before the change. */
+  row: Row;
+  change: C;
+  from: S;
+  /** Who reports the change, for the record (e.g. `webhook:deposit-gateway/dg-test`, `reconciler`). */
+  source: string;
+}
+
+/** A change that was written: `next` is the row as it now stands. */
+export interface AppliedTransition<Row, S extends string, C extends ReportedChange<S>> extends Transition<Row, S, C> {
+  next: Row;
+}
+
+/** A follow-up job a change schedules, written by the change's own statement. */
+export interface Reaction<K extends JobKind = JobKind> {
+  kind: K;
+  payload: JobKinds[K];
+  /** While a job of this kind and key waits, another is not added (one pending job per subject). */
+  dedupeKey?: string;
+  /** Added only when this SQL condition holds when the change is written (e.g. deliveries wait for it). */
+  onlyIf?: SqlPart;
+}
+
+/**
+ * How a change is written. `statement`: one UPDATE (with `returning *`) that the path runs
+ * together with the event and the reaction jobs as one statement; `merge` turns its returned row
+ * into the kind's row (a managed entity refreshed, a plain row as is). Without `statement`, the
+ * kind has written the change itself (`write` flushed it) and the event and jobs follow.
+ */
+export interface TransitionWrite<Row> {
+  next: Row;
+  statement?: SqlPart;
+  merge?: (returned: Record<string, unknown>) => Row;
+}
+
+/** One kind of subject, as its module registers it. */
+export interface SubjectKind<Row, S extends string, C extends ReportedChange<S>> {
+  /** The event log's subject type: `deposit`, `refund`, ... */
+  readonly type: string;
+  readonly machine: StateMachine<S>;
+  /** The event type of a status change, e.g. `deposit.status_changed`. */
+  readonly changedEvent: string;
+  /**
+   * A report of a status the subject has already moved past is old news (`stale`), not an
+   * anomaly: for subjects whose provider's deliveries overtake each other and whose earlier steps
+   * are harmless (a withdrawal's `processed` after its `succeeded`).
+   */
+  readonly pastStatusIsStale?: boolean;
+  /**
+   * Reads the subject with its row lock in the caller's transaction (and first whatever must be
+   * locked before it, always in the same order). Undefined when there is no such subject.
+   */
+  lock(tx: SqlEntityManager, id: string): Promise<Row | undefined>;
+  statusOf(row: Row): S;
+  idOf(row: Row): string;
+  /** Who may see the subject, as the visibility policy reads it. */
+  owner(row: Row): { clientId: string | null; merchantAccount: string };
+  /** The subject as clients may read it after a change, in JSON form (the event row's `data`). */
+  snapshot(row: Row): object;
+  /**
+   * Refusals of any report, decided before the state machine (a report for other money can never
+   * move the subject, whatever its status): an anomaly reason, or undefined.
+   */
+  check?(transition: Transition<Row, S, C>): string | undefined;
+  /**
+   * Refusals of a report that would change the status, decided before the state machine's own
+   * refusal (a deposit's REFUNDED that no refund row explains) or after it (`afterMachine`: a
+   * provider reference another subject holds, which costs a query).
+   */
+  checkMove?(transition: Transition<Row, S, C>, phase: 'beforeMachine' | 'afterMachine'): string | undefined | Promise<string | undefined>;
+  /** What a report records even when it changes no status (a deposit's payment reference). */
+  recordUnchanged?(transition: Transition<Row, S, C>): Promise<void>;
+  write(transition: Transition<Row, S, C>): TransitionWrite<Row> | Promise<TransitionWrite<Row>>;
+  /** The follow-up jobs a written change schedules, committed with it. */
+  reactions?(applied: AppliedTransition<Row, S, C>): Reaction[];
+  /**
+   * Further changes the written one entails, in the same transaction (a refund's deposit
+   * position), applied through `path` when they change another subject's status.
+   */
+  entails?(applied: AppliedTransition<Row, S, C>, path: TransitionPath): Promise<void>;
+}
+
+export interface ApplyInput<Row, C> {
+  id: string;
+  /** The subject, already read with its row lock in this transaction: it is not read again. */
+  locked?: Row;
+  change: C;
+  source: string;
+  /**
+   * What the change's own statement also writes and reads, only when the status changes (the
+   * webhook inbox: the delivery's outcome). The extra columns come back in `row`.
+   */
+  alongside?: AppendAlongside;
+}
+
+/**
+ * - `applied`: the status changed; one event row (and the reaction jobs) written with it.
+ * - `noop`: the subject already has that status; nothing changed.
+ * - `stale`: the report is of a status the subject has moved past; nothing changed.
+ * - `anomaly`: refused with `reason` (an impossible transition, a mismatched amount); nothing changed.
+ * - `not_found`: no subject with that id.
+ */
+export interface TransitionResult<Row> {
+  outcome: 'applied' | 'noop' | 'stale' | 'anomaly' | 'not_found';
+  reason?: string;
+  /** The row: after the change when applied, as read otherwise; absent when not found. */
+  row?: Row;
+  /** `applied` with a change statement: the row it returned, with the columns `alongside` selected. */
+  returned?: Record<string, unknown>;
+}
+
+// Kinds of any row, status and change live together in one registry.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyKind = SubjectKind<any, any, any>;
+
+export class TransitionPath {
+  private readonly kinds = new Map<string, AnyKind>();
+
+  constructor(
+    /** The event log every change appends to; also for the events a module records beside its changes (a creation). */
+    readonly events: EventLog,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  /** Registers a subject kind; its state machine is checked now, so a bad table never serves traffic. */
+  register<Row, S extends string, C extends ReportedChange<S>>(kind: SubjectKind<Row, S, C>): SubjectKind<Row, S, C> {
+    if (this.kinds.has(kind.type)) throw new Error(`Subject kind ${kind.type} is registered twice`);
+    kind.machine.assertConsistent();
+    this.kinds.set(kind.type, kind);
+    return kind;
+  }
+
+  /** The registered kinds' subject types. */
+  types(): string[] {
+    return [...this.kinds.keys()];
+  }
+
+  /**
+   * Applies a reported status to one subject inside the caller's transaction, which commits the
+   * change, its event, its reaction jobs and the caller's own records together (DESIGN.md
+   * "Durable before acknowledged"). The row is locked first, so concurrent reports about one
+   * subject serialize and each sees the status the previous one committed.
+   */
+  async apply<Row, S extends string, C extends ReportedChange<S>>(
+    tx: SqlEntityManager,
+    kind: SubjectKind<Row, S, C>,
+    input: ApplyInput<Row, C>,
+  ): Promise<TransitionResult<Row>> {
+    if (!tx.isInTransaction()) throw new Error(`A ${kind.type} change must run inside a transaction: its row lock lasts until commit`);
+    if (this.kinds.get(kind.type) !== kind) throw new Error(`Subject kind ${kind.type} is not registered`);
+    const row = input.locked ?? (await kind.lock(tx, input.id));
+    if (!row) return { outcome: 'not_found', reason: `${kind.type.toUpperCase()}_NOT_FOUND: no ${kind.type} ${input.id}` };
+    const from = kind.statusOf(row);
+    const transition: Transition<Row, S, C> = { tx, row, change: input.change, from, source: input.source };
+    const unchanged = async (outcome: 'noop' | 'stale' | 'anomaly', reason?: string): Promise<TransitionResult<Row>> => {
+      await kind.recordUnchanged?.(transition);
+      return { outcome, row, ...(reason !== undefined ? { reason } : {}) };
+    };
+
+    const refused = kind.check?.(transition);
+    if (refused) return unchanged('anomaly', refused);
+    const decision = kind.machine.decide(from, input.change.status);
+    if (decision.kind === 'noop') return unchanged('noop');
+    const early = await kind.checkMove?.(transition, 'beforeMachine');
+    if (early) return unchanged('anomaly', early);
+    if (decision.kind === 'anomaly') {
+      // An earlier step arriving after a later one (deliveries overtake each other) is old news.
+      if (kind.pastStatusIsStale && kind.machine.canTransition(input.change.status, from)) return unchanged('stale', `STALE_STATUS: ${kind.type} is already ${from}, past ${input.change.status}`);
+      return unchanged('anomaly', `TRANSITION_NOT_ALLOWED: ${decision.reason}`);
+    }
+    const late = await kind.checkMove?.(transition, 'afterMachine');
+    if (late) return unchanged('anomaly', late);
+
+    const write = await kind.write(transition);
+    const event = {
+      subjectType: kind.type,
+      subjectId: kind.idOf(row),
+      ...kind.owner(write.next),
+      type: kind.changedEvent,
+      fromStatus: from,
+      toStatus: input.change.status,
+      snapshot: kind.snapshot(write.next),
+    };
+    const applied: AppliedTransition<Row, S, C> = { ...transition, next: write.next };
+    const jobs = (kind.reactions?.(applied) ?? []).map((reaction) => this.reactionStatement(tx, reaction));
+    let next = write.next;
+    let returned: Record<string, unknown> | undefined;
+    if (write.statement) {
+      const alongside = input.alongside ?? {};
+      const rows = await this.events.appendWith<Record<string, unknown>>(tx, write.statement, event, {
+        ...alongside,
+        statements: [...jobs, ...(alongside.statements ?? [])],
+      });
+      returned = rows[0];
+      if (!returned) throw new Error(`${kind.type} ${kind.idOf(row)} vanished under its row lock`);
+      const columns = { ...returned };
+      for (const extra of alongside.select?.columns ?? []) delete columns[extra];
+      if (write.merge) next = write.merge(columns);
+    } else {
+      if (input.alongside) throw new Error(`A ${kind.type} change is not written by one statement: nothing can be written alongside it`);
+      await this.events.append(tx, event);
+      for (const job of jobs) await tx.execute(job.sql, job.params);
+    }
+    await kind.entails?.({ ...applied, next }, this);
+    return { outcome: 'applied', row: next, ...(returned ? { returned } : {}) };
+  }
+
+  private reactionStatement(tx: SqlEntityManager, reaction: Reaction): SqlPart {
+    return this.jobs.enqueueStatement(tx, reaction.kind, reaction.payload, {
+      ...(reaction.dedupeKey !== undefined ? { dedupeKey: reaction.dedupeKey } : {}),
+      ...(reaction.onlyIf ? { onlyIf: reaction.onlyIf } : {}),
+    });
+  }
+}

@@ -1,0 +1,155 @@
+// The webhook inbox's handler of deposit events (payment.*, qr payments): finds our deposit and
+// applies the reported status through the kernel's transition path; a payment-level "refunded"
+// goes to refund accounting, which the composition point hands in.
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { columnList, plainRow } from '../../db/plain-rows.js';
+import { livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import type { SqlPart } from '../../kernel/events/event-log.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
+import { isId } from '../../lib/ids.js';
+import type { Money } from '../../lib/money.js';
+import type { WebhookEvent } from '../../providers/provider.js';
+import { Deposit } from './deposit.entity.js';
+import { depositTransitions, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
+
+type DepositSubject = Extract<WebhookEvent['subject'], { kind: 'deposit' }>;
+
+/**
+ * Reconciles a payment-level "refunded" report with the deposit's refund rows (refund accounting:
+ * only refund rows decide REFUNDED), inside the inbox's transaction.
+ */
+export type PaymentRefundedHandler = (
+  tx: SqlEntityManager,
+  report: { depositId: string; amount?: Money; reversedInFull: boolean; providerStatus: string; source: string },
+) => Promise<{ outcome: 'recorded' | 'explained' | 'in_progress' | 'anomaly' | 'not_found'; reason?: string }>;
+
+export interface DepositWebhookDependencies {
+  transitions: TransitionPath;
+  paymentRefunded: PaymentRefundedHandler;
+}
+
+export function depositWebhookHandler(deps: DepositWebhookDependencies): WebhookSubjectHandler<'deposit'> {
+  return {
+    // A status report: the deposit is found and locked by the statement that stores the delivery.
+    find: (tx, input, subject) =>
+      isStatusReport(input, subject) ? eventDepositLookup(input, subject, columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES), true) : undefined,
+
+    decide: async (tx, input, subject, context) => {
+      if (!isStatusReport(input, subject)) return applyOther(tx, input, subject, deps.paymentRefunded);
+      const deposit = context.lookedUp ? context.found && plainRow<LockedDeposit>(tx, Deposit, context.found) : await lockEventDeposit(tx, input, subject);
+      if (!deposit) return depositNotFound(input, subject);
+      const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: deposit.id };
+      const applied: WebhookDecision = { ...found, outcome: 'applied' };
+      const result = await deps.transitions.apply(tx, depositTransitions, {
+        id: deposit.id,
+        locked: deposit,
+        change: {
+          status: subject.status,
+          providerStatus: subject.providerStatus,
+          ...(subject.declineReason !== undefined ? { declineReason: subject.declineReason } : {}),
+          ...(subject.amount !== undefined ? { amount: subject.amount } : {}),
+          ...(input.event.occurredAt !== undefined && subject.status === 'SUCCEEDED' ? { approvedAt: input.event.occurredAt } : {}),
+          providerReference: subject.reference,
+        },
+        source: `webhook:${input.provider}/${input.account.code}`,
+        // The delivery's outcome is written by the status change's own statement.
+        ...(context.outcome ? { alongside: { statements: [context.outcome(applied)] } } : {}),
+      });
+      const reason = result.reason !== undefined ? { reason: result.reason } : {};
+      switch (result.outcome) {
+        case 'applied':
+          return { ...applied, recorded: context.outcome !== undefined };
+        case 'noop':
+        case 'stale':
+          // A distinct event reporting the status the deposit already has.
+          return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: deposit is already ${subject.status}` };
+        case 'anomaly':
+          return { ...found, outcome: 'anomaly', ...reason };
+        case 'not_found':
+          return { outcome: 'unmatched', ...reason };
+      }
+    },
+  };
+}
+
+/** A report of a status to apply: not of the other mode's account, and not a payment-level `refunded`. */
+function isStatusReport(input: ReceiveWebhookInput, subject: DepositSubject): boolean {
+  return subject.status !== 'REFUNDED' && !livemodeMismatch(input);
+}
+
+/** A deposit event that changes no status: a test-mode event for a live account (or the reverse), or `payment.refunded`. */
+async function applyOther(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: DepositSubject, paymentRefunded: PaymentRefundedHandler): Promise<WebhookDecision> {
+  const depositId = await findEventDeposit(tx, input, subject);
+  if (!depositId) return depositNotFound(input, subject);
+  const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
+  const mismatch = livemodeMismatch(input);
+  if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
+  // payment.refunded: the refund rows decide, never a bare status change. The event does not say
+  // how much went back ("in full or in part", A25), so nothing is recorded from it alone.
+  const refunded = await paymentRefunded(tx, {
+    depositId,
+    ...(subject.amount ? { amount: subject.amount } : {}),
+    reversedInFull: false,
+    providerStatus: subject.providerStatus,
+    source: `webhook:${input.provider}/${input.account.code}`,
+  });
+  const reason = refunded.reason !== undefined ? { reason: refunded.reason } : {};
+  switch (refunded.outcome) {
+    case 'recorded':
+      return { ...found, outcome: 'applied', ...reason };
+    case 'explained':
+      return { ...found, outcome: 'duplicate', ...reason };
+    case 'in_progress':
+      return { ...found, outcome: 'ignored', ...reason };
+    case 'anomaly':
+      return { ...found, outcome: 'anomaly', ...reason };
+    case 'not_found':
+      return { outcome: 'unmatched', ...reason };
+  }
+}
+
+function depositNotFound(input: ReceiveWebhookInput, subject: { reference: string }): WebhookDecision {
+  return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
+}
+
+/**
+ * Our deposit the event is about, only among this account's deposits. We send our deposit id as
+ * the provider's merchant reference, so the echo names it directly (deposit gateway:
+ * `merchant_reference`; QR gateway: `reference`); otherwise the provider's own reference is
+ * looked up.
+ */
+export async function findEventDeposit(
+  tx: SqlEntityManager,
+  input: ReceiveWebhookInput,
+  subject: { reference: string; merchantReference?: string },
+): Promise<string | undefined> {
+  const lookup = eventDepositLookup(input, subject, 'id', false);
+  const rows = await tx.execute<Array<{ id: string }>>(lookup.sql, lookup.params);
+  return rows[0]?.id;
+}
+
+/**
+ * The deposit a status report is about, read with its row lock in the same statement (the lookup
+ * of `findEventDeposit`): concurrent reports about one deposit serialize here.
+ */
+async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<LockedDeposit | undefined> {
+  const lookup = eventDepositLookup(input, subject, columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES), true);
+  const row = (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0];
+  return row ? plainRow<LockedDeposit>(tx, Deposit, row) : undefined;
+}
+
+/**
+ * Among the account's deposits, the one whose id is the echoed merchant reference if there is
+ * one, else the one whose provider reference (or payment reference: a hosted checkout deposit's
+ * own reference is its session id) is the event's; `columns` selected, with the row lock when `lock`.
+ */
+function eventDepositLookup(input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }, columns: string, lock: boolean): SqlPart {
+  const ownId = subject.merchantReference && isId(subject.merchantReference, 'dep') ? subject.merchantReference : null;
+  return {
+    sql: `select ${columns} from deposit
+      where (id = ? or provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ?
+      order by (id = ?) desc nulls last, (provider_reference = ?) desc nulls last limit 1${lock ? ' for update' : ''}`,
+    params: [ownId, subject.reference, subject.reference, input.provider, input.account.code, ownId, subject.reference],
+  };
+}
