@@ -121,6 +121,7 @@ async function lonelyFrame(key: string, operationId: string, query: string, vari
     em: t.gateway.db.fork(),
     client,
     authFailure: 'MISSING',
+    viewer: client!,
     services: t.gateway.services,
     introspectionAllowed: client!.isAdmin(),
   };
