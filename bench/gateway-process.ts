@@ -8,7 +8,7 @@ import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../src/config.js';
-import { PAYMENT_EVENTS_TOPIC } from '../src/modules/events/payment-event.types.js';
+import { PAYMENT_EVENTS_TOPIC } from '../src/kernel/events/event-notification.js';
 import { startGateway, type Gateway } from '../src/server/gateway.js';
 import { startBaselineServer, type BaselineServer } from './baseline-server.js';
 import { serveHarness } from './ipc.js';

@@ -7,7 +7,7 @@
 import { GraphQLError, defaultFieldResolver, type GraphQLFieldResolver, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { isStorableText } from '../lib/storable-text.js';
 import type { AdminActionObject } from '../modules/audit/admin-action.entity.js';
-import type { GatewayContext } from './context.js';
+import type { RequestContext } from './context.js';
 import { rootFieldRoles } from './auth.js';
 
 /** The outcome of a mutation that returned without userErrors. */
@@ -29,7 +29,7 @@ export function auditMutations(schema: GraphQLSchema): GraphQLSchema {
   return schema;
 }
 
-function audited(inner: GraphQLFieldResolver<unknown, GatewayContext>, adminAction: boolean): GraphQLFieldResolver<unknown, GatewayContext> {
+function audited(inner: GraphQLFieldResolver<unknown, RequestContext>, adminAction: boolean): GraphQLFieldResolver<unknown, RequestContext> {
   return async (source, args: Record<string, unknown>, ctx, info) => {
     const started = process.hrtime.bigint();
     const named = argumentObjects(args);
@@ -68,13 +68,13 @@ function audited(inner: GraphQLFieldResolver<unknown, GatewayContext>, adminActi
 }
 
 /** Inserts the action's row before it runs. An action that cannot be recorded does not run. */
-function startRecord(ctx: GatewayContext, action: string, objects: AdminActionObject[]): Promise<string> {
+function startRecord(ctx: RequestContext, action: string, objects: AdminActionObject[]): Promise<string> {
   const client = ctx.client!;
   return ctx.services.adminActions.start(ctx.em.fork(), { action, clientId: client.id, clientName: client.name, requestId: ctx.requestId, objects });
 }
 
 /** Completes the row. The action has happened by now: a failure here is logged, never turned into the action's failure. */
-async function finishRecord(ctx: GatewayContext, id: string, outcome: string, objects: AdminActionObject[], info: GraphQLResolveInfo): Promise<void> {
+async function finishRecord(ctx: RequestContext, id: string, outcome: string, objects: AdminActionObject[], info: GraphQLResolveInfo): Promise<void> {
   try {
     await ctx.services.adminActions.finish(ctx.em.fork(), id, outcome, objects);
   } catch (error) {

@@ -1,29 +1,62 @@
-// What every resolver receives: the calling client (or why there is none), a per-request
-// EntityManager fork, a request-scoped logger and the services.
+// What every resolver receives: what the caller may see (and, for one caller's request, who it is
+// or why there is none), a per-execution EntityManager fork, a logger and the services.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { OperationDefinitionNode } from 'graphql';
+import type { Viewer, Visibility } from '../kernel/visibility.js';
 import type { Logger } from '../lib/logger.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
 import type { Services } from '../services.js';
 import type { AuthFailure } from './errors.js';
 
-export interface GatewayContext {
+/**
+ * The context of one execution: a {@link RequestContext} (one caller) or a {@link GroupContext}
+ * (every member of a subscription group at once). A field resolver, which may run in either,
+ * takes this and reads `viewer` for every check of what may be seen. Only root fields read
+ * `client`: queries, mutations and a subscription's `subscribe` take a RequestContext, since a
+ * group executes nothing but a subscription field's `resolve` and the fields below it.
+ */
+export type GatewayContext = RequestContext | GroupContext;
+
+interface ExecutionContext {
   requestId: string;
   logger: Logger;
-  /** One fork per HTTP request or per graphql-ws operation; never the global EntityManager. */
+  /** One fork per HTTP request, graphql-ws operation or group execution; never the global EntityManager. */
   em: SqlEntityManager;
-  client: ApiClient | null;
-  /** Why `client` is null. */
-  authFailure: AuthFailure;
+  /** What may be seen: the policy's input for `maySee`, `visibleWhere` and admin-only fields. */
+  viewer: Viewer;
   services: Services;
   /** Introspection is open to every key in development, to ADMIN keys only elsewhere. */
   introspectionAllowed: boolean;
+}
+
+/** One caller's execution: an HTTP request, or one graphql-ws operation (a subscription's root field subscribing included). */
+export interface RequestContext extends ExecutionContext {
+  client: ApiClient | null;
+  /** Why `client` is null. */
+  authFailure: AuthFailure;
+  /** The client itself, or {@link NO_VIEWER} when there is none. */
+  viewer: Viewer;
   /** The request's Idempotency-Key header, if any (an input's own idempotencyKey wins). */
   idempotencyKey?: string;
   /** Over HTTP: what the request's own log line reports besides the HTTP facts, filled in as they become known. */
   requestLine?: RequestLineFields;
 }
+
+/**
+ * A subscription group's execution of one event, whose payload every member is sent: the
+ * members' common visibility, and no member's identity (no client, id, name or key), so that no
+ * resolver can show one member what depends on another. Each member was authorized, and has each
+ * event filtered, as itself, in a request context of its own.
+ */
+export interface GroupContext extends ExecutionContext {
+  viewer: Visibility;
+  client?: undefined;
+  authFailure?: undefined;
+}
+
+/** The viewer of a request without a client: no roles, so it sees nothing (the auth checker refuses it first). */
+export const NO_VIEWER: Visibility = Object.freeze({ roles: Object.freeze([]), merchantAccounts: Object.freeze([]), owner: null });
 
 /** The GraphQL facts of an HTTP request's `request completed` line. */
 export interface RequestLineFields {

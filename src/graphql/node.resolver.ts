@@ -10,14 +10,14 @@ import { PayoutNode } from '../modules/payouts/payout.types.js';
 import { RefundNode } from '../modules/refunds/refund.types.js';
 import { toWithdrawalSnapshot } from '../modules/withdrawals/withdrawal-snapshot.js';
 import { WithdrawalNode } from '../modules/withdrawals/withdrawal.types.js';
-import type { GatewayContext } from './context.js';
+import type { RequestContext } from './context.js';
 import { Node } from './node.js';
 
 @Resolver()
 export class NodeResolver {
   @Authorized()
   @Query(() => Node, { nullable: true, description: 'Any object by its global id, if it exists and the caller may see it.' })
-  async node(@Ctx() { em, client, services }: GatewayContext, @Arg('id', () => ID, { description: 'The id of a deposit (dep_…), refund (rfd_…), payout (pay_…), withdrawal (wdr_…) or API client (cli_…).' }) id: string): Promise<Node | null> {
+  async node(@Ctx() { em, client, services }: RequestContext, @Arg('id', () => ID, { description: 'The id of a deposit (dep_…), refund (rfd_…), payout (pay_…), withdrawal (wdr_…) or API client (cli_…).' }) id: string): Promise<Node | null> {
     if (isId(id, 'cli')) {
       // A client sees itself; admins see every client.
       if (!client!.isAdmin() && client!.id !== id) return null;

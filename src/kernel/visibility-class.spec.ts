@@ -1,12 +1,14 @@
 // visibilityClass is sound for sharing one subscription execution: two viewers of one class get
 // the same answer from maySee for every record, subject and capacity, and hold the same roles
 // (what the resolvers' admin checks and the auth checker read). Checked over every viewer the
-// policy can meet, and over reorderings and repeats of their roles and accounts.
+// policy can meet, and over reorderings and repeats of their roles and accounts. A class's
+// visibility (what a subscription group executes with) answers as its callers do, and names none
+// of them but the owner of a cashier's class, who is its only caller.
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROLES, type Role } from './roles.js';
-import { maySee, SUBJECT_TYPES, visibilityClass, type Viewer, type VisibilityOptions } from './visibility.js';
+import { maySee, SUBJECT_TYPES, visibilityClass, visibilityOf, type Viewer, type VisibilityOptions } from './visibility.js';
 
 const CLIENTS = ['cli_one', 'cli_two', 'cli_three'];
 const ACCOUNTS = ['acc-a', 'acc-b', 'acc-c'];
@@ -65,6 +67,20 @@ describe('visibilityClass', () => {
     expect(visibilityClass({ id: 'cli_one', roles: ['REFUNDS'], merchantAccounts: ['acc-a'] })).not.toBe(visibilityClass({ id: 'cli_one', roles: ['REFUNDS'], merchantAccounts: ['acc-b'] }));
     expect(visibilityClass({ id: 'cli_one', roles: ['REFUNDS'], merchantAccounts: null })).not.toBe(visibilityClass({ id: 'cli_one', roles: ['REFUNDS'], merchantAccounts: [] }));
     expect(visibilityClass({ id: 'cli_one', roles: ['ADMIN'] })).not.toBe(visibilityClass({ id: 'cli_one', roles: ['ADMIN', 'PAYOUTS'] }));
+  });
+
+  it('gives a viewer a visibility that answers as it does, is of its class, and holds its id only as the owner of its own records', () => {
+    for (const viewer of viewers) {
+      const visibility = visibilityOf(viewer);
+      expect(answers(visibility), JSON.stringify(viewer)).toBe(answers(viewer));
+      expect(visibilityClass(visibility)).toBe(visibilityClass(viewer));
+      expect(Object.keys(visibility).sort()).toEqual(['merchantAccounts', 'owner', 'roles']);
+      expect(visibility.owner).toBe(viewer.roles.includes('CASHIER') ? (viewer as { id: string }).id : null);
+      expect(Object.isFrozen(visibility) && Object.isFrozen(visibility.roles)).toBe(true);
+    }
+    // A cashier's grant without an owner would be every record: a visibility made without one grants nothing.
+    const seen = (viewer: Viewer) => answers(viewer).split('|').slice(1).join('');
+    expect(seen({ roles: ['CASHIER'], merchantAccounts: null, owner: null })).toMatch(/^0+$/);
   });
 
   it('two viewers with the same class get the same answers, for any roles and accounts in any order (fuzzed)', () => {

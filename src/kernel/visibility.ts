@@ -23,12 +23,37 @@ export interface VisibilityFacts {
   adminOnly?: boolean | null | undefined;
 }
 
-/** The caller, as the policy needs it: `ApiClient` satisfies this. */
-export interface Viewer {
+/** A caller, as the policy needs it: `ApiClient` satisfies this. */
+export interface Caller {
   id: string;
   roles: readonly Role[];
   /** Merchant accounts the client may use; null or undefined: every account. */
   merchantAccounts?: readonly string[] | null;
+}
+
+/**
+ * What a caller may see, and nothing of who it is: the policy's answers without the caller. Made by
+ * {@link visibilityOf}, equal for every caller of one {@link visibilityClass}; a subscription
+ * group executes with it, so no resolver can read one member's identity on another's behalf.
+ */
+export interface Visibility {
+  /** The roles, each once, sorted. */
+  readonly roles: readonly Role[];
+  /** The merchant accounts, each once, sorted; null: every account. */
+  readonly merchantAccounts: readonly string[] | null;
+  /**
+   * The client whose own records a grant is limited to (a cashier's), else null. It is part of
+   * the class: every caller of a class with an owner is that one client.
+   */
+  readonly owner: string | null;
+}
+
+/** Whom the policy answers for: a caller, or a visibility (every caller of its class). */
+export type Viewer = Caller | Visibility;
+
+/** The client a viewer's owner-limited grants (a cashier's) are limited to; null for a visibility with none. */
+function ownerOf(viewer: Viewer): string | null {
+  return 'owner' in viewer ? viewer.owner : viewer.id;
 }
 
 /**
@@ -55,6 +80,7 @@ export interface Grant {
  */
 export function grantsOf(viewer: Viewer): Grant[] {
   const accounts = viewer.merchantAccounts == null ? {} : { merchantAccounts: [...viewer.merchantAccounts] };
+  const owner = ownerOf(viewer);
   const grants: Grant[] = [];
   for (const role of new Set(viewer.roles)) {
     switch (role) {
@@ -62,7 +88,8 @@ export function grantsOf(viewer: Viewer): Grant[] {
         grants.push({ role, subjects: SUBJECT_TYPES });
         break;
       case 'CASHIER':
-        grants.push({ role, subjects: ['deposit', 'refund'], clientId: viewer.id });
+        // A visibility without an owner cannot hold a cashier's grant: it grants nothing rather than everything.
+        if (owner !== null) grants.push({ role, subjects: ['deposit', 'refund'], clientId: owner });
         break;
       case 'REFUNDS':
         grants.push({ role, subjects: ['deposit', 'refund'], ...accounts });
@@ -106,19 +133,34 @@ export function maySee(viewer: Viewer, subjectType: SubjectType, record: Visibil
   return grantsFor(viewer, options).some((grant) => matches(grant, subjectType, record));
 }
 
+/** Whether the viewer holds ADMIN: what admin-only fields (a status reason, full account numbers) ask. */
+export function isAdmin(viewer: Viewer): boolean {
+  return viewer.roles.includes('ADMIN');
+}
+
+/**
+ * What `viewer` may see, as a frozen {@link Visibility}: the set of roles, the set of merchant
+ * accounts (or "every account"), and the viewer's id as the owner only when one of its grants is
+ * limited to records it owns (a cashier's); no name, key or other identity. Roles and accounts are
+ * read as sets everywhere, so order and repeats do not change it. Every policy question has the
+ * same answer for it as for the viewer.
+ */
+export function visibilityOf(viewer: Viewer): Visibility {
+  const roles = Object.freeze([...new Set(viewer.roles)].sort());
+  const accounts = viewer.merchantAccounts == null ? null : Object.freeze([...new Set(viewer.merchantAccounts)].sort());
+  const owner = grantsOf(viewer).some((grant) => grant.clientId !== undefined) ? ownerOf(viewer) : null;
+  return Object.freeze({ roles, merchantAccounts: accounts, owner });
+}
+
 /**
  * A key that is equal for two viewers only if every question this module can be asked about them
  * has the same answer, and every other caller-dependent read a GraphQL resolution makes (roles,
- * admin or not) too: so one subscription execution can serve every subscriber of a class.
- * It holds the set of roles, the set of merchant accounts (or "every account"), and the viewer's
- * id only when one of its grants is limited to records it owns (a cashier's); roles and accounts
- * are read as sets everywhere, so order and repeats do not split a class.
+ * admin or not) too: so one subscription execution can serve every subscriber of a class. It is
+ * their {@link visibilityOf} as text: equal keys, equal visibilities.
  */
 export function visibilityClass(viewer: Viewer): string {
-  const roles = [...new Set(viewer.roles)].sort();
-  const accounts = viewer.merchantAccounts == null ? null : [...new Set(viewer.merchantAccounts)].sort();
-  const owner = grantsOf(viewer).some((grant) => grant.clientId !== undefined) ? viewer.id : null;
-  return JSON.stringify([roles, accounts, owner]);
+  const visibility = visibilityOf(viewer);
+  return JSON.stringify([visibility.roles, visibility.merchantAccounts, visibility.owner]);
 }
 
 /**

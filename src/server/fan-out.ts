@@ -1,7 +1,8 @@
 // Live updates to many subscribers for the cost of a few. Subscriptions that would execute alike
 // (same query text, operation name and variables, callers of one visibility class) form a group;
 // each event is executed and serialized once per group, in a context of its own (a fresh
-// EntityManager fork, so fresh DataLoaders), and every member is sent the same payload text in a
+// EntityManager fork, so fresh DataLoaders) that holds the class's visibility and no member's
+// identity (a GroupContext), and every member is sent the same payload text in a
 // graphql-transport-ws `next` frame of its own id. Whether an event is for the group at all (the
 // `id` argument, maySee) is decided by the filter its root field's `subscribe` put on the topic,
 // once per group and event: alike members have alike filters. A published event reaches every
@@ -14,10 +15,10 @@ import type { WebSocket } from 'ws';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../lib/logger.js';
 import { FELL_BEHIND, MAX_BUFFERED, TopicSubscription, type TopicConsumer } from '../lib/pubsub.js';
-import { visibilityClass } from '../kernel/visibility.js';
+import { visibilityClass, visibilityOf, type Visibility } from '../kernel/visibility.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
 import type { Services } from '../services.js';
-import type { GatewayContext } from '../graphql/context.js';
+import type { GroupContext, RequestContext } from '../graphql/context.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -68,7 +69,7 @@ export class SubscriptionFanOut {
     const key = JSON.stringify([visibilityClass(caller.client), caller.query, args.operationName ?? null, args.variableValues ?? {}]);
     let group = this.groups.get(key);
     if (!group) {
-      group = new Group(this, key, this.nextGroup++, caller.client, args.document, args.operationName ?? undefined, args.variableValues ?? undefined, caller.introspectionAllowed);
+      group = new Group(this, key, this.nextGroup++, visibilityOf(caller.client), args.document, args.operationName ?? undefined, args.variableValues ?? undefined, caller.introspectionAllowed);
       this.groups.set(key, group);
     }
     group.size += 1;
@@ -83,11 +84,16 @@ export class SubscriptionFanOut {
   }
 
   /**
-   * The context of one execution over the socket, with an EntityManager fork of its own: a query or
-   * mutation, a subscription's root field subscribing, or one group's run of one event.
+   * The context of one caller's execution over the socket, with an EntityManager fork of its own: a
+   * query or mutation, or a subscription's root field subscribing.
    */
-  context(client: ApiClient, introspectionAllowed: boolean, requestId: string, logger: Logger = this.options.logger): GatewayContext {
-    return { requestId, logger, em: this.options.db.fork(), client, authFailure: 'MISSING', services: this.options.services, introspectionAllowed };
+  context(client: ApiClient, introspectionAllowed: boolean, requestId: string, logger: Logger = this.options.logger): RequestContext {
+    return { requestId, logger, em: this.options.db.fork(), client, authFailure: 'MISSING', viewer: client, services: this.options.services, introspectionAllowed };
+  }
+
+  /** The context of one group's run of one event, with an EntityManager fork of its own: its visibility, no client. */
+  groupContext(visibility: Visibility, introspectionAllowed: boolean, requestId: string, logger: Logger): GroupContext {
+    return { requestId, logger, em: this.options.db.fork(), viewer: visibility, services: this.options.services, introspectionAllowed };
   }
 }
 
@@ -124,8 +130,8 @@ class Delivery {
 
 /**
  * Subscriptions that execute alike, and the payload of each event, computed once for all of them.
- * The client it executes with is its first member's: any member would do, as the visibility class
- * fixes everything resolution reads from the caller.
+ * It executes with its visibility class's visibility, never with a member's client: the class fixes
+ * everything resolution may read from a caller, and nothing in the context names any member.
  */
 class Group {
   size = 0;
@@ -140,7 +146,7 @@ class Group {
     private readonly fanOut: SubscriptionFanOut,
     readonly key: string,
     private readonly serial: number,
-    private readonly client: ApiClient,
+    private readonly visibility: Visibility,
     private readonly document: DocumentNode,
     private readonly operationName: string | undefined,
     private readonly variableValues: Record<string, unknown> | undefined,
@@ -176,7 +182,7 @@ class Group {
     const { schema, format } = this.fanOut.options;
     this.fanOut.options.onExecution?.();
     this.logger ??= this.fanOut.options.logger.child({ subscriptionGroup: this.serial });
-    const contextValue = this.fanOut.context(this.client, this.introspectionAllowed, `group-${this.serial}/${this.operationName ?? 'anonymous'}`, this.logger);
+    const contextValue = this.fanOut.groupContext(this.visibility, this.introspectionAllowed, `group-${this.serial}/${this.operationName ?? 'anonymous'}`, this.logger);
     const result = await execute({ schema, document: this.document, operationName: this.operationName, variableValues: this.variableValues, rootValue: event, contextValue });
     // The shape graphql-ws gives a result whose errors went through the formatter.
     return JSON.stringify(result.errors ? { ...result, errors: format(result.errors) } : result);

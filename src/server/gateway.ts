@@ -14,7 +14,7 @@ import type { OperationDefinitionNode } from 'graphql';
 import type { GatewayConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { compiledExecution } from '../graphql/compiled-execution.js';
-import { authenticate, describeOperation, type GatewayContext, type RequestLineFields } from '../graphql/context.js';
+import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type RequestLineFields } from '../graphql/context.js';
 import { createFormatError } from '../graphql/errors.js';
 import { maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema.js';
@@ -154,7 +154,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   // One list for HTTP and graphql-ws: a limit that holds on one transport holds on both.
   const validationRules = [...armor.validationRules, maxMoneyFieldsRule(config.graphql.maxMoneyFields)];
 
-  const apollo = new ApolloServer<GatewayContext>({
+  const apollo = new ApolloServer<RequestContext>({
     // Queries sent again and again run as compiled code (src/graphql/compiled-execution.ts).
     gateway: compiledExecution(schema, { compileAfter: config.graphql.compileAfter, maxDocuments: config.graphql.compiledDocuments, onExecution: (mode) => metrics.recordExecution(mode) }),
     formatError: createFormatError({ logger, development }),
@@ -169,7 +169,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     validationRules,
     plugins: [
       // graphql-armor types its plugins for BaseContext; they read nothing of ours.
-      ...(armor.plugins as ApolloServerPlugin<GatewayContext>[]),
+      ...(armor.plugins as ApolloServerPlugin<RequestContext>[]),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       introspectionGuard(),
       metrics.apolloPlugin(),
@@ -194,7 +194,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     express.json({ limit: config.http.bodyLimitBytes }),
     queryLengthLimit(config.graphql.maxQueryChars),
     expressMiddleware(apollo, {
-      context: async ({ req }): Promise<GatewayContext> => {
+      context: async ({ req }): Promise<RequestContext> => {
         const em = db.fork();
         const { client, authFailure } = await authenticate(services, em, req.headers.authorization);
         const { id: requestId, line: requestLine } = req as RequestWithLog;
@@ -206,6 +206,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
             em,
             client,
             authFailure,
+            viewer: client ?? NO_VIEWER,
             services,
             introspectionAllowed: development || Boolean(client?.isAdmin()),
             ...(typeof req.headers['idempotency-key'] === 'string' ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
@@ -312,18 +313,19 @@ type RequestWithLog = Request & { id: string; log: Logger; line: RequestLineFiel
  * copies the context's own properties into a fresh object for every request (Object.assign),
  * which would call an own getter and make the child logger that the getter was there to spare.
  */
-class HttpRequestContext implements GatewayContext {
+class HttpRequestContext implements RequestContext {
   declare requestId: string;
   declare requestLine?: RequestLineFields;
-  declare em: GatewayContext['em'];
-  declare client: GatewayContext['client'];
-  declare authFailure: GatewayContext['authFailure'];
+  declare em: RequestContext['em'];
+  declare client: RequestContext['client'];
+  declare authFailure: RequestContext['authFailure'];
+  declare viewer: RequestContext['viewer'];
   declare services: Services;
   declare introspectionAllowed: boolean;
   declare idempotencyKey?: string;
 
   constructor(
-    fields: Omit<GatewayContext, 'logger'>,
+    fields: Omit<RequestContext, 'logger'>,
     /** Copied with the other own properties; the getter below stays on the prototype. */
     readonly requestLogger: () => Logger,
   ) {
@@ -339,7 +341,7 @@ class HttpRequestContext implements GatewayContext {
  * `Cache-Control: no-store` on every GraphQL answer, as Apollo's cache-control plugin gave it
  * before it was disabled: payment data must never be kept by a shared cache (a GET query could be).
  */
-function noStore(): ApolloServerPlugin<GatewayContext> {
+function noStore(): ApolloServerPlugin<RequestContext> {
   return {
     async requestDidStart() {
       return {
@@ -387,7 +389,7 @@ function requestLogging(logger: Logger) {
 }
 
 /** Names the GraphQL operation on the request's line once Apollo has resolved it. */
-function requestLineOperation(): ApolloServerPlugin<GatewayContext> {
+function requestLineOperation(): ApolloServerPlugin<RequestContext> {
   // The same parsed operation comes back for every request of a cached query text: described once.
   const descriptions = new WeakMap<OperationDefinitionNode, string>();
   const describe = (operation: OperationDefinitionNode): string => {

@@ -3,7 +3,7 @@
 
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
-import type { GatewayContext } from '../graphql/context.js';
+import type { RequestContext } from '../graphql/context.js';
 import { forbidden } from '../graphql/errors.js';
 
 /** True when any operation in the document selects `__schema` or `__type` (fragments included). */
@@ -22,7 +22,7 @@ export function usesIntrospection(document: DocumentNode): boolean {
   );
 }
 
-export function introspectionGuard(): ApolloServerPlugin<GatewayContext> {
+export function introspectionGuard(): ApolloServerPlugin<RequestContext> {
   // Apollo hands every request of a cached query text the same parsed document: walked once.
   const answers = new WeakMap<DocumentNode, boolean>();
   const introspects = (document: DocumentNode): boolean => {

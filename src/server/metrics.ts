@@ -6,7 +6,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, Response } from 'express';
 import { Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { GatewayContext } from '../graphql/context.js';
+import type { RequestContext } from '../graphql/context.js';
 import type { ReconcileListener } from '../modules/reconciliation/reconciler.js';
 import type { JobResultEvent } from '../kernel/jobs.js';
 
@@ -145,7 +145,7 @@ export class GatewayMetrics {
   }
 
   /** Counts GraphQL operations over HTTP (graphql-ws operations are counted by the ws server). */
-  apolloPlugin(): ApolloServerPlugin<GatewayContext> {
+  apolloPlugin(): ApolloServerPlugin<RequestContext> {
     const metrics = this;
     // Apollo hands every request of a cached query text the same parsed document: labelled once per operation name.
     const labels = new WeakMap<DocumentNode, Map<string, string>>();

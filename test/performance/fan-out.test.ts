@@ -1,16 +1,19 @@
 // Subscription fan-out: subscribers that would execute alike share one execution per event, and
-// still each get exactly what they may see, in the frame a subscriber of their own would get.
+// still each get exactly what they may see, in the frame a subscriber of their own would get. The
+// shared execution's context holds the group's visibility and no member's identity.
 // Frames are read as raw graphql-transport-ws text, so "the same frame" means byte for byte.
 
 import { randomUUID } from 'node:crypto';
 import { execute as executeGraphql, parse } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { buildGatewaySchema } from '../../src/graphql/schema.js';
-import type { GatewayContext } from '../../src/graphql/context.js';
+import type { GatewayContext, GroupContext } from '../../src/graphql/context.js';
+import { DepositResolver } from '../../src/modules/deposits/deposit.resolver.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/kernel/events/event-notification.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
+import { CreateApiClientMutation } from '../foundation/operations.js';
 import { eventsAfter, subscribed } from '../deposits/support.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { jobsSettled } from '../support/jobs.js';
@@ -19,6 +22,12 @@ import { statementsOf } from '../support/statements.js';
 /** Nested lists read from the database: one `events` and one `refunds` batch per execution. */
 const NESTED = 'subscription FanOutNested($id: ID!) { depositUpdated(id: $id) { id status refundedAmount { amount } events { type } refunds { status } } }';
 const STREAM = 'subscription FanOutStream { depositUpdated { id status } }';
+/** Every caller-dependent Deposit field: the admin-only status reason, and the nested lists the policy filters. */
+const CALLER_DEPENDENT = 'subscription FanOutCallerDependent { depositUpdated { id status statusReason events { type } refunds { status } } }';
+
+// A group's context has no client a resolver could read: its type is `undefined`, or tsc fails here.
+const noClientInGroups = (context: GroupContext): undefined => context.client;
+void noClientInGroups;
 
 interface RawSubscriber {
   operationId: string;
@@ -121,6 +130,7 @@ async function lonelyFrame(key: string, operationId: string, query: string, vari
     em: t.gateway.db.fork(),
     client,
     authFailure: 'MISSING',
+    viewer: client!,
     services: t.gateway.services,
     introspectionAllowed: client!.isAdmin(),
   };
@@ -215,5 +225,73 @@ describe('subscription fan-out', () => {
       for (const other of texts) expect(other).toEqual(texts[0]);
     }
     for (const subscriber of [...web, ...mobile, ...admins, ...byId]) subscriber.close();
+  });
+
+  it('executes a group of distinct clients with their visibility and no member\'s identity: one execution, one payload, each only what it may see', async () => {
+    // given: two refunds back offices limited to the deposit's account, and two admins: four clients, two classes
+    const { captured } = await succeededDepositNotifications((event) => event.subjectType === 'deposit' && Boolean(event.snapshot));
+    const last = captured.at(-1)!;
+    expect(last.merchantAccount).toBe('dg-test');
+    const created = async (name: string, roles: Array<'REFUNDS' | 'ADMIN'>, merchantAccounts?: string[]) => {
+      const result = await execute(t.gateway.graphqlUrl, CreateApiClientMutation, { input: { name, roles, ...(merchantAccounts ? { merchantAccounts } : {}) } }, { key: t.keys.admin });
+      expect(result.errors).toBeUndefined();
+      expect(result.data!.createApiClient.userErrors).toEqual([]);
+      return { id: result.data!.createApiClient.client!.id, key: result.data!.createApiClient.key! };
+    };
+    const refundsOffices = [await created(`refunds-a-${randomUUID().slice(0, 8)}`, ['REFUNDS'], ['dg-test']), await created(`refunds-b-${randomUUID().slice(0, 8)}`, ['REFUNDS'], ['dg-test'])];
+    const admin = await t.gateway.services.clients.authenticate(t.gateway.db.fork(), t.keys.admin);
+    const admins = [{ id: admin!.id, key: t.keys.admin }, await created(`admin-${randomUUID().slice(0, 8)}`, ['ADMIN'])];
+    const members = [...refundsOffices, ...admins];
+    const refundsSubscribers = [await rawSubscriber(refundsOffices[0]!.key, CALLER_DEPENDENT), await rawSubscriber(refundsOffices[1]!.key, CALLER_DEPENDENT)];
+    const adminSubscribers = [await rawSubscriber(admins[0]!.key, CALLER_DEPENDENT), await rawSubscriber(admins[1]!.key, CALLER_DEPENDENT)];
+    const everyone = [...refundsSubscribers, ...adminSubscribers];
+
+    // when: a change on another merchant account (admins only), then one on the deposit's account with an admin-only status reason
+    const hidden: EventNotification = { ...structuredClone(last), merchantAccount: 'qr-test', snapshot: { ...structuredClone(last.snapshot!), merchantAccount: 'qr-test', status: 'PENDING' } };
+    const visible: EventNotification = { ...structuredClone(last), snapshot: { ...structuredClone(last.snapshot!), statusReason: 'sandbox-approved' } };
+    // (what a Deposit field resolver is handed, as type-graphql calls it)
+    const statusReason = vi.spyOn(DepositResolver.prototype, 'statusReason');
+    const before = await executions();
+    let seen: GatewayContext[];
+    try {
+      t.gateway.services.pubsub.publish(PAYMENT_EVENTS_TOPIC, hidden);
+      t.gateway.services.pubsub.publish(PAYMENT_EVENTS_TOPIC, visible);
+      await expect.poll(() => refundsSubscribers.every((s) => s.frames.length >= 1) && adminSubscribers.every((s) => s.frames.length === 2), { timeout: 10_000, interval: 10 }).toBe(true);
+    } finally {
+      seen = statusReason.mock.calls.map(([, context]) => context);
+      statusReason.mockRestore();
+    }
+
+    // then: one execution per group and event: the admins' group ran both, the refunds offices' group the visible one
+    expect((await executions()) - before).toBe(3);
+    // and: every resolver of those executions was handed the group's visibility, and no client, key, name or id of any member
+    expect(seen).toHaveLength(3);
+    for (const context of seen) {
+      expect(context.client).toBeUndefined();
+      expect(Object.keys(context).filter((key) => ['client', 'authFailure', 'idempotencyKey', 'requestLine'].includes(key))).toEqual([]);
+      expect(Object.keys(context.viewer).sort()).toEqual(['merchantAccounts', 'owner', 'roles']);
+      for (const member of members) expect(JSON.stringify(context.viewer)).not.toContain(member.id);
+    }
+    expect(seen.map((context) => context.viewer)).toEqual(
+      expect.arrayContaining([
+        { roles: ['REFUNDS'], merchantAccounts: ['dg-test'], owner: null },
+        { roles: ['ADMIN'], merchantAccounts: null, owner: null },
+      ]),
+    );
+
+    // and: the refunds offices got the visible change alone, the admins both; alike members the same payload text
+    const changes = (subscriber: RawSubscriber) =>
+      subscriber.frames.map((frame) => (JSON.parse(payloadOf(frame, subscriber.operationId)) as { data: { depositUpdated: { status: string; statusReason: string | null } } }).data.depositUpdated).map((deposit) => [deposit.status, deposit.statusReason]);
+    for (const subscriber of refundsSubscribers) expect(changes(subscriber)).toEqual([['SUCCEEDED', null]]);
+    for (const subscriber of adminSubscribers) expect(changes(subscriber)).toEqual([['PENDING', null], ['SUCCEEDED', 'sandbox-approved']]);
+    for (const group of [refundsSubscribers, adminSubscribers]) {
+      const texts = group.map((subscriber) => subscriber.frames.map((frame) => payloadOf(frame, subscriber.operationId)));
+      expect(texts[1]).toEqual(texts[0]);
+    }
+    // and: each frame is, byte for byte, what that member's own key gets executing the change alone
+    for (const [index, subscriber] of everyone.entries()) {
+      expect(subscriber.frames.at(-1)).toBe(await lonelyFrame(members[index]!.key, subscriber.operationId, CALLER_DEPENDENT, {}, visible));
+    }
+    for (const subscriber of everyone) subscriber.close();
   });
 });

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context.js';
+import type { GatewayContext, RequestContext } from '../../graphql/context.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import {
@@ -15,7 +15,7 @@ import {
 export class ApiClientResolver {
   @Authorized()
   @Query(() => ApiClientNode, { description: 'The client making this request.' })
-  viewer(@Ctx() { client }: GatewayContext): ApiClientNode {
+  viewer(@Ctx() { client }: RequestContext): ApiClientNode {
     return ApiClientNode.from(client!);
   }
 

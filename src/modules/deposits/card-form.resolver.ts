@@ -2,7 +2,7 @@
 
 import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context.js';
+import type { RequestContext } from '../../graphql/context.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { CardSession, SettleCardDepositInput, SettleCardDepositPayload } from './card-form.types.js';
 import { toDepositSnapshot } from './deposit-snapshot.js';
@@ -12,7 +12,7 @@ import { DepositNode } from './deposit.types.js';
 export class CardFormResolver {
   @Authorized('CASHIER')
   @Query(() => CardSession, { nullable: true, description: 'The embedded card form\'s session for one of the caller\'s CARD deposits (admins: any); null when there is no such deposit.' })
-  async cardSession(@Ctx() ctx: GatewayContext, @Arg('depositId', () => ID, { description: 'The CARD deposit to show the form for.' }) depositId: string): Promise<CardSession | null> {
+  async cardSession(@Ctx() ctx: RequestContext, @Arg('depositId', () => ID, { description: 'The CARD deposit to show the form for.' }) depositId: string): Promise<CardSession | null> {
     const result = await ctx.services.cardForm.session(ctx.em, ctx.client!, depositId);
     if (result.ok) return CardSession.from(result.session);
     if (result.notFound) return null;
@@ -25,7 +25,7 @@ export class CardFormResolver {
   @Mutation(() => SettleCardDepositPayload, {
     description: 'Call when the shopper returns from the card form: asks the provider for the outcome and applies it. Idempotent; ignore the return address\'s query parameters.',
   })
-  async settleCardDeposit(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The deposit to settle.' }) input: SettleCardDepositInput): Promise<SettleCardDepositPayload> {
+  async settleCardDeposit(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The deposit to settle.' }) input: SettleCardDepositInput): Promise<SettleCardDepositPayload> {
     const result = await ctx.services.cardForm.settle(ctx.em, ctx.client!, input.depositId);
     return {
       deposit: result.deposit ? DepositNode.from(toDepositSnapshot(result.deposit)) : null,

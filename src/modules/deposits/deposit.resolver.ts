@@ -1,11 +1,12 @@
 // GraphQL entry points of deposits: createDeposit, deposit(id), deposits, depositUpdated and the caller-dependent Deposit fields.
+// Deposit fields also resolve for subscription groups, whose context has a viewer and no client: they read `ctx.viewer` only.
 
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context.js';
+import type { GatewayContext, RequestContext } from '../../graphql/context.js';
 import { keepReadAhead, loaders, readAheadOf } from '../../graphql/loaders.js';
 import { fieldsNamed, selectionsAt, selectsAny } from '../../graphql/selection.js';
-import { maySee } from '../../kernel/visibility.js';
+import { isAdmin, maySee } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import type { PaymentEventRecord } from '../../kernel/events/event-log.js';
@@ -21,7 +22,7 @@ import { DepositConnection, DepositFilter, DepositNode } from './deposit.types.j
 export class DepositResolver {
   @Authorized('CASHIER')
   @Mutation(() => CreateDepositPayload, { description: 'Creates a deposit on one rail. Send the player to deposit.redirectUrl, then wait for SUCCEEDED.' })
-  async createDeposit(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The deposit: amount, customer and exactly one rail block.' }) input: CreateDepositInput): Promise<CreateDepositPayload> {
+  async createDeposit(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The deposit: amount, customer and exactly one rail block.' }) input: CreateDepositInput): Promise<CreateDepositPayload> {
     const result = await ctx.services.deposits.create(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
     return {
       deposit: result.deposit ? DepositNode.from(result.deposit) : null,
@@ -31,7 +32,7 @@ export class DepositResolver {
 
   @Authorized('CASHIER', 'REFUNDS')
   @Query(() => DepositNode, { nullable: true, description: 'A deposit by id, if the caller may see it: a cashier its own, a refunds back office those of its merchant accounts, an admin any.' })
-  async deposit(@Ctx() ctx: GatewayContext, @Arg('id', () => ID, { description: 'The deposit\'s id (dep_…).' }) id: string): Promise<DepositNode | null> {
+  async deposit(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: 'The deposit\'s id (dep_…).' }) id: string): Promise<DepositNode | null> {
     const deposit = await ctx.services.deposits.findVisible(ctx.em, ctx.client!, id);
     return deposit ? DepositNode.from(toDepositSnapshot(deposit)) : null;
   }
@@ -39,7 +40,7 @@ export class DepositResolver {
   @Authorized('CASHIER', 'REFUNDS')
   @Query(() => DepositConnection, { description: 'The deposits the caller may see (a cashier its own, a refunds back office those of its merchant accounts, an admin all), newest first.' })
   async deposits(
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: RequestContext,
     @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
     @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
     @Arg('filter', () => DepositFilter, { nullable: true, description: 'Only deposits that match.' }) filter?: DepositFilter,
@@ -61,7 +62,7 @@ export class DepositResolver {
   @Subscription(() => DepositNode, {
     description: 'Every change of one deposit, or with no id of every deposit the caller may see, as it is committed (on any gateway instance).',
     subscribe: async ({ args, context }) => {
-      const ctx = context as GatewayContext;
+      const ctx = context as RequestContext;
       const client = ctx.client!;
       const id = (args as { id?: string | null }).id ?? undefined;
       if (id && !(await ctx.services.deposits.findVisible(ctx.em, client, id))) {
@@ -80,7 +81,7 @@ export class DepositResolver {
 
   @FieldResolver(() => String, { nullable: true, description: 'The processor\'s exact code. Admins only (null for other callers); never show it to players.' })
   statusReason(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): string | null {
-    return ctx.client?.isAdmin() ? deposit.statusReason : null;
+    return isAdmin(ctx.viewer) ? deposit.statusReason : null;
   }
 
   @FieldResolver(() => [PaymentEventNode], { description: 'This deposit\'s changes, oldest first.' })
@@ -100,7 +101,7 @@ interface ReadAheadEvents {
 
 /** Whoever sees the deposit sees its events, but for anomalies raised for admins alone. */
 function visibleEvents(ctx: GatewayContext, events: PaymentEventRecord[]): PaymentEventNode[] {
-  return events.filter((event) => maySee(ctx.client!, 'deposit', event)).map((event) => PaymentEventNode.from(event));
+  return events.filter((event) => maySee(ctx.viewer, 'deposit', event)).map((event) => PaymentEventNode.from(event));
 }
 
 /**
@@ -112,9 +113,8 @@ async function readNestedLists(ctx: GatewayContext, info: GraphQLResolveInfo, no
   if (nodes.length === 0) return;
   const nodeSelections = selectionsAt(info, ['edges', 'node']);
   const eventFields = nodeSelections.flatMap((set) => fieldsNamed(info, set, 'events'));
-  const client = ctx.client!;
   // The refunds field asks the policy per deposit; a deposit whose refunds it hides is not read for.
-  const refundsOf = nodeSelections.some((set) => fieldsNamed(info, set, 'refunds').length > 0) ? nodes.filter((node) => maySee(client, 'refund', node)) : [];
+  const refundsOf = nodeSelections.some((set) => fieldsNamed(info, set, 'refunds').length > 0) ? nodes.filter((node) => maySee(ctx.viewer, 'refund', node)) : [];
   const snapshots = eventFields.some((field) => field.selectionSet !== undefined && fieldsNamed(info, field.selectionSet, 'deposit').length > 0);
   const [refunds, events] = await Promise.all([
     refundsOf.length > 0 ? ctx.services.refunds.forDeposits(ctx.em, refundsOf.map((node) => node.id)) : undefined,

@@ -1,7 +1,7 @@
 // events(after:): the durable catch-up log, filtered in SQL by the one visibility policy.
 
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context.js';
+import type { RequestContext } from '../../graphql/context.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, pageSize, toConnection } from '../../graphql/relay.js';
 import { PaymentEventConnection, PaymentEventNode } from './payment-event.node.js';
 
@@ -15,7 +15,7 @@ export class EventResolver {
       'The durable, ordered log of changes to what the caller may see (the same records its queries and subscriptions show; admins: all), oldest first. Keep the last cursor; after a disconnect, events(after: cursor) returns everything missed.',
   })
   async events(
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: RequestContext,
     @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
     @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
   ): Promise<PaymentEventConnection> {

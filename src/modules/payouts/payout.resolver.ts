@@ -1,10 +1,11 @@
 // GraphQL root fields of payouts (createPayout, payout, payouts, payoutUpdated) and the Payout fields that depend on the caller.
+// Payout fields also resolve for subscription groups, whose context has a viewer and no client: they read `ctx.viewer` only.
 
 import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context.js';
+import type { GatewayContext, RequestContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
-import { maySee } from '../../kernel/visibility.js';
+import { isAdmin, maySee } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { PaymentEventNode } from '../events/payment-event.node.js';
@@ -19,7 +20,7 @@ import { PayoutBeneficiaryNode, PayoutConnection, PayoutFilter, PayoutNode } fro
 export class PayoutResolver {
   @Authorized('PAYOUTS')
   @Mutation(() => CreatePayoutPayload, { description: 'Pays a player out to a bank account (LATAM). Wait for PAID on payoutUpdated; it may later become REVERTED.' })
-  async createPayout(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The payout: country, amount and beneficiary.' }) input: CreatePayoutInput): Promise<CreatePayoutPayload> {
+  async createPayout(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The payout: country, amount and beneficiary.' }) input: CreatePayoutInput): Promise<CreatePayoutPayload> {
     const result = await ctx.services.payouts.create(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
     return {
       payout: result.payout ? PayoutNode.from(result.payout) : null,
@@ -29,7 +30,7 @@ export class PayoutResolver {
 
   @Authorized('PAYOUTS')
   @Query(() => PayoutNode, { nullable: true, description: 'A payout by id, if it belongs to a merchant account the caller may use (admins: any).' })
-  async payout(@Ctx() ctx: GatewayContext, @Arg('id', () => ID, { description: 'The payout\'s id (pay_…).' }) id: string): Promise<PayoutNode | null> {
+  async payout(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: 'The payout\'s id (pay_…).' }) id: string): Promise<PayoutNode | null> {
     const payout = await ctx.services.payouts.findVisible(ctx.em, ctx.client!, id);
     return payout ? PayoutNode.from(toPayoutSnapshot(payout)) : null;
   }
@@ -37,7 +38,7 @@ export class PayoutResolver {
   @Authorized('PAYOUTS')
   @Query(() => PayoutConnection, { description: 'Payouts of the merchant accounts the caller may use (admins: all), newest first, test or live only (filter.livemode).' })
   async payouts(
-    @Ctx() ctx: GatewayContext,
+    @Ctx() ctx: RequestContext,
     @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
     @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
     @Arg('filter', () => PayoutFilter, { nullable: true, description: 'Only payouts that match.' }) filter?: PayoutFilter,
@@ -57,7 +58,7 @@ export class PayoutResolver {
   @Subscription(() => PayoutNode, {
     description: 'Every change of one payout, or with no id of every payout the caller may see, as it is committed (on any gateway instance).',
     subscribe: async ({ args, context }) => {
-      const ctx = context as GatewayContext;
+      const ctx = context as RequestContext;
       const client = ctx.client!;
       const id = (args as { id?: string | null }).id ?? undefined;
       if (id && !(await ctx.services.payouts.findVisible(ctx.em, client, id))) {
@@ -77,7 +78,7 @@ export class PayoutResolver {
   @FieldResolver(() => PayoutBeneficiaryNode, { description: 'Who is paid; account and CCI numbers masked for all but admin clients.' })
   async beneficiary(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): Promise<PayoutBeneficiaryNode> {
     const masked = payout.maskedBeneficiary;
-    if (!ctx.client?.isAdmin()) return masked;
+    if (!isAdmin(ctx.viewer)) return masked;
     const full = await loaders(ctx).payoutAccountNumbers.load(payout.id);
     return Object.assign(new PayoutBeneficiaryNode(), masked, {
       accountNumber: full?.accountNumber ?? masked.accountNumber,
@@ -87,7 +88,7 @@ export class PayoutResolver {
 
   @FieldResolver(() => String, { nullable: true, description: 'The provider\'s own message on a refusal. Admins only (null for other callers).' })
   statusReason(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): string | null {
-    return ctx.client?.isAdmin() ? payout.statusReason : null;
+    return isAdmin(ctx.viewer) ? payout.statusReason : null;
   }
 
   @FieldResolver(() => [PaymentEventNode], { description: 'This payout\'s changes, oldest first.' })
@@ -95,6 +96,6 @@ export class PayoutResolver {
     // A payout event has no snapshot field in the schema: its row's data is never read here.
     const events = await loaders(ctx).events('payout', false).load(payout.id);
     // An anomaly raised about the payout (reported missing at the provider) is for admins alone.
-    return events.filter((event) => maySee(ctx.client!, 'payout', event)).map((event) => PaymentEventNode.from(event));
+    return events.filter((event) => maySee(ctx.viewer, 'payout', event)).map((event) => PaymentEventNode.from(event));
   }
 }

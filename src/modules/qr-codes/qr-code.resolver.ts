@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context.js';
+import type { GatewayContext, RequestContext } from '../../graphql/context.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 import { DepositNode } from '../deposits/deposit.types.js';
@@ -17,7 +17,7 @@ import {
 export class QrCodeResolver {
   @Authorized('CASHIER')
   @Mutation(() => CreateQrCodePayload, { description: 'Creates a Thai QR payment: a deposit on the THAI_QR rail whose qrCode the cashier shows at once.' })
-  async createQrCode(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The amount and the payer.' }) input: CreateQrCodeInput): Promise<CreateQrCodePayload> {
+  async createQrCode(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The amount and the payer.' }) input: CreateQrCodeInput): Promise<CreateQrCodePayload> {
     const idempotencyKey = input.idempotencyKey ?? ctx.idempotencyKey;
     const payer = { name: input.payer.name, ...(input.payer.bankName != null ? { bankName: input.payer.bankName } : {}), ...(input.payer.bankAccount != null ? { bankAccount: input.payer.bankAccount } : {}) };
     const result = await ctx.services.deposits.create(ctx.em, ctx.client!, {
@@ -48,7 +48,7 @@ export class QrCodeResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => SimulateQrPaymentPayload, { description: 'Test mode only: simulates the payer paying (SUCCEEDED) or failing (FAILED). Admins only.' })
-  async simulateQrPayment(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The deposit and what its payer does.' }) input: SimulateQrPaymentInput): Promise<SimulateQrPaymentPayload> {
+  async simulateQrPayment(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The deposit and what its payer does.' }) input: SimulateQrPaymentInput): Promise<SimulateQrPaymentPayload> {
     const result = await ctx.services.qrCodes.simulate(ctx.em, ctx.client!, input.depositId, input.outcome);
     return { deposit: result.deposit ? DepositNode.from(toDepositSnapshot(result.deposit)) : null, userErrors: userErrors(result.errors) };
   }

@@ -1,8 +1,9 @@
 // GraphQL entry points of refunds: requestRefund, refund(id), refundUpdated, Refund.deposit and Deposit.refunds.
+// Refund and Deposit fields also resolve for subscription groups, whose context has a viewer and no client: they read `ctx.viewer` only.
 
 import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { GatewayContext } from '../../graphql/context.js';
+import type { GatewayContext, RequestContext } from '../../graphql/context.js';
 import { loaders, readAheadOf } from '../../graphql/loaders.js';
 import { maySee } from '../../kernel/visibility.js';
 import { userErrors } from '../../graphql/user-error.js';
@@ -17,14 +18,14 @@ import { RefundNode } from './refund.types.js';
 export class RefundResolver {
   @Authorized('REFUNDS')
   @Mutation(() => RequestRefundPayload, { description: 'Refunds a SUCCEEDED deposit in full (no amount) or in part. The provider decides: follow refundUpdated.' })
-  async requestRefund(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The deposit to refund, and how much.' }) input: RequestRefundInput): Promise<RequestRefundPayload> {
+  async requestRefund(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The deposit to refund, and how much.' }) input: RequestRefundInput): Promise<RequestRefundPayload> {
     const result = await ctx.services.refunds.request(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
     return { refund: result.refund ? RefundNode.from(result.refund) : null, userErrors: userErrors(result.errors) };
   }
 
   @Authorized('CASHIER', 'REFUNDS')
   @Query(() => RefundNode, { nullable: true, description: 'A refund by id, if the caller may see its deposit\'s refunds: a cashier those of its own deposits, a refunds back office those of its merchant accounts, an admin any.' })
-  async refund(@Ctx() ctx: GatewayContext, @Arg('id', () => ID, { description: 'The refund\'s id (rfd_…).' }) id: string): Promise<RefundNode | null> {
+  async refund(@Ctx() ctx: RequestContext, @Arg('id', () => ID, { description: 'The refund\'s id (rfd_…).' }) id: string): Promise<RefundNode | null> {
     const refund = await ctx.services.refunds.findVisible(ctx.em, ctx.client!, id);
     return refund ? RefundNode.from(refund) : null;
   }
@@ -33,7 +34,7 @@ export class RefundResolver {
   @Subscription(() => RefundNode, {
     description: 'Every change of one refund, or with no id of every refund the caller may see, as it is committed (on any gateway instance).',
     subscribe: async ({ args, context }) => {
-      const ctx = context as GatewayContext;
+      const ctx = context as RequestContext;
       const client = ctx.client!;
       const id = (args as { id?: string | null }).id ?? undefined;
       if (id && !(await ctx.services.refunds.findVisible(ctx.em, client, id))) {
@@ -63,7 +64,7 @@ export class DepositRefundsResolver {
   @FieldResolver(() => [RefundNode], { description: 'Refunds of this deposit, oldest first.' })
   refunds(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): RefundNode[] | Promise<RefundNode[]> {
     // Today every grant that shows a deposit shows its refunds; asked anyway, so a policy change cannot leak them.
-    if (!ctx.client || !maySee(ctx.client, 'refund', deposit)) return [];
+    if (!maySee(ctx.viewer, 'refund', deposit)) return [];
     // Read with the page by `deposits`, or batched here for any other way to a deposit.
     const ready = readAheadOf<RefundSnapshot[]>(deposit, 'refunds');
     if (ready) return ready.map((refund) => RefundNode.from(refund));
