@@ -14,6 +14,8 @@ import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
 import type { Logger } from '../lib/logger.js';
 import { CommitSignalSubscriber } from './commit-signals.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { patchPooledClient } from './pg-patches.js';
+import { pgTimeoutOptions } from './pg-timeouts.js';
 import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 
@@ -88,88 +90,6 @@ const CLOSE_DEADLINE_MS = 5_000;
  * probe that times out says nothing about why), and a healthy one answers `select 1` in far less.
  */
 const PING_DEADLINE_MS = 1_000;
-/** How much longer than the server's own statement time-out the client waits for any answer. */
-const READ_TIMEOUT_MARGIN_MS = 1_000;
-
-/**
- * `pg` client options bounding every wait on the server: the connection (and, in the pool, the wait
- * for a free one), each statement on the server, a session left idle in a transaction, and the wait
- * for an answer, for a server that is gone or hung and so cannot enforce its own time-outs.
- */
-function pgTimeoutOptions(timeouts: DatabaseTimeouts) {
-  return {
-    connectionTimeoutMillis: timeouts.connectTimeoutMs,
-    statement_timeout: timeouts.statementTimeoutMs,
-    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
-    query_timeout: timeouts.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
-  };
-}
-
-/**
- * When `pg` stops waiting for an answer (`query_timeout`), the statement is still on the wire and
- * its answer may come later: the connection is out of step with whoever borrows it next (a `begin`
- * given up on could still open a transaction under them). And when that statement was a `begin`,
- * the ORM's query builder never hands the connection back at all, so each one would hold a pool
- * slot for good and a few seconds of silence would leave the pool empty after the database is back.
- * Such a connection is therefore returned to the pool at once as broken: the pool closes it (which
- * destroys the socket of a client with a query in flight, and the server rolls back what it had
- * open) and opens a fresh one when needed; the borrower's own release, if it comes, does nothing.
- */
-function discardOnReadTimeout(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  client.query = ((...args: unknown[]) => {
-    const result = query(...args);
-    if (result instanceof Promise) {
-      result.catch((error: unknown) => {
-        if (!(error instanceof Error && error.message === 'Query read timeout')) return;
-        const release = client.release;
-        client.release = () => undefined;
-        release(error);
-      });
-    }
-    return result;
-  }) as typeof client.query;
-}
-
-/**
- * A transaction's BEGIN goes on the wire with its first statement, as one simple-protocol query
- * (`begin; <statement>`): a round trip fewer for every transaction, on the hot paths (a webhook,
- * a job's write, a deposit under an idempotency key) as everywhere. The ORM's statements carry
- * their values inlined (simple protocol), which allows it; a statement with bound values, which
- * cannot share its query, has the BEGIN sent just before it. A transaction that ends before any
- * statement (COMMIT or ROLLBACK right after BEGIN) sends nothing at all. The server runs the same
- * statements in the same order: only the packets change.
- */
-function sendBeginWithFirstStatement(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  let beginHeld = false;
-  client.query = ((...args: unknown[]) => {
-    const [text, values] = args;
-    const simple = typeof text === 'string' && args.length <= 2 && (values === undefined || (Array.isArray(values) && values.length === 0));
-    if (simple && isBare(text, 'begin') && !beginHeld) {
-      beginHeld = true;
-      return Promise.resolve(emptyResult('BEGIN'));
-    }
-    if (!beginHeld) return query(...args);
-    beginHeld = false;
-    if (simple && (isBare(text, 'commit') || isBare(text, 'rollback'))) return Promise.resolve(emptyResult(text.trim().toUpperCase()));
-    if (simple) {
-      // pg answers a query of several statements with one result each: the caller gets what its
-      // own text would have given (one result, or the list for a text of several).
-      return (query(`begin; ${text}`) as Promise<pg.QueryResult[]>).then((results) => (results.length === 2 ? results[1]! : results.slice(1)));
-    }
-    return (query('begin') as Promise<unknown>).then(() => query(...args));
-  }) as typeof client.query;
-}
-
-function isBare(text: string, keyword: string): boolean {
-  return text.trim().toLowerCase() === keyword;
-}
-
-function emptyResult(command: string): pg.QueryResult {
-  return { command, rowCount: null, oid: 0, rows: [], fields: [] };
-}
-
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.logger.child({ component: 'database' });
   let queries = 0;
@@ -208,11 +128,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // Handed to pg's Pool (and so to each of its clients) by MikroORM's PostgreSQL connection.
       driverOptions: {
         ...pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS),
-        onPoolCreated: (pool: pg.Pool) =>
-          pool.on('connect', (client) => {
-            discardOnReadTimeout(client);
-            sendBeginWithFirstStatement(client);
-          }),
+        onPoolCreated: (pool: pg.Pool) => pool.on('connect', patchPooledClient),
       },
     });
   } else {

@@ -1,4 +1,4 @@
-// A transaction's BEGIN goes to PostgreSQL with its first statement (src/db/database.ts): one round
+// A transaction's BEGIN goes to PostgreSQL with its first statement (src/db/pg-patches.ts): one round
 // trip fewer per transaction, the same statements on the server in the same order, the same
 // outcome on failure. PostgreSQL only: PGlite runs in the process, with no wire.
 
