@@ -8,7 +8,7 @@ import path from 'node:path';
 import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM, type SqlEntityManager } from '@mikro-orm/postgresql';
-import type { MikroORM } from '@mikro-orm/core';
+import type { EntitySchema, MikroORM } from '@mikro-orm/core';
 import type pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
 import type { Logger } from '../lib/logger.js';
@@ -20,7 +20,6 @@ import { PgliteNotifications } from './notifications/pglite.js';
 import { PostgresNotifications } from './notifications/postgres.js';
 import { patchPooledClient } from './pg-patches.js';
 import { pgTimeoutOptions } from './pg-timeouts.js';
-import { entities } from './entities.js';
 import { migrations } from './migrations/index.js';
 
 export type DatabaseKind = 'postgresql' | 'pglite';
@@ -31,6 +30,8 @@ export interface DatabaseOptions {
   /** Directory holding the PGlite cluster (used only without `databaseUrl`). */
   dataDir: string;
   logger: Logger;
+  /** Every entity the ORM maps (defineEntity schemas: no files are discovered). The modules own them. */
+  entities: EntitySchema[];
   /** PostgreSQL only (PGlite runs in this process and cannot hang on a network); defaults to `DEFAULT_DATABASE_TIMEOUTS`. */
   timeouts?: DatabaseTimeouts;
 }
@@ -92,7 +93,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
   const signals = new CommitSignalSubscriber(observe);
   const common = {
-    entities,
+    entities: options.entities,
     subscribers: [signals],
     extensions: [Migrator],
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
