@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
+import { entities } from '../entities.js';
 import { createLogger } from '../lib/logger.js';
 import { createServices } from '../services.js';
 
@@ -64,7 +65,7 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
 
   // Logs go to stderr so that --json output stays one clean JSON document on stdout.
   const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.err(line.trimEnd()) } });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeouts: config.database });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, entities, timeouts: config.database });
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const em = db.fork();
   try {

@@ -3,16 +3,23 @@
 // EntityManager fork per unit of work, LISTEN for wake-ups across instances, and the relay that
 // announces committed work (events, jobs, idempotency releases) without a NOTIFY in the transaction.
 
-import { mkdirSync, openSync, readFileSync, rmSync, writeSync, closeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM as PostgreSqlMikroORM, type SqlEntityManager } from '@mikro-orm/postgresql';
-import type { EventSubscriber, MikroORM, TransactionEventArgs } from '@mikro-orm/core';
-import pg from 'pg';
+import type { EntitySchema, MikroORM } from '@mikro-orm/core';
+import type pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
 import type { Logger } from '../lib/logger.js';
-import { entities } from './entities.js';
+import { CommitSignalSubscriber } from './commit-signals.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { MarkingSession } from './marking-session.js';
+import type { ListenOptions, NotificationHandler } from './notifications/listeners.js';
+import { PgliteNotifications } from './notifications/pglite.js';
+import { PostgresNotifications } from './notifications/postgres.js';
+import { patchPooledClient } from './pg-patches.js';
+import { pgTimeoutOptions } from './pg-timeouts.js';
 import { migrations } from './migrations/index.js';
 
 export type DatabaseKind = 'postgresql' | 'pglite';
@@ -23,21 +30,10 @@ export interface DatabaseOptions {
   /** Directory holding the PGlite cluster (used only without `databaseUrl`). */
   dataDir: string;
   logger: Logger;
+  /** Every entity the ORM maps (defineEntity schemas: no files are discovered). The modules own them. */
+  entities: EntitySchema[];
   /** PostgreSQL only (PGlite runs in this process and cannot hang on a network); defaults to `DEFAULT_DATABASE_TIMEOUTS`. */
   timeouts?: DatabaseTimeouts;
-}
-
-type NotificationHandler = (payload: string) => void;
-
-/** What a listener is told besides the notifications themselves. */
-export interface ListenOptions {
-  /**
-   * Called each time the LISTEN connection has been re-established after it dropped, before any
-   * notification received on the new connection reaches the handler. Whatever was NOTIFYed while
-   * it was down is lost for good, so a listener that must miss nothing reads it back from the table
-   * the notifications describe. Never called on PGlite, whose in-process LISTEN cannot drop.
-   */
-  onReconnect?: () => void;
 }
 
 /** The database and everything the rest of the gateway needs from it. */
@@ -63,7 +59,7 @@ export interface Database {
    * A statement (autocommit, outside every money transaction) the relay runs after each commit
    * that signalled `channel`, coalesced with the other instances' wake-up into one statement on
    * PostgreSQL (there, this instance's listeners are called at the commit, without waiting for
-   * it). The event log's mark is one (src/modules/events/event.service.ts MARK_SQL).
+   * it). A log that marks how far its committed rows reach registers its mark here.
    */
   afterCommitSql(channel: string, sql: string): void;
   /**
@@ -71,87 +67,11 @@ export interface Database {
    * then `read`, which starts after that commit, and returns `read`'s rows. On PostgreSQL both go
    * in one round trip, as one simple-protocol query on a session of their own, so neither text
    * may hold parameters; on PGlite, in process, as two statements. Outside every transaction of
-   * the caller. For the event bus: a read that can count on a mark written just before it
-   * (src/modules/events/event.service.ts FINAL_POSITION_SQL) without a round trip between.
+   * the caller. For a reader of such a log: a read that can count on a mark written just before
+   * it without a round trip between.
    */
   markThenRead<T extends Record<string, unknown>>(mark: string, read: string): Promise<T[]>;
   close(): Promise<void>;
-}
-
-/** Signals registered in an open transaction, by the driver's transaction object. */
-const pendingSignals = new WeakMap<object, Map<string, Set<string>>>();
-
-/**
- * Announces, once the transaction of `tx` commits, that it wrote something the listeners of
- * `channel` must look at (new events, a due job, a released idempotency key). Nothing is sent
- * inside the transaction, so its commit never waits for PostgreSQL's server-wide NOTIFY queue
- * lock: after the commit this instance's listeners are called at once, in-process, and one
- * coalesced NOTIFY goes out on the relay's own session (autocommit) to wake the other instances.
- * After a rollback nothing is announced. A signal is a wake-up, not the data: the listener reads
- * what changed from its table, and a missed one (the relay's session down, a crash right after
- * commit) is caught by the listener's own polling. A savepoint's release announces its signals
- * at once (a wake-up too early finds nothing, the listener's poll then does): no money path
- * nests transactions.
- */
-export function signalOnCommit(tx: SqlEntityManager, channel: string, payload = ''): void {
-  const context = tx.isInTransaction() ? (tx.getTransactionContext() as object | undefined) : undefined;
-  if (!context) throw new Error(`signalOnCommit(${channel}) must run inside the transaction whose commit it announces`);
-  let channels = pendingSignals.get(context);
-  if (!channels) {
-    channels = new Map();
-    pendingSignals.set(context, channels);
-  }
-  let payloads = channels.get(channel);
-  if (!payloads) {
-    payloads = new Set();
-    channels.set(channel, payloads);
-  }
-  payloads.add(payload);
-}
-
-/**
- * `signalOnCommit` for a statement that ran on its own (autocommit): it has committed by the time
- * it returns, so its wake-ups go out at once, as a transaction's do after its commit.
- */
-export function signalCommitted(em: SqlEntityManager, channel: string, payload = ''): void {
-  if (em.isInTransaction()) throw new Error(`signalCommitted(${channel}) is for a statement run on its own; in a transaction, signalOnCommit waits for its commit`);
-  for (const subscriber of em.getEventManager().getSubscribers()) {
-    if (subscriber instanceof CommitSignalSubscriber) void subscriber.relay?.(new Map([[channel, new Set([payload])]]));
-  }
-}
-
-/**
- * Hands the signals of each committed transaction to the relay (a rolled-back one's are dropped),
- * and shows the query watchers the transaction boundaries, which the ORM's query hook does not
- * report: a statement count is then what the server executes.
- */
-class CommitSignalSubscriber implements EventSubscriber {
-  relay: ((signals: Map<string, Set<string>>) => Promise<void>) | undefined;
-
-  constructor(private readonly observe: (sql: string) => void) {}
-
-  afterTransactionStart(args: TransactionEventArgs): void {
-    this.observe(args.transaction?.savepointName ? 'savepoint' : 'begin');
-  }
-
-  /**
-   * Not awaited: the committing call returns at once, and the relay's statement (a mark, the
-   * wake-ups) follows on its own session; a reader of the log waits for the mark if it must.
-   */
-  afterTransactionCommit(args: TransactionEventArgs): void {
-    this.observe(args.transaction?.savepointName ? 'release savepoint' : 'commit');
-    const context = args.transaction as object | undefined;
-    if (!context) return;
-    const signals = pendingSignals.get(context);
-    if (!signals) return;
-    pendingSignals.delete(context);
-    void this.relay?.(signals);
-  }
-
-  afterTransactionRollback(args: TransactionEventArgs): void {
-    this.observe(args.transaction?.savepointName ? 'rollback to savepoint' : 'rollback');
-    if (args.transaction) pendingSignals.delete(args.transaction as object);
-  }
 }
 
 const PGLITE_DATABASE = 'gateway';
@@ -162,87 +82,6 @@ const CLOSE_DEADLINE_MS = 5_000;
  * probe that times out says nothing about why), and a healthy one answers `select 1` in far less.
  */
 const PING_DEADLINE_MS = 1_000;
-/** How much longer than the server's own statement time-out the client waits for any answer. */
-const READ_TIMEOUT_MARGIN_MS = 1_000;
-
-/**
- * `pg` client options bounding every wait on the server: the connection (and, in the pool, the wait
- * for a free one), each statement on the server, a session left idle in a transaction, and the wait
- * for an answer, for a server that is gone or hung and so cannot enforce its own time-outs.
- */
-function pgTimeoutOptions(timeouts: DatabaseTimeouts) {
-  return {
-    connectionTimeoutMillis: timeouts.connectTimeoutMs,
-    statement_timeout: timeouts.statementTimeoutMs,
-    idle_in_transaction_session_timeout: timeouts.idleInTransactionTimeoutMs,
-    query_timeout: timeouts.statementTimeoutMs + READ_TIMEOUT_MARGIN_MS,
-  };
-}
-
-/**
- * When `pg` stops waiting for an answer (`query_timeout`), the statement is still on the wire and
- * its answer may come later: the connection is out of step with whoever borrows it next (a `begin`
- * given up on could still open a transaction under them). And when that statement was a `begin`,
- * the ORM's query builder never hands the connection back at all, so each one would hold a pool
- * slot for good and a few seconds of silence would leave the pool empty after the database is back.
- * Such a connection is therefore returned to the pool at once as broken: the pool closes it (which
- * destroys the socket of a client with a query in flight, and the server rolls back what it had
- * open) and opens a fresh one when needed; the borrower's own release, if it comes, does nothing.
- */
-function discardOnReadTimeout(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  client.query = ((...args: unknown[]) => {
-    const result = query(...args);
-    if (result instanceof Promise) {
-      result.catch((error: unknown) => {
-        if (!(error instanceof Error && error.message === 'Query read timeout')) return;
-        const release = client.release;
-        client.release = () => undefined;
-        release(error);
-      });
-    }
-    return result;
-  }) as typeof client.query;
-}
-
-/**
- * A transaction's BEGIN goes on the wire with its first statement, as one simple-protocol query
- * (`begin; <statement>`): a round trip fewer for every transaction, on the hot paths (a webhook,
- * a job's write, a deposit under an idempotency key) as everywhere. The ORM's statements carry
- * their values inlined (simple protocol), which allows it; a statement with bound values, which
- * cannot share its query, has the BEGIN sent just before it. A transaction that ends before any
- * statement (COMMIT or ROLLBACK right after BEGIN) sends nothing at all. The server runs the same
- * statements in the same order: only the packets change.
- */
-function sendBeginWithFirstStatement(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  let beginHeld = false;
-  client.query = ((...args: unknown[]) => {
-    const [text, values] = args;
-    const simple = typeof text === 'string' && args.length <= 2 && (values === undefined || (Array.isArray(values) && values.length === 0));
-    if (simple && isBare(text, 'begin') && !beginHeld) {
-      beginHeld = true;
-      return Promise.resolve(emptyResult('BEGIN'));
-    }
-    if (!beginHeld) return query(...args);
-    beginHeld = false;
-    if (simple && (isBare(text, 'commit') || isBare(text, 'rollback'))) return Promise.resolve(emptyResult(text.trim().toUpperCase()));
-    if (simple) {
-      // pg answers a query of several statements with one result each: the caller gets what its
-      // own text would have given (one result, or the list for a text of several).
-      return (query(`begin; ${text}`) as Promise<pg.QueryResult[]>).then((results) => (results.length === 2 ? results[1]! : results.slice(1)));
-    }
-    return (query('begin') as Promise<unknown>).then(() => query(...args));
-  }) as typeof client.query;
-}
-
-function isBare(text: string, keyword: string): boolean {
-  return text.trim().toLowerCase() === keyword;
-}
-
-function emptyResult(command: string): pg.QueryResult {
-  return { command, rowCount: null, oid: 0, rows: [], fields: [] };
-}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.logger.child({ component: 'database' });
@@ -254,7 +93,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
   const signals = new CommitSignalSubscriber(observe);
   const common = {
-    entities,
+    entities: options.entities,
     subscribers: [signals],
     extensions: [Migrator],
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
@@ -282,11 +121,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // Handed to pg's Pool (and so to each of its clients) by MikroORM's PostgreSQL connection.
       driverOptions: {
         ...pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS),
-        onPoolCreated: (pool: pg.Pool) =>
-          pool.on('connect', (client) => {
-            discardOnReadTimeout(client);
-            sendBeginWithFirstStatement(client);
-          }),
+        onPoolCreated: (pool: pg.Pool) => pool.on('connect', patchPooledClient),
       },
     });
   } else {
@@ -380,381 +215,4 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       releaseLock();
     },
   };
-}
-
-/**
- * PGlite is a single-process database: a second process opening the same directory (a second
- * `npm start`, or the client CLI beside a running gateway) would corrupt it. A pid file refuses
- * that with a clear message; a lock left by a process that no longer runs is taken over.
- */
-function lockDataDir(dataDir: string): () => void {
-  const file = path.join(dataDir, 'pglite.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(file, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const holder = Number(readFileSync(file, 'utf8').trim());
-      if (holder && holder !== process.pid && isAlive(holder)) {
-        throw new Error(
-          `The embedded database in ${dataDir} is in use by process ${holder} (a running gateway?). ` +
-            'Stop it first, or use PostgreSQL by setting DATABASE_URL. With a gateway running, create clients through the createApiClient mutation.',
-        );
-      }
-      if (holder === process.pid) {
-        throw new Error(`The embedded database in ${dataDir} is already open in this process`);
-      }
-      rmSync(file, { force: true });
-    }
-  }
-  throw new Error(`Could not lock the embedded database in ${dataDir}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Channel names are SQL identifiers we choose; this keeps them so. */
-function assertChannel(channel: string): void {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(channel)) throw new Error(`Invalid NOTIFY channel name ${channel}`);
-}
-
-/**
- * PostgreSQL: one dedicated connection LISTENs for every channel (a pooled connection would
- * lose its LISTEN when returned), and another is the relay's session: the signals of committed
- * transactions go out from it as NOTIFYs, many in one autocommit statement, outside every money
- * transaction. Notifications it sent that come back are skipped: this instance's listeners had
- * them in-process already.
- */
-class PostgresNotifications {
-  private client: pg.Client | undefined;
-  private connecting: Promise<pg.Client> | undefined;
-  private reconnecting: Promise<void> | undefined;
-  /** Notifications received on a restored connection before its listeners were told of the reconnect. */
-  private held: pg.Notification[] | undefined;
-  private readonly handlers = new Map<string, Set<Listener>>();
-  private closed = false;
-  /** Signals waiting for the relay's next NOTIFY statement (coalesced: one per channel and payload). */
-  private outbox = new Map<string, Set<string>>();
-  /** The relay's statements, one after the other. */
-  private sending: Promise<void> = Promise.resolve();
-  /** After-commit statements by channel (`Database.afterCommitSql`). */
-  readonly afterCommit = new Map<string, string>();
-  /** The relay's session, opened at the first signal and again after it fails. */
-  private notifier: pg.Client | undefined;
-
-  constructor(
-    private readonly url: string,
-    private readonly clientOptions: Omit<pg.ClientConfig, 'connectionString'>,
-    private readonly log: Logger,
-  ) {}
-
-  async listen(channel: string, handler: NotificationHandler, options: ListenOptions = {}): Promise<() => Promise<void>> {
-    assertChannel(channel);
-    const client = await this.connect();
-    let set = this.handlers.get(channel);
-    if (!set) {
-      set = new Set();
-      this.handlers.set(channel, set);
-      await client.query(`LISTEN ${channel}`);
-    }
-    const listener: Listener = { handler, onReconnect: options.onReconnect };
-    set.add(listener);
-    return async () => {
-      set.delete(listener);
-    };
-  }
-
-  private connect(): Promise<pg.Client> {
-    if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= (async () => {
-      const client = new pg.Client({ ...this.clientOptions, connectionString: this.url });
-      client.on('notification', (message) => {
-        // Sent by this very session: the relay delivered it to this instance's listeners at commit.
-        if (this.notifier && message.processId === (this.notifier as pg.Client & { processID?: number }).processID) return;
-        if (this.held) this.held.push(message);
-        else this.dispatch(message);
-      });
-      client.on('error', (error) => {
-        // A dead connection can report more than one error: the first one starts the only reconnect.
-        if (this.client !== client) return;
-        this.log.error({ err: error }, 'LISTEN connection failed; reconnecting');
-        this.client = undefined;
-        this.connecting = undefined;
-        client.end().catch(() => undefined);
-        if (!this.closed) this.reconnecting ??= this.reconnect().finally(() => (this.reconnecting = undefined));
-      });
-      await client.connect();
-      this.client = client;
-      return client;
-    })();
-    return this.connecting;
-  }
-
-  private dispatch(message: pg.Notification): void {
-    deliver(this.handlers, message.channel, message.payload ?? '', this.log);
-  }
-
-  /**
-   * After a commit: this instance's listeners at once, then the other instances through one NOTIFY
-   * statement, which also runs the channels' after-commit statements. A local listener that needs
-   * what such a statement writes writes it itself (the event bus: `markThenRead`), a round trip
-   * sooner than waiting for it here.
-   */
-  relay(signals: Map<string, Set<string>>): Promise<void> {
-    for (const [channel, payloads] of signals) {
-      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
-      let queued = this.outbox.get(channel);
-      if (!queued) {
-        queued = new Set();
-        this.outbox.set(channel, queued);
-      }
-      for (const payload of payloads) queued.add(payload);
-    }
-    return this.flushOutbox();
-  }
-
-  /**
-   * Sends what the outbox holds, one statement at a time: signals that arrive while one is on the
-   * wire wait for the next, so a burst of commits costs a few statements, not one each. Resolves
-   * once the outbox as it stood has been sent. Without a connection the signals are dropped: the
-   * other instances' polls catch up, and the event buses write the marks themselves.
-   */
-  private flushOutbox(): Promise<void> {
-    this.sending = this.sending.then(async () => {
-      if (this.outbox.size === 0 || this.closed) return;
-      const batch = this.outbox;
-      this.outbox = new Map();
-      const channels: string[] = [];
-      const payloads: string[] = [];
-      const before: string[] = [];
-      for (const [channel, set] of batch) {
-        const sql = this.afterCommit.get(channel);
-        if (sql) before.push(sql);
-        for (const payload of set) {
-          channels.push(channel);
-          payloads.push(payload);
-        }
-      }
-      const ctes = before.map((sql, index) => `after_commit_${index} as (${sql})`);
-      try {
-        const client = await this.notifierClient();
-        await client.query(`${ctes.length > 0 ? `with ${ctes.join(', ')} ` : ''}select pg_notify(c, p) from unnest($1::text[], $2::text[]) as n(c, p)`, [channels, payloads]);
-      } catch (error) {
-        this.log.warn({ err: error }, 'wake-up NOTIFY not sent; the other instances catch up by polling');
-        const failed = this.notifier;
-        this.notifier = undefined;
-        await failed?.end().catch(() => undefined);
-      }
-    });
-    return this.sending;
-  }
-
-  private async notifierClient(): Promise<pg.Client> {
-    if (this.notifier) return this.notifier;
-    // Asynchronous commit: the relay writes marks and sends wake-ups, nothing money depends on, and
-    // waiting for its WAL flush would hold every live update back by a disk sync. A mark lost in a
-    // database crash goes with what it said; readers keep events' positions (durable commits) as
-    // cursors, never a mark's, so positions handed out again after the crash are still read.
-    const client = new pg.Client({ ...this.clientOptions, connectionString: this.url, application_name: 'gateway-relay', options: '-c synchronous_commit=off' });
-    client.on('error', (error) => {
-      if (this.notifier !== client) return;
-      this.log.warn({ err: error }, 'relay connection failed; it reopens at the next signal');
-      this.notifier = undefined;
-      client.end().catch(() => undefined);
-    });
-    await client.connect();
-    this.notifier = client;
-    return client;
-  }
-
-  private async reconnect(): Promise<void> {
-    for (let attempt = 1; !this.closed; attempt++) {
-      try {
-        // Held back until the listeners know of the reconnect, so that what they read back is
-        // handled before anything newer.
-        this.held = [];
-        const client = await this.connect();
-        for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
-        this.log.info({ attempt }, 'LISTEN connection restored');
-        // Only now, listening again: anything committed from here on is notified, so a listener
-        // reading back "everything after what I saw" misses nothing between the two.
-        for (const set of this.handlers.values()) {
-          for (const listener of set) listener.onReconnect?.();
-        }
-        const held = this.held;
-        this.held = undefined;
-        for (const message of held) this.dispatch(message);
-        return;
-      } catch (error) {
-        this.log.warn({ err: error, attempt }, 'LISTEN connection not restored yet');
-        const failed = this.client;
-        this.client = undefined;
-        this.connecting = undefined;
-        await failed?.end().catch(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 100 * 2 ** attempt)));
-      }
-    }
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    await this.client?.end().catch(() => undefined);
-    await this.notifier?.end().catch(() => undefined);
-  }
-}
-
-/**
- * `Database.markThenRead` on PostgreSQL: one session of its own, opened at the first use and again
- * after a failure, that sends a mark's transaction and the read after it as one simple-protocol
- * query (its statements run one after the other, the read after the mark's COMMIT). Its callers
- * never overlap their reads; were they to, `pg` queues them on the session.
- */
-class MarkingSession {
-  private client: pg.Client | undefined;
-  private connecting: Promise<pg.Client> | undefined;
-  private closed = false;
-
-  constructor(
-    private readonly url: string,
-    private readonly clientOptions: Omit<pg.ClientConfig, 'connectionString'>,
-    private readonly log: Logger,
-  ) {}
-
-  async run<T>(text: string): Promise<T[]> {
-    const client = await this.connect();
-    try {
-      // Several statements in one query text: pg answers with one result per statement.
-      const results = (await client.query(text)) as unknown as pg.QueryResult[];
-      return (results[results.length - 1]?.rows ?? []) as T[];
-    } catch (error) {
-      // Whatever state the session is in (an aborted transaction, a connection gone), the next
-      // read starts on a fresh one.
-      this.drop(client);
-      throw error;
-    }
-  }
-
-  private connect(): Promise<pg.Client> {
-    if (this.closed) return Promise.reject(new Error('The database has been closed'));
-    if (this.client) return Promise.resolve(this.client);
-    this.connecting ??= (async () => {
-      const client = new pg.Client({ ...this.clientOptions, connectionString: this.url, application_name: 'gateway-event-bus', types: ormTypes() });
-      client.on('error', (error) => {
-        this.log.warn({ err: error }, 'event log session failed; it reopens at the next read');
-        this.drop(client);
-      });
-      try {
-        await client.connect();
-      } catch (error) {
-        client.end().catch(() => undefined);
-        throw error;
-      } finally {
-        this.connecting = undefined;
-      }
-      this.client = client;
-      return client;
-    })();
-    return this.connecting;
-  }
-
-  private drop(client: pg.Client): void {
-    if (this.client === client) this.client = undefined;
-    client.end().catch(() => undefined);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    const client = this.client ?? (await this.connecting?.catch(() => undefined));
-    this.client = undefined;
-    await client?.end().catch(() => undefined);
-  }
-}
-
-/**
- * Dates, times and intervals as text, as the ORM's own pool reads them (MikroORM's PostgreSQL
- * connection sets the same parsers): rows read outside the ORM then map through `em.map` alike.
- */
-function ormTypes(): pg.CustomTypesConfig {
-  const types = new pg.TypeOverrides();
-  for (const oid of [1082, 1114, 1184, 1186]) types.setTypeParser(oid, (text: string) => text);
-  return types;
-}
-
-interface Listener {
-  handler: NotificationHandler;
-  onReconnect: (() => void) | undefined;
-}
-
-/**
- * PGlite runs in this process, with no other instance: the relay only calls the listeners here.
- * Its native `listen` is kept for a NOTIFY sent by SQL (after-commit delivery, like PostgreSQL).
- */
-class PgliteNotifications {
-  private readonly unsubscribes: Array<() => Promise<void>> = [];
-  private readonly handlers = new Map<string, Set<Listener>>();
-  readonly afterCommit = new Map<string, string>();
-
-  constructor(
-    private readonly orm: PgliteMikroORM,
-    private readonly log: Logger,
-    /** Runs an after-commit statement through the ORM, which keeps it out of any open transaction on the one session. */
-    private readonly run: (sql: string) => Promise<void>,
-  ) {}
-
-  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
-    assertChannel(channel);
-    const native = await this.orm.em.getConnection().getNativeClient();
-    const unlistenNative = await native.listen(channel, handler);
-    const listener: Listener = { handler, onReconnect: undefined };
-    let set = this.handlers.get(channel);
-    if (!set) {
-      set = new Set();
-      this.handlers.set(channel, set);
-    }
-    set.add(listener);
-    const unsubscribe = async () => {
-      set.delete(listener);
-      await unlistenNative();
-    };
-    this.unsubscribes.push(unsubscribe);
-    return unsubscribe;
-  }
-
-  async relay(signals: Map<string, Set<string>>): Promise<void> {
-    for (const [channel, payloads] of signals) {
-      const sql = this.afterCommit.get(channel);
-      if (sql) {
-        try {
-          await this.run(`/* relay */ with after_commit as (${sql}) select 1`);
-        } catch (error) {
-          this.log.warn({ err: error, channel }, 'after-commit statement failed; the listeners catch up by polling');
-        }
-      }
-      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
-    }
-  }
-
-  async close(): Promise<void> {
-    await Promise.allSettled(this.unsubscribes.map((unsubscribe) => unsubscribe()));
-  }
-}
-
-/** Calls every listener of `channel`; one that throws is logged and does not stop the others. */
-function deliver(handlers: Map<string, Set<Listener>>, channel: string, payload: string, log: Logger): void {
-  for (const listener of handlers.get(channel) ?? []) {
-    try {
-      listener.handler(payload);
-    } catch (error) {
-      log.error({ err: error, channel }, 'a wake-up listener failed');
-    }
-  }
 }

@@ -5,7 +5,7 @@
 // lease and is woken by a notification when it finishes, on any gateway instance.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { signalOnCommit } from '../db/database.js';
+import { signalOnCommit } from '../db/commit-signals.js';
 import type { Logger } from '../lib/logger.js';
 
 /** Wake-up channel that tells every instance a key's holder has finished (payload: `<clientId>:<key>`). */
@@ -177,7 +177,7 @@ export class IdempotencyLayer {
         this.options.logger.warn({ clientId: claim.scope.clientId, operation: claim.scope.operation }, 'idempotency lease ran out before the response was stored; the later attempt answers');
         return;
       }
-      // Announced after the commit, to every instance's listener (src/db/database.ts `signalOnCommit`).
+      // Announced after the commit, to every instance's listener (src/db/commit-signals.ts `signalOnCommit`).
       signalOnCommit(tx, IDEMPOTENCY_CHANNEL, keyName(claim.scope));
     });
   }

@@ -2,7 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { signalOnCommit } from '../db/database.js';
+import { signalOnCommit } from '../db/commit-signals.js';
 import { newId } from '../lib/ids.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 
@@ -182,7 +182,7 @@ export class JobQueue {
   /**
    * Writes a job in the caller's open transaction: it commits, or rolls back, with the change that
    * needs it. Its commit wakes this instance's worker at once and the others through the
-   * database's relay (src/db/database.ts `signalOnCommit`): no NOTIFY inside the transaction.
+   * database's relay (src/db/commit-signals.ts `signalOnCommit`): no NOTIFY inside the transaction.
    */
   async enqueue<K extends JobKind>(tx: SqlEntityManager, kind: K, payload: JobKinds[K], options: EnqueueOptions = {}): Promise<void> {
     const insert = this.enqueueStatement(tx, kind, payload, options);

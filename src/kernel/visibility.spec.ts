@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/database.js';
 import { openDatabase, type Database } from '../db/database.js';
+import { entities } from '../entities.js';
 import { newId } from '../lib/ids.js';
 import { createLogger } from '../lib/logger.js';
 import { ROLES, type Role } from './roles.js';
@@ -34,7 +35,7 @@ let testDb: TestDatabase;
 let db: Database;
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  db = await openDatabase({ databaseUrl: testDb.env.DATABASE_URL, dataDir: testDb.env.DATA_DIR!, logger: createLogger({ level: 'silent' }) });
+  db = await openDatabase({ databaseUrl: testDb.env.DATABASE_URL, dataDir: testDb.env.DATA_DIR!, logger: createLogger({ level: 'silent' }), entities });
   const em = db.fork();
   for (const record of records) em.create(PaymentEvent, { id: newId('evt'), type: `${record.subjectType}.created`, data: {}, ...record });
   await em.flush();

@@ -1,8 +1,8 @@
 // Structured logging. Every logger in the gateway comes from here, so redaction is applied
 // everywhere: API keys, webhook secrets, authorization headers and account numbers never reach a log.
 
+import { createRequire } from 'node:module';
 import { pino, type Bindings, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
-import { PinoPretty } from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -62,24 +62,39 @@ export interface CreateLoggerOptions {
   destination?: DestinationStream;
   /**
    * One readable, coloured line per entry instead of JSON, for a person at a terminal. Redaction
-   * applies before formatting, so it hides the same values.
+   * applies before formatting, so it hides the same values. Needs pino-pretty, a development
+   * dependency: without it (a production install) the lines stay JSON, after one warning.
    */
   pretty?: boolean;
 }
 
 export function createLogger(options: CreateLoggerOptions = {}): Logger {
-  const destination = options.pretty
-    ? PinoPretty({ colorize: true, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'service,pid,hostname', destination: 1 })
-    : options.destination;
-  return pino(
+  const pretty = options.pretty ? prettyStream() : undefined;
+  const logger = pino(
     {
       level: options.level ?? 'info',
       base: { service: 'payments-gateway' },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    destination,
+    pretty instanceof Error ? options.destination : (pretty ?? options.destination),
   );
+  if (pretty instanceof Error) logger.warn({ reason: pretty.message }, 'pretty log lines need pino-pretty, a development dependency; writing JSON lines');
+  return logger;
+}
+
+/**
+ * pino-pretty's stream to stdout, or why it cannot be had: `npm ci --omit=dev` and the Docker image
+ * leave it out, and a start must not fail over how its lines look. Loaded on demand, so a logger
+ * that never asks for it never looks for it.
+ */
+function prettyStream(): DestinationStream | Error {
+  try {
+    const { PinoPretty } = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+    return PinoPretty({ colorize: true, sync: true, singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'service,pid,hostname', destination: 1 });
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
 }
 
 /**

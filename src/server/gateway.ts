@@ -13,6 +13,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { OperationDefinitionNode } from 'graphql';
 import type { GatewayConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
+import { entities } from '../entities.js';
 import { compiledExecution } from '../graphql/compiled-execution.js';
 import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type RequestLineFields } from '../graphql/context.js';
 import { createFormatError } from '../graphql/errors.js';
@@ -72,7 +73,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   assertRefundTransitionsConsistent();
   assertPayoutTransitionsConsistent();
   assertWithdrawalTransitionsConsistent();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, timeouts: config.database });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, entities, timeouts: config.database });
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const metrics = new GatewayMetrics();
   // The slowest provider answer: every attempt timing out, plus the back-off between them.

@@ -4,6 +4,7 @@
 import { CheckConstraintViolationException, ForeignKeyConstraintViolationException, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { entities } from '../../src/entities.js';
 import { newId } from '../../src/lib/ids.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { ApiClient } from '../../src/modules/clients/api-client.entity.js';
@@ -23,6 +24,7 @@ beforeAll(async () => {
     databaseUrl: testDb.env.DATABASE_URL,
     dataDir: testDb.env.DATA_DIR!,
     logger: createLogger({ level: 'silent' }),
+    entities,
   });
   clientId = await insertClient('schema-cashier');
   otherClientId = await insertClient('schema-other-cashier');

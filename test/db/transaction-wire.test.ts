@@ -1,4 +1,4 @@
-// A transaction's BEGIN goes to PostgreSQL with its first statement (src/db/database.ts): one round
+// A transaction's BEGIN goes to PostgreSQL with its first statement (src/db/pg-patches.ts): one round
 // trip fewer per transaction, the same statements on the server in the same order, the same
 // outcome on failure. PostgreSQL only: PGlite runs in the process, with no wire.
 
@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { entities } from '../../src/entities.js';
 import { inTransaction } from '../../src/db/transaction.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   } as typeof originalQuery;
   database = await createTestDatabase('postgresql');
   dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-wire-'));
-  db = await openDatabase({ databaseUrl: database.env.DATABASE_URL!, dataDir, logger: createLogger({ level: 'silent' }) });
+  db = await openDatabase({ databaseUrl: database.env.DATABASE_URL!, dataDir, logger: createLogger({ level: 'silent' }), entities });
   await db.fork().execute('create table wire_scratch (x int primary key)');
 });
 afterAll(async () => {

@@ -5,6 +5,7 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { entities } from '../../src/entities.js';
 import { JOB_SUCCEEDED, JobQueue, type JobHandler, type JobQueueSettings, type JobResultEvent } from '../../src/kernel/jobs.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
@@ -19,7 +20,7 @@ let testDb: TestDatabase;
 let db: Database;
 beforeAll(async () => {
   testDb = await createTestDatabase();
-  db = await openDatabase({ databaseUrl: testDb.env.DATABASE_URL, dataDir: testDb.env.DATA_DIR!, logger: createLogger({ level: 'silent' }) });
+  db = await openDatabase({ databaseUrl: testDb.env.DATABASE_URL, dataDir: testDb.env.DATA_DIR!, logger: createLogger({ level: 'silent' }), entities });
 });
 afterAll(async () => {
   await db?.close();

@@ -9,6 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
+import { entities } from '../../src/entities.js';
 import { createLogger } from '../../src/lib/logger.js';
 
 export interface TestDatabase {
@@ -80,7 +81,7 @@ function pgliteTemplate(): Promise<string> {
     const target = inject('pgliteTemplate');
     if (await stat(target).catch(() => undefined)) return target;
     const building = await mkdtemp(`${target}-building-`);
-    const db = await openDatabase({ dataDir: building, logger: createLogger({ level: 'silent' }) });
+    const db = await openDatabase({ dataDir: building, logger: createLogger({ level: 'silent' }), entities });
     await db.close();
     try {
       await rename(building, target);

@@ -5,7 +5,7 @@
 
 import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { signalCommitted, signalOnCommit } from '../../db/database.js';
+import { signalCommitted, signalOnCommit } from '../../db/commit-signals.js';
 import { columnList, placeholders, plainRows } from '../../db/plain-rows.js';
 import { visibleEventsWhere, type Viewer } from '../visibility.js';
 import { newId } from '../../lib/ids.js';

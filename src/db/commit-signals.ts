@@ -1,0 +1,81 @@
+// Wake-ups announced after a commit, never inside the transaction: `signalOnCommit` records them in
+// the transaction, and the ORM subscriber here hands them to the database's relay once it commits.
+
+import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+
+/** Signals registered in an open transaction, by the driver's transaction object. */
+const pendingSignals = new WeakMap<object, Map<string, Set<string>>>();
+
+/**
+ * Announces, once the transaction of `tx` commits, that it wrote something the listeners of
+ * `channel` must look at (new events, a due job, a released idempotency key). Nothing is sent
+ * inside the transaction, so its commit never waits for PostgreSQL's server-wide NOTIFY queue
+ * lock: after the commit this instance's listeners are called at once, in-process, and one
+ * coalesced NOTIFY goes out on the relay's own session (autocommit) to wake the other instances.
+ * After a rollback nothing is announced. A signal is a wake-up, not the data: the listener reads
+ * what changed from its table, and a missed one (the relay's session down, a crash right after
+ * commit) is caught by the listener's own polling. A savepoint's release announces its signals
+ * at once (a wake-up too early finds nothing, the listener's poll then does): no money path
+ * nests transactions.
+ */
+export function signalOnCommit(tx: SqlEntityManager, channel: string, payload = ''): void {
+  const context = tx.isInTransaction() ? (tx.getTransactionContext() as object | undefined) : undefined;
+  if (!context) throw new Error(`signalOnCommit(${channel}) must run inside the transaction whose commit it announces`);
+  let channels = pendingSignals.get(context);
+  if (!channels) {
+    channels = new Map();
+    pendingSignals.set(context, channels);
+  }
+  let payloads = channels.get(channel);
+  if (!payloads) {
+    payloads = new Set();
+    channels.set(channel, payloads);
+  }
+  payloads.add(payload);
+}
+
+/**
+ * `signalOnCommit` for a statement that ran on its own (autocommit): it has committed by the time
+ * it returns, so its wake-ups go out at once, as a transaction's do after its commit.
+ */
+export function signalCommitted(em: SqlEntityManager, channel: string, payload = ''): void {
+  if (em.isInTransaction()) throw new Error(`signalCommitted(${channel}) is for a statement run on its own; in a transaction, signalOnCommit waits for its commit`);
+  for (const subscriber of em.getEventManager().getSubscribers()) {
+    if (subscriber instanceof CommitSignalSubscriber) void subscriber.relay?.(new Map([[channel, new Set([payload])]]));
+  }
+}
+
+/**
+ * Hands the signals of each committed transaction to the relay (a rolled-back one's are dropped),
+ * and shows the query watchers the transaction boundaries, which the ORM's query hook does not
+ * report: a statement count is then what the server executes.
+ */
+export class CommitSignalSubscriber implements EventSubscriber {
+  relay: ((signals: Map<string, Set<string>>) => Promise<void>) | undefined;
+
+  constructor(private readonly observe: (sql: string) => void) {}
+
+  afterTransactionStart(args: TransactionEventArgs): void {
+    this.observe(args.transaction?.savepointName ? 'savepoint' : 'begin');
+  }
+
+  /**
+   * Not awaited: the committing call returns at once, and the relay's statement (a mark, the
+   * wake-ups) follows on its own session; a reader that needs the mark waits for it if it must.
+   */
+  afterTransactionCommit(args: TransactionEventArgs): void {
+    this.observe(args.transaction?.savepointName ? 'release savepoint' : 'commit');
+    const context = args.transaction as object | undefined;
+    if (!context) return;
+    const signals = pendingSignals.get(context);
+    if (!signals) return;
+    pendingSignals.delete(context);
+    void this.relay?.(signals);
+  }
+
+  afterTransactionRollback(args: TransactionEventArgs): void {
+    this.observe(args.transaction?.savepointName ? 'rollback to savepoint' : 'rollback');
+    if (args.transaction) pendingSignals.delete(args.transaction as object);
+  }
+}

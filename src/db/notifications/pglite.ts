@@ -1,0 +1,59 @@
+// Notifications on embedded PGlite: one process, so only this instance's listeners to call.
+
+import type { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
+import type { Logger } from '../../lib/logger.js';
+import { assertChannel, deliver, type Listener, type NotificationHandler } from './listeners.js';
+
+/**
+ * PGlite runs in this process, with no other instance: the relay only calls the listeners here.
+ * Its native `listen` is kept for a NOTIFY sent by SQL (after-commit delivery, like PostgreSQL).
+ */
+export class PgliteNotifications {
+  private readonly unsubscribes: Array<() => Promise<void>> = [];
+  private readonly handlers = new Map<string, Set<Listener>>();
+  readonly afterCommit = new Map<string, string>();
+
+  constructor(
+    private readonly orm: PgliteMikroORM,
+    private readonly log: Logger,
+    /** Runs an after-commit statement through the ORM, which keeps it out of any open transaction on the one session. */
+    private readonly run: (sql: string) => Promise<void>,
+  ) {}
+
+  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+    assertChannel(channel);
+    const native = await this.orm.em.getConnection().getNativeClient();
+    const unlistenNative = await native.listen(channel, handler);
+    const listener: Listener = { handler, onReconnect: undefined };
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+    }
+    set.add(listener);
+    const unsubscribe = async () => {
+      set.delete(listener);
+      await unlistenNative();
+    };
+    this.unsubscribes.push(unsubscribe);
+    return unsubscribe;
+  }
+
+  async relay(signals: Map<string, Set<string>>): Promise<void> {
+    for (const [channel, payloads] of signals) {
+      const sql = this.afterCommit.get(channel);
+      if (sql) {
+        try {
+          await this.run(`/* relay */ with after_commit as (${sql}) select 1`);
+        } catch (error) {
+          this.log.warn({ err: error, channel }, 'after-commit statement failed; the listeners catch up by polling');
+        }
+      }
+      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.unsubscribes.map((unsubscribe) => unsubscribe()));
+  }
+}

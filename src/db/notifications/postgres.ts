@@ -1,0 +1,191 @@
+// Notifications across PostgreSQL instances: the LISTEN connection and the relay's NOTIFY session.
+
+import pg from 'pg';
+import type { Logger } from '../../lib/logger.js';
+import { assertChannel, deliver, type ListenOptions, type Listener, type NotificationHandler } from './listeners.js';
+
+/**
+ * PostgreSQL: one dedicated connection LISTENs for every channel (a pooled connection would
+ * lose its LISTEN when returned), and another is the relay's session: the signals of committed
+ * transactions go out from it as NOTIFYs, many in one autocommit statement, outside every money
+ * transaction. Notifications it sent that come back are skipped: this instance's listeners had
+ * them in-process already.
+ */
+export class PostgresNotifications {
+  private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
+  private reconnecting: Promise<void> | undefined;
+  /** Notifications received on a restored connection before its listeners were told of the reconnect. */
+  private held: pg.Notification[] | undefined;
+  private readonly handlers = new Map<string, Set<Listener>>();
+  private closed = false;
+  /** Signals waiting for the relay's next NOTIFY statement (coalesced: one per channel and payload). */
+  private outbox = new Map<string, Set<string>>();
+  /** The relay's statements, one after the other. */
+  private sending: Promise<void> = Promise.resolve();
+  /** After-commit statements by channel (`Database.afterCommitSql`). */
+  readonly afterCommit = new Map<string, string>();
+  /** The relay's session, opened at the first signal and again after it fails. */
+  private notifier: pg.Client | undefined;
+
+  constructor(
+    private readonly url: string,
+    private readonly clientOptions: Omit<pg.ClientConfig, 'connectionString'>,
+    private readonly log: Logger,
+  ) {}
+
+  async listen(channel: string, handler: NotificationHandler, options: ListenOptions = {}): Promise<() => Promise<void>> {
+    assertChannel(channel);
+    const client = await this.connect();
+    let set = this.handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.handlers.set(channel, set);
+      await client.query(`LISTEN ${channel}`);
+    }
+    const listener: Listener = { handler, onReconnect: options.onReconnect };
+    set.add(listener);
+    return async () => {
+      set.delete(listener);
+    };
+  }
+
+  private connect(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    this.connecting ??= (async () => {
+      const client = new pg.Client({ ...this.clientOptions, connectionString: this.url });
+      client.on('notification', (message) => {
+        // Sent by this very session: the relay delivered it to this instance's listeners at commit.
+        if (this.notifier && message.processId === (this.notifier as pg.Client & { processID?: number }).processID) return;
+        if (this.held) this.held.push(message);
+        else this.dispatch(message);
+      });
+      client.on('error', (error) => {
+        // A dead connection can report more than one error: the first one starts the only reconnect.
+        if (this.client !== client) return;
+        this.log.error({ err: error }, 'LISTEN connection failed; reconnecting');
+        this.client = undefined;
+        this.connecting = undefined;
+        client.end().catch(() => undefined);
+        if (!this.closed) this.reconnecting ??= this.reconnect().finally(() => (this.reconnecting = undefined));
+      });
+      await client.connect();
+      this.client = client;
+      return client;
+    })();
+    return this.connecting;
+  }
+
+  private dispatch(message: pg.Notification): void {
+    deliver(this.handlers, message.channel, message.payload ?? '', this.log);
+  }
+
+  /**
+   * After a commit: this instance's listeners at once, then the other instances through one NOTIFY
+   * statement, which also runs the channels' after-commit statements. A local listener that needs
+   * what such a statement writes writes it itself (`Database.markThenRead`), a round trip
+   * sooner than waiting for it here.
+   */
+  relay(signals: Map<string, Set<string>>): Promise<void> {
+    for (const [channel, payloads] of signals) {
+      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
+      let queued = this.outbox.get(channel);
+      if (!queued) {
+        queued = new Set();
+        this.outbox.set(channel, queued);
+      }
+      for (const payload of payloads) queued.add(payload);
+    }
+    return this.flushOutbox();
+  }
+
+  /**
+   * Sends what the outbox holds, one statement at a time: signals that arrive while one is on the
+   * wire wait for the next, so a burst of commits costs a few statements, not one each. Resolves
+   * once the outbox as it stood has been sent. Without a connection the signals are dropped: the
+   * other instances' polls catch up, and a local listener that needs an after-commit statement's
+   * write makes it itself.
+   */
+  private flushOutbox(): Promise<void> {
+    this.sending = this.sending.then(async () => {
+      if (this.outbox.size === 0 || this.closed) return;
+      const batch = this.outbox;
+      this.outbox = new Map();
+      const channels: string[] = [];
+      const payloads: string[] = [];
+      const before: string[] = [];
+      for (const [channel, set] of batch) {
+        const sql = this.afterCommit.get(channel);
+        if (sql) before.push(sql);
+        for (const payload of set) {
+          channels.push(channel);
+          payloads.push(payload);
+        }
+      }
+      const ctes = before.map((sql, index) => `after_commit_${index} as (${sql})`);
+      try {
+        const client = await this.notifierClient();
+        await client.query(`${ctes.length > 0 ? `with ${ctes.join(', ')} ` : ''}select pg_notify(c, p) from unnest($1::text[], $2::text[]) as n(c, p)`, [channels, payloads]);
+      } catch (error) {
+        this.log.warn({ err: error }, 'wake-up NOTIFY not sent; the other instances catch up by polling');
+        const failed = this.notifier;
+        this.notifier = undefined;
+        await failed?.end().catch(() => undefined);
+      }
+    });
+    return this.sending;
+  }
+
+  private async notifierClient(): Promise<pg.Client> {
+    if (this.notifier) return this.notifier;
+    // Asynchronous commit: the relay writes marks and sends wake-ups, nothing money depends on, and
+    // waiting for its WAL flush would hold every live update back by a disk sync. A mark lost in a
+    // database crash goes with what it said; readers keep events' positions (durable commits) as
+    // cursors, never a mark's, so positions handed out again after the crash are still read.
+    const client = new pg.Client({ ...this.clientOptions, connectionString: this.url, application_name: 'gateway-relay', options: '-c synchronous_commit=off' });
+    client.on('error', (error) => {
+      if (this.notifier !== client) return;
+      this.log.warn({ err: error }, 'relay connection failed; it reopens at the next signal');
+      this.notifier = undefined;
+      client.end().catch(() => undefined);
+    });
+    await client.connect();
+    this.notifier = client;
+    return client;
+  }
+
+  private async reconnect(): Promise<void> {
+    for (let attempt = 1; !this.closed; attempt++) {
+      try {
+        // Held back until the listeners know of the reconnect, so that what they read back is
+        // handled before anything newer.
+        this.held = [];
+        const client = await this.connect();
+        for (const channel of this.handlers.keys()) await client.query(`LISTEN ${channel}`);
+        this.log.info({ attempt }, 'LISTEN connection restored');
+        // Only now, listening again: anything committed from here on is notified, so a listener
+        // reading back "everything after what I saw" misses nothing between the two.
+        for (const set of this.handlers.values()) {
+          for (const listener of set) listener.onReconnect?.();
+        }
+        const held = this.held;
+        this.held = undefined;
+        for (const message of held) this.dispatch(message);
+        return;
+      } catch (error) {
+        this.log.warn({ err: error, attempt }, 'LISTEN connection not restored yet');
+        const failed = this.client;
+        this.client = undefined;
+        this.connecting = undefined;
+        await failed?.end().catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 100 * 2 ** attempt)));
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.client?.end().catch(() => undefined);
+    await this.notifier?.end().catch(() => undefined);
+  }
+}

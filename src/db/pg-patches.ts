@@ -1,0 +1,92 @@
+// The only two changes made to `pg`'s own client, applied to each client of the ORM's pool as the
+// pool connects it (the database's dedicated sessions, for LISTEN, the relay and `markThenRead`,
+// are plain clients). Each wraps `client.query`:
+//
+// - `discardOnReadTimeout`: a client whose answer did not come in time (`query_timeout`) goes back
+//   to the pool as broken, instead of staying out of step with its next borrower or, after a
+//   `begin`, checked out for good.
+// - `sendBeginWithFirstStatement`: a transaction's BEGIN shares a packet with its first statement,
+//   a round trip fewer per transaction.
+//
+// Neither library offers a hook that serves. MikroORM 7's `onQuery` rewrites the text of the
+// ORM's statements but never sees BEGIN, COMMIT or ROLLBACK, which its Kysely driver sends as
+// queries of their own; its `onCreateConnection` and `onReserveConnection` receive Kysely's
+// connection wrapper (whose `pg` client is private), once per connection or per checkout, and
+// cannot change how a statement is sent. `pg` has no per-query hook; on `query_timeout` it rejects
+// the query and leaves the client checked out and usable, and `pg-pool` keeps a released client
+// unless the release is given an error, which the ORM's driver never gives. `pg-pool`'s `Client`
+// option would take a subclass overriding the same `query` (and Kysely would build its
+// query-cancelling control client from that class too): the same patch, moved.
+
+import type pg from 'pg';
+
+/** Applies both patches to a client of the ORM's pool: the `connect` listener of its `pg.Pool`. */
+export function patchPooledClient(client: pg.PoolClient): void {
+  discardOnReadTimeout(client);
+  sendBeginWithFirstStatement(client);
+}
+
+/**
+ * When `pg` stops waiting for an answer (`query_timeout`), the statement is still on the wire and
+ * its answer may come later: the connection is out of step with whoever borrows it next (a `begin`
+ * given up on could still open a transaction under them). And when that statement was a `begin`,
+ * the ORM's query builder never hands the connection back at all, so each one would hold a pool
+ * slot for good and a few seconds of silence would leave the pool empty after the database is back.
+ * Such a connection is therefore returned to the pool at once as broken: the pool closes it (which
+ * destroys the socket of a client with a query in flight, and the server rolls back what it had
+ * open) and opens a fresh one when needed; the borrower's own release, if it comes, does nothing.
+ */
+function discardOnReadTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (!(error instanceof Error && error.message === 'Query read timeout')) return;
+        const release = client.release;
+        client.release = () => undefined;
+        release(error);
+      });
+    }
+    return result;
+  }) as typeof client.query;
+}
+
+/**
+ * A transaction's BEGIN goes on the wire with its first statement, as one simple-protocol query
+ * (`begin; <statement>`): a round trip fewer for every transaction, on the hot paths (a webhook,
+ * a job's write, a deposit under an idempotency key) as everywhere. The ORM's statements carry
+ * their values inlined (simple protocol), which allows it; a statement with bound values, which
+ * cannot share its query, has the BEGIN sent just before it. A transaction that ends before any
+ * statement (COMMIT or ROLLBACK right after BEGIN) sends nothing at all. The server runs the same
+ * statements in the same order: only the packets change.
+ */
+function sendBeginWithFirstStatement(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  let beginHeld = false;
+  client.query = ((...args: unknown[]) => {
+    const [text, values] = args;
+    const simple = typeof text === 'string' && args.length <= 2 && (values === undefined || (Array.isArray(values) && values.length === 0));
+    if (simple && isBare(text, 'begin') && !beginHeld) {
+      beginHeld = true;
+      return Promise.resolve(emptyResult('BEGIN'));
+    }
+    if (!beginHeld) return query(...args);
+    beginHeld = false;
+    if (simple && (isBare(text, 'commit') || isBare(text, 'rollback'))) return Promise.resolve(emptyResult(text.trim().toUpperCase()));
+    if (simple) {
+      // pg answers a query of several statements with one result each: the caller gets what its
+      // own text would have given (one result, or the list for a text of several).
+      return (query(`begin; ${text}`) as Promise<pg.QueryResult[]>).then((results) => (results.length === 2 ? results[1]! : results.slice(1)));
+    }
+    return (query('begin') as Promise<unknown>).then(() => query(...args));
+  }) as typeof client.query;
+}
+
+function isBare(text: string, keyword: string): boolean {
+  return text.trim().toLowerCase() === keyword;
+}
+
+function emptyResult(command: string): pg.QueryResult {
+  return { command, rowCount: null, oid: 0, rows: [], fields: [] };
+}
