@@ -6,8 +6,8 @@ import { createLogger, type Logger } from './lib/logger.js';
 import { JobQueue } from './kernel/jobs.js';
 import { LocalPubSub } from './lib/pubsub.js';
 import type { MerchantAccount } from './providers/provider.js';
-import { createDepositGatewayAdapter, type DepositGatewayAdapter } from './providers/deposit-gateway/index.js';
-import { createQrGatewayAdapter, type QrGatewayAdapter } from './providers/qr-gateway/index.js';
+import { createDepositGatewayAdapter } from './providers/deposit-gateway/index.js';
+import { createQrGatewayAdapter } from './providers/qr-gateway/index.js';
 import { ApiClientService } from './modules/clients/api-client.service.js';
 import { EventLog } from './kernel/events/event-log.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
@@ -38,38 +38,9 @@ import { applyPaymentRefunded } from './modules/refunds/refund-accounting.js';
 import { payoutTransitions } from './modules/payouts/payout-transitions.js';
 import { withdrawalTransitions } from './modules/withdrawals/withdrawal-webhooks.js';
 
-export interface Services {
-  clients: ApiClientService;
-  accounts: MerchantAccountService;
-  events: EventLog;
-  /** The webhook inbox: stores, dedupes and dispatches verified provider events to their subject kinds' handlers. */
-  webhooks: WebhookInbox;
-  /** The one path by which any subject's status changes (src/kernel/transitions.ts), with every subject kind registered. */
-  transitions: TransitionPath;
-  deposits: DepositService;
-  refunds: RefundService;
-  payouts: PayoutService;
-  /** Admin reads of the withdrawals providers report. */
-  withdrawals: WithdrawalService;
-  qrCodes: QrCodeService;
-  cardForm: CardFormService;
-  /** Asks providers about deposits (and payouts) whose webhooks may be lost; the worker and reconcileDeposit use it. */
-  reconciler: Reconciler;
-  webhookAdmin: WebhookAdminService;
-  /** The admin audit trail: every action taken with an ADMIN key (src/graphql/audit.ts writes it). */
-  adminActions: AdminActionService;
-  /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
-  pubsub: LocalPubSub;
-  /** Idempotency keys of every money-moving mutation: started with the gateway, to hear releases from every instance. */
-  idempotency: IdempotencyLayer;
-  /**
-   * Durable follow-up work: job rows enqueued in the transaction of the change that needs them,
-   * run by every instance's worker (started and stopped with the gateway).
-   */
-  jobs: JobQueue;
-  /** One adapter per provider; every call names its merchant account. */
-  providers: { 'deposit-gateway': DepositGatewayAdapter; 'qr-gateway': QrGatewayAdapter };
-}
+import type { Services } from './graphql/services.js';
+
+export type { Services };
 
 export interface CreateServicesOptions {
   merchantAccounts: MerchantAccount[];

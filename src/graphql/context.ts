@@ -6,7 +6,7 @@ import type { OperationDefinitionNode } from 'graphql';
 import type { Viewer, Visibility } from '../kernel/visibility.js';
 import type { Logger } from '../lib/logger.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
-import type { Services } from '../services.js';
+import type { Services } from './services.js';
 import type { AuthFailure } from './errors.js';
 
 /**

@@ -82,6 +82,12 @@ export function keepReadAhead(node: object, field: string, value: unknown): void
   fields.set(field, value);
 }
 
+/** What a page of deposits reads ahead for `Deposit.events`: every event of each deposit, with snapshots or without. */
+export interface ReadAheadEvents {
+  snapshots: boolean;
+  events: PaymentEventRecord[];
+}
+
 export function readAheadOf<T>(node: object, field: string): T | undefined {
   return readAhead.get(node)?.get(field) as T | undefined;
 }

@@ -4,7 +4,7 @@ import 'reflect-metadata';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildGatewaySchema, printGatewaySchema } from '../graphql/schema.js';
+import { buildGatewaySchema, printGatewaySchema } from '../graphql/schema/schema.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const target = path.join(root, 'schema', 'schema.graphql');

@@ -18,7 +18,7 @@ import { compiledExecution } from '../graphql/compiled-execution.js';
 import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type RequestLineFields } from '../graphql/context.js';
 import { createFormatError } from '../graphql/errors.js';
 import { maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
-import { buildGatewaySchema } from '../graphql/schema.js';
+import { buildGatewaySchema } from '../graphql/schema/schema.js';
 import { listen } from '../lib/http.js';
 import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';

@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
-import { FETCH_DEPOSIT_DETAILS } from '../../src/modules/deposits/deposit-jobs.js';
+import { FETCH_DEPOSIT_DETAILS } from '../../src/modules/deposits/deposit-transitions.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { approvedWithWebhookLost } from '../webhooks/support.js';
 

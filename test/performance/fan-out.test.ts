@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { execute as executeGraphql, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { buildGatewaySchema } from '../../src/graphql/schema.js';
+import { buildGatewaySchema } from '../../src/graphql/schema/schema.js';
 import type { GatewayContext, GroupContext } from '../../src/graphql/context.js';
 import { DepositResolver } from '../../src/modules/deposits/deposit.resolver.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/kernel/events/event-notification.js';

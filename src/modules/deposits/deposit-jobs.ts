@@ -1,26 +1,9 @@
-// The deposits module's follow-up job: read a deposit's details (fee, net, decline reason) from the provider once its status changed.
+// The handler of the deposits module's follow-up job (declared with the transition that schedules
+// it): read a deposit's details (fee, net, decline reason) from the provider once its status changed.
 
 import { JOB_SUCCEEDED, type JobQueue } from '../../kernel/jobs.js';
-import type { ProviderName } from '../../providers/provider.js';
 import type { DepositService } from './deposit.service.js';
-
-/** Webhooks and the card settle answer carry the status, not the details (spec: Webhook event envelope). */
-export const FETCH_DEPOSIT_DETAILS = 'deposit.fetch_details';
-
-export interface FetchDepositDetailsJob {
-  depositId: string;
-  /** The provider's payment reference (for hosted checkout, not the session id the deposit began with). */
-  reference: string;
-  /** Where the deposit is held, so the job does not read it before asking the provider (absent in older jobs). */
-  provider?: ProviderName;
-  merchantAccount?: string;
-}
-
-declare module '../../kernel/jobs.js' {
-  interface JobKinds {
-    [FETCH_DEPOSIT_DETAILS]: FetchDepositDetailsJob;
-  }
-}
+import { FETCH_DEPOSIT_DETAILS } from './deposit-transitions.js';
 
 /**
  * Runs `DepositService.fetchDetails`; its provider failures throw, so the job is retried with

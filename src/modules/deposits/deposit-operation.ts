@@ -15,7 +15,7 @@ import type { MerchantAccountService } from '../merchant-accounts/merchant-accou
 import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
 import { toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
 import { depositTransitions, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
-import type { CreateDepositInput } from './deposit.service.js';
+import type { CreateDepositInput } from './deposit-request.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 
 export interface DepositOperationDeps {

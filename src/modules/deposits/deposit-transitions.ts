@@ -4,9 +4,8 @@ import { LockMode } from '@mikro-orm/core';
 import { deferredDeliveriesRelease } from '../../kernel/inbox/deferred.js';
 import type { Reaction, SubjectKind } from '../../kernel/transitions.js';
 import { Money } from '../../lib/money.js';
-import type { DepositStatus } from '../../providers/provider.js';
+import type { DepositStatus, ProviderName } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
-import { FETCH_DEPOSIT_DETAILS } from './deposit-jobs.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
 import { depositStateMachine } from './deposit-status.js';
 
@@ -37,6 +36,25 @@ export interface DepositChange {
 }
 
 export const DEPOSIT_STATUS_CHANGED = 'deposit.status_changed';
+
+/** Webhooks and the card settle answer carry the status, not the details (spec: Webhook event envelope). */
+export const FETCH_DEPOSIT_DETAILS = 'deposit.fetch_details';
+
+export interface FetchDepositDetailsJob {
+  depositId: string;
+  /** The provider's payment reference (for hosted checkout, not the session id the deposit began with). */
+  reference: string;
+  /** Where the deposit is held, so the job does not read it before asking the provider (absent in older jobs). */
+  provider?: ProviderName;
+  merchantAccount?: string;
+}
+
+declare module '../../kernel/jobs.js' {
+  interface JobKinds {
+    [FETCH_DEPOSIT_DETAILS]: FetchDepositDetailsJob;
+  }
+}
+
 
 /** A deposit as the transition path holds it: a managed entity, or a plain row read under its lock. */
 export type TransitionDeposit = Deposit | LockedDeposit;

@@ -4,13 +4,11 @@
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext, RequestContext } from '../../graphql/context.js';
-import { keepReadAhead, loaders, readAheadOf } from '../../graphql/loaders.js';
-import { fieldsNamed, selectionsAt, selectsAny } from '../../graphql/selection.js';
+import { keepReadAhead, type ReadAheadEvents } from '../../graphql/loaders.js';
+import { fieldsNamed, selectionsAt } from '../../graphql/selection.js';
 import { isAdmin, maySee } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
-import type { PaymentEventRecord } from '../../kernel/events/event-log.js';
-import { PaymentEventNode } from '../events/payment-event.node.js';
 import type { DepositSnapshot } from './deposit-snapshot.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../kernel/events/event-notification.js';
 import { toDepositSnapshot } from './deposit-snapshot.js';
@@ -83,25 +81,6 @@ export class DepositResolver {
   statusReason(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): string | null {
     return isAdmin(ctx.viewer) ? deposit.statusReason : null;
   }
-
-  @FieldResolver(() => [PaymentEventNode], { description: 'This deposit\'s changes, oldest first.' })
-  events(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext, @Info() info: GraphQLResolveInfo): PaymentEventNode[] | Promise<PaymentEventNode[]> {
-    const snapshots = selectsAny(info, ['deposit']);
-    const ready = readAheadOf<ReadAheadEvents>(deposit, 'events');
-    if (ready && (ready.snapshots || !snapshots)) return visibleEvents(ctx, ready.events);
-    return loaders(ctx).events('deposit', snapshots).load(deposit.id).then((events) => visibleEvents(ctx, events));
-  }
-}
-
-/** What `deposits` reads ahead for `Deposit.events`: every event of the deposit, with snapshots or without. */
-interface ReadAheadEvents {
-  snapshots: boolean;
-  events: PaymentEventRecord[];
-}
-
-/** Whoever sees the deposit sees its events, but for anomalies raised for admins alone. */
-function visibleEvents(ctx: GatewayContext, events: PaymentEventRecord[]): PaymentEventNode[] {
-  return events.filter((event) => maySee(ctx.viewer, 'deposit', event)).map((event) => PaymentEventNode.from(event));
 }
 
 /**

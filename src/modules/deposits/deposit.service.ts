@@ -9,7 +9,6 @@ import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type {
   CreateDepositRequest,
-  Customer,
   DepositProvider,
   DepositStatus,
   FieldError,
@@ -27,6 +26,7 @@ import { columnList, plainRow, plainRows, visibilitySql } from '../../db/plain-r
 import { inTransaction } from '../../db/transaction.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { depositOperation, type DepositRow, type PreparedDeposit } from './deposit-operation.js';
+import type { CreateDepositInput, RailBlock } from './deposit-request.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
@@ -44,21 +44,7 @@ export interface FetchDetailsOptions {
   alongside?: (changed: string) => Array<{ sql: string; params: unknown[] }>;
 }
 
-/** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
-export interface CreateDepositInput {
-  amount: string;
-  currency?: string;
-  merchantReference?: string;
-  returnUrl?: string;
-  idempotencyKey?: string;
-  merchantAccount?: string;
-  customer?: Customer;
-  /** Exactly one rail block must be present; `null` blocks count as absent. */
-  rails: Partial<Record<RailBlock, RailDetails | null>>;
-}
-
-/** Names of the rail blocks of `CreateDepositInput`, as the API spells them. */
-export type RailBlock = 'hostedCheckout' | 'card' | 'openBanking' | 'latam' | 'upi' | 'pix' | 'crypto' | 'thaiQr';
+export type { CreateDepositInput, RailBlock } from './deposit-request.js';
 
 export type CreateDepositResult = { deposit: DepositSnapshot | null; errors: FieldError[] };
 

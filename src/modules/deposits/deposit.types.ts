@@ -7,7 +7,7 @@ import { connectionType } from '../../graphql/relay.js';
 import { CurrencyScalar, DecimalScalar } from '../../graphql/scalars.js';
 import type { DepositStatus, ProviderName, Rail, RefundStatus } from '../../providers/provider.js';
 import type { DepositSnapshot } from './deposit-snapshot.js';
-import { QrCodeNode } from '../qr-codes/qr-code.node.js';
+import { QrCodeNode } from './qr-code.node.js';
 
 export const DepositStatusEnum = {
   PENDING: 'PENDING',

@@ -16,7 +16,7 @@ import type { MerchantAccountService } from '../merchant-accounts/merchant-accou
 import { Payout, type StoredBeneficiary } from './payout.entity.js';
 import { toPayoutSnapshot, type PayoutSnapshot } from './payout-snapshot.js';
 import { payoutTransitions, PAYOUT_CREATED } from './payout-transitions.js';
-import type { CreatePayoutInput, PayoutProvider } from './payout.service.js';
+import type { CreatePayoutInput, PayoutProvider } from './payout-request.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 
 export interface PayoutOperationDeps {

@@ -8,7 +8,6 @@ import { loaders } from '../../graphql/loaders.js';
 import { isAdmin, maySee } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
-import { PaymentEventNode } from '../events/payment-event.node.js';
 import type { PayoutSnapshot } from './payout-snapshot.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../kernel/events/event-notification.js';
 import { toPayoutSnapshot } from './payout-snapshot.js';
@@ -89,13 +88,5 @@ export class PayoutResolver {
   @FieldResolver(() => String, { nullable: true, description: 'The provider\'s own message on a refusal. Admins only (null for other callers).' })
   statusReason(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): string | null {
     return isAdmin(ctx.viewer) ? payout.statusReason : null;
-  }
-
-  @FieldResolver(() => [PaymentEventNode], { description: 'This payout\'s changes, oldest first.' })
-  async events(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
-    // A payout event has no snapshot field in the schema: its row's data is never read here.
-    const events = await loaders(ctx).events('payout', false).load(payout.id);
-    // An anomaly raised about the payout (reported missing at the provider) is for admins alone.
-    return events.filter((event) => maySee(ctx.viewer, 'payout', event)).map((event) => PaymentEventNode.from(event));
   }
 }

@@ -8,11 +8,8 @@ import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type {
   CreatePayoutRequest,
-  DepositProvider,
   FieldError,
   MerchantAccount,
-  MoneyMovementProvider,
-  PayoutBeneficiary,
   PayoutStatus,
   ProviderPayout,
 } from '../../providers/provider.js';
@@ -23,20 +20,12 @@ import { Payout } from './payout.entity.js';
 import type { PayoutSnapshot } from './payout-snapshot.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { payoutOperation, type PreparedPayout } from './payout-operation.js';
+import type { CreatePayoutInput, PayoutProvider } from './payout-request.js';
 import { olderThan } from '../../db/keyset.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 
-/** A payout request in gateway terms, as the API layer hands it over (amount not yet parsed). */
-export interface CreatePayoutInput {
-  country: string;
-  amount: string;
-  currency?: string;
-  beneficiary: PayoutBeneficiary;
-  merchantReference?: string;
-  idempotencyKey?: string;
-  merchantAccount?: string;
-}
+export type { CreatePayoutInput, PayoutProvider } from './payout-request.js';
 
 export type CreatePayoutResult = { payout: PayoutSnapshot | null; errors: FieldError[] };
 
@@ -54,8 +43,6 @@ export interface PayoutFilter {
   createdBefore?: Date;
 }
 
-/** The provider capabilities payouts need: the deposit gateway adapter in production. */
-export type PayoutProvider = Pick<MoneyMovementProvider, 'validatePayout' | 'createPayout' | 'listPayouts'> & Pick<DepositProvider, 'name' | 'defaultCurrency'>;
 
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const MERCHANT_REFERENCE_MAX = 128;

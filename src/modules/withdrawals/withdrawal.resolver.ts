@@ -1,10 +1,8 @@
-// GraphQL root fields of withdrawals (admins only) and the Withdrawal.events field.
+// GraphQL root fields of withdrawals (admins only); Withdrawal.events is the events module's.
 
-import { Arg, Authorized, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
-import { loaders } from '../../graphql/loaders.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
-import { PaymentEventNode } from '../events/payment-event.node.js';
 import { toWithdrawalSnapshot } from './withdrawal-snapshot.js';
 import { WithdrawalConnection, WithdrawalFilter, WithdrawalNode } from './withdrawal.types.js';
 
@@ -30,11 +28,5 @@ export class WithdrawalResolver {
       },
     });
     return toConnection(rows, size, (row) => [row.createdAt.toISOString(), row.id], (row) => WithdrawalNode.from(toWithdrawalSnapshot(row)), Boolean(cursor));
-  }
-
-  @FieldResolver(() => [PaymentEventNode], { description: 'This withdrawal\'s changes, oldest first.' })
-  async events(@Root() withdrawal: WithdrawalNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
-    const events = await loaders(ctx).events('withdrawal', true).load(withdrawal.id);
-    return events.map((event) => PaymentEventNode.from(event));
   }
 }

@@ -1,17 +1,17 @@
 // node(id): any object by its prefixed id, through the same visibility as the object's own query.
 
 import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
-import { isId } from '../lib/ids.js';
-import { ApiClientNode } from '../modules/clients/api-client.types.js';
-import { toDepositSnapshot } from '../modules/deposits/deposit-snapshot.js';
-import { DepositNode } from '../modules/deposits/deposit.types.js';
-import { toPayoutSnapshot } from '../modules/payouts/payout-snapshot.js';
-import { PayoutNode } from '../modules/payouts/payout.types.js';
-import { RefundNode } from '../modules/refunds/refund.types.js';
-import { toWithdrawalSnapshot } from '../modules/withdrawals/withdrawal-snapshot.js';
-import { WithdrawalNode } from '../modules/withdrawals/withdrawal.types.js';
-import type { RequestContext } from './context.js';
-import { Node } from './node.js';
+import { isId } from '../../lib/ids.js';
+import { ApiClientNode } from '../../modules/clients/api-client.types.js';
+import { toDepositSnapshot } from '../../modules/deposits/deposit-snapshot.js';
+import { DepositNode } from '../../modules/deposits/deposit.types.js';
+import { toPayoutSnapshot } from '../../modules/payouts/payout-snapshot.js';
+import { PayoutNode } from '../../modules/payouts/payout.types.js';
+import { RefundNode } from '../../modules/refunds/refund.types.js';
+import { toWithdrawalSnapshot } from '../../modules/withdrawals/withdrawal-snapshot.js';
+import { WithdrawalNode } from '../../modules/withdrawals/withdrawal.types.js';
+import type { RequestContext } from '../context.js';
+import { Node } from '../node.js';
 
 @Resolver()
 export class NodeResolver {

@@ -2,29 +2,30 @@
 
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, type NonEmptyArray } from 'type-graphql';
-import { AdminActionResolver } from '../modules/audit/admin-action.resolver.js';
-import { ApiClientResolver } from '../modules/clients/api-client.resolver.js';
-import { MerchantAccountResolver } from '../modules/merchant-accounts/merchant-account.resolver.js';
-import { DepositResolver } from '../modules/deposits/deposit.resolver.js';
-import { DepositRefundsResolver, RefundResolver } from '../modules/refunds/refund.resolver.js';
-import { PayoutResolver } from '../modules/payouts/payout.resolver.js';
-import { QrCodeFieldResolver } from '../modules/qr-codes/qr-code.node.js';
-import { QrCodeResolver } from '../modules/qr-codes/qr-code.resolver.js';
-import { EventResolver } from '../modules/events/event.resolver.js';
-import { CardFormResolver } from '../modules/deposits/card-form.resolver.js';
-import { ReconciliationResolver } from '../modules/reconciliation/reconciliation.resolver.js';
-import { WebhookAdminResolver } from '../modules/webhooks/webhook-admin.resolver.js';
-import { WithdrawalResolver } from '../modules/withdrawals/withdrawal.resolver.js';
-import { authChecker } from './auth.js';
-import { HeartbeatResolver } from './heartbeat.resolver.js';
+import { AdminActionResolver } from '../../modules/audit/admin-action.resolver.js';
+import { ApiClientResolver } from '../../modules/clients/api-client.resolver.js';
+import { MerchantAccountResolver } from '../../modules/merchant-accounts/merchant-account.resolver.js';
+import { DepositResolver } from '../../modules/deposits/deposit.resolver.js';
+import { DepositRefundsResolver, RefundResolver } from '../../modules/refunds/refund.resolver.js';
+import { PayoutResolver } from '../../modules/payouts/payout.resolver.js';
+import { QrCodeFieldResolver } from '../../modules/deposits/qr-code.node.js';
+import { QrCodeResolver } from '../../modules/qr-codes/qr-code.resolver.js';
+import { EventResolver } from '../../modules/events/event.resolver.js';
+import { DepositEventsResolver, PayoutEventsResolver, WithdrawalEventsResolver } from '../../modules/events/subject-events.resolver.js';
+import { CardFormResolver } from '../../modules/deposits/card-form.resolver.js';
+import { ReconciliationResolver } from '../../modules/reconciliation/reconciliation.resolver.js';
+import { WebhookAdminResolver } from '../../modules/webhooks/webhook-admin.resolver.js';
+import { WithdrawalResolver } from '../../modules/withdrawals/withdrawal.resolver.js';
+import { authChecker } from '../auth.js';
+import { HeartbeatResolver } from '../heartbeat.resolver.js';
 import { NodeResolver } from './node.resolver.js';
-import { DateTimeScalar, DecimalScalar } from './scalars.js';
-import { guardStorableArguments } from './storable-arguments.js';
-import { auditMutations } from './audit.js';
-import { LocalPubSub, typeGraphqlPubSub } from '../lib/pubsub.js';
+import { DateTimeScalar, DecimalScalar } from '../scalars.js';
+import { guardStorableArguments } from '../storable-arguments.js';
+import { auditMutations } from '../audit.js';
+import { LocalPubSub, typeGraphqlPubSub } from '../../lib/pubsub.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver, AdminActionResolver];
+const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, DepositEventsResolver, PayoutEventsResolver, WithdrawalEventsResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver, AdminActionResolver];
 
 /**
  * @param pubsub the instance's local fan-out; subscriptions in this schema use their own

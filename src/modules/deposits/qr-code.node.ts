@@ -1,7 +1,7 @@
 // GraphQL shape of the QR code on a THAI_QR deposit, with its SVG rendered on request.
 
 import { Field, FieldResolver, ObjectType, Resolver, Root } from 'type-graphql';
-import { renderQrSvg } from './qr-svg.js';
+import { renderQrSvg } from '../../lib/qr-svg.js';
 
 @ObjectType('QrCode', { simpleResolvers: true, description: 'A Thai QR code (PromptPay) for the payer to scan with a banking app.' })
 export class QrCodeNode {

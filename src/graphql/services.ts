@@ -1,0 +1,55 @@
+// What a resolver may call: the domain services, the kernel's parts and the provider adapters, as
+// the composition point (src/services.ts) builds them once per gateway.
+
+import type { JobQueue } from '../kernel/jobs.js';
+import type { LocalPubSub } from '../lib/pubsub.js';
+import type { DepositGatewayAdapter } from '../providers/deposit-gateway/index.js';
+import type { QrGatewayAdapter } from '../providers/qr-gateway/index.js';
+import type { ApiClientService } from '../modules/clients/api-client.service.js';
+import type { EventLog } from '../kernel/events/event-log.js';
+import type { MerchantAccountService } from '../modules/merchant-accounts/merchant-account.service.js';
+import type { WebhookInbox } from '../kernel/inbox/inbox.js';
+import type { DepositService } from '../modules/deposits/deposit.service.js';
+import type { RefundService } from '../modules/refunds/refund.service.js';
+import type { PayoutService } from '../modules/payouts/payout.service.js';
+import type { WithdrawalService } from '../modules/withdrawals/withdrawal.service.js';
+import type { QrCodeService } from '../modules/qr-codes/qr-code.service.js';
+import type { CardFormService } from '../modules/deposits/card-form.service.js';
+import type { Reconciler } from '../modules/reconciliation/reconciler.js';
+import type { WebhookAdminService } from '../modules/webhooks/webhook-admin.service.js';
+import type { AdminActionService } from '../modules/audit/admin-action.service.js';
+import type { IdempotencyLayer } from '../kernel/idempotency.js';
+import type { TransitionPath } from '../kernel/transitions.js';
+
+export interface Services {
+  clients: ApiClientService;
+  accounts: MerchantAccountService;
+  events: EventLog;
+  /** The webhook inbox: stores, dedupes and dispatches verified provider events to their subject kinds' handlers. */
+  webhooks: WebhookInbox;
+  /** The one path by which any subject's status changes (src/kernel/transitions.ts), with every subject kind registered. */
+  transitions: TransitionPath;
+  deposits: DepositService;
+  refunds: RefundService;
+  payouts: PayoutService;
+  /** Admin reads of the withdrawals providers report. */
+  withdrawals: WithdrawalService;
+  qrCodes: QrCodeService;
+  cardForm: CardFormService;
+  /** Asks providers about deposits (and payouts) whose webhooks may be lost; the worker and reconcileDeposit use it. */
+  reconciler: Reconciler;
+  webhookAdmin: WebhookAdminService;
+  /** The admin audit trail: every action taken with an ADMIN key (src/graphql/audit.ts writes it). */
+  adminActions: AdminActionService;
+  /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
+  pubsub: LocalPubSub;
+  /** Idempotency keys of every money-moving mutation: started with the gateway, to hear releases from every instance. */
+  idempotency: IdempotencyLayer;
+  /**
+   * Durable follow-up work: job rows enqueued in the transaction of the change that needs them,
+   * run by every instance's worker (started and stopped with the gateway).
+   */
+  jobs: JobQueue;
+  /** One adapter per provider; every call names its merchant account. */
+  providers: { 'deposit-gateway': DepositGatewayAdapter; 'qr-gateway': QrGatewayAdapter };
+}

@@ -1,0 +1,20 @@
+// A deposit request as the API layer hands it to the deposits service (amount not yet parsed):
+// shared by the service that validates it and the operation that records and submits it.
+
+import type { Customer, RailDetails } from '../../providers/provider.js';
+
+/** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
+export interface CreateDepositInput {
+  amount: string;
+  currency?: string;
+  merchantReference?: string;
+  returnUrl?: string;
+  idempotencyKey?: string;
+  merchantAccount?: string;
+  customer?: Customer;
+  /** Exactly one rail block must be present; `null` blocks count as absent. */
+  rails: Partial<Record<RailBlock, RailDetails | null>>;
+}
+
+/** Names of the rail blocks of `CreateDepositInput`, as the API spells them. */
+export type RailBlock = 'hostedCheckout' | 'card' | 'openBanking' | 'latam' | 'upi' | 'pix' | 'crypto' | 'thaiQr';

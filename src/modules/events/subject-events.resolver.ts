@@ -1,0 +1,51 @@
+// The `events` field of each subject type (Deposit.events, Payout.events, Withdrawal.events): the
+// subject's own changes, oldest first, as the catch-up log has them. Kept here, beside the
+// PaymentEvent type, so the subject modules need not know the event log's GraphQL shape.
+
+import type { GraphQLResolveInfo } from 'graphql';
+import { Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
+import type { GatewayContext } from '../../graphql/context.js';
+import { loaders, readAheadOf, type ReadAheadEvents } from '../../graphql/loaders.js';
+import { selectsAny } from '../../graphql/selection.js';
+import type { PaymentEventRecord } from '../../kernel/events/event-log.js';
+import { maySee } from '../../kernel/visibility.js';
+import { DepositNode } from '../deposits/deposit.types.js';
+import { PayoutNode } from '../payouts/payout.types.js';
+import { WithdrawalNode } from '../withdrawals/withdrawal.types.js';
+import { PaymentEventNode } from './payment-event.node.js';
+
+@Resolver(() => DepositNode)
+export class DepositEventsResolver {
+  @FieldResolver(() => [PaymentEventNode], { description: 'This deposit\'s changes, oldest first.' })
+  events(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext, @Info() info: GraphQLResolveInfo): PaymentEventNode[] | Promise<PaymentEventNode[]> {
+    const snapshots = selectsAny(info, ['deposit']);
+    // A page of deposits may have read every deposit's events with it (DepositResolver.deposits).
+    const ready = readAheadOf<ReadAheadEvents>(deposit, 'events');
+    if (ready && (ready.snapshots || !snapshots)) return visibleEvents(ctx, 'deposit', ready.events);
+    return loaders(ctx).events('deposit', snapshots).load(deposit.id).then((events) => visibleEvents(ctx, 'deposit', events));
+  }
+}
+
+@Resolver(() => PayoutNode)
+export class PayoutEventsResolver {
+  @FieldResolver(() => [PaymentEventNode], { description: 'This payout\'s changes, oldest first.' })
+  async events(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
+    // A payout event has no snapshot field in the schema: its row's data is never read here.
+    return visibleEvents(ctx, 'payout', await loaders(ctx).events('payout', false).load(payout.id));
+  }
+}
+
+@Resolver(() => WithdrawalNode)
+export class WithdrawalEventsResolver {
+  @FieldResolver(() => [PaymentEventNode], { description: 'This withdrawal\'s changes, oldest first.' })
+  async events(@Root() withdrawal: WithdrawalNode, @Ctx() ctx: GatewayContext): Promise<PaymentEventNode[]> {
+    // Withdrawals are for admins alone, who see every event of one.
+    const events = await loaders(ctx).events('withdrawal', true).load(withdrawal.id);
+    return events.map((event) => PaymentEventNode.from(event));
+  }
+}
+
+/** Whoever sees the subject sees its events, but for anomalies raised for admins alone. */
+function visibleEvents(ctx: GatewayContext, subjectType: 'deposit' | 'payout', events: PaymentEventRecord[]): PaymentEventNode[] {
+  return events.filter((event) => maySee(ctx.viewer, subjectType, event)).map((event) => PaymentEventNode.from(event));
+}

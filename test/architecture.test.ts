@@ -1,0 +1,157 @@
+// The layers of DESIGN.md "Architecture", checked on the source itself: imports go only downward
+// (transport -> API -> domain -> kernel -> providers, db, lib), and neither files nor modules
+// import each other in circles. Type-only imports count: a circle of types is still a circle of ideas.
+
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const SRC = path.join(ROOT, 'src');
+
+/** A module's GraphQL files are the API layer; the rest of the module is its domain. */
+const API_FILE = /\.(resolver|types|inputs|payloads|node)\.ts$/;
+
+/**
+ * Lower rank: higher layer. A file may import files of its own rank or a greater one.
+ * - 0 transport and tools: the HTTP server, the process entry points, scripts, generated docs;
+ * - 1 composition: the one place that wires modules and adapters together (services, entities);
+ * - 2 API: src/graphql and each module's resolvers and GraphQL types;
+ * - 3 domain: src/modules;
+ * - 4 kernel: what every money operation uses (transitions, inbox, event log, jobs, idempotency);
+ * - 5 providers and their sandboxes, the database, configuration;
+ * - 6 lib.
+ */
+const LAYERS: Array<{ name: string; rank: number; matches: (file: string) => boolean }> = [
+  { name: 'transport', rank: 0, matches: (file) => /^(server|cli|scripts|docs)\//.test(file) || file === 'main.ts' },
+  { name: 'composition', rank: 1, matches: (file) => file === 'services.ts' || file === 'entities.ts' },
+  { name: 'api', rank: 2, matches: (file) => file.startsWith('graphql/') || (file.startsWith('modules/') && API_FILE.test(file)) },
+  { name: 'domain', rank: 3, matches: (file) => file.startsWith('modules/') },
+  { name: 'kernel', rank: 4, matches: (file) => file.startsWith('kernel/') },
+  { name: 'providers, db, config', rank: 5, matches: (file) => /^(providers|sandbox|db)\//.test(file) || file === 'config.ts' },
+  { name: 'lib', rank: 6, matches: (file) => file.startsWith('lib/') },
+];
+
+function layerOf(file: string): { name: string; rank: number } {
+  const layer = LAYERS.find((candidate) => candidate.matches(file));
+  if (!layer) throw new Error(`src/${file} is in no layer: add its folder to LAYERS`);
+  return layer;
+}
+
+/**
+ * The module a file belongs to: a domain module's folder (its API files apart, as they sit one
+ * layer up), the schema assembly (src/graphql/schema, which names every module's resolvers), one
+ * provider or sandbox, or a top-level folder or file.
+ */
+function unitOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] === 'modules') return `modules/${parts[1]}${API_FILE.test(file) ? ' (API)' : ''}`;
+  if (parts[0] === 'graphql' && parts[1] === 'schema') return 'graphql/schema';
+  if (parts[0] === 'providers' || parts[0] === 'sandbox') return parts.length > 2 ? `${parts[0]}/${parts[1]}` : file;
+  return parts.length > 1 ? parts[0]! : file;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return /\.(ts|mts)$/.test(entry.name) && !/\.(spec\.ts|d\.mts)$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** Every relative import of every source file, as paths relative to src/. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const full of sourceFiles(SRC)) {
+    const file = path.relative(SRC, full);
+    const imports = ts.preProcessFile(readFileSync(full, 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
+    const targets = imports
+      .filter((name) => name.startsWith('.'))
+      .map((name) => path.relative(SRC, path.resolve(path.dirname(full), name)).replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts'));
+    graph.set(file, [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The strongly connected components of more than one node (Tarjan): each is a circle. */
+function circles(graph: Map<string, Iterable<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next);
+    next++;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of graph.get(node) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(node, Math.min(low.get(node)!, index.get(target)!));
+    }
+    if (low.get(node) === index.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+const graph = importGraph();
+
+describe('the layers of src/', () => {
+  it('reads a real graph: every import resolves to a source file', () => {
+    const files = new Set(graph.keys());
+    expect(files.size).toBeGreaterThan(100);
+    const unresolved = [...graph].flatMap(([file, targets]) => targets.filter((target) => !files.has(target) && !target.endsWith('.d.mts')).map((target) => `${file} -> ${target}`));
+    expect(unresolved).toEqual([]);
+  });
+
+  it('imports only downward: transport -> composition -> API -> domain -> kernel -> providers, db, config -> lib', () => {
+    const upward = [...graph].flatMap(([file, targets]) =>
+      targets
+        .filter((target) => graph.has(target) && layerOf(target).rank < layerOf(file).rank)
+        .map((target) => `${file} (${layerOf(file).name}) imports ${target} (${layerOf(target).name})`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('has no file that imports itself through others', () => {
+    expect(circles(graph)).toEqual([]);
+  });
+
+  it('has no module that imports itself through others', () => {
+    const units = new Map<string, Set<string>>();
+    for (const [file, targets] of graph) {
+      const from = unitOf(file);
+      const edges = units.get(from) ?? new Set<string>();
+      for (const target of targets) if (graph.has(target) && unitOf(target) !== from) edges.add(unitOf(target));
+      units.set(from, edges);
+    }
+    expect(circles(units)).toEqual([]);
+  });
+
+  it('keeps the kernel free of subject kinds: it imports no module', () => {
+    const kernelImports = [...graph].filter(([file]) => file.startsWith('kernel/')).flatMap(([file, targets]) => targets.filter((target) => target.startsWith('modules/')).map((target) => `${file} -> ${target}`));
+    expect(kernelImports).toEqual([]);
+  });
+});
+
+describe('the circle finder', () => {
+  it('finds a circle of three and nothing in a chain', () => {
+    expect(circles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+    expect(circles(new Map([['a', ['b']], ['b', ['c']], ['c', []]]))).toEqual([]);
+  });
+});
