@@ -23,8 +23,9 @@ export interface DepositChange {
   net?: Money;
   approvedAt?: Date;
   /**
-   * The report is the provider's whole record of the payment (a status lookup): its fee, net and
-   * decline reason are here, and no detail fetch follows the change.
+   * Nothing is left to read from the provider after this change: the report is its whole record of
+   * the payment (a status lookup), or the change is ours (a refusal at submission, an expired
+   * session, a refund in full). Otherwise a detail fetch follows the change.
    */
   detailsIncluded?: boolean;
   /**

@@ -169,7 +169,8 @@ async function updateDepositRefundPosition(em: SqlEntityManager, deposit: Deposi
   await em.flush();
 
   if (deposit.status === 'SUCCEEDED' && deposit.refundedMoney().equals(deposit.amountMoney())) {
-    const moved = await path.apply(em, depositTransitions, { id: deposit.id, change: { status: 'REFUNDED', providerStatus: 'refunded' }, source });
+    // Decided by our refund rows, not by a provider's report: there are no details to fetch.
+    const moved = await path.apply(em, depositTransitions, { id: deposit.id, change: { status: 'REFUNDED', providerStatus: 'refunded', detailsIncluded: true }, source });
     if (moved.outcome === 'applied') return;
   }
   await path.events.append(em, {
