@@ -140,7 +140,7 @@ export function retryDelayMs(attempt: number, settings: Pick<JobQueueSettings, '
  *
  * @example
  * await em.transactional(async (tx) => {
- *   await applyDepositChange(tx, …);
+ *   await tx.execute('update deposit set merchant_reference = ? where id = ?', [reference, depositId]);
  *   await jobs.enqueue(tx, 'deposit.fetch_details', { depositId, reference }, { dedupeKey: depositId });
  * });
  */

@@ -72,7 +72,7 @@ const LIST_SKEW_MS = 10 * 60_000;
  * `createdBefore`, and PAID ones within `revertWindowMs` (a reversal's webhook may be lost too).
  * Payouts are claimed with row leases (`FOR UPDATE SKIP LOCKED`), least recently checked first, so
  * every payout gets its turn and concurrent runs never check one payout twice. Each change commits
- * in its own transaction through `applyPayoutChange`.
+ * in its own transaction through the payout transitions.
  *
  * @example
  * await reconcilePendingPayouts(em, services.accounts.get('dg-test')!, { provider: services.providers['deposit-gateway'], events: services.events },

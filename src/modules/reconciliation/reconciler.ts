@@ -378,7 +378,7 @@ export class Reconciler {
   /**
    * Checks one REQUESTED refund: one with no provider reference is resubmitted under its own id
    * (`RefundService.resume`); one the provider knows is decided from the payment's `refund_status`
-   * (GET /payments/{payment reference}) through `applyRefundChange`, so its events and the deposit's
+   * (GET /payments/{payment reference}) through the refund transitions, so its events and the deposit's
    * refunded amount follow as after its webhook. The payment has one `refund_status` for all its
    * refunds (A25), so it decides a refund only when that refund is the only one the provider knows
    * for the payment; otherwise the refund is left to its webhook and logged.
@@ -539,7 +539,7 @@ export class Reconciler {
   }
 }
 
-/** The provider's record as a change for `applyDepositChange`: status and the details beside it. */
+/** The provider's record as a deposit change: status and the details beside it. */
 function changeOf(truth: ProviderDeposit): DepositChange {
   return {
     status: truth.status,
