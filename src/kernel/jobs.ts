@@ -1,4 +1,4 @@
-// Durable follow-up work: job rows written in the transaction of the change that needs them, claimed by every instance's worker with SKIP LOCKED and a lease, retried with exponential back-off.
+// Durable follow-up work: job rows written in the transaction of the change that needs them, claimed by every instance's worker with SKIP LOCKED and a lease, retried with exponential back-off; and recurring kinds, one occurrence at a time across all instances.
 
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
@@ -106,6 +106,24 @@ export interface JobResultEvent {
 /** Wake-up channel: an enqueue wakes the worker of every instance once its transaction commits. */
 export const JOBS_CHANNEL = 'gateway_jobs';
 
+/** The dedupe key of every occurrence of a recurring kind (`JobQueue.recurring`): one waits at a time. */
+export const RECURRING_KEY = 'recurring';
+
+/** A recurring kind as this instance's worker keeps it scheduled. */
+interface RecurringSchedule {
+  kind: string;
+  everyMs: number;
+  payload: unknown;
+  /** When this instance last made sure an occurrence waits (`Date.now()`). */
+  ensuredAt: number;
+}
+
+/** One job of `enqueueMany`. */
+export interface ManyJob<K extends JobKind> {
+  payload: JobKinds[K];
+  dedupeKey?: string;
+}
+
 /** Longest error text kept on a row. */
 const MAX_ERROR_LENGTH = 2_000;
 /** How often one instance deletes old finished rows. */
@@ -160,6 +178,7 @@ export class JobQueue {
   private again = false;
   private lastPrune = 0;
   private lastSweep = 0;
+  private readonly schedules: RecurringSchedule[] = [];
 
   constructor(private readonly logger: Logger) {}
 
@@ -180,6 +199,35 @@ export class JobQueue {
   }
 
   /**
+   * Registers the handler of a kind that runs once every `everyMs`, one occurrence at a time across
+   * all instances: occurrences carry the dedupe key `RECURRING_KEY`, so at most one waits.
+   *
+   * - Each occurrence, as it starts, enqueues the next one `everyMs` later (its own statement),
+   *   then runs `handler`. An occurrence that fails is not retried: the next one, already waiting,
+   *   supersedes it (`superseded`), so a failure never ends the schedule.
+   * - This instance's worker enqueues an occurrence when none waits, `everyMs` from then: at its
+   *   first pass (the schedule starts with the first instance that runs the kind) and again at
+   *   most once per `everyMs`, so a schedule that lost its next occurrence (an occurrence taken by
+   *   an instance that ends the schedule, a database failure as it enqueued its next one) resumes.
+   *   Two instances doing so at once still make one occurrence (the dedupe key).
+   *
+   * An instance that must not run the kind registers it with `register` and a handler that does
+   * nothing: an occurrence it takes then ends there, until a worker of an instance that runs the
+   * kind enqueues the next one.
+   *
+   * @example
+   * jobs.recurring('reconcile.sweep', { everyMs: 60_000, payload: {} }, (em) => reconciler.sweep(em));
+   */
+  recurring<K extends JobKind>(kind: K, schedule: { everyMs: number; payload: JobKinds[K] }, handler: JobHandler<K>): void {
+    this.register(kind, async (em, payload, job) => {
+      const next = this.insertStatement(kind, payload, { dedupeKey: RECURRING_KEY, runAt: new Date(Date.now() + schedule.everyMs) });
+      await em.execute(next.sql, next.params);
+      return handler(em, payload, job);
+    });
+    this.schedules.push({ kind, everyMs: schedule.everyMs, payload: schedule.payload, ensuredAt: Number.NEGATIVE_INFINITY });
+  }
+
+  /**
    * Writes a job in the caller's open transaction: it commits, or rolls back, with the change that
    * needs it. Its commit wakes this instance's worker at once and the others through the
    * database's relay (src/db/commit-signals.ts `signalOnCommit`): no NOTIFY inside the transaction.
@@ -196,10 +244,48 @@ export class JobQueue {
    */
   enqueueStatement<K extends JobKind>(tx: SqlEntityManager, kind: K, payload: JobKinds[K], options: EnqueueOptions = {}): { sql: string; params: unknown[] } {
     if (!tx.isInTransaction()) throw new Error('JobQueue.enqueue must run inside the transaction of the change that needs the job');
-    const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;
-    const now = new Date();
     // A constant payload: the relay sends one wake-up however many jobs were enqueued.
     signalOnCommit(tx, JOBS_CHANNEL);
+    return this.insertStatement(kind, payload, options);
+  }
+
+  /**
+   * `enqueue` of many jobs of one kind in one statement, each with its own payload and dedupe key
+   * (e.g. one check per row a sweep found due). Nothing is written for an empty list.
+   */
+  async enqueueMany<K extends JobKind>(tx: SqlEntityManager, kind: K, jobs: ReadonlyArray<ManyJob<K>>, options: Omit<EnqueueOptions, 'dedupeKey'> = {}): Promise<void> {
+    if (!tx.isInTransaction()) throw new Error('JobQueue.enqueueMany must run inside the transaction of the change that needs the jobs');
+    if (jobs.length === 0) return;
+    signalOnCommit(tx, JOBS_CHANNEL);
+    const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;
+    const now = new Date();
+    const rows = jobs.map(() => "(?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?::timestamptz, now()), ?, ?, ?)");
+    const params = jobs.flatMap((job) => [newId('job'), kind, JSON.stringify(job.payload), maxAttempts, options.runAt ?? null, job.dedupeKey ?? null, now, now]);
+    await tx.execute(
+      `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+       values ${rows.join(', ')}
+       on conflict (kind, dedupe_key) where status = 'pending' do nothing`,
+      params,
+    );
+  }
+
+  /**
+   * The dedupe keys of the jobs of `kind` that wait or run now: the work already in the queue,
+   * which a sweep leaves out of what it enqueues (so that one row is never checked by two jobs at
+   * once, and what waits counts against its batch).
+   */
+  async queuedKeys(em: SqlEntityManager, kind: JobKind): Promise<Set<string>> {
+    const rows = await em.execute<Array<{ dedupe_key: string }>>(
+      "select dedupe_key from job where status in ('pending', 'running') and kind = ? and dedupe_key is not null",
+      [kind],
+    );
+    return new Set(rows.map((row) => row.dedupe_key));
+  }
+
+  /** The insert of one job, without its wake-up (`enqueueStatement` announces it; a recurring kind's next occurrence is not due yet). */
+  private insertStatement(kind: string, payload: unknown, options: EnqueueOptions): { sql: string; params: unknown[] } {
+    const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;
+    const now = new Date();
     return {
       sql: `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
        ${options.onlyIf ? 'select' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?${options.onlyIf ? ` where ${options.onlyIf.sql}` : ')'}
@@ -270,14 +356,38 @@ export class JobQueue {
   }
 
   /**
-   * One batch. The worker sweeps abandoned leases at most once per poll interval (a lease runs
-   * out after `leaseMs`, far longer), not before every batch: under load a batch runs per job.
+   * Runs due jobs here (`runDue`) until no job of `kinds` is due or running on any instance, e.g.
+   * a sweep and the checks it enqueued. For tests and admin tooling. Jobs of `kinds` that wait for
+   * a later time (a retry's back-off, a recurring kind's next occurrence) do not hold it up.
+   * Throws after `timeoutMs` (default: two leases, after which a dead worker's job runs again).
+   */
+  async runUntilIdle(kinds: readonly JobKind[], timeoutMs = 2 * this.settings.leaseMs): Promise<void> {
+    const db = this.database();
+    const deadline = Date.now() + timeoutMs;
+    const marks = kinds.map(() => '?').join(', ');
+    for (;;) {
+      const ran = await this.runDue();
+      const rows = await db
+        .fork()
+        .execute<Array<{ open: string | number }>>(`select count(*) as open from job where status in ('pending', 'running') and run_at <= now() and kind in (${marks})`, [...kinds]);
+      if (Number(rows[0]?.open ?? 0) === 0) return;
+      if (Date.now() > deadline) throw new Error(`jobs of ${kinds.join(', ')} still due or running after ${timeoutMs} ms`);
+      // Another instance runs them: look again shortly.
+      if (ran === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /**
+   * One batch. The worker sweeps abandoned leases, and makes sure each recurring kind has an
+   * occurrence waiting, at most once per poll interval (a lease runs out after `leaseMs`, far
+   * longer), not before every batch: under load a batch runs per job.
    */
   private async runBatch(sweepAlways: boolean): Promise<number> {
     const db = this.database();
     if (sweepAlways || Date.now() - this.lastSweep >= this.settings.pollIntervalMs) {
       this.lastSweep = Date.now();
       await this.sweep(db.fork());
+      await this.ensureSchedules(db.fork());
     }
     const lockedBy = `${this.instance}:${randomUUID()}`;
     const claimed = await this.claim(db.fork(), lockedBy);
@@ -344,6 +454,20 @@ export class JobQueue {
     if (Date.now() - this.lastPrune >= PRUNE_EVERY_MS) {
       this.lastPrune = Date.now();
       await em.execute(`delete from job where status in ('succeeded', 'superseded') and finished_at < now() - make_interval(secs => ?)`, [this.settings.retentionMs / 1000]);
+    }
+  }
+
+  /**
+   * Each recurring kind registered here has an occurrence waiting: enqueued, `everyMs` from now,
+   * when none waits (the dedupe key makes it a no-op otherwise). At most once per `everyMs`.
+   */
+  private async ensureSchedules(em: SqlEntityManager): Promise<void> {
+    for (const schedule of this.schedules) {
+      const now = Date.now();
+      if (now - schedule.ensuredAt < schedule.everyMs) continue;
+      schedule.ensuredAt = now;
+      const insert = this.insertStatement(schedule.kind, schedule.payload, { dedupeKey: RECURRING_KEY, runAt: new Date(now + schedule.everyMs) });
+      await em.execute(insert.sql, insert.params);
     }
   }
 

@@ -1,18 +1,20 @@
 // The job queue on a real database: a job enqueued outside a transaction is refused, a waiting job
 // is not enqueued twice under one dedupe key, a job whose worker died is taken again once its
-// lease runs out (and the late worker cannot complete it), and stop waits for running jobs.
+// lease runs out (and the late worker cannot complete it), stop waits for running jobs, and a
+// recurring kind keeps one occurrence waiting across instances.
 
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { entities } from '../../src/entities.js';
-import { JOB_SUCCEEDED, JobQueue, type JobHandler, type JobQueueSettings, type JobResultEvent } from '../../src/kernel/jobs.js';
+import { JOB_SUCCEEDED, JobQueue, RECURRING_KEY, type JobHandler, type JobQueueSettings, type JobResultEvent } from '../../src/kernel/jobs.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 
 declare module '../../src/kernel/jobs.js' {
   interface JobKinds {
     'test.record': { name: string };
+    'test.recurring': { name: string };
   }
 }
 
@@ -218,5 +220,55 @@ describe('the job queue', () => {
     expect(await rows('stop-1')).toEqual([{ status: 'succeeded', attempts: 1 }]);
     expect(await rows('stop-2')).toEqual([{ status: 'pending', attempts: 0 }]);
     expect(ran).toEqual(['stop-1']);
+  });
+
+  it('a recurring kind keeps one occurrence waiting across instances; a failed one is superseded by the next, and a lost schedule comes back', async () => {
+    const occurrences = () =>
+      db.fork().execute<Array<{ status: string; due: boolean }>>("select status, run_at <= now() as due from job where kind = 'test.recurring' and dedupe_key = ? order by created_at, id", [RECURRING_KEY]);
+    let failing = false;
+    const ran: string[] = [];
+    const recurring = () => {
+      const jobs = new JobQueue(createLogger({ level: 'silent' }));
+      jobs.configure({ backoffBaseMs: 10, pollIntervalMs: 60_000 });
+      jobs.attach(db);
+      jobs.recurring('test.recurring', { everyMs: 200, payload: { name: 'tick' } }, async (_em, { name }) => {
+        ran.push(name);
+        if (failing) throw new Error('this occurrence fails');
+      });
+      return jobs;
+    };
+
+    // given: two instances that run the kind, each starting its worker (a first pass)
+    const a = recurring();
+    const b = recurring();
+    await a.runDue();
+    await b.runDue();
+
+    // then: one occurrence waits, one interval away
+    expect(await occurrences()).toEqual([{ status: 'pending', due: false }]);
+    expect(ran).toEqual([]);
+
+    // when: it comes due and one instance runs it, it has enqueued the next
+    // (Jobs of other kinds left by earlier tests may be due too: what counts is what ran.)
+    await expect.poll(async () => (await a.runDue(), ran.length), { timeout: 10_000, interval: 20 }).toBe(1);
+    expect(ran).toEqual(['tick']);
+    expect(await occurrences()).toEqual([
+      { status: 'succeeded', due: true },
+      { status: 'pending', due: false },
+    ]);
+
+    // when: an occurrence fails, it is not retried: the next one, already waiting, does its work
+    failing = true;
+    await expect.poll(async () => (await b.runDue(), ran.length), { timeout: 10_000, interval: 20 }).toBe(2);
+    expect((await occurrences()).map((row) => row.status)).toEqual(['succeeded', 'superseded', 'pending']);
+    failing = false;
+
+    // when: the waiting occurrence is lost (an instance that does not run the kind ended it)
+    await db.fork().execute("update job set status = 'succeeded', finished_at = now() where kind = 'test.recurring' and status = 'pending'");
+
+    // then: a worker that runs the kind enqueues the next one, once, within an interval
+    await expect.poll(async () => (await Promise.all([a.runDue(), b.runDue()]), (await occurrences()).filter((row) => row.status === 'pending').length), { timeout: 10_000, interval: 20 }).toBe(1);
+    expect(ran).toEqual(['tick', 'tick']);
+    expect((await occurrences()).map((row) => row.status)).toEqual(['succeeded', 'superseded', 'succeeded', 'pending']);
   });
 });
