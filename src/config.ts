@@ -80,14 +80,15 @@ export interface GatewayConfig {
     /** Rejected (unverified) webhook deliveries kept per merchant account; older ones are deleted. */
     webhookRejectedKeep: number;
   };
-  /** The background worker that asks providers about deposits whose webhooks may have been lost. */
+  /** Reconciliation, which asks providers about deposits, refunds and payouts whose webhooks may have been lost: jobs of the job queue. */
   reconciler: {
+    /** This instance keeps the recurring sweep scheduled; off, a sweep its worker takes ends the schedule. */
     enabled: boolean;
-    /** Pause between two passes, and between two checks of one still-open deposit. */
+    /** Pause between two sweeps, and so between two checks of one still-open deposit. */
     intervalMs: number;
     /** A deposit is checked once it has been open this long (0: at once). */
     afterMs: number;
-    /** Deposits claimed per pass by one instance. */
+    /** Deposit (and refund) checks a sweep keeps in the job queue at most, those already there counted. */
     batchSize: number;
     /** Conclusive checks in which the provider's payout list does not show a payout before it is reported missing. */
     payoutMissingAfterChecks: number;

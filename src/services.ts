@@ -23,7 +23,7 @@ import { WithdrawalService } from './modules/withdrawals/withdrawal.service.js';
 import { QrCodeService } from './modules/qr-codes/qr-code.service.js';
 import { CardFormService } from './modules/deposits/card-form.service.js';
 import { Reconciler } from './modules/reconciliation/reconciler.js';
-import { reconcilePendingPayouts } from './modules/payouts/payout-reconciliation.js';
+import { accountsWithPayoutsDue, reconcilePendingPayouts } from './modules/payouts/payout-reconciliation.js';
 import { WebhookAdminService } from './modules/webhooks/webhook-admin.service.js';
 import { AdminActionService } from './modules/audit/admin-action.service.js';
 import { IdempotencyLayer } from './kernel/idempotency.js';
@@ -102,14 +102,17 @@ export function createServices(options: CreateServicesOptions): Services {
       transitions,
       jobs,
       logger: reconcilerLogger,
-      reconcilePayouts: async (em, account, options) => {
-        const result = await reconcilePendingPayouts(
-          em,
-          account,
-          { provider: providers['deposit-gateway'], events, transitions, resume: (fork, id) => payouts.resume(fork, id) },
-          { ...options, logger: reconcilerLogger },
-        );
-        return { checked: result.checked, applied: result.applied, resubmitted: result.resubmitted, missing: result.missing.length };
+      payouts: {
+        accountsDue: (em, options) => accountsWithPayoutsDue(em, options),
+        reconcile: async (em, account, options) => {
+          const result = await reconcilePendingPayouts(
+            em,
+            account,
+            { provider: providers['deposit-gateway'], events, transitions, resume: (fork, id) => payouts.resume(fork, id) },
+            { ...options, logger: reconcilerLogger },
+          );
+          return { checked: result.checked, applied: result.applied, resubmitted: result.resubmitted, missing: result.missing.length };
+        },
       },
     }),
     webhookAdmin: new WebhookAdminService({ webhooks }),

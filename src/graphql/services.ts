@@ -36,7 +36,7 @@ export interface Services {
   withdrawals: WithdrawalService;
   qrCodes: QrCodeService;
   cardForm: CardFormService;
-  /** Asks providers about deposits (and payouts) whose webhooks may be lost; the worker and reconcileDeposit use it. */
+  /** Asks providers about deposits, refunds and payouts whose webhooks may be lost; reconciliation's jobs and reconcileDeposit use it. */
   reconciler: Reconciler;
   webhookAdmin: WebhookAdminService;
   /** The admin audit trail: every action taken with an ADMIN key (src/graphql/audit.ts writes it). */

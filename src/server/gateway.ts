@@ -24,7 +24,7 @@ import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
 import { assertDepositTransitionsConsistent } from '../modules/deposits/deposit-status.js';
 import { EventBus } from '../kernel/events/event-bus.js';
-import { ReconcilerWorker } from '../modules/reconciliation/reconciler.worker.js';
+import { registerReconciliationJobs, type ReconciliationSchedule } from '../modules/reconciliation/reconciliation-jobs.js';
 import { assertPayoutTransitionsConsistent } from '../modules/payouts/payout-status.js';
 import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-status.js';
 import { assertWithdrawalTransitionsConsistent } from '../modules/withdrawals/withdrawal-status.js';
@@ -50,8 +50,8 @@ export interface Gateway {
   sandboxes: SandboxHost;
   demoClients: DemoClient[];
   logger: Logger;
-  /** The background reconciler, unless RECONCILER_ENABLED=false. */
-  reconciler: ReconcilerWorker | undefined;
+  /** Reconciliation's recurring sweep (jobs of the job queue), unless RECONCILER_ENABLED=false. */
+  reconciler: ReconciliationSchedule | undefined;
   /** Reads committed payment events in log order and publishes them to this instance's subscribers. */
   eventBus: EventBus;
   close(): Promise<void>;
@@ -80,11 +80,6 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   const slowestAnswerMs = config.providers.timeoutMs * (config.providers.maxRetries + 1) + 5_000;
   services.reconciler.configure({
     afterMs: config.reconciler.afterMs,
-    batchSize: config.reconciler.batchSize,
-    // A claim outlasts the slowest provider answer, so no other instance picks the row up while
-    // this one still waits for it.
-    claimMs: Math.max(config.reconciler.intervalMs, slowestAnswerMs),
-    recheckMs: config.reconciler.intervalMs,
     // A row without a provider reference or a recorded failure may still have its first call in flight.
     submitGraceMs: slowestAnswerMs,
     payoutMissingAfterChecks: config.reconciler.payoutMissingAfterChecks,
@@ -97,12 +92,20 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     backoffBaseMs: config.jobs.backoffBaseMs,
     backoffMaxMs: config.jobs.backoffMaxMs,
     maxAttempts: config.jobs.maxAttempts,
-    // As for reconciler claims: a lease outlasts the slowest provider answer, so no other instance
-    // takes a job while this one still waits on the provider for it.
-    leaseMs: Math.max(60_000, config.providers.timeoutMs * (config.providers.maxRetries + 1) + 5_000),
+    // A lease outlasts the slowest provider answer, so no other instance takes a job (a
+    // reconciliation check, say) while this one still waits on the provider for it.
+    leaseMs: Math.max(60_000, slowestAnswerMs),
   });
   services.jobs.attach(db);
   services.jobs.onResult((event) => metrics.recordJob(event));
+  // Reconciliation runs as jobs: registered before the worker starts, which schedules its sweep.
+  const reconciler = registerReconciliationJobs(services.jobs, services.reconciler, {
+    enabled: config.reconciler.enabled,
+    intervalMs: config.reconciler.intervalMs,
+    batchSize: config.reconciler.batchSize,
+    fork: () => db.fork(),
+    logger: logger.child({ component: 'reconciler' }),
+  });
   // Subscriptions are fed only by committed events, whichever instance committed them (DESIGN.md: live updates across instances).
   const eventBus = new EventBus(db, services.pubsub, logger.child({ component: 'event-bus' }), () => metrics.eventBusCatchUps.inc());
   await eventBus.start();
@@ -265,12 +268,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     if (account.sandbox && sandboxes.qrGateway?.controls.webhooks().some((registration) => registration.apiKey === account.apiKey && registration.url === ours)) continue;
     await services.qrCodes.registerGatewayWebhook(db.fork(), account, config.publicUrl ?? url, { reuseExisting: !account.sandbox });
   }
-  // Started once the sandboxes listen: it calls the providers.
-  const reconciler = config.reconciler.enabled
-    ? new ReconcilerWorker(services.reconciler, () => db.fork(), config.reconciler.intervalMs, logger.child({ component: 'reconciler' }))
-    : undefined;
-  reconciler?.start();
-  // Also once the sandboxes listen: jobs call the providers. Jobs left by a stopped instance run now.
+  // Once the sandboxes listen: jobs (reconciliation's among them) call the providers. Jobs left by
+  // a stopped instance run now.
   if (config.jobs.enabled) await services.jobs.start();
   ready = true;
 
@@ -293,7 +292,6 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
       ready = false;
       await ws.close();
       await apollo.stop();
-      await reconciler?.stop();
       // No request can enqueue work now: stop taking jobs and let the running ones finish with the
       // database and the providers. What is still pending stays in the table for the next start,
       // and a job still running at the deadline runs again once its lease runs out.

@@ -1,6 +1,7 @@
 // The reconciler recovers missed webhooks: a deposit whose webhooks the sandbox dropped reaches
-// SUCCEEDED within the configured interval with one subscription message; two instances on one
-// PostgreSQL database never double-apply; reconcileDeposit does the same on demand.
+// SUCCEEDED within the configured interval with one subscription message; it runs as jobs that the
+// job table and metrics show; two instances on one PostgreSQL database never double-apply and keep
+// one sweep scheduled; reconcileDeposit does the same on demand.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, metric, startTestGateway } from '../support/gateway.js';
@@ -83,6 +84,22 @@ describe('background reconciler', () => {
     const text = await (await fetch(`${t.gateway.url}/metrics`)).text();
     expect(text).toMatch(/gateway_reconciler_checks_total\{subject="deposit",result="applied"\} [1-9]/);
     expect(text).toMatch(/gateway_reconciler_corrections_total\{from="PENDING",to="SUCCEEDED"\} [1-9]/);
+  });
+
+  it('runs as jobs of the job queue: one sweep waits, and each check is a job admins can read and count', async () => {
+    // given: a deposit the reconciler corrected (the first test's)
+    const [checked] = await t.gateway.db
+      .fork()
+      .execute<Array<{ deposit_id: string }>>("select payload->>'depositId' as deposit_id from job where kind = 'reconcile.deposit' and status = 'succeeded' limit 1");
+
+    // then: its check is a job row like any other, the sweep waits as one row, and both are counted
+    expect(checked?.deposit_id).toMatch(/^dep_/);
+    // (A running sweep has already enqueued the next one: one waits at most.)
+    const sweeps = await t.gateway.db.fork().execute<Array<{ status: string }>>("select status from job where kind = 'reconcile.sweep' and status = 'pending'");
+    expect(sweeps.length).toBeLessThanOrEqual(1);
+    const text = await (await fetch(`${t.gateway.url}/metrics`)).text();
+    expect(text).toMatch(/gateway_jobs_total\{kind="reconcile.sweep",outcome="succeeded"\} [1-9]/);
+    expect(text).toMatch(/gateway_jobs_total\{kind="reconcile.deposit",outcome="succeeded"\} [1-9]/);
   });
 
   it('leaves a deposit whose webhook arrived alone', async () => {
@@ -172,6 +189,9 @@ describe.skipIf(!process.env.DATABASE_URL)('two reconcilers on one database', ()
         return Number(/gateway_reconciler_corrections_total\{from="PENDING",to="SUCCEEDED"\} (\d+)/.exec(text)?.[1] ?? 0);
       };
       expect((await corrections(a)) + (await corrections(b))).toBe(ids.length);
+      // Two instances keep one sweep scheduled, not two.
+      const sweeps = await a.gateway.db.fork().execute<Array<{ status: string }>>("select status from job where kind = 'reconcile.sweep' and status = 'pending'");
+      expect(sweeps.length).toBeLessThanOrEqual(1);
     } finally {
       await b.close();
       await a.close();

@@ -1,7 +1,9 @@
 // Recovers payouts whose webhooks or creation answer were lost: checks the payouts of one account in
-// rotation (least recently checked first, under row leases) against the provider's list (GET
-// /payouts), applies what it says through payout-transitions.ts, resubmits unknown-outcome payouts
-// under their own id, and reports a payout the provider never shows as an admin-visible anomaly.
+// rotation (least recently checked first) against the provider's list (GET /payouts), applies what
+// it says through payout-transitions.ts, resubmits unknown-outcome payouts under their own id, and
+// reports a payout the provider never shows as an admin-visible anomaly. The reconciler runs it as
+// one job per account (src/modules/reconciliation/reconciliation-jobs.ts), whose lease keeps two
+// instances off one account.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
@@ -24,10 +26,6 @@ export interface ReconcilePayoutsOptions {
   maxPages?: number;
   /** Page size of GET /payouts (1 to 200). Default 200. */
   pageLimit?: number;
-  /** How long a claim keeps other runs off a payout while it is checked. Default 60 s. */
-  claimMs?: number;
-  /** How long after a check a payout is not checked again. Default 0 (the caller's cadence decides). */
-  recheckMs?: number;
   /** A payout with no provider reference and no recorded failure is left this long (its first call may be in flight). Default 0. */
   submitGraceMs?: number;
   /** Conclusive checks not showing a payout before it is reported missing at the provider. Default 5. */
@@ -48,7 +46,7 @@ export interface ReconcilePayoutsDeps {
 }
 
 export interface ReconcilePayoutsResult {
-  /** Payouts claimed and looked for. */
+  /** Payouts looked for. */
   checked: number;
   /** Status changes applied (each with its event and notification), including refusals of a resubmission. */
   applied: number;
@@ -69,10 +67,10 @@ const LIST_SKEW_MS = 10 * 60_000;
 
 /**
  * Reconciles the payouts of one merchant account with the provider's own list: PENDING ones past
- * `createdBefore`, and PAID ones within `revertWindowMs` (a reversal's webhook may be lost too).
- * Payouts are claimed with row leases (`FOR UPDATE SKIP LOCKED`), least recently checked first, so
- * every payout gets its turn and concurrent runs never check one payout twice. Each change commits
- * in its own transaction through the payout transitions.
+ * `createdBefore`, and PAID ones within `revertWindowMs` (a reversal's webhook may be lost too),
+ * least recently checked first, so every payout gets its turn. Each change commits in its own
+ * transaction through the transition path, which locks the payout and applies a report once: two
+ * runs at once (which the reconciler's one job per account avoids) apply each change once.
  *
  * @example
  * await reconcilePendingPayouts(em, services.accounts.get('dg-test')!, { provider: services.providers['deposit-gateway'], events: services.events },
@@ -85,21 +83,21 @@ export async function reconcilePendingPayouts(
   options: ReconcilePayoutsOptions = {},
 ): Promise<ReconcilePayoutsResult> {
   const result: ReconcilePayoutsResult = { checked: 0, applied: 0, anomalies: 0, notFound: [], resubmitted: 0, missing: [] };
-  const ids = await claim(em, account, options);
+  const ids = await due(em, account, options);
   if (ids.length === 0) return result;
-  const claimed = await em.find(Payout, { id: { $in: ids } }, { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true });
-  result.checked = claimed.length;
+  const batch = await em.find(Payout, { id: { $in: ids } }, { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true });
+  result.checked = batch.length;
 
-  const search = await searchList(account, deps, claimed, options);
+  const search = await searchList(account, deps, batch, options);
   if (!search.ok) {
     result.providerError = search.code;
     options.logger?.warn({ account: account.code, code: search.code }, 'could not list payouts at the provider');
-    for (const payout of claimed) await release(em, payout.id, options, 'unchanged');
+    for (const payout of batch) await release(em, payout.id, 'unchanged');
     return result;
   }
 
   const source = `reconciler:${account.provider}/${account.code}`;
-  for (const payout of claimed) {
+  for (const payout of batch) {
     const report = search.reports.get(payout.id);
     if (report) {
       const applied = await em.transactional(async (tx) => {
@@ -108,7 +106,7 @@ export async function reconcilePendingPayouts(
           change: { status: report.status, providerStatus: report.providerStatus, providerReference: report.reference, ...(report.amount ? { amount: report.amount } : {}) },
           source,
         });
-        await release(tx, payout.id, options, 'seen');
+        await release(tx, payout.id, 'seen');
         return outcome;
       });
       if (applied.outcome === 'applied') result.applied += 1;
@@ -128,13 +126,13 @@ export async function reconcilePendingPayouts(
       if (resumed.outcome === 'submitted' || resumed.outcome === 'refused' || resumed.outcome === 'not_needed') {
         if (resumed.outcome === 'submitted') result.resubmitted += 1;
         if (resumed.outcome === 'refused') result.applied += 1;
-        await release(em, payout.id, options, 'seen');
+        await release(em, payout.id, 'seen');
         continue;
       }
     }
     if (!search.conclusive) {
       // The list was not read far enough back to say the payout is absent.
-      await release(em, payout.id, options, 'unchanged');
+      await release(em, payout.id, 'unchanged');
       continue;
     }
     if (await countMissing(em, payout, deps, options)) result.missing.push(payout.id);
@@ -142,50 +140,57 @@ export async function reconcilePendingPayouts(
   return result;
 }
 
-/** Claims a batch of this account's payouts due for a check, least recently checked first. */
-async function claim(em: SqlEntityManager, account: MerchantAccount, options: ReconcilePayoutsOptions): Promise<string[]> {
+/**
+ * The merchant accounts with payouts due for a check (`reconcilePendingPayouts`'s rule), for the
+ * reconciler's sweep to enqueue one check per account.
+ */
+export async function accountsWithPayoutsDue(em: SqlEntityManager, options: Pick<ReconcilePayoutsOptions, 'createdBefore' | 'submitGraceMs' | 'revertWindowMs'> = {}): Promise<string[]> {
+  const rows = await em.execute<Array<{ merchant_account: string }>>(
+    `select distinct merchant_account from payout where ${DUE}`,
+    dueParams(options),
+  );
+  return rows.map((row) => row.merchant_account);
+}
+
+/**
+ * Due for a check: PENDING past the age threshold (and past the grace of a first call still in
+ * flight, unless it failed or is known to the provider), or PAID within the revert window.
+ */
+const DUE = `(
+    (status = 'PENDING' and created_at <= ?::timestamptz
+      and (provider_reference is not null or submission_error is not null or created_at <= now() - make_interval(secs => ?)))
+    or (status = 'PAID' and updated_at >= now() - make_interval(secs => ?))
+  )`;
+
+function dueParams(options: Pick<ReconcilePayoutsOptions, 'createdBefore' | 'submitGraceMs' | 'revertWindowMs'>): unknown[] {
+  return [(options.createdBefore ?? new Date()).toISOString(), (options.submitGraceMs ?? 0) / 1000, (options.revertWindowMs ?? 7 * 86_400_000) / 1000];
+}
+
+/** This account's payouts due for a check, least recently checked first. */
+async function due(em: SqlEntityManager, account: MerchantAccount, options: ReconcilePayoutsOptions): Promise<string[]> {
   const rows = await em.execute<Array<{ id: string }>>(
-    `update payout set reconcile_lease_until = now() + make_interval(secs => ?)
-     where id in (
-       select id from payout
-       where merchant_account = ? and provider = ?
-         and (reconcile_lease_until is null or reconcile_lease_until <= now())
-         and (
-           (status = 'PENDING' and created_at <= ?::timestamptz
-             and (provider_reference is not null or submission_error is not null or created_at <= now() - make_interval(secs => ?)))
-           or (status = 'PAID' and updated_at >= now() - make_interval(secs => ?))
-         )
-       order by reconcile_checked_at asc nulls first, created_at asc
-       limit ?
-       for update skip locked
-     )
-     returning id`,
-    [
-      (options.claimMs ?? 60_000) / 1000,
-      account.code,
-      account.provider,
-      (options.createdBefore ?? new Date()).toISOString(),
-      (options.submitGraceMs ?? 0) / 1000,
-      (options.revertWindowMs ?? 7 * 86_400_000) / 1000,
-      options.batchSize ?? 200,
-    ],
+    `select id from payout
+     where merchant_account = ? and provider = ? and ${DUE}
+     order by reconcile_checked_at asc nulls first, created_at asc
+     limit ?`,
+    [account.code, account.provider, ...dueParams(options), options.batchSize ?? 200],
   );
   return rows.map((row) => row.id);
 }
 
 /**
- * Reads GET /payouts newest first until every claimed payout is found, the list ends, or it reaches
- * items created before the oldest claimed payout (then an absent payout is known to be absent).
+ * Reads GET /payouts newest first until every payout of the batch is found, the list ends, or it reaches
+ * items created before the oldest payout of the batch (then an absent payout is known to be absent).
  */
 async function searchList(
   account: MerchantAccount,
   deps: ReconcilePayoutsDeps,
-  claimed: Payout[],
+  batch: Payout[],
   options: ReconcilePayoutsOptions,
 ): Promise<{ ok: true; reports: Map<string, ProviderPayout>; conclusive: boolean } | { ok: false; code: string }> {
-  const byId = new Map(claimed.map((payout) => [payout.id, payout]));
-  const byReference = new Map(claimed.filter((payout) => payout.providerReference).map((payout) => [payout.providerReference!, payout]));
-  const floor = Math.min(...claimed.map((payout) => payout.createdAt.getTime())) - LIST_SKEW_MS;
+  const byId = new Map(batch.map((payout) => [payout.id, payout]));
+  const byReference = new Map(batch.filter((payout) => payout.providerReference).map((payout) => [payout.providerReference!, payout]));
+  const floor = Math.min(...batch.map((payout) => payout.createdAt.getTime())) - LIST_SKEW_MS;
   const reports = new Map<string, ProviderPayout>();
   let before: string | undefined;
   for (let page = 0; page < (options.maxPages ?? 10); page++) {
@@ -196,7 +201,7 @@ async function searchList(
       const ours = (item.merchantReference && byId.get(item.merchantReference)) || byReference.get(item.reference);
       if (ours) reports.set(ours.id, item);
     }
-    if (reports.size === claimed.length) return { ok: true, reports, conclusive: true };
+    if (reports.size === batch.length) return { ok: true, reports, conclusive: true };
     before = listed.value.nextBefore;
     if (!before) return { ok: true, reports, conclusive: true };
     if (listed.value.items.some((item) => item.createdAt && item.createdAt.getTime() < floor)) return { ok: true, reports, conclusive: true };
@@ -205,11 +210,8 @@ async function searchList(
 }
 
 /** Ends a payout's check: `seen` resets its missing count, `unchanged` leaves it. */
-async function release(em: SqlEntityManager, payoutId: string, options: ReconcilePayoutsOptions, how: 'seen' | 'unchanged'): Promise<void> {
-  await em.execute(
-    `update payout set reconcile_checked_at = now(), reconcile_lease_until = now() + make_interval(secs => ?)${how === 'seen' ? ', missing_checks = 0' : ''} where id = ?`,
-    [(options.recheckMs ?? 0) / 1000, payoutId],
-  );
+async function release(em: SqlEntityManager, payoutId: string, how: 'seen' | 'unchanged'): Promise<void> {
+  await em.execute(`update payout set reconcile_checked_at = now()${how === 'seen' ? ', missing_checks = 0' : ''} where id = ?`, [payoutId]);
 }
 
 /**
@@ -223,11 +225,11 @@ async function countMissing(em: SqlEntityManager, payout: Payout, deps: Reconcil
     // now() is the transaction's start: equal to it, missing_reported_at was set by this very
     // statement, so the anomaly is raised once, even if the payout shows up and goes missing again.
     const rows = await tx.execute<Array<{ raised: boolean }>>(
-      `update payout set missing_checks = missing_checks + 1, reconcile_checked_at = now(), reconcile_lease_until = now() + make_interval(secs => ?),
+      `update payout set missing_checks = missing_checks + 1, reconcile_checked_at = now(),
          missing_reported_at = case when missing_reported_at is null and missing_checks + 1 >= ? then now() else missing_reported_at end
        where id = ?
        returning coalesce(missing_reported_at = now(), false) as raised`,
-      [(options.recheckMs ?? 0) / 1000, threshold, payout.id],
+      [threshold, payout.id],
     );
     if (!rows[0]?.raised) return false;
     await deps.events.append(tx, {

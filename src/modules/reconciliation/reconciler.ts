@@ -1,4 +1,4 @@
-// Reconciliation: asks the provider about deposits and refunds still open past an age (their webhooks may be lost, or their submission's outcome is unknown), resubmits or finds what never got a provider reference, and applies the answers through the transition functions, claiming work with row leases so instances never check the same row at once.
+// Reconciliation: finds the deposits, refunds and payouts still open past an age (their webhooks may be lost, or their submission's outcome is unknown), asks the provider about each, resubmits or finds what never got a provider reference, and applies the answers through the transition functions. It runs as jobs (reconciliation-jobs.ts): the job queue's lease keeps instances from checking one row at once.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
@@ -61,32 +61,28 @@ export interface PayoutPassResult {
   missing?: number;
 }
 
-/** What the reconciler asks of one payout pass. */
+/** What the reconciler asks of one payout pass, and of the search for accounts with payouts due. */
 export interface PayoutPassOptions {
   /** Only pending payouts created at or before this moment (the age threshold). */
   createdBefore: Date;
-  claimMs: number;
-  recheckMs: number;
   submitGraceMs: number;
   missingAfterChecks: number;
   revertWindowMs: number;
 }
 
 /**
- * Reconciles the payouts of one deposit-gateway account (the payouts module's
- * `reconcilePendingPayouts`).
+ * What the payouts module lends the reconciler (it never reads the payout table itself):
+ * `accountsDue` names the merchant accounts with payouts due for a check, and `reconcile` checks
+ * the due payouts of one deposit-gateway account (the payouts module's `reconcilePendingPayouts`).
  */
-export type PayoutReconcileHook = (em: SqlEntityManager, account: MerchantAccount, options: PayoutPassOptions) => Promise<PayoutPassResult>;
+export interface PayoutReconciliation {
+  accountsDue(em: SqlEntityManager, options: PayoutPassOptions): Promise<string[]>;
+  reconcile(em: SqlEntityManager, account: MerchantAccount, options: PayoutPassOptions): Promise<PayoutPassResult>;
+}
 
 export interface ReconcilerOptions {
   /** A deposit is checked once it has been open this long. */
   afterMs: number;
-  /** Deposits claimed per pass. */
-  batchSize: number;
-  /** How long a claim keeps other instances off a deposit while it is being checked. */
-  claimMs: number;
-  /** How long after a check a still-open deposit is checked again (also the payout pass cadence). */
-  recheckMs: number;
   /**
    * A row with no provider reference and no recorded submission failure may still have its first
    * provider call in flight: it is left alone this long after creation (the slowest provider answer).
@@ -108,21 +104,13 @@ export interface ReconcilerDeps {
   /** Follow-up work committed with a correction (deferred refund deliveries). */
   jobs: JobQueue;
   logger: Logger;
-  /** Absent until the payouts module provides one; deposits are reconciled either way. */
-  reconcilePayouts?: PayoutReconcileHook;
+  /** Absent until the payouts module provides it; deposits are reconciled either way. */
+  payouts?: PayoutReconciliation;
 }
 
 export type ReconcileListener = (
   event: { subject: 'deposit'; result: ReconcileResult } | { subject: 'refund'; result: RefundReconcileResult } | { subject: 'payout'; result: PayoutPassResult },
 ) => void;
-
-export interface PassResult {
-  checked: number;
-  corrected: number;
-  /** REQUESTED refunds checked, and how many of them were decided or resubmitted. */
-  refunds?: { checked: number; applied: number };
-  payouts?: PayoutPassResult;
-}
 
 /**
  * Hosted checkout deposits keep the checkout session id as their reference, and the spec has no
@@ -138,13 +126,13 @@ const HOSTED_SEARCH_PAGES = 5;
  */
 const LIST_SKEW_MS = 10 * 60_000;
 
+/** A deposit the reconciler checks on its own while it is in one of these. */
+const OPEN_DEPOSIT_STATUSES: ReadonlySet<DepositStatus> = new Set(['PENDING', 'AUTHORIZED']);
+
 export class Reconciler {
   private readonly listeners: ReconcileListener[] = [];
   private options: ReconcilerOptions = {
     afterMs: 300_000,
-    batchSize: 50,
-    claimMs: 60_000,
-    recheckMs: 60_000,
     submitGraceMs: 35_000,
     payoutMissingAfterChecks: 5,
     payoutRevertWindowMs: 7 * 86_400_000,
@@ -163,32 +151,66 @@ export class Reconciler {
   }
 
   /**
-   * One pass: claims up to `batchSize` open deposits older than `afterMs` that no other instance
-   * holds, checks each with the provider outside any transaction, then reconciles payouts per
-   * deposit-gateway account (one instance per interval, by a named lease).
-   *
-   * @param fork a fresh EntityManager per unit of work.
+   * The open deposits due for a check: older than `afterMs`, past the grace of a first provider
+   * call still in flight, none of `queued` (their check already waits or runs), least recently
+   * checked first, at most `limit`.
    */
-  async runOnce(fork: () => SqlEntityManager): Promise<PassResult> {
-    const claimed = await this.claim(fork());
-    let corrected = 0;
-    for (const id of claimed) {
-      const result = await this.reconcileDeposit(fork(), id);
-      if (result.outcome === 'applied') corrected += 1;
-    }
-    const refundIds = await this.claimRefunds(fork());
-    let refundsApplied = 0;
-    for (const id of refundIds) {
-      const result = await this.reconcileRefund(fork(), id);
-      if (result.outcome === 'applied' || result.outcome === 'resubmitted') refundsApplied += 1;
-    }
-    const payouts = await this.reconcilePayouts(fork);
+  dueDeposits(em: SqlEntityManager, queued: ReadonlySet<string>, limit: number): Promise<string[]> {
+    return this.dueRows(em, 'deposit', "status in ('PENDING', 'AUTHORIZED')", queued, limit);
+  }
+
+  /** The REQUESTED refunds due for a check, as `dueDeposits`. */
+  dueRefunds(em: SqlEntityManager, queued: ReadonlySet<string>, limit: number): Promise<string[]> {
+    return this.dueRows(em, 'refund', "status = 'REQUESTED'", queued, limit);
+  }
+
+  /** The deposit-gateway accounts configured here with payouts due for a check. */
+  async payoutAccountsDue(em: SqlEntityManager): Promise<string[]> {
+    const payouts = this.deps.payouts;
+    if (!payouts) return [];
+    const codes = await payouts.accountsDue(em, this.payoutOptions());
+    return codes.filter((code) => this.deps.accounts.get(code)?.provider === 'deposit-gateway');
+  }
+
+  /**
+   * Checks the due payouts of one deposit-gateway account against the provider's list (GET
+   * /payouts lists a whole account: one check per account, not per payout). Undefined when the
+   * account is not configured here, or no payouts module is plugged in.
+   */
+  async reconcilePayoutsOf(em: SqlEntityManager, code: string): Promise<PayoutPassResult | undefined> {
+    const payouts = this.deps.payouts;
+    const account = this.deps.accounts.get(code);
+    if (!payouts || !account || account.provider !== 'deposit-gateway') return undefined;
+    const result = await payouts.reconcile(em, account, this.payoutOptions());
+    for (const listener of this.listeners) listener({ subject: 'payout', result });
+    return result;
+  }
+
+  private payoutOptions(): PayoutPassOptions {
+    const { afterMs, submitGraceMs, payoutMissingAfterChecks, payoutRevertWindowMs } = this.options;
     return {
-      checked: claimed.length,
-      corrected,
-      ...(refundIds.length ? { refunds: { checked: refundIds.length, applied: refundsApplied } } : {}),
-      ...(payouts ? { payouts } : {}),
+      createdBefore: new Date(Date.now() - afterMs),
+      submitGraceMs,
+      missingAfterChecks: payoutMissingAfterChecks,
+      revertWindowMs: payoutRevertWindowMs,
     };
+  }
+
+  /**
+   * A sweep's check of one deposit (`reconcileDeposit`), unless the deposit is no longer open: it
+   * was due when the sweep found it, and a webhook may have settled it since. Undefined when skipped.
+   */
+  async reconcileDueDeposit(em: SqlEntityManager, depositId: string): Promise<ReconcileResult | undefined> {
+    const deposit = await em.findOne(Deposit, { id: depositId });
+    if (!deposit || !OPEN_DEPOSIT_STATUSES.has(deposit.status)) return undefined;
+    return this.reconcileDeposit(em, depositId);
+  }
+
+  /** A sweep's check of one refund (`reconcileRefund`), unless it is no longer REQUESTED. Undefined when skipped. */
+  async reconcileDueRefund(em: SqlEntityManager, refundId: string): Promise<RefundReconcileResult | undefined> {
+    const refund = await em.findOne(Refund, { id: refundId });
+    if (!refund || refund.status !== 'REQUESTED') return undefined;
+    return this.reconcileRefund(em, refundId);
   }
 
   /**
@@ -448,94 +470,39 @@ export class Reconciler {
     return done(decided);
   }
 
-  /** Claims REQUESTED refunds like deposits (row leases, SKIP LOCKED); an in-flight first submission is left its grace. */
-  private claimRefunds(em: SqlEntityManager): Promise<string[]> {
-    return this.claimOpen(em, 'refund', "status = 'REQUESTED'");
-  }
-
-  private async releaseRefund(em: SqlEntityManager, refundId: string): Promise<void> {
-    await em.execute('update refund set reconcile_lease_until = now() + make_interval(secs => ?) where id = ?', [this.options.recheckMs / 1000, refundId]);
-  }
-
-  /** Claims open deposits (see `claimOpen`). */
-  private claim(em: SqlEntityManager): Promise<string[]> {
-    return this.claimOpen(em, 'deposit', "status in ('PENDING', 'AUTHORIZED')");
-  }
-
   /**
-   * Claims a batch of open rows in one short statement: rows locked by another instance's claim
-   * are skipped (SKIP LOCKED), and a claimed row's lease keeps it off every other instance until it
-   * expires. A row with no provider reference is claimed too (an unknown outcome, or a crash before
-   * the provider call) once its first call can no longer be in flight: it failed
-   * (submission_error) or is older than the slowest provider answer.
+   * Rows of `table` due for a check, in one short read: open (`open`), older than `afterMs`, and
+   * either known to the provider, marked with a failed submission (an unknown outcome), or older
+   * than the slowest provider answer (a crash before the provider call), so a first call still in
+   * flight is never checked. Least recently checked first, so every row gets its turn however many
+   * are due. Rows whose check already waits or runs in the job queue (`queued`) are left out.
    *
    * @param open a fixed SQL condition naming the table's open statuses (never input).
    */
-  private async claimOpen(em: SqlEntityManager, table: 'deposit' | 'refund', open: string): Promise<string[]> {
-    const { afterMs, batchSize, claimMs, submitGraceMs } = this.options;
+  private async dueRows(em: SqlEntityManager, table: 'deposit' | 'refund', open: string, queued: ReadonlySet<string>, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    const { afterMs, submitGraceMs } = this.options;
+    const skipped = [...queued];
     const rows = await em.execute<Array<{ id: string }>>(
-      `update ${table} set reconcile_lease_until = now() + make_interval(secs => ?)
-       where id in (
-         select id from ${table}
-         where ${open}
-           and created_at <= now() - make_interval(secs => ?)
-           and (provider_reference is not null or submission_error is not null or created_at <= now() - make_interval(secs => ?))
-           and (reconcile_lease_until is null or reconcile_lease_until <= now())
-         order by reconcile_lease_until asc nulls first, created_at asc
-         limit ?
-         for update skip locked
-       )
-       returning id`,
-      [claimMs / 1000, afterMs / 1000, submitGraceMs / 1000, batchSize],
+      `select id from ${table}
+       where ${open}
+         and created_at <= now() - make_interval(secs => ?)
+         and (provider_reference is not null or submission_error is not null or created_at <= now() - make_interval(secs => ?))
+         ${skipped.length > 0 ? `and id not in (${skipped.map(() => '?').join(', ')})` : ''}
+       order by reconcile_checked_at asc nulls first, created_at asc
+       limit ?`,
+      [afterMs / 1000, submitGraceMs / 1000, ...skipped, limit],
     );
     return rows.map((row) => row.id);
   }
 
-  /** After a check: the deposit is not looked at again before `recheckMs`. */
+  /** After a check: when it ended, which orders the rotation of due deposits. */
   private async release(em: SqlEntityManager, depositId: string): Promise<void> {
-    await em.execute('update deposit set reconcile_lease_until = now() + make_interval(secs => ?) where id = ?', [this.options.recheckMs / 1000, depositId]);
+    await em.execute('update deposit set reconcile_checked_at = now() where id = ?', [depositId]);
   }
 
-  private async reconcilePayouts(fork: () => SqlEntityManager): Promise<PayoutPassResult | undefined> {
-    const hook = this.deps.reconcilePayouts;
-    if (!hook) return undefined;
-    // GET /payouts lists a whole account: one instance per interval does it, by a named lease.
-    if (!(await this.takeLease(fork(), 'payouts', this.options.recheckMs))) return undefined;
-    const total: PayoutPassResult = { checked: 0, applied: 0, resubmitted: 0, missing: 0 };
-    const { afterMs, claimMs, recheckMs, submitGraceMs, payoutMissingAfterChecks, payoutRevertWindowMs } = this.options;
-    const options: PayoutPassOptions = {
-      createdBefore: new Date(Date.now() - afterMs),
-      claimMs,
-      recheckMs,
-      submitGraceMs,
-      missingAfterChecks: payoutMissingAfterChecks,
-      revertWindowMs: payoutRevertWindowMs,
-    };
-    const accounts = this.deps.accounts.codes().map((code) => this.deps.accounts.get(code)!);
-    for (const account of accounts.filter((candidate) => candidate.provider === 'deposit-gateway')) {
-      try {
-        const result = await hook(fork(), account, options);
-        total.checked += result.checked;
-        total.applied += result.applied;
-        total.resubmitted! += result.resubmitted ?? 0;
-        total.missing! += result.missing ?? 0;
-      } catch (error) {
-        this.deps.logger.error({ err: error, account: account.code }, 'payout reconciliation failed');
-      }
-    }
-    for (const listener of this.listeners) listener({ subject: 'payout', result: total });
-    return total;
-  }
-
-  /** True when this instance took the named lease (free or expired) for `ms`. */
-  private async takeLease(em: SqlEntityManager, name: string, ms: number): Promise<boolean> {
-    const rows = await em.execute<Array<{ name: string }>>(
-      `insert into reconciler_lease (name, lease_until) values (?, now() + make_interval(secs => ?))
-       on conflict (name) do update set lease_until = excluded.lease_until where reconciler_lease.lease_until <= now()
-       returning name`,
-      [name, ms / 1000],
-    );
-    return rows.length > 0;
+  private async releaseRefund(em: SqlEntityManager, refundId: string): Promise<void> {
+    await em.execute('update refund set reconcile_checked_at = now() where id = ?', [refundId]);
   }
 }
 
