@@ -7,9 +7,22 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { signalOnCommit } from '../db/commit-signals.js';
 import type { Logger } from '../lib/logger.js';
+import type { FieldError } from '../providers/provider.js';
 
 /** Wake-up channel that tells every instance a key's holder has finished (payload: `<clientId>:<key>`). */
 export const IDEMPOTENCY_CHANNEL = 'idempotency_key_released';
+
+/** What a client's idempotency key may be: 1 to 255 printable ASCII characters without spaces (`idempotency_key.key`). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The input error of a malformed idempotency key, for every operation that takes one (checked with
+ * the rest of its input, before any I/O); none for a well-formed or absent key.
+ */
+export function idempotencyKeyErrors(key: string | undefined): FieldError[] {
+  if (key === undefined || IDEMPOTENCY_KEY_PATTERN.test(key)) return [];
+  return [{ field: ['idempotencyKey'], code: 'INVALID_FORMAT', message: 'idempotencyKey must be 1 to 255 printable ASCII characters without spaces' }];
+}
 
 /** What a key is reserved for: the same key may not serve two kinds of operation. */
 export type IdempotentOperation = 'deposit' | 'refund' | 'payout';

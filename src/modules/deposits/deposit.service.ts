@@ -30,6 +30,7 @@ import type { CreateDepositInput, RailBlock } from './deposit-request.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
+import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 
 /** What `fetchDetails` may be told by its caller. */
 export interface FetchDetailsOptions {
@@ -73,7 +74,6 @@ export const DEPOSIT_NET_MISMATCH = 'deposit.net_mismatch';
 /** The columns the visibility policy reads on a deposit row. */
 const VISIBILITY_COLUMNS = { clientId: 'client_id', merchantAccount: 'merchant_account' } as const;
 
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const MERCHANT_REFERENCE_MAX = 128;
 
 /** `writeDetails` found the deposit changed between its read and its write: nothing was written. */
@@ -337,9 +337,7 @@ export class DepositService {
     if (input.merchantReference !== undefined && (input.merchantReference.length === 0 || input.merchantReference.length > MERCHANT_REFERENCE_MAX)) {
       errors.push({ field: ['merchantReference'], code: 'INVALID_FORMAT', message: `merchantReference must be 1 to ${MERCHANT_REFERENCE_MAX} characters` });
     }
-    if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(input.idempotencyKey)) {
-      errors.push({ field: ['idempotencyKey'], code: 'INVALID_FORMAT', message: 'idempotencyKey must be 1 to 255 printable ASCII characters without spaces' });
-    }
+    errors.push(...idempotencyKeyErrors(input.idempotencyKey));
 
     const currency = input.currency ?? provider.defaultCurrency(details);
     if (!currency) {

@@ -24,6 +24,7 @@ import type { CreatePayoutInput, PayoutProvider } from './payout-request.js';
 import { olderThan } from '../../db/keyset.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
+import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 
 export type { CreatePayoutInput, PayoutProvider } from './payout-request.js';
 
@@ -44,7 +45,6 @@ export interface PayoutFilter {
 }
 
 
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const MERCHANT_REFERENCE_MAX = 128;
 const NAME_MAX = 140;
 const FIELD_MAX = 64;
@@ -142,9 +142,7 @@ export class PayoutService {
     if (input.merchantReference !== undefined && (input.merchantReference.length === 0 || input.merchantReference.length > MERCHANT_REFERENCE_MAX)) {
       errors.push({ field: ['merchantReference'], code: 'INVALID_FORMAT', message: `merchantReference must be 1 to ${MERCHANT_REFERENCE_MAX} characters` });
     }
-    if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(input.idempotencyKey)) {
-      errors.push({ field: ['idempotencyKey'], code: 'INVALID_FORMAT', message: 'idempotencyKey must be 1 to 255 printable ASCII characters without spaces' });
-    }
+    errors.push(...idempotencyKeyErrors(input.idempotencyKey));
     for (const field of BENEFICIARY_FIELDS) {
       const value = input.beneficiary[field];
       const max = field === 'name' ? NAME_MAX : FIELD_MAX;

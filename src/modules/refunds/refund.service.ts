@@ -19,6 +19,7 @@ import { REFUND_SNAPSHOT_PROPERTIES, toRefundSnapshot, type RefundFacts, type Re
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { refundOperation, refundTarget, type PreparedRefund } from './refund-operation.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
+import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 
 /** A refund request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface RequestRefundInput {
@@ -31,7 +32,6 @@ export interface RequestRefundInput {
 
 export type RequestRefundResult = { refund: RefundSnapshot | null; errors: FieldError[] };
 
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 const REASON_MAX = 500;
 
 export class RefundService {
@@ -131,9 +131,7 @@ function mayRefund(client: ApiClient, deposit: Deposit): boolean {
 
 function validateShape(input: RequestRefundInput): FieldError[] {
   const errors: FieldError[] = [];
-  if (input.idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(input.idempotencyKey)) {
-    errors.push({ field: ['idempotencyKey'], code: 'INVALID_FORMAT', message: 'idempotencyKey must be 1 to 255 printable ASCII characters without spaces' });
-  }
+  errors.push(...idempotencyKeyErrors(input.idempotencyKey));
   if (input.reason !== undefined && (input.reason.length === 0 || input.reason.length > REASON_MAX)) {
     errors.push({ field: ['reason'], code: 'INVALID_FORMAT', message: `reason must be 1 to ${REASON_MAX} characters` });
   }
