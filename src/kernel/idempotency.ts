@@ -161,15 +161,21 @@ export class IdempotencyLayer {
   /**
    * Records the subject the owned attempt created, inside the transaction that creates it: from
    * that commit on, every later attempt resumes this subject instead of creating another.
+   *
+   * Throws when a later attempt has taken the key over meanwhile (this one's lease ran out before
+   * it recorded its subject), so that the caller's transaction, and the subject in it, roll back:
+   * one key never ends with two subjects. The update locks the key's row, so a takeover that
+   * comes after it waits for this transaction and then resumes the subject it recorded.
    */
   async attach(tx: SqlEntityManager, claim: OwnedClaim, subjectId: string): Promise<void> {
     if (!tx.isInTransaction()) throw new Error('IdempotencyLayer.attach must run in the transaction that records the subject');
-    await tx.execute('update idempotency_key set subject_id = ?, updated_at = now() where client_id = ? and key = ? and attempt = ?', [
-      subjectId,
-      claim.scope.clientId,
-      claim.scope.key,
-      claim.attempt,
-    ]);
+    const attached = await tx.execute<Array<{ attempt: number }>>(
+      'update idempotency_key set subject_id = ?, updated_at = now() where client_id = ? and key = ? and attempt = ? returning attempt',
+      [subjectId, claim.scope.clientId, claim.scope.key, claim.attempt],
+    );
+    if (attached.length === 0) {
+      throw new Error(`IDEMPOTENCY_KEY_TAKEN_OVER: a later request took this ${claim.scope.operation}'s idempotency key over before its subject was recorded`);
+    }
   }
 
   /**
