@@ -89,8 +89,6 @@ describe('deposit mapping', () => {
       providerReference: 'pay_ref_1',
       redirectUrl: 'https://provider.example/r/pay_ref_1',
       merchantReference: 'order-1',
-      idempotencyKey: 'key-1',
-      idempotencyFingerprint: 'a'.repeat(64),
       crypto: { quoteTtlMinutes: 15, underpayTolerancePct: '0.5' },
       approvedAt: new Date('2026-11-21T10:00:00.000Z'),
     });
@@ -121,8 +119,6 @@ describe('deposit mapping', () => {
       statusReason: '05',
       providerReference: 'pay_ref_1',
       merchantReference: 'order-1',
-      idempotencyKey: 'key-1',
-      idempotencyFingerprint: 'a'.repeat(64),
     });
   });
 
@@ -149,15 +145,16 @@ describe('deposit mapping', () => {
     expect(loaded.qrExpiresAt?.toISOString()).toBe(expiresAt.toISOString());
   });
 
-  it('scopes idempotency keys to the client', async () => {
-    await persistDeposit({ idempotencyKey: 'same-key', idempotencyFingerprint: 'b'.repeat(64) });
-    await expect(persistDeposit({ idempotencyKey: 'same-key', idempotencyFingerprint: 'c'.repeat(64) })).rejects.toBeInstanceOf(
-      UniqueConstraintViolationException,
-    );
-    await expect(
-      persistDeposit({ clientId: otherClientId, idempotencyKey: 'same-key', idempotencyFingerprint: 'b'.repeat(64) }),
-    ).resolves.toMatch(/^dep_/);
-    // Deposits without a key never collide.
+  it('scopes idempotency keys to the client (the idempotency layer\'s table, whatever the operation)', async () => {
+    const key = (client: string, operation: string, fingerprint: string) =>
+      db
+        .fork()
+        .execute("insert into idempotency_key (client_id, key, operation, fingerprint, created_at, updated_at) values (?, 'same-key', ?, ?, now(), now())", [client, operation, fingerprint]);
+    await key(clientId, 'deposit', 'b'.repeat(64));
+    await expect(key(clientId, 'deposit', 'c'.repeat(64))).rejects.toBeInstanceOf(UniqueConstraintViolationException);
+    await expect(key(clientId, 'refund', 'b'.repeat(64))).rejects.toBeInstanceOf(UniqueConstraintViolationException);
+    await key(otherClientId, 'deposit', 'b'.repeat(64));
+    // Deposits carry no key of their own: any number of them, with or without a key.
     await persistDeposit({});
     await persistDeposit({});
   });
@@ -175,7 +172,6 @@ describe('deposit mapping', () => {
     ['a negative amount', { amount: '-5.00' }],
     ['an unknown status', { status: 'SETTLED' }],
     ['an unknown rail', { rail: 'CHEQUE' }],
-    ['a key without a fingerprint', { idempotencyKey: 'lonely-key' }],
     ['a refund above the amount', { refundedAmount: '10.51' }],
   ])('refuses %s', async (_label, values) => {
     await expect(persistDeposit(values)).rejects.toBeInstanceOf(CheckConstraintViolationException);

@@ -115,8 +115,6 @@ describe('payout reconciliation', () => {
       beneficiaryDocumentNumber: '12345678-5',
       providerReference: 'svc_po_unknown_to_the_provider',
       merchantReference: null,
-      idempotencyKey: null,
-      idempotencyFingerprint: null,
       submissionError: null,
       createdAt: new Date(Date.now() - 60_000),
       updatedAt: new Date(Date.now() - 60_000),

@@ -117,8 +117,6 @@ describe('a provider\'s payment-level "refunded"', () => {
       status: 'REQUESTED',
       providerReference: 'rf_still_open',
       providerStatus: 'pending',
-      idempotencyKey: null,
-      idempotencyFingerprint: null,
       submissionError: null,
       createdAt: new Date(),
       updatedAt: new Date(),

@@ -17,6 +17,7 @@ import { Migration20261123140000_event_horizon } from './Migration20261123140000
 import { Migration20261123210000_admin_actions } from './Migration20261123210000_admin_actions.js';
 import { Migration20261123220000_rejected_webhook_index } from './Migration20261123220000_rejected_webhook_index.js';
 import { Migration20261124100000_reconciliation_jobs } from './Migration20261124100000_reconciliation_jobs.js';
+import { Migration20261124110000_idempotency_columns } from './Migration20261124110000_idempotency_columns.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -35,4 +36,5 @@ export const migrations = [
   { name: 'Migration20261123210000_admin_actions', class: Migration20261123210000_admin_actions },
   { name: 'Migration20261123220000_rejected_webhook_index', class: Migration20261123220000_rejected_webhook_index },
   { name: 'Migration20261124100000_reconciliation_jobs', class: Migration20261124100000_reconciliation_jobs },
+  { name: 'Migration20261124110000_idempotency_columns', class: Migration20261124110000_idempotency_columns },
 ];

@@ -34,7 +34,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
     name: 'deposit',
     // The row and its creation event are one statement (below).
     recordsInOneStatement: true,
-    record: async (em, { client, input, fingerprint, account, provider, request }) => {
+    record: async (em, { client, input, account, provider, request }) => {
       // The row and its creation event commit before the provider call: from here on a crash, a
       // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
       // the provider), and the event log always starts with deposit.created.
@@ -68,14 +68,13 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
         createdAt: now,
         updatedAt: now,
       } satisfies DepositFacts;
-      const idempotencyKey = input.idempotencyKey ?? null;
       const stored = storedRequest(request);
       const rows = await deps.events.appendWith<{ id: string }>(
         em,
         {
           sql: `insert into deposit (id, client_id, merchant_account, provider, rail, livemode, status, provider_status, status_reason, amount, currency,
-                  refunded_amount, disputed, merchant_reference, idempotency_key, idempotency_fingerprint, request, created_at, updated_at)
-                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?, ?)
+                  refunded_amount, disputed, merchant_reference, request, created_at, updated_at)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?, ?)
                 returning id`,
           params: [
             created.id,
@@ -92,8 +91,6 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
             created.refundedAmount,
             created.disputed,
             created.merchantReference,
-            idempotencyKey,
-            fingerprint ?? null,
             JSON.stringify(stored),
             created.createdAt,
             created.updatedAt,
@@ -200,8 +197,6 @@ const DEPOSIT_ROW_PROPERTIES = [...STANDING_PROPERTIES, 'request'] as const sati
 export interface PreparedDeposit {
   client: ApiClient;
   input: CreateDepositInput;
-  /** The input's fingerprint (`requestFingerprint`), when it came with an idempotency key. */
-  fingerprint: string | undefined;
   account: MerchantAccount;
   provider: DepositProvider;
   request: Omit<CreateDepositRequest, 'depositId'>;

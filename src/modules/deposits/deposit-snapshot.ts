@@ -41,7 +41,7 @@ export interface DepositSnapshot {
 
 /**
  * The properties a snapshot is made of: what a read that skips the entity selects (the request,
- * idempotency and provider-reference columns stay in the table).
+ * submission and provider-reference columns stay in the table).
  */
 export const DEPOSIT_SNAPSHOT_PROPERTIES = [
   'id', 'clientId', 'merchantAccount', 'provider', 'rail', 'livemode', 'status', 'providerStatus', 'statusReason',

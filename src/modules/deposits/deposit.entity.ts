@@ -73,10 +73,6 @@ export const DepositSchema = defineEntity({
     merchantReference: p.string().length(128).nullable(),
     /** Neutral decline category, safe for shoppers. */
     declineReason: p.string().length(64).nullable(),
-    /** Scoped to `clientId`: unique per client, not globally. */
-    idempotencyKey: p.string().length(255).nullable(),
-    /** SHA-256 hex of the normalized input, to tell a retry from a reuse of the key with other input. */
-    idempotencyFingerprint: p.string().length(64).nullable(),
     request: p.json<DepositRequest>(),
     /**
      * Stable code of the last failed submission to the provider. With no provider reference and a
@@ -93,7 +89,6 @@ export const DepositSchema = defineEntity({
   },
   // Declared to match the migration (the SQL there is the source of truth).
   uniques: [
-    { name: 'deposit_client_idempotency_key_unique', properties: ['clientId', 'idempotencyKey'] },
     { name: 'deposit_provider_reference_unique', properties: ['provider', 'providerReference'] },
   ],
   indexes: [

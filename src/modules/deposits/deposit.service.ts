@@ -118,7 +118,7 @@ export class DepositService {
       em,
       this.operation,
       { clientId: client.id, idempotencyKey: input.idempotencyKey, fingerprint },
-      { client, input, fingerprint, ...prepared },
+      { client, input, ...prepared },
     );
     return { deposit: result.subject, errors: result.errors };
   }

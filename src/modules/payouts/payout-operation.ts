@@ -5,7 +5,6 @@
 
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { requestFingerprint } from '../../lib/fingerprint.js';
 import { newId } from '../../lib/ids.js';
 import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import { accountNotConfigured, markEntityUnknown, type MoneyOperation } from '../../kernel/operation.js';
@@ -64,8 +63,6 @@ export function payoutOperation(deps: PayoutOperationDeps): MoneyOperation<Prepa
         beneficiaryCci: request.beneficiary.cci ?? null,
         beneficiaryDocumentNumber: request.beneficiary.documentNumber ?? null,
         merchantReference: input.merchantReference ?? null,
-        idempotencyKey: input.idempotencyKey ?? null,
-        idempotencyFingerprint: input.idempotencyKey ? requestFingerprint(input) : null,
         submissionError: null,
         createdAt: new Date(),
         updatedAt: new Date(),

@@ -54,10 +54,6 @@ export const PayoutSchema = defineEntity({
     providerReference: p.string().length(255).nullable(),
     /** The client's own reference (our payout id is the provider's merchant reference). */
     merchantReference: p.string().length(128).nullable(),
-    /** Scoped to `clientId`: unique per client, not globally. */
-    idempotencyKey: p.string().length(255).nullable(),
-    /** SHA-256 hex of the normalized input, to tell a retry from a reuse of the key with other input. */
-    idempotencyFingerprint: p.string().length(64).nullable(),
     /**
      * Stable code of the last failed submission to the provider. With no provider reference and a
      * PENDING status it marks a payout whose outcome at the provider is unknown: safe to resubmit
@@ -69,7 +65,6 @@ export const PayoutSchema = defineEntity({
   },
   // Declared to match the migration (the SQL there is the source of truth).
   uniques: [
-    { name: 'payout_client_idempotency_key_unique', properties: ['clientId', 'idempotencyKey'] },
     { name: 'payout_provider_reference_unique', properties: ['provider', 'providerReference'] },
   ],
   indexes: [

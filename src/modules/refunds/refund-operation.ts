@@ -110,8 +110,6 @@ async function admit(tx: SqlEntityManager, request: PreparedRefund): Promise<{ o
     status: 'REQUESTED',
     providerReference: null,
     providerStatus: null,
-    idempotencyKey: request.key ?? null,
-    idempotencyFingerprint: request.key ? request.fingerprint : null,
     submissionError: null,
     createdAt: new Date(),
     updatedAt: new Date(),
@@ -153,8 +151,6 @@ export interface PreparedRefund {
   depositId: string;
   requested: Money | undefined;
   reason: string | undefined;
-  key: string | undefined;
-  fingerprint: string;
 }
 
 /** The provider's refusal in refund terms: "exceeds" there means more than the payment has left. */

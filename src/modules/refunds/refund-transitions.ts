@@ -114,8 +114,6 @@ export async function recordProviderRefund(
     status: 'REQUESTED',
     providerReference: null,
     providerStatus: null,
-    idempotencyKey: null,
-    idempotencyFingerprint: null,
     submissionError: null,
     createdAt: new Date(),
     updatedAt: new Date(),

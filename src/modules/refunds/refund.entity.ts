@@ -28,10 +28,6 @@ export const RefundSchema = defineEntity({
     providerReference: p.string().length(255).nullable(),
     /** The provider's raw refund status word. */
     providerStatus: p.string().length(64).nullable(),
-    /** Scoped to `clientId`: unique per client, not globally. */
-    idempotencyKey: p.string().length(255).nullable(),
-    /** SHA-256 hex of the normalized input, to tell a retry from a reuse of the key with other input. */
-    idempotencyFingerprint: p.string().length(64).nullable(),
     /**
      * Stable code of the last failed submission. With no provider reference and status REQUESTED it
      * marks a refund whose outcome at the provider is unknown: safe to resubmit under the same id,
@@ -42,7 +38,6 @@ export const RefundSchema = defineEntity({
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
   // Declared to match the migration (the SQL there is the source of truth).
-  uniques: [{ name: 'refund_client_idempotency_key_unique', properties: ['clientId', 'idempotencyKey'] }],
   indexes: [
     { name: 'refund_deposit_created_idx', properties: ['depositId', 'createdAt'] },
     { name: 'refund_provider_reference_idx', properties: ['providerReference'] },

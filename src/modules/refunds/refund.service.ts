@@ -75,7 +75,7 @@ export class RefundService {
       em,
       this.operation,
       { clientId: client.id, idempotencyKey: input.idempotencyKey, fingerprint },
-      { client, depositId: deposit.id, requested, reason: input.reason, key: input.idempotencyKey, fingerprint },
+      { client, depositId: deposit.id, requested, reason: input.reason },
     );
     return { refund: result.subject, errors: result.errors };
   }
