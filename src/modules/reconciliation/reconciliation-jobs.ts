@@ -78,8 +78,8 @@ export class ReconciliationSchedule {
   /**
    * Enqueues, in one transaction, a check per deposit and refund due (oldest check first, at most
    * `batchSize` of each in the queue, counting those already there) and per account with payouts
-   * due. A row whose check already waits or runs gets no second one, so no two checks of one row
-   * ever run at once, and a row still open is checked once per sweep.
+   * due. A row whose check already waits or runs gets no second one beside it (the queue's lease
+   * keeps other instances off the running one), and a row still open is checked once per sweep.
    */
   async sweep(em: SqlEntityManager): Promise<{ deposits: number; refunds: number; accounts: number }> {
     const { batchSize } = this.options;
