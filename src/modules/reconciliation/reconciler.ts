@@ -512,7 +512,7 @@ export class Reconciler {
       revertWindowMs: payoutRevertWindowMs,
     };
     const accounts = this.deps.accounts.codes().map((code) => this.deps.accounts.get(code)!);
-    for (const account of accounts.filter((candidate) => candidate.provider === 'deposit-gateway')) {
+    for (const account of accounts) {
       try {
         const result = await hook(fork(), account, options);
         total.checked += result.checked;
