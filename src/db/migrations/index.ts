@@ -16,6 +16,7 @@ import { Migration20261123130000_idempotency } from './Migration20261123130000_i
 import { Migration20261123140000_event_horizon } from './Migration20261123140000_event_horizon.js';
 import { Migration20261123210000_admin_actions } from './Migration20261123210000_admin_actions.js';
 import { Migration20261123220000_rejected_webhook_index } from './Migration20261123220000_rejected_webhook_index.js';
+import { Migration20261127100000_open_provider_names } from './Migration20261127100000_open_provider_names.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -33,4 +34,5 @@ export const migrations = [
   { name: 'Migration20261123140000_event_horizon', class: Migration20261123140000_event_horizon },
   { name: 'Migration20261123210000_admin_actions', class: Migration20261123210000_admin_actions },
   { name: 'Migration20261123220000_rejected_webhook_index', class: Migration20261123220000_rejected_webhook_index },
+  { name: 'Migration20261127100000_open_provider_names', class: Migration20261127100000_open_provider_names },
 ];
