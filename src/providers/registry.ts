@@ -4,6 +4,7 @@
 // composition point (src/providers/index.ts); a gateway may register more at start-up.
 
 import type { Logger } from '../lib/logger.js';
+import type { ProviderReference } from './reference.js';
 import type { DepositProvider, MerchantAccount, MoneyMovementProvider, ProviderName, Rail, WebhookRegistrationProvider } from './provider.js';
 
 /** What a provider does beyond deposits. Absent: no. */
@@ -68,6 +69,8 @@ export interface ProviderDefinition {
   createAdapter(settings: ProviderSettings, logger: Logger): DepositProvider;
   /** The in-process sandbox's test account, used when no MERCHANT_ACCOUNTS are configured. */
   readonly defaultSandboxAccount?: DefaultSandboxAccount;
+  /** Its pages of the API reference (docs/reference/), one per rail. */
+  readonly reference?: ProviderReference;
 }
 
 export type Capability = keyof ProviderCapabilities;

@@ -75,7 +75,7 @@ const LIST_SKEW_MS = 10 * 60_000;
  * in its own transaction through `applyPayoutChange`.
  *
  * @example
- * await reconcilePendingPayouts(em, services.accounts.get('dg-test')!, { provider: services.providers['deposit-gateway'], events: services.events },
+ * await reconcilePendingPayouts(em, account, { provider: moneyMovement(services.providers[account.provider]), events: services.events },
  *   { createdBefore: new Date(Date.now() - 5 * 60_000) });
  */
 export async function reconcilePendingPayouts(

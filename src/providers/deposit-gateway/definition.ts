@@ -2,6 +2,7 @@
 
 import type { ProviderDefinition } from '../registry.js';
 import { createDepositGatewayAdapter, DEPOSIT_GATEWAY_RAILS } from './index.js';
+import { DEPOSIT_GATEWAY_REFERENCE } from './reference.js';
 
 /** Key prefixes of the spec (Authentication 2), which also tell test from live. */
 const KEY_PREFIXES = { test: 'svc_test_', live: 'svc_live_' } as const;
@@ -28,4 +29,5 @@ export const depositGatewayProvider: ProviderDefinition = {
   capabilities: { refunds: true, payouts: true, cardForm: true },
   createAdapter: (settings, logger) => createDepositGatewayAdapter({ timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries, logger }),
   defaultSandboxAccount: { code: 'dg-test', apiKey: 'svc_test_sandbox_deposit_gateway', webhookSecrets: ['whsec_sandbox_deposit_gateway'] },
+  reference: DEPOSIT_GATEWAY_REFERENCE,
 };

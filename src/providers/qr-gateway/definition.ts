@@ -3,6 +3,7 @@
 import type { ProviderDefinition } from '../registry.js';
 import { DEFAULT_AMOUNT_UNIT, PUBLISHABLE_KEY_PREFIX, SECRET_KEY_PREFIX, secretKeyMode, type AmountUnit } from './assumptions.js';
 import { createQrGatewayAdapter } from './qr-gateway.adapter.js';
+import { QR_GATEWAY_REFERENCE } from './reference.js';
 
 declare module '../provider.js' {
   interface ProviderNames {
@@ -35,4 +36,5 @@ export const qrGatewayProvider: ProviderDefinition = {
       logger,
     }),
   defaultSandboxAccount: { code: 'qr-test', apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
+  reference: QR_GATEWAY_REFERENCE,
 };
