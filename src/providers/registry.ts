@@ -44,6 +44,24 @@ export interface DefaultSandboxAccount {
   webhookSecrets: string[];
 }
 
+/** A running provider sandbox, as the sandbox host keeps it. */
+export interface RunningSandbox {
+  /** What the accounts it serves call: their `baseUrl`. */
+  baseUrl: string;
+  /** Answers 2xx while the sandbox is up (readiness); default `<baseUrl>/healthz`. */
+  healthUrl?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A provider's test-mode simulator, started in-process for its `sandbox: true` accounts when the
+ * gateway hosts sandboxes. It is reached over real HTTP, like the provider, and reports to
+ * `<webhookBaseUrl>/webhooks/<provider>/<account>`.
+ */
+export interface ProviderSandbox {
+  start(options: { accounts: readonly MerchantAccount[]; webhookBaseUrl: string; logger: Logger }): Promise<RunningSandbox>;
+}
+
 /**
  * Everything the gateway needs to know about one provider. Registering one is the only step to add
  * a provider: nothing else names it.
@@ -71,6 +89,11 @@ export interface ProviderDefinition {
   readonly defaultSandboxAccount?: DefaultSandboxAccount;
   /** Its pages of the API reference (docs/reference/), one per rail. */
   readonly reference?: ProviderReference;
+  /**
+   * Its sandbox, for a provider registered at start-up. The built-in providers' sandboxes
+   * (src/sandbox/<name>/) are hosted by src/sandbox/host.ts with their fixed ports and kept state.
+   */
+  readonly sandbox?: ProviderSandbox;
 }
 
 export type Capability = keyof ProviderCapabilities;

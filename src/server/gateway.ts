@@ -262,6 +262,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     qrAmountUnit: config.providers.qrAmountUnit,
     ports: { deposit: config.sandbox.depositPort, qr: config.sandbox.qrPort },
     stateDir: config.sandbox.stateDir,
+    providers: registry.definitions(),
     logger,
   });
   sandboxHost = sandboxes;

@@ -10,7 +10,7 @@ import { ReconcileDepositMutation } from '../reconciliation/operations.js';
 import { execute, metric, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { wsClient } from '../support/ws.js';
 import { thirdProvider, THIRD_PROVIDER } from './third-provider/provider.js';
-import { startThirdSandbox, THIRD_API_KEY, THIRD_WEBHOOK_SECRET, type ThirdSandbox } from './third-provider/sandbox.js';
+import { THIRD_API_KEY, THIRD_WEBHOOK_SECRET, type ThirdSandbox } from './third-provider/sandbox.js';
 
 const ACCOUNT = 'tp-test';
 
@@ -19,20 +19,24 @@ describe('a third provider registered from test/', () => {
   let t: TestGateway;
 
   beforeAll(async () => {
-    sandbox = await startThirdSandbox();
     t = await startTestGateway({
       providers: [thirdProvider],
       env: {
         // The background reconciler stays off: the test reconciles on demand, and sees what it did.
         RECONCILER_ENABLED: 'false',
-        MERCHANT_ACCOUNTS: JSON.stringify([{ code: ACCOUNT, provider: THIRD_PROVIDER, baseUrl: sandbox.url, apiKey: THIRD_API_KEY, webhookSecrets: [THIRD_WEBHOOK_SECRET] }]),
+        // A sandbox account: the gateway's sandbox host starts the sandbox the definition declares.
+        MERCHANT_ACCOUNTS: JSON.stringify([{ code: ACCOUNT, provider: THIRD_PROVIDER, sandbox: true, apiKey: THIRD_API_KEY, webhookSecrets: [THIRD_WEBHOOK_SECRET] }]),
       },
     });
-    sandbox.webhookUrl = `${t.gateway.url}/webhooks/${THIRD_PROVIDER}/${ACCOUNT}`;
+    sandbox = t.gateway.sandboxes.registered.get(THIRD_PROVIDER) as ThirdSandbox;
   });
-  afterAll(async () => {
-    await t?.close();
-    await sandbox?.close();
+  afterAll(() => t?.close());
+
+  it('has its sandbox started by the gateway, over real HTTP, and reported in readiness', async () => {
+    expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(t.gateway.config.merchantAccounts.find((account) => account.code === ACCOUNT)?.baseUrl).toBe(sandbox.baseUrl);
+    const ready = (await (await fetch(`${t.gateway.url}/readyz`)).json()) as { sandboxes: Record<string, string> };
+    expect(ready.sandboxes).toEqual({ [THIRD_PROVIDER]: 'up' });
   });
 
   async function createDeposit(amount: string): Promise<{ id: string; reference: string }> {

@@ -18,7 +18,7 @@ import type {
   WebhookVerification,
 } from '../../../src/providers/provider.js';
 import type { ProviderDefinition } from '../../../src/providers/registry.js';
-import type { ThirdPayment } from './sandbox.js';
+import { startThirdSandbox, type ThirdPayment } from './sandbox.js';
 
 declare module '../../../src/providers/provider.js' {
   interface ProviderNames {
@@ -125,4 +125,13 @@ export const thirdProvider: ProviderDefinition = {
   },
   capabilities: {},
   createAdapter: (settings) => createThirdAdapter({ timeoutMs: settings.timeoutMs }),
+  // Started by the gateway's sandbox host for `sandbox: true` accounts, like the built-in ones.
+  sandbox: {
+    async start({ accounts, webhookBaseUrl }) {
+      if (accounts.length !== 1) throw new Error('the third gateway sandbox serves one account');
+      const sandbox = await startThirdSandbox();
+      sandbox.webhookUrl = `${webhookBaseUrl}/webhooks/${THIRD_PROVIDER}/${accounts[0]!.code}`;
+      return sandbox;
+    },
+  },
 };

@@ -18,7 +18,7 @@ export interface ThirdPayment {
 
 export interface ThirdSandbox {
   /** Base address the adapter calls, e.g. http://127.0.0.1:1234 */
-  url: string;
+  baseUrl: string;
   payments: Map<string, ThirdPayment>;
   /** Where paid payments are reported; set once the gateway listens. */
   webhookUrl: string | undefined;
@@ -56,8 +56,10 @@ export async function startThirdSandbox(): Promise<ThirdSandbox> {
 
   const server = createServer((req, res) => {
     void (async () => {
-      if (req.headers.authorization !== `Bearer ${THIRD_API_KEY}`) return reply(res, 401, { error: 'unauthorized' });
       const url = new URL(req.url ?? '/', 'http://sandbox');
+      // Readiness, as the gateway's sandbox host asks it: no key.
+      if (req.method === 'GET' && url.pathname === '/healthz') return reply(res, 200, { ok: true });
+      if (req.headers.authorization !== `Bearer ${THIRD_API_KEY}`) return reply(res, 401, { error: 'unauthorized' });
       if (req.method === 'GET' && url.pathname === '/health') return reply(res, 200, { ok: true });
       if (req.method === 'POST' && url.pathname === '/payments') {
         const body = (await readJson(req)) as { merchant_reference: string; amount: string; currency: string };
@@ -87,7 +89,7 @@ export async function startThirdSandbox(): Promise<ThirdSandbox> {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const sandbox: ThirdSandbox = {
-    url,
+    baseUrl: url,
     payments,
     webhookUrl: undefined,
     async send(body, secret = THIRD_WEBHOOK_SECRET) {
