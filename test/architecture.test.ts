@@ -186,7 +186,7 @@ describe('the provider registry', () => {
     const names = ['acme-pay'];
     expect(providerNamesIn("// acme-pay\nconst a = 'acme-pay';", names)).toEqual(['acme-pay']);
     expect(providerNamesIn('const url = `/webhooks/${x}/acme-pay`;', names)).toEqual(['acme-pay']);
-    expect(providerNamesIn("import { x } from './acme-pay/index.js';", names)).toEqual(['acme-pay']);
+    expect(providerNamesIn('import { x } from "./acme-pay/index.js";', names)).toEqual(['acme-pay']);
     expect(providerNamesIn('/** `webhook:acme-pay/a` */ const b = 1;', names)).toEqual([]);
   });
 });
