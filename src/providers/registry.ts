@@ -183,10 +183,26 @@ export class ProviderRegistry {
     for (const definition of this.byName.values()) {
       const adapter = definition.createAdapter(settings, logger.child({ provider: definition.name }));
       if (adapter.name !== definition.name) throw new Error(`Provider "${definition.name}" created an adapter named "${adapter.name}"`);
+      const missing = missingMethods(definition, adapter);
+      if (missing.length > 0) throw new Error(`Provider "${definition.name}" declares capabilities its adapter lacks: ${missing.join(', ')}`);
       adapters[definition.name] = adapter;
     }
     return adapters;
   }
+}
+
+/** The methods each capability needs of an adapter: checked when adapters are made, so `moneyMovement` and `webhookRegistration` below are never wrong. */
+const CAPABILITY_METHODS: Record<Capability, ReadonlyArray<keyof MoneyMovementProvider | keyof WebhookRegistrationProvider>> = {
+  refunds: ['requestRefund'],
+  payouts: ['validatePayout', 'createPayout', 'listPayouts'],
+  cardForm: ['getCardSession', 'settleCard', 'checkoutSessionDeadline'],
+  webhookRegistration: ['registerWebhook', 'simulatePayment'],
+};
+
+function missingMethods(definition: ProviderDefinition, adapter: DepositProvider): string[] {
+  return (Object.keys(CAPABILITY_METHODS) as Capability[])
+    .filter((capability) => definition.capabilities[capability] === true)
+    .flatMap((capability) => CAPABILITY_METHODS[capability].filter((method) => typeof (adapter as unknown as Record<string, unknown>)[method] !== 'function').map((method) => `${capability} (${method})`));
 }
 
 /** An adapter's refunds, payouts and card form, once its definition said it has them. */
