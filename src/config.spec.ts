@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
+import type { ProviderName } from './providers/provider.js';
+import type { ProviderDefinition } from './providers/registry.js';
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -55,6 +57,26 @@ describe('loadConfig', () => {
     const foreign = problems({ MERCHANT_ACCOUNTS: JSON.stringify([{ ...account, apiKey: 'sk_live_not_a_real_key' }]) });
     expect(foreign).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-live\]\.apiKey: /)]);
     expect(foreign.join()).not.toContain('not_a_real_key');
+  });
+
+  it('takes providers from the registry: an unknown one is refused with the registered names, a registered one is accepted', () => {
+    const account = { code: 'acme-main', provider: 'acme-pay', baseUrl: 'https://acme.example', apiKey: 'acme_test_not_a_real_key', webhookSecrets: ['whsec_123456789'] };
+    const env = { MERCHANT_ACCOUNTS: JSON.stringify([account]) };
+    expect(problems(env)).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[acme-main\]\.provider: unknown provider "acme-pay"; the registered providers are [a-z-]+(, [a-z-]+)+$/)]);
+    const acme: ProviderDefinition = {
+      // A provider's folder adds its name to ProviderNames; this throwaway one only borrows the type.
+      name: 'acme-pay' as ProviderName,
+      description: 'Acme.',
+      rails: ['PIX'],
+      keys: { prefixes: { test: 'acme_test_', live: 'acme_live_' }, mode: (key) => (key.startsWith('acme_test_') ? 'test' : undefined), rule: () => 'an acme-pay key starts with acme_test_' },
+      capabilities: {},
+      createAdapter: () => {
+        throw new Error('not needed to load the configuration');
+      },
+    };
+    const config = loadConfig(env, { providers: [acme] });
+    expect(config.merchantAccounts).toEqual([expect.objectContaining({ code: 'acme-main', provider: 'acme-pay', livemode: false })]);
+    expect(() => loadConfig({ MERCHANT_ACCOUNTS: JSON.stringify([{ ...account, apiKey: 'wrong_key_1234' }]) }, { providers: [acme] })).toThrow(/acme-pay key starts with acme_test_/);
   });
 
   it('refuses production without a database, real accounts and a public URL, and refuses demo clients', () => {

@@ -4,11 +4,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { MerchantAccount, ProviderName } from './providers/provider.js';
-import {
-  PUBLISHABLE_KEY_PREFIX as QR_PUBLISHABLE_KEY_PREFIX,
-  SECRET_KEY_PREFIX as QR_SECRET_KEY_PREFIX,
-  secretKeyMode as qrSecretKeyMode,
-} from './providers/qr-gateway/assumptions.js';
+import { providerRegistry } from './providers/index.js';
+import type { ProviderDefinition, ProviderRegistry } from './providers/registry.js';
 
 export type Environment = 'development' | 'test' | 'production';
 
@@ -163,7 +160,8 @@ const url = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
 const merchantAccountSchema = z.object({
   code: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'code must be lower-case letters, digits and dashes'),
-  provider: z.enum(['deposit-gateway', 'qr-gateway']),
+  /** A registered provider's name (src/providers/index.ts); checked against the registry below. */
+  provider: z.string().min(1, 'provider is required'),
   /** Optional: the key's prefix says test or live; when given it must agree with the key. */
   livemode: z.boolean().optional(),
   /** Served by the in-process sandbox (development and tests only); then `baseUrl` is not given. */
@@ -254,12 +252,20 @@ const envSchema = z.object({
 
 type Env = Record<string, string | undefined>;
 
+/** What `loadConfig` is told besides the environment. */
+export interface LoadConfigOptions {
+  /** Providers registered besides the built-in ones: their accounts may then be configured. */
+  providers?: readonly ProviderDefinition[];
+}
+
 /**
- * Reads and validates the configuration. Throws `ConfigError` naming every bad variable.
+ * Reads and validates the configuration, with merchant accounts checked against the provider
+ * registry. Throws `ConfigError` naming every bad variable.
  *
  * @example loadConfig({ PORT: '0', DATA_DIR: '/tmp/gw' })
  */
-export function loadConfig(env: Env = process.env): GatewayConfig {
+export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): GatewayConfig {
+  const registry = providerRegistry(options.providers);
   // Empty strings are treated as unset, as in most twelve-factor tooling.
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = envSchema.safeParse(cleaned);
@@ -270,7 +276,7 @@ export function loadConfig(env: Env = process.env): GatewayConfig {
   const problems: string[] = [];
   const production = e.NODE_ENV === 'production';
 
-  const merchantAccounts = e.MERCHANT_ACCOUNTS ? parseMerchantAccounts(e.MERCHANT_ACCOUNTS, problems) : defaultSandboxAccounts();
+  const merchantAccounts = e.MERCHANT_ACCOUNTS ? parseMerchantAccounts(e.MERCHANT_ACCOUNTS, registry, problems) : defaultSandboxAccounts(registry);
   const demoClients = e.DEMO_CLIENTS ?? !production;
 
   if (production) {
@@ -366,7 +372,7 @@ export function loadConfigOrExit(env: Env = process.env): GatewayConfig {
   }
 }
 
-function parseMerchantAccounts(json: string, problems: string[]): MerchantAccountConfig[] {
+function parseMerchantAccounts(json: string, registry: ProviderRegistry, problems: string[]): MerchantAccountConfig[] {
   let raw: unknown;
   try {
     raw = JSON.parse(json);
@@ -386,16 +392,20 @@ function parseMerchantAccounts(json: string, problems: string[]): MerchantAccoun
     if (!account.sandbox && !account.baseUrl) problems.push(`MERCHANT_ACCOUNTS[${account.code}].baseUrl: required unless the account is a sandbox account`);
     if (codes.has(account.code)) problems.push(`MERCHANT_ACCOUNTS: duplicate account code ${account.code}`);
     codes.add(account.code);
-    const mode = keyMode(account.provider, account.apiKey);
-    if (!mode) {
-      problems.push(`MERCHANT_ACCOUNTS[${account.code}].apiKey: ${keyRule(account.provider, account.apiKey)}`);
-    } else if (account.livemode !== undefined && account.livemode !== (mode === 'live')) {
+    const checked = registry.checkAccount(account);
+    if (!checked.ok) {
+      problems.push(`MERCHANT_ACCOUNTS[${account.code}].${checked.field}: ${checked.message}`);
+      continue;
+    }
+    const { mode, prefix } = checked;
+    if (account.livemode !== undefined && account.livemode !== (mode === 'live')) {
       problems.push(
-        `MERCHANT_ACCOUNTS[${account.code}].livemode: is ${account.livemode} but the apiKey is a ${mode} key (${KEY_PREFIXES[account.provider][mode]}); the key's prefix decides, so correct or drop livemode`,
+        `MERCHANT_ACCOUNTS[${account.code}].livemode: is ${account.livemode} but the apiKey is a ${mode} key (${prefix}); the key's prefix decides, so correct or drop livemode`,
       );
     }
     accounts.push({
       ...account,
+      provider: account.provider as ProviderName,
       livemode: mode === 'live',
       baseUrl: account.sandbox ? '' : (account.baseUrl ?? '').replace(/\/+$/, ''),
     });
@@ -404,55 +414,13 @@ function parseMerchantAccounts(json: string, problems: string[]): MerchantAccoun
 }
 
 /**
- * Key prefixes the providers document, which also tell test from live. Deposit gateway:
- * Authentication 2. QR gateway: the backend secret key sent as the bearer (Authentication 1-2,
- * assumption Q20 in src/providers/qr-gateway/assumptions.ts).
- */
-const KEY_PREFIXES: Record<ProviderName, { test: string; live: string }> = {
-  'deposit-gateway': { test: 'svc_test_', live: 'svc_live_' },
-  'qr-gateway': { test: QR_SECRET_KEY_PREFIX.test, live: QR_SECRET_KEY_PREFIX.live },
-};
-
-function keyMode(provider: ProviderName, apiKey: string): 'test' | 'live' | undefined {
-  if (provider === 'qr-gateway') return qrSecretKeyMode(apiKey);
-  const prefixes = KEY_PREFIXES[provider];
-  if (apiKey.startsWith(prefixes.test)) return 'test';
-  if (apiKey.startsWith(prefixes.live)) return 'live';
-  return undefined;
-}
-
-/** Why a key is refused; names prefixes only, never the key. */
-function keyRule(provider: ProviderName, apiKey: string): string {
-  const { test, live } = KEY_PREFIXES[provider];
-  if (provider === 'qr-gateway' && apiKey.startsWith(QR_PUBLISHABLE_KEY_PREFIX)) {
-    return `a pk_ key is the QR gateway's publishable (client-side) key and cannot call its API; configure the secret key, which starts with ${test} (test) or ${live} (live)`;
-  }
-  return `a ${provider} key starts with ${test} (test) or ${live} (live)`;
-}
-
-/**
  * With no MERCHANT_ACCOUNTS, one test account per provider, served by the in-process sandboxes.
  * Their keys and secrets are fixed test values that only the local sandbox accepts.
  */
-function defaultSandboxAccounts(): MerchantAccountConfig[] {
-  return [
-    {
-      code: 'dg-test',
-      provider: 'deposit-gateway',
-      livemode: false,
-      baseUrl: '',
-      apiKey: 'svc_test_sandbox_deposit_gateway',
-      webhookSecrets: ['whsec_sandbox_deposit_gateway'],
-      sandbox: true,
-    },
-    {
-      code: 'qr-test',
-      provider: 'qr-gateway',
-      livemode: false,
-      baseUrl: '',
-      apiKey: 'sk_test_sandbox_qr_gateway',
-      webhookSecrets: ['whsec_sandbox_qr_gateway'],
-      sandbox: true,
-    },
-  ];
+function defaultSandboxAccounts(registry: ProviderRegistry): MerchantAccountConfig[] {
+  return registry.definitions().flatMap((definition) =>
+    definition.defaultSandboxAccount
+      ? [{ ...definition.defaultSandboxAccount, provider: definition.name, livemode: false, baseUrl: '', sandbox: true }]
+      : [],
+  );
 }

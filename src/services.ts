@@ -6,8 +6,8 @@ import { createLogger, type Logger } from './lib/logger.js';
 import { JobQueue } from './kernel/jobs.js';
 import { LocalPubSub } from './lib/pubsub.js';
 import type { MerchantAccount } from './providers/provider.js';
-import { createDepositGatewayAdapter } from './providers/deposit-gateway/index.js';
-import { createQrGatewayAdapter } from './providers/qr-gateway/index.js';
+import { providerRegistry } from './providers/index.js';
+import { moneyMovement, webhookRegistration, type Capability, type ProviderRegistry } from './providers/registry.js';
 import { ApiClientService } from './modules/clients/api-client.service.js';
 import { EventLog } from './kernel/events/event-log.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
@@ -45,18 +45,25 @@ export type { Services };
 export interface CreateServicesOptions {
   merchantAccounts: MerchantAccount[];
   providers: GatewayConfig['providers'];
+  /** The providers the gateway knows; default: the built-in ones. */
+  registry?: ProviderRegistry;
   logger?: Logger;
 }
 
 export function createServices(options: CreateServicesOptions): Services {
   const accounts = new MerchantAccountService(options.merchantAccounts);
   const logger = options.logger ?? createLogger({ level: 'silent' });
-  const { timeoutMs, maxRetries, qrAmountUnit } = options.providers;
+  const { timeoutMs, maxRetries } = options.providers;
   const events = new EventLog();
-  const providers = {
-    'deposit-gateway': createDepositGatewayAdapter({ timeoutMs, maxRetries, logger: logger.child({ provider: 'deposit-gateway' }) }),
-    'qr-gateway': createQrGatewayAdapter({ amountUnit: qrAmountUnit, timeoutMs, maxRetries, logger: logger.child({ provider: 'qr-gateway' }) }),
+  const registry = options.registry ?? providerRegistry();
+  const providers = registry.createAdapters(options.providers, logger);
+  /** The first registered provider with a capability: the one whose API the capability's service calls. */
+  const capable = (capability: Capability) => {
+    const name = registry.withCapability(capability)[0];
+    if (name === undefined) throw new Error(`No registered provider has the ${capability} capability`);
+    return providers[name]!;
   };
+  const payoutProvider = moneyMovement(capable('payouts'));
   // A key's holder may spend every provider attempt before it answers; a crashed holder's key is
   // taken over after that.
   const idempotency = new IdempotencyLayer({ leaseMs: timeoutMs * (maxRetries + 1) + 5_000, logger: logger.child({ component: 'idempotency' }) });
@@ -68,9 +75,8 @@ export function createServices(options: CreateServicesOptions): Services {
   transitions.register(refundTransitions);
   transitions.register(payoutTransitions);
   transitions.register(withdrawalTransitions);
-  const deposits = new DepositService({ accounts, providers, events, transitions, operations, logger: logger.child({ component: 'deposits' }) });
-  const replaySources = { account: (code: string) => accounts.get(code), provider: (name: keyof typeof providers) => providers[name] };
-  const webhooks = new WebhookInbox(replaySources);
+  const deposits = new DepositService({ accounts, providers, registry, events, transitions, operations, logger: logger.child({ component: 'deposits' }) });
+  const webhooks = new WebhookInbox({ account: (code: string) => accounts.get(code), provider: (name: string) => (registry.has(name) ? providers[name] : undefined) });
   webhooks.register('deposit', depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions) }));
   webhooks.register('refund', refundWebhookHandler(transitions));
   webhooks.register('chargeback', chargebackWebhookHandler(events));
@@ -78,8 +84,8 @@ export function createServices(options: CreateServicesOptions): Services {
   webhooks.register('withdrawal', withdrawalWebhookHandler(transitions));
   registerDepositJobs(jobs, deposits);
   registerInboxJobs(jobs, webhooks);
-  const payouts = new PayoutService({ accounts, provider: providers['deposit-gateway'], events, transitions, operations, logger: logger.child({ component: 'payouts' }) });
-  const refunds = new RefundService({ accounts, providers: { 'deposit-gateway': providers['deposit-gateway'] }, transitions, operations, logger: logger.child({ component: 'refunds' }) });
+  const payouts = new PayoutService({ accounts, provider: payoutProvider, events, transitions, operations, logger: logger.child({ component: 'payouts' }) });
+  const refunds = new RefundService({ accounts, providers: Object.fromEntries(registry.withCapability('refunds').map((name) => [name, moneyMovement(providers[name]!)])), transitions, operations, logger: logger.child({ component: 'refunds' }) });
   const reconcilerLogger = logger.child({ component: 'reconciler' });
   return {
     accounts,
@@ -90,9 +96,9 @@ export function createServices(options: CreateServicesOptions): Services {
     deposits,
     payouts,
     withdrawals: new WithdrawalService(),
-    qrCodes: new QrCodeService({ accounts, provider: providers['qr-gateway'], deposits, logger: logger.child({ component: 'qr-codes' }) }),
+    qrCodes: new QrCodeService({ accounts, provider: webhookRegistration(capable('webhookRegistration')), deposits, logger: logger.child({ component: 'qr-codes' }) }),
     refunds,
-    cardForm: new CardFormService({ accounts, provider: providers['deposit-gateway'], deposits, transitions, logger: logger.child({ component: 'card-form' }) }),
+    cardForm: new CardFormService({ accounts, provider: moneyMovement(capable('cardForm')), deposits, transitions, logger: logger.child({ component: 'card-form' }) }),
     reconciler: new Reconciler({
       accounts,
       providers,
@@ -103,12 +109,13 @@ export function createServices(options: CreateServicesOptions): Services {
       jobs,
       logger: reconcilerLogger,
       payouts: {
+        provider: payoutProvider.name,
         accountsDue: (em, options) => accountsWithPayoutsDue(em, options),
         reconcile: async (em, account, options) => {
           const result = await reconcilePendingPayouts(
             em,
             account,
-            { provider: providers['deposit-gateway'], events, transitions, resume: (fork, id) => payouts.resume(fork, id) },
+            { provider: payoutProvider, events, transitions, resume: (fork, id) => payouts.resume(fork, id) },
             { ...options, logger: reconcilerLogger },
           );
           return { checked: result.checked, applied: result.applied, resubmitted: result.resubmitted, missing: result.missing.length };
@@ -121,5 +128,6 @@ export function createServices(options: CreateServicesOptions): Services {
     idempotency,
     jobs,
     providers,
+    registry,
   };
 }

@@ -149,6 +149,48 @@ describe('the layers of src/', () => {
   });
 });
 
+/**
+ * Where a built-in provider may be named in src/ (DESIGN.md "Provider registry": nothing outside
+ * its folder, the sandbox and one composition point names a provider), each with its reason.
+ */
+const MAY_NAME_PROVIDERS: Array<{ matches: (file: string) => boolean; why: string }> = [
+  { matches: (file) => /^providers\/[^/]+\//.test(file), why: "a provider's own folder" },
+  { matches: (file) => file.startsWith('sandbox/'), why: 'the sandboxes simulate each provider' },
+  { matches: (file) => file === 'providers/index.ts', why: 'the one composition point that lists the built-in providers' },
+  { matches: (file) => file.startsWith('db/migrations/'), why: 'migrations are history: the first ones wrote the closed list that a later one opens' },
+];
+
+/** The provider names written in a file's code: string and template literals, import paths included; comments are prose. */
+function providerNamesIn(text: string, names: readonly string[]): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) found.push(...names.filter((name) => node.text.includes(name)));
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true));
+  return found;
+}
+
+describe('the provider registry', () => {
+  it('is the only way the rest of src/ knows a provider: no other file names a built-in one', async () => {
+    const { BUILT_IN_PROVIDERS } = await import('../src/providers/index.js');
+    const names = BUILT_IN_PROVIDERS.map((definition) => definition.name);
+    expect(names.length).toBeGreaterThan(1);
+    const naming = [...graph.keys()]
+      .filter((file) => !MAY_NAME_PROVIDERS.some((place) => place.matches(file)))
+      .flatMap((file) => [...new Set(providerNamesIn(readFileSync(path.join(SRC, file), 'utf8'), names))].map((name) => `src/${file} names ${name}`));
+    expect(naming).toEqual([]);
+  });
+
+  it('finds names in code, not in comments', () => {
+    const names = ['acme-pay'];
+    expect(providerNamesIn("// acme-pay\nconst a = 'acme-pay';", names)).toEqual(['acme-pay']);
+    expect(providerNamesIn('const url = `/webhooks/${x}/acme-pay`;', names)).toEqual(['acme-pay']);
+    expect(providerNamesIn('import { x } from "./acme-pay/index.js";', names)).toEqual(['acme-pay']);
+    expect(providerNamesIn('/** `webhook:acme-pay/a` */ const b = 1;', names)).toEqual([]);
+  });
+});
+
 describe('the circle finder', () => {
   it('finds a circle of three and nothing in a chain', () => {
     expect(circles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);

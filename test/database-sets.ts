@@ -40,6 +40,7 @@ export const ON_ONE_DATABASE: Readonly<Record<string, string>> = {
   'test/hardening/fuzz.test.ts': "input checks answer before any write; what reaches storage is unstorable-text.test.ts's, run on both",
   'test/payouts/': 'payout rules, modes and provider answers above the database; the payout flow runs on both',
   'test/performance/': 'read paths, fan-out and compiled execution of the same queries above the database; the write path runs on both',
+  'test/providers/third-provider.test.ts': "a provider registered from test/: its deposits take the kernel's paths, whose SQL the built-in providers' flows run on both",
   'test/qr/': 'QR rules and provider events above the database; the QR flow runs on both',
   'test/reconciliation/': "decisions from the provider's answers; the reconciler's sweep and its jobs run on both",
   'test/recovery/crash.test.ts': 'kill -9 of the gateway process: PostgreSQL only, since PGlite lives in the process that is killed',

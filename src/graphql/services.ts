@@ -3,8 +3,8 @@
 
 import type { JobQueue } from '../kernel/jobs.js';
 import type { LocalPubSub } from '../lib/pubsub.js';
-import type { DepositGatewayAdapter } from '../providers/deposit-gateway/index.js';
-import type { QrGatewayAdapter } from '../providers/qr-gateway/index.js';
+import type { DepositProvider, ProviderName } from '../providers/provider.js';
+import type { ProviderRegistry } from '../providers/registry.js';
 import type { ApiClientService } from '../modules/clients/api-client.service.js';
 import type { EventLog } from '../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../modules/merchant-accounts/merchant-account.service.js';
@@ -51,5 +51,7 @@ export interface Services {
    */
   jobs: JobQueue;
   /** One adapter per provider; every call names its merchant account. */
-  providers: { 'deposit-gateway': DepositGatewayAdapter; 'qr-gateway': QrGatewayAdapter };
+  providers: Readonly<Record<ProviderName, DepositProvider>>;
+  /** What each provider declared: rails, key rules, capabilities. */
+  registry: ProviderRegistry;
 }

@@ -23,7 +23,7 @@ export interface Transition<Row, S extends string, C extends ReportedChange<S>> 
   row: Row;
   change: C;
   from: S;
-  /** Who reports the change, for the record (e.g. `webhook:deposit-gateway/dg-test`, `reconciler`). */
+  /** Who reports the change, for the record (e.g. `webhook:<provider>/<account>`, `reconciler`). */
   source: string;
 }
 

@@ -5,7 +5,16 @@
 import type { Money } from '../lib/money.js';
 import type { UserErrorCode } from '../lib/user-error-codes.js';
 
-export type ProviderName = 'deposit-gateway' | 'qr-gateway';
+/**
+ * The names of the registered providers. Empty here: each provider's folder adds its own name
+ * (`declare module '../provider.js' { interface ProviderNames { 'acme-pay': true } }`) beside its
+ * registry definition, so a map over providers is typed without this file naming any.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ProviderNames {}
+
+/** A registered provider's name (src/providers/registry.ts): lower-case letters, digits and dashes. */
+export type ProviderName = keyof ProviderNames & string;
 
 /** How the money moves. One `Deposit` type covers every rail of both providers. */
 export type Rail = 'HOSTED_CHECKOUT' | 'CARD' | 'OPEN_BANKING' | 'LATAM' | 'UPI' | 'PIX' | 'CRYPTO' | 'THAI_QR';
@@ -355,6 +364,8 @@ export interface RegisterWebhookRequest {
 
 /** Providers whose webhooks are registered through their API, and whose test mode can be driven. */
 export interface WebhookRegistrationProvider {
+  /** Every event name a registration may subscribe to; the gateway registers itself for all of them. */
+  readonly webhookEvents: readonly string[];
   registerWebhook(account: MerchantAccount, request: RegisterWebhookRequest): Promise<ProviderResult<WebhookRegistration>>;
   /** Test mode only: the dashboard's "simulate success/failure" for a payment. */
   simulatePayment(account: MerchantAccount, reference: string, outcome: 'SUCCEEDED' | 'FAILED'): Promise<ProviderResult<ProviderDeposit>>;

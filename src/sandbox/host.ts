@@ -3,12 +3,15 @@
 
 import type { MerchantAccountConfig } from '../config.js';
 import type { Logger } from '../lib/logger.js';
+import type { ProviderDefinition, RunningSandbox } from '../providers/registry.js';
 import { startDepositGatewaySandbox, type DepositGatewaySandbox } from './deposit-gateway/index.js';
 import { startQrGatewaySandbox, type QrGatewaySandbox } from './qr-gateway/index.js';
 
 export interface SandboxHost {
   depositGateway?: DepositGatewaySandbox;
   qrGateway?: QrGatewaySandbox;
+  /** The sandboxes of providers registered at start-up that declare one, by provider name. */
+  registered: Map<string, RunningSandbox>;
   /** Each running sandbox's health over HTTP: `up` or `down`. */
   health(): Promise<Record<string, 'up' | 'down'>>;
   close(): Promise<void>;
@@ -26,6 +29,8 @@ export interface StartSandboxesOptions {
   ports?: { deposit: number; qr: number };
   /** Where the sandboxes keep their state across restarts; undefined: memory only. */
   stateDir?: string;
+  /** The registered providers: those that declare a sandbox get it started for their sandbox accounts. */
+  providers?: readonly ProviderDefinition[];
   logger: Logger;
 }
 
@@ -46,16 +51,20 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
   const depositAccounts = options.accounts.filter((account) => account.provider === 'deposit-gateway');
   const qrAccounts = options.accounts.filter((account) => account.provider === 'qr-gateway');
   const host: SandboxHost = {
+    registered: new Map(),
     async health() {
       const entries = await Promise.all(
-        Object.entries({ 'deposit-gateway': host.depositGateway?.checkoutUrl, 'qr-gateway': host.qrGateway?.baseUrl })
-          .filter((entry): entry is [string, string] => entry[1] !== undefined)
-          .map(async ([name, base]) => [name, (await isUp(`${base}/healthz`)) ? 'up' : 'down'] as const),
+        [
+          ...Object.entries({ 'deposit-gateway': host.depositGateway?.checkoutUrl, 'qr-gateway': host.qrGateway?.baseUrl }).map(([name, base]) => [name, base && `${base}/healthz`] as const),
+          ...[...host.registered].map(([name, sandbox]) => [name, sandbox.healthUrl ?? `${sandbox.baseUrl}/healthz`] as const),
+        ]
+          .filter((entry): entry is readonly [string, string] => entry[1] !== undefined)
+          .map(async ([name, url]) => [name, (await isUp(url)) ? 'up' : 'down'] as const),
       );
       return Object.fromEntries(entries);
     },
     async close() {
-      await Promise.all([host.depositGateway?.close(), host.qrGateway?.close()]);
+      await Promise.all([host.depositGateway?.close(), host.qrGateway?.close(), ...[...host.registered.values()].map((sandbox) => sandbox.close())]);
     },
   };
 
@@ -87,6 +96,18 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
     });
     for (const account of qrAccounts) account.baseUrl = host.qrGateway.baseUrl;
     log.info({ provider: 'qr-gateway', url: host.qrGateway.baseUrl, stateDir: options.stateDir ?? null }, 'sandbox started');
+  }
+
+  for (const definition of options.providers ?? []) {
+    const accounts = options.accounts.filter((account) => account.provider === definition.name);
+    if (!definition.sandbox || accounts.length === 0) continue;
+    const sandbox = await definition.sandbox.start({ accounts, webhookBaseUrl: options.webhookBaseUrl, logger: log.child({ provider: definition.name }) }).catch(async (error: unknown) => {
+      await host.close();
+      throw error;
+    });
+    host.registered.set(definition.name, sandbox);
+    for (const account of accounts) account.baseUrl = sandbox.baseUrl;
+    log.info({ provider: definition.name, url: sandbox.baseUrl }, 'sandbox started');
   }
   return host;
 

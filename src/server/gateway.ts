@@ -11,7 +11,9 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { OperationDefinitionNode } from 'graphql';
-import type { GatewayConfig } from '../config.js';
+import type { GatewayConfig, MerchantAccountConfig } from '../config.js';
+import { providerRegistry } from '../providers/index.js';
+import type { ProviderDefinition } from '../providers/registry.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { entities } from '../entities.js';
 import { compiledExecution } from '../graphql/compiled-execution.js';
@@ -61,9 +63,14 @@ export interface StartGatewayOptions {
   config: GatewayConfig;
   /** Defaults to a pino logger on stdout at the configured level. */
   logger?: Logger;
+  /**
+   * Providers registered besides the built-in ones (src/providers/index.ts); the configuration
+   * must have been loaded with the same ones (`loadConfig(env, { providers })`).
+   */
+  providers?: readonly ProviderDefinition[];
 }
 
-export async function startGateway({ config, logger: givenLogger }: StartGatewayOptions): Promise<Gateway> {
+export async function startGateway({ config, logger: givenLogger, providers: extraProviders = [] }: StartGatewayOptions): Promise<Gateway> {
   const logger = givenLogger ?? createLogger({ level: config.logLevel });
   // Only NODE_ENV=development opens introspection to every key and shows stack traces; tests
   // run as `test` and so see what production clients see.
@@ -74,7 +81,8 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
   assertPayoutTransitionsConsistent();
   assertWithdrawalTransitionsConsistent();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, entities, timeouts: config.database });
-  const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
+  const registry = providerRegistry(extraProviders);
+  const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, registry, logger });
   const metrics = new GatewayMetrics();
   // The slowest provider answer: every attempt timing out, plus the back-off between them.
   const slowestAnswerMs = config.providers.timeoutMs * (config.providers.maxRetries + 1) + 5_000;
@@ -142,7 +150,7 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
 
-  const schema = await buildGatewaySchema(services.pubsub);
+  const schema = await buildGatewaySchema(services.pubsub, registry.definitions());
   const armor = new ApolloArmor({
     maxDepth: { n: config.graphql.maxDepth },
     maxAliases: { n: config.graphql.maxAliases },
@@ -257,14 +265,16 @@ export async function startGateway({ config, logger: givenLogger }: StartGateway
     qrAmountUnit: config.providers.qrAmountUnit,
     ports: { deposit: config.sandbox.depositPort, qr: config.sandbox.qrPort },
     stateDir: config.sandbox.stateDir,
+    providers: registry.definitions(),
     logger,
   });
   sandboxHost = sandboxes;
-  // The QR gateway sends events only to registered URLs: register ours with each sandbox account
-  // and, when QR_REGISTER_WEBHOOK is on, with each real one.
-  for (const account of config.merchantAccounts.filter((candidate) => candidate.provider === 'qr-gateway' && (candidate.sandbox || config.providers.qrRegisterWebhook))) {
+  // A provider with webhook registration (the QR gateway) sends events only to registered URLs:
+  // register ours with each sandbox account and, when QR_REGISTER_WEBHOOK is on, with each real one.
+  const registering = (account: MerchantAccountConfig) => registry.can(account.provider, 'webhookRegistration') && (account.sandbox || config.providers.qrRegisterWebhook);
+  for (const account of config.merchantAccounts.filter(registering)) {
     // A sandbox that kept its state across the restart still has our registration: no second one.
-    const ours = `${config.publicUrl ?? url}/webhooks/qr-gateway/${account.code}`;
+    const ours = `${config.publicUrl ?? url}/webhooks/${account.provider}/${account.code}`;
     if (account.sandbox && sandboxes.qrGateway?.controls.webhooks().some((registration) => registration.apiKey === account.apiKey && registration.url === ours)) continue;
     await services.qrCodes.registerGatewayWebhook(db.fork(), account, config.publicUrl ?? url, { reuseExisting: !account.sandbox });
   }

@@ -6,6 +6,7 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/lib/logger.js';
+import type { ProviderDefinition } from '../../src/providers/registry.js';
 import { startGateway, type Gateway } from '../../src/server/gateway.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -22,6 +23,11 @@ export interface StartTestGatewayOptions {
   env?: Record<string, string>;
   /** Reuse a database (e.g. a second instance, or a restart); the caller then drops it. */
   database?: TestDatabase;
+  /**
+   * Providers registered besides the built-in ones, through the public registration API only
+   * (their accounts then go in `env.MERCHANT_ACCOUNTS`).
+   */
+  providers?: readonly ProviderDefinition[];
 }
 
 export async function startTestGateway(options: StartTestGatewayOptions = {}): Promise<TestGateway & { database: TestDatabase }> {
@@ -37,7 +43,7 @@ export async function startTestGateway(options: StartTestGatewayOptions = {}): P
     ...(process.env.GRAPHQL_COMPILE_AFTER ? { GRAPHQL_COMPILE_AFTER: process.env.GRAPHQL_COMPILE_AFTER } : {}),
     ...database.env,
     ...options.env,
-  });
+  }, { providers: options.providers ?? [] });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -45,7 +51,7 @@ export async function startTestGateway(options: StartTestGatewayOptions = {}): P
       callback();
     },
   });
-  const gateway = await startGateway({ config, logger: createLogger({ level: 'debug', destination: sink }) });
+  const gateway = await startGateway({ config, logger: createLogger({ level: 'debug', destination: sink }), providers: options.providers ?? [] });
   const key = (name: string) => gateway.demoClients.find((client) => client.name.startsWith(name))?.key ?? '';
   return {
     gateway,

@@ -1,7 +1,7 @@
 // Builds the one GraphQL schema from the type-graphql resolvers of every module.
 
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
 import { AdminActionResolver } from '../../modules/audit/admin-action.resolver.js';
 import { ApiClientResolver } from '../../modules/clients/api-client.resolver.js';
 import { MerchantAccountResolver } from '../../modules/merchant-accounts/merchant-account.resolver.js';
@@ -23,6 +23,8 @@ import { DateTimeScalar, DecimalScalar } from '../scalars.js';
 import { guardStorableArguments } from '../storable-arguments.js';
 import { auditMutations } from '../audit.js';
 import { LocalPubSub, typeGraphqlPubSub } from '../../lib/pubsub.js';
+import { withPaymentProviders } from '../../modules/deposits/deposit.types.js';
+import type { ProviderDefinition } from '../../providers/registry.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, DepositEventsResolver, PayoutEventsResolver, WithdrawalEventsResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver, AdminActionResolver];
@@ -30,18 +32,23 @@ const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, Mer
 /**
  * @param pubsub the instance's local fan-out; subscriptions in this schema use their own
  * `subscribe` functions over it, and type-graphql requires it to be present.
+ * @param providers the gateway's registered providers: each is a PaymentProvider value of this
+ * schema (the built-in ones always are; the committed SDL has exactly those).
  */
-export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub()): Promise<GraphQLSchema> {
-  const schema = await buildSchema({
-    pubSub: typeGraphqlPubSub(pubsub),
-    resolvers,
-    authChecker,
-    authMode: 'error',
-    scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
-    // Input rules live in the services, which return userErrors; no class-validator.
-    validate: false,
-    emitSchemaFile: false,
-  });
+export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub(), providers: readonly ProviderDefinition[] = []): Promise<GraphQLSchema> {
+  // Synchronous, so the enum values of this gateway's own providers exist for this build alone.
+  const schema = withPaymentProviders(providers, () =>
+    buildSchemaSync({
+      pubSub: typeGraphqlPubSub(pubsub),
+      resolvers,
+      authChecker,
+      authMode: 'error',
+      scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+      // Input rules live in the services, which return userErrors; no class-validator.
+      validate: false,
+      emitSchemaFile: false,
+    }),
+  );
   // Decimal is part of the contract for every amount, including ones in client-side documents
   // that reference it before a field of ours does; keep it in the schema unconditionally.
   const config = schema.toConfig();

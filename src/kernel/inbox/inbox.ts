@@ -1,6 +1,8 @@
-// The webhook inbox: records each verified provider event once, dispatches it to the handler its
-// subject kind registered, which applies it in the same transaction, and keeps the outcome. Kernel
-// infrastructure: it knows no subject kind; each module registers the handler of its events.
+// The webhook inbox: takes a delivery's exact bytes, has the account's provider adapter verify and
+// parse them, records each verified event once, dispatches it to the handler its subject kind
+// registered, which applies it in the same transaction, and keeps the outcome; a refused or
+// unstorable delivery is kept for admins without its body. Kernel infrastructure: it knows no
+// provider and no subject kind; adapters come from the registry, handlers from each module.
 
 import { createHash } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
@@ -111,11 +113,52 @@ interface StoredDelivery {
   raw_body: string;
 }
 
-/** What replaying a stored delivery needs: the configured accounts and the provider adapters. */
+/** What accepting and replaying a delivery need: the configured accounts and the registered providers' adapters. */
 export interface WebhookReplaySources {
   account(code: string): MerchantAccount | undefined;
-  provider(name: ProviderName): DepositProvider;
+  /** The adapter of a registered provider; undefined for any other name. */
+  provider(name: string): DepositProvider | undefined;
 }
+
+/** One delivery as the transport read it: the path's provider and account, and the exact bytes. */
+export interface AcceptWebhookInput {
+  /** As the sender wrote it in the path: not trusted until looked up. */
+  provider: string;
+  account: string;
+  body: Buffer;
+  /** Lower-cased header names. */
+  headers: Record<string, string | undefined>;
+  receivedAt: Date;
+  /**
+   * Rejected deliveries kept per merchant account (`WEBHOOK_REJECTED_KEEP`); the oldest beyond it
+   * are deleted. Absent: all are kept.
+   */
+  keepRejectedPerAccount?: number;
+}
+
+/** The admin record of a refused delivery: how many older ones it pruned, or why it could not be kept (the answer stands either way). */
+export type RejectedRecord = { ok: true; pruned: number } | { ok: false; error: unknown };
+
+/** Where a delivery goes: a registered provider and one of its configured accounts. */
+export interface WebhookTarget {
+  provider: ProviderName;
+  account: MerchantAccount;
+}
+
+/** What became of one delivery, for the transport to answer and count. */
+export type AcceptWebhookOutcome =
+  /** No such provider, or no such account of it. Nothing is stored. */
+  | { kind: 'not_found' }
+  /** Verification failed on the bytes: kept as rejected, without its body. */
+  | (WebhookTarget & { kind: 'refused'; reason: WebhookRejection; record: RejectedRecord })
+  /** Authentic but carrying text the database cannot store: kept as rejected and acknowledged, so the provider stops retrying. */
+  | (WebhookTarget & { kind: 'unstorable'; reason: 'TEXT_NOT_STORABLE'; event: WebhookEvent; unstorable: UnstorableText; record: RejectedRecord })
+  /** Stored (or found stored) and decided, committed. */
+  | (WebhookTarget & { kind: 'received'; event: WebhookEvent; result: ReceiveWebhookResult })
+  /** A handler cannot decide it yet: nothing committed; the provider's retry is a first delivery. */
+  | (WebhookTarget & { kind: 'retry_later'; event: WebhookEvent; message: string })
+  /** Infrastructure failure (the database): nothing committed. */
+  | (WebhookTarget & { kind: 'failed'; event: WebhookEvent; error: unknown });
 
 export type ReplayWebhookResult =
   | ({ ok: true; deliveryId: string } & WebhookDecision)
@@ -132,6 +175,66 @@ export class WebhookInbox {
   private readonly handlers = new Map<string, WebhookSubjectHandler>();
 
   constructor(private readonly replaySources?: WebhookReplaySources) {}
+
+  /** Whether a provider of this name is registered: only those become a metric label. */
+  knowsProvider(name: string): boolean {
+    return this.replaySources?.provider(name) !== undefined;
+  }
+
+  /** The provider and account a delivery path names, when the provider is registered and the account is one of its. */
+  target(provider: string, accountCode: string): WebhookTarget | undefined {
+    const adapter = this.replaySources?.provider(provider);
+    const account = this.replaySources?.account(accountCode);
+    if (!adapter || !account || account.provider !== provider) return undefined;
+    return { provider: account.provider, account };
+  }
+
+  /**
+   * The one entry point of a delivery: looks the provider and account up, has the adapter verify
+   * the exact bytes before anything parses them (DESIGN.md "Webhooks are verified on the exact bytes
+   * received"), keeps a refused or unstorable delivery as rejected, and otherwise stores, dedupes
+   * and dispatches the event (`receive`). Returns only once what it stored has committed.
+   */
+  async accept(em: SqlEntityManager, input: AcceptWebhookInput): Promise<AcceptWebhookOutcome> {
+    const target = this.target(input.provider, input.account);
+    const adapter = target && this.replaySources?.provider(target.provider);
+    if (!target || !adapter) return { kind: 'not_found' };
+    const { account } = target;
+    const keepRejected = (reason: RejectedWebhookReason) => this.keepRejected(em, { provider: target.provider, account, reason, body: input.body, receivedAt: input.receivedAt, keepPerAccount: input.keepRejectedPerAccount });
+
+    const verification = adapter.verifyWebhook(account, { body: input.body, headers: input.headers, receivedAt: input.receivedAt });
+    if (!verification.ok) return { ...target, kind: 'refused', reason: verification.reason, record: await keepRejected(verification.reason) };
+    const { event } = verification;
+
+    // Authentic but not storable: the raw body with a NUL byte, or a string of the event (id,
+    // name, references, statuses) that the parser turned into NUL or a lone surrogate, or longer
+    // than the columns it goes to. The database would refuse it on every retry, so it is kept as
+    // rejected (its SHA-256 only) and acknowledged, which stops the provider's retries (spec: any
+    // non-2xx is retried for 24 hours); nothing is applied.
+    const unstorable = this.unstorableText(event, input.body);
+    if (unstorable) {
+      const reason = 'TEXT_NOT_STORABLE';
+      return { ...target, kind: 'unstorable', reason, event, unstorable, record: await keepRejected(reason) };
+    }
+
+    try {
+      const result = await this.receive(em, { provider: target.provider, account, event, rawBody: input.body });
+      return { ...target, kind: 'received', event, result };
+    } catch (error) {
+      if (error instanceof WebhookRetryLater) return { ...target, kind: 'retry_later', event, message: error.message };
+      return { ...target, kind: 'failed', event, error };
+    }
+  }
+
+  /** `recordRejected`, whose failure is reported rather than thrown: a refused delivery's answer does not depend on its record. */
+  private async keepRejected(em: SqlEntityManager, input: RejectedWebhookInput): Promise<RejectedRecord> {
+    try {
+      const recorded = await this.recordRejected(em, input);
+      return { ok: true, pruned: recorded.pruned };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
 
   /** Registers the handler of one subject kind's events (a module's, at composition). */
   register<K extends WebhookSubjectKind>(kind: K, handler: WebhookSubjectHandler<K>): void {
@@ -214,13 +317,15 @@ export class WebhookInbox {
     if (row.outcome === 'rejected') {
       return { ok: false, code: 'DELIVERY_REJECTED', message: 'A rejected delivery kept no body: it cannot be replayed' };
     }
-    const account = this.replaySources?.account(row.merchant_account);
-    if (!account || account.provider !== row.provider || !this.replaySources) {
+    const target = this.target(row.provider, row.merchant_account);
+    const adapter = target && this.replaySources?.provider(target.provider);
+    if (!target || !adapter) {
       return { ok: false, code: 'ACCOUNT_NOT_CONFIGURED', message: `Merchant account ${row.merchant_account} is not configured on this gateway` };
     }
+    const { account } = target;
     // Verified when it was received (only verified bodies are stored), so it is parsed, not re-verified:
     // its signature timestamp is long out of the freshness window by now.
-    const parsed = this.replaySources.provider(row.provider).parseWebhook(account, Buffer.from(row.raw_body, 'utf8'));
+    const parsed = adapter.parseWebhook(account, Buffer.from(row.raw_body, 'utf8'));
     if (!parsed.ok) return { ok: false, code: 'PAYLOAD_INVALID', message: 'The stored body is not a usable event' };
     const input: ReceiveWebhookInput = { provider: row.provider, account, event: parsed.event, rawBody: Buffer.from(row.raw_body, 'utf8') };
     const handler = this.handlers.get(input.event.subject.kind);

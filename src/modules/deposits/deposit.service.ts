@@ -31,6 +31,7 @@ import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
+import type { ProviderRegistry } from '../../providers/registry.js';
 
 /** What `fetchDetails` may be told by its caller. */
 export interface FetchDetailsOptions {
@@ -57,17 +58,6 @@ export interface DepositFilter {
   createdBefore?: Date;
 }
 
-const PROVIDER_OF_RAIL: Record<Rail, ProviderName> = {
-  HOSTED_CHECKOUT: 'deposit-gateway',
-  CARD: 'deposit-gateway',
-  OPEN_BANKING: 'deposit-gateway',
-  LATAM: 'deposit-gateway',
-  UPI: 'deposit-gateway',
-  PIX: 'deposit-gateway',
-  CRYPTO: 'deposit-gateway',
-  THAI_QR: 'qr-gateway',
-};
-
 /** Admin-only event: the provider reported a net that is not amount minus fee (not applied). */
 export const DEPOSIT_NET_MISMATCH = 'deposit.net_mismatch';
 
@@ -93,7 +83,9 @@ export class DepositService {
   constructor(
     private readonly deps: {
       accounts: MerchantAccountService;
-      providers: Record<ProviderName, DepositProvider>;
+      providers: Readonly<Record<ProviderName, DepositProvider>>;
+      /** Which providers serve which rail. */
+      registry: Pick<ProviderRegistry, 'forRail'>;
       events: EventLog;
       transitions: TransitionPath;
       operations: OperationRunner;
@@ -308,6 +300,17 @@ export class DepositService {
     }
   }
 
+  /**
+   * The provider a deposit on this rail goes to: the named account's, when it serves the rail;
+   * otherwise the first registered provider serving the rail that has an account the client may use.
+   */
+  private providerFor(client: ApiClient, rail: Rail, accountCode: string | undefined): ProviderName | undefined {
+    const candidates = this.deps.registry.forRail(rail);
+    const named = accountCode !== undefined ? this.deps.accounts.get(accountCode) : undefined;
+    if (named && candidates.includes(named.provider)) return named.provider;
+    return candidates.find((name) => this.deps.accounts.resolve(client, name).ok) ?? candidates[0];
+  }
+
   private prepare(
     client: ApiClient,
     input: CreateDepositInput,
@@ -330,9 +333,11 @@ export class DepositService {
       };
     }
     const details = blocks[0]![1]!;
-    const resolved = this.deps.accounts.resolve(client, PROVIDER_OF_RAIL[details.rail], input.merchantAccount);
+    const serving = this.providerFor(client, details.rail, input.merchantAccount);
+    if (serving === undefined) return { ok: false, errors: [{ field: ['merchantAccount'], code: 'MERCHANT_ACCOUNT_NOT_FOUND', message: `No provider serves ${details.rail} deposits` }] };
+    const resolved = this.deps.accounts.resolve(client, serving, input.merchantAccount);
     if (!resolved.ok) return { ok: false, errors: [{ field: ['merchantAccount'], code: resolved.code, message: resolved.message }] };
-    const provider = this.deps.providers[resolved.account.provider];
+    const provider = this.deps.providers[resolved.account.provider]!;
 
     if (input.merchantReference !== undefined && (input.merchantReference.length === 0 || input.merchantReference.length > MERCHANT_REFERENCE_MAX)) {
       errors.push({ field: ['merchantReference'], code: 'INVALID_FORMAT', message: `merchantReference must be 1 to ${MERCHANT_REFERENCE_MAX} characters` });

@@ -1,4 +1,4 @@
-// GraphQL shapes of deposits: one Deposit type for every rail of both providers, Money, the
+// GraphQL shapes of deposits: one Deposit type for every rail of every provider, Money, the
 // status and rail enums, the list filter and the connection.
 
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
@@ -6,6 +6,8 @@ import { Node } from '../../graphql/node.js';
 import { connectionType } from '../../graphql/relay.js';
 import { CurrencyScalar, DecimalScalar } from '../../graphql/scalars.js';
 import type { DepositStatus, ProviderName, Rail, RefundStatus } from '../../providers/provider.js';
+import { BUILT_IN_PROVIDERS } from '../../providers/index.js';
+import { graphqlValueOf } from '../../providers/registry.js';
 import type { DepositSnapshot } from './deposit-snapshot.js';
 import { QrCodeNode } from './qr-code.node.js';
 
@@ -61,21 +63,44 @@ registerEnumType(RailEnum, {
   },
 });
 
-export const PaymentProviderEnum = { DEPOSIT_GATEWAY: 'DEPOSIT_GATEWAY', QR_GATEWAY: 'QR_GATEWAY' } as const;
-export type PaymentProvider = keyof typeof PaymentProviderEnum;
-registerEnumType(PaymentProviderEnum, {
-  name: 'PaymentProvider',
-  description: 'Which provider carries the deposit.',
-  valuesConfig: {
-    DEPOSIT_GATEWAY: { description: 'The deposit gateway: hosted checkout, cards, open banking, LATAM, UPI, PIX, crypto, refunds and payouts.' },
-    QR_GATEWAY: { description: 'The QR gateway: Thai QR codes.' },
-  },
-});
+/**
+ * The PaymentProvider enum: one value per provider, its name in upper case (`graphqlValueOf`),
+ * described by its registry definition. Built from the built-in providers, so the committed SDL
+ * names exactly those; a gateway that registers more adds theirs to its own schema only
+ * (`withPaymentProviders`).
+ */
+const paymentProviderValues: Record<string, string> = Object.fromEntries(BUILT_IN_PROVIDERS.map((definition) => [graphqlValueOf(definition.name), graphqlValueOf(definition.name)]));
+const paymentProviderDescriptions: Record<string, { description: string }> = Object.fromEntries(
+  BUILT_IN_PROVIDERS.map((definition) => [graphqlValueOf(definition.name), { description: definition.description }]),
+);
+export const PaymentProviderEnum: Readonly<Record<string, string>> = paymentProviderValues;
+export type PaymentProvider = string;
+registerEnumType(PaymentProviderEnum, { name: 'PaymentProvider', description: 'Which provider carries the deposit.', valuesConfig: paymentProviderDescriptions });
 
-const PROVIDER_ENUM: Record<ProviderName, PaymentProvider> = { 'deposit-gateway': 'DEPOSIT_GATEWAY', 'qr-gateway': 'QR_GATEWAY' };
+/**
+ * Runs a synchronous schema build (type-graphql's `buildSchemaSync`) with PaymentProvider holding
+ * these providers' values too. type-graphql reads an enum's object when it builds a schema and
+ * keeps it nowhere else, so the values exist for that build only: another gateway in the same
+ * process, built before or after, does not see them.
+ */
+export function withPaymentProviders<T>(definitions: ReadonlyArray<{ name: string; description: string }>, build: () => T): T {
+  const added = definitions.map((definition) => ({ value: graphqlValueOf(definition.name), description: definition.description })).filter(({ value }) => !(value in paymentProviderValues));
+  for (const { value, description } of added) {
+    paymentProviderValues[value] = value;
+    paymentProviderDescriptions[value] = { description };
+  }
+  try {
+    return build();
+  } finally {
+    for (const { value } of added) {
+      delete paymentProviderValues[value];
+      delete paymentProviderDescriptions[value];
+    }
+  }
+}
 
 /** A provider's internal name as the PaymentProvider enum value. */
-export const paymentProviderOf = (name: ProviderName): PaymentProvider => PROVIDER_ENUM[name];
+export const paymentProviderOf = (name: ProviderName): PaymentProvider => graphqlValueOf(name);
 
 export const RefundStatusEnum = { REQUESTED: 'REQUESTED', APPROVED: 'APPROVED', REJECTED: 'REJECTED' } as const satisfies Record<RefundStatus, RefundStatus>;
 registerEnumType(RefundStatusEnum, {
@@ -193,7 +218,7 @@ export class DepositNode extends Node {
       refundStatus: snapshot.refundStatus,
       disputed: snapshot.disputed,
       rail: snapshot.rail,
-      provider: PROVIDER_ENUM[snapshot.provider],
+      provider: paymentProviderOf(snapshot.provider),
       merchantAccount: snapshot.merchantAccount,
       redirectUrl: snapshot.redirectUrl,
       merchantReference: snapshot.merchantReference,

@@ -73,7 +73,7 @@ const LIST_SKEW_MS = 10 * 60_000;
  * runs at once (which the reconciler's one job per account avoids) apply each change once.
  *
  * @example
- * await reconcilePendingPayouts(em, services.accounts.get('dg-test')!, { provider: services.providers['deposit-gateway'], events: services.events },
+ * await reconcilePendingPayouts(em, account, { provider: moneyMovement(services.providers[account.provider]), events: services.events },
  *   { createdBefore: new Date(Date.now() - 5 * 60_000) });
  */
 export async function reconcilePendingPayouts(

@@ -5,8 +5,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
 import { newId } from '../../lib/ids.js';
-import type { FieldError, MerchantAccount, WebhookRegistrationProvider } from '../../providers/provider.js';
-import { QR_EVENTS } from '../../providers/qr-gateway/index.js';
+import type { DepositProvider, FieldError, MerchantAccount, WebhookRegistrationProvider } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { DepositService } from '../deposits/deposit.service.js';
 import type { Deposit } from '../deposits/deposit.entity.js';
@@ -19,7 +18,8 @@ export class QrCodeService {
   constructor(
     private readonly deps: {
       accounts: MerchantAccountService;
-      provider: WebhookRegistrationProvider;
+      /** The provider whose QR codes these are, with its webhook registration API. */
+      provider: Pick<DepositProvider, 'name'> & WebhookRegistrationProvider;
       deposits: DepositService;
       logger: Logger;
     },
@@ -36,11 +36,12 @@ export class QrCodeService {
   ): Promise<{ registration: QrWebhookRegistration | null; errors: FieldError[] }> {
     const account = this.qrAccount(input.merchantAccount);
     if (!account) return { registration: null, errors: [{ field: ['merchantAccount'], code: 'MERCHANT_ACCOUNT_NOT_FOUND', message: `No QR gateway merchant account "${input.merchantAccount}"` }] };
-    const unknown = input.events.filter((event) => !(QR_EVENTS as readonly string[]).includes(event));
+    const known = this.deps.provider.webhookEvents;
+    const unknown = input.events.filter((event) => !known.includes(event));
     if (input.events.length === 0 || unknown.length > 0) {
       return {
         registration: null,
-        errors: [{ field: ['events'], code: 'INVALID_VALUE', message: `events must list one or more of ${QR_EVENTS.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}` }],
+        errors: [{ field: ['events'], code: 'INVALID_VALUE', message: `events must list one or more of ${known.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}` }],
       };
     }
     const result = await this.deps.provider.registerWebhook(account, { url: input.url, events: input.events, secret: account.webhookSecrets[0]! });
@@ -71,9 +72,9 @@ export class QrCodeService {
    * register twice); an in-process sandbox forgets its registrations, so those are always renewed.
    */
   async registerGatewayWebhook(em: SqlEntityManager, account: MerchantAccount, webhookBaseUrl: string, options: { reuseExisting: boolean }): Promise<void> {
-    const url = `${webhookBaseUrl}/webhooks/qr-gateway/${account.code}`;
+    const url = `${webhookBaseUrl}/webhooks/${account.provider}/${account.code}`;
     if (options.reuseExisting && (await em.findOne(QrWebhookRegistration, { merchantAccount: account.code, url, status: 'active' }))) return;
-    const { errors } = await this.register(em, { merchantAccount: account.code, url, events: [...QR_EVENTS] });
+    const { errors } = await this.register(em, { merchantAccount: account.code, url, events: [...this.deps.provider.webhookEvents] });
     if (errors.length > 0) this.deps.logger.error({ account: account.code, errors }, 'could not register the gateway webhook with the QR gateway');
     else this.deps.logger.info({ account: account.code, url }, 'registered the gateway webhook with the QR gateway');
   }
@@ -95,6 +96,6 @@ export class QrCodeService {
 
   private qrAccount(code: string): MerchantAccount | undefined {
     const account = this.deps.accounts.get(code);
-    return account?.provider === 'qr-gateway' ? account : undefined;
+    return account?.provider === this.deps.provider.name ? account : undefined;
   }
 }

@@ -72,10 +72,12 @@ export interface PayoutPassOptions {
 
 /**
  * What the payouts module lends the reconciler (it never reads the payout table itself):
- * `accountsDue` names the merchant accounts with payouts due for a check, and `reconcile` checks
- * the due payouts of one deposit-gateway account (the payouts module's `reconcilePendingPayouts`).
+ * `provider` names the provider that pays out, `accountsDue` the merchant accounts with payouts
+ * due for a check, and `reconcile` checks the due payouts of one of that provider's accounts (the
+ * payouts module's `reconcilePendingPayouts`).
  */
 export interface PayoutReconciliation {
+  provider: string;
   accountsDue(em: SqlEntityManager, options: PayoutPassOptions): Promise<string[]>;
   reconcile(em: SqlEntityManager, account: MerchantAccount, options: PayoutPassOptions): Promise<PayoutPassResult>;
 }
@@ -164,23 +166,23 @@ export class Reconciler {
     return this.dueRows(em, 'refund', "status = 'REQUESTED'", queued, limit);
   }
 
-  /** The deposit-gateway accounts configured here with payouts due for a check. */
+  /** The payout provider's accounts configured here with payouts due for a check. */
   async payoutAccountsDue(em: SqlEntityManager): Promise<string[]> {
     const payouts = this.deps.payouts;
     if (!payouts) return [];
     const codes = await payouts.accountsDue(em, this.payoutOptions());
-    return codes.filter((code) => this.deps.accounts.get(code)?.provider === 'deposit-gateway');
+    return codes.filter((code) => this.deps.accounts.get(code)?.provider === payouts.provider);
   }
 
   /**
-   * Checks the due payouts of one deposit-gateway account against the provider's list (GET
+   * Checks the due payouts of one of the payout provider's accounts against its list (GET
    * /payouts lists a whole account: one check per account, not per payout). Undefined when the
    * account is not configured here, or no payouts module is plugged in.
    */
   async reconcilePayoutsOf(em: SqlEntityManager, code: string): Promise<PayoutPassResult | undefined> {
     const payouts = this.deps.payouts;
     const account = this.deps.accounts.get(code);
-    if (!payouts || !account || account.provider !== 'deposit-gateway') return undefined;
+    if (!payouts || !account || account.provider !== payouts.provider) return undefined;
     const result = await payouts.reconcile(em, account, this.payoutOptions());
     for (const listener of this.listeners) listener({ subject: 'payout', result });
     return result;

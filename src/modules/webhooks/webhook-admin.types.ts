@@ -4,7 +4,8 @@ import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql
 import { connectionType } from '../../graphql/relay.js';
 import { UserError } from '../../graphql/user-error.js';
 import type { ProviderName } from '../../providers/provider.js';
-import { PaymentProviderEnum, type PaymentProvider } from '../deposits/deposit.types.js';
+import { PaymentProviderEnum, paymentProviderOf, type PaymentProvider } from '../deposits/deposit.types.js';
+import { providerNameOf } from '../../providers/registry.js';
 import type { DeliveryListing } from './webhook-admin.service.js';
 import type { WebhookOutcome } from '../../kernel/inbox/webhook-delivery.entity.js';
 
@@ -47,11 +48,10 @@ export function outcomeOf(value: WebhookOutcomeValue): WebhookOutcome {
   return value.toLowerCase() as WebhookOutcome;
 }
 
+/** The provider name of a PaymentProvider value; the enum holds registered providers only. */
 export function providerOf(value: PaymentProvider): ProviderName {
-  return value === 'DEPOSIT_GATEWAY' ? 'deposit-gateway' : 'qr-gateway';
+  return providerNameOf(value) as ProviderName;
 }
-
-const PROVIDER_VALUE: Record<ProviderName, PaymentProvider> = { 'deposit-gateway': 'DEPOSIT_GATEWAY', 'qr-gateway': 'QR_GATEWAY' };
 
 @ObjectType({ description: 'One webhook delivery as received, with what became of it. The body is never shown.' })
 export class WebhookDeliveryNode {
@@ -94,7 +94,7 @@ export class WebhookDeliveryNode {
   static from(row: DeliveryListing): WebhookDeliveryNode {
     return Object.assign(new WebhookDeliveryNode(), {
       id: row.id,
-      provider: PROVIDER_VALUE[row.provider],
+      provider: paymentProviderOf(row.provider),
       merchantAccount: row.merchantAccount,
       eventId: row.eventId,
       eventName: row.outcome === 'rejected' || !row.eventName ? null : row.eventName,

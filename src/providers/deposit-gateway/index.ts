@@ -71,7 +71,7 @@ export type DepositGatewayAdapter = DepositProvider &
     validatePayout(account: MerchantAccount, request: PayoutToValidate): FieldError[];
   };
 
-const RAILS: readonly Rail[] = ['HOSTED_CHECKOUT', 'CARD', 'OPEN_BANKING', 'LATAM', 'UPI', 'PIX', 'CRYPTO'];
+export const DEPOSIT_GATEWAY_RAILS: readonly Rail[] = ['HOSTED_CHECKOUT', 'CARD', 'OPEN_BANKING', 'LATAM', 'UPI', 'PIX', 'CRYPTO'];
 
 /**
  * Creates the adapter. Stateless apart from its options: every call names the merchant account
@@ -110,7 +110,7 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
 
   return {
     name: 'deposit-gateway',
-    rails: RAILS,
+    rails: DEPOSIT_GATEWAY_RAILS,
 
     validateDeposit(account, deposit) {
       return validateDepositRequest(account, deposit, now());

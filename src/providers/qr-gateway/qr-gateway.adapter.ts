@@ -28,6 +28,7 @@ import {
   PING_PATH,
   QR_CODES_PATH,
   QR_CURRENCY,
+  QR_EVENTS,
   SIGNATURE_HEADER,
   WEBHOOKS_PATH,
   qrCodePath,
@@ -148,6 +149,7 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
   return {
     name: 'qr-gateway',
     rails: ['THAI_QR'] as const,
+    webhookEvents: QR_EVENTS,
 
     validateDeposit(_account: MerchantAccount, request: Omit<CreateDepositRequest, 'depositId'>): FieldError[] {
       return validateQrDeposit(request, unit);

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../lib/logger.js';
+import { BUILT_IN_PROVIDERS, providerRegistry } from './index.js';
+import type { DepositProvider, ProviderName } from './provider.js';
+import { graphqlValueOf, providerNameOf, ProviderRegistry, type ProviderDefinition } from './registry.js';
+
+const silent = createLogger({ level: 'silent' });
+const settings = { timeoutMs: 1_000, maxRetries: 0 };
+
+/** A throwaway provider: a real one adds its name to ProviderNames in its own folder. */
+function acme(overrides: Partial<ProviderDefinition> = {}): ProviderDefinition {
+  return {
+    name: 'acme-pay' as ProviderName,
+    description: 'Acme.',
+    rails: ['PIX'],
+    keys: { prefixes: { test: 'acme_test_', live: 'acme_live_' }, mode: (key) => (key.startsWith('acme_test_') ? 'test' : undefined), rule: () => 'an acme-pay key starts with acme_test_' },
+    capabilities: {},
+    createAdapter: () => ({ name: 'acme-pay', rails: ['PIX'] }) as unknown as DepositProvider,
+    ...overrides,
+  };
+}
+
+describe('the provider registry', () => {
+  it('lists the built-in providers in order, and a gateway\'s own after them', () => {
+    const registry = providerRegistry([acme()]);
+    expect(registry.names()).toEqual([...BUILT_IN_PROVIDERS.map((definition) => definition.name), 'acme-pay']);
+    // A rail several serve goes to the first registered, unless the request names an account.
+    expect(registry.forRail('PIX').at(-1)).toBe('acme-pay');
+    expect(registry.forRail('PIX')[0]).not.toBe('acme-pay');
+  });
+
+  it('refuses a bad or repeated name', () => {
+    expect(() => new ProviderRegistry([acme({ name: 'Acme_Pay' as ProviderName })])).toThrow(/lower-case letters, digits and single dashes/);
+    expect(() => new ProviderRegistry([acme(), acme()])).toThrow(/registered twice/);
+  });
+
+  it('checks an account against its provider: unknown names list the registered ones; keys follow the provider\'s rule', () => {
+    const registry = new ProviderRegistry([acme()]);
+    expect(registry.checkAccount({ code: 'a', provider: 'nope', apiKey: 'x' })).toEqual({ ok: false, field: 'provider', message: 'unknown provider "nope"; the registered providers are acme-pay' });
+    expect(registry.checkAccount({ code: 'a', provider: 'acme-pay', apiKey: 'x' })).toEqual({ ok: false, field: 'apiKey', message: 'an acme-pay key starts with acme_test_' });
+    expect(registry.checkAccount({ code: 'a', provider: 'acme-pay', apiKey: 'acme_test_1' })).toEqual({ ok: true, mode: 'test', prefix: 'acme_test_' });
+  });
+
+  it('makes one adapter per provider, refusing one with another name or without a capability it declares', () => {
+    expect(Object.keys(new ProviderRegistry(BUILT_IN_PROVIDERS).createAdapters(settings, silent))).toEqual(BUILT_IN_PROVIDERS.map((definition) => definition.name));
+    expect(() => new ProviderRegistry([acme({ createAdapter: () => ({ name: 'other' }) as unknown as DepositProvider })]).createAdapters(settings, silent)).toThrow(/adapter named "other"/);
+    expect(() => new ProviderRegistry([acme({ capabilities: { refunds: true } })]).createAdapters(settings, silent)).toThrow(/capabilities its adapter lacks: refunds \(requestRefund\)/);
+  });
+
+  it('names a provider in GraphQL by its name in upper case, and back', () => {
+    for (const definition of BUILT_IN_PROVIDERS) expect(providerNameOf(graphqlValueOf(definition.name))).toBe(definition.name);
+    expect(graphqlValueOf('acme-pay')).toBe('ACME_PAY');
+  });
+});

@@ -1,0 +1,216 @@
+// The provider registry: what each provider adapter declares about itself (name, rails, key rules,
+// capabilities, the adapter's factory, its sandbox's default account), and the lookups the rest
+// of the gateway asks instead of naming a provider. The built-in providers are listed in one
+// composition point (src/providers/index.ts); a gateway may register more at start-up.
+
+import type { Logger } from '../lib/logger.js';
+import type { ProviderReference } from './reference.js';
+import type { DepositProvider, MerchantAccount, MoneyMovementProvider, ProviderName, Rail, WebhookRegistrationProvider } from './provider.js';
+
+/** What a provider does beyond deposits. Absent: no. */
+export interface ProviderCapabilities {
+  /** Refunds of its deposits (its adapter is a `MoneyMovementProvider`). */
+  refunds?: boolean;
+  /** Payouts to beneficiaries, and their reconciliation (its adapter is a `MoneyMovementProvider`). */
+  payouts?: boolean;
+  /** The embedded card form (its adapter is a `MoneyMovementProvider`). */
+  cardForm?: boolean;
+  /** Webhooks registered through the provider's API at start-up (its adapter is a `WebhookRegistrationProvider`). */
+  webhookRegistration?: boolean;
+}
+
+/** How a provider's API keys look: which say test, which say live. */
+export interface ProviderKeyRules {
+  /** The prefix of a test key and of a live key, as the provider documents them. */
+  prefixes: { test: string; live: string };
+  /** `test` or `live` from the key; undefined when it is not a usable key of this provider. */
+  mode(apiKey: string): 'test' | 'live' | undefined;
+  /** Why a key is refused: names prefixes only, never the key. */
+  rule(apiKey: string): string;
+}
+
+/** The provider settings of the configuration (`PROVIDER_TIMEOUT_MS`, ...), as every adapter factory is given them. */
+export interface ProviderSettings {
+  timeoutMs: number;
+  maxRetries: number;
+  /** Provider-specific settings (e.g. `qrAmountUnit`); each definition reads its own. */
+  readonly [setting: string]: unknown;
+}
+
+/** A test account the in-process sandbox serves when no MERCHANT_ACCOUNTS are configured. */
+export interface DefaultSandboxAccount {
+  code: string;
+  apiKey: string;
+  webhookSecrets: string[];
+}
+
+/** A running provider sandbox, as the sandbox host keeps it. */
+export interface RunningSandbox {
+  /** What the accounts it serves call: their `baseUrl`. */
+  baseUrl: string;
+  /** Answers 2xx while the sandbox is up (readiness); default `<baseUrl>/healthz`. */
+  healthUrl?: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A provider's test-mode simulator, started in-process for its `sandbox: true` accounts when the
+ * gateway hosts sandboxes. It is reached over real HTTP, like the provider, and reports to
+ * `<webhookBaseUrl>/webhooks/<provider>/<account>`.
+ */
+export interface ProviderSandbox {
+  start(options: { accounts: readonly MerchantAccount[]; webhookBaseUrl: string; logger: Logger }): Promise<RunningSandbox>;
+}
+
+/**
+ * Everything the gateway needs to know about one provider. Registering one is the only step to add
+ * a provider: nothing else names it.
+ *
+ * @example
+ * const definition: ProviderDefinition = {
+ *   name: 'acme-pay', description: 'Acme Pay: PIX.', rails: ['PIX'],
+ *   keys: { mode: (key) => (key.startsWith('acme_test_') ? 'test' : undefined), rule: () => 'an acme-pay key starts with acme_test_' },
+ *   capabilities: {},
+ *   createAdapter: (settings, logger) => createAcmeAdapter({ timeoutMs: settings.timeoutMs, logger }),
+ * };
+ */
+export interface ProviderDefinition {
+  /** The name in configuration, webhook paths (`/webhooks/<name>/<account>`) and the database: lower-case letters, digits and dashes. */
+  readonly name: ProviderName;
+  /** The description of its `PaymentProvider` enum value. */
+  readonly description: string;
+  /** Rails it serves. A rail served by several providers goes to the first registered, unless the request names an account. */
+  readonly rails: readonly Rail[];
+  readonly keys: ProviderKeyRules;
+  readonly capabilities: ProviderCapabilities;
+  /** Created once per gateway; the adapter's `name` must be the definition's. */
+  createAdapter(settings: ProviderSettings, logger: Logger): DepositProvider;
+  /** The in-process sandbox's test account, used when no MERCHANT_ACCOUNTS are configured. */
+  readonly defaultSandboxAccount?: DefaultSandboxAccount;
+  /** Its pages of the API reference (docs/reference/), one per rail. */
+  readonly reference?: ProviderReference;
+  /**
+   * Its sandbox, for a provider registered at start-up. The built-in providers' sandboxes
+   * (src/sandbox/<name>/) are hosted by src/sandbox/host.ts with their fixed ports and kept state.
+   */
+  readonly sandbox?: ProviderSandbox;
+}
+
+export type Capability = keyof ProviderCapabilities;
+
+const NAME_PATTERN = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+/** `provider` columns are varchar(32). */
+const NAME_MAX = 32;
+
+/**
+ * The `PaymentProvider` GraphQL enum value of a provider: its name in upper case, dashes as
+ * underscores (`deposit-gateway` -> `DEPOSIT_GATEWAY`). Derived, so the API layer needs no table.
+ */
+export function graphqlValueOf(name: string): string {
+  return name.toUpperCase().replace(/-/g, '_');
+}
+
+/** The provider name of a `PaymentProvider` enum value (the inverse of `graphqlValueOf`). */
+export function providerNameOf(value: string): string {
+  return value.toLowerCase().replace(/_/g, '-');
+}
+
+export class ProviderRegistry {
+  private readonly byName = new Map<ProviderName, ProviderDefinition>();
+
+  constructor(definitions: readonly ProviderDefinition[]) {
+    for (const definition of definitions) {
+      if (!NAME_PATTERN.test(definition.name) || definition.name.length > NAME_MAX) {
+        throw new Error(`Provider name "${definition.name}" must be lower-case letters, digits and single dashes, at most ${NAME_MAX} characters`);
+      }
+      if (this.byName.has(definition.name)) throw new Error(`Provider "${definition.name}" is registered twice`);
+      this.byName.set(definition.name, definition);
+    }
+  }
+
+  /** This registry and more definitions after it (a gateway's own providers after the built-in ones). */
+  with(definitions: readonly ProviderDefinition[]): ProviderRegistry {
+    return definitions.length === 0 ? this : new ProviderRegistry([...this.byName.values(), ...definitions]);
+  }
+
+  names(): ProviderName[] {
+    return [...this.byName.keys()];
+  }
+
+  definitions(): ProviderDefinition[] {
+    return [...this.byName.values()];
+  }
+
+  get(name: string): ProviderDefinition | undefined {
+    return this.byName.get(name as ProviderName);
+  }
+
+  has(name: string): name is ProviderName {
+    return this.byName.has(name as ProviderName);
+  }
+
+  /** Whether the provider serves the rail. */
+  serves(name: string, rail: Rail): boolean {
+    return this.byName.get(name as ProviderName)?.rails.includes(rail) ?? false;
+  }
+
+  /** Providers that serve the rail, in registration order. */
+  forRail(rail: Rail): ProviderName[] {
+    return this.definitions().filter((definition) => definition.rails.includes(rail)).map((definition) => definition.name);
+  }
+
+  can(name: string, capability: Capability): boolean {
+    return this.byName.get(name as ProviderName)?.capabilities[capability] === true;
+  }
+
+  /** Providers with the capability, in registration order. */
+  withCapability(capability: Capability): ProviderName[] {
+    return this.names().filter((name) => this.can(name, capability));
+  }
+
+  /** Why an account's provider or key is refused; or the key's mode (and that mode's prefix) when both are fine. */
+  checkAccount(account: Pick<MerchantAccount, 'code' | 'apiKey'> & { provider: string }): { ok: true; mode: 'test' | 'live'; prefix: string } | { ok: false; field: 'provider' | 'apiKey'; message: string } {
+    const definition = this.byName.get(account.provider as ProviderName);
+    if (!definition) return { ok: false, field: 'provider', message: `unknown provider "${account.provider}"; the registered providers are ${this.names().join(', ')}` };
+    const mode = definition.keys.mode(account.apiKey);
+    if (!mode) return { ok: false, field: 'apiKey', message: definition.keys.rule(account.apiKey) };
+    return { ok: true, mode, prefix: definition.keys.prefixes[mode] };
+  }
+
+  /** One adapter per provider, checked to carry its definition's name. */
+  createAdapters(settings: ProviderSettings, logger: Logger): Record<ProviderName, DepositProvider> {
+    const adapters = {} as Record<ProviderName, DepositProvider>;
+    for (const definition of this.byName.values()) {
+      const adapter = definition.createAdapter(settings, logger.child({ provider: definition.name }));
+      if (adapter.name !== definition.name) throw new Error(`Provider "${definition.name}" created an adapter named "${adapter.name}"`);
+      const missing = missingMethods(definition, adapter);
+      if (missing.length > 0) throw new Error(`Provider "${definition.name}" declares capabilities its adapter lacks: ${missing.join(', ')}`);
+      adapters[definition.name] = adapter;
+    }
+    return adapters;
+  }
+}
+
+/** The methods each capability needs of an adapter: checked when adapters are made, so `moneyMovement` and `webhookRegistration` below are never wrong. */
+const CAPABILITY_METHODS: Record<Capability, ReadonlyArray<keyof MoneyMovementProvider | keyof WebhookRegistrationProvider>> = {
+  refunds: ['requestRefund'],
+  payouts: ['validatePayout', 'createPayout', 'listPayouts'],
+  cardForm: ['getCardSession', 'settleCard', 'checkoutSessionDeadline'],
+  webhookRegistration: ['registerWebhook', 'simulatePayment'],
+};
+
+function missingMethods(definition: ProviderDefinition, adapter: DepositProvider): string[] {
+  return (Object.keys(CAPABILITY_METHODS) as Capability[])
+    .filter((capability) => definition.capabilities[capability] === true)
+    .flatMap((capability) => CAPABILITY_METHODS[capability].filter((method) => typeof (adapter as unknown as Record<string, unknown>)[method] !== 'function').map((method) => `${capability} (${method})`));
+}
+
+/** An adapter's refunds, payouts and card form, once its definition said it has them. */
+export function moneyMovement(adapter: DepositProvider): DepositProvider & MoneyMovementProvider {
+  return adapter as DepositProvider & MoneyMovementProvider;
+}
+
+/** An adapter's webhook registration, once its definition said it has one. */
+export function webhookRegistration(adapter: DepositProvider): DepositProvider & WebhookRegistrationProvider {
+  return adapter as DepositProvider & WebhookRegistrationProvider;
+}

@@ -1,0 +1,106 @@
+// Adding a provider is adding a folder: a provider defined only under test/ (its own adapter, its
+// own sandbox over real HTTP) is registered through the public API and takes a deposit through
+// every path the built-in ones use, with nothing in src/ naming it.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGatewaySchema, printGatewaySchema } from '../../src/graphql/schema/schema.js';
+import { collect, eventsAfter, subscribed } from '../deposits/support.js';
+import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from '../deposits/operations.js';
+import { ReconcileDepositMutation } from '../reconciliation/operations.js';
+import { execute, metric, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { wsClient } from '../support/ws.js';
+import { thirdProvider, THIRD_PROVIDER } from './third-provider/provider.js';
+import { THIRD_API_KEY, THIRD_WEBHOOK_SECRET, type ThirdSandbox } from './third-provider/sandbox.js';
+
+const ACCOUNT = 'tp-test';
+
+describe('a third provider registered from test/', () => {
+  let sandbox: ThirdSandbox;
+  let t: TestGateway;
+
+  beforeAll(async () => {
+    t = await startTestGateway({
+      providers: [thirdProvider],
+      env: {
+        // The background reconciler stays off: the test reconciles on demand, and sees what it did.
+        RECONCILER_ENABLED: 'false',
+        // A sandbox account: the gateway's sandbox host starts the sandbox the definition declares.
+        MERCHANT_ACCOUNTS: JSON.stringify([{ code: ACCOUNT, provider: THIRD_PROVIDER, sandbox: true, apiKey: THIRD_API_KEY, webhookSecrets: [THIRD_WEBHOOK_SECRET] }]),
+      },
+    });
+    sandbox = t.gateway.sandboxes.registered.get(THIRD_PROVIDER) as ThirdSandbox;
+  });
+  afterAll(() => t?.close());
+
+  it('has its sandbox started by the gateway, over real HTTP, and reported in readiness', async () => {
+    expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(t.gateway.config.merchantAccounts.find((account) => account.code === ACCOUNT)?.baseUrl).toBe(sandbox.baseUrl);
+    const ready = (await (await fetch(`${t.gateway.url}/readyz`)).json()) as { sandboxes: Record<string, string> };
+    expect(ready.sandboxes).toEqual({ [THIRD_PROVIDER]: 'up' });
+  });
+
+  async function createDeposit(amount: string): Promise<{ id: string; reference: string }> {
+    const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: { amount, merchantAccount: ACCOUNT, pix: {} } }, { key: t.keys.webCashier });
+    expect(created.errors).toBeUndefined();
+    expect(created.data!.createDeposit.userErrors).toEqual([]);
+    const deposit = created.data!.createDeposit.deposit!;
+    // The enum value is derived from the registered name, in this gateway's schema only.
+    expect(deposit).toMatchObject({ status: 'PENDING', rail: 'PIX', provider: 'THIRD_GATEWAY', merchantAccount: ACCOUNT, amount: { amount, currency: 'BRL' } });
+    const payment = [...sandbox.payments.values()].find((candidate) => candidate.merchant_reference === deposit.id);
+    expect(payment).toBeDefined();
+    return { id: deposit.id, reference: payment!.id };
+  }
+
+  it('takes a deposit through create, a signed webhook, a live subscription, reconciliation and events(after:)', async () => {
+    // given: a client caught up on the event log, and a live subscription
+    const { cursor } = await eventsAfter(t.gateway.graphqlUrl, t.keys.webCashier);
+    const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
+    try {
+      const live = await subscribed(t, () => collect(ws, DepositUpdatedSubscription, {}));
+
+      // when: a deposit is created at the third provider and its sandbox reports it paid, signed
+      const paid = await createDeposit('25.00');
+      const answer = await sandbox.pay(paid.reference);
+
+      // then: the webhook was verified by the registered adapter and applied once
+      expect(answer).toEqual({ status: 200, body: { received: true, outcome: 'applied' } });
+      await live.until((message) => message.id === paid.id && message.status === 'SUCCEEDED');
+      expect(live.errors).toEqual([]);
+      expect(await metric(t, new RegExp(`gateway_webhooks_total\\{provider="${THIRD_PROVIDER}",outcome="applied"[^}]*\\} (\\d+)`))).toBe(1);
+
+      // when: a second payment is paid but its webhook is lost, and an admin reconciles it
+      const lost = await createDeposit('40.00');
+      await sandbox.pay(lost.reference, { webhook: false });
+      const reconciled = await execute(t.gateway.graphqlUrl, ReconcileDepositMutation, { id: lost.id }, { key: t.keys.admin });
+
+      // then: the adapter's status lookup moved it through the same transition path
+      expect(reconciled.errors).toBeUndefined();
+      expect(reconciled.data!.reconcileDeposit).toMatchObject({ outcome: 'APPLIED', userErrors: [], deposit: { id: lost.id, status: 'SUCCEEDED' } });
+      await live.until((message) => message.id === lost.id && message.status === 'SUCCEEDED');
+
+      // and: a client catching up after its cursor reads both changes, in order
+      const { nodes } = await eventsAfter(t.gateway.graphqlUrl, t.keys.webCashier, { after: cursor });
+      const changes = nodes.filter((node) => node.type === 'deposit.status_changed').map((node) => `${node.subjectId}:${node.fromStatus}->${node.toStatus}`);
+      expect(changes).toEqual([`${paid.id}:PENDING->SUCCEEDED`, `${lost.id}:PENDING->SUCCEEDED`]);
+      live.stop();
+    } finally {
+      await ws.dispose();
+    }
+  });
+
+  it('refuses a delivery signed with another secret, as the adapter decides, and changes nothing', async () => {
+    const { id, reference } = await createDeposit('10.00');
+    const forged = JSON.stringify({ id: 'tp_evt_forged', type: 'payment.paid', payment: { ...sandbox.payments.get(reference)!, status: 'paid' } });
+
+    const answer = await sandbox.send(forged, 'whsec_not_the_secret');
+
+    expect(answer).toEqual({ status: 401, body: { received: false, reason: 'SIGNATURE_MISMATCH' } });
+    const deposit = await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier });
+    expect(deposit.data!.deposit!.status).toBe('PENDING');
+  });
+
+  it('shows PaymentProvider.THIRD_GATEWAY in its own schema only: a gateway without it keeps the committed SDL', async () => {
+    expect(printGatewaySchema(await buildGatewaySchema(undefined, [thirdProvider]))).toMatch(/THIRD_GATEWAY/);
+    expect(printGatewaySchema(await buildGatewaySchema())).not.toMatch(/THIRD_GATEWAY/);
+  });
+});
