@@ -68,14 +68,24 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
     }
 
     // The inbox verifies, keeps, stores and dispatches; this route only answers and counts.
-    const outcome = await inbox.accept(db.fork(), {
-      provider: providerParam,
-      account: accountParam,
-      body,
-      headers: singleValued(req.headers),
-      receivedAt: new Date(),
-      keepRejectedPerAccount: options.rejectedKeepPerAccount,
-    });
+    let outcome: Awaited<ReturnType<typeof inbox.accept>>;
+    try {
+      outcome = await inbox.accept(db.fork(), {
+        provider: providerParam,
+        account: accountParam,
+        body,
+        headers: singleValued(req.headers),
+        receivedAt: new Date(),
+        keepRejectedPerAccount: options.rejectedKeepPerAccount,
+      });
+    } catch (error) {
+      // No session to work in (the embedded database closed, the pool gone): nothing was stored,
+      // and the provider retries a 5xx.
+      metrics.recordWebhook(provider, 'error');
+      log().error({ err: error, provider, account: known.account.code }, 'webhook could not be stored');
+      answer(res, 500, { received: false, reason: 'INTERNAL_ERROR' });
+      return;
+    }
     switch (outcome.kind) {
       case 'not_found':
         return reject(404, 'NOT_FOUND');
