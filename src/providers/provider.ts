@@ -66,6 +66,18 @@ export interface Customer {
   documentNumber?: string;
 }
 
+/** Name of each rail's block in the gateway's `createDeposit` input (the API's names, not a provider's). */
+export const RAIL_BLOCK = {
+  HOSTED_CHECKOUT: 'hostedCheckout',
+  CARD: 'card',
+  OPEN_BANKING: 'openBanking',
+  LATAM: 'latam',
+  UPI: 'upi',
+  PIX: 'pix',
+  CRYPTO: 'crypto',
+  THAI_QR: 'thaiQr',
+} as const satisfies Record<Rail, string>;
+
 /** The rail block of a deposit request: exactly one. */
 export type RailDetails =
   | { rail: 'HOSTED_CHECKOUT'; preselect?: { method: string; bankCountry?: string }; expiresInSeconds?: number }

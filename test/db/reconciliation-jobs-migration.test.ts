@@ -2,35 +2,23 @@
 // about the rotation: a deposit's or refund's lease becomes when its last check ended (never in the
 // future), in the same order, so the least recently checked rows still come first.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { Migration20261124100000_reconciliation_jobs } from '../../src/db/migrations/Migration20261124100000_reconciliation_jobs.js';
-import { entities } from '../../src/entities.js';
 import { newId } from '../../src/lib/ids.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { databaseForFile } from '../support/database.js';
 
-let testDb: TestDatabase;
-let db: Database;
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = await openDatabase({ databaseUrl: testDb.env.DATABASE_URL, dataDir: testDb.env.DATA_DIR!, logger: createLogger({ level: 'silent' }), entities });
-});
-afterAll(async () => {
-  await db?.close();
-  await testDb?.drop();
-});
+const file = databaseForFile();
 
 /** Runs the migration's `down` or `up` SQL on the test database. */
 async function run(direction: 'up' | 'down'): Promise<void> {
-  const em = db.fork();
+  const em = file.db.fork();
   const migration = new Migration20261124100000_reconciliation_jobs(em.getDriver(), em.config);
   await migration[direction]();
   for (const query of migration.getQueries()) await em.execute(query as string);
 }
 
 async function columns(table: string): Promise<string[]> {
-  const rows = await db.fork().execute<Array<{ column_name: string }>>("select column_name from information_schema.columns where table_name = ? and column_name like 'reconcile%'", [table]);
+  const rows = await file.db.fork().execute<Array<{ column_name: string }>>("select column_name from information_schema.columns where table_name = ? and column_name like 'reconcile%'", [table]);
   return rows.map((row) => row.column_name).sort();
 }
 
@@ -40,7 +28,7 @@ describe('Migration20261124100000_reconciliation_jobs', () => {
     // leased into the future (checked a moment ago, or being checked)
     await run('down');
     expect(await columns('deposit')).toEqual(['reconcile_lease_until']);
-    const em = db.fork();
+    const em = file.db.fork();
     const clientId = newId('cli');
     await em.execute("insert into api_client (id, name, roles, key_prefix, key_hash, created_at) values (?, 'migration-cashier', '{CASHIER}', 'gw_test_xxxx', ?, now())", [clientId, 'f'.repeat(64)]);
     const leases = { never: null, longAgo: '2026-01-01T00:00:00.000Z', future: '2099-01-01T00:00:00.000Z' } as const;
@@ -61,9 +49,9 @@ describe('Migration20261124100000_reconciliation_jobs', () => {
     expect(await columns('deposit')).toEqual(['reconcile_checked_at']);
     expect(await columns('refund')).toEqual(['reconcile_checked_at']);
     expect(await columns('payout')).toEqual(['reconcile_checked_at']);
-    const tables = await db.fork().execute<Array<{ name: string | null }>>("select to_regclass('reconciler_lease')::text as name");
+    const tables = await file.db.fork().execute<Array<{ name: string | null }>>("select to_regclass('reconciler_lease')::text as name");
     expect(tables[0]?.name).toBeNull();
-    const rows = await db
+    const rows = await file.db
       .fork()
       .execute<Array<{ id: string; checked: Date | string | null; past: boolean | null }>>('select id, reconcile_checked_at as checked, reconcile_checked_at <= now() as past from deposit where id in (?, ?, ?)', [ids.never, ids.longAgo, ids.future]);
     const byId = new Map(rows.map((row) => [row.id, row]));

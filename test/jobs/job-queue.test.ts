@@ -4,12 +4,10 @@
 // recurring kind keeps one occurrence waiting across instances.
 
 import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { entities } from '../../src/entities.js';
+import { describe, expect, it } from 'vitest';
 import { JOB_SUCCEEDED, JobQueue, RECURRING_KEY, type JobHandler, type JobQueueSettings, type JobResultEvent } from '../../src/kernel/jobs.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { databaseForFile } from '../support/database.js';
 
 declare module '../../src/kernel/jobs.js' {
   interface JobKinds {
@@ -18,16 +16,7 @@ declare module '../../src/kernel/jobs.js' {
   }
 }
 
-let testDb: TestDatabase;
-let db: Database;
-beforeAll(async () => {
-  testDb = await createTestDatabase();
-  db = await openDatabase({ databaseUrl: testDb.env.DATABASE_URL, dataDir: testDb.env.DATA_DIR!, logger: createLogger({ level: 'silent' }), entities });
-});
-afterAll(async () => {
-  await db?.close();
-  await testDb?.drop();
-});
+const file = databaseForFile();
 
 /** A queue on the test database whose `test.record` handler is `handler`. */
 function queue(handler: (name: string) => Promise<void>, settings: Partial<JobQueueSettings> = {}): JobQueue {
@@ -39,23 +28,23 @@ function queueWith(handler: JobHandler<'test.record'>, settings: Partial<JobQueu
   const destination = logs && new Writable({ write: (chunk: Buffer, _encoding, done) => (logs.push(...chunk.toString('utf8').split('\n').filter(Boolean)), done()) });
   const jobs = new JobQueue(destination ? createLogger({ level: 'warn', destination }) : createLogger({ level: 'silent' }));
   jobs.configure({ backoffBaseMs: 10, pollIntervalMs: 60_000, ...settings });
-  jobs.attach(db);
+  jobs.attach(file.db);
   jobs.register('test.record', handler);
   return jobs;
 }
 
 async function enqueue(jobs: JobQueue, name: string, dedupeKey?: string): Promise<void> {
-  await db.fork().transactional((tx) => jobs.enqueue(tx, 'test.record', { name }, dedupeKey ? { dedupeKey } : {}));
+  await file.db.fork().transactional((tx) => jobs.enqueue(tx, 'test.record', { name }, dedupeKey ? { dedupeKey } : {}));
 }
 
 async function rows(name: string) {
-  return db.fork().execute<Array<{ status: string; attempts: number }>>("select status, attempts from job where kind = 'test.record' and payload->>'name' = ? order by created_at, id", [name]);
+  return file.db.fork().execute<Array<{ status: string; attempts: number }>>("select status, attempts from job where kind = 'test.record' and payload->>'name' = ? order by created_at, id", [name]);
 }
 
 /** How many job completions (`update job set status = 'succeeded' …`) any worker sends while `work` runs. */
 async function completionsDuring(work: () => Promise<unknown>): Promise<number> {
   let sent = 0;
-  const unwatch = db.watchQueries((sql) => {
+  const unwatch = file.db.watchQueries((sql) => {
     if (sql.trimStart().startsWith("update job set status = 'succeeded'")) sent += 1;
   });
   try {
@@ -68,7 +57,7 @@ async function completionsDuring(work: () => Promise<unknown>): Promise<number> 
 
 /** The rows as an admin sees them, with who holds each and when it last changed. */
 async function fullRows(name: string) {
-  return db.fork().execute("select status, attempts, locked_by, locked_until, run_at, finished_at, updated_at, last_error from job where kind = 'test.record' and payload->>'name' = ? order by created_at, id", [name]);
+  return file.db.fork().execute("select status, attempts, locked_by, locked_until, run_at, finished_at, updated_at, last_error from job where kind = 'test.record' and payload->>'name' = ? order by created_at, id", [name]);
 }
 
 function gate(): { wait: Promise<void>; open(): void; entered: Promise<void>; enter(): void } {
@@ -82,7 +71,7 @@ function gate(): { wait: Promise<void>; open(): void; entered: Promise<void>; en
 describe('the job queue', () => {
   it('refuses a job outside a transaction: it must commit with the change that needs it', async () => {
     const jobs = queue(async () => undefined);
-    await expect(jobs.enqueue(db.fork(), 'test.record', { name: 'outside' })).rejects.toThrow(/inside the transaction/);
+    await expect(jobs.enqueue(file.db.fork(), 'test.record', { name: 'outside' })).rejects.toThrow(/inside the transaction/);
     expect(await rows('outside')).toEqual([]);
   });
 
@@ -224,13 +213,13 @@ describe('the job queue', () => {
 
   it('a recurring kind keeps one occurrence waiting across instances; a failed one is superseded by the next, and a lost schedule comes back', async () => {
     const occurrences = () =>
-      db.fork().execute<Array<{ status: string; due: boolean }>>("select status, run_at <= now() as due from job where kind = 'test.recurring' and dedupe_key = ? order by created_at, id", [RECURRING_KEY]);
+      file.db.fork().execute<Array<{ status: string; due: boolean }>>("select status, run_at <= now() as due from job where kind = 'test.recurring' and dedupe_key = ? order by created_at, id", [RECURRING_KEY]);
     let failing = false;
     const ran: string[] = [];
     const recurring = () => {
       const jobs = new JobQueue(createLogger({ level: 'silent' }));
       jobs.configure({ backoffBaseMs: 10, pollIntervalMs: 60_000 });
-      jobs.attach(db);
+      jobs.attach(file.db);
       jobs.recurring('test.recurring', { everyMs: 1_000, payload: { name: 'tick' } }, async (_em, { name }) => {
         ran.push(name);
         if (failing) throw new Error('this occurrence fails');
@@ -265,7 +254,7 @@ describe('the job queue', () => {
     expect(await waiting()).toHaveLength(1);
 
     // when: the waiting occurrence is lost (an instance that does not run the kind ended it)
-    await db.fork().execute("update job set status = 'succeeded', finished_at = now() where kind = 'test.recurring' and status = 'pending'");
+    await file.db.fork().execute("update job set status = 'succeeded', finished_at = now() where kind = 'test.recurring' and status = 'pending'");
     expect(await waiting()).toEqual([]);
 
     // then: a worker that runs the kind enqueues the next one within an interval, and one only

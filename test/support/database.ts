@@ -7,8 +7,8 @@ import { copyFile, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { inject } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
+import { afterAll, beforeAll, inject } from 'vitest';
+import { openDatabase, type Database } from '../../src/db/database.js';
 import { entities } from '../../src/entities.js';
 import { createLogger } from '../../src/lib/logger.js';
 
@@ -115,6 +115,30 @@ export async function databaseOutage(database: TestDatabase, closeEmbedded: () =
     async end() {
       await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
       await admin.end();
+    },
+  };
+}
+
+/**
+ * A fresh database of the file's own, opened before its tests (migrated, as the gateway opens it)
+ * and closed and dropped after them: for tests of the kernel's parts below a running gateway.
+ * `file.db` is the open database once the tests run.
+ */
+export function databaseForFile(): { readonly db: Database } {
+  let testDb: TestDatabase | undefined;
+  let db: Database | undefined;
+  beforeAll(async () => {
+    testDb = await createTestDatabase();
+    db = await openDatabase({ databaseUrl: testDb.env.DATABASE_URL, dataDir: testDb.env.DATA_DIR!, logger: createLogger({ level: 'silent' }), entities });
+  });
+  afterAll(async () => {
+    await db?.close();
+    await testDb?.drop();
+  });
+  return {
+    get db(): Database {
+      if (!db) throw new Error('databaseForFile: the database opens in beforeAll, before the tests run');
+      return db;
     },
   };
 }

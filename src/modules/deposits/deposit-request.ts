@@ -1,7 +1,7 @@
 // A deposit request as the API layer hands it to the deposits service (amount not yet parsed):
 // shared by the service that validates it and the operation that records and submits it.
 
-import type { Customer, RailDetails } from '../../providers/provider.js';
+import { RAIL_BLOCK, type Customer, type RailDetails } from '../../providers/provider.js';
 
 /** A deposit request in gateway terms, as the API layer hands it over (amount not yet parsed). */
 export interface CreateDepositInput {
@@ -17,4 +17,4 @@ export interface CreateDepositInput {
 }
 
 /** Names of the rail blocks of `CreateDepositInput`, as the API spells them. */
-export type RailBlock = 'hostedCheckout' | 'card' | 'openBanking' | 'latam' | 'upi' | 'pix' | 'crypto' | 'thaiQr';
+export type RailBlock = (typeof RAIL_BLOCK)[keyof typeof RAIL_BLOCK];

@@ -1,7 +1,7 @@
 // Turns a Payout entity into the JSON snapshot that event rows and live notifications carry.
 
 import type { PayoutStatus, ProviderName } from '../../providers/provider.js';
-import type { Payout } from './payout.entity.js';
+import type { Payout, StoredBeneficiary } from './payout.entity.js';
 
 /**
  * A payout as it stood right after a change, in JSON form. Beneficiary identifiers are masked to
@@ -21,15 +21,8 @@ export interface PayoutSnapshot {
   statusReason: string | null;
   amount: string;
   currency: string;
-  beneficiary: {
-    name: string | null;
-    documentType: string | null;
-    documentNumber: string | null;
-    accountNumber: string | null;
-    bankCode: string | null;
-    accountType: string | null;
-    cci: string | null;
-  };
+  /** As stored: identifiers masked to their last four characters. */
+  beneficiary: StoredBeneficiary;
   merchantReference: string | null;
   /** Stable code of a refused or unanswered submission. */
   failureCode: string | null;

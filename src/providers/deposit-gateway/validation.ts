@@ -11,6 +11,7 @@ import type {
   PayoutBeneficiary,
   RailDetails,
 } from '../provider.js';
+import { RAIL_BLOCK } from '../provider.js';
 import {
   CHILE_RUT_PATTERN,
   ECUADOR_EXPIRY_WINDOW_SECONDS,
@@ -47,17 +48,6 @@ import {
 export type DepositToValidate = Omit<CreateDepositRequest, 'depositId'> & { depositId?: string };
 export type PayoutToValidate = Omit<CreatePayoutRequest, 'payoutId'> & { payoutId?: string };
 
-/** Name of each rail's block in the gateway's mutation input. */
-export const RAIL_BLOCK = {
-  HOSTED_CHECKOUT: 'hostedCheckout',
-  CARD: 'card',
-  OPEN_BANKING: 'openBanking',
-  LATAM: 'latam',
-  UPI: 'upi',
-  PIX: 'pix',
-  CRYPTO: 'crypto',
-  THAI_QR: 'thaiQr',
-} as const satisfies Record<RailDetails['rail'], string>;
 
 /** Gateway (camelCase) name of each provider beneficiary field (A5). */
 export const BENEFICIARY_FIELD_NAMES: Readonly<Record<BeneficiaryField, keyof PayoutBeneficiary>> = {
