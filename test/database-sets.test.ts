@@ -19,8 +19,8 @@ function filesUnder(dir: string): string[] {
 
 const testFiles = [...filesUnder('src'), ...filesUnder('test')].filter((file) => /\.(test|spec)\.ts$/.test(file));
 
-/** Opening a database: a test gateway, a test database, or the database layer's own entry point. */
-const OPENS = /\b(startTestGateway|createTestDatabase|openDatabase)\(/;
+/** Opening a database: a test gateway, a test database (or a file's own, `databaseForFile`), or the database layer's own entry point. */
+const OPENS = /\b(startTestGateway|createTestDatabase|openDatabase|databaseForFile)\(/;
 /** The helpers that define those calls: importing them alone opens nothing. */
 const DEFINERS = new Set(['test/support/database.ts', 'test/support/gateway.ts']);
 
