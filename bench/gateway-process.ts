@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   gateway = await startGateway({ config: loadConfig(configEnv) });
   const key = (prefix: string): string => {
     const client = gateway!.demoClients.find((candidate) => candidate.name.startsWith(prefix));
-    if (!client) throw new Error(`demo client ${prefix} is missing`);
+    if (!client?.key) throw new Error(`demo client ${prefix} is missing or revoked`);
     return client.key;
   };
   harness.ready({

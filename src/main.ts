@@ -71,7 +71,8 @@ function printBanner(g: Gateway): void {
   if (g.demoClients.length > 0) {
     lines.push('', '  Demo clients (development only; keys kept in the data directory):');
     for (const client of g.demoClients) {
-      lines.push(`    ${client.name.padEnd(24)} ${client.roles.join(',').padEnd(8)} Authorization: Bearer ${client.key}`);
+      const access = client.key !== null ? `Authorization: Bearer ${client.key}` : `revoked ${client.revokedAt?.toISOString() ?? ''}; its history is kept (delete the data directory for a fresh set)`;
+      lines.push(`    ${client.name.padEnd(24)} ${client.roles.join(',').padEnd(8)} ${access}`);
     }
   }
   lines.push('');

@@ -123,7 +123,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   await services.clients.start((channel, handler, options) => db.listen(channel, handler, options));
 
   const demoClients = config.demoClients ? await ensureDemoClients(db.fork(), services.clients, config.dataDir) : [];
-  const demoAdmin = demoClients.find((client) => client.roles.includes('ADMIN'));
+  // Only a demo client with a working key can fill GraphiQL's header or the example cashier.
+  const demoAdmin = demoClients.find((client) => client.roles.includes('ADMIN') && client.key !== null);
 
   const app = express();
   app.disable('x-powered-by');
@@ -198,7 +199,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
 
   if (config.graphql.graphiql) app.get('/graphql', graphiqlPage({ defaultAuthorization: demoAdmin ? `Bearer ${demoAdmin.key}` : undefined }));
   // The example cashier (examples/cashier/): development aid, never served in production.
-  const examples = config.env === 'production' ? undefined : examplesRouter({ webCashierKey: demoClients.find((client) => client.name.startsWith('web-cashier'))?.key });
+  const examples = config.env === 'production' ? undefined : examplesRouter({ webCashierKey: demoClients.find((client) => client.name.startsWith('web-cashier'))?.key ?? undefined });
   if (examples) app.use('/examples', examples);
 
   app.use(

@@ -1,11 +1,14 @@
 // A restart on the same data keeps clients, and the migration is applied exactly once, on
-// embedded PGlite always and on PostgreSQL when DATABASE_URL is set.
+// embedded PGlite always and on PostgreSQL when DATABASE_URL is set. Nothing an admin does through
+// the API keeps the next start from succeeding: a revoked demo client stays revoked, with its history.
 
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
 import { createTestDatabase } from '../support/database.js';
 import { execute, startTestGateway } from '../support/gateway.js';
-import { CreateApiClientMutation, ViewerQuery } from './operations.js';
+import { CARD_INPUT } from '../deposits/fixtures.js';
+import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
+import { CreateApiClientMutation, RevokeApiClientMutation, ViewerQuery } from './operations.js';
 
 const kinds = process.env.DATABASE_URL ? (['pglite', 'postgresql'] as const) : (['pglite'] as const);
 
@@ -30,6 +33,35 @@ describe.each(kinds)('restart on %s', (kind) => {
         expect(viewer.data?.viewer.name).toBe('survivor');
         const rows = await second.gateway.db.fork().execute<{ count: string }[]>('select count(*)::text as count from mikro_orm_migrations');
         expect(Number(rows[0]!.count)).toBe(migrations.length);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it('starts again after an admin revoked a demo client that has deposits, which keeps them and stays revoked', async () => {
+    const database = await createTestDatabase(kind);
+    try {
+      const first = await startTestGateway({ database });
+      const created = await execute(first.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: first.keys.webCashier });
+      const depositId = created.data!.createDeposit.deposit!.id;
+      const cashier = first.gateway.demoClients.find((client) => client.name.startsWith('web-cashier'))!;
+      const revoked = await execute(first.gateway.graphqlUrl, RevokeApiClientMutation, { input: { id: cashier.id } }, { key: first.keys.admin });
+      expect(revoked.data!.revokeApiClient.userErrors).toEqual([]);
+      const { admin, mobileCashier } = first.keys;
+      await first.close();
+
+      const second = await startTestGateway({ database });
+      try {
+        // The same client, still revoked, listed without a key; the other demo keys unchanged.
+        expect(second.gateway.demoClients.find((client) => client.name.startsWith('web-cashier'))).toMatchObject({ id: cashier.id, key: null, revokedAt: expect.any(Date) });
+        expect(second.keys).toEqual({ webCashier: '', mobileCashier, admin });
+        expect((await execute(second.gateway.graphqlUrl, ViewerQuery, {}, { key: first.keys.webCashier })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+        // Its deposit is still there for the admin.
+        const read = await execute(second.gateway.graphqlUrl, DepositQuery, { id: depositId }, { key: admin });
+        expect(read.data?.deposit?.id).toBe(depositId);
       } finally {
         await second.close();
       }

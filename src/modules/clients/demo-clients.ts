@@ -12,7 +12,10 @@ export interface DemoClient {
   id: string;
   name: string;
   roles: Role[];
-  key: string;
+  /** Null when this data directory no longer holds a working key for it (it was revoked). */
+  key: string | null;
+  /** When an admin revoked it: it stays revoked, with its history, until the data is deleted. */
+  revokedAt: Date | null;
 }
 
 const DEMO_CLIENTS: ReadonlyArray<{ name: string; roles: Role[] }> = [
@@ -24,8 +27,11 @@ const DEMO_CLIENTS: ReadonlyArray<{ name: string; roles: Role[] }> = [
 const FILE_NAME = 'demo-clients.json';
 
 /**
- * Returns the demo clients with their keys, creating whichever are missing (or whose stored key
- * no longer authenticates, e.g. after the database was reset).
+ * Returns the demo clients with their keys, creating whichever are missing (all of them on a
+ * fresh data directory, or after the database was reset). A demo client is never deleted: its
+ * deposits, payouts and audit trail refer to it. One an admin revoked stays revoked, listed
+ * without a key; so does one whose key this directory no longer holds (the key file edited or
+ * lost), which is revoked now, since nobody here can use or show its key.
  */
 export async function ensureDemoClients(em: SqlEntityManager, clients: ApiClientService, dataDir: string): Promise<DemoClient[]> {
   const file = path.join(dataDir, FILE_NAME);
@@ -35,27 +41,35 @@ export async function ensureDemoClients(em: SqlEntityManager, clients: ApiClient
 
   for (const demo of DEMO_CLIENTS) {
     const known = stored.find((entry) => entry.name === demo.name);
-    if (known && (await clients.authenticate(em, known.key))) {
-      result.push(known);
+    if (known?.key && (await clients.authenticate(em, known.key))) {
+      result.push({ ...known, revokedAt: null });
       continue;
     }
-    // A stale entry (database reset, or key revoked): replace the client under the same name.
     const existing = await clients.findByName(em, demo.name);
     if (existing) {
-      em.remove(existing);
-      await em.flush();
+      const revoked = existing.revokedAt ? existing : await revokeLost(em, clients, existing.id);
+      result.push({ id: existing.id, name: demo.name, roles: demo.roles, key: null, revokedAt: revoked.revokedAt ?? null });
+      continue;
     }
     const created = await clients.create(em, { name: demo.name, roles: demo.roles });
     if (!created.ok) throw new Error(`Could not create demo client ${demo.name}: ${created.errors.map((e) => e.message).join('; ')}`);
-    result.push({ id: created.client.id, name: demo.name, roles: demo.roles, key: created.key });
+    result.push({ id: created.client.id, name: demo.name, roles: demo.roles, key: created.key, revokedAt: null });
     changed = true;
   }
 
   if (changed) {
     await mkdir(dataDir, { recursive: true });
-    await writeFile(file, `${JSON.stringify(result, null, 2)}\n`, { mode: 0o600 });
+    const keys = result.filter((client) => client.key !== null).map(({ id, name, roles, key }) => ({ id, name, roles, key }));
+    await writeFile(file, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
   }
   return result;
+}
+
+/** A demo client whose key nobody here holds any more: revoked, so its lost key can never serve. */
+async function revokeLost(em: SqlEntityManager, clients: ApiClientService, id: string): Promise<{ revokedAt?: Date | null }> {
+  const revoked = await clients.revoke(em, id);
+  if (!revoked.ok) throw new Error(`Could not revoke demo client ${id}: ${revoked.errors.map((e) => e.message).join('; ')}`);
+  return revoked.client;
 }
 
 async function readStored(file: string): Promise<DemoClient[]> {
