@@ -2,7 +2,7 @@
 // of the schema with arguments is wrapped once, so present and future fields, literals and
 // variables, over HTTP and graphql-ws alike, are covered without a check in each resolver.
 
-import { GraphQLError, defaultFieldResolver, getNamedType, getNullableType, isNonNullType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
+import { GraphQLError, defaultFieldResolver, getNamedType, getNullableType, isNonNullType, isObjectType, type GraphQLField, type GraphQLFieldResolver, type GraphQLOutputType, type GraphQLSchema } from 'graphql';
 import { describeUnstorable, findUnstorableText, type UnstorableText } from '../lib/storable-text.js';
 import type { Role } from '../kernel/roles.js';
 import { authChecker, rootFieldRoles } from './auth.js';
@@ -11,6 +11,17 @@ import { UserError } from './user-error.js';
 
 /** The userError code for a mutation input field holding text that cannot be stored. */
 export const INVALID_TEXT = 'INVALID_TEXT';
+
+/**
+ * The field extension by which a payload's required field gives the value it holds when the
+ * request is refused before its resolver runs, e.g. `@Extensions(whenRefused(false))`: such a
+ * mutation still answers its userError as data.
+ */
+export const WHEN_REFUSED = 'whenRefused';
+
+export function whenRefused(value: unknown): Record<string, unknown> {
+  return { [WHEN_REFUSED]: value };
+}
 
 /**
  * Wraps the `resolve` (and `subscribe`) of every field that takes arguments. A mutation whose
@@ -45,7 +56,7 @@ function guard(inner: GraphQLFieldResolver<unknown, unknown>, asUserError: boole
     if (asUserError) {
       const field = found.path[0] === 'input' ? found.path.slice(1) : found.path;
       const error = UserError.from({ field: field.map(String), code: INVALID_TEXT, message: describeUnstorable({ ...found, path: field }) });
-      return { userErrors: [error] };
+      return { ...refusedValues(info.returnType), userErrors: [error] };
     }
     throw badText(found, info.fieldName);
   };
@@ -57,12 +68,26 @@ function badText(found: UnstorableText, fieldName: string): GraphQLError {
   });
 }
 
-/** A payload that can answer with only `userErrors`: every other field of it may be null. */
+/**
+ * A payload that can answer with `userErrors` alone: every other field of it may be null, or
+ * says what it holds then (`whenRefused`).
+ */
 function payloadCarriesUserErrors(field: GraphQLField<unknown, unknown>): boolean {
   const payload = getNullableType(field.type);
   if (!isObjectType(payload)) return false;
   const fields = Object.values(payload.getFields());
   const userErrors = fields.find((candidate) => candidate.name === 'userErrors');
   if (!userErrors || getNamedType(userErrors.type).name !== 'UserError') return false;
-  return fields.every((candidate) => candidate === userErrors || !isNonNullType(candidate.type));
+  return fields.every((candidate) => candidate === userErrors || !isNonNullType(candidate.type) || WHEN_REFUSED in (candidate.extensions ?? {}));
+}
+
+/** The values a payload's required fields hold when the request is refused before its resolver. */
+function refusedValues(type: GraphQLOutputType): Record<string, unknown> {
+  const payload = getNullableType(type);
+  if (!isObjectType(payload)) return {};
+  return Object.fromEntries(
+    Object.values(payload.getFields())
+      .filter((candidate) => WHEN_REFUSED in (candidate.extensions ?? {}))
+      .map((candidate) => [candidate.name, (candidate.extensions as Record<string, unknown>)[WHEN_REFUSED]]),
+  );
 }

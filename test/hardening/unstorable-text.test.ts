@@ -41,6 +41,24 @@ describe('text the database cannot store', () => {
     expect(admin.body.data.revokeApiClient.userErrors).toEqual([{ code: 'INVALID_TEXT' }]);
   });
 
+  it('in the id of settleCardDeposit or reconcileDeposit is the userError INVALID_TEXT, as in every other mutation', async () => {
+    const settle = await postRaw(
+      t.gateway.graphqlUrl,
+      { query: 'mutation ($input: SettleCardDepositInput!) { settleCardDeposit(input: $input) { deposit { id } alreadyProcessed userErrors { field code } } }', variables: { input: { depositId: 'dep_\u0000' } } },
+      t.keys.webCashier,
+    );
+    expect(settle.body.errors).toBeUndefined();
+    expect(settle.body.data.settleCardDeposit).toEqual({ deposit: null, alreadyProcessed: false, userErrors: [{ field: ['depositId'], code: 'INVALID_TEXT' }] });
+
+    const reconcile = await postRaw(
+      t.gateway.graphqlUrl,
+      { query: 'mutation ($id: ID!) { reconcileDeposit(id: $id) { deposit { id } outcome userErrors { field code } } }', variables: { id: 'dep_\ud800' } },
+      t.keys.admin,
+    );
+    expect(reconcile.body.errors).toBeUndefined();
+    expect(reconcile.body.data.reconcileDeposit).toEqual({ deposit: null, outcome: 'NOT_FOUND', userErrors: [{ field: ['id'], code: 'INVALID_TEXT' }] });
+  });
+
   it('in a literal nested input field is named with its path', async () => {
     const query = `mutation { createDeposit(input: { amount: "10.00", currency: "EUR", card: {}, customer: { firstName: "Ana\\u0000" } }) { userErrors { field code } } }`;
     const answer = await postRaw(t.gateway.graphqlUrl, { query }, t.keys.webCashier);

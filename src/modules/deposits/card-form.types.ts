@@ -1,6 +1,7 @@
 // GraphQL shapes of the embedded card form: the card session (never the provider's `integrity`), the settle input and its payload.
 
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, InputType, ObjectType } from 'type-graphql';
+import { whenRefused } from '../../graphql/storable-arguments.js';
 import { UserError } from '../../graphql/user-error.js';
 import type { DepositStatus } from '../../providers/provider.js';
 import type { CardSessionView } from './card-form.service.js';
@@ -61,6 +62,7 @@ export class SettleCardDepositPayload {
   deposit!: DepositNode | null;
 
   @Field({ description: 'True when the deposit already had this outcome (a repeated call): nothing changed.' })
+  @Extensions(whenRefused(false))
   alreadyProcessed!: boolean;
 
   @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })

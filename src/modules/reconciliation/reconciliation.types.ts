@@ -1,6 +1,7 @@
 // GraphQL shapes of on-demand reconciliation: the outcome enum and the reconcileDeposit payload.
 
-import { Field, ObjectType, registerEnumType } from 'type-graphql';
+import { Extensions, Field, ObjectType, registerEnumType } from 'type-graphql';
+import { whenRefused } from '../../graphql/storable-arguments.js';
 import { UserError } from '../../graphql/user-error.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import type { ReconcileOutcome } from './reconciler.js';
@@ -46,6 +47,8 @@ export class ReconcileDepositPayload {
   deposit!: DepositNode | null;
 
   @Field(() => ReconcileOutcomeEnum, { description: 'What reconciliation did.' })
+  // An id that cannot be stored names no deposit.
+  @Extensions(whenRefused('NOT_FOUND'))
   outcome!: ReconcileOutcomeValue;
 
   @Field(() => String, { nullable: true, description: 'Why, for ANOMALY and PROVIDER_ERROR: starts with a stable code (e.g. TRANSITION_NOT_ALLOWED).' })
