@@ -7,6 +7,7 @@ import { GraphQLError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from '../lib/logger.js';
 import { PROVIDER_ERROR_CODES } from '../providers/provider.js';
+import { LIMIT_RULE_CODES } from './limits.js';
 
 export type AuthFailure = 'MISSING' | 'INVALID';
 
@@ -42,12 +43,13 @@ const CLIENT_CODES = new Set([
   'NOT_FOUND',
   'TOO_MANY_MONEY_OPERATIONS',
   'QUERY_TOO_LONG',
+  ...LIMIT_RULE_CODES,
   // A provider error's message is written for clients (src/providers/provider.ts, ProviderError).
   ...PROVIDER_ERROR_CODES,
 ]);
 
 /** Codes of the gateway's own validation rules, which Apollo relabels GRAPHQL_VALIDATION_FAILED. */
-const RULE_CODES = new Set(['TOO_MANY_MONEY_OPERATIONS']);
+const RULE_CODES = new Set(['TOO_MANY_MONEY_OPERATIONS', ...LIMIT_RULE_CODES]);
 
 /** True for the code of one of the gateway's own validation rules (kept instead of GRAPHQL_VALIDATION_FAILED). */
 export function isRuleCode(code: string): boolean {

@@ -19,7 +19,7 @@ import { entities } from '../entities.js';
 import { compiledExecution } from '../graphql/compiled-execution.js';
 import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type RequestLineFields } from '../graphql/context.js';
 import { createFormatError } from '../graphql/errors.js';
-import { maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
+import { armorLimits, maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema/schema.js';
 import { listen } from '../lib/http.js';
 import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
@@ -153,9 +153,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
 
   const schema = await buildGatewaySchema(services.pubsub, registry.definitions());
   const armor = new ApolloArmor({
-    maxDepth: { n: config.graphql.maxDepth },
-    maxAliases: { n: config.graphql.maxAliases },
-    costLimit: { maxCost: config.graphql.maxCost },
+    // Each refusal with a code and message of its own (QUERY_TOO_COSTLY, QUERY_TOO_DEEP, TOO_MANY_ALIASES).
+    ...armorLimits(config.graphql),
     // The token limit is graphql-js's own parse option (below): a refusal there is a 400 parse
     // failure, where armor's plugin-based check surfaces as a 500.
     maxTokens: { enabled: false },

@@ -24,9 +24,33 @@ describe('query limits', () => {
     for (let i = 0; i < 14; i++) selection = `ofType { ${selection} }`;
     const response = await postRaw(t.gateway.graphqlUrl, { query: `{ __type(name: "ApiClient") { fields { type { ${selection} } } } }` }, t.keys.admin);
     expect(response.status).toBe(400);
-    expect(response.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
-    expect(response.body.errors[0].message).toMatch(/depth/i);
+    expect(response.body.errors[0].extensions.code).toBe('QUERY_TOO_DEEP');
+    expect(response.body.errors[0].message).toMatch(/^The operation's depth is 1\d, above the limit of 12/);
     expect(response.body.data).toBeUndefined();
+  });
+
+  it('refuses an operation over the cost limit with its own code and a message that says what to change, over HTTP and graphql-ws', async () => {
+    // A full page of events with each one's deposit snapshot: `first` multiplies the page's cost.
+    const query = '{ events(first: 100) { edges { node { id type fromStatus toStatus createdAt deposit { id status providerStatus rail provider merchantAccount amount { amount currency } fee { amount } net { amount } createdAt updatedAt } } } } }';
+    const response = await postRaw(t.gateway.graphqlUrl, { query }, t.keys.admin);
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/^The operation's estimated cost is \d+, above the limit of 5000: select fewer fields/), extensions: expect.objectContaining({ code: 'QUERY_TOO_COSTLY' }) }),
+    ]);
+    expect(JSON.stringify(response.body)).not.toMatch(/Syntax Error/);
+    // The same page without the snapshots is within the limit.
+    const lighter = await postRaw(t.gateway.graphqlUrl, { query: '{ events(first: 100) { edges { node { id type fromStatus toStatus createdAt } } pageInfo { hasNextPage endCursor } } }' }, t.keys.admin);
+    expect(lighter.body.errors).toBeUndefined();
+    // And the snapshots fit in pages of 25 (README, GRAPHQL_MAX_COST).
+    const smaller = await postRaw(t.gateway.graphqlUrl, { query: query.replace('first: 100', 'first: 25') }, t.keys.admin);
+    expect(smaller.body.errors).toBeUndefined();
+
+    const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.admin}` });
+    const refused = await new Promise<unknown>((resolve) => {
+      ws.subscribe({ query }, { next: resolve, error: resolve, complete: () => resolve('complete') });
+    });
+    await ws.dispose();
+    expect(JSON.stringify(refused)).toContain('QUERY_TOO_COSTLY');
   });
 
   it('rejects 100 aliases without running the mutation', async () => {
