@@ -388,17 +388,37 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   };
 }
 
+/**
+ * How long a revocation is remembered for sockets indexed after it, and how many at most. A key
+ * authenticated just before its revocation committed can be indexed just after the notification
+ * (milliseconds); after the key cache's 30 s no instance authenticates it at all. Minutes are far
+ * beyond both, and the cap keeps a burst of revocations from growing the set without end.
+ */
+export const REVOKED_MEMORY = { ms: 5 * 60_000, maxEntries: 10_000 };
+
 /** The open connections each client's key is used on (for the connection or for one of its operations). */
-class ConnectionsByClient {
+export class ConnectionsByClient {
   private readonly byClient = new Map<string, Set<Connection>>();
   /**
-   * Clients revoked while this instance ran. A key authenticated just before its revocation
-   * committed, but indexed just after the notification, is closed here instead of living on.
-   * Revocation is final, and rare: the set only grows, by one id per revoked client.
+   * Clients revoked while this instance ran, with when (insertion order is revocation order). A
+   * key authenticated just before its revocation committed, but indexed just after the
+   * notification, is closed here instead of living on.
    */
-  private readonly revoked = new Set<string>();
+  private readonly revoked = new Map<string, number>();
+
+  constructor(
+    private readonly memory: { ms: number; maxEntries: number } = REVOKED_MEMORY,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** How many revocations are remembered now (tests). */
+  rememberedRevocations(): number {
+    this.forgetOldRevocations();
+    return this.revoked.size;
+  }
 
   add(clientId: string, connection: Connection): void {
+    this.forgetOldRevocations();
     if (this.revoked.has(clientId)) {
       connection.socket.close(WS_KEY_REVOKED, 'API key revoked');
       return;
@@ -415,12 +435,23 @@ class ConnectionsByClient {
 
   /** Closes every socket of the client; returns how many. */
   closeAll(clientId: string, code: number, reason: string): number {
-    this.revoked.add(clientId);
+    this.revoked.delete(clientId);
+    this.revoked.set(clientId, this.now());
+    this.forgetOldRevocations();
     const set = this.byClient.get(clientId);
     if (!set) return 0;
     const open = [...set];
     for (const connection of open) connection.socket.close(code, reason);
     return open.length;
+  }
+
+  /** Drops the revocations older than the memory, and the oldest beyond its size. */
+  private forgetOldRevocations(): void {
+    const oldest = this.now() - this.memory.ms;
+    for (const [clientId, at] of this.revoked) {
+      if (at > oldest && this.revoked.size <= this.memory.maxEntries) break;
+      this.revoked.delete(clientId);
+    }
   }
 
   /** The socket closed. */
