@@ -362,6 +362,10 @@ function noStore(): ApolloServerPlugin<RequestContext> {
   };
 }
 
+
+/** Paths probed by load balancers and monitoring, logged at debug when they answer well. */
+const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
 /**
  * A request id (the caller's `X-Request-Id` if sane, else a new one), a child logger per request,
  * and one line when the request completes, carrying the client and the GraphQL operation once known.
@@ -378,9 +382,13 @@ function requestLogging(logger: Logger) {
     Object.defineProperty(req, 'log', { configurable: true, get: () => (log ??= logger.child({ requestId: id })) });
     Object.assign(req, { id, line });
     res.setHeader('X-Request-Id', id);
+    // Probes (health, readiness, metrics) come every few seconds from the platform: at info they
+    // would be most of the log, so a successful one is logged at debug.
+    const probe = PROBE_PATHS.has(path);
     res.on('finish', () => {
-      if (!logger.isLevelEnabled('info')) return;
-      logger.info(
+      const level = probe && res.statusCode < 400 ? 'debug' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level](
         {
           requestId: id,
           method: req.method,

@@ -36,4 +36,21 @@ describe('structured logs', () => {
       await t.close();
     }
   });
+
+  it('log a probe that answers well at debug and every other request at info', async () => {
+    const t = await startTestGateway();
+    try {
+      for (const path of ['/healthz', '/readyz', '/metrics']) expect((await fetch(`${t.gateway.url}${path}`)).status).toBe(200);
+      await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: t.keys.admin });
+      const lines = t.logs.map((line) => JSON.parse(line) as { level: number; msg: string; path?: string });
+      const levelOf = (path: string) => lines.filter((line) => line.msg === 'request completed' && line.path === path).map((line) => line.level);
+      // pino: 20 is debug, 30 info.
+      expect(levelOf('/healthz')).toEqual([20]);
+      expect(levelOf('/readyz')).toEqual([20]);
+      expect(levelOf('/metrics')).toEqual([20]);
+      expect(levelOf('/graphql')).toEqual([30]);
+    } finally {
+      await t.close();
+    }
+  });
 });
