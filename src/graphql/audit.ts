@@ -51,8 +51,8 @@ function audited(inner: GraphQLFieldResolver<unknown, RequestContext>, adminActi
     } finally {
       ctx.logger.info(
         {
+          // The caller's clientId is bound to the request's logger already (HTTP and graphql-ws alike).
           audit: 'mutation',
-          clientId: ctx.client?.id ?? null,
           operation: info.fieldName,
           operationName: info.operation.name?.value ?? null,
           outcome,
