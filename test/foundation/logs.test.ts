@@ -53,4 +53,17 @@ describe('structured logs', () => {
       await t.close();
     }
   });
+
+  it('say once at info that the gateway registered its webhook with the QR gateway', async () => {
+    const t = await startTestGateway();
+    try {
+      const lines = t.logs.map((line) => JSON.parse(line) as { level: number; msg: string; account?: string });
+      const registering = t.gateway.config.merchantAccounts.filter((account) => account.provider === 'qr-gateway').map((account) => account.code);
+      expect(registering.length).toBeGreaterThan(0);
+      const atInfo = lines.filter((line) => line.level >= 30 && /webhook registered|registered the gateway webhook/.test(line.msg));
+      expect(atInfo.map((line) => line.account).sort()).toEqual([...registering].sort());
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -238,7 +238,7 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
         createdAt: Number.isNaN(createdAt.getTime()) ? new Date() : createdAt,
         secret,
       };
-      log?.info({ account: account.code, webhookId: registration.id, events: registration.events }, 'webhook registered');
+      log?.debug({ account: account.code, webhookId: registration.id, events: registration.events }, 'webhook registered');
       return { ok: true, value: registration };
     },
 

@@ -420,7 +420,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
       createdAt: new Date(),
     };
     queue.register(registration);
-    log?.info({ webhookId: registration.webhookId, events: registration.events }, 'qr sandbox webhook registered');
+    log?.debug({ webhookId: registration.webhookId, events: registration.events }, 'qr sandbox webhook registered');
     return {
       webhook_id: registration.webhookId,
       url: registration.url,
