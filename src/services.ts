@@ -104,7 +104,6 @@ export function createServices(options: CreateServicesOptions): Services {
       providers,
       deposits,
       refunds,
-      events,
       transitions,
       jobs,
       logger: reconcilerLogger,

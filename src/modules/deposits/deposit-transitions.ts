@@ -149,22 +149,21 @@ export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, D
     };
   },
 
-  reactions: ({ row: deposit, next, change }) => [
+  reactions: ({ row: deposit, next, change }) => {
     // Status reports carry the status, not the details (spec "Webhook event envelope"): a job reads
-    // fee, net and decline reason from the provider's record once the change commits.
-    ...(change.detailsIncluded
-      ? []
-      : [
-          {
-            kind: FETCH_DEPOSIT_DETAILS,
-            payload: { depositId: deposit.id, reference: change.providerReference ?? next.paymentReference ?? next.providerReference ?? '', provider: deposit.provider, merchantAccount: deposit.merchantAccount },
-            dedupeKey: deposit.id,
-          } satisfies Reaction<typeof FETCH_DEPOSIT_DETAILS>,
-        ]),
-    // Refund deliveries that overtook this payment are decided again now that its status changed
-    // (read by the change's own statement, after the row lock: none deferred before it is missed).
-    deferredDeliveriesRelease('deposit', deposit.id),
-  ],
+    // fee, net and decline reason from the provider's record once the change commits, by the
+    // payment's reference (a change that names none has no record to read).
+    const reference = change.detailsIncluded ? undefined : (change.providerReference ?? next.paymentReference ?? next.providerReference ?? undefined);
+    const details: Reaction<typeof FETCH_DEPOSIT_DETAILS>[] = reference
+      ? [{ kind: FETCH_DEPOSIT_DETAILS, payload: { depositId: deposit.id, reference, provider: deposit.provider, merchantAccount: deposit.merchantAccount }, dedupeKey: deposit.id }]
+      : [];
+    return [
+      ...details,
+      // Refund deliveries that overtook this payment are decided again now that its status changed
+      // (read by the change's own statement, after the row lock: none deferred before it is missed).
+      deferredDeliveriesRelease('deposit', deposit.id),
+    ];
+  },
 };
 
 /** The payment reference a report names, when the deposit has none yet (a hosted checkout's session id is not one). */

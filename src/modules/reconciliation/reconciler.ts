@@ -6,7 +6,6 @@ import type { DepositProvider, DepositStatus, MerchantAccount, MoneyMovementProv
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { DepositService } from '../deposits/deposit.service.js';
 import { depositTransitions, type DepositChange } from '../deposits/deposit-transitions.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import type { JobQueue } from '../../kernel/jobs.js';
 import { applyPaymentRefunded } from '../refunds/refund-accounting.js';
@@ -101,7 +100,6 @@ export interface ReconcilerDeps {
   providers: Record<ProviderName, DepositProvider>;
   deposits: Pick<DepositService, 'resume' | 'refreshFromProvider'>;
   refunds: Pick<RefundService, 'resume'>;
-  events: EventLog;
   transitions: TransitionPath;
   /** Follow-up work committed with a correction (deferred refund deliveries). */
   jobs: JobQueue;
