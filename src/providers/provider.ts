@@ -220,12 +220,15 @@ export interface WebhookEvent {
     | { kind: 'other'; reference?: string };
 }
 
-export type WebhookRejection =
-  | 'SIGNATURE_MISSING'
-  | 'SIGNATURE_MALFORMED'
-  | 'SIGNATURE_MISMATCH'
-  | 'TIMESTAMP_OUT_OF_WINDOW'
-  | 'PAYLOAD_INVALID';
+/** Why a delivery's bytes are not authentic: its signature or its freshness failed. */
+export type SignatureRejection = 'SIGNATURE_MISSING' | 'SIGNATURE_MALFORMED' | 'SIGNATURE_MISMATCH' | 'TIMESTAMP_OUT_OF_WINDOW';
+
+/**
+ * Why an adapter did not make an event of a delivery: a signature rejection, or `PAYLOAD_INVALID`,
+ * which an adapter reports only for authentic bytes (verified first) that are not an event it can
+ * read: not UTF-8, not JSON, or an envelope whose fields break the provider's rules.
+ */
+export type WebhookRejection = SignatureRejection | 'PAYLOAD_INVALID';
 
 export type WebhookVerification = { ok: true; event: WebhookEvent } | { ok: false; reason: WebhookRejection };
 

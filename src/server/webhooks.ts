@@ -6,7 +6,7 @@ import { Router, type Request, type Response } from 'express';
 import type { Database } from '../db/database.js';
 import { BodyTooLarge, readBody, singleValued } from '../lib/http.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
-import type { WebhookRejection } from '../providers/provider.js';
+import type { SignatureRejection } from '../providers/provider.js';
 import type { RejectedRecord } from '../kernel/inbox/inbox.js';
 import type { Services } from '../services.js';
 import type { GatewayMetrics } from './metrics.js';
@@ -22,13 +22,12 @@ export interface WebhookRouterOptions {
   rejectedKeepPerAccount: number;
 }
 
-/** Bad shape after a valid signature is the sender's error (400); every signature failure is 401. */
-const REJECTION_STATUS: Record<WebhookRejection, 400 | 401> = {
+/** A delivery whose signature or freshness failed is refused 401: the sender's retry, correctly signed, is a first delivery. */
+const REJECTION_STATUS: Record<SignatureRejection, 401> = {
   SIGNATURE_MISSING: 401,
   SIGNATURE_MALFORMED: 401,
   SIGNATURE_MISMATCH: 401,
   TIMESTAMP_OUT_OF_WINDOW: 401,
-  PAYLOAD_INVALID: 400,
 };
 
 export function webhookRouter(options: WebhookRouterOptions): Router {
@@ -92,11 +91,13 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
       case 'refused':
         logRejectedRecord(outcome.record, outcome.account.code, outcome.reason);
         return reject(REJECTION_STATUS[outcome.reason], outcome.reason);
-      case 'unstorable': {
+      case 'unprocessable': {
+        // Acknowledged so the provider stops: every retry would be refused the same way.
         const { reason, unstorable } = outcome;
         logRejectedRecord(outcome.record, outcome.account.code, reason);
         metrics.recordWebhook(provider, 'rejected', reason);
-        log().warn({ provider, account: outcome.account.code, reason, problem: unstorable.problem, at: unstorable.path.join('.') }, 'verified webhook refused: text that cannot be stored');
+        const where = unstorable && { problem: unstorable.problem, at: unstorable.path.join('.') };
+        log().warn({ provider, account: outcome.account.code, reason, ...where }, 'verified webhook kept as rejected: it cannot be processed');
         answer(res, 200, { received: true, outcome: 'rejected', reason });
         return;
       }

@@ -1,6 +1,7 @@
-// A flood of unsigned webhook requests cannot fill the database: rejected deliveries are kept
-// per merchant account up to WEBHOOK_REJECTED_KEEP, oldest deleted first; verified deliveries and
-// other accounts' rows are left alone, and every rejection is still counted.
+// A flood of unsigned webhook requests cannot fill the database: unauthentic deliveries are kept
+// per merchant account up to WEBHOOK_REJECTED_KEEP, oldest deleted first; verified deliveries,
+// authentic ones kept as rejected and other accounts' rows are left alone, and every rejection is
+// still counted.
 
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,5 +51,19 @@ describe('rejected webhook deliveries', () => {
     // and every rejection is still counted
     const metrics = await (await fetch(`${t.gateway.url}/metrics`)).text();
     expect(metrics).toMatch(/gateway_webhooks_total\{provider="deposit-gateway",outcome="rejected",reason="SIGNATURE_MISSING"\} 12\b/);
+  });
+
+  it('never lose an authentic but unprocessable delivery to a flood of unsigned ones', async () => {
+    // given: a correctly signed delivery that cannot be processed, kept as rejected
+    const authentic = '{"id":"evt_unreadable"}';
+    expect((await sendWebhook(t, authentic)).body).toEqual({ received: true, outcome: 'rejected', reason: 'PAYLOAD_INVALID' });
+
+    // when: more unsigned requests than the cap
+    for (let i = 0; i < KEEP + 3; i++) expect((await sendWebhook(t, `{"flood-after":${i}}`, { header: null })).status).toBe(401);
+
+    // then: it is still there; the unsigned ones alone were pruned to the cap
+    const kept = await rejectedOf('dg-test');
+    expect(kept.filter((row) => row.reason === 'PAYLOAD_INVALID').map((row) => row.bodySha256)).toEqual([createHash('sha256').update(authentic).digest('hex')]);
+    expect(kept.filter((row) => row.reason === 'SIGNATURE_MISSING')).toHaveLength(KEEP);
   });
 });

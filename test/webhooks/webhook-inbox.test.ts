@@ -91,8 +91,6 @@ describe('an unverified webhook is refused and changes nothing', () => {
     { name: 'malformed header', status: 401, reason: 'SIGNATURE_MALFORMED', send: (bytes) => ({ body: bytes, header: 'sha256=deadbeef' }) },
     { name: 'malformed v1', status: 401, reason: 'SIGNATURE_MALFORMED', send: (bytes) => ({ body: bytes, header: `t=${now()},v1=xyz` }) },
     { name: 'wrong secret', status: 401, reason: 'SIGNATURE_MISMATCH', send: (bytes) => ({ body: bytes, header: signatureHeader(bytes, ['whsec_not_the_secret'], now()) }) },
-    { name: 'signed, but not JSON', status: 400, reason: 'PAYLOAD_INVALID', send: (_bytes, secret) => ({ body: 'not json', header: signatureHeader('not json', [secret], now()) }) },
-    { name: 'signed, but no event name', status: 400, reason: 'PAYLOAD_INVALID', send: (_bytes, secret) => ({ body: '{"id":"evt_1"}', header: signatureHeader('{"id":"evt_1"}', [secret], now()) }) },
   ];
 
   it.each(cases)('$name → $status $reason', async ({ status, reason, send }) => {

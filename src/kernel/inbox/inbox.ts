@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
-import type { DepositProvider, MerchantAccount, ProviderName, WebhookEvent, WebhookRejection } from '../../providers/provider.js';
+import type { DepositProvider, MerchantAccount, ProviderName, SignatureRejection, WebhookEvent } from '../../providers/provider.js';
 import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { SqlPart } from '../events/event-log.js';
@@ -79,10 +79,13 @@ export interface WebhookSubjectHandler<K extends WebhookSubjectKind = WebhookSub
 export class WebhookRetryLater extends Error {}
 
 /**
- * Why a delivery was refused without being stored: verification failed, or (`TEXT_NOT_STORABLE`)
- * it verified but carries text the database cannot store.
+ * Why an authentic delivery cannot be applied, ever: it is not an event its adapter can read
+ * (`PAYLOAD_INVALID`), or it carries text the database cannot store (`TEXT_NOT_STORABLE`).
  */
-export type RejectedWebhookReason = WebhookRejection | 'TEXT_NOT_STORABLE';
+export type UnprocessableReason = 'PAYLOAD_INVALID' | 'TEXT_NOT_STORABLE';
+
+/** Why a delivery was kept as rejected, without its body: not authentic, or authentic but unprocessable. */
+export type RejectedWebhookReason = SignatureRejection | UnprocessableReason;
 
 /** A refused delivery (unverified, or verified but unstorable), kept for admins without its body. */
 export interface RejectedWebhookInput {
@@ -92,11 +95,17 @@ export interface RejectedWebhookInput {
   body: Buffer;
   receivedAt: Date;
   /**
-   * Rejected deliveries kept for this account; the oldest beyond it are deleted, so a flood of
-   * unsigned requests cannot fill the database. Absent: all are kept.
+   * Unauthentic deliveries kept for this account; the oldest beyond it are deleted, so a flood of
+   * unsigned requests cannot fill the database. Authentic but unprocessable ones (only the
+   * provider can send those) are never pruned, so no flood can push them out of admins' sight.
+   * Absent: all are kept.
    */
   keepPerAccount?: number;
 }
+
+/** The reasons a delivery is kept as rejected that anyone, not only the provider, can cause. */
+const UNAUTHENTIC_REASONS: readonly SignatureRejection[] = ['SIGNATURE_MISSING', 'SIGNATURE_MALFORMED', 'SIGNATURE_MISMATCH', 'TIMESTAMP_OUT_OF_WINDOW'];
+const isUnauthentic = (reason: RejectedWebhookReason): reason is SignatureRejection => (UNAUTHENTIC_REASONS as readonly string[]).includes(reason);
 
 /** What `recordRejected` stored and how many older rejected rows of the account it deleted. */
 export interface RecordRejectedResult {
@@ -149,10 +158,14 @@ export interface WebhookTarget {
 export type AcceptWebhookOutcome =
   /** No such provider, or no such account of it. Nothing is stored. */
   | { kind: 'not_found' }
-  /** Verification failed on the bytes: kept as rejected, without its body. */
-  | (WebhookTarget & { kind: 'refused'; reason: WebhookRejection; record: RejectedRecord })
-  /** Authentic but carrying text the database cannot store: kept as rejected and acknowledged, so the provider stops retrying. */
-  | (WebhookTarget & { kind: 'unstorable'; reason: 'TEXT_NOT_STORABLE'; event: WebhookEvent; unstorable: UnstorableText; record: RejectedRecord })
+  /** The signature or its freshness failed on the bytes: kept as rejected, without its body. */
+  | (WebhookTarget & { kind: 'refused'; reason: SignatureRejection; record: RejectedRecord })
+  /**
+   * Authentic, but no retry can ever apply it: not an event the adapter can read, or text the
+   * database cannot store (`unstorable` says where). Kept as rejected, without its body, and
+   * acknowledged, so the provider stops retrying.
+   */
+  | (WebhookTarget & { kind: 'unprocessable'; reason: UnprocessableReason; unstorable?: UnstorableText; record: RejectedRecord })
   /** Stored (or found stored) and decided, committed. */
   | (WebhookTarget & { kind: 'received'; event: WebhookEvent; result: ReceiveWebhookResult })
   /** A handler cannot decide it yet: nothing committed; the provider's retry is a first delivery. */
@@ -202,19 +215,25 @@ export class WebhookInbox {
     const { account } = target;
     const keepRejected = (reason: RejectedWebhookReason) => this.keepRejected(em, { provider: target.provider, account, reason, body: input.body, receivedAt: input.receivedAt, keepPerAccount: input.keepRejectedPerAccount });
 
+    // Authentic but unprocessable: bytes that verified but are no event the adapter can read
+    // (`PAYLOAD_INVALID`: not UTF-8 or JSON, an amount or currency breaking the provider's rules),
+    // or an event carrying text the database cannot store: NUL in the raw body, a string the
+    // parser turned into NUL or a lone surrogate, or one longer than its column. Every retry would
+    // fail the same way, so it is kept as rejected (its SHA-256 only, as its bytes may be anything)
+    // and acknowledged, which stops the provider's retries (spec: any non-2xx is retried for 24
+    // hours); nothing is applied. A payment it was about is not lost: the reconciler reads every
+    // open payment's status from the provider.
     const verification = adapter.verifyWebhook(account, { body: input.body, headers: input.headers, receivedAt: input.receivedAt });
-    if (!verification.ok) return { ...target, kind: 'refused', reason: verification.reason, record: await keepRejected(verification.reason) };
+    if (!verification.ok) {
+      const { reason } = verification;
+      if (reason === 'PAYLOAD_INVALID') return { ...target, kind: 'unprocessable', reason, record: await keepRejected(reason) };
+      return { ...target, kind: 'refused', reason, record: await keepRejected(reason) };
+    }
     const { event } = verification;
-
-    // Authentic but not storable: the raw body with a NUL byte, or a string of the event (id,
-    // name, references, statuses) that the parser turned into NUL or a lone surrogate, or longer
-    // than the columns it goes to. The database would refuse it on every retry, so it is kept as
-    // rejected (its SHA-256 only) and acknowledged, which stops the provider's retries (spec: any
-    // non-2xx is retried for 24 hours); nothing is applied.
     const unstorable = this.unstorableText(event, input.body);
     if (unstorable) {
       const reason = 'TEXT_NOT_STORABLE';
-      return { ...target, kind: 'unstorable', reason, event, unstorable, record: await keepRejected(reason) };
+      return { ...target, kind: 'unprocessable', reason, unstorable, record: await keepRejected(reason) };
     }
 
     try {
@@ -257,8 +276,8 @@ export class WebhookInbox {
   }
 
   /**
-   * Keeps a delivery that failed verification: its reason, account and time, and the SHA-256 of
-   * the bytes, never the bytes (they are not trusted input and are never replayed).
+   * Keeps a delivery that failed verification or cannot be processed: its reason, account and
+   * time, and the SHA-256 of the bytes, never the bytes (untrusted, or unusable, and never replayed).
    */
   async recordRejected(em: SqlEntityManager, input: RejectedWebhookInput): Promise<RecordRejectedResult> {
     const id = newId('whd');
@@ -267,14 +286,15 @@ export class WebhookInbox {
        values (?, ?, ?, ?, '', 'rejected', ?, null, null, '', ?, ?)`,
       [id, input.provider, input.account.code, `rejected:${id}`, input.reason, createHash('sha256').update(input.body).digest('hex'), input.receivedAt],
     );
-    if (input.keepPerAccount === undefined) return { id, pruned: 0 };
-    // Only this account's rejected rows: verified deliveries, and other accounts, are never touched.
+    if (input.keepPerAccount === undefined || !isUnauthentic(input.reason)) return { id, pruned: 0 };
+    // Only this account's unauthentic rows: verified deliveries, authentic rejected ones, and other
+    // accounts are never touched.
     const pruned = await em.execute<{ id: string }[]>(
       `delete from webhook_delivery where id in (
-         select id from webhook_delivery where merchant_account = ? and outcome = 'rejected'
+         select id from webhook_delivery where merchant_account = ? and outcome = 'rejected' and reason in (${UNAUTHENTIC_REASONS.map(() => '?').join(', ')})
          order by received_at desc, id desc offset ?)
        returning id`,
-      [input.account.code, input.keepPerAccount],
+      [input.account.code, ...UNAUTHENTIC_REASONS, input.keepPerAccount],
     );
     return { id, pruned: pruned.length };
   }
