@@ -8,7 +8,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, wr
 import path from 'node:path';
 import type { Logger } from '../lib/logger.js';
 import { Money } from '../lib/money.js';
-import { NonIntegerNumber } from '../providers/qr-gateway/json.js';
+import { FractionalNumber } from './qr-gateway/wire.js';
 
 /** Format of the snapshot; a file of another version is set aside, not misread. */
 const VERSION = 1;
@@ -20,7 +20,7 @@ function encode(value: unknown): string {
     if (raw instanceof Money) return { $money: [raw.minor.toString(), raw.currency] };
     if (raw instanceof Date) return { $date: Number.isNaN(raw.getTime()) ? null : raw.toISOString() };
     if (typeof raw === 'bigint') return { $bigint: raw.toString() };
-    if (raw instanceof NonIntegerNumber) return { $number: raw.source };
+    if (raw instanceof FractionalNumber) return { $number: raw.source };
     if (raw instanceof Map) return { $map: [...raw.entries()] };
     return item;
   });
@@ -38,7 +38,7 @@ function decode(text: string): { version: unknown; state: unknown } {
     }
     if ('$date' in tagged) return new Date(tagged.$date === null ? Number.NaN : String(tagged.$date));
     if ('$bigint' in tagged) return BigInt(String(tagged.$bigint));
-    if ('$number' in tagged) return new NonIntegerNumber(String(tagged.$number));
+    if ('$number' in tagged) return new FractionalNumber(String(tagged.$number));
     if ('$map' in tagged) return new Map(tagged.$map as Array<[unknown, unknown]>);
     return item;
   }) as { version: unknown; state: unknown };

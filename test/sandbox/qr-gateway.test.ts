@@ -74,6 +74,13 @@ describe('QR gateway sandbox', () => {
     ...overrides,
   });
 
+  it('echoes metadata exactly as sent: a fractional number stays that number', async () => {
+    const body = JSON.stringify(code({ metadata: { client_id: 'cli_1', ratio: '__RATIO__', big: '__BIG__' } })).replace('"__RATIO__"', '1.50').replace('"__BIG__"', '12345678901234567890');
+    const response = await call('POST', '/v1/qr-codes', undefined, { raw: body });
+    expect(response.status).toBe(201);
+    expect(response.text).toContain('"metadata":{"client_id":"cli_1","ratio":1.50,"big":12345678901234567890}');
+  });
+
   it('answers /healthz without auth', async () => {
     expect(await call('GET', '/healthz', undefined, { key: null })).toMatchObject({ status: 200, json: { ok: true } });
   });

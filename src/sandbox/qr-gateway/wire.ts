@@ -24,9 +24,16 @@ export function parseJson(text: string): unknown {
 
 const rawJSON = (JSON as unknown as { rawJSON: (text: string) => unknown }).rawJSON;
 
-/** JSON.stringify writing bigints as plain JSON integers (Node 22's JSON.rawJSON). */
+/**
+ * JSON.stringify writing bigints as plain JSON integers and a {@link FractionalNumber} as the number
+ * it was read as (Node 22's JSON.rawJSON), so an echoed value (metadata) is the one sent.
+ */
 export function stringifyJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? rawJSON(item.toString()) : item));
+  return JSON.stringify(value, (_key, item: unknown) => {
+    if (typeof item === 'bigint') return rawJSON(item.toString());
+    if (item instanceof FractionalNumber) return rawJSON(item.source);
+    return item;
+  });
 }
 
 export type JsonObject = Record<string, unknown>;
