@@ -170,6 +170,7 @@ const ruleCases: RuleCase[] = [
   // routing
   { name: 'unknown method', body: { ...card, method: 'paypal' }, status: 422, error: /Unknown method "paypal"/ },
   { name: 'unknown solution', body: { ...upi, solution: 'alipay' }, status: 422, error: /Unknown solution "alipay"/ },
+  { name: 'unknown solution with a LATAM country', body: { ...peru, solution: 'foo' }, status: 422, error: /Unknown solution "foo"/ },
   { name: 'unknown provider', body: { ...crypto, provider: 'gold' }, status: 422, error: /Unknown provider/ },
   // shared fields
   { name: 'merchant_reference over 128', body: { ...card, merchant_reference: 'x'.repeat(129) }, status: 422, error: /merchant_reference is longer than 128 characters/ },

@@ -259,6 +259,8 @@ export function selectRail(body: Body): Validated<Rail> {
     const solution = body.solution;
     const method = body.method;
     if (present(provider) && provider !== 'crypto') reject(`Unknown provider ${JSON.stringify(provider)}; the only provider value is "crypto"`);
+    // An unknown solution is refused before anything routes by country: a named rail is never guessed.
+    if (present(solution) && !KNOWN_SOLUTIONS.includes(String(solution))) reject(`Unknown solution ${JSON.stringify(solution)}`);
     if (provider === 'crypto' || solution === 'crypto') return 'crypto';
     if (solution === 'upi') return 'upi';
     if (solution === 'pix') return 'pix';
@@ -268,7 +270,6 @@ export function selectRail(body: Body): Validated<Rail> {
     if (typeof body.country === 'string' && !/^[A-Z]{2}$/.test(body.country) && latamShaped) {
       reject(`country ${JSON.stringify(body.country)} is not one of ${LATAM_COUNTRIES.join(', ')}`);
     }
-    if (present(solution) && !KNOWN_SOLUTIONS.includes(String(solution))) reject(`Unknown solution ${JSON.stringify(solution)}`);
     if (method === 'cards' || solution === 'cards') return 'cards';
     if (typeof method === 'string' && OPEN_BANKING_METHODS.includes(method)) return 'openbanking';
     if (!present(method)) return 'cards';
