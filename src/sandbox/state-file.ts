@@ -8,7 +8,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, wr
 import path from 'node:path';
 import type { Logger } from '../lib/logger.js';
 import { Money } from '../lib/money.js';
-import { FractionalNumber } from './qr-gateway/wire.js';
+import { FractionalNumber } from './fractional-number.js';
 
 /** Format of the snapshot; a file of another version is set aside, not misread. */
 const VERSION = 1;

@@ -5,11 +5,7 @@
 
 import { createHmac } from 'node:crypto';
 import { AMOUNT_BOUNDS_SATANG, SIGNATURE_SCHEME, type AmountUnit } from '../../providers/qr-gateway/assumptions.js';
-
-/** A JSON number with a fraction or an exponent, kept as its text so the request can be refused. */
-export class FractionalNumber {
-  constructor(readonly source: string) {}
-}
+import { FractionalNumber } from '../fractional-number.js';
 
 const INTEGER_TEXT = /^-?(0|[1-9][0-9]*)$/;
 
