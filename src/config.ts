@@ -162,8 +162,13 @@ const merchantAccountSchema = z.object({
   code: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}$/, 'code must be lower-case letters, digits and dashes'),
   /** A registered provider's name (src/providers/index.ts); checked against the registry below. */
   provider: z.string().min(1, 'provider is required'),
-  /** Optional: the key's prefix says test or live; when given it must agree with the key. */
+  /**
+   * Test or live. Optional where a key says it (its prefix), and then it must agree; needed for a
+   * key that does not say, unless the publishable key does.
+   */
   livemode: z.boolean().optional(),
+  /** The account's publishable (client-side) key, for providers that mark test or live on it alone: read for its mode, never sent. */
+  publishableKey: z.string().min(8, 'publishableKey is too short').optional(),
   /** Served by the in-process sandbox (development and tests only); then `baseUrl` is not given. */
   sandbox: z.boolean().default(false),
   baseUrl: url.optional(),
@@ -397,16 +402,11 @@ function parseMerchantAccounts(json: string, registry: ProviderRegistry, problem
       problems.push(`MERCHANT_ACCOUNTS[${account.code}].${checked.field}: ${checked.message}`);
       continue;
     }
-    const { mode, prefix } = checked;
-    if (account.livemode !== undefined && account.livemode !== (mode === 'live')) {
-      problems.push(
-        `MERCHANT_ACCOUNTS[${account.code}].livemode: is ${account.livemode} but the apiKey is a ${mode} key (${prefix}); the key's prefix decides, so correct or drop livemode`,
-      );
-    }
+    const { publishableKey: _publishable, ...rest } = account;
     accounts.push({
-      ...account,
+      ...rest,
       provider: account.provider as ProviderName,
-      livemode: mode === 'live',
+      livemode: checked.mode === 'live',
       baseUrl: account.sandbox ? '' : (account.baseUrl ?? '').replace(/\/+$/, ''),
     });
   }

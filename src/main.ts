@@ -68,6 +68,10 @@ function printBanner(g: Gateway): void {
   if (g.sandboxes.depositGateway) lines.push(`  Deposit sandbox ${g.sandboxes.depositGateway.checkoutUrl}  (DEPOSIT_SANDBOX_PORT)`);
   if (g.sandboxes.qrGateway) lines.push(`  QR sandbox      ${g.sandboxes.qrGateway.baseUrl}  (QR_SANDBOX_PORT; dashboard ${g.sandboxes.qrGateway.baseUrl}/dashboard)`);
   if ((g.sandboxes.depositGateway || g.sandboxes.qrGateway) && g.config.sandbox.stateDir) lines.push(`  Sandbox state   ${g.config.sandbox.stateDir}`);
+  if (g.providerAssumptions.length > 0) {
+    lines.push('', '  Provider rules assumed (docs/provider-assumptions.md):');
+    for (const line of g.providerAssumptions) lines.push(`    ${line}`);
+  }
   if (g.demoClients.length > 0) {
     lines.push('', '  Demo clients (development only; keys kept in the data directory):');
     for (const client of g.demoClients) {

@@ -64,7 +64,7 @@ export const USER_ERROR_CODES = {
   DEPOSIT_DISPUTED: { kind: 'state', meaning: 'A chargeback is open on the deposit; it cannot be refunded.' },
   REFUND_NOT_SUPPORTED: { kind: 'state', meaning: 'The deposit\'s provider has no refund API (Thai QR): refund on its dashboard; the refund then reaches the gateway as an event.' },
   REFUND_EXCEEDS_REFUNDABLE: { kind: 'state', meaning: 'The refund is more than is left to refund on the deposit, counting refunds still open.' },
-  SIMULATION_NOT_AVAILABLE: { kind: 'state', meaning: 'Payments can be simulated only on test-mode QR accounts, for a QR code that was created at the provider.' },
+  SIMULATION_NOT_AVAILABLE: { kind: 'state', meaning: "Payments can be simulated only on QR accounts the built-in sandbox serves, for a QR code that was created there; the real provider's test environment simulates from its merchant dashboard." },
   DELIVERY_NOT_FOUND: { kind: 'state', meaning: 'No stored webhook delivery has this id.' },
   DELIVERY_REJECTED: { kind: 'state', meaning: 'The webhook delivery was rejected when it arrived and kept no body, so it cannot be replayed.' },
   PAYLOAD_INVALID: { kind: 'state', meaning: 'The stored webhook body is not an event the gateway can apply.' },

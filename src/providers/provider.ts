@@ -47,6 +47,11 @@ export interface MerchantAccount {
   apiKey: string;
   /** Current webhook signing secret first; older ones still accepted during rotation. */
   webhookSecrets: string[];
+  /**
+   * Served by the gateway's in-process sandbox (development and tests): what only a sandbox can do,
+   * such as simulating a payer, is allowed on such an account alone.
+   */
+  sandbox?: boolean;
 }
 
 /** Customer details a rail may require. Field names are the gateway's, not a provider's. */

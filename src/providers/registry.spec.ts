@@ -38,7 +38,7 @@ describe('the provider registry', () => {
     const registry = new ProviderRegistry([acme()]);
     expect(registry.checkAccount({ code: 'a', provider: 'nope', apiKey: 'x' })).toEqual({ ok: false, field: 'provider', message: 'unknown provider "nope"; the registered providers are acme-pay' });
     expect(registry.checkAccount({ code: 'a', provider: 'acme-pay', apiKey: 'x' })).toEqual({ ok: false, field: 'apiKey', message: 'an acme-pay key starts with acme_test_' });
-    expect(registry.checkAccount({ code: 'a', provider: 'acme-pay', apiKey: 'acme_test_1' })).toEqual({ ok: true, mode: 'test', prefix: 'acme_test_' });
+    expect(registry.checkAccount({ code: 'a', provider: 'acme-pay', apiKey: 'acme_test_1' })).toEqual({ ok: true, mode: 'test' });
   });
 
   it('makes one adapter per provider, refusing one with another name or without a capability it declares', () => {

@@ -19,15 +19,42 @@ export interface ProviderCapabilities {
   webhookRegistration?: boolean;
 }
 
+/** Test or live, as a key says it; `unstated` for a usable key that does not say. */
+export type KeyMode = 'test' | 'live';
+
 /** How a provider's API keys look: which say test, which say live. */
 export interface ProviderKeyRules {
   /** The prefix of a test key and of a live key, as the provider documents them. */
   prefixes: { test: string; live: string };
-  /** `test` or `live` from the key; undefined when it is not a usable key of this provider. */
-  mode(apiKey: string): 'test' | 'live' | undefined;
+  /**
+   * `test` or `live` from the key; `unstated` for a usable key that does not say (its account's
+   * mode then comes from its publishable key or its `livemode`); undefined when it is not a usable
+   * key of this provider.
+   */
+  mode(apiKey: string): KeyMode | 'unstated' | undefined;
   /** Why a key is refused: names prefixes only, never the key. */
   rule(apiKey: string): string;
+  /**
+   * A provider whose accounts also have a publishable (client-side) key marking test or live: an
+   * account may name it (`publishableKey`) so its mode is read from what the provider documents.
+   */
+  publishable?: {
+    prefixes: { test: string; live: string };
+    mode(key: string): KeyMode | undefined;
+    rule(key: string): string;
+  };
 }
+
+/** What an account's configuration says about its mode, for `ProviderRegistry.checkAccount`. */
+export interface AccountKeys {
+  code: string;
+  provider: string;
+  apiKey: string;
+  publishableKey?: string | undefined;
+  livemode?: boolean | undefined;
+}
+
+export type AccountCheck = { ok: true; mode: KeyMode } | { ok: false; field: 'provider' | 'apiKey' | 'publishableKey' | 'livemode'; message: string };
 
 /** The provider settings of the configuration (`PROVIDER_TIMEOUT_MS`, ...), as every adapter factory is given them. */
 export interface ProviderSettings {
@@ -89,6 +116,12 @@ export interface ProviderDefinition {
   readonly defaultSandboxAccount?: DefaultSandboxAccount;
   /** Its pages of the API reference (docs/reference/), one per rail. */
   readonly reference?: ProviderReference;
+  /**
+   * The guesses in force that a person starting the gateway should see (a unit the spec does not
+   * state, say), one line each, naming the setting that switches it. Shown in the start banner
+   * when an account of this provider is configured.
+   */
+  assumptionsInForce?(settings: ProviderSettings): string[];
   /**
    * Its sandbox, for a provider registered at start-up. The built-in providers' sandboxes
    * (src/sandbox/<name>/) are hosted by src/sandbox/host.ts with their fixed ports and kept state.
@@ -169,12 +202,35 @@ export class ProviderRegistry {
   }
 
   /** Why an account's provider or key is refused; or the key's mode (and that mode's prefix) when both are fine. */
-  checkAccount(account: Pick<MerchantAccount, 'code' | 'apiKey'> & { provider: string }): { ok: true; mode: 'test' | 'live'; prefix: string } | { ok: false; field: 'provider' | 'apiKey'; message: string } {
+  checkAccount(account: AccountKeys): AccountCheck {
     const definition = this.byName.get(account.provider as ProviderName);
     if (!definition) return { ok: false, field: 'provider', message: `unknown provider "${account.provider}"; the registered providers are ${this.names().join(', ')}` };
-    const mode = definition.keys.mode(account.apiKey);
-    if (!mode) return { ok: false, field: 'apiKey', message: definition.keys.rule(account.apiKey) };
-    return { ok: true, mode, prefix: definition.keys.prefixes[mode] };
+    const { keys } = definition;
+    const keyMode = keys.mode(account.apiKey);
+    if (!keyMode) return { ok: false, field: 'apiKey', message: keys.rule(account.apiKey) };
+
+    // Every source that says a mode must agree; messages name prefixes, never a key.
+    const said: Array<{ field: 'apiKey' | 'publishableKey'; mode: KeyMode; what: string }> = [];
+    if (keyMode !== 'unstated') said.push({ field: 'apiKey', mode: keyMode, what: `the apiKey is a ${keyMode} key (${keys.prefixes[keyMode]})` });
+    if (account.publishableKey !== undefined) {
+      if (!keys.publishable) return { ok: false, field: 'publishableKey', message: `${definition.name} accounts have no publishable key; remove it` };
+      const publishableMode = keys.publishable.mode(account.publishableKey);
+      if (!publishableMode) return { ok: false, field: 'publishableKey', message: keys.publishable.rule(account.publishableKey) };
+      said.push({ field: 'publishableKey', mode: publishableMode, what: `the publishableKey is a ${publishableMode} key (${keys.publishable.prefixes[publishableMode]})` });
+    }
+    const [first, second] = said;
+    if (first && second && first.mode !== second.mode) {
+      return { ok: false, field: second.field, message: `says ${second.mode} but ${first.what}; they must be the same account's keys` };
+    }
+    if (first && account.livemode !== undefined && account.livemode !== (first.mode === 'live')) {
+      return { ok: false, field: 'livemode', message: `is ${account.livemode} but ${first.what}; the key's prefix decides, so correct or drop livemode` };
+    }
+    const mode = first?.mode ?? (account.livemode === undefined ? undefined : account.livemode ? 'live' : 'test');
+    if (!mode) {
+      const publishable = keys.publishable && `its publishableKey (${keys.publishable.prefixes.test}… or ${keys.publishable.prefixes.live}…) or `;
+      return { ok: false, field: 'apiKey', message: `does not say test or live: give the account ${publishable ?? ''}livemode` };
+    }
+    return { ok: true, mode };
   }
 
   /** One adapter per provider, checked to carry its definition's name. */

@@ -119,7 +119,7 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
       timeScale: options.timeScale,
       amountUnit: options.qrAmountUnit,
       logger: log.child({ provider: 'qr-gateway' }),
-      accounts: qrAccounts.map((account) => ({ apiKey: account.apiKey })),
+      accounts: qrAccounts.map((account) => ({ apiKey: account.apiKey, livemode: account.livemode })),
     }));
   }
 }

@@ -56,6 +56,8 @@ export interface Gateway {
   reconciler: ReconciliationSchedule | undefined;
   /** Reads committed payment events in log order and publishes them to this instance's subscribers. */
   eventBus: EventBus;
+  /** The unstated provider rules in force for the configured accounts, one line each (the start banner shows them). */
+  providerAssumptions: string[];
   close(): Promise<void>;
 }
 
@@ -296,6 +298,10 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     logger,
     reconciler,
     eventBus,
+    providerAssumptions: registry
+      .definitions()
+      .filter((definition) => config.merchantAccounts.some((account) => account.provider === definition.name))
+      .flatMap((definition) => definition.assumptionsInForce?.(config.providers) ?? []),
     async close() {
       if (closed) return;
       closed = true;

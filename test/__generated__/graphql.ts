@@ -84,7 +84,7 @@ export type CreatePayoutInput = {
 export type CreateQrCodeInput = {
   /** THB amount, e.g. "150.00". */
   amount: string;
-  /** Lifetime of the code, 60 to 86400 seconds; default 900. */
+  /** Lifetime of the code, 60 to 86400 seconds. Omitted: the provider's default (15 minutes in the QR gateway's test mode), and no lifetime is sent. */
   expiresInSeconds?: number | null | undefined;
   /** Same key and same input return the first result; also accepted as the Idempotency-Key header. */
   idempotencyKey?: string | null | undefined;

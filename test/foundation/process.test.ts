@@ -60,6 +60,8 @@ describe('npm start', () => {
     const graphiql = /GraphiQL\s+(http:\/\/\S+)/.exec(banner)![1]!;
     const keys = [...banner.matchAll(/Bearer (gw_\S+)/g)].map((match) => match[1]);
     expect(keys).toHaveLength(3);
+    // The unit the QR spec does not state is named with its setting.
+    expect(banner).toContain('QR amounts are sent as integer satang (100 = THB 1.00): the QR spec does not state the unit (QR_AMOUNT_UNIT, assumption Q2)');
     expect((await fetch(graphiql, { headers: { accept: 'text/html' } })).status).toBe(200);
     expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(true);
 

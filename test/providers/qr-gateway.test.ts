@@ -58,7 +58,7 @@ async function closedPort(): Promise<number> {
 }
 
 function account(sandbox: QrGatewaySandbox, overrides: Partial<MerchantAccount> = {}): MerchantAccount {
-  return { code: 'qr-test', provider: 'qr-gateway', livemode: false, baseUrl: sandbox.baseUrl, apiKey: TEST_KEY, webhookSecrets: [], ...overrides };
+  return { code: 'qr-test', provider: 'qr-gateway', livemode: false, sandbox: true, baseUrl: sandbox.baseUrl, apiKey: TEST_KEY, webhookSecrets: [], ...overrides };
 }
 
 let sequence = 0;

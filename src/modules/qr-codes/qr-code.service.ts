@@ -79,13 +79,21 @@ export class QrCodeService {
     else this.deps.logger.info({ account: account.code, url }, 'registered the gateway webhook with the QR gateway');
   }
 
-  /** Test mode only: the QR gateway dashboard's "simulate success/failure" for a QR deposit. */
+  /**
+   * The sandbox's "simulate success/failure" for a QR deposit: on an account the in-process sandbox
+   * serves, in test mode. The real provider simulates from its merchant dashboard only (spec: What
+   * the service does, 4), so for its accounts this is refused and the dashboard is the way.
+   */
   async simulate(em: SqlEntityManager, client: ApiClient, depositId: string, outcome: SimulatedOutcome): Promise<{ deposit: Deposit | null; errors: FieldError[] }> {
     const deposit = await this.deps.deposits.findVisible(em, client, depositId);
     if (!deposit || deposit.rail !== 'THAI_QR') return { deposit: null, errors: [{ field: ['depositId'], code: 'NOT_FOUND', message: `No Thai QR deposit with id ${depositId}` }] };
     const account = this.qrAccount(deposit.merchantAccount);
-    if (!account || account.livemode || !deposit.providerReference) {
-      const message = !deposit.providerReference ? 'The QR code was not created at the provider' : 'Payments can be simulated in test mode only';
+    if (!account || account.livemode || !account.sandbox || !deposit.providerReference) {
+      const message = !deposit.providerReference
+        ? 'The QR code was not created at the provider'
+        : account?.livemode
+          ? 'Payments can be simulated in test mode only'
+          : "This account is the QR gateway's own test environment: simulate the payment from its merchant dashboard; the API simulates payments on the built-in sandbox only";
       return { deposit, errors: [{ field: ['depositId'], code: 'SIMULATION_NOT_AVAILABLE', message }] };
     }
     const result = await this.deps.provider.simulatePayment(account, deposit.providerReference, outcome);

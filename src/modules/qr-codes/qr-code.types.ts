@@ -21,7 +21,7 @@ export class CreateQrCodeInput {
   @Field({ nullable: true, description: 'Same key and same input return the first result; also accepted as the Idempotency-Key header.' }) idempotencyKey?: string;
   @Field(() => ID, { nullable: true, description: 'QR gateway merchant account code; defaults to the first one the client may use.' }) merchantAccount?: string;
   @Field(() => QrPayerInput, { description: 'Who pays.' }) payer!: QrPayerInput;
-  @Field(() => Int, { nullable: true, description: 'Lifetime of the code, 60 to 86400 seconds; default 900.' }) expiresInSeconds?: number;
+  @Field(() => Int, { nullable: true, description: "Lifetime of the code, 60 to 86400 seconds. Omitted: the provider's default (15 minutes in the QR gateway's test mode), and no lifetime is sent." }) expiresInSeconds?: number;
 }
 
 @ObjectType({ description: 'The answer to createQrCode: the deposit with its QR code, or what stopped it.' })

@@ -9,9 +9,15 @@
  * created_at, paid_at: null, failure_reason: null, client_name, client_bank_name, metadata, livemode }`
  * (the bank account is never echoed); the same object is what a status lookup (Q15) and a simulation
  * (Q8) return. A request repeated with its Idempotency-Key (Q14) gets the original status and body again.
+ * The names in it are guesses, switched in {@link QR_WIRE} (`codeIdField`, `payloadField`,
+ * `expiresAtField`), except that the code's id is read from `payment_id` first: the one payment
+ * identifier the spec names (its deliveries). A response with no `status` is read as `pending` (a
+ * code just made is unpaid); one with no expiry moment expires Q3's default after it was made.
  */
 export const CREATE_STATUS = 201;
 export const QR_CODE_ID_PREFIX = 'qr_';
+/** The payment identifier the spec names (delivery payload), read before Q1's guessed field. */
+export const SPEC_PAYMENT_ID_FIELD = 'payment_id';
 
 /**
  * Q2. Amount unit: "Amount for the code (the unit is not stated by the interface)". A per-deployment
@@ -23,21 +29,23 @@ export const DEFAULT_AMOUNT_UNIT: AmountUnit = 'satang';
 
 /**
  * Q3. Expiry: "A QR code expiry parameter exists (default 15 minutes in test mode, adjustable at
- * generation); its field name is not stated", and "QR code expiry bounds: not shown". Assumed
- * `expires_in`, in seconds, 60 to 86400, default 900; the response carries the moment as `expires_at`.
+ * generation); its field name is not stated", and "QR code expiry bounds: not shown". Nothing is sent
+ * unless a code's lifetime is asked for (`createQrCode(expiresInSeconds:)`): then it goes as
+ * `QR_WIRE.expiryField` (assumed `expires_in`), in seconds, 60 to 86400. Without it the provider's
+ * default applies; where the response gives no expiry moment, the gateway takes the spec's stated
+ * default, 15 minutes, as the code's lifetime.
  */
-export const EXPIRY_FIELD = 'expires_in';
 export const DEFAULT_EXPIRY_SECONDS = 900;
 export const EXPIRY_BOUNDS_SECONDS = { min: 60, max: 86_400 } as const;
 
 /**
  * Q4. Webhook signature: "The signature scheme ... for these events: not shown." Assumed the common
- * scheme of the deposit gateway's era: header `X-QR-Signature: t=<unix seconds>,v1=<hex>`, where
- * `v1` is HMAC-SHA256 with the registration's secret over `<t>.<raw body>`. Several `v1` entries may
- * appear (the provider signing with an old and a new secret while one is rotated); one match is
- * enough. Deliveries older or newer than 300 seconds are refused.
+ * scheme of the deposit gateway's era: header `X-QR-Signature` (`QR_WIRE.signatureHeader`) holding
+ * `t=<unix seconds>,v1=<hex>`, where `v1` is HMAC-SHA256 with the registration's secret over
+ * `<t>.<raw body>`. Several `v1` entries may appear (the provider signing with an old and a new
+ * secret while one is rotated); one match is enough. Deliveries older or newer than 300 seconds are
+ * refused.
  */
-export const SIGNATURE_HEADER = 'x-qr-signature';
 export const SIGNATURE_SCHEME = 'v1';
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
@@ -172,12 +180,43 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 /**
  * Q15. Status lookup and a cheap authenticated call: none is shown. Assumed `GET /v1/qr-codes/{id}`
- * (the Q1 object) for reconciliation, and `GET /v1/qr-codes?limit=1` (`{ data: [...], has_more }`)
- * for health checks.
+ * (`QR_WIRE.lookupPath`; the Q1 object) for reconciliation, and `GET /v1/qr-codes?limit=1`
+ * (`{ data: [...], has_more }`) for health checks.
  */
 export const QR_CODES_PATH = '/v1/qr-codes';
-export const qrCodePath = (id: string): string => `${QR_CODES_PATH}/${encodeURIComponent(id)}`;
 export const PING_PATH = `${QR_CODES_PATH}?limit=1`;
+
+/**
+ * The wire names the spec does not state, one switch each, read by the adapter and the sandbox
+ * alike: meeting the real provider's names is a change here (or, for a test, the adapter's and the
+ * sandbox's `wire` option), and test/providers/qr-gateway-wire.test.ts runs each alternative.
+ */
+export interface QrWire {
+  /** Q1: the create and lookup response's code id (read after the spec's `payment_id`). */
+  codeIdField: string;
+  /** Q1: the PromptPay string to render. */
+  payloadField: string;
+  /** Q1: when the code stops working (ISO 8601). */
+  expiresAtField: string;
+  /** Q3: the requested lifetime in seconds, sent only when one is asked for. */
+  expiryField: string;
+  /** Q4: the delivery signature header (lower case, as Node reads headers). */
+  signatureHeader: string;
+  /** Q15: the status lookup; `{id}` is replaced by the URL-encoded code id. */
+  lookupPath: string;
+}
+
+export const QR_WIRE: QrWire = {
+  codeIdField: 'id',
+  payloadField: 'qr_payload',
+  expiresAtField: 'expires_at',
+  expiryField: 'expires_in',
+  signatureHeader: 'x-qr-signature',
+  lookupPath: `${QR_CODES_PATH}/{id}`,
+};
+
+/** The lookup path of one code under `wire` (Q15). */
+export const lookupPathOf = (wire: QrWire, id: string): string => wire.lookupPath.replace('{id}', encodeURIComponent(id));
 
 /**
  * Q16. Base address: the spec writes paths with their versions (`/v1/qr-codes`, `/Thai/v1/webhooks`).
@@ -213,18 +252,31 @@ export const GENERATED_SECRET_PREFIX = 'whsec_';
  * Q20. API keys: Authentication 1 sends `Authorization: Bearer <SECRET_KEY>`, and Authentication 2 says
  * "test keys start with `pk_test_` … production keys start with `pk_live_`" and names "a secret key
  * starting with `sk_`, which must be used on the backend only"; the examples send the secret key as the
- * bearer. How a secret key tells test from live is not shown. Assumed the secret key carries the same
- * marker as its publishable twin: `sk_test_` (test mode) and `sk_live_` (production). The gateway is a
- * backend, so it is configured with the secret key only; a `pk_` key is the publishable (client-side)
- * key, is never a bearer, and is refused at configuration with a message saying which key to use.
+ * bearer. So the gateway, a backend, is configured with the secret key, any `sk_…` key. What the spec
+ * does state about test or live is on the publishable key, so an account's mode comes from its
+ * `publishableKey` (`pk_test_…` or `pk_live_…`, read for its mode and never sent) or, when none is
+ * given, its `livemode` setting. A secret key written `sk_test_…` or `sk_live_…` is read as saying its
+ * mode too; a plain `sk_…` key says nothing. Sources that disagree are refused at start. A `pk_` key
+ * given as the apiKey is never a bearer and is refused with a message saying which key to use.
  */
-export const SECRET_KEY_PREFIX = { test: 'sk_test_', live: 'sk_live_' } as const;
+export const SECRET_KEY_PREFIX = 'sk_';
+/** The mode markers a secret key may carry (Q20); the spec states them for publishable keys only. */
+export const SECRET_KEY_MODE_PREFIX = { test: 'sk_test_', live: 'sk_live_' } as const;
 export const PUBLISHABLE_KEY_PREFIX = 'pk_';
+export const PUBLISHABLE_KEY_MODE_PREFIX = { test: 'pk_test_', live: 'pk_live_' } as const;
 
-/** Test or live by a secret key's prefix (Q20); undefined for anything that is not a QR secret key. */
-export function secretKeyMode(apiKey: string): 'test' | 'live' | undefined {
-  if (apiKey.startsWith(SECRET_KEY_PREFIX.test)) return 'test';
-  if (apiKey.startsWith(SECRET_KEY_PREFIX.live)) return 'live';
+/** Test or live by a secret key (Q20): `unstated` for an `sk_` key without a marker; undefined for anything that is not a QR secret key. */
+export function secretKeyMode(apiKey: string): 'test' | 'live' | 'unstated' | undefined {
+  if (!apiKey.startsWith(SECRET_KEY_PREFIX) || apiKey.length <= SECRET_KEY_PREFIX.length) return undefined;
+  if (apiKey.startsWith(SECRET_KEY_MODE_PREFIX.test)) return 'test';
+  if (apiKey.startsWith(SECRET_KEY_MODE_PREFIX.live)) return 'live';
+  return 'unstated';
+}
+
+/** Test or live by a publishable key (Authentication 2); undefined for anything else. */
+export function publishableKeyMode(key: string): 'test' | 'live' | undefined {
+  if (key.startsWith(PUBLISHABLE_KEY_MODE_PREFIX.test) && key.length > PUBLISHABLE_KEY_MODE_PREFIX.test.length) return 'test';
+  if (key.startsWith(PUBLISHABLE_KEY_MODE_PREFIX.live) && key.length > PUBLISHABLE_KEY_MODE_PREFIX.live.length) return 'live';
   return undefined;
 }
 

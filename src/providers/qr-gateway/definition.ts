@@ -1,7 +1,7 @@
 // What the QR gateway declares to the provider registry: its rail, key rules and capabilities.
 
 import type { ProviderDefinition } from '../registry.js';
-import { DEFAULT_AMOUNT_UNIT, PUBLISHABLE_KEY_PREFIX, SECRET_KEY_PREFIX, secretKeyMode, type AmountUnit } from './assumptions.js';
+import { DEFAULT_AMOUNT_UNIT, PUBLISHABLE_KEY_MODE_PREFIX, PUBLISHABLE_KEY_PREFIX, SECRET_KEY_MODE_PREFIX, SECRET_KEY_PREFIX, publishableKeyMode, secretKeyMode, type AmountUnit } from './assumptions.js';
 import { createQrGatewayAdapter } from './qr-gateway.adapter.js';
 import { QR_GATEWAY_REFERENCE } from './reference.js';
 
@@ -16,15 +16,19 @@ export const qrGatewayProvider: ProviderDefinition = {
   description: 'The QR gateway: Thai QR codes.',
   rails: ['THAI_QR'],
   keys: {
-    prefixes: SECRET_KEY_PREFIX,
-    // The backend secret key is the bearer (Authentication 1-2, assumption Q20).
+    prefixes: SECRET_KEY_MODE_PREFIX,
+    // The backend secret key is the bearer; test or live is stated on the publishable key (Authentication 1-2, assumption Q20).
     mode: secretKeyMode,
     rule(apiKey) {
-      const { test, live } = SECRET_KEY_PREFIX;
       if (apiKey.startsWith(PUBLISHABLE_KEY_PREFIX)) {
-        return `a pk_ key is the QR gateway's publishable (client-side) key and cannot call its API; configure the secret key, which starts with ${test} (test) or ${live} (live)`;
+        return `a pk_ key is the QR gateway's publishable (client-side) key and cannot call its API; configure the secret key, which starts with ${SECRET_KEY_PREFIX}, and give the pk_ key as publishableKey`;
       }
-      return `a qr-gateway key starts with ${test} (test) or ${live} (live)`;
+      return `a qr-gateway secret key starts with ${SECRET_KEY_PREFIX}`;
+    },
+    publishable: {
+      prefixes: PUBLISHABLE_KEY_MODE_PREFIX,
+      mode: publishableKeyMode,
+      rule: () => `a qr-gateway publishable key starts with ${PUBLISHABLE_KEY_MODE_PREFIX.test} (test) or ${PUBLISHABLE_KEY_MODE_PREFIX.live} (live)`,
     },
   },
   capabilities: { webhookRegistration: true },
@@ -37,4 +41,9 @@ export const qrGatewayProvider: ProviderDefinition = {
     }),
   defaultSandboxAccount: { code: 'qr-test', apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
   reference: QR_GATEWAY_REFERENCE,
+  assumptionsInForce(settings) {
+    const unit = (settings.qrAmountUnit as AmountUnit | undefined) ?? DEFAULT_AMOUNT_UNIT;
+    const meaning = unit === 'satang' ? '100 = THB 1.00' : 'whole baht only';
+    return [`QR amounts are sent as integer ${unit} (${meaning}): the QR spec does not state the unit (QR_AMOUNT_UNIT, assumption Q2)`];
+  },
 };

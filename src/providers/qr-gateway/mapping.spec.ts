@@ -50,11 +50,27 @@ describe('QR code object (Q1) as ProviderDeposit', () => {
 
   it.each([
     ['no id', { ...codeBody, id: undefined }],
-    ['no status', { ...codeBody, status: undefined }],
     ['a fractional amount', parseJsonExact(JSON.stringify({ ...codeBody, amount: 1 }).replace('"amount":1', '"amount":10.5'))],
     ['not an object', 'qr_abc'],
   ])('refuses a body with %s', (_label, body) => {
     expect(mapQrCode(body, 'satang')).toBeNull();
+  });
+
+  it('reads the id from the spec\'s payment_id first, then from the guessed id field (Q1)', () => {
+    expect(mapQrCode({ ...codeBody, id: undefined, payment_id: 'pay_spec' }, 'satang')?.reference).toBe('pay_spec');
+    expect(mapQrCode({ ...codeBody, payment_id: 'pay_spec' }, 'satang')?.reference).toBe('pay_spec');
+    expect(mapQrCode(codeBody, 'satang')?.reference).toBe(codeBody.id);
+  });
+
+  it('reads a body with no status as a pending code (Q1): a code just made is unpaid', () => {
+    expect(mapQrCode({ ...codeBody, status: undefined }, 'satang')).toMatchObject({ status: 'PENDING', providerStatus: 'pending' });
+  });
+
+  it('takes the expiry it is given when the body names none (Q3), and reads no code without one', () => {
+    const { expires_at: _gone, ...noExpiry } = codeBody;
+    const fallback = new Date('2030-01-01T00:15:00.000Z');
+    expect(mapQrCode(noExpiry, 'satang', undefined, fallback)?.qrCode).toEqual({ payload: codeBody.qr_payload, expiresAt: fallback });
+    expect(mapQrCode(noExpiry, 'satang')?.qrCode).toBeUndefined();
   });
 });
 

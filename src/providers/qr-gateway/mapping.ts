@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Money } from '../../lib/money.js';
 import type { DepositStatus, ProviderDeposit, ProviderError, ProviderErrorCode, WebhookEvent } from '../provider.js';
 import { fromProviderAmount } from './amount.js';
-import { ERROR_CODES, QR_CURRENCY, REFUND_EVENT_STATUS, WITHDRAWAL_EVENT_STATUS, eventIdFor, type AmountUnit } from './assumptions.js';
+import { ERROR_CODES, QR_CURRENCY, QR_WIRE, REFUND_EVENT_STATUS, SPEC_PAYMENT_ID_FIELD, WITHDRAWAL_EVENT_STATUS, eventIdFor, type AmountUnit, type QrWire } from './assumptions.js';
 import { isObject, type JsonObject } from './json.js';
 
 /** Q5: the provider's payment status word in gateway terms. */
@@ -40,12 +40,16 @@ function money(data: JsonObject, unit: AmountUnit): Money | undefined | null {
   return fromProviderAmount(data.amount, currency, unit);
 }
 
-/** Q1: a QR code object (create, lookup, simulate) as a ProviderDeposit; null when it lacks id or status. */
-export function mapQrCode(body: unknown, unit: AmountUnit): ProviderDeposit | null {
+/**
+ * Q1: a QR code object (create, lookup, simulate) as a ProviderDeposit; null when it has no id. The
+ * id is the spec's `payment_id` when present, else `wire.codeIdField`; no `status` reads as pending.
+ * `expiresAfter` is the moment to assume when the body names none (Q3); without it, no QR code is read.
+ */
+export function mapQrCode(body: unknown, unit: AmountUnit, wire: QrWire = QR_WIRE, expiresAfter?: Date): ProviderDeposit | null {
   if (!isObject(body)) return null;
-  const id = text(body.id);
-  const status = text(body.status);
-  if (!id || !status) return null;
+  const id = text(body[SPEC_PAYMENT_ID_FIELD]) ?? text(body[wire.codeIdField]);
+  const status = text(body.status) ?? 'pending';
+  if (!id) return null;
   const amount = money(body, unit);
   if (amount === null) return null;
   const failureReason = text(body.failure_reason);
@@ -60,8 +64,8 @@ export function mapQrCode(body: unknown, unit: AmountUnit): ProviderDeposit | nu
   if (status === 'failed') deposit.declineReason = failureReason ?? 'declined';
   const paidAt = date(body.paid_at);
   if (status === 'succeeded' && paidAt) deposit.approvedAt = paidAt;
-  const payload = text(body.qr_payload);
-  const expiresAt = date(body.expires_at);
+  const payload = text(body[wire.payloadField]);
+  const expiresAt = date(body[wire.expiresAtField]) ?? expiresAfter;
   if (payload && expiresAt) deposit.qrCode = { payload, expiresAt };
   return deposit;
 }

@@ -22,19 +22,18 @@ import type {
 import { toProviderAmount } from './amount.js';
 import {
   DEFAULT_EXPIRY_SECONDS,
-  EXPIRY_FIELD,
   GENERATED_SECRET_PREFIX,
   IDEMPOTENCY_HEADER,
   PING_PATH,
   QR_CODES_PATH,
   QR_CURRENCY,
   QR_EVENTS,
-  SIGNATURE_HEADER,
+  QR_WIRE,
   WEBHOOKS_PATH,
-  qrCodePath,
-  secretKeyMode,
+  lookupPathOf,
   simulatePath,
   type AmountUnit,
+  type QrWire,
 } from './assumptions.js';
 import { isObject, parseJsonExact, stringifyJsonExact } from './json.js';
 import { mapErrorResponse, mapQrCode, mapWebhookEvent, providerError } from './mapping.js';
@@ -48,6 +47,8 @@ export interface QrGatewayAdapterOptions {
   timeoutMs?: number;
   /** Extra attempts for idempotent calls after a time-out, network error, 429 or 5xx. Default 2. */
   maxRetries?: number;
+  /** The unstated wire names (Q1, Q3, Q4, Q15); default `QR_WIRE`. Only a test of an alternative sets them. */
+  wire?: Partial<QrWire>;
   logger?: Logger;
 }
 
@@ -65,10 +66,6 @@ interface CallOptions {
 const RETRY_BASE_DELAY_MS = 200;
 const RETRY_MAX_DELAY_MS = 2_000;
 
-function isLiveKey(apiKey: string): boolean {
-  return secretKeyMode(apiKey) === 'live';
-}
-
 function fail<T>(error: ProviderError): ProviderResult<T> {
   return { ok: false, error };
 }
@@ -84,6 +81,7 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
   const unit = options.amountUnit;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxRetries = options.maxRetries ?? 2;
+  const wire: QrWire = { ...QR_WIRE, ...options.wire };
   const log = options.logger?.child({ provider: 'qr-gateway' });
 
   async function call(account: MerchantAccount, method: 'GET' | 'POST', path: string, callOptions: CallOptions): Promise<HttpOutcome> {
@@ -122,11 +120,14 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
     return last;
   }
 
-  /** A QR code object response (create, lookup, simulate) as a result. */
-  function qrCodeResult(outcome: HttpOutcome, requirePayload: boolean): ProviderResult<ProviderDeposit> {
+  /**
+   * A QR code object response (create, lookup, simulate) as a result. A create passes the moment
+   * its code expires by default (`expiresAfter`, Q3) and needs the code's payload.
+   */
+  function qrCodeResult(outcome: HttpOutcome, requirePayload: boolean, expiresAfter?: Date): ProviderResult<ProviderDeposit> {
     if (!outcome.ok) return fail(outcome.error);
     if (outcome.status < 200 || outcome.status >= 300) return fail(mapErrorResponse(outcome.status, outcome.body, 'qrCode'));
-    const deposit = mapQrCode(outcome.body, unit);
+    const deposit = mapQrCode(outcome.body, unit, wire, expiresAfter);
     if (!deposit || (requirePayload && !deposit.qrCode)) {
       // A 2xx we cannot read may still have created the code: say so, so the record stays recoverable.
       return fail(providerError('PROVIDER_UNAVAILABLE', { httpStatus: outcome.status, providerMessage: 'unreadable QR code response' }));
@@ -174,25 +175,27 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
         reference: request.depositId,
         client_name: details.payer.name.trim(),
         metadata: { client_id: details.clientId },
-        [EXPIRY_FIELD]: details.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS,
       };
+      // Q3: a lifetime is sent only when one was asked for; the field's name is not stated.
+      if (details.expiresInSeconds !== undefined) body[wire.expiryField] = details.expiresInSeconds;
       if (details.payer.bankName?.trim()) body.client_bank_name = details.payer.bankName.trim();
       if (details.payer.bankAccount) body.client_bank_account = normalizeBankAccount(details.payer.bankAccount);
 
+      const requestedAt = Date.now();
       const outcome = await call(account, 'POST', QR_CODES_PATH, { body, idempotencyKey: request.depositId, retry: true });
-      const result = qrCodeResult(outcome, true);
+      const result = qrCodeResult(outcome, true, new Date(requestedAt + (details.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS) * 1000));
       if (result.ok) log?.info({ account: account.code, depositId: request.depositId, reference: result.value.reference }, 'qr code created');
       else log?.warn({ account: account.code, depositId: request.depositId, code: result.error.code, httpStatus: result.error.httpStatus }, 'qr code not created');
       return result;
     },
 
     async getDeposit(account: MerchantAccount, reference: string): Promise<ProviderResult<ProviderDeposit>> {
-      return qrCodeResult(await call(account, 'GET', qrCodePath(reference), { retry: true }), false);
+      return qrCodeResult(await call(account, 'GET', lookupPathOf(wire, reference), { retry: true }), false);
     },
 
     verifyWebhook(account: MerchantAccount, webhook: RawWebhook): WebhookVerification {
       const check = verifySignature({
-        header: webhook.headers[SIGNATURE_HEADER],
+        header: webhook.headers[wire.signatureHeader],
         body: webhook.body,
         secrets: account.webhookSecrets,
         now: webhook.receivedAt ?? new Date(),
@@ -243,8 +246,9 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
     },
 
     async simulatePayment(account: MerchantAccount, reference: string, outcome: 'SUCCEEDED' | 'FAILED'): Promise<ProviderResult<ProviderDeposit>> {
-      if (account.livemode || isLiveKey(account.apiKey)) {
-        return fail(providerError('PROVIDER_REJECTED', { message: 'Payments can be simulated on test accounts only' }));
+      // Q8: the real provider simulates from its merchant dashboard only; the endpoint is the sandbox's.
+      if (!account.sandbox || account.livemode) {
+        return fail(providerError('PROVIDER_REJECTED', { message: 'Payments can be simulated on sandbox test accounts only' }));
       }
       const body = { outcome: outcome === 'SUCCEEDED' ? 'succeeded' : 'failed' };
       return qrCodeResult(await call(account, 'POST', simulatePath(reference), { body, retry: false }), false);

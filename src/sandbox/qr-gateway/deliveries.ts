@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../lib/logger.js';
-import { DELIVERY_POLICY, SIGNATURE_HEADER } from '../../providers/qr-gateway/assumptions.js';
+import { DELIVERY_POLICY, QR_WIRE } from '../../providers/qr-gateway/assumptions.js';
 import { signDelivery, stringifyJson } from './wire.js';
 
 export interface SandboxRegistration {
@@ -75,7 +75,8 @@ export class DeliveryQueue {
   /** Called when registrations or undelivered deliveries changed (the sandbox saves its state then). */
   onChange: (() => void) | undefined;
 
-  constructor(private readonly options: { timeScale: number; logger?: Logger }) {}
+  /** `signatureHeader`: where deliveries carry their signature (Q4); default `QR_WIRE.signatureHeader`. */
+  constructor(private readonly options: { timeScale: number; signatureHeader?: string; logger?: Logger }) {}
 
   register(registration: SandboxRegistration): void {
     this.registrations.push(registration);
@@ -186,7 +187,7 @@ export class DeliveryQueue {
         headers: {
           'Content-Type': 'application/json',
           'User-Agent': 'qr-gateway-sandbox/1',
-          [SIGNATURE_HEADER]: signDelivery(registration.secret, body, Math.floor(Date.now() / 1000)),
+          [this.options.signatureHeader ?? QR_WIRE.signatureHeader]: signDelivery(registration.secret, body, Math.floor(Date.now() / 1000)),
         },
         body,
         signal: AbortSignal.any([this.aborter.signal, AbortSignal.timeout(DELIVERY_POLICY.timeoutMs)]),

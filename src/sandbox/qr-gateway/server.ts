@@ -13,7 +13,6 @@ import {
   DEFAULT_EXPIRY_SECONDS,
   ERROR_CODES,
   EXPIRY_BOUNDS_SECONDS,
-  EXPIRY_FIELD,
   GENERATED_SECRET_PREFIX,
   IDEMPOTENCY_HEADER,
   LOOPBACK_HOSTS,
@@ -22,6 +21,7 @@ import {
   QR_CODES_PATH,
   QR_CODE_ID_PREFIX,
   QR_CURRENCY,
+  QR_WIRE,
   REACHABILITY_TIMEOUT_MS,
   REFERENCE_MAX_LENGTH,
   SECRET_KEY_PREFIX,
@@ -34,6 +34,7 @@ import {
   type AmountUnit,
   type FailureReason,
   type PaymentStatusWord,
+  type QrWire,
 } from '../../providers/qr-gateway/assumptions.js';
 import { dashboardPage, type DashboardAccount } from './dashboard.js';
 import { StateFile } from '../state-file.js';
@@ -46,10 +47,15 @@ export interface QrSandboxOptions {
   host?: string;
   /** Default 0: any free port. */
   port?: number;
-  /** Secret keys the sandbox accepts (Q20): `sk_test_…` (or `sk_live_…`, which cannot simulate). */
-  accounts: Array<{ apiKey: string }>;
+  /**
+   * Secret keys the sandbox accepts (Q20): any `sk_…` key, in test mode unless `livemode` says live
+   * or the key is written `sk_live_…` (a live key cannot simulate or use the dashboard).
+   */
+  accounts: Array<{ apiKey: string; livemode?: boolean }>;
   /** Unit of the integer `amount` (assumption Q2); the adapter must use the same. */
   amountUnit: AmountUnit;
+  /** The unstated wire names (Q1, Q3, Q4, Q15); default `QR_WIRE`. A test of an alternative gives the adapter the same. */
+  wire?: Partial<QrWire>;
   /** Multiplies every duration of the sandbox's clock (expiry, retry delays): 0.001 makes 15 minutes 0.9 s. Default 1. */
   timeScale?: number;
   /**
@@ -142,10 +148,6 @@ class HttpError extends Error {
 const MAX_BODY_BYTES = 1_000_000;
 const invalid = (message: string, code: string = ERROR_CODES.invalidRequest): HttpError => new HttpError(400, code, message, 'validation_error');
 
-function isLiveKey(apiKey: string): boolean {
-  return secretKeyMode(apiKey) === 'live';
-}
-
 /**
  * Starts the sandbox on a free port (or `options.port`).
  *
@@ -157,17 +159,22 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
   const timeScale = options.timeScale ?? 1;
   if (!(timeScale > 0)) throw new RangeError('timeScale must be positive');
   const log = options.logger?.child({ sandbox: 'qr-gateway' });
-  const keys = new Set(options.accounts.map((account) => account.apiKey));
-  for (const key of keys) {
-    // Spec, Authentication 1-2: the bearer is the backend secret key (sk_); test or live by its prefix (Q20).
-    if (!secretKeyMode(key) || key.length <= SECRET_KEY_PREFIX.test.length) {
-      throw new RangeError('QR sandbox accounts are secret keys starting with sk_test_ or sk_live_');
-    }
+  // Spec, Authentication 1-2: the bearer is the backend secret key (sk_); the provider knows each key's mode (Q20).
+  const liveKeys = new Map<string, boolean>();
+  for (const account of options.accounts) {
+    const marked = secretKeyMode(account.apiKey);
+    if (!marked) throw new RangeError(`QR sandbox accounts are secret keys starting with ${SECRET_KEY_PREFIX}`);
+    liveKeys.set(account.apiKey, account.livemode ?? marked === 'live');
   }
+  const keys = new Set(liveKeys.keys());
+  const isLiveKey = (apiKey: string): boolean => liveKeys.get(apiKey) === true;
   const codes = new Map<string, StoredCode>();
   const idempotency = new Map<string, IdempotentResponse>();
   const requestPaths: string[] = [];
-  const queue = new DeliveryQueue({ timeScale, logger: log });
+  const wire: QrWire = { ...QR_WIRE, ...options.wire };
+  /** Q15's lookup path with its `{id}` as a capture. */
+  const lookupPattern = new RegExp(`^${wire.lookupPath.split('{id}').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('([^/]+)')}$`);
+  const queue = new DeliveryQueue({ timeScale, signatureHeader: wire.signatureHeader, logger: log });
   const bounds = amountBounds(unit);
   const state =
     options.stateDir === undefined
@@ -191,13 +198,13 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
   /** Q1's object. */
   function codeJson(code: StoredCode): JsonObject {
     return {
-      id: code.id,
+      [wire.codeIdField]: code.id,
       reference: code.reference,
       amount: code.amount,
       currency: code.currency,
       status: code.status,
-      qr_payload: code.qrPayload,
-      expires_at: code.expiresAt.toISOString(),
+      [wire.payloadField]: code.qrPayload,
+      [wire.expiresAtField]: code.expiresAt.toISOString(),
       created_at: code.createdAt.toISOString(),
       paid_at: code.paidAt?.toISOString() ?? null,
       failure_reason: code.failureReason ?? null,
@@ -260,9 +267,9 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     }
     const metadata = body.metadata ?? {};
     if (!isObject(metadata)) throw invalid('metadata must be an object');
-    const expiresIn = body[EXPIRY_FIELD] ?? BigInt(DEFAULT_EXPIRY_SECONDS);
+    const expiresIn = body[wire.expiryField] ?? BigInt(DEFAULT_EXPIRY_SECONDS);
     if (typeof expiresIn !== 'bigint' || expiresIn < BigInt(EXPIRY_BOUNDS_SECONDS.min) || expiresIn > BigInt(EXPIRY_BOUNDS_SECONDS.max)) {
-      throw invalid(`${EXPIRY_FIELD} must be whole seconds from ${EXPIRY_BOUNDS_SECONDS.min} to ${EXPIRY_BOUNDS_SECONDS.max}`);
+      throw invalid(`${wire.expiryField} must be whole seconds from ${EXPIRY_BOUNDS_SECONDS.min} to ${EXPIRY_BOUNDS_SECONDS.max}`);
     }
 
     const id = `${QR_CODE_ID_PREFIX}${randomBytes(10).toString('hex')}`;
@@ -474,7 +481,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
       settle(code, outcome as 'succeeded' | 'failed');
       return reply(200, codeJson(code));
     }
-    const lookup = /^\/v1\/qr-codes\/([^/]+)$/.exec(path);
+    const lookup = lookupPattern.exec(path);
     if (lookup && method === 'GET') return reply(200, codeJson(ownedCode(apiKey, decodeURIComponent(lookup[1] ?? ''))));
     if (path === WEBHOOKS_PATH && method === 'POST') return reply(200, await register(apiKey, body()));
     throw new HttpError(404, ERROR_CODES.notFound, `No route ${method} ${path}`, 'invalid_request_error');
