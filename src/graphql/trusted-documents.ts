@@ -14,9 +14,8 @@
 
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { ApolloServerPlugin, GraphQLRequest, HTTPGraphQLRequest } from '@apollo/server';
+import type { ApolloServerPlugin, BaseContext, GraphQLRequest, HTTPGraphQLRequest } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import type { RequestContext } from './context.js';
 
 /** A trusted-documents-only client sent a document that is not in the manifest. */
 export const PERSISTED_DOCUMENT_REQUIRED = 'PERSISTED_DOCUMENT_REQUIRED';
@@ -121,7 +120,7 @@ export class TrustedDocuments {
    * persisted queries never see a manifest hash). Refusals happen earlier, in the context step
    * (see {@link TrustedDocuments.refusalForHttp}): an error thrown from a request hook would be a 500.
    */
-  apolloPlugin(): ApolloServerPlugin<RequestContext> {
+  apolloPlugin<TContext extends BaseContext & { client: TrustedDocumentsClient }>(): ApolloServerPlugin<TContext> {
     return {
       requestDidStart: async ({ request, contextValue }) => {
         if (!request.http) return;
