@@ -20,6 +20,8 @@ WORKDIR /app
 COPY --from=build --chown=node:node /app/package.json ./package.json
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/dist ./dist
+# The persisted-documents manifest: what trusted-documents-only clients may run (TRUSTED_DOCUMENTS_FILE).
+COPY --chown=node:node client/generated/persisted-documents.json ./client/generated/persisted-documents.json
 USER node
 EXPOSE 4000
 # Ready, not merely alive: /readyz answers 503 while the database does not (within about a second,

@@ -22,7 +22,14 @@ const typedDocuments = {
 const config: CodegenConfig = {
   schema: 'schema/schema.graphql',
   generates: {
-    'client/generated/': { ...typedDocuments, documents: ['client/operations/**/*.graphql'] },
+    // Each client document also carries its SHA-256 hash (`__meta__.hash`), and
+    // client/generated/persisted-documents.json maps every hash to its text: the gateway's
+    // manifest of trusted documents (README: Trusted documents).
+    'client/generated/': {
+      ...typedDocuments,
+      presetConfig: { ...typedDocuments.presetConfig, persistedDocuments: { hashAlgorithm: 'sha256' } },
+      documents: ['client/operations/**/*.graphql'],
+    },
     'test/__generated__/': { ...typedDocuments, documents: ['test/**/*.ts', '!test/__generated__/**'] },
   },
   ignoreNoDocuments: false,

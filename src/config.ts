@@ -69,6 +69,8 @@ export interface GatewayConfig {
     wsConnectionInitTimeoutMs: number;
     /** Every graphql-ws socket is pinged this often, and closed if the previous ping got no pong. */
     wsKeepAliveMs: number;
+    /** The persisted-documents manifest (hash -> document) codegen writes for the cashier apps, read at start. */
+    trustedDocumentsFile: string;
   };
   http: {
     bodyLimitBytes: number;
@@ -238,6 +240,7 @@ const envSchema = z.object({
   GRAPHQL_COMPILED_DOCUMENTS: positiveInt(100_000).default(1000),
   GRAPHQL_WS_CONNECTION_INIT_TIMEOUT_MS: positiveInt(600_000).default(DEFAULT_GRAPHQL_WS_TIMINGS.connectionInitTimeoutMs),
   GRAPHQL_WS_KEEP_ALIVE_MS: positiveInt(3_600_000).default(DEFAULT_GRAPHQL_WS_TIMINGS.keepAliveMs),
+  TRUSTED_DOCUMENTS_FILE: z.string().min(1).default('client/generated/persisted-documents.json'),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt(10_000_000).default(65_536),
   WEBHOOK_REJECTED_KEEP: positiveInt(10_000_000).default(1000),
@@ -340,6 +343,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       compiledDocuments: e.GRAPHQL_COMPILED_DOCUMENTS,
       wsConnectionInitTimeoutMs: e.GRAPHQL_WS_CONNECTION_INIT_TIMEOUT_MS,
       wsKeepAliveMs: e.GRAPHQL_WS_KEEP_ALIVE_MS,
+      trustedDocumentsFile: path.resolve(e.TRUSTED_DOCUMENTS_FILE),
     },
     http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES, webhookRejectedKeep: e.WEBHOOK_REJECTED_KEEP },
     reconciler: {

@@ -21,6 +21,7 @@ import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type R
 import { createFormatError } from '../graphql/errors.js';
 import { armorLimits, maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema/schema.js';
+import { TrustedDocuments } from '../graphql/trusted-documents.js';
 import { listen } from '../lib/http.js';
 import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
@@ -154,6 +155,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   });
 
   const schema = await buildGatewaySchema(services.pubsub, registry.definitions());
+  // The documents the cashier apps ship, by hash: what a trusted-documents-only client may run.
+  const trustedDocuments = await TrustedDocuments.load(config.graphql.trustedDocumentsFile);
   const armor = new ApolloArmor({
     // Each refusal with a code and message of its own (QUERY_TOO_COSTLY, QUERY_TOO_DEEP, TOO_MANY_ALIASES).
     ...armorLimits(config.graphql),
@@ -186,6 +189,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       ...(armor.plugins as ApolloServerPlugin<RequestContext>[]),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       introspectionGuard(),
+      trustedDocuments.apolloPlugin(),
       metrics.apolloPlugin(),
       requestLineOperation(),
       // GraphiQL, when on, is served by Express below: whether it carries the demo key depends on the peer address.
@@ -213,6 +217,9 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
         const { client, authFailure } = await authenticate(services, em, req.headers.authorization);
         const { id: requestId, line: requestLine } = req as RequestWithLog;
         if (client) requestLine.clientId = client.id;
+        // Refused before Apollo reads the document (a request hook's error would be a 500).
+        const refusal = trustedDocuments.refusalForHttp({ method: req.method, body: req.body, search: urlSearch(req.url) }, client);
+        if (refusal) throw refusal;
         return new HttpRequestContext(
           {
             requestId,
@@ -249,6 +256,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     maxQueryChars: config.graphql.maxQueryChars,
     maxPayloadBytes: config.http.bodyLimitBytes,
     maxTokens: config.graphql.maxTokens,
+    trustedDocuments,
     connectionInitTimeoutMs: config.graphql.wsConnectionInitTimeoutMs,
     keepAliveMs: config.graphql.wsKeepAliveMs,
   });
@@ -446,6 +454,12 @@ function queryLengthLimit(maxChars: number) {
     if (query === undefined || query.length <= maxChars) return next();
     res.status(400).json({ errors: [queryTooLong(maxChars)] });
   };
+}
+
+/** The query string of a request URL, `?` included, as Apollo's Express integration reads it. */
+function urlSearch(url: string): string {
+  const start = url.indexOf('?');
+  return start === -1 ? '' : url.slice(start);
 }
 
 /** Body-parser and other HTTP-level failures as JSON errors, never HTML or stack traces. */

@@ -27,6 +27,7 @@ import type { Services } from '../services.js';
 import { authenticate, describeOperation } from '../graphql/context.js';
 import { createFormatError, forbidden, isRuleCode, unauthenticated } from '../graphql/errors.js';
 import { queryTooLong } from '../graphql/limits.js';
+import type { TrustedDocuments } from '../graphql/trusted-documents.js';
 import { usesIntrospection } from './introspection.js';
 import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
 import { SubscriptionFanOut, type Member, type SubscriptionSink } from './fan-out.js';
@@ -52,6 +53,8 @@ export interface GraphqlWsOptions {
   maxTokens: number;
   /** Longest query text, refused before it is parsed (`GRAPHQL_MAX_QUERY_CHARS`). */
   maxQueryChars: number;
+  /** The persisted-documents manifest: documents sent by hash, and the trusted-documents-only rule. */
+  trustedDocuments: TrustedDocuments;
   /** As graphql-ws (3 s): a socket must send `connection_init` this soon after opening (`GRAPHQL_WS_CONNECTION_INIT_TIMEOUT_MS`). */
   connectionInitTimeoutMs: number;
   /** As graphql-ws (12 s): every socket is pinged this often, and closed if the previous ping got no pong (`GRAPHQL_WS_KEEP_ALIVE_MS`). */
@@ -320,6 +323,11 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       // Revoking this key must end the subscriptions it opened here too.
       byClient.add(client.id, connection);
     }
+    // A document sent by hash (graphql-ws wants a `query`: such a client sends ""), or a document a
+    // trusted-documents-only client may not run: resolved or refused before parsing, as over HTTP.
+    const persisted = options.trustedDocuments.resolve(payload, client, { automaticPersistedQueries: false });
+    if (!persisted.ok) return refuse([persisted.error]);
+    if (persisted.query !== undefined) payload = { ...payload, query: persisted.query };
     // Refused before parsing, as over HTTP.
     if (payload.query.length > options.maxQueryChars) return refuse([queryTooLong(options.maxQueryChars)]);
     // A document parsed and validated once is shared by every operation sending the same text.

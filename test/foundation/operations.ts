@@ -98,3 +98,20 @@ export const AdminActionsQuery = graphql(`
     }
   }
 `);
+
+export const SetApiClientTrustedDocumentsMutation = graphql(`
+  mutation SetApiClientTrustedDocuments($input: SetApiClientTrustedDocumentsInput!) {
+    setApiClientTrustedDocuments(input: $input) {
+      client { id name trustedDocumentsOnly }
+      userErrors { field code message }
+    }
+  }
+`);
+
+export const ApiClientRulesQuery = graphql(`
+  query ApiClientRules($first: Int) {
+    apiClients(first: $first) {
+      edges { node { id name trustedDocumentsOnly } }
+    }
+  }
+`);

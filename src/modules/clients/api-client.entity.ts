@@ -16,6 +16,8 @@ export const ApiClientSchema = defineEntity({
     keyHash: p.string().length(64).unique().hidden(),
     /** Merchant account codes this client may use; null means every account. */
     merchantAccounts: p.array().$type<string[]>().nullable(),
+    /** Runs only the documents of the persisted-documents manifest (src/graphql/trusted-documents.ts). */
+    trustedDocumentsOnly: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
     lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
@@ -55,7 +57,7 @@ const DETACHED_CLIENT: Pick<ApiClient, 'hasRole' | 'isAdmin' | 'isRevoked' | 'ma
  * The client as a plain object with ApiClient's fields and methods, tied to no EntityManager: a
  * loaded entity keeps the fork that loaded it (identity map, unit of work, everything that request
  * read) alive for as long as it is held, and the key cache and subscriptions hold clients for long.
- * A copy is only read (roles, accounts, id, name), never persisted, never changed (it is frozen):
+ * A copy is only read (roles, accounts, trusted-documents rule, id, name), never persisted, never changed (it is frozen):
  * a client that already is a copy (the key cache's, say) is returned as it is, so every
  * subscription made with one key shares one copy.
  */
@@ -69,6 +71,7 @@ export function detachedClient(client: ApiClient): ApiClient {
     roles,
     keyPrefix: client.keyPrefix,
     merchantAccounts,
+    trustedDocumentsOnly: client.trustedDocumentsOnly,
     createdAt: client.createdAt,
     lastUsedAt: client.lastUsedAt ?? null,
     revokedAt: client.revokedAt ?? null,

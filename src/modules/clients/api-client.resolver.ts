@@ -9,6 +9,8 @@ import {
   CreateApiClientPayload,
   RevokeApiClientInput,
   RevokeApiClientPayload,
+  SetApiClientTrustedDocumentsInput,
+  SetApiClientTrustedDocumentsPayload,
 } from './api-client.types.js';
 
 @Resolver()
@@ -45,6 +47,18 @@ export class ApiClientResolver {
   @Mutation(() => RevokeApiClientPayload, { description: 'Revokes a client\'s key at once. Admins only.' })
   async revokeApiClient(@Ctx() { em, services }: GatewayContext, @Arg('input', { description: 'The client to revoke.' }) input: RevokeApiClientInput): Promise<RevokeApiClientPayload> {
     const result = await services.clients.revoke(em, input.id);
+    return result.ok ? { client: ApiClientNode.from(result.client), userErrors: [] } : { client: null, userErrors: userErrors(result.errors) };
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => SetApiClientTrustedDocumentsPayload, {
+    description: 'Marks a client trusted-documents-only, or lets it send full documents again; takes effect at once, on every instance. Admins only.',
+  })
+  async setApiClientTrustedDocuments(
+    @Ctx() { em, services }: GatewayContext,
+    @Arg('input', { description: 'The client and its new rule.' }) input: SetApiClientTrustedDocumentsInput,
+  ): Promise<SetApiClientTrustedDocumentsPayload> {
+    const result = await services.clients.setTrustedDocumentsOnly(em, input.id, input.trustedDocumentsOnly);
     return result.ok ? { client: ApiClientNode.from(result.client), userErrors: [] } : { client: null, userErrors: userErrors(result.errors) };
   }
 }

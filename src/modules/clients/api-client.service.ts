@@ -1,5 +1,5 @@
 // Internal API clients: creating them with a one-time key, authenticating keys by their hash,
-// listing and revoking. Knows nothing of HTTP or GraphQL.
+// listing, revoking, and marking them trusted-documents-only. Knows nothing of HTTP or GraphQL.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
@@ -28,6 +28,13 @@ const KEY_CACHE = { maxEntries: 1_000, ttlMs: 30_000 };
  * and closes that client's open graphql-ws sockets.
  */
 export const API_CLIENT_REVOKED_CHANNEL = 'api_client_revoked';
+
+/**
+ * PostgreSQL NOTIFY channel carrying the id of a client whose access rules changed (its
+ * trusted-documents rule): sent in the changing transaction, so every instance drops the client
+ * from its key cache on commit, as a revocation does, and its next request reads the new rule.
+ */
+export const API_CLIENT_CHANGED_CHANNEL = 'api_client_changed';
 
 export interface CreateApiClientInput {
   name: string;
@@ -63,14 +70,21 @@ export class ApiClientService {
   constructor(private readonly knownAccounts: () => string[]) {}
 
   /**
-   * Starts caching authenticated clients, and forgetting each one whose revocation any instance
-   * (or the CLI) commits. After the LISTEN connection comes back, everything is forgotten: a
-   * revocation notified while it was down is lost.
+   * Starts caching authenticated clients, and forgetting each one whose revocation or change of
+   * rules any instance (or the CLI) commits. After the LISTEN connection comes back, everything is
+   * forgotten: a notification sent while it was down is lost.
    */
   async start(listen: Listen): Promise<void> {
     if (this.unlisten) return;
     const cache = new KeyCache(KEY_CACHE);
-    this.unlisten = await listen(API_CLIENT_REVOKED_CHANNEL, (clientId) => cache.forget(clientId), { onReconnect: () => cache.clear() });
+    const forget = (clientId: string) => cache.forget(clientId);
+    const options = { onReconnect: () => cache.clear() };
+    const unlistenRevoked = await listen(API_CLIENT_REVOKED_CHANNEL, forget, options);
+    const unlistenChanged = await listen(API_CLIENT_CHANGED_CHANNEL, forget, options);
+    this.unlisten = async () => {
+      await unlistenRevoked();
+      await unlistenChanged();
+    };
     this.keyCache = cache;
   }
 
@@ -92,6 +106,7 @@ export class ApiClientService {
       keyPrefix: key.slice(0, 10),
       keyHash: hashKey(key),
       merchantAccounts: input.merchantAccounts ? [...new Set(input.merchantAccounts)] : null,
+      trustedDocumentsOnly: false,
       createdAt: new Date(),
     });
     try {
@@ -167,6 +182,27 @@ export class ApiClientService {
     });
     if (!client) return { ok: false, errors: [{ field: ['id'], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
     // Refused here from now on, without waiting for the notification to come back.
+    this.keyCache?.forget(client.id);
+    return { ok: true, client };
+  }
+
+  /**
+   * Marks a client trusted-documents-only (it may then run only the documents of the
+   * persisted-documents manifest) or lets it send full documents again. Like a revocation, the
+   * change reaches every instance's key cache when it commits, so no instance goes on answering
+   * with the old rule.
+   */
+  async setTrustedDocumentsOnly(em: SqlEntityManager, id: string, trustedDocumentsOnly: boolean): Promise<{ ok: true; client: ApiClient } | { ok: false; errors: FieldError[] }> {
+    const client = await em.transactional(async (tx) => {
+      const found = await tx.findOne(ApiClient, { id });
+      if (!found) return null;
+      found.trustedDocumentsOnly = trustedDocumentsOnly;
+      await tx.flush();
+      await tx.execute('select pg_notify(?, ?)', [API_CLIENT_CHANGED_CHANNEL, found.id]);
+      return found;
+    });
+    if (!client) return { ok: false, errors: [{ field: ['id'], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
+    // The new rule holds here from now on, without waiting for the notification to come back.
     this.keyCache?.forget(client.id);
     return { ok: true, client };
   }

@@ -34,6 +34,9 @@ export class ApiClientNode extends Node {
   @Field(() => [String], { nullable: true, description: 'Merchant accounts the client may use; null means all.' })
   merchantAccounts!: string[] | null;
 
+  @Field({ description: 'True when the client may run only the documents of the persisted-documents manifest (by hash), and is refused any other document. Set with setApiClientTrustedDocuments.' })
+  trustedDocumentsOnly!: boolean;
+
   @Field({ description: 'When the client was created.' })
   createdAt!: Date;
 
@@ -50,6 +53,7 @@ export class ApiClientNode extends Node {
       roles: client.roles,
       keyPrefix: client.keyPrefix,
       merchantAccounts: client.merchantAccounts ?? null,
+      trustedDocumentsOnly: client.trustedDocumentsOnly,
       createdAt: client.createdAt,
       lastUsedAt: client.lastUsedAt ?? null,
       revokedAt: client.revokedAt ?? null,
@@ -93,6 +97,24 @@ export class RevokeApiClientInput {
 @ObjectType({ description: 'The answer to revokeApiClient: the revoked client, or what stopped it.' })
 export class RevokeApiClientPayload {
   @Field(() => ApiClientNode, { nullable: true, description: 'The client, now revoked.' })
+  client!: ApiClientNode | null;
+
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
+  userErrors!: UserError[];
+}
+
+@InputType({ description: 'Whether an API client may run only trusted documents.' })
+export class SetApiClientTrustedDocumentsInput {
+  @Field(() => ID, { description: 'The client\'s id.' })
+  id!: string;
+
+  @Field({ description: 'True: the client may run only the documents of the persisted-documents manifest, sent by hash. False: it may send full documents again.' })
+  trustedDocumentsOnly!: boolean;
+}
+
+@ObjectType({ description: 'The answer to setApiClientTrustedDocuments: the client with its new rule, or what stopped it.' })
+export class SetApiClientTrustedDocumentsPayload {
+  @Field(() => ApiClientNode, { nullable: true, description: 'The client, with its new rule.' })
   client!: ApiClientNode | null;
 
   @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
