@@ -66,3 +66,27 @@ export const DepositUpdatedSubscription = graphql(`
     depositUpdated(id: $id) { id status providerStatus declineReason amount { amount currency } fee { amount currency } net { amount currency } }
   }
 `);
+
+export const ClaimDepositCreditMutation = graphql(`
+  mutation ClaimDepositCredit($input: ClaimDepositCreditInput!) {
+    claimDepositCredit(input: $input) {
+      claim { claimedAt firstClaim }
+      deposit { id status creditClaimedAt }
+      userErrors { field code message }
+    }
+  }
+`);
+
+export const CreditEventsQuery = graphql(`
+  query CreditEvents($first: Int, $after: String) {
+    events(first: $first, after: $after) {
+      edges { node { id type subjectId fromStatus toStatus deposit { id status disputed creditClaimedAt } } }
+    }
+  }
+`);
+
+export const DepositCreditSubscription = graphql(`
+  subscription DepositCredit($id: ID) {
+    depositUpdated(id: $id) { id status creditClaimedAt }
+  }
+`);

@@ -59,6 +59,11 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
     variables: { input: { amount: '0' } },
     roles: ['CASHIER'],
   },
+  'Mutation.claimDepositCredit': {
+    query: 'mutation($input: ClaimDepositCreditInput!) { claimDepositCredit(input: $input) { userErrors { code } } }',
+    variables: { input: { depositId: 'dep_00000000000000000000000000' } },
+    roles: ['CASHIER'],
+  },
   'Mutation.createQrCode': {
     query: 'mutation($input: CreateQrCodeInput!) { createQrCode(input: $input) { userErrors { code } } }',
     variables: { input: { amount: '0', payer: { name: '' } } },

@@ -20,6 +20,7 @@ import { Migration20261124100000_reconciliation_jobs } from './Migration20261124
 import { Migration20261124110000_idempotency_columns } from './Migration20261124110000_idempotency_columns.js';
 import { Migration20261127100000_open_provider_names } from './Migration20261127100000_open_provider_names.js';
 import { Migration20261127130000_trusted_documents } from './Migration20261127130000_trusted_documents.js';
+import { Migration20261127150000_deposit_credit_claim } from './Migration20261127150000_deposit_credit_claim.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -41,4 +42,5 @@ export const migrations = [
   { name: 'Migration20261124110000_idempotency_columns', class: Migration20261124110000_idempotency_columns },
   { name: 'Migration20261127100000_open_provider_names', class: Migration20261127100000_open_provider_names },
   { name: 'Migration20261127130000_trusted_documents', class: Migration20261127130000_trusted_documents },
+  { name: 'Migration20261127150000_deposit_credit_claim', class: Migration20261127150000_deposit_credit_claim },
 ];

@@ -65,6 +65,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
         qrExpiresAt: null,
         crypto: null,
         approvedAt: null,
+        creditClaimedAt: null,
         createdAt: now,
         updatedAt: now,
       } satisfies DepositFacts;

@@ -35,6 +35,11 @@ export interface DepositSnapshot {
   /** Crypto quote terms (crypto rail only). */
   crypto: { quoteTtlMinutes: number; underpayTolerancePct: string } | null;
   approvedAt: string | null;
+  /**
+   * When its credit was claimed (claimDepositCredit); null while unclaimed. Carried by every later
+   * event of the deposit (a refund, a chargeback, a reversal), so a ledger knows to debit.
+   */
+  creditClaimedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -46,7 +51,7 @@ export interface DepositSnapshot {
 export const DEPOSIT_SNAPSHOT_PROPERTIES = [
   'id', 'clientId', 'merchantAccount', 'provider', 'rail', 'livemode', 'status', 'providerStatus', 'statusReason',
   'amount', 'currency', 'fee', 'net', 'refundedAmount', 'refundStatus', 'disputed', 'redirectUrl', 'merchantReference',
-  'declineReason', 'qrPayload', 'qrExpiresAt', 'crypto', 'approvedAt', 'createdAt', 'updatedAt',
+  'declineReason', 'qrPayload', 'qrExpiresAt', 'crypto', 'approvedAt', 'creditClaimedAt', 'createdAt', 'updatedAt',
 ] as const satisfies ReadonlyArray<keyof Deposit>;
 
 /** A Deposit entity, or a plain row of `DEPOSIT_SNAPSHOT_PROPERTIES`. */
@@ -82,6 +87,7 @@ export function toDepositSnapshot(deposit: DepositFacts): DepositSnapshot {
     qrExpiresAt: iso(deposit.qrExpiresAt),
     crypto: deposit.crypto ? { quoteTtlMinutes: deposit.crypto.quoteTtlMinutes, underpayTolerancePct: deposit.crypto.underpayTolerancePct } : null,
     approvedAt: iso(deposit.approvedAt),
+    creditClaimedAt: iso(deposit.creditClaimedAt),
     createdAt: deposit.createdAt.toISOString(),
     updatedAt: deposit.updatedAt.toISOString(),
   };

@@ -84,6 +84,8 @@ export const DepositSchema = defineEntity({
     qrExpiresAt: p.datetime().nullable(),
     crypto: p.json<CryptoTerms>().nullable(),
     approvedAt: p.datetime().nullable(),
+    /** When the client first claimed the credit of this SUCCEEDED deposit (claimDepositCredit); null until then. */
+    creditClaimedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

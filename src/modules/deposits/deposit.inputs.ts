@@ -127,3 +127,9 @@ export class CreateDepositInput {
 function stripNulls<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
 }
+
+@InputType({ description: 'The deposit whose credit to claim.' })
+export class ClaimDepositCreditInput {
+  @Field(() => ID, { description: 'The SUCCEEDED deposit (dep_…) whose amount the player is credited.' })
+  depositId!: string;
+}

@@ -12,8 +12,8 @@ import { userErrors } from '../../graphql/user-error.js';
 import type { DepositSnapshot } from './deposit-snapshot.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../kernel/events/event-notification.js';
 import { toDepositSnapshot } from './deposit-snapshot.js';
-import { CreateDepositInput } from './deposit.inputs.js';
-import { CreateDepositPayload } from './deposit.payloads.js';
+import { ClaimDepositCreditInput, CreateDepositInput } from './deposit.inputs.js';
+import { ClaimDepositCreditPayload, CreateDepositPayload } from './deposit.payloads.js';
 import { DepositConnection, DepositFilter, DepositNode } from './deposit.types.js';
 
 @Resolver(() => DepositNode)
@@ -23,6 +23,20 @@ export class DepositResolver {
   async createDeposit(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The deposit: amount, customer and exactly one rail block.' }) input: CreateDepositInput): Promise<CreateDepositPayload> {
     const result = await ctx.services.deposits.create(ctx.em, ctx.client!, input.toServiceInput(ctx.idempotencyKey));
     return {
+      deposit: result.deposit ? DepositNode.from(result.deposit) : null,
+      userErrors: userErrors(result.errors),
+    };
+  }
+
+  @Authorized('CASHIER')
+  @Mutation(() => ClaimDepositCreditPayload, {
+    description:
+      'Claims the credit of a SUCCEEDED deposit, exactly once: the first call anywhere answers firstClaim: true (credit the player then), every later one firstClaim: false with the original time. For the deposit\'s own client, or an admin.',
+  })
+  async claimDepositCredit(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The deposit whose credit to claim.' }) input: ClaimDepositCreditInput): Promise<ClaimDepositCreditPayload> {
+    const result = await ctx.services.deposits.claimCredit(ctx.em, ctx.client!, input.depositId);
+    return {
+      claim: result.claim,
       deposit: result.deposit ? DepositNode.from(result.deposit) : null,
       userErrors: userErrors(result.errors),
     };

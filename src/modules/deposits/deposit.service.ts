@@ -32,6 +32,7 @@ import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
+import { claimDepositCredit, type CreditClaimResult } from './deposit-credit.js';
 
 /** What `fetchDetails` may be told by its caller. */
 export interface FetchDetailsOptions {
@@ -121,6 +122,11 @@ export class DepositService {
    */
   resume(em: SqlEntityManager, id: string): Promise<ResumeResult> {
     return this.deps.operations.resume(em, this.operation, id);
+  }
+
+  /** Claims the credit of a SUCCEEDED deposit exactly once (deposit-credit.ts). */
+  claimCredit(em: SqlEntityManager, client: ApiClient, depositId: string): Promise<CreditClaimResult> {
+    return claimDepositCredit(em, this.deps.events, client, depositId);
   }
 
   /** A deposit the client may see (the visibility policy, src/kernel/visibility.ts), or null. */

@@ -201,6 +201,9 @@ export class DepositNode extends Node {
   @Field(() => Date, { nullable: true, description: 'When the funds were confirmed.' })
   approvedAt!: string | null;
 
+  @Field(() => Date, { nullable: true, description: 'When the client first claimed the credit (claimDepositCredit): the player was credited once, then. Every later event of the deposit carries it, so a refund or chargeback of a credited deposit says so.' })
+  creditClaimedAt!: string | null;
+
   /** Owner, for visibility checks; not exposed. */
   clientId!: string;
 
@@ -229,6 +232,7 @@ export class DepositNode extends Node {
       createdAt: snapshot.createdAt,
       updatedAt: snapshot.updatedAt,
       approvedAt: snapshot.approvedAt,
+      creditClaimedAt: snapshot.creditClaimedAt ?? null,
     });
   }
 }

@@ -1,0 +1,57 @@
+// The exactly-once credit hand-off: the first claim of a SUCCEEDED deposit's credit, from any
+// instance or transport, is the only one answered `firstClaim: true`; every later claim gets the
+// original time. The deposit's row lock decides between racing claims, and the claim commits with
+// its event (`deposit.credit_claimed`), so it is in the log and reaches every subscriber.
+
+import { LockMode } from '@mikro-orm/core';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { EventLog } from '../../kernel/events/event-log.js';
+import { maySee } from '../../kernel/visibility.js';
+import type { FieldError } from '../../providers/provider.js';
+import type { ApiClient } from '../clients/api-client.entity.js';
+import { Deposit } from './deposit.entity.js';
+import { toDepositSnapshot, type DepositSnapshot } from './deposit-snapshot.js';
+
+export const DEPOSIT_CREDIT_CLAIMED = 'deposit.credit_claimed';
+
+export interface CreditClaim {
+  claimedAt: Date;
+  /** True for the one claim that made it; false for every claim after it. */
+  firstClaim: boolean;
+}
+
+export type CreditClaimResult = { deposit: DepositSnapshot | null; claim: CreditClaim | null; errors: FieldError[] };
+
+/**
+ * Claims the credit of a deposit for its owning client (or an admin). Only a SUCCEEDED deposit's
+ * credit can be claimed; a claim of any other answers its current status and changes nothing.
+ */
+export async function claimDepositCredit(em: SqlEntityManager, events: EventLog, client: ApiClient, depositId: string): Promise<CreditClaimResult> {
+  return em.transactional(async (tx) => {
+    const deposit = await tx.findOne(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    // Only its owner credits a player: another client that may read the deposit (a back office)
+    // learns nothing here, as for a deposit it cannot see.
+    if (!deposit || !maySee(client, 'deposit', deposit) || !(client.isAdmin() || deposit.clientId === client.id)) {
+      return { deposit: null, claim: null, errors: [{ field: ['depositId'], code: 'NOT_FOUND', message: `No deposit ${depositId}` }] };
+    }
+    if (deposit.creditClaimedAt) return { deposit: toDepositSnapshot(deposit), claim: { claimedAt: deposit.creditClaimedAt, firstClaim: false }, errors: [] };
+    if (deposit.status !== 'SUCCEEDED') {
+      const message = `Only a SUCCEEDED deposit's credit can be claimed; this one is ${deposit.status}`;
+      return { deposit: toDepositSnapshot(deposit), claim: null, errors: [{ field: ['depositId'], code: 'DEPOSIT_NOT_SUCCEEDED', message }] };
+    }
+    deposit.creditClaimedAt = new Date();
+    await tx.flush();
+    const snapshot = toDepositSnapshot(deposit);
+    await events.append(tx, {
+      subjectType: 'deposit',
+      subjectId: deposit.id,
+      clientId: deposit.clientId,
+      merchantAccount: deposit.merchantAccount,
+      type: DEPOSIT_CREDIT_CLAIMED,
+      fromStatus: deposit.status,
+      toStatus: deposit.status,
+      snapshot,
+    });
+    return { deposit: snapshot, claim: { claimedAt: deposit.creditClaimedAt, firstClaim: true }, errors: [] };
+  });
+}
