@@ -100,12 +100,18 @@ export interface EventPageInput {
  * Positions are drawn by the insert trigger (migration 20261123140000) after the writing
  * transaction has its id. A mark (position, horizon) is written after a commit: it reads the
  * highest position drawn so far, then takes a new transaction id as its horizon, so every
- * transaction holding a position up to the mark's has an id below the horizon. When a snapshot's
- * xmin has reached the horizon, all of them have ended: committed (and visible to this snapshot)
- * or rolled back for good. Without a lock, positions do not appear in commit order: a higher
- * position can commit first, and it stays unread until the lower ones have ended.
+ * transaction holding a position up to the mark's has an id below the horizon. When the snapshot
+ * sees none of this database's transactions with an id below the horizon running, all of them have
+ * ended: committed (and visible to this snapshot) or rolled back for good. Without a lock,
+ * positions do not appear in commit order: a higher position can commit first, and it stays
+ * unread until the lower ones have ended.
+ *
+ * Transactions of other databases on the same server are left out (migration 20261127113000,
+ * `payment_event_final_position()`): they cannot hold a position, and a long one (a migration, a
+ * batch job) would otherwise hold every reader back for as long as it runs. A scalar subquery, so
+ * a statement computes it once.
  */
-export const FINAL_POSITION_SQL = '(select max(position) from payment_event_horizon where horizon <= pg_snapshot_xmin(pg_current_snapshot()))';
+export const FINAL_POSITION_SQL = '(select payment_event_final_position())';
 
 /**
  * Writes a mark (see FINAL_POSITION_SQL) when the log holds a position no mark covers yet; in
