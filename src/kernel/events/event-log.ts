@@ -138,6 +138,18 @@ const PAYMENT_EVENT_RECORD_WITH_DATA: readonly string[] = [...PAYMENT_EVENT_RECO
  */
 export type PaymentEventRecord = Pick<PaymentEvent, (typeof PAYMENT_EVENT_RECORD_PROPERTIES)[number]> & Partial<Pick<PaymentEvent, 'data'>>;
 
+/**
+ * How far readers are held back: committed events above the final position wait for older
+ * transactions of this database to end (FINAL_POSITION_SQL). Both 0 when every committed event is
+ * final.
+ */
+export interface EventLogLag {
+  /** Positions between the final position and the newest committed event. */
+  unfinalPositions: number;
+  /** How long the oldest committed event that is not final yet has waited, since it was written. */
+  unfinalSeconds: number;
+}
+
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 /** Longest wait of a short page for committed events that are not final yet. */
 const SETTLE_WAIT_MS = 2_000;
@@ -216,6 +228,22 @@ export class EventLog {
   async isFinal(em: SqlEntityManager): Promise<boolean> {
     const [state] = await em.execute<Array<{ final: boolean }>>(`select coalesce(${FINAL_POSITION_SQL} >= (select max(position) from payment_event), true) as final`);
     return state?.final !== false;
+  }
+
+  /**
+   * The log's lag now (metrics and readiness): two index lookups, no lock. The age is read from the
+   * event's `created_at`, which the writing instance set, so it is measured on the gateways' clocks.
+   */
+  async lag(em: SqlEntityManager, now: Date = new Date()): Promise<EventLogLag> {
+    const [row] = await em.execute<Array<{ unfinal_positions: string; oldest: Date | string | null }>>(
+      `with bound as (select coalesce(${FINAL_POSITION_SQL}, 0) as final_position)
+       select greatest((select coalesce(max(position), 0) from payment_event) - bound.final_position, 0)::text as unfinal_positions,
+              (select created_at from payment_event where position > bound.final_position order by position limit 1) as oldest
+       from bound`,
+    );
+    const unfinalPositions = Number(row?.unfinal_positions ?? 0);
+    const oldest = unfinalPositions > 0 && row?.oldest != null ? new Date(row.oldest) : undefined;
+    return { unfinalPositions, unfinalSeconds: oldest ? Math.max(0, now.getTime() - oldest.getTime()) / 1000 : 0 };
   }
 
   /**
