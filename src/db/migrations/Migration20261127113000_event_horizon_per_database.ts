@@ -17,9 +17,12 @@ import { Migration } from '@mikro-orm/migrations';
  * transaction writes only to its own database's tables, so another database's never holds a
  * position. Whatever cannot be told counts as ours and holds the log back, as before, until a
  * later snapshot no longer sees it running: a transaction that ended between the snapshot and the
- * look-up (its id is then nowhere), or a backend whose status is not published yet. So a reader
- * never skips a late commit. With nothing running that may be ours, the bound is the snapshot's
- * xmax: every visible mark's horizon is below it.
+ * look-up (its id is then nowhere), or a backend whose status is not published yet. An id found
+ * beside another database is that database's: the statuses are read after the snapshot was taken
+ * (`pg_stat_clear_snapshot` drops a copy kept from an earlier statement), and a backend running a
+ * transaction keeps its status slot, which names its database, from before that transaction
+ * started until after it ends. So a reader never skips a late commit. With nothing running that
+ * may be ours, the bound is the snapshot's xmax: every visible mark's horizon is below it.
  *
  * The snapshot's ids are 64-bit (`xid8`), the views' 32-bit: compared after truncating the
  * snapshot's, exact for running transactions (never 2^31 ids apart). Only running ids below the
@@ -36,6 +39,8 @@ export class Migration20261127113000_event_horizon_per_database extends Migratio
         newest xid8;
         oldest_ours xid8;
       begin
+        -- Backend statuses read after the snapshot was taken, not kept from an earlier statement of the transaction.
+        perform pg_stat_clear_snapshot();
         select max(horizon) into newest from payment_event_horizon;
         select min(running) into oldest_ours from pg_snapshot_xip(snapshot) running
         where running < newest
