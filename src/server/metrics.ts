@@ -1,6 +1,7 @@
 // Prometheus metrics of one gateway instance: HTTP requests, GraphQL operations by root field and
 // outcome, and their durations, webhooks by outcome and reason, the reconciler's checks and
-// corrections, follow-up job runs, and how far the event log's final part lags. A registry per instance, so several can run in one process.
+// corrections, follow-up job runs, and how far the event log's final part lags. A registry per
+// instance, so several can run in one process.
 
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, Response } from 'express';

@@ -231,7 +231,7 @@ export class EventLog {
   }
 
   /**
-   * The log's lag now (metrics and readiness): two index lookups, no lock. The age is read from the
+   * The log's lag now (metrics and readiness): a few index lookups, no lock. The age is read from the
    * event's `created_at`, which the writing instance set, so it is measured on the gateways' clocks.
    */
   async lag(em: SqlEntityManager, now: Date = new Date()): Promise<EventLogLag> {
