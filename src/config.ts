@@ -94,6 +94,14 @@ export interface GatewayConfig {
     /** How long after it became PAID a payout is still checked for a reversal. */
     payoutRevertWindowMs: number;
   };
+  /** The payment event log that feeds live updates and `events(after:)`. */
+  events: {
+    /**
+     * How long the oldest committed event may wait to become final (a transaction of this database
+     * that started before it is still open) before /readyz reports the log as stalled.
+     */
+    stalledAfterMs: number;
+  };
   /** The worker that runs durable follow-up jobs (src/kernel/jobs.ts) on this instance. */
   jobs: {
     /** Off: this instance enqueues jobs but runs none (another instance, or a later start, does). */
@@ -248,6 +256,7 @@ const envSchema = z.object({
   RECONCILE_INTERVAL_MS: positiveInt(86_400_000).default(60_000),
   RECONCILE_AFTER_MS: nonNegativeInt(2_592_000_000).default(300_000),
   RECONCILE_BATCH_SIZE: positiveInt(1000).default(50),
+  EVENT_LOG_STALLED_AFTER_MS: nonNegativeInt(86_400_000).default(30_000),
   JOBS_ENABLED: booleanString.default(true),
   JOBS_POLL_INTERVAL_MS: positiveInt(3_600_000).default(1_000),
   JOBS_CONCURRENCY: positiveInt(100).default(4),
@@ -354,6 +363,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       payoutMissingAfterChecks: e.PAYOUT_MISSING_AFTER_CHECKS,
       payoutRevertWindowMs: e.PAYOUT_REVERT_WINDOW_MS,
     },
+    events: { stalledAfterMs: e.EVENT_LOG_STALLED_AFTER_MS },
     jobs: {
       enabled: e.JOBS_ENABLED,
       pollIntervalMs: e.JOBS_POLL_INTERVAL_MS,

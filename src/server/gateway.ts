@@ -27,6 +27,7 @@ import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
 import { assertDepositTransitionsConsistent } from '../modules/deposits/deposit-status.js';
 import { EventBus } from '../kernel/events/event-bus.js';
+import type { EventLogLag } from '../kernel/events/event-log.js';
 import { registerReconciliationJobs, type ReconciliationSchedule } from '../modules/reconciliation/reconciliation-jobs.js';
 import { assertPayoutTransitionsConsistent } from '../modules/payouts/payout-status.js';
 import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-status.js';
@@ -141,14 +142,39 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   app.use(requestLogging(logger));
   app.use(metrics.httpMiddleware());
 
+  // How far the event log's final part lags (readiness and the metrics' gauges), or undefined when
+  // the database does not answer within the deadline.
+  const eventLogLag = async (): Promise<EventLogLag | undefined> => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      return await Promise.race([
+        services.events.lag(db.fork()),
+        new Promise<undefined>((resolve) => {
+          timer = setTimeout(() => resolve(undefined), EVENT_LOG_LAG_DEADLINE_MS);
+        }),
+      ]);
+    } catch {
+      // The database is failing: the ping reports it.
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  metrics.observeEventLog(eventLogLag);
+
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.get('/readyz', async (_req, res) => {
     // Side by side: a hung database answers within the ping's own deadline, not after the sandboxes.
-    const [database, sandboxes] = await Promise.all([db.ping(), sandboxHost?.health()]);
+    const [database, sandboxes, lag] = await Promise.all([db.ping(), sandboxHost?.health(), eventLogLag()]);
     const ok = ready && database;
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'not ready', database: database ? 'up' : 'down', sandboxes });
+    res.status(ok ? 200 : 503).json({
+      status: ok ? 'ready' : 'not ready',
+      database: database ? 'up' : 'down',
+      sandboxes,
+      eventLog: eventLogReadiness(lag, config.events.stalledAfterMs),
+    });
   });
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
@@ -379,6 +405,33 @@ function noStore(): ApolloServerPlugin<RequestContext> {
 
 /** Paths probed by load balancers and monitoring, logged at debug when they answer well. */
 const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** Longest wait for the event log's lag in a probe, as for the database ping: a hung database must not hang /readyz or /metrics. */
+const EVENT_LOG_LAG_DEADLINE_MS = 1_000;
+
+/** The event log's part of /readyz. */
+export interface EventLogReadiness {
+  /**
+   * `current`: committed events become final as they should; `stalled`: the oldest one not final
+   * has waited `stalledAfterMs` or more (an open transaction of the gateway's database holds it
+   * back); `unknown`: the database did not answer.
+   */
+  status: 'current' | 'stalled' | 'unknown';
+  unfinalSeconds?: number;
+  unfinalPositions?: number;
+}
+
+/**
+ * A stalled log is reported, never made a reason to be not ready: payments, webhooks and queries
+ * go on, only live updates and `events(after:)` wait. The cause is a transaction in the shared
+ * database, so every instance would report it at once: taking them out of rotation (or restarting
+ * them) would turn late live updates into an outage and end nothing.
+ */
+export function eventLogReadiness(lag: EventLogLag | undefined, stalledAfterMs: number): EventLogReadiness {
+  if (!lag) return { status: 'unknown' };
+  const stalled = lag.unfinalPositions > 0 && lag.unfinalSeconds * 1000 >= stalledAfterMs;
+  return { status: stalled ? 'stalled' : 'current', unfinalSeconds: lag.unfinalSeconds, unfinalPositions: lag.unfinalPositions };
+}
 
 /**
  * A request id (the caller's `X-Request-Id` if sane, else a new one), a child logger per request,

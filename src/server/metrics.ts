@@ -1,14 +1,16 @@
 // Prometheus metrics of one gateway instance: HTTP requests, GraphQL operations by root field and
 // outcome, and their durations, webhooks by outcome and reason, the reconciler's checks and
-// corrections, and follow-up job runs. A registry per instance, so several can run in one process.
+// corrections, follow-up job runs, and how far the event log's final part lags. A registry per
+// instance, so several can run in one process.
 
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { NextFunction, Request, Response } from 'express';
 import { Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RequestContext } from '../graphql/context.js';
 import type { ReconcileListener } from '../modules/reconciliation/reconciler.js';
 import type { JobResultEvent } from '../kernel/jobs.js';
+import type { EventLogLag } from '../kernel/events/event-log.js';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -118,6 +120,24 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly eventLogUnfinalSeconds = new Gauge({
+    name: 'gateway_event_log_unfinal_seconds',
+    help: 'How long the oldest committed payment event that is not final yet has waited (0 when all are): live updates and events(after:) are held back while a transaction of the gateway\'s database that started before it stays open. Read at scrape time.',
+    registers: [this.registry],
+    collect: async () => this.collectEventLogLag(),
+  });
+
+  readonly eventLogUnfinalPositions = new Gauge({
+    name: 'gateway_event_log_unfinal_positions',
+    help: 'Event log positions between its final position and the newest committed event (0 when every committed event is final). Read at scrape time.',
+    registers: [this.registry],
+    collect: async () => this.collectEventLogLag(),
+  });
+
+  private readEventLogLag: (() => Promise<EventLogLag | undefined>) | undefined;
+  /** The read the two event log gauges of one scrape share (prom-client collects them side by side). */
+  private eventLogLagRead: Promise<void> | undefined;
+
   /** The two series of `graphqlExecutions`, bound once: counting is on every request's path. */
   private readonly executionsByMode = {
     compiled: this.graphqlExecutions.labels('compiled'),
@@ -126,6 +146,29 @@ export class GatewayMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
+  }
+
+  /**
+   * Where the event log gauges read the log's lag at each scrape; `read` answers undefined when the
+   * database does not answer in time, and the gauges then keep their last values.
+   */
+  observeEventLog(read: () => Promise<EventLogLag | undefined>): void {
+    this.readEventLogLag = read;
+  }
+
+  private collectEventLogLag(): Promise<void> {
+    const read = this.readEventLogLag;
+    if (!read) return Promise.resolve();
+    this.eventLogLagRead ??= read()
+      .then((lag) => {
+        if (!lag) return;
+        this.eventLogUnfinalSeconds.set(lag.unfinalSeconds);
+        this.eventLogUnfinalPositions.set(lag.unfinalPositions);
+      })
+      .finally(() => {
+        this.eventLogLagRead = undefined;
+      });
+    return this.eventLogLagRead;
   }
 
   /** Counts every HTTP request once its response is finished. */

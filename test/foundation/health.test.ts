@@ -1,5 +1,6 @@
-// /healthz, /readyz (and its failure when the database is unreachable), /metrics counts and their
-// bounded labels, and the masking of unexpected errors: no SQL, a correlation id that is in the log.
+// /healthz, /readyz (the event log's state among its details, and its failure when the database is
+// unreachable), /metrics counts and their bounded labels, and the masking of unexpected errors: no
+// SQL, a correlation id that is in the log.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseOutage } from '../support/database.js';
@@ -20,13 +21,14 @@ describe('health', () => {
     expect(await response.json()).toEqual({ status: 'ok' });
   });
 
-  it('/readyz reports the database and each sandbox', async () => {
+  it('/readyz reports the database, each sandbox and the event log', async () => {
     const response = await fetch(`${t.gateway.url}/readyz`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       status: 'ready',
       database: 'up',
       sandboxes: { 'deposit-gateway': 'up', 'qr-gateway': 'up' },
+      eventLog: { status: 'current', unfinalSeconds: 0, unfinalPositions: 0 },
     });
   });
 });
@@ -87,7 +89,7 @@ describe('when the database is unreachable', () => {
     try {
       const ready = await fetch(`${t.gateway.url}/readyz`);
       expect(ready.status).toBe(503);
-      expect(await ready.json()).toMatchObject({ status: 'not ready', database: 'down' });
+      expect(await ready.json()).toMatchObject({ status: 'not ready', database: 'down', eventLog: { status: 'unknown' } });
 
       // A query that reads a table: a known key itself is authenticated from memory.
       const response = await postRaw(t.gateway.graphqlUrl, { query: '{ apiClients(first: 1) { edges { node { id } } } }' }, t.keys.admin);

@@ -100,12 +100,18 @@ export interface EventPageInput {
  * Positions are drawn by the insert trigger (migration 20261123140000) after the writing
  * transaction has its id. A mark (position, horizon) is written after a commit: it reads the
  * highest position drawn so far, then takes a new transaction id as its horizon, so every
- * transaction holding a position up to the mark's has an id below the horizon. When a snapshot's
- * xmin has reached the horizon, all of them have ended: committed (and visible to this snapshot)
- * or rolled back for good. Without a lock, positions do not appear in commit order: a higher
- * position can commit first, and it stays unread until the lower ones have ended.
+ * transaction holding a position up to the mark's has an id below the horizon. When the snapshot
+ * sees none of this database's transactions with an id below the horizon running, all of them have
+ * ended: committed (and visible to this snapshot) or rolled back for good. Without a lock,
+ * positions do not appear in commit order: a higher position can commit first, and it stays
+ * unread until the lower ones have ended.
+ *
+ * Transactions of other databases on the same server are left out (migration 20261127113000,
+ * `payment_event_final_position()`): they cannot hold a position, and a long one (a migration, a
+ * batch job) would otherwise hold every reader back for as long as it runs. A scalar subquery, so
+ * a statement computes it once.
  */
-export const FINAL_POSITION_SQL = '(select max(position) from payment_event_horizon where horizon <= pg_snapshot_xmin(pg_current_snapshot()))';
+export const FINAL_POSITION_SQL = '(select payment_event_final_position())';
 
 /**
  * Writes a mark (see FINAL_POSITION_SQL) when the log holds a position no mark covers yet; in
@@ -131,6 +137,18 @@ const PAYMENT_EVENT_RECORD_WITH_DATA: readonly string[] = [...PAYMENT_EVENT_RECO
  * snapshot, only when it was asked for.
  */
 export type PaymentEventRecord = Pick<PaymentEvent, (typeof PAYMENT_EVENT_RECORD_PROPERTIES)[number]> & Partial<Pick<PaymentEvent, 'data'>>;
+
+/**
+ * How far readers are held back: committed events above the final position wait for older
+ * transactions of this database to end (FINAL_POSITION_SQL). Both 0 when every committed event is
+ * final.
+ */
+export interface EventLogLag {
+  /** Positions between the final position and the newest committed event. */
+  unfinalPositions: number;
+  /** How long the oldest committed event that is not final yet has waited, since it was written. */
+  unfinalSeconds: number;
+}
 
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 /** Longest wait of a short page for committed events that are not final yet. */
@@ -210,6 +228,22 @@ export class EventLog {
   async isFinal(em: SqlEntityManager): Promise<boolean> {
     const [state] = await em.execute<Array<{ final: boolean }>>(`select coalesce(${FINAL_POSITION_SQL} >= (select max(position) from payment_event), true) as final`);
     return state?.final !== false;
+  }
+
+  /**
+   * The log's lag now (metrics and readiness): a few index lookups, no lock. The age is read from the
+   * event's `created_at`, which the writing instance set, so it is measured on the gateways' clocks.
+   */
+  async lag(em: SqlEntityManager, now: Date = new Date()): Promise<EventLogLag> {
+    const [row] = await em.execute<Array<{ unfinal_positions: string; oldest: Date | string | null }>>(
+      `with bound as (select coalesce(${FINAL_POSITION_SQL}, 0) as final_position)
+       select greatest((select coalesce(max(position), 0) from payment_event) - bound.final_position, 0)::text as unfinal_positions,
+              (select created_at from payment_event where position > bound.final_position order by position limit 1) as oldest
+       from bound`,
+    );
+    const unfinalPositions = Number(row?.unfinal_positions ?? 0);
+    const oldest = unfinalPositions > 0 && row?.oldest != null ? new Date(row.oldest) : undefined;
+    return { unfinalPositions, unfinalSeconds: oldest ? Math.max(0, now.getTime() - oldest.getTime()) / 1000 : 0 };
   }
 
   /**

@@ -1,0 +1,187 @@
+// Live updates follow the gateway's own database only. A write transaction held open in another
+// database on the same PostgreSQL server (a long migration, a batch job) holds the server-wide
+// snapshot xmin back for as long as it runs; it must change nothing for subscribers and
+// `events(after:)`, while a late commit in the gateway's own database is still never skipped.
+// PostgreSQL only: PGlite is one database inside the process.
+
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_BUS_SQL_MARK } from '../../src/kernel/events/event-bus.js';
+import { MARK_SQL } from '../../src/kernel/events/event-log.js';
+import { CARD_INPUT } from '../deposits/fixtures.js';
+import { CreateDepositMutation, DepositUpdatedSubscription } from '../deposits/operations.js';
+import { collect, eventsAfter, subscribed } from '../deposits/support.js';
+import type { TestDatabase } from '../support/database.js';
+import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { collectNotifications } from '../support/notifications.js';
+import { wsClient } from '../support/ws.js';
+import { insertDeposit } from '../webhooks/support.js';
+
+interface HeldTransaction {
+  /** Its transaction id (64-bit, as text). */
+  xid: string;
+  /** Whether it is still open, with the same id. */
+  stillOpen(): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+/**
+ * A database of its own on the gateway's server, with a transaction in it that has written (so it
+ * has a transaction id) and stays open until `release`.
+ */
+async function holdWriteInAnotherDatabase(): Promise<HeldTransaction> {
+  const name = `gw_other_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(process.env.DATABASE_URL!);
+  url.pathname = `/${name}`;
+  const session = new pg.Client({ connectionString: url.toString() });
+  await session.connect();
+  await session.query('begin');
+  await session.query('create table batch_job (id int)');
+  await session.query('insert into batch_job values (1)');
+  const { rows } = await session.query<{ xid: string; pid: number }>('select pg_current_xact_id()::text as xid, pg_backend_pid() as pid');
+  const { xid, pid } = rows[0]!;
+  return {
+    xid,
+    async stillOpen() {
+      const { rows: found } = await admin.query<{ xid: string | null }>('select backend_xid::text as xid from pg_stat_activity where pid = $1', [pid]);
+      // backend_xid is the 32-bit form of the id.
+      return found[0]?.xid === String(BigInt(xid) % 2n ** 32n);
+    },
+    async release() {
+      await session.query('rollback').catch(() => undefined);
+      await session.end();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Inserts an event as any writer does (the trigger draws its position) and returns the position. */
+async function appendRaw(session: pg.Client, subjectId: string, clientId: string): Promise<bigint> {
+  const { rows } = await session.query<{ position: string }>(
+    `insert into payment_event (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)
+     values ('evt_' || substr(md5(random()::text), 1, 24), 'deposit', $1, $2, 'dg-test', false, 'deposit.status_changed', 'PENDING', 'PENDING', '{}', now())
+     returning position::text`,
+    [subjectId, clientId],
+  );
+  return BigInt(rows[0]!.position);
+}
+
+describe.skipIf(!process.env.DATABASE_URL)('a write transaction held open in another database on the same server', () => {
+  let t: TestGateway & { database: TestDatabase };
+  let held: HeldTransaction;
+  beforeAll(async () => {
+    t = await startTestGateway();
+    held = await holdWriteInAnotherDatabase();
+  });
+  afterAll(async () => {
+    await held?.release();
+    await t?.close();
+  });
+
+  it('holds back neither subscribers nor events(after:): a deposit and its provider webhooks arrive live and in the log', async () => {
+    // given: the other database's transaction holds back the snapshot xmin of the whole server,
+    // as seen from the gateway's database (what finality followed before)
+    const probe = new pg.Client({ connectionString: t.database.env.DATABASE_URL });
+    await probe.connect();
+    try {
+      await probe.query('select pg_current_xact_id()');
+      const { rows } = await probe.query<{ xmin: string }>('select pg_snapshot_xmin(pg_current_snapshot())::text as xmin');
+      expect(BigInt(rows[0]!.xmin)).toBeLessThanOrEqual(BigInt(held.xid));
+    } finally {
+      await probe.end();
+    }
+    const { cursor } = await eventsAfter(t.gateway.graphqlUrl, t.keys.webCashier);
+    const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
+    const updates = await subscribed(t, () => collect(ws, DepositUpdatedSubscription, {}));
+
+    try {
+      // when: a cashier creates a deposit; the sandbox approves it and delivers its signed webhook
+      const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
+      expect(created.errors).toBeUndefined();
+      expect(created.data!.createDeposit.userErrors).toEqual([]);
+      const id = created.data!.createDeposit.deposit!.id;
+
+      // then: the subscriber sees the approval and the fee and net fetched after it ...
+      await updates.until((update) => update.id === id && update.status === 'SUCCEEDED');
+      await updates.until((update) => update.id === id && update.fee !== null);
+      // ... and a client catching up reads every change of the deposit, in order
+      const { nodes } = await eventsAfter(t.gateway.graphqlUrl, t.keys.webCashier, { after: cursor });
+      expect(nodes.filter((node) => node.subjectId === id).map((node) => [node.type, node.toStatus])).toEqual([
+        ['deposit.created', 'PENDING'],
+        ['deposit.status_changed', 'SUCCEEDED'],
+        ['deposit.details_updated', 'SUCCEEDED'],
+      ]);
+      // all while the other database's transaction was open
+      expect(await held.stillOpen()).toBe(true);
+    } finally {
+      updates.stop();
+      await ws.dispose();
+    }
+  });
+
+  it("still holds back an event while a lower position of the gateway's own database may commit, and reads both once it has", async () => {
+    const deposits = [await insertDeposit(t), await insertDeposit(t)];
+    const [a, b] = deposits as [(typeof deposits)[0], (typeof deposits)[0]];
+    const events = t.gateway.services.events;
+    const cursor = (await events.page(t.gateway.db.fork(), { limit: 10_000 })).at(-1)?.position;
+    const live = await collectNotifications(t.gateway.services.pubsub);
+    const sessionA = new pg.Client({ connectionString: t.database.env.DATABASE_URL });
+    const sessionB = new pg.Client({ connectionString: t.database.env.DATABASE_URL });
+    await sessionA.connect();
+    await sessionB.connect();
+    try {
+      // given: in the gateway's database, A has its transaction id first, B then draws a position,
+      // then A draws a higher one and commits (all younger than the other database's transaction)
+      await sessionA.query('begin');
+      const { rows } = await sessionA.query<{ xid: string }>('select pg_current_xact_id()::text as xid');
+      expect(BigInt(rows[0]!.xid)).toBeGreaterThan(BigInt(held.xid));
+      await sessionB.query('begin');
+      const positionB = await appendRaw(sessionB, b.id, b.clientId!);
+      const positionA = await appendRaw(sessionA, a.id, a.clientId!);
+      expect(positionA).toBeGreaterThan(positionB);
+      await sessionA.query('commit');
+
+      // when: the bus reads the log twice (its reads never overlap, so the first has published
+      // what it found) and a page is read after a mark covering both positions
+      const busReads: string[] = [];
+      const unwatch = t.gateway.db.watchQueries((sql) => {
+        if (sql.includes(EVENT_BUS_SQL_MARK)) busReads.push(sql);
+      });
+      try {
+        t.gateway.eventBus.wake();
+        await expect.poll(() => busReads.length, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(1);
+        t.gateway.eventBus.wake();
+        await expect.poll(() => busReads.length, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(2);
+      } finally {
+        unwatch();
+      }
+      await t.gateway.db.fork().execute(`with mark as (${MARK_SQL}) select 1`);
+      const whileOpen = await events.page(t.gateway.db.fork(), { after: cursor, limit: 10 });
+
+      // then: A's committed event is held back, since B's lower position could still commit
+      expect(whileOpen.map((event) => event.subjectId)).not.toContain(a.id);
+      expect(live.seen.map((event) => event.subjectId)).not.toContain(a.id);
+
+      // when: B commits, the other database's transaction still open
+      await sessionB.query('commit');
+
+      // then: both, in position order, for the pager and for the live subscriber
+      await expect
+        .poll(async () => (await events.page(t.gateway.db.fork(), { after: cursor, limit: 10 })).map((event) => event.subjectId), { timeout: 10_000 })
+        .toEqual([b.id, a.id]);
+      await expect.poll(() => live.seen.filter((event) => event.subjectId === a.id || event.subjectId === b.id).map((event) => event.subjectId), { timeout: 10_000 }).toEqual([b.id, a.id]);
+      expect(await held.stillOpen()).toBe(true);
+    } finally {
+      live.stop();
+      await sessionA.query('rollback').catch(() => undefined);
+      await sessionB.query('rollback').catch(() => undefined);
+      await sessionA.end();
+      await sessionB.end();
+    }
+  });
+});
