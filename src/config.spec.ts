@@ -113,3 +113,30 @@ describe('loadConfig', () => {
     expect(config.merchantAccounts[0]).toMatchObject({ code: 'dg-live', sandbox: false });
   });
 });
+
+describe('retention settings', () => {
+  const HOUR = 3_600_000;
+  const DAY = 24 * HOUR;
+  const base = { NODE_ENV: 'test' };
+
+  it('default to a 24-hour key window, 30 days for keys in doubt and for webhook bodies, an hourly sweep', () => {
+    expect(loadConfig(base).retention).toEqual({ enabled: true, intervalMs: HOUR, batchSize: 500, idempotencyKeyWindowMs: DAY, idempotencyInDoubtWindowMs: 30 * DAY, webhookBodyMs: 30 * DAY });
+  });
+
+  it('refuse a bad value with a message naming the variable', () => {
+    expect(problems({ ...base, IDEMPOTENCY_KEY_WINDOW_MS: '1000' })).toEqual([expect.stringMatching(/^IDEMPOTENCY_KEY_WINDOW_MS: must be at least 3600000/)]);
+    expect(problems({ ...base, IDEMPOTENCY_KEY_WINDOW_MS: '0' })).toEqual([expect.stringMatching(/^IDEMPOTENCY_KEY_WINDOW_MS: /)]);
+    expect(problems({ ...base, WEBHOOK_BODY_RETENTION_MS: '30d' })).toEqual([expect.stringMatching(/^WEBHOOK_BODY_RETENTION_MS: must be a whole number/)]);
+    expect(problems({ ...base, WEBHOOK_BODY_RETENTION_MS: '99999999999999' })).toEqual([expect.stringMatching(/^WEBHOOK_BODY_RETENTION_MS: must be at most/)]);
+    expect(problems({ ...base, RETENTION_BATCH_SIZE: '0' })).toEqual([expect.stringMatching(/^RETENTION_BATCH_SIZE:/)]);
+    expect(problems({ ...base, RETENTION_INTERVAL_MS: '-5' })).toEqual([expect.stringMatching(/^RETENTION_INTERVAL_MS:/)]);
+    expect(problems({ ...base, RETENTION_ENABLED: 'maybe' })).toEqual(['RETENTION_ENABLED: must be true or false']);
+  });
+
+  it('refuse an in-doubt window shorter than the key window', () => {
+    expect(problems({ ...base, IDEMPOTENCY_KEY_WINDOW_MS: String(2 * DAY), IDEMPOTENCY_IN_DOUBT_WINDOW_MS: String(DAY) })).toEqual([
+      expect.stringMatching(/^IDEMPOTENCY_IN_DOUBT_WINDOW_MS: must be at least IDEMPOTENCY_KEY_WINDOW_MS/),
+    ]);
+    expect(loadConfig({ ...base, IDEMPOTENCY_KEY_WINDOW_MS: String(2 * DAY), IDEMPOTENCY_IN_DOUBT_WINDOW_MS: String(2 * DAY) }).retention.idempotencyInDoubtWindowMs).toBe(2 * DAY);
+  });
+});

@@ -116,7 +116,38 @@ export interface GatewayConfig {
     /** Runs of one job before it is kept as failed. */
     maxAttempts: number;
   };
+  /** How long idempotency keys and webhook bodies are kept, and the recurring job that removes them (README "Retention"). */
+  retention: RetentionConfig;
 }
+
+/** Retention windows and the sweep that applies them. Every window is measured on the gateway's clock. */
+export interface RetentionConfig {
+  /** This instance keeps the recurring sweep scheduled (`RETENTION_ENABLED`). */
+  enabled: boolean;
+  /** Pause between two sweeps (`RETENTION_INTERVAL_MS`). */
+  intervalMs: number;
+  /** Rows one statement of a sweep deletes or erases (`RETENTION_BATCH_SIZE`). */
+  batchSize: number;
+  /** An idempotency key answers its first request this long after its first use; then it starts a new one (`IDEMPOTENCY_KEY_WINDOW_MS`). */
+  idempotencyKeyWindowMs: number;
+  /** A key in doubt (outcome at the provider never answered for good) keeps resuming its subject this long (`IDEMPOTENCY_IN_DOUBT_WINDOW_MS`). */
+  idempotencyInDoubtWindowMs: number;
+  /** A verified webhook body, with the personal data in it, is erased this long after it was received (`WEBHOOK_BODY_RETENTION_MS`). */
+  webhookBodyMs: number;
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** The defaults of `RetentionConfig`, also used by callers of `createServices` that give none. */
+export const DEFAULT_RETENTION: RetentionConfig = {
+  enabled: true,
+  intervalMs: HOUR_MS,
+  batchSize: 500,
+  idempotencyKeyWindowMs: DAY_MS,
+  idempotencyInDoubtWindowMs: 30 * DAY_MS,
+  webhookBodyMs: 30 * DAY_MS,
+};
 
 /**
  * How long the gateway waits on PostgreSQL. Each bounds a different way of hanging: a server that
@@ -165,6 +196,14 @@ const nonNegativeInt = (max: number) =>
     .regex(/^[0-9]+$/, 'must be a whole number')
     .transform(Number)
     .pipe(z.number().int().min(0).max(max));
+
+/** A retention window in milliseconds: one hour to 365 days. */
+const windowMs = () =>
+  z
+    .string()
+    .regex(/^[0-9]+$/, 'must be a whole number of milliseconds')
+    .transform(Number)
+    .pipe(z.number().int().min(3_600_000, 'must be at least 3600000 (one hour)').max(31_536_000_000, 'must be at most 31536000000 (365 days)'));
 
 const url = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' });
 
@@ -265,6 +304,14 @@ const envSchema = z.object({
   JOBS_MAX_ATTEMPTS: positiveInt(1000).default(10),
   PAYOUT_MISSING_AFTER_CHECKS: positiveInt(1000).default(5),
   PAYOUT_REVERT_WINDOW_MS: nonNegativeInt(7_776_000_000).default(604_800_000),
+  // Retention (README "Retention"). Windows shorter than an hour would cut a key's lease or a
+  // provider's retries short; longer than a year would keep personal data without a reason.
+  RETENTION_ENABLED: booleanString.default(DEFAULT_RETENTION.enabled),
+  RETENTION_INTERVAL_MS: positiveInt(DAY_MS).default(DEFAULT_RETENTION.intervalMs),
+  RETENTION_BATCH_SIZE: positiveInt(10_000).default(DEFAULT_RETENTION.batchSize),
+  IDEMPOTENCY_KEY_WINDOW_MS: windowMs().default(DEFAULT_RETENTION.idempotencyKeyWindowMs),
+  IDEMPOTENCY_IN_DOUBT_WINDOW_MS: windowMs().default(DEFAULT_RETENTION.idempotencyInDoubtWindowMs),
+  WEBHOOK_BODY_RETENTION_MS: windowMs().default(DEFAULT_RETENTION.webhookBodyMs),
 });
 
 type Env = Record<string, string | undefined>;
@@ -315,6 +362,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     if (value !== 0 && value === e.PORT) problems.push(`${name}: ${value} is the gateway's PORT too`);
   }
   if (e.JOBS_BACKOFF_MAX_MS < e.JOBS_BACKOFF_BASE_MS) problems.push('JOBS_BACKOFF_MAX_MS: must be at least JOBS_BACKOFF_BASE_MS');
+  if (e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS < e.IDEMPOTENCY_KEY_WINDOW_MS) problems.push('IDEMPOTENCY_IN_DOUBT_WINDOW_MS: must be at least IDEMPOTENCY_KEY_WINDOW_MS (a key in doubt outlives a settled one)');
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -371,6 +419,14 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       backoffBaseMs: e.JOBS_BACKOFF_BASE_MS,
       backoffMaxMs: e.JOBS_BACKOFF_MAX_MS,
       maxAttempts: e.JOBS_MAX_ATTEMPTS,
+    },
+    retention: {
+      enabled: e.RETENTION_ENABLED,
+      intervalMs: e.RETENTION_INTERVAL_MS,
+      batchSize: e.RETENTION_BATCH_SIZE,
+      idempotencyKeyWindowMs: e.IDEMPOTENCY_KEY_WINDOW_MS,
+      idempotencyInDoubtWindowMs: e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS,
+      webhookBodyMs: e.WEBHOOK_BODY_RETENTION_MS,
     },
   };
 }

@@ -1,7 +1,9 @@
 // The domain services, created once per gateway and shared by every request (they hold no
 // request state; each call receives its own EntityManager fork), and the job kinds they handle.
 
-import type { GatewayConfig } from './config.js';
+import { DEFAULT_RETENTION, type GatewayConfig } from './config.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { Retention } from './kernel/retention.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { JobQueue } from './kernel/jobs.js';
 import { LocalPubSub } from './lib/pubsub.js';
@@ -48,6 +50,10 @@ export interface CreateServicesOptions {
   /** The providers the gateway knows; default: the built-in ones. */
   registry?: ProviderRegistry;
   logger?: Logger;
+  /** Retention windows and sweep; default: `DEFAULT_RETENTION`. */
+  retention?: GatewayConfig['retention'];
+  /** Measures retention ages (idempotency keys, webhook bodies); default: the system clock. */
+  clock?: Clock;
 }
 
 export function createServices(options: CreateServicesOptions): Services {
@@ -66,7 +72,15 @@ export function createServices(options: CreateServicesOptions): Services {
   const payoutProvider = moneyMovement(capable('payouts'));
   // A key's holder may spend every provider attempt before it answers; a crashed holder's key is
   // taken over after that.
-  const idempotency = new IdempotencyLayer({ leaseMs: timeoutMs * (maxRetries + 1) + 5_000, logger: logger.child({ component: 'idempotency' }) });
+  const retentionConfig = options.retention ?? DEFAULT_RETENTION;
+  const clock = options.clock ?? systemClock;
+  const idempotency = new IdempotencyLayer({
+    leaseMs: timeoutMs * (maxRetries + 1) + 5_000,
+    logger: logger.child({ component: 'idempotency' }),
+    windowMs: retentionConfig.idempotencyKeyWindowMs,
+    inDoubtWindowMs: retentionConfig.idempotencyInDoubtWindowMs,
+    clock,
+  });
   const operations = new OperationRunner({ idempotency, logger: logger.child({ component: 'operations' }) });
   const jobs = new JobQueue(logger.child({ component: 'jobs' }));
   // Every subject kind's status changes through one path: registered here, once.
@@ -76,7 +90,7 @@ export function createServices(options: CreateServicesOptions): Services {
   transitions.register(payoutTransitions);
   transitions.register(withdrawalTransitions);
   const deposits = new DepositService({ accounts, providers, registry, events, transitions, operations, logger: logger.child({ component: 'deposits' }) });
-  const webhooks = new WebhookInbox({ account: (code: string) => accounts.get(code), provider: (name: string) => (registry.has(name) ? providers[name] : undefined) });
+  const webhooks = new WebhookInbox({ account: (code: string) => accounts.get(code), provider: (name: string) => (registry.has(name) ? providers[name] : undefined) }, clock);
   webhooks.register('deposit', depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions) }));
   webhooks.register('refund', refundWebhookHandler(transitions));
   webhooks.register('chargeback', chargebackWebhookHandler(events));
@@ -125,6 +139,7 @@ export function createServices(options: CreateServicesOptions): Services {
     adminActions: new AdminActionService(),
     pubsub: new LocalPubSub(),
     idempotency,
+    retention: new Retention({ idempotency, clock, logger: logger.child({ component: 'retention' }), settings: retentionConfig }),
     jobs,
     providers,
     registry,

@@ -19,6 +19,7 @@ import type { Reconciler } from '../modules/reconciliation/reconciler.js';
 import type { WebhookAdminService } from '../modules/webhooks/webhook-admin.service.js';
 import type { AdminActionService } from '../modules/audit/admin-action.service.js';
 import type { IdempotencyLayer } from '../kernel/idempotency.js';
+import type { Retention } from '../kernel/retention.js';
 import type { TransitionPath } from '../kernel/transitions.js';
 
 export interface Services {
@@ -45,6 +46,8 @@ export interface Services {
   pubsub: LocalPubSub;
   /** Idempotency keys of every money-moving mutation: started with the gateway, to hear releases from every instance. */
   idempotency: IdempotencyLayer;
+  /** Deletes expired idempotency keys and erases old webhook bodies: the `retention.sweep` job runs it. */
+  retention: Retention;
   /**
    * Durable follow-up work: job rows enqueued in the transaction of the change that needs them,
    * run by every instance's worker (started and stopped with the gateway).

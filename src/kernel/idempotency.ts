@@ -2,10 +2,12 @@
 // key it keeps the request's fingerprint and, once the outcome is definite, the response, which
 // every later request with that key gets back byte for byte; a different request under the key is
 // refused; a duplicate that arrives while the first is still working waits on the first one's
-// lease and is woken by a notification when it finishes, on any gateway instance.
+// lease and is woken by a notification when it finishes, on any gateway instance. A key lasts a
+// window from its first use (24 hours by default, Stripe's); used after it, it starts a new request.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { signalOnCommit } from '../db/commit-signals.js';
+import { systemClock, type Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { FieldError } from '../providers/provider.js';
 
@@ -57,7 +59,35 @@ export interface IdempotencyOptions {
    */
   leaseMs: number;
   logger: Logger;
+  /**
+   * How long after its first use a key answers its first request (IDEMPOTENCY_KEY_WINDOW_MS).
+   * Past it the key starts a new request, checked on every use, whether or not the retention job
+   * has deleted it yet. Default: 24 hours.
+   */
+  windowMs?: number;
+  /**
+   * How long a key in doubt (its subject recorded, its outcome at the provider never answered
+   * for good) keeps resuming that subject (IDEMPOTENCY_IN_DOUBT_WINDOW_MS): a new request under
+   * it could move money a second time. At least `windowMs`. Default: 30 days.
+   */
+  inDoubtWindowMs?: number;
+  /** Measures a key's age; the database's now() keeps deciding leases. Default: the system clock. */
+  clock?: Clock;
 }
+
+/** Stripe's window: a client retrying a request a day later is not retrying it. */
+export const DEFAULT_IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
+/** Long enough for reconciliation to settle any outcome a provider outage left unknown. */
+export const DEFAULT_IDEMPOTENCY_IN_DOUBT_WINDOW_MS = 30 * 24 * 3_600_000;
+
+/**
+ * When a key has expired: its lease is over (a request still working keeps it), and it is older
+ * than the window, or older than the in-doubt window when it is in doubt (a subject recorded and
+ * no final answer). Parameters: the two cut-offs, window first. The claim and the purge share it,
+ * so a key the purge would delete already starts a new request before the purge runs.
+ */
+const EXPIRED_SQL = `((locked_until is null or locked_until <= now())
+  and ((created_at <= ? and (response_final or subject_id is null)) or created_at <= ?))`;
 
 interface KeyRow {
   operation: string;
@@ -67,6 +97,7 @@ interface KeyRow {
   response: string | null;
   response_final: boolean;
   locked_ms: number | string | null;
+  expired: boolean;
 }
 
 type Listen = (channel: string, handler: (payload: string) => void) => Promise<() => Promise<void>>;
@@ -76,7 +107,37 @@ export class IdempotencyLayer {
   private readonly waiters = new Map<string, Set<() => void>>();
   private unlisten: (() => Promise<void>) | undefined;
 
-  constructor(private readonly options: IdempotencyOptions) {}
+  private readonly windowMs: number;
+  private readonly inDoubtWindowMs: number;
+  private readonly clock: Clock;
+
+  constructor(private readonly options: IdempotencyOptions) {
+    this.windowMs = options.windowMs ?? DEFAULT_IDEMPOTENCY_WINDOW_MS;
+    this.inDoubtWindowMs = Math.max(this.windowMs, options.inDoubtWindowMs ?? DEFAULT_IDEMPOTENCY_IN_DOUBT_WINDOW_MS);
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** The expiry cut-offs at this moment of the clock: keys first used at or before them have expired. */
+  private cutoffs(): [Date, Date] {
+    const now = this.clock.now().getTime();
+    return [new Date(now - this.windowMs), new Date(now - this.inDoubtWindowMs)];
+  }
+
+  /**
+   * Deletes up to `limit` expired keys in one statement (its own short transaction), oldest first,
+   * skipping rows another transaction holds. Returns how many it deleted: fewer than `limit` when
+   * no more have expired. Run by the retention job.
+   */
+  async purgeExpired(em: SqlEntityManager, limit: number): Promise<number> {
+    const deleted = await em.execute<Array<{ client_id: string }>>(
+      `delete from idempotency_key where (client_id, key) in (
+         select client_id, key from idempotency_key where ${EXPIRED_SQL}
+         order by created_at limit ? for update skip locked)
+       returning client_id`,
+      [...this.cutoffs(), limit],
+    );
+    return deleted.length;
+  }
 
   /** Starts hearing releases from every instance (this one's in-process, right after their commit). */
   async start(listen: Listen): Promise<void> {
@@ -103,10 +164,10 @@ export class IdempotencyLayer {
     for (;;) {
       const inserted = await em.execute<Array<{ attempt: number }>>(
         `insert into idempotency_key (client_id, key, operation, fingerprint, attempt, locked_until, created_at, updated_at)
-         values (?, ?, ?, ?, 1, now() + make_interval(secs => ?), now(), now())
+         values (?, ?, ?, ?, 1, now() + make_interval(secs => ?), ?, now())
          on conflict (client_id, key) do nothing
          returning attempt`,
-        [scope.clientId, scope.key, scope.operation, scope.fingerprint, this.options.leaseMs / 1000],
+        [scope.clientId, scope.key, scope.operation, scope.fingerprint, this.options.leaseMs / 1000, this.clock.now()],
       );
       if (inserted[0]) return { kind: 'owned', scope, attempt: inserted[0].attempt, subjectId: null };
 
@@ -114,13 +175,25 @@ export class IdempotencyLayer {
       const released = this.ticket(name);
       const rows = await em.execute<KeyRow[]>(
         `select operation, fingerprint, attempt, subject_id, response, response_final,
-                case when locked_until > now() then ceil(extract(epoch from locked_until - now()) * 1000) end as locked_ms
+                case when locked_until > now() then ceil(extract(epoch from locked_until - now()) * 1000) end as locked_ms,
+                ${EXPIRED_SQL} as expired
          from idempotency_key where client_id = ? and key = ?`,
-        [scope.clientId, scope.key],
+        [...this.cutoffs(), scope.clientId, scope.key],
       );
       const row = rows[0];
       if (!row) {
         released.cancel();
+        continue;
+      }
+      if (row.expired) {
+        released.cancel();
+        // Past its window the key belongs to no request any more, whatever input it had (Stripe's
+        // rule): it is deleted here rather than waiting for the retention job, and the insert
+        // above runs again. Only the attempt read is deleted, and only if it is still expired; a
+        // concurrent request that got here first has inserted a fresh key, which this one then
+        // finds like any other.
+        await em.execute(`delete from idempotency_key where client_id = ? and key = ? and attempt = ? and ${EXPIRED_SQL}`, [scope.clientId, scope.key, row.attempt, ...this.cutoffs()]);
+        this.options.logger.info({ clientId: scope.clientId, operation: scope.operation }, 'idempotency key used after its window: it starts a new request');
         continue;
       }
       if (row.operation !== scope.operation || row.fingerprint !== scope.fingerprint) {

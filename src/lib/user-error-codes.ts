@@ -68,6 +68,7 @@ export const USER_ERROR_CODES = {
   SIMULATION_NOT_AVAILABLE: { kind: 'state', meaning: "Payments can be simulated only on QR accounts the built-in sandbox serves, for a QR code that was created there; the real provider's test environment simulates from its merchant dashboard." },
   DELIVERY_NOT_FOUND: { kind: 'state', meaning: 'No stored webhook delivery has this id.' },
   DELIVERY_REJECTED: { kind: 'state', meaning: 'The webhook delivery was rejected when it arrived and kept no body, so it cannot be replayed.' },
+  DELIVERY_BODY_ERASED: { kind: 'state', meaning: 'The webhook delivery\'s body, with the personal data in it, was erased after WEBHOOK_BODY_RETENTION_MS, so it cannot be replayed. Its outcome and the change it made stay on record; reconcileDeposit asks the provider for a deposit\'s current status.' },
   PAYLOAD_INVALID: { kind: 'state', meaning: 'The stored webhook body is not an event the gateway can apply.' },
 
   // Provider.

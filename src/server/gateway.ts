@@ -29,6 +29,8 @@ import { assertDepositTransitionsConsistent } from '../modules/deposits/deposit-
 import { EventBus } from '../kernel/events/event-bus.js';
 import type { EventLogLag } from '../kernel/events/event-log.js';
 import { registerReconciliationJobs, type ReconciliationSchedule } from '../modules/reconciliation/reconciliation-jobs.js';
+import { registerRetentionJobs, type RetentionSchedule } from '../kernel/retention.js';
+import type { Clock } from '../lib/clock.js';
 import { assertPayoutTransitionsConsistent } from '../modules/payouts/payout-status.js';
 import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-status.js';
 import { assertWithdrawalTransitionsConsistent } from '../modules/withdrawals/withdrawal-status.js';
@@ -56,6 +58,8 @@ export interface Gateway {
   logger: Logger;
   /** Reconciliation's recurring sweep (jobs of the job queue), unless RECONCILER_ENABLED=false. */
   reconciler: ReconciliationSchedule | undefined;
+  /** The retention sweep (a recurring job) on demand. */
+  retention: RetentionSchedule;
   /** Reads committed payment events in log order and publishes them to this instance's subscribers. */
   eventBus: EventBus;
   /** The unstated provider rules in force for the configured accounts, one line each (the start banner shows them). */
@@ -72,9 +76,11 @@ export interface StartGatewayOptions {
    * must have been loaded with the same ones (`loadConfig(env, { providers })`).
    */
   providers?: readonly ProviderDefinition[];
+  /** Measures retention ages (idempotency keys, webhook bodies); default: the system clock. Tests move theirs forward. */
+  clock?: Clock;
 }
 
-export async function startGateway({ config, logger: givenLogger, providers: extraProviders = [] }: StartGatewayOptions): Promise<Gateway> {
+export async function startGateway({ config, logger: givenLogger, providers: extraProviders = [], clock }: StartGatewayOptions): Promise<Gateway> {
   const logger = givenLogger ?? createLogger({ level: config.logLevel });
   // Only NODE_ENV=development opens introspection to every key and shows stack traces; tests
   // run as `test` and so see what production clients see.
@@ -86,7 +92,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   assertWithdrawalTransitionsConsistent();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, entities, timeouts: config.database });
   const registry = providerRegistry(extraProviders);
-  const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, registry, logger });
+  const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, registry, logger, retention: config.retention, ...(clock ? { clock } : {}) });
   const metrics = new GatewayMetrics();
   // The slowest provider answer: every attempt timing out, plus the back-off between them.
   const slowestAnswerMs = config.providers.timeoutMs * (config.providers.maxRetries + 1) + 5_000;
@@ -118,6 +124,9 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     fork: () => db.fork(),
     logger: logger.child({ component: 'reconciler' }),
   });
+  // Retention runs as a recurring job too (README "Retention").
+  const retention = registerRetentionJobs(services.jobs, services.retention, { settings: config.retention, fork: () => db.fork(), logger: logger.child({ component: 'retention' }) });
+  services.retention.onResult((result) => metrics.recordRetention(result));
   // Subscriptions are fed only by committed events, whichever instance committed them (DESIGN.md: live updates across instances).
   const eventBus = new EventBus(db, services.pubsub, logger.child({ component: 'event-bus' }), () => metrics.eventBusCatchUps.inc());
   await eventBus.start();
@@ -331,6 +340,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     demoClients,
     logger,
     reconciler,
+    retention,
     eventBus,
     providerAssumptions: registry
       .definitions()

@@ -11,6 +11,7 @@ import type { RequestContext } from '../graphql/context.js';
 import type { ReconcileListener } from '../modules/reconciliation/reconciler.js';
 import type { JobResultEvent } from '../kernel/jobs.js';
 import type { EventLogLag } from '../kernel/events/event-log.js';
+import type { RetentionResult } from '../kernel/retention.js';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -98,6 +99,13 @@ export class GatewayMetrics {
     name: 'gateway_jobs_total',
     help: 'Runs of follow-up jobs by kind and outcome (succeeded, retried, failed: attempts exhausted, superseded: a newer job does the work).',
     labelNames: ['kind', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly retentionRemoved = new Counter({
+    name: 'gateway_retention_removed_total',
+    help: 'What retention sweeps removed: data="idempotency_keys" (expired keys deleted) or "webhook_bodies" (verified webhook bodies erased after WEBHOOK_BODY_RETENTION_MS).',
+    labelNames: ['data'] as const,
     registers: [this.registry],
   });
 
@@ -248,6 +256,12 @@ export class GatewayMetrics {
 
   recordExecution(mode: 'compiled' | 'interpreted'): void {
     this.executionsByMode[mode].inc();
+  }
+
+  /** One retention sweep: what it deleted or erased. */
+  recordRetention(result: RetentionResult): void {
+    if (result.idempotencyKeys) this.retentionRemoved.inc({ data: 'idempotency_keys' }, result.idempotencyKeys);
+    if (result.webhookBodies) this.retentionRemoved.inc({ data: 'webhook_bodies' }, result.webhookBodies);
   }
 
   recordJob(event: JobResultEvent): void {

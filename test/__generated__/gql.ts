@@ -34,6 +34,8 @@ type Documents = {
     "\n  query AdminActions($first: Int, $after: String, $filter: AdminActionFilter) {\n    adminActions(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id action clientId clientName requestId objects { kind id } outcome startedAt finishedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.AdminActionsDocument,
     "\n  mutation SetApiClientTrustedDocuments($input: SetApiClientTrustedDocumentsInput!) {\n    setApiClientTrustedDocuments(input: $input) {\n      client { id name trustedDocumentsOnly }\n      userErrors { field code message }\n    }\n  }\n": typeof types.SetApiClientTrustedDocumentsDocument,
     "\n  query ApiClientRules($first: Int) {\n    apiClients(first: $first) {\n      edges { node { id name trustedDocumentsOnly } }\n    }\n  }\n": typeof types.ApiClientRulesDocument,
+    "\n  query RetainedDeliveries($filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: 50, filter: $filter) {\n      edges {\n        node { id eventId eventName outcome reason subjectType subjectId bodySha256 bodyErasedAt receivedAt }\n      }\n    }\n  }\n": typeof types.RetainedDeliveriesDocument,
+    "\n  mutation RetainedReplay($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome bodyErasedAt }\n      outcome\n      userErrors { field code message }\n    }\n  }\n": typeof types.RetainedReplayDocument,
     "\n  fragment PayoutFields on Payout {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    country\n    beneficiary { name documentType documentNumber accountNumber bankCode accountType cci }\n    provider\n    merchantAccount\n    merchantReference\n    failureCode\n    livemode\n    createdAt\n    updatedAt\n  }\n": typeof types.PayoutFieldsFragmentDoc,
     "\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      payout { ...PayoutFields }\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreatePayoutDocument,
     "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": typeof types.PayoutDocument,
@@ -85,6 +87,8 @@ const documents: Documents = {
     "\n  query AdminActions($first: Int, $after: String, $filter: AdminActionFilter) {\n    adminActions(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id action clientId clientName requestId objects { kind id } outcome startedAt finishedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.AdminActionsDocument,
     "\n  mutation SetApiClientTrustedDocuments($input: SetApiClientTrustedDocumentsInput!) {\n    setApiClientTrustedDocuments(input: $input) {\n      client { id name trustedDocumentsOnly }\n      userErrors { field code message }\n    }\n  }\n": types.SetApiClientTrustedDocumentsDocument,
     "\n  query ApiClientRules($first: Int) {\n    apiClients(first: $first) {\n      edges { node { id name trustedDocumentsOnly } }\n    }\n  }\n": types.ApiClientRulesDocument,
+    "\n  query RetainedDeliveries($filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: 50, filter: $filter) {\n      edges {\n        node { id eventId eventName outcome reason subjectType subjectId bodySha256 bodyErasedAt receivedAt }\n      }\n    }\n  }\n": types.RetainedDeliveriesDocument,
+    "\n  mutation RetainedReplay($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome bodyErasedAt }\n      outcome\n      userErrors { field code message }\n    }\n  }\n": types.RetainedReplayDocument,
     "\n  fragment PayoutFields on Payout {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    country\n    beneficiary { name documentType documentNumber accountNumber bankCode accountType cci }\n    provider\n    merchantAccount\n    merchantReference\n    failureCode\n    livemode\n    createdAt\n    updatedAt\n  }\n": types.PayoutFieldsFragmentDoc,
     "\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      payout { ...PayoutFields }\n      userErrors { field code message }\n    }\n  }\n": types.CreatePayoutDocument,
     "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": types.PayoutDocument,
@@ -210,6 +214,14 @@ export function graphql(source: "\n  mutation SetApiClientTrustedDocuments($inpu
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ApiClientRules($first: Int) {\n    apiClients(first: $first) {\n      edges { node { id name trustedDocumentsOnly } }\n    }\n  }\n"): (typeof documents)["\n  query ApiClientRules($first: Int) {\n    apiClients(first: $first) {\n      edges { node { id name trustedDocumentsOnly } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query RetainedDeliveries($filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: 50, filter: $filter) {\n      edges {\n        node { id eventId eventName outcome reason subjectType subjectId bodySha256 bodyErasedAt receivedAt }\n      }\n    }\n  }\n"): (typeof documents)["\n  query RetainedDeliveries($filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: 50, filter: $filter) {\n      edges {\n        node { id eventId eventName outcome reason subjectType subjectId bodySha256 bodyErasedAt receivedAt }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RetainedReplay($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome bodyErasedAt }\n      outcome\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation RetainedReplay($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome bodyErasedAt }\n      outcome\n      userErrors { field code message }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { loadConfig } from '../../src/config.js';
+import type { Clock } from '../../src/lib/clock.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { ProviderDefinition } from '../../src/providers/registry.js';
 import { startGateway, type Gateway } from '../../src/server/gateway.js';
@@ -28,6 +29,8 @@ export interface StartTestGatewayOptions {
    * (their accounts then go in `env.MERCHANT_ACCOUNTS`).
    */
   providers?: readonly ProviderDefinition[];
+  /** The gateway's retention clock (test/support/clock.ts `ManualClock`); default: the system clock. */
+  clock?: Clock;
 }
 
 export async function startTestGateway(options: StartTestGatewayOptions = {}): Promise<TestGateway & { database: TestDatabase }> {
@@ -51,7 +54,7 @@ export async function startTestGateway(options: StartTestGatewayOptions = {}): P
       callback();
     },
   });
-  const gateway = await startGateway({ config, logger: createLogger({ level: 'debug', destination: sink }), providers: options.providers ?? [] });
+  const gateway = await startGateway({ config, logger: createLogger({ level: 'debug', destination: sink }), providers: options.providers ?? [], ...(options.clock ? { clock: options.clock } : {}) });
   const key = (name: string) => gateway.demoClients.find((client) => client.name.startsWith(name))?.key ?? '';
   return {
     gateway,

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import type { DepositProvider, MerchantAccount, ProviderName, SignatureRejection, WebhookEvent } from '../../providers/provider.js';
 import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
 import { inTransaction } from '../../db/transaction.js';
@@ -175,7 +176,7 @@ export type AcceptWebhookOutcome =
 
 export type ReplayWebhookResult =
   | ({ ok: true; deliveryId: string } & WebhookDecision)
-  | { ok: false; code: 'DELIVERY_NOT_FOUND' | 'DELIVERY_REJECTED' | 'ACCOUNT_NOT_CONFIGURED' | 'PAYLOAD_INVALID'; message: string };
+  | { ok: false; code: 'DELIVERY_NOT_FOUND' | 'DELIVERY_REJECTED' | 'DELIVERY_BODY_ERASED' | 'ACCOUNT_NOT_CONFIGURED' | 'PAYLOAD_INVALID'; message: string };
 
 /** `webhook_delivery.event_name` is varchar(128). */
 const EVENT_NAME_MAX = 128;
@@ -187,7 +188,14 @@ const EVENT_TEXT_MAX = 255;
 export class WebhookInbox {
   private readonly handlers = new Map<string, WebhookSubjectHandler>();
 
-  constructor(private readonly replaySources?: WebhookReplaySources) {}
+  /**
+   * @param clock stamps a verified delivery's `received_at`, from which retention ages its body
+   *   (body-retention.ts): the same clock as the retention job's cut-off.
+   */
+  constructor(
+    private readonly replaySources?: WebhookReplaySources,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   /** Whether a provider of this name is registered: only those become a metric label. */
   knowsProvider(name: string): boolean {
@@ -337,6 +345,12 @@ export class WebhookInbox {
     if (row.outcome === 'rejected') {
       return { ok: false, code: 'DELIVERY_REJECTED', message: 'A rejected delivery kept no body: it cannot be replayed' };
     }
+    // Retention: a verified body is never empty, so an empty one was erased after
+    // WEBHOOK_BODY_RETENTION_MS (body-retention.ts). Its outcome and change stay on record; the
+    // reconciler asks the provider for a subject's current status instead.
+    if (row.raw_body === '') {
+      return { ok: false, code: 'DELIVERY_BODY_ERASED', message: 'The body of this delivery was erased after its retention window: it cannot be replayed' };
+    }
     const target = this.target(row.provider, row.merchant_account);
     const adapter = target && this.replaySources?.provider(target.provider);
     if (!target || !adapter) {
@@ -390,11 +404,12 @@ export class WebhookInbox {
       // transaction. A concurrent copy of the same event waits here on the unique index until the
       // first commits, then inserts nothing: exactly one copy goes on to change anything.
       const insert = {
-        sql: `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, received_at)
-         values (?, ?, ?, ?, ?, 'ignored', null, null, null, ?, ?)
+        sql: `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at)
+         values (?, ?, ?, ?, ?, 'ignored', null, null, null, ?, ?, ?)
          on conflict (provider, merchant_account, event_id) do nothing
          returning id`,
-        params: [deliveryId, input.provider, input.account.code, input.event.eventId, input.event.name, input.rawBody.toString('utf8'), new Date()],
+        // The SHA-256 of the exact bytes outlives the body (retention erases it): admins can still match it with the provider's logs.
+        params: [deliveryId, input.provider, input.account.code, input.event.eventId, input.event.name, input.rawBody.toString('utf8'), sha256Hex(input.rawBody), this.clock.now()],
       };
       const { subject } = input.event;
       const handler = this.handlers.get(subject.kind);
@@ -427,6 +442,10 @@ export class WebhookInbox {
       return { ...decision, deliveryId };
     });
   }
+}
+
+function sha256Hex(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /** A copy of an event already in the inbox: nothing is stored or applied again. */

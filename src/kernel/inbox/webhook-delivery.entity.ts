@@ -36,10 +36,15 @@ export const WebhookDeliverySchema = defineEntity({
     reason: p.text().nullable(),
     subjectType: p.string().$type<PaymentSubjectType>().length(16).nullable(),
     subjectId: p.string().length(30).nullable(),
-    /** The body exactly as received (utf8), so an admin can inspect and replay it; '' for a rejected delivery. */
+    /**
+     * The body exactly as received (utf8), so an admin can inspect and replay it; '' for a
+     * rejected delivery, and once retention erased it (`bodyErasedAt`).
+     */
     rawBody: p.text(),
-    /** SHA-256 hex of the bytes received (set on rejected deliveries, which keep no body). */
+    /** SHA-256 hex of the bytes received; kept when the body is not (rejected, or erased by retention). */
     bodySha256: p.string().length(64).nullable(),
+    /** When retention erased the body and the personal data in it (WEBHOOK_BODY_RETENTION_MS); null while it is kept. */
+    bodyErasedAt: p.datetime().nullable(),
     receivedAt: p.datetime().onCreate(() => new Date()),
     /** When an admin last replayed this stored delivery. */
     replayedAt: p.datetime().nullable(),

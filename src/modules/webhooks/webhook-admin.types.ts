@@ -82,8 +82,14 @@ export class WebhookDeliveryNode {
   @Field(() => String, { nullable: true, description: 'Id of the deposit, refund, payout or withdrawal it was applied to; null when none matched.' })
   subjectId!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'SHA-256 (hex) of the bytes of a rejected delivery, to match it with the sender\'s logs.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'SHA-256 (hex) of the bytes received, to match the delivery with the sender\'s logs; kept when the body is not (rejected, or erased by retention). Null only for a verified delivery received before the gateway kept it, until retention erases its body.',
+  })
   bodySha256!: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'When retention erased the body and the personal data in it (WEBHOOK_BODY_RETENTION_MS); null while the body is kept. An erased delivery cannot be replayed.' })
+  bodyErasedAt!: Date | null;
 
   @Field({ description: 'When the gateway received it.' })
   receivedAt!: Date;
@@ -103,6 +109,7 @@ export class WebhookDeliveryNode {
       subjectType: row.subjectType ?? null,
       subjectId: row.subjectId ?? null,
       bodySha256: row.bodySha256 ?? null,
+      bodyErasedAt: row.bodyErasedAt ?? null,
       receivedAt: row.receivedAt,
       replayedAt: row.replayedAt ?? null,
     });

@@ -1,0 +1,122 @@
+// Retention as a recurring job of the kernel's queue: expired idempotency keys are deleted and old
+// webhook bodies erased, in bounded batches, one sweep at a time across all instances. What each
+// keeps and why: README "Retention".
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { IdempotencyLayer } from './idempotency.js';
+import { eraseWebhookBodies } from './inbox/body-retention.js';
+import type { JobQueue } from './jobs.js';
+
+/** Recurring, every `RETENTION_INTERVAL_MS`: one pass over both kinds of data. */
+export const RETENTION_SWEEP = 'retention.sweep';
+
+declare module './jobs.js' {
+  interface JobKinds {
+    [RETENTION_SWEEP]: Record<string, never>;
+  }
+}
+
+/**
+ * Batches of one kind a sweep runs at most: a backlog (the first run after an upgrade, say) is
+ * worked off over several sweeps, and no sweep outlasts its job lease.
+ */
+const MAX_BATCHES_PER_SWEEP = 100;
+
+export interface RetentionSettings {
+  /** RETENTION_ENABLED: this instance keeps the sweep scheduled; off, a sweep it takes ends the schedule. */
+  enabled: boolean;
+  /** RETENTION_INTERVAL_MS: pause between two sweeps. */
+  intervalMs: number;
+  /** RETENTION_BATCH_SIZE: rows one statement deletes or erases; each statement is its own short transaction. */
+  batchSize: number;
+  /** WEBHOOK_BODY_RETENTION_MS: a verified delivery's body is erased this long after it was received. */
+  webhookBodyMs: number;
+}
+
+/** What one sweep removed; `more` when it stopped at its batch limit with more due. */
+export interface RetentionResult {
+  idempotencyKeys: number;
+  webhookBodies: number;
+  more: boolean;
+}
+
+export class Retention {
+  private readonly listeners: Array<(result: RetentionResult) => void> = [];
+
+  constructor(
+    private readonly deps: {
+      idempotency: IdempotencyLayer;
+      clock: Clock;
+      logger: Logger;
+      settings: RetentionSettings;
+    },
+  ) {}
+
+  /** Told every sweep's result (metrics). */
+  onResult(listener: (result: RetentionResult) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Deletes expired idempotency keys, then erases webhook bodies past their window, each in
+   * batches of `batchSize`, one statement each, until a batch comes back short. The idempotency
+   * layer decides which keys have expired (the rule its claim applies on every use); the cut-off
+   * for bodies is taken once, from the gateway's clock, at the start of the sweep.
+   */
+  async sweep(em: SqlEntityManager): Promise<RetentionResult> {
+    const { idempotency, clock, logger, settings } = this.deps;
+    const keys = await batches(settings.batchSize, () => idempotency.purgeExpired(em, settings.batchSize));
+    const now = clock.now();
+    const receivedBefore = new Date(now.getTime() - settings.webhookBodyMs);
+    const bodies = await batches(settings.batchSize, () => eraseWebhookBodies(em, { receivedBefore, limit: settings.batchSize, erasedAt: now }));
+    const result: RetentionResult = { idempotencyKeys: keys.count, webhookBodies: bodies.count, more: keys.more || bodies.more };
+    logger.info(
+      { idempotencyKeysDeleted: result.idempotencyKeys, webhookBodiesErased: result.webhookBodies, more: result.more },
+      result.more ? 'retention sweep stopped at its batch limit; the next sweep goes on' : 'retention sweep done',
+    );
+    for (const listener of this.listeners) listener(result);
+    return result;
+  }
+}
+
+async function batches(size: number, run: () => Promise<number>): Promise<{ count: number; more: boolean }> {
+  let count = 0;
+  for (let batch = 0; batch < MAX_BATCHES_PER_SWEEP; batch++) {
+    const done = await run();
+    count += done;
+    if (done < size) return { count, more: false };
+  }
+  return { count, more: true };
+}
+
+/**
+ * Registers the sweep with the queue: recurring when enabled here. Disabled here, a sweep this
+ * instance takes (one scheduled while retention was on) ends the schedule, and an instance with
+ * RETENTION_ENABLED=true starts it again within its interval.
+ */
+export function registerRetentionJobs(jobs: JobQueue, retention: Retention, options: { settings: RetentionSettings; fork: () => SqlEntityManager; logger: Logger }): RetentionSchedule {
+  if (options.settings.enabled) {
+    jobs.recurring(RETENTION_SWEEP, { everyMs: options.settings.intervalMs, payload: {} }, async (em) => void (await retention.sweep(em)));
+  } else {
+    jobs.register(RETENTION_SWEEP, async () => {
+      options.logger.info('retention is disabled on this instance (RETENTION_ENABLED=false): the sweep ends here and schedules no next one');
+    });
+  }
+  return new RetentionSchedule(jobs, options.fork);
+}
+
+/** The retention sweep on demand, as a job of the queue: for tests and admin tooling. */
+export class RetentionSchedule {
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly fork: () => SqlEntityManager,
+  ) {}
+
+  /** Enqueues a sweep now and runs due jobs here until no sweep is due or running on any instance. */
+  async runOnce(): Promise<void> {
+    await this.fork().transactional((tx) => this.jobs.enqueue(tx, RETENTION_SWEEP, {}, { dedupeKey: 'on-demand' }));
+    await this.jobs.runUntilIdle([RETENTION_SWEEP]);
+  }
+}
