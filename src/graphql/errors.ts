@@ -7,6 +7,7 @@ import { GraphQLError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from '../lib/logger.js';
 import { PROVIDER_ERROR_CODES } from '../providers/provider.js';
+import { ENVELOPE_CODES } from './envelope.js';
 import { LIMIT_RULE_CODES } from './limits.js';
 
 export type AuthFailure = 'MISSING' | 'INVALID';
@@ -44,6 +45,7 @@ const CLIENT_CODES = new Set([
   'TOO_MANY_MONEY_OPERATIONS',
   'QUERY_TOO_LONG',
   ...LIMIT_RULE_CODES,
+  ...ENVELOPE_CODES,
   // A provider error's message is written for clients (src/providers/provider.ts, ProviderError).
   ...PROVIDER_ERROR_CODES,
 ]);
