@@ -3,7 +3,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { GraphQLFormattedError } from 'graphql';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from '../lib/logger.js';
 import { PROVIDER_ERROR_CODES } from '../providers/provider.js';
@@ -59,6 +59,14 @@ export function isRuleCode(code: string): boolean {
 }
 
 /**
+ * graphql-js's refusal of a variable's value (missing, of the wrong type), which carries no code:
+ * Apollo labels it BAD_USER_INPUT over HTTP, and over graphql-ws it reaches the formatter bare.
+ */
+function isVariableError(error: unknown): boolean {
+  return error instanceof GraphQLError && error.nodes?.length === 1 && error.nodes[0]!.kind === Kind.VARIABLE_DEFINITION && error.message.startsWith('Variable "$');
+}
+
+/**
  * graphql-js's "Did you mean …?" suggestions (field, argument, type and enum value names): they
  * would let a caller without introspection map the schema one typo at a time. GraphQL names
  * cannot contain "?", so the sentence ends at the first one.
@@ -83,12 +91,12 @@ export function createFormatError(options: { logger: Logger; development: boolea
       given.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && typeof ruleCode === 'string' && RULE_CODES.has(ruleCode)
         ? { ...given, extensions: { ...given.extensions, code: ruleCode } }
         : given;
-    const code = formatted.extensions?.code;
+    const code = formatted.extensions?.code ?? (isVariableError(error) ? 'BAD_USER_INPUT' : undefined);
     const deliberate = typeof code === 'string' && CLIENT_CODES.has(code) && (original instanceof GraphQLError || error instanceof GraphQLError);
     if (deliberate) {
-      if (options.development) return formatted;
+      if (options.development) return { ...formatted, extensions: { ...formatted.extensions, code } };
       const { stacktrace: _stacktrace, http: _http, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, message: formatted.message.replace(SUGGESTION, ''), extensions };
+      return { ...formatted, message: formatted.message.replace(SUGGESTION, ''), extensions: { ...extensions, code } };
     }
     const correlationId = randomUUID();
     options.logger.error({ err: original, correlationId, path: formatted.path }, 'unexpected error in GraphQL operation');

@@ -243,6 +243,25 @@ describe('a malformed envelope over graphql-ws', () => {
     expect(lines.find((line) => line.msg === 'graphql-ws message refused')).toMatchObject({ level: 30, reason: result.reason });
   });
 
+  it('variables that do not fit the operation: BAD_USER_INPUT, as over HTTP, not an internal error', async () => {
+    const raw = await acknowledged();
+    try {
+      const query = randomUUID();
+      const subscription = randomUUID();
+      const { result, lines } = await logsDuring(async () => {
+        raw.send({ id: query, type: 'subscribe', payload: { query: 'query ($id: ID!) { deposit(id: $id) { id } }', variables: { id: [true] } } });
+        raw.send({ id: subscription, type: 'subscribe', payload: { query: 'subscription ($id: ID!) { depositUpdated(id: $id) { id } }' } });
+        return [await raw.answer(query), await raw.answer(subscription)];
+      });
+      for (const answer of result) {
+        expect(answer).toMatchObject({ type: 'next', payload: { errors: [{ message: expect.stringMatching(/^Variable "\$id"/), extensions: { code: 'BAD_USER_INPUT' } }] } });
+      }
+      expectQuiet(lines);
+    } finally {
+      raw.close();
+    }
+  });
+
   it('closes with 4400, not an internal error, a socket that sends a message only servers send', async () => {
     const raw = await acknowledged();
     const { result, lines } = await logsDuring(async () => {
