@@ -90,13 +90,15 @@ export function createFormatError(options: { logger: Logger; development: boolea
     const formatted =
       given.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && typeof ruleCode === 'string' && RULE_CODES.has(ruleCode)
         ? { ...given, extensions: { ...given.extensions, code: ruleCode } }
-        : given;
-    const code = formatted.extensions?.code ?? (isVariableError(error) ? 'BAD_USER_INPUT' : undefined);
+        : given.extensions?.code === undefined && isVariableError(error)
+          ? { ...given, extensions: { ...given.extensions, code: 'BAD_USER_INPUT' } }
+          : given;
+    const code = formatted.extensions?.code;
     const deliberate = typeof code === 'string' && CLIENT_CODES.has(code) && (original instanceof GraphQLError || error instanceof GraphQLError);
     if (deliberate) {
-      if (options.development) return { ...formatted, extensions: { ...formatted.extensions, code } };
+      if (options.development) return formatted;
       const { stacktrace: _stacktrace, http: _http, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, message: formatted.message.replace(SUGGESTION, ''), extensions: { ...extensions, code } };
+      return { ...formatted, message: formatted.message.replace(SUGGESTION, ''), extensions };
     }
     const correlationId = randomUUID();
     options.logger.error({ err: original, correlationId, path: formatted.path }, 'unexpected error in GraphQL operation');
