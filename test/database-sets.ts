@@ -39,6 +39,7 @@ export const ON_ONE_DATABASE: Readonly<Record<string, string>> = {
   'test/foundation/': "the API's edges (auth, limits, masking, logs, graphql-ws, GraphiQL, the CLI): HTTP and GraphQL above the database; restart, health and timeouts run on both",
   'test/foundation/process.test.ts': 'npm start, which runs on PGlite whatever DATABASE_URL says: the PostgreSQL step already runs it on PGlite',
   'test/hardening/fuzz.test.ts': "input checks answer before any write; what reaches storage is unstorable-text.test.ts's, run on both",
+  'test/hardening/envelope.test.ts': 'malformed envelopes are refused before anything reads or writes the database',
   'test/payouts/': 'payout rules, modes and provider answers above the database; the payout flow runs on both',
   'test/performance/': 'read paths, fan-out and compiled execution of the same queries above the database; the write path runs on both',
   'test/providers/third-provider.test.ts': "a provider registered from test/: its deposits take the kernel's paths, whose SQL the built-in providers' flows run on both",

@@ -78,7 +78,8 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
       options.onExecution?.('interpreted');
       return execute({ schema, document, contextValue: context, variableValues: variables, operationName });
     };
-    if (operation.operation !== 'query') return interpreted();
+    // No operation: graphql-js reports why (the envelope check refuses it before it gets here).
+    if (!operation || operation.operation !== 'query') return interpreted();
     const state = follow(document);
     if (state.runs <= options.compileAfter) return interpreted();
     const compiled = compiledFor(state, document, operationName);

@@ -63,6 +63,8 @@ export interface RequestLineFields {
   clientId?: string;
   /** The operation's name, or its type and root fields when it has none: `mutation createDeposit`. */
   operation?: string;
+  /** The code of a malformed envelope's refusal (src/graphql/envelope.ts), when the request was one. */
+  refusal?: string;
 }
 
 /** Reads `Bearer <key>` from an Authorization header or graphql-ws connection parameter. */

@@ -3,10 +3,11 @@
 
 import { randomUUID } from 'node:crypto';
 import type { GraphQLFormattedError } from 'graphql';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { Logger } from '../lib/logger.js';
 import { PROVIDER_ERROR_CODES } from '../providers/provider.js';
+import { ENVELOPE_CODES } from './envelope.js';
 import { LIMIT_RULE_CODES } from './limits.js';
 import { PERSISTED_DOCUMENT_CODES } from './trusted-documents.js';
 
@@ -46,6 +47,7 @@ const CLIENT_CODES = new Set([
   'QUERY_TOO_LONG',
   ...LIMIT_RULE_CODES,
   ...PERSISTED_DOCUMENT_CODES,
+  ...ENVELOPE_CODES,
   // A provider error's message is written for clients (src/providers/provider.ts, ProviderError).
   ...PROVIDER_ERROR_CODES,
 ]);
@@ -56,6 +58,14 @@ const RULE_CODES = new Set(['TOO_MANY_MONEY_OPERATIONS', ...LIMIT_RULE_CODES]);
 /** True for the code of one of the gateway's own validation rules (kept instead of GRAPHQL_VALIDATION_FAILED). */
 export function isRuleCode(code: string): boolean {
   return RULE_CODES.has(code);
+}
+
+/**
+ * graphql-js's refusal of a variable's value (missing, of the wrong type), which carries no code:
+ * Apollo labels it BAD_USER_INPUT over HTTP, and over graphql-ws it reaches the formatter bare.
+ */
+function isVariableError(error: unknown): boolean {
+  return error instanceof GraphQLError && error.nodes?.length === 1 && error.nodes[0]!.kind === Kind.VARIABLE_DEFINITION && error.message.startsWith('Variable "$');
 }
 
 /**
@@ -82,7 +92,9 @@ export function createFormatError(options: { logger: Logger; development: boolea
     const formatted =
       given.extensions?.code === 'GRAPHQL_VALIDATION_FAILED' && typeof ruleCode === 'string' && RULE_CODES.has(ruleCode)
         ? { ...given, extensions: { ...given.extensions, code: ruleCode } }
-        : given;
+        : given.extensions?.code === undefined && isVariableError(error)
+          ? { ...given, extensions: { ...given.extensions, code: 'BAD_USER_INPUT' } }
+          : given;
     const code = formatted.extensions?.code;
     const deliberate = typeof code === 'string' && CLIENT_CODES.has(code) && (original instanceof GraphQLError || error instanceof GraphQLError);
     if (deliberate) {

@@ -36,6 +36,7 @@ import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-sta
 import { assertWithdrawalTransitionsConsistent } from '../modules/withdrawals/withdrawal-status.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 import { createServices, type Services } from '../services.js';
+import { envelopePlugin, httpEnvelope } from './envelope.js';
 import { examplesRouter } from './examples.js';
 import { graphiqlPage } from './graphiql.js';
 import { attachGraphqlWs } from './graphql-ws.js';
@@ -220,6 +221,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     introspection: true,
     validationRules,
     plugins: [
+      envelopePlugin(),
       // graphql-armor types its plugins for BaseContext; they read nothing of ours.
       ...(armor.plugins as ApolloServerPlugin<RequestContext>[]),
       ApolloServerPluginDrainHttpServer({ httpServer }),
@@ -244,7 +246,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
 
   app.use(
     '/graphql',
-    express.json({ limit: config.http.bodyLimitBytes }),
+    // Method, content types, the JSON body and its fields: a malformed envelope is refused here.
+    ...httpEnvelope({ bodyLimitBytes: config.http.bodyLimitBytes }),
     queryLengthLimit(config.graphql.maxQueryChars),
     expressMiddleware(apollo, {
       context: async ({ req }): Promise<RequestContext> => {
@@ -473,6 +476,7 @@ function requestLogging(logger: Logger) {
           status: res.statusCode,
           ...(line.clientId ? { clientId: line.clientId } : {}),
           ...(line.operation ? { operation: line.operation } : {}),
+          ...(line.refusal ? { refusal: line.refusal } : {}),
           durationMs: Number(process.hrtime.bigint() - started) / 1e6,
         },
         'request completed',

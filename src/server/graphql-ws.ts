@@ -16,7 +16,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { GraphQLError, execute, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, MessageType, handleProtocols, parseMessage, type Message, type SubscribePayload } from 'graphql-ws';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Logger } from '../lib/logger.js';
@@ -25,6 +25,7 @@ import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.servic
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { authenticate, describeOperation } from '../graphql/context.js';
+import { checkEnvelope, closeReason, refusalError, resolveOperation } from '../graphql/envelope.js';
 import { createFormatError, forbidden, isRuleCode, unauthenticated } from '../graphql/errors.js';
 import { queryTooLong } from '../graphql/limits.js';
 import type { TrustedDocuments } from '../graphql/trusted-documents.js';
@@ -154,6 +155,13 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     if (connection) connection.awaitingPong = false;
   }
   function onSocketError(this: WebSocket, error: Error): void {
+    // A frame the client should not have sent (too large, not UTF-8, unmasked): ws closes the
+    // socket itself with the WebSocket close code for it (1009, 1007, 1002), and the fault is the client's.
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('WS_ERR_')) {
+      log.info({ reason: code }, 'graphql-ws frame refused');
+      return;
+    }
     log.error({ err: error }, 'graphql-ws socket error');
     this.close(CloseCode.InternalServerError, internalReason(error));
   }
@@ -219,7 +227,11 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     try {
       message = parseMessage(data);
     } catch {
-      socket.close(CloseCode.BadRequest, 'Invalid message received');
+      // The protocol closes the socket on a malformed message (4400); a subscribe whose payload has
+      // a field of the wrong type says which, with the code HTTP gives the same refusal.
+      const reason = subscribeRefusal(data) ?? 'Invalid message received';
+      log.info({ connectionId: connection.connectionId || undefined, reason }, 'graphql-ws message refused');
+      socket.close(CloseCode.BadRequest, reason);
       return;
     }
     switch (message.type) {
@@ -293,8 +305,13 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         member?.close();
         return;
       }
-      default:
-        throw new Error(`Unexpected message of type ${message.type} received`);
+      default: {
+        // A message only a server sends (next, error, connection_ack): the protocol's 4400.
+        const reason = `Unexpected message of type ${message.type} received`;
+        log.info({ connectionId: connection.connectionId || undefined, reason }, 'graphql-ws message refused');
+        socket.close(CloseCode.BadRequest, reason);
+        return;
+      }
     }
   }
 
@@ -307,6 +324,9 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       connection.operations.delete(id);
       sendErrors(connection, id, errors);
     };
+    // Well-typed (graphql-ws checked the fields' types), but too deep or with a bad persisted query.
+    const malformed = checkEnvelope(payload as unknown as Record<string, unknown>, 'ws');
+    if (malformed) return refuse([refusalError(malformed)]);
     const connectionClient = (await authenticate(options.services, options.db.fork(), connection.authorization)).client;
     if (!connectionClient) {
       socket.close(WS_UNAUTHORIZED, 'Unauthorized');
@@ -343,11 +363,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       if (documents.size >= DOCUMENT_CACHE_SIZE) documents.delete(documents.keys().next().value!);
       documents.set(payload.query, document);
     }
-    const operation = getOperationAST(document, payload.operationName);
-    if (!operation) {
-      const message = payload.operationName ? `Unknown operation named "${payload.operationName}".` : 'Must provide operation name if query contains multiple operations.';
-      return refuse([new GraphQLError(message, { extensions: { code: 'OPERATION_RESOLUTION_FAILURE' } })]);
-    }
+    const operation = resolveOperation(document, payload.operationName);
+    if ('code' in operation) return refuse([refusalError(operation)]);
     const introspectionAllowed = options.development || client.isAdmin();
     if (!introspectionAllowed && usesIntrospection(document)) return refuse([forbidden('introspection is available to ADMIN keys only')]);
     // The socket's counterpart of an HTTP request line: who runs which operation.
@@ -500,6 +517,24 @@ function withCode(error: GraphQLError, code: string): GraphQLError {
     originalError: error.originalError,
     extensions: { ...error.extensions, code: typeof own === 'string' && isRuleCode(own) ? own : code },
   });
+}
+
+/**
+ * The close reason for a `subscribe` message that graphql-ws found malformed, when the fault is one
+ * the envelope names (a field of the wrong type): the same code as over HTTP.
+ */
+function subscribeRefusal(data: string): string | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || (parsed as { type?: unknown }).type !== MessageType.Subscribe) return undefined;
+  const payload = (parsed as { payload?: unknown }).payload;
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return undefined;
+  const refused = checkEnvelope(payload as Record<string, unknown>, 'ws');
+  return refused ? closeReason(refused) : undefined;
 }
 
 /** A header from an operation's `extensions.headers`, matched case-insensitively. */

@@ -62,7 +62,7 @@ describe('schema suggestions', () => {
       const unknownOperation = await new Promise<any>((resolve) => {
         ws.subscribe({ query: 'query A { viewer { id } }', operationName: 'B' }, { next: resolve, error: (errors) => resolve({ errors }), complete: () => undefined });
       });
-      expect(unknownOperation.errors[0].extensions.code).toBe('OPERATION_RESOLUTION_FAILURE');
+      expect(unknownOperation.errors[0].extensions.code).toBe('OPERATION_NOT_FOUND');
     } finally {
       await ws.dispose();
     }

@@ -2,11 +2,14 @@
 // webhook routes, with valid values mixed with hostile strings (NUL, lone surrogates, very long,
 // unicode, numbers as strings) in random fields. Whatever arrives, the gateway answers with a
 // client error or a result, never "Internal error" and never an HTTP 5xx. Webhooks are signed
-// correctly for part of the cases, so the verified path is fuzzed too.
+// correctly for part of the cases, so the verified path is fuzzed too. The request envelope
+// itself (method, content types, the body's JSON, query, operationName, variables, extensions and
+// persisted queries, of any JSON type) is fuzzed over HTTP and graphql-ws, with no error logged.
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { signatureHeader as qrSignatureHeader } from '../../src/providers/qr-gateway/signature.js';
 import { signatureHeader as dgSignatureHeader } from '../../src/providers/deposit-gateway/index.js';
 import type { Deposit } from '../../src/modules/deposits/deposit.entity.js';
@@ -33,6 +36,8 @@ const casesOf = (full: number): number => Math.max(BATCH, Math.round((full * SHA
 const MUTATION_CASES = casesOf(4_000);
 const QUERY_CASES = casesOf(2_000);
 const WEBHOOK_CASES = casesOf(4_000);
+const ENVELOPE_CASES = casesOf(10_000);
+const WS_ENVELOPE_CASES = casesOf(1_000);
 
 let t: TestGateway;
 let deposits: Deposit[];
@@ -212,6 +217,178 @@ async function sendWebhookCase(one: WebhookCase): Promise<Answer> {
   return { status: response.status, internal: false };
 }
 
+/** Documents an envelope may carry: one operation or several, named or not, of each kind. */
+const DOCUMENTS = [
+  '{ viewer { id } }',
+  'query A { viewer { id } }',
+  'query A { viewer { id } } query B { merchantAccounts { code } }',
+  '{ viewer { id } } query B { viewer { name } }',
+  'query ($id: ID!) { deposit(id: $id) { id } }',
+  'query A($id: ID!) { node(id: $id) { id } } query B { __typename }',
+  'mutation M { revokeApiClient(input: { id: "cli_missing" }) { userErrors { code } } }',
+  'mutation M { revokeApiClient(input: { id: "cli_missing" }) { userErrors { code } } } query Q { viewer { id } }',
+  'subscription S { heartbeat { sequence } }',
+  'subscription ($id: ID!) { depositUpdated(id: $id) { id } }',
+  '{ __schema { queryType { name } } }',
+  'fragment F on Query { viewer { id } } query A { ...F }',
+  '{ viewer { id }',
+];
+const OPERATION_NAMES = ['A', 'B', 'M', 'Q', 'S', 'F', 'a', ''];
+const JSON_CONTENT = 'application/json';
+const CONTENT_TYPES = ['application/json; charset=utf-8', 'application/json; charset=latin1', 'APPLICATION/JSON', 'text/plain', 'application/graphql', 'application/graphql-response+json', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', 'application/json;;', 'json', ''];
+const ACCEPTS = ['*/*', 'application/json', 'application/graphql-response+json', 'application/json, text/plain', 'application/xml', 'multipart/mixed', 'text/event-stream', 'garbage/'];
+/** A placeholder the body's text replaces with deep nesting, which JSON.stringify cannot write itself. */
+const DEEP = '__deep_nesting__';
+const deepText = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+/** Any JSON value, now and then one nested too deep to walk recursively. */
+const anyJson: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 6, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+  { weight: 2, arbitrary: hostile },
+  { weight: 1, arbitrary: fc.constant(DEEP) },
+);
+
+interface EnvelopeFields {
+  query?: unknown;
+  operationName?: unknown;
+  variables?: unknown;
+  extensions?: unknown;
+  [extra: string]: unknown;
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The envelope's fields: mostly well typed and well formed, each one now and then of another JSON type. */
+const envelopeFields = (): fc.Arbitrary<EnvelopeFields> =>
+  fc
+    .record(
+      {
+        query: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...DOCUMENTS) }, { weight: 1, arbitrary: hostile }, { weight: 1, arbitrary: anyJson }),
+        operationName: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...OPERATION_NAMES) }, { weight: 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: hostile }, { weight: 1, arbitrary: anyJson }),
+        variables: fc.oneof(
+          { weight: 4, arbitrary: fc.record({ id: fc.oneof(fc.constant('dep_01JDXXXXXXXXXXXXXXXXXXXXXX'), hostile, anyJson) }, { requiredKeys: [] }) },
+          { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { maxKeys: 4 }) },
+          { weight: 1, arbitrary: fc.constant(null) },
+          { weight: 2, arbitrary: anyJson },
+          { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify(value)) },
+        ),
+        extensions: fc.oneof(
+          { weight: 3, arbitrary: fc.record({ persistedQuery: fc.oneof(
+            fc.record({ version: fc.oneof(fc.constant(1), anyJson), sha256Hash: fc.oneof(fc.constantFrom(...DOCUMENTS.map(sha256)), fc.stringMatching(/^[0-9a-f]{64}$/), hostile, anyJson) }, { requiredKeys: [] }),
+            anyJson,
+          ) }) },
+          { weight: 1, arbitrary: fc.record({ headers: fc.dictionary(fc.string({ maxLength: 8 }), anyJson, { maxKeys: 2 }) }) },
+          { weight: 1, arbitrary: fc.constant(null) },
+          { weight: 2, arbitrary: anyJson },
+        ),
+        extra: fc.dictionary(fc.constantFrom('id', 'documentId', '__proto__', 'constructor', 'query ', 'batch'), anyJson, { maxKeys: 2 }),
+      },
+      { requiredKeys: [] },
+    )
+    .map(({ extra, ...fields }) => ({ ...extra, ...fields }));
+
+interface EnvelopeCase {
+  method: string;
+  contentType: string | undefined;
+  accept: string | undefined;
+  preflight: boolean;
+  key: 'none' | 'webCashier' | 'admin';
+  /** A POST body's text, or (for GET) the search parameters' text. */
+  fields: EnvelopeFields;
+  /** Replaces the JSON of a POST body, now and then: bytes no encoder of a valid envelope writes. */
+  rawBody: string | undefined;
+  /** A GET parameter given twice. */
+  repeated: string | undefined;
+  depth: number;
+}
+
+const envelopeCases = (): fc.Arbitrary<EnvelopeCase> =>
+  fc.record({
+    method: fc.oneof({ weight: 12, arbitrary: fc.constant('POST') }, { weight: 4, arbitrary: fc.constant('GET') }, { weight: 1, arbitrary: fc.constantFrom('PUT', 'PATCH', 'DELETE', 'OPTIONS') }),
+    contentType: fc.oneof({ weight: 10, arbitrary: fc.constant(JSON_CONTENT) }, { weight: 2, arbitrary: fc.constantFrom(...CONTENT_TYPES) }, { weight: 1, arbitrary: fc.constant(undefined) }),
+    accept: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom(...ACCEPTS) }),
+    preflight: fc.boolean(),
+    key: fc.constantFrom('none' as const, 'webCashier' as const, 'admin' as const),
+    fields: envelopeFields(),
+    rawBody: fc.oneof(
+      { weight: 12, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.constantFrom('', '{', '{"query":', 'null', '0', '"{ viewer { id } }"', 'true', '[]', '[{"query":"{ viewer { id } }"}]', '{"query":"{ viewer { id } }"}{}', '\u0000', '\ufeff{"query":"{ viewer { id } }"}', `{"query":"{ viewer { id } }","variables":${deepText(50_000)}}`) },
+      { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 60 }) },
+    ),
+    repeated: fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('query', 'operationName', 'variables', 'extensions') }),
+    depth: fc.constantFrom(33, 200, 20_000),
+  });
+
+/** An envelope field's text as JSON, deep nesting put in where the placeholder stands. */
+const jsonText = (value: unknown, depth: number): string => JSON.stringify(value).replaceAll(JSON.stringify(DEEP), deepText(depth));
+
+async function sendEnvelope(one: EnvelopeCase): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (one.contentType !== undefined) headers['content-type'] = one.contentType;
+  if (one.accept !== undefined) headers.accept = one.accept;
+  if (one.preflight) headers['apollo-require-preflight'] = 'true';
+  if (one.key !== 'none') headers.authorization = `Bearer ${t.keys[one.key]}`;
+  const url = new URL(t.gateway.graphqlUrl);
+  let body: Blob | undefined;
+  if (one.method === 'GET') {
+    for (const [name, value] of Object.entries(one.fields)) {
+      const text = typeof value === 'string' && (name === 'query' || name === 'operationName') ? value : jsonText(value, one.depth);
+      url.searchParams.append(name, text);
+      if (one.repeated === name) url.searchParams.append(name, text);
+    }
+  } else if (one.method !== 'OPTIONS') {
+    // A Blob, so that fetch adds no content type of its own.
+    body = new Blob([one.rawBody ?? jsonText(one.fields, one.depth)]);
+  }
+  const response = await fetch(url, { method: one.method, headers, body });
+  const text = await response.text();
+  // GraphiQL answers a browser's GET with its page; every other answer is GraphQL's JSON.
+  if (!(response.headers.get('content-type') ?? '').includes('json')) return { status: response.status, internal: false };
+  const errors = (JSON.parse(text) as { errors?: Array<{ message: string; extensions?: { code?: string } }> }).errors ?? [];
+  return { status: response.status, internal: errors.some((error) => error.message === 'Internal error' || error.extensions?.code === 'INTERNAL_SERVER_ERROR') };
+}
+
+interface WsEnvelopeCase {
+  key: 'webCashier' | 'admin';
+  /** The subscribe message's payload, as it is sent: its fields, or any JSON value. */
+  payload: unknown;
+  depth: number;
+}
+
+const wsEnvelopeCases = (): fc.Arbitrary<WsEnvelopeCase> =>
+  fc.record({
+    key: fc.constantFrom('webCashier' as const, 'admin' as const),
+    payload: fc.oneof({ weight: 8, arbitrary: envelopeFields() }, { weight: 1, arbitrary: anyJson }),
+    depth: fc.constantFrom(33, 200, 20_000),
+  });
+
+/**
+ * One socket per case: connection_init, one subscribe, and its first answer. An operation that
+ * started (its log line is in) is not waited on, since a subscription may not answer for long: an
+ * internal error it met later is still caught, as the error line every internal error is logged with.
+ */
+async function sendWsEnvelope(one: WsEnvelopeCase): Promise<Answer> {
+  const socket = new WebSocket(t.gateway.wsUrl, ['graphql-transport-ws']);
+  const id = randomBytes(8).toString('hex');
+  const logsFrom = t.logs.length;
+  let answer: { type: string; payload?: unknown } | undefined;
+  let closedWith: number | undefined;
+  socket.on('message', (data: WebSocket.RawData) => {
+    const message = JSON.parse(String(data)) as { id?: string; type: string; payload?: unknown };
+    if (message.type === 'connection_ack') socket.send(`{"id":"${id}","type":"subscribe","payload":${jsonText(one.payload, one.depth)}}`);
+    else if (message.id === id) answer ??= message;
+  });
+  socket.on('close', (code) => (closedWith = code));
+  socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${t.keys[one.key]}` } })));
+  const started = () => t.logs.slice(logsFrom).some((line) => line.includes(id));
+  await expect.poll(() => answer !== undefined || closedWith !== undefined || started(), { timeout: 10_000, interval: 5 }).toBe(true);
+  socket.close();
+  const errors = answer?.type === 'error' ? (answer.payload as Array<{ extensions?: { code?: string } }>) : answer?.type === 'next' ? ((answer.payload as { errors?: Array<{ extensions?: { code?: string } }> }).errors ?? []) : [];
+  // The server's own failures (4500, 1011) count as a 5xx; the protocol's refusals (4400 and the like) as a 400.
+  const status = closedWith === undefined ? 200 : closedWith === 4500 || closedWith === 1011 ? 500 : 400;
+  return { status, internal: errors.some((error) => error.extensions?.code === 'INTERNAL_SERVER_ERROR') };
+}
+
 /** Buffers as their text, for a readable failure. */
 const printable = (_key: string, value: unknown) => (value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer' ? Buffer.from((value as { data: number[] }).data).toString('utf8') : value);
 
@@ -257,5 +434,25 @@ describe('fuzzing the boundary', () => {
     expect([...statuses.values()].reduce((sum, count) => sum + count, 0)).toBe(WEBHOOK_CASES);
     // The verified path was reached: some deliveries were acknowledged.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+  }, FUZZ_TIMEOUT_MS);
+
+  it(`${ENVELOPE_CASES} HTTP request envelopes, well formed or not: never an internal error, a 5xx or an error logged`, async () => {
+    const logsFrom = t.logs.length;
+    const statuses = await fuzz(ENVELOPE_CASES, envelopeCases(), sendEnvelope);
+    expect([...statuses.values()].reduce((sum, count) => sum + count, 0)).toBe(ENVELOPE_CASES);
+    // Both sides were reached: envelopes that ran and envelopes refused.
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
+    expect(t.logs.slice(logsFrom).filter((line) => line.includes('"level":50')).map((line) => line.slice(0, 1500))).toEqual([]);
+  }, FUZZ_TIMEOUT_MS);
+
+  it(`${WS_ENVELOPE_CASES} graphql-ws subscribe envelopes: never an internal error, a server close or an error logged`, async () => {
+    const logsFrom = t.logs.length;
+    const statuses = await fuzz(WS_ENVELOPE_CASES, wsEnvelopeCases(), sendWsEnvelope);
+    expect([...statuses.values()].reduce((sum, count) => sum + count, 0)).toBe(WS_ENVELOPE_CASES);
+    // Both sides were reached: operations answered, and sockets closed for a malformed message.
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+    expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
+    expect(t.logs.slice(logsFrom).filter((line) => line.includes('"level":50')).map((line) => line.slice(0, 1500))).toEqual([]);
   }, FUZZ_TIMEOUT_MS);
 });
