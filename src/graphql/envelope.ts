@@ -118,6 +118,7 @@ export function deeperThan(value: unknown, max: number): boolean {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
+const DOCUMENT_ID = /^sha256:[0-9a-f]{64}$/;
 
 /**
  * Checks the fields of one request (a POST body, a GET's parameters, a graphql-ws `subscribe`
@@ -126,7 +127,7 @@ const SHA256_HEX = /^[0-9a-f]{64}$/;
  * automatic persisted queries expect.
  */
 export function checkEnvelope(fields: Record<string, unknown>, transport: Transport): EnvelopeRefusal | undefined {
-  const { query, operationName, variables, extensions } = fields;
+  const { query, operationName, variables, extensions, documentId } = fields;
   if (query !== undefined && query !== null && typeof query !== 'string') {
     return refusal(INVALID_QUERY, `"query" must be a string of GraphQL, not ${kindOf(query)}.`);
   }
@@ -141,6 +142,11 @@ export function checkEnvelope(fields: Record<string, unknown>, transport: Transp
     const hint = typeof extensions === 'string' ? ', not a JSON-encoded string' : `, not ${kindOf(extensions)}`;
     return refusal(INVALID_EXTENSIONS, `"extensions" must be a JSON object or null${hint}.`);
   }
+  // A persisted document's id (the GraphQL-over-HTTP persisted-documents draft), looked up in the
+  // trusted-documents manifest (src/graphql/trusted-documents.ts).
+  if (documentId !== undefined && documentId !== null && (typeof documentId !== 'string' || !DOCUMENT_ID.test(documentId))) {
+    return refusal(INVALID_PERSISTED_QUERY, '"documentId" must be "sha256:" followed by 64 lowercase hex digits.');
+  }
   if (deeperThan(variables, MAX_JSON_DEPTH)) return refusal(JSON_TOO_DEEP, `"variables" nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`);
   if (deeperThan(extensions, MAX_JSON_DEPTH)) return refusal(JSON_TOO_DEEP, `"extensions" nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels.`);
   const persisted = isRecord(extensions) ? extensions.persistedQuery : undefined;
@@ -150,10 +156,11 @@ export function checkEnvelope(fields: Record<string, unknown>, transport: Transp
     if (refused) return refused;
   }
   if (text !== undefined) return undefined;
-  // Only HTTP looks a persisted query up by its hash alone.
-  if (transport === 'ws') return refusal(QUERY_MISSING, 'Every graphql-ws subscribe message carries the query text in "query".');
-  if (persisted === undefined || persisted === null) return refusal(QUERY_MISSING, 'Send "query" (the GraphQL text), or a persisted query\'s hash in "extensions".');
-  return undefined;
+  // A document named by hash alone is looked up later: in the manifest (both transports), or in
+  // Apollo's persisted-query cache (HTTP). graphql-ws wants a `query` string, so such a client sends "".
+  if (typeof documentId === 'string' || (persisted !== undefined && persisted !== null)) return undefined;
+  if (transport === 'ws') return refusal(QUERY_MISSING, 'Send the query text in "query", or a persisted document\'s hash in "extensions.persistedQuery" or "documentId".');
+  return refusal(QUERY_MISSING, 'Send "query" (the GraphQL text), or a persisted document\'s hash in "extensions.persistedQuery" or "documentId".');
 }
 
 /** Apollo's automatic persisted queries: `{ version: 1, sha256Hash }`, the hash of `query` when both are sent. */

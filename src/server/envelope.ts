@@ -10,7 +10,7 @@ import { checkEnvelope, checkTransport, httpRefusals, refusalBody, refusalError,
 
 /** Headers that make a browser send a preflight first (Apollo's csrfPrevention accepts either). */
 const PREFLIGHT_HEADERS = ['apollo-require-preflight', 'x-apollo-operation-name'];
-const GET_PARAMETERS = ['query', 'operationName', 'variables', 'extensions'] as const;
+const GET_PARAMETERS = ['query', 'operationName', 'variables', 'extensions', 'documentId'] as const;
 
 /** True for `application/json`, whatever its parameters (the body parser checks the charset). */
 function isJson(contentType: string | undefined): boolean {

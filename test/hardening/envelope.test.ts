@@ -66,6 +66,8 @@ const HTTP_CASES: HttpCase[] = [
   { name: 'a body over the size limit', body: { query: VIEWER, variables: { padding: 'x'.repeat(200_000) } }, status: 413, code: 'PAYLOAD_TOO_LARGE', message: /larger than 102400 bytes/ },
   { name: 'a batch', body: [{ query: VIEWER }, { query: VIEWER }], status: 400, code: 'BATCH_NOT_SUPPORTED', message: /one operation per request/ },
   { name: 'no query', body: { variables: {} }, status: 400, code: 'QUERY_MISSING', message: /Send "query"/ },
+  { name: 'a documentId that is not sha256:<hex>', body: { documentId: 'deadbeef' }, status: 400, code: 'INVALID_PERSISTED_QUERY', message: /"documentId" must be "sha256:"/ },
+  { name: 'a documentId that is not a string', body: { documentId: 7 }, status: 400, code: 'INVALID_PERSISTED_QUERY', message: /"documentId" must be "sha256:"/ },
   { name: 'a query that is not a string', body: { query: { kind: 'Document' } }, status: 400, code: 'INVALID_QUERY', message: /"query" must be a string of GraphQL, not an object/ },
   { name: 'an operationName that is not a string', body: { query: VIEWER, operationName: ['A'] }, status: 400, code: 'INVALID_OPERATION_NAME', message: /"operationName" must be a string or null, not an array/ },
   { name: 'variables as a JSON-encoded string', body: { query: VIEWER, variables: '{}' }, status: 400, code: 'INVALID_VARIABLES', message: /not a JSON-encoded string/ },
@@ -179,7 +181,7 @@ interface WsCase {
 
 /** Well-typed subscribe payloads the protocol lets through: a GraphQL `error` message for the operation, the socket stays open. */
 const WS_ERROR_CASES: WsCase[] = [
-  { name: 'an empty query', payload: { query: '' }, code: 'QUERY_MISSING', message: /carries the query text/ },
+  { name: 'an empty query', payload: { query: '' }, code: 'QUERY_MISSING', message: /Send the query text in "query"/ },
   { name: 'a persisted query of another version', payload: { query: VIEWER, extensions: { persistedQuery: { version: 3 } } }, code: 'INVALID_PERSISTED_QUERY', message: /must be 1/ },
   { name: 'a persisted query hash of another query', payload: { query: VIEWER, extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { name } }') } } }, code: 'PERSISTED_QUERY_HASH_MISMATCH', message: /not the SHA-256/ },
   { name: 'an operationName that matches nothing', payload: { query: 'query A { viewer { id } }', operationName: 'B' }, code: 'OPERATION_NOT_FOUND', message: /no operation named "B"/ },
