@@ -223,7 +223,7 @@ export const httpRefusals = {
   malformedJson: () => refusal(MALFORMED_JSON, 'The body is not a JSON object: send {"query": "…", "variables": {…}}.'),
   tooLarge: (limit: number) => refusal(PAYLOAD_TOO_LARGE, `The body is larger than ${limit} bytes.`, 413),
   batch: () => refusal(BATCH_NOT_SUPPORTED, 'Send one operation per request: batches (JSON arrays) are not supported.'),
-  repeated: (parameter: 'query' | 'operationName' | 'variables' | 'extensions') =>
+  repeated: (parameter: 'query' | 'operationName' | 'variables' | 'extensions' | 'documentId') =>
     refusal(PARAMETER_CODES[parameter], `The "${parameter}" parameter may be given only once.`),
   parameterNotJson: (parameter: 'variables' | 'extensions') => refusal(PARAMETER_CODES[parameter], `The "${parameter}" parameter is not valid JSON.`),
 };
