@@ -81,6 +81,13 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
       io.err(error.message);
       return 75; // EX_TEMPFAIL: try again once the gateway is stopped
     }
+    // PostgreSQL unreachable or refusing us (a system or SQLSTATE code): the reason, never the
+    // URL, which may hold a password.
+    const code = (error as { code?: unknown }).code;
+    if (config.databaseUrl && typeof code === 'string') {
+      io.err(`Could not open the database at DATABASE_URL: ${(error as Error).message}`);
+      return 69; // EX_UNAVAILABLE
+    }
     throw error;
   }
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
