@@ -24,6 +24,7 @@ COPY --from=build --chown=node:node /app/dist ./dist
 COPY --chown=node:node client/generated/persisted-documents.json ./client/generated/persisted-documents.json
 USER node
 EXPOSE 4000
+# /metrics listens on 127.0.0.1:9464 inside the container, out of reach by default (README: Operations).
 # Ready, not merely alive: /readyz answers 503 while the database does not (within about a second,
 # even when it hangs), so an orchestrator stops sending traffic to an instance that cannot serve it.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \

@@ -112,6 +112,31 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ demoClients: false, graphql: { graphiql: false } });
     expect(config.merchantAccounts[0]).toMatchObject({ code: 'dg-live', sandbox: false });
   });
+
+  describe('metrics', () => {
+    const account = { code: 'dg-live', provider: 'deposit-gateway', livemode: true, baseUrl: 'https://api.example/v1', apiKey: 'svc_live_not_real', webhookSecrets: ['whsec_123456789'] };
+    const production = { NODE_ENV: 'production', DATABASE_URL: 'postgres://db/gateway', PUBLIC_URL: 'https://gateway.example', MERCHANT_ACCOUNTS: JSON.stringify([account]) };
+    const token = 'a-metrics-token-0123456789';
+
+    it('in production, are on a loopback listener of their own unless told otherwise', () => {
+      expect(loadConfig(production).metrics).toEqual({ listener: { host: '127.0.0.1', port: 9464 }, token: undefined });
+      expect(loadConfig({ ...production, METRICS_HOST: '0.0.0.0', METRICS_PORT: '9100', METRICS_TOKEN: token }).metrics).toEqual({ listener: { host: '0.0.0.0', port: 9100 }, token });
+    });
+
+    it('share the API port outside production, and in production only behind a token', () => {
+      expect(loadConfig({}).metrics).toEqual({ listener: undefined, token: undefined });
+      expect(loadConfig({ METRICS_PORT: '0' }).metrics.listener).toEqual({ host: '127.0.0.1', port: 0 });
+      expect(problems({ ...production, METRICS_PORT: 'shared' })).toEqual([expect.stringMatching(/^METRICS_PORT: "shared" serves \/metrics on the API's port.*METRICS_TOKEN/)]);
+      expect(loadConfig({ ...production, METRICS_PORT: 'shared', METRICS_TOKEN: token }).metrics).toEqual({ listener: undefined, token });
+    });
+
+    it('refuse a port another listener has, a short token and a bad port', () => {
+      expect(problems({ PORT: '4000', METRICS_PORT: '4000' })).toEqual(['METRICS_PORT: 4000 is PORT too; metrics need a port of their own']);
+      expect(problems({ METRICS_PORT: '4001' })).toEqual(['METRICS_PORT: 4001 is DEPOSIT_SANDBOX_PORT too; metrics need a port of their own']);
+      expect(problems({ METRICS_TOKEN: 'short' })).toEqual([expect.stringMatching(/^METRICS_TOKEN: must be at least 16 characters/)]);
+      expect(problems({ METRICS_PORT: 'nine' })).toEqual([expect.stringMatching(/^METRICS_PORT: /)]);
+    });
+  });
 });
 
 describe('retention settings', () => {

@@ -72,6 +72,8 @@ export interface GatewayConfig {
     /** The persisted-documents manifest (hash -> document) codegen writes for the cashier apps, read at start. */
     trustedDocumentsFile: string;
   };
+  /** Where and to whom `GET /metrics` answers (README: Operations). */
+  metrics: MetricsConfig;
   http: {
     bodyLimitBytes: number;
     /** Largest provider webhook body read; a larger one is refused with 413 before it is buffered. */
@@ -148,6 +150,23 @@ export const DEFAULT_RETENTION: RetentionConfig = {
   idempotencyInDoubtWindowMs: 30 * DAY_MS,
   webhookBodyMs: 30 * DAY_MS,
 };
+
+/**
+ * Where Prometheus reads `/metrics`. Metrics tell anyone who reads them the traffic, the error rate
+ * and the providers' health, so in production they are not on the API's port by default.
+ */
+export interface MetricsConfig {
+  /**
+   * A listener of their own (`METRICS_PORT` on `METRICS_HOST`, loopback by default), in which case
+   * the API's port does not serve `/metrics`; undefined: served on the API's port (`METRICS_PORT=shared`).
+   */
+  listener: { host: string; port: number } | undefined;
+  /** When set, `/metrics` answers only `Authorization: Bearer <token>` (`METRICS_TOKEN`). */
+  token: string | undefined;
+}
+
+/** The metrics listener's port in production when `METRICS_PORT` is not set (the Prometheus exporters' customary 9464). */
+export const DEFAULT_PRODUCTION_METRICS_PORT = 9464;
 
 /**
  * How long the gateway waits on PostgreSQL. Each bounds a different way of hanging: a server that
@@ -247,6 +266,9 @@ const envSchema = z.object({
   DEPOSIT_SANDBOX_PORT: portNumber.optional(),
   QR_SANDBOX_PORT: portNumber.optional(),
   PUBLIC_URL: url.optional(),
+  METRICS_PORT: z.union([z.literal('shared'), portNumber], { message: 'must be a port number or "shared"' }).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces').optional(),
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// connection string')
@@ -361,6 +383,17 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   for (const [name, value] of [['DEPOSIT_SANDBOX_PORT', depositSandboxPort], ['QR_SANDBOX_PORT', qrSandboxPort]] as const) {
     if (value !== 0 && value === e.PORT) problems.push(`${name}: ${value} is the gateway's PORT too`);
   }
+  // Production keeps metrics off the API's port unless a token guards them; elsewhere they stay
+  // on it, at hand for a developer and the tests.
+  const metricsPort = e.METRICS_PORT ?? (production ? DEFAULT_PRODUCTION_METRICS_PORT : 'shared');
+  if (metricsPort === 'shared' && production && !e.METRICS_TOKEN) {
+    problems.push('METRICS_PORT: "shared" serves /metrics on the API\'s port, to anyone who reaches it; set METRICS_TOKEN too, or give metrics a port of their own');
+  }
+  if (metricsPort !== 'shared' && metricsPort !== 0) {
+    for (const [name, value] of [['PORT', e.PORT], ['DEPOSIT_SANDBOX_PORT', depositSandboxPort], ['QR_SANDBOX_PORT', qrSandboxPort]] as const) {
+      if (value === metricsPort) problems.push(`METRICS_PORT: ${metricsPort} is ${name} too; metrics need a port of their own`);
+    }
+  }
   if (e.JOBS_BACKOFF_MAX_MS < e.JOBS_BACKOFF_BASE_MS) problems.push('JOBS_BACKOFF_MAX_MS: must be at least JOBS_BACKOFF_BASE_MS');
   if (e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS < e.IDEMPOTENCY_KEY_WINDOW_MS) problems.push('IDEMPOTENCY_IN_DOUBT_WINDOW_MS: must be at least IDEMPOTENCY_KEY_WINDOW_MS (a key in doubt outlives a settled one)');
   if (problems.length > 0) throw new ConfigError(problems);
@@ -402,6 +435,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       wsKeepAliveMs: e.GRAPHQL_WS_KEEP_ALIVE_MS,
       trustedDocumentsFile: path.resolve(e.TRUSTED_DOCUMENTS_FILE),
     },
+    metrics: { listener: metricsPort === 'shared' ? undefined : { host: e.METRICS_HOST, port: metricsPort }, token: e.METRICS_TOKEN },
     http: { bodyLimitBytes: e.HTTP_BODY_LIMIT_BYTES, webhookBodyLimitBytes: e.WEBHOOK_BODY_LIMIT_BYTES, webhookRejectedKeep: e.WEBHOOK_REJECTED_KEEP },
     reconciler: {
       enabled: e.RECONCILER_ENABLED,

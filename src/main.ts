@@ -2,6 +2,8 @@
 
 import 'reflect-metadata';
 import { loadConfigOrExit } from './config.js';
+import { DataDirInUse } from './db/data-dir-lock.js';
+import { ListenError } from './lib/http.js';
 import { createLogger } from './lib/logger.js';
 import { startGateway, type Gateway } from './server/gateway.js';
 
@@ -49,7 +51,14 @@ try {
   }
   printBanner(started);
 } catch (error) {
-  logger.fatal({ err: error }, 'gateway failed to start');
+  // A busy port or a held data directory is for whoever started the process to fix: one line
+  // naming what to change, on stderr, and in the log without a stack. Anything else is a bug.
+  if (error instanceof ListenError || error instanceof DataDirInUse) {
+    process.stderr.write(`${error.message}\n`);
+    if (!atTerminal) logger.fatal({ code: error instanceof ListenError ? error.code : 'DATA_DIR_IN_USE' }, error.message);
+  } else {
+    logger.fatal({ err: error }, 'gateway failed to start');
+  }
   process.exit(1);
 }
 
@@ -61,7 +70,8 @@ function printBanner(g: Gateway): void {
     `  GraphiQL        ${g.graphqlUrl}${g.config.graphql.graphiql ? '' : '  (disabled)'}`,
     `  GraphQL (POST)  ${g.graphqlUrl}`,
     `  graphql-ws      ${g.wsUrl}`,
-    `  Health          ${g.url}/healthz  ${g.url}/readyz  ${g.url}/metrics`,
+    `  Health          ${g.url}/healthz  ${g.url}/readyz`,
+    `  Metrics         ${g.metricsUrl}${g.config.metrics.token ? '  (Authorization: Bearer <METRICS_TOKEN>)' : ''}`,
   ];
   // Served whenever NODE_ENV is not production (src/server/examples.ts).
   if (g.config.env !== 'production') lines.push(`  Example cashier ${g.url}/examples/cashier`);

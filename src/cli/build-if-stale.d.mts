@@ -8,6 +8,6 @@ export function buildIsStale(root: string): boolean;
 
 /**
  * Builds `root` if stale (or always, with `all`, type-checking the tests too); returns tsc's exit
- * code (0 when nothing had to be done).
+ * code (0 when nothing had to be done). `quiet` logs nothing when the build is up to date.
  */
-export function buildIfStale(root: string, log?: (line: string) => void, options?: { all?: boolean }): number;
+export function buildIfStale(root: string, log?: (line: string) => void, options?: { all?: boolean; quiet?: boolean }): number;

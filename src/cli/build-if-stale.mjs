@@ -6,6 +6,9 @@
 // stale or not: CI's one compile, which type-checks everything and leaves the dist/ that every
 // later step runs.
 //
+// `--quiet` says nothing when the build is up to date: `npm run client` runs it before every
+// command, whose output is what the user asked for.
+//
 // A build is stale when any file or directory under the compiled folders, or a file tsc reads its
 // settings or types from, is newer than the stamp the last successful build left in dist/. A
 // directory's time changes when an entry is added, removed or renamed, so deleting a source counts.
@@ -50,9 +53,9 @@ export function buildIsStale(root) {
  * Builds `root` if stale (or always, with `all`, type-checking the tests too); returns tsc's exit
  * code (0 when nothing had to be done).
  */
-export function buildIfStale(root, log = (line) => process.stderr.write(`${line}\n`), { all = false } = {}) {
+export function buildIfStale(root, log = (line) => process.stderr.write(`${line}\n`), { all = false, quiet = false } = {}) {
   if (!all && !buildIsStale(root)) {
-    log('Build is up to date.');
+    if (!quiet) log('Build is up to date.');
     return 0;
   }
   log(all ? 'Compiling every source, tests included (tsc)…' : 'Sources changed since the last build; compiling (tsc)…');
@@ -72,5 +75,5 @@ export function buildIfStale(root, log = (line) => process.stderr.write(`${line}
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  process.exitCode = buildIfStale(root, undefined, { all: process.argv.includes('--all') });
+  process.exitCode = buildIfStale(root, undefined, { all: process.argv.includes('--all'), quiet: process.argv.includes('--quiet') });
 }

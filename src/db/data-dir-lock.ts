@@ -3,6 +3,21 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
+/** Another running process holds the embedded database: its message is one line saying what to do. */
+export class DataDirInUse extends Error {
+  override name = 'DataDirInUse';
+  constructor(
+    readonly dataDir: string,
+    /** The process that holds it. */
+    readonly holder: number,
+  ) {
+    super(
+      `The embedded database in ${dataDir} is in use by process ${holder} (a running gateway?). ` +
+        'Stop it first, or use PostgreSQL by setting DATABASE_URL. With a gateway running, create clients through the createApiClient mutation.',
+    );
+  }
+}
+
 /**
  * PGlite is a single-process database: a second process opening the same directory (a second
  * `npm start`, or the client CLI beside a running gateway) would corrupt it. A pid file refuses
@@ -20,10 +35,7 @@ export function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSync(file, 'utf8').trim());
       if (holder && holder !== process.pid && isAlive(holder)) {
-        throw new Error(
-          `The embedded database in ${dataDir} is in use by process ${holder} (a running gateway?). ` +
-            'Stop it first, or use PostgreSQL by setting DATABASE_URL. With a gateway running, create clients through the createApiClient mutation.',
-        );
+        throw new DataDirInUse(dataDir, holder);
       }
       if (holder === process.pid) {
         throw new Error(`The embedded database in ${dataDir} is already open in this process`);

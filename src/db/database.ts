@@ -5,9 +5,9 @@
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
+import type { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM as PostgreSqlMikroORM, type SqlEntityManager } from '@mikro-orm/postgresql';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { EntitySchema, MikroORM } from '@mikro-orm/core';
 import type pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
@@ -114,6 +114,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let releaseLock = (): void => undefined;
   if (options.databaseUrl) {
     kind = 'postgresql';
+    // Each driver is loaded only when chosen: loading both cost a short-lived process (the client
+    // CLI) a quarter of its run.
+    const { MikroORM: PostgreSqlMikroORM } = await import('@mikro-orm/postgresql');
     orm = await PostgreSqlMikroORM.init({
       ...common,
       clientUrl: options.databaseUrl,
@@ -130,6 +133,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     mkdirSync(dataDir, { recursive: true });
     releaseLock = lockDataDir(options.dataDir);
     try {
+      const { MikroORM: PgliteMikroORM } = await import('@mikro-orm/pglite');
       orm = await PgliteMikroORM.init({ ...common, dbName: PGLITE_DATABASE, driverOptions: { dataDir } });
     } catch (error) {
       releaseLock();

@@ -228,7 +228,7 @@ export const httpRefusals = {
   parameterNotJson: (parameter: 'variables' | 'extensions') => refusal(PARAMETER_CODES[parameter], `The "${parameter}" parameter is not valid JSON.`),
 };
 
-const PARAMETER_CODES = { query: INVALID_QUERY, operationName: INVALID_OPERATION_NAME, variables: INVALID_VARIABLES, extensions: INVALID_EXTENSIONS } as const;
+const PARAMETER_CODES = { query: INVALID_QUERY, operationName: INVALID_OPERATION_NAME, variables: INVALID_VARIABLES, extensions: INVALID_EXTENSIONS, documentId: INVALID_PERSISTED_QUERY } as const;
 
 /** A graphql-ws close reason for the refusal: its code, and its message when both fit in a close frame. */
 export function closeReason(refused: EnvelopeRefusal): string {

@@ -52,6 +52,49 @@ export function listen(server: Server, port: number, host: string): Promise<Addr
   });
 }
 
+/**
+ * A listener that could not start, with a one-line message naming the setting to change: a busy
+ * port is a configuration problem for whoever starts the process, not a stack trace to read.
+ */
+export class ListenError extends Error {
+  override name = 'ListenError';
+  constructor(
+    message: string,
+    /** The system error's code: EADDRINUSE, EACCES, EADDRNOTAVAIL… */
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Which settings chose the address a listener binds, for the message when it cannot. */
+export interface ListenSettings {
+  /** e.g. `PORT`. */
+  portVariable: string;
+  /** e.g. `HOST`. */
+  hostVariable: string;
+}
+
+/** `listen`, with the common failures turned into a `ListenError` naming the variable to change. */
+export async function listenAs(server: Server, port: number, host: string, settings: ListenSettings): Promise<AddressInfo> {
+  try {
+    return await listen(server, port, host);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const { portVariable, hostVariable } = settings;
+    if (code === 'EADDRINUSE') {
+      throw new ListenError(`${portVariable}=${port}: port ${port} on ${host} is already in use (another gateway running?); stop what listens there, or set ${portVariable} to a free port`, code);
+    }
+    if (code === 'EACCES') {
+      throw new ListenError(`${portVariable}=${port}: not allowed to listen on port ${port} on ${host} (ports below 1024 need privileges); set ${portVariable} to a port above 1023`, code);
+    }
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+      throw new ListenError(`${hostVariable}=${host}: no such address on this machine; set ${hostVariable} to one of its addresses, 127.0.0.1 or 0.0.0.0`, code);
+    }
+    throw error;
+  }
+}
+
 /** Thrown by `exchange` when the whole answer did not arrive within its time-out. */
 export class ExchangeTimedOut extends Error {
   override name = 'TimeoutError';

@@ -3,6 +3,7 @@
 
 import type { MerchantAccountConfig } from '../config.js';
 import type { Logger } from '../lib/logger.js';
+import { ListenError } from '../lib/http.js';
 import type { ProviderDefinition, RunningSandbox } from '../providers/registry.js';
 import { startDepositGatewaySandbox, type DepositGatewaySandbox } from './deposit-gateway/index.js';
 import { startQrGatewaySandbox, type QrGatewaySandbox } from './qr-gateway/index.js';
@@ -40,7 +41,7 @@ async function onPort<T>(variable: string, port: number, start: () => Promise<T>
     return await start();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      throw new Error(`${variable}: port ${port} is already in use (another gateway or sandbox running?); stop it, or set ${variable} to a free port (0: any free port)`, { cause: error });
+      throw new ListenError(`${variable}=${port}: port ${port} is already in use (another gateway or sandbox running?); stop it, or set ${variable} to a free port (0: any free port)`, 'EADDRINUSE');
     }
     throw error;
   }

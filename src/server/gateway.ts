@@ -22,7 +22,7 @@ import { createFormatError } from '../graphql/errors.js';
 import { armorLimits, maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema/schema.js';
 import { TrustedDocuments } from '../graphql/trusted-documents.js';
-import { listen } from '../lib/http.js';
+import { listenAs } from '../lib/http.js';
 import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
 import { assertDepositTransitionsConsistent } from '../modules/deposits/deposit-status.js';
@@ -41,7 +41,7 @@ import { examplesRouter } from './examples.js';
 import { graphiqlPage } from './graphiql.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { introspectionGuard } from './introspection.js';
-import { GatewayMetrics } from './metrics.js';
+import { GatewayMetrics, metricsServer } from './metrics.js';
 import { cardFormReturnRouter } from './card-form-return.js';
 import { webhookRouter } from './webhooks.js';
 
@@ -50,6 +50,8 @@ export interface Gateway {
   url: string;
   graphqlUrl: string;
   wsUrl: string;
+  /** Where Prometheus reads `GET /metrics`: the metrics listener's, or the API's when they share a port. */
+  metricsUrl: string;
   config: GatewayConfig;
   db: Database;
   services: Services;
@@ -186,9 +188,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       eventLog: eventLogReadiness(lag, config.events.stalledAfterMs),
     });
   });
-  app.get('/metrics', async (_req, res) => {
-    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
+  const serveMetrics = metrics.handler(config.metrics.token);
+  if (!config.metrics.listener) app.get('/metrics', serveMetrics);
 
   const schema = await buildGatewaySchema(services.pubsub, registry.definitions());
   // The documents the cashier apps ship, by hash: what a trusted-documents-only client may run.
@@ -299,9 +300,28 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     keepAliveMs: config.graphql.wsKeepAliveMs,
   });
 
-  const { port } = await listen(httpServer, config.port, config.host);
-  const localHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  const metricsHttp = config.metrics.listener ? metricsServer(serveMetrics) : undefined;
+  let port: number;
+  let metricsPort: number | undefined;
+  try {
+    ({ port } = await listenAs(httpServer, config.port, config.host, { portVariable: 'PORT', hostVariable: 'HOST' }));
+    if (metricsHttp && config.metrics.listener) {
+      ({ port: metricsPort } = await listenAs(metricsHttp, config.metrics.listener.port, config.metrics.listener.host, { portVariable: 'METRICS_PORT', hostVariable: 'METRICS_HOST' }));
+    }
+  } catch (error) {
+    // Nothing is served yet: release what start-up opened (the embedded database's lock among it),
+    // so the caller can report the port in one line and start again.
+    await ws.close();
+    await apollo.stop(); // closes the API's server, if it listens
+    await eventBus.stop();
+    await services.idempotency.stop();
+    await services.clients.stop();
+    await db.close();
+    throw error;
+  }
+  const localHost = loopbackFor(config.host);
   const url = `http://${localHost}:${port}`;
+  const metricsUrl = config.metrics.listener ? `http://${loopbackFor(config.metrics.listener.host)}:${metricsPort}/metrics` : `${url}/metrics`;
   services.cardForm.useReturnBaseUrl(config.publicUrl ?? url);
 
   // Sandboxes start once our port is known: they deliver webhooks to it.
@@ -336,6 +356,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     url,
     graphqlUrl: `${url}/graphql`,
     wsUrl: `ws://${localHost}:${port}/graphql`,
+    metricsUrl,
     config,
     db,
     services,
@@ -355,6 +376,11 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       ready = false;
       await ws.close();
       await apollo.stop();
+      if (metricsHttp) {
+        const closing = new Promise((resolve) => metricsHttp.close(resolve));
+        metricsHttp.closeAllConnections();
+        await closing;
+      }
       // No request can enqueue work now: stop taking jobs and let the running ones finish with the
       // database and the providers. What is still pending stays in the table for the next start,
       // and a job still running at the deadline runs again once its lease runs out.
@@ -366,6 +392,11 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       await db.close();
     },
   };
+}
+
+/** The address to reach a listener bound to `host` from this machine. */
+function loopbackFor(host: string): string {
+  return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 }
 
 type RequestWithLog = Request & { id: string; log: Logger; line: RequestLineFields };

@@ -178,6 +178,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
 
   // As graphql-ws: the server's own failure (its HTTP server's, forwarded) ends every socket.
   wss.on('error', (error) => {
+    // Before it listens (a busy PORT), the failure is the gateway's start-up to report, in one line.
+    if (!options.httpServer.listening) return;
     log.error({ err: error }, 'graphql-ws server error');
     for (const socket of wss.clients) socket.close(CloseCode.InternalServerError, internalReason(error));
   });

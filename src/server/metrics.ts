@@ -3,8 +3,10 @@
 // corrections, follow-up job runs, and how far the event log's final part lags. A registry per
 // instance, so several can run in one process.
 
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RequestContext } from '../graphql/context.js';
@@ -154,6 +156,30 @@ export class GatewayMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
+    // prom-client's `nodejs_active_{handles,requests,resources}_total` are gauges, and a `_total`
+    // name is a counter's (promtool and OpenMetrics refuse them). Each is the sum of its family
+    // by `type` (`sum(gateway_nodejs_active_handles)`), so dropping them loses nothing.
+    for (const metric of this.registry.getMetricsAsArray()) {
+      if (metric.name.endsWith('_total') && !(metric instanceof Counter)) this.registry.removeSingleMetric(metric.name);
+    }
+  }
+
+  /**
+   * `GET /metrics`: the exposition text, or 401 without `Authorization: Bearer <token>` when a
+   * token is configured (compared in constant time, by hash, so its length leaks nothing either).
+   */
+  handler(token: string | undefined) {
+    const expected = token === undefined ? undefined : sha256(token);
+    return async (req: Request, res: Response) => {
+      if (expected) {
+        const given = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+        if (!given || !timingSafeEqual(sha256(given), expected)) {
+          res.status(401).set('www-authenticate', 'Bearer realm="metrics"').type('text/plain').send('metrics need Authorization: Bearer <METRICS_TOKEN>\n');
+          return;
+        }
+      }
+      res.type(this.registry.contentType).send(await this.registry.metrics());
+    };
   }
 
   /**
@@ -187,7 +213,10 @@ export class GatewayMetrics {
         // Route patterns, not raw paths, keep label cardinality bounded. By now Express may have
         // cleared req.baseUrl and a router stripped its mount point from req.path, hence the
         // fallback and the original URL.
-        const route = req.route?.path ? `${req.baseUrl ?? ''}${String(req.route.path)}` : routeOf(req.originalUrl);
+        // Our fixed paths are named as they are: a GET /graphql first walks the GraphiQL route
+        // (which passes a query on), then Apollo's mount, and the two joined made `/graphql/graphql`.
+        const fixed = routeOf(req.originalUrl);
+        const route = fixed === OTHER_ROUTE && req.route?.path ? `${req.baseUrl ?? ''}${String(req.route.path)}` : fixed;
         this.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
         stop({ method: req.method, route });
       });
@@ -273,6 +302,25 @@ export class GatewayMetrics {
     this.graphqlOperations.inc({ operation: name, type, outcome: failed ? 'error' : 'success' });
     this.graphqlDuration.observe({ operation: name, type }, seconds);
   }
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/**
+ * A listener of its own for `GET /metrics` (README: Operations): kept off the API's port, so a
+ * firewall or a loopback address keeps it from whoever reaches the API. Anything else is 404.
+ */
+export function metricsServer(handler: ReturnType<GatewayMetrics['handler']>): Server {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.get('/metrics', handler);
+  app.use((_req: Request, res: Response) => {
+    res.status(404).type('text/plain').send('only GET /metrics is served here\n');
+  });
+  return createServer(app);
 }
 
 /**

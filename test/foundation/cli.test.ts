@@ -63,4 +63,13 @@ describe('npm run client', () => {
     expect((await cli('revoke', 'cli_nope')).err).toMatch(/No client with id cli_nope/);
     expect((await cli('frobnicate')).code).toBe(64);
   });
+
+  it('says in one line that PostgreSQL cannot be reached, without the URL', async () => {
+    const err: string[] = [];
+    const url = 'postgres://ops:not-a-real-password@127.0.0.1:1/gateway';
+    const code = await runClientCli(['list'], { env: { NODE_ENV: 'test', DATABASE_URL: url }, out: () => undefined, err: (text) => err.push(text) });
+    expect(code).toBe(69);
+    expect(err).toEqual([expect.stringMatching(/^Could not open the database at DATABASE_URL: .*ECONNREFUSED/)]);
+    expect(err.join('\n')).not.toContain('not-a-real-password');
+  });
 });

@@ -44,6 +44,35 @@ describe('metrics', () => {
     expect(text).toMatch(/gateway_graphql_operation_duration_seconds_count\{operation="viewer",type="query"\} 3/);
     expect(text).toMatch(/gateway_http_requests_total\{method="POST",route="\/graphql",status="200"\} \d+/);
   });
+
+  it('labels a GET query with the /graphql route, as a POST', async () => {
+    const get = await fetch(`${t.gateway.graphqlUrl}?query=${encodeURIComponent('{ viewer { name } }')}`, { headers: { 'apollo-require-preflight': 'true', authorization: `Bearer ${t.keys.admin}` } });
+    expect(get.status).toBe(200);
+    expect(await get.json()).toEqual({ data: { viewer: { name: expect.stringMatching(/^admin/) } } });
+    const text = await (await fetch(t.gateway.metricsUrl)).text();
+    expect(text).toMatch(/gateway_http_requests_total\{method="GET",route="\/graphql",status="200"\} [1-9]/);
+    expect(text).not.toContain('/graphql/graphql');
+  });
+
+  it('keeps to the naming rules promtool checks: only counters end in _total, every family has HELP and TYPE', async () => {
+    const text = await (await fetch(t.gateway.metricsUrl)).text();
+    const families = new Map<string, { type?: string; help?: string }>();
+    for (const [, kind, name, rest] of text.matchAll(/^# (HELP|TYPE) (\S+) (.*)$/gm)) {
+      const family = families.get(name!) ?? {};
+      if (kind === 'TYPE') family.type = rest;
+      else family.help = rest;
+      families.set(name!, family);
+    }
+    // prom-client's process and Node.js families are there too.
+    expect(families.get('gateway_process_cpu_seconds_total')?.type).toBe('counter');
+    expect(families.get('gateway_nodejs_active_handles')?.type).toBe('gauge');
+    for (const [name, { type, help }] of families) {
+      expect(help, `${name} HELP`).toMatch(/\S/);
+      expect(type, `${name} TYPE`).toMatch(/^(counter|gauge|histogram|summary)$/);
+      if (type === 'counter') expect(name, 'a counter ends in _total').toMatch(/_total$/);
+      else expect(name, `a ${type} does not end in _total`).not.toMatch(/_total$/);
+    }
+  });
 });
 
 describe('metric labels', () => {

@@ -1,11 +1,14 @@
 // The gateway as `npm start` runs it: a real process on embedded PGlite that prints where to go
 // and the demo keys at every start, and stops cleanly on SIGTERM (releasing its data directory).
 // Its stdout is a pipe here, as under a log collector: only JSON lines go there, the banner to
-// stderr. `npm start` compiles only when a source changed since the last build.
+// stderr. `npm start` compiles only when a source changed since the last build. A port in use, or
+// the embedded database held by a running gateway, is one line saying what to change, never a
+// stack; `npm run client` answers without compiling when nothing changed.
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -46,6 +49,29 @@ function start(): { child: ChildProcess; ready: Promise<string>; stdout: () => s
   return { child, ready, stdout: () => stdout };
 }
 
+/** Runs `command` in the project folder to its exit, on the test's embedded database, and what it wrote. */
+function runToExit(command: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { DATABASE_URL: _postgres, ...inherited } = process.env;
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: root,
+    env: { ...inherited, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}`, DATA_DIR: dataDir, LOG_LEVEL: 'info', NODE_ENV: 'development', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** A port something else listens on, for as long as the test needs it busy. */
+async function busyPort(): Promise<{ port: number; release: () => Promise<void> }> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { port, release: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
 function stop(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
     child.on('exit', (code) => resolve(code));
@@ -77,6 +103,60 @@ describe('npm start', () => {
     const again = await second.ready;
     expect([...again.matchAll(/Bearer (gw_\S+)/g)].map((match) => match[1])).toEqual(keys);
     expect(await stop(second.child)).toBe(0);
+  }, 120_000);
+});
+
+describe('a port already in use', () => {
+  it.each([
+    ['PORT', {}],
+    ['METRICS_PORT', { PORT: '0' }],
+  ])('%s: one line naming the variable, a non-zero exit, no stack, the data directory released', async (variable, env: Record<string, string>) => {
+    const busy = await busyPort();
+    try {
+      const run = await runToExit([process.execPath, 'dist/src/main.js'], { HOST: '127.0.0.1', DEPOSIT_SANDBOX_PORT: '0', QR_SANDBOX_PORT: '0', ...env, [variable]: String(busy.port) });
+      expect(run.code).not.toBe(0);
+      expect(run.code).not.toBeNull();
+      const lines = run.stderr.trim().split('\n');
+      expect(lines, run.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^${variable}=${busy.port}: port ${busy.port} on 127\\.0\\.0\\.1 is already in use.*set ${variable} to a free port`));
+      // The log says it too (stdout is a pipe: JSON lines), without a stack.
+      const fatal = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { level: number; msg: string; code?: string; err?: unknown }).find((line) => line.level === 60);
+      expect(fatal).toMatchObject({ msg: lines[0], code: 'EADDRINUSE' });
+      expect(fatal?.err).toBeUndefined();
+      expect(run.stdout).not.toContain('"stack"');
+      expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
+    } finally {
+      await busy.release();
+    }
+  }, 120_000);
+});
+
+describe('npm run client', () => {
+  it('answers without compiling when nothing changed, with nothing but its answer', async () => {
+    const { STAMP } = await import('../../src/cli/build-if-stale.mjs');
+    const before = await stat(path.join(root, STAMP));
+    // The script as npm runs it (sh -c, from the project folder), with the arguments npm appends.
+    const { scripts } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const run = await runToExit(['sh', '-c', `${scripts.client} --help`]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage:\n  npm run client -- create/);
+    expect(run.stderr).toBe('');
+    expect((await stat(path.join(root, STAMP))).mtimeMs).toBe(before.mtimeMs);
+  });
+
+  it('says in one line what to do instead while a gateway holds the embedded database', async () => {
+    const gateway = start();
+    await gateway.ready;
+    try {
+      const run = await runToExit([process.execPath, 'dist/src/cli/client.js', 'list']);
+      expect(run.code).toBe(75);
+      expect(run.stdout).toBe('');
+      const lines = run.stderr.trim().split('\n');
+      expect(lines, run.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^The embedded database in .+ is in use by process ${gateway.child.pid}\\b.*DATABASE_URL.*createApiClient`));
+    } finally {
+      expect(await stop(gateway.child)).toBe(0);
+    }
   }, 120_000);
 });
 

@@ -47,7 +47,8 @@ const capturingLogger = (lines: string[]) =>
   });
 
 const logger = capturingLogger(logLines);
-const adapter = createDepositGatewayAdapter({ timeoutMs: 400, maxRetries: 2, retryBaseMs: 10, logger });
+// Bound to `provider` as the provider registry binds every adapter's logger.
+const adapter = createDepositGatewayAdapter({ timeoutMs: 400, maxRetries: 2, retryBaseMs: 10, logger: logger.child({ provider: 'deposit-gateway' }) });
 const sandboxLogger = capturingLogger(sandboxLines);
 
 let seq = 0;

@@ -113,6 +113,6 @@ export async function postRaw(url: string, body: unknown, key?: string): Promise
 
 /** A sample of the gateway's /metrics: `pattern`'s first group, as an operator's scrape reads it (0 while it has no sample). */
 export async function metric(t: TestGateway, pattern: RegExp): Promise<number> {
-  const text = await (await fetch(`${t.gateway.url}/metrics`)).text();
+  const text = await (await fetch(t.gateway.metricsUrl)).text();
   return Number(pattern.exec(text)?.[1] ?? 0);
 }

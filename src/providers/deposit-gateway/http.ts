@@ -53,7 +53,8 @@ export class DepositGatewayHttp {
 
   private async attempt(account: MerchantAccount, call: Call, attempt: number): Promise<Attempt> {
     const started = performance.now();
-    const log = { provider: 'deposit-gateway', account: account.code, method: call.method, path: call.path, attempt };
+    // No `provider`: the registry's logger binds it (a second one would repeat the key in the line).
+    const log = { account: account.code, method: call.method, path: call.path, attempt };
     const headers: Record<string, string> = {
       authorization: `Bearer ${account.apiKey}`,
       accept: 'application/json',

@@ -82,7 +82,9 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxRetries = options.maxRetries ?? 2;
   const wire: QrWire = { ...QR_WIRE, ...options.wire };
-  const log = options.logger?.child({ provider: 'qr-gateway' });
+  // The provider registry hands every adapter a logger that binds `provider` already: a second
+  // binding would write the key twice on every line.
+  const log = options.logger;
 
   async function call(account: MerchantAccount, method: 'GET' | 'POST', path: string, callOptions: CallOptions): Promise<HttpOutcome> {
     const url = `${account.baseUrl.replace(/\/+$/, '')}${path}`;

@@ -157,7 +157,8 @@ interface FailureRule {
  * await sandbox.close();
  */
 export async function startDepositGatewaySandbox(options: DepositGatewaySandboxOptions): Promise<DepositGatewaySandbox> {
-  const logger = options.logger?.child({ component: 'deposit-gateway-sandbox' });
+  // `sandbox`, as the QR sandbox names itself: the sandbox host's logger binds `component` already.
+  const logger = options.logger?.child({ sandbox: 'deposit-gateway' });
   const clock = new ScaledClock(options.timeScale ?? 1);
   const store = new SandboxStore();
   for (const account of options.accounts) store.accounts.set(account.apiKey, { ...account });
