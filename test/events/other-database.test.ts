@@ -7,16 +7,13 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EVENT_BUS_SQL_MARK } from '../../src/kernel/events/event-bus.js';
-import { MARK_SQL } from '../../src/kernel/events/event-log.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositUpdatedSubscription } from '../deposits/operations.js';
 import { collect, eventsAfter, subscribed } from '../deposits/support.js';
 import type { TestDatabase } from '../support/database.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
-import { collectNotifications } from '../support/notifications.js';
 import { wsClient } from '../support/ws.js';
-import { insertDeposit } from '../webhooks/support.js';
+import { lateCommitIsNeverSkipped } from './late-commit.js';
 
 interface HeldTransaction {
   /** Its transaction id (64-bit, as text). */
@@ -58,17 +55,6 @@ async function holdWriteInAnotherDatabase(): Promise<HeldTransaction> {
       await admin.end();
     },
   };
-}
-
-/** Inserts an event as any writer does (the trigger draws its position) and returns the position. */
-async function appendRaw(session: pg.Client, subjectId: string, clientId: string): Promise<bigint> {
-  const { rows } = await session.query<{ position: string }>(
-    `insert into payment_event (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)
-     values ('evt_' || substr(md5(random()::text), 1, 24), 'deposit', $1, $2, 'dg-test', false, 'deposit.status_changed', 'PENDING', 'PENDING', '{}', now())
-     returning position::text`,
-    [subjectId, clientId],
-  );
-  return BigInt(rows[0]!.position);
 }
 
 describe.skipIf(!process.env.DATABASE_URL)('a write transaction held open in another database on the same server', () => {
@@ -125,63 +111,10 @@ describe.skipIf(!process.env.DATABASE_URL)('a write transaction held open in ano
   });
 
   it("still holds back an event while a lower position of the gateway's own database may commit, and reads both once it has", async () => {
-    const deposits = [await insertDeposit(t), await insertDeposit(t)];
-    const [a, b] = deposits as [(typeof deposits)[0], (typeof deposits)[0]];
-    const events = t.gateway.services.events;
-    const cursor = (await events.page(t.gateway.db.fork(), { limit: 10_000 })).at(-1)?.position;
-    const live = await collectNotifications(t.gateway.services.pubsub);
-    const sessionA = new pg.Client({ connectionString: t.database.env.DATABASE_URL });
-    const sessionB = new pg.Client({ connectionString: t.database.env.DATABASE_URL });
-    await sessionA.connect();
-    await sessionB.connect();
-    try {
-      // given: in the gateway's database, A has its transaction id first, B then draws a position,
-      // then A draws a higher one and commits (all younger than the other database's transaction)
-      await sessionA.query('begin');
-      const { rows } = await sessionA.query<{ xid: string }>('select pg_current_xact_id()::text as xid');
-      expect(BigInt(rows[0]!.xid)).toBeGreaterThan(BigInt(held.xid));
-      await sessionB.query('begin');
-      const positionB = await appendRaw(sessionB, b.id, b.clientId!);
-      const positionA = await appendRaw(sessionA, a.id, a.clientId!);
-      expect(positionA).toBeGreaterThan(positionB);
-      await sessionA.query('commit');
-
-      // when: the bus reads the log twice (its reads never overlap, so the first has published
-      // what it found) and a page is read after a mark covering both positions
-      const busReads: string[] = [];
-      const unwatch = t.gateway.db.watchQueries((sql) => {
-        if (sql.includes(EVENT_BUS_SQL_MARK)) busReads.push(sql);
-      });
-      try {
-        t.gateway.eventBus.wake();
-        await expect.poll(() => busReads.length, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(1);
-        t.gateway.eventBus.wake();
-        await expect.poll(() => busReads.length, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(2);
-      } finally {
-        unwatch();
-      }
-      await t.gateway.db.fork().execute(`with mark as (${MARK_SQL}) select 1`);
-      const whileOpen = await events.page(t.gateway.db.fork(), { after: cursor, limit: 10 });
-
-      // then: A's committed event is held back, since B's lower position could still commit
-      expect(whileOpen.map((event) => event.subjectId)).not.toContain(a.id);
-      expect(live.seen.map((event) => event.subjectId)).not.toContain(a.id);
-
-      // when: B commits, the other database's transaction still open
-      await sessionB.query('commit');
-
-      // then: both, in position order, for the pager and for the live subscriber
-      await expect
-        .poll(async () => (await events.page(t.gateway.db.fork(), { after: cursor, limit: 10 })).map((event) => event.subjectId), { timeout: 10_000 })
-        .toEqual([b.id, a.id]);
-      await expect.poll(() => live.seen.filter((event) => event.subjectId === a.id || event.subjectId === b.id).map((event) => event.subjectId), { timeout: 10_000 }).toEqual([b.id, a.id]);
-      expect(await held.stillOpen()).toBe(true);
-    } finally {
-      live.stop();
-      await sessionA.query('rollback').catch(() => undefined);
-      await sessionB.query('rollback').catch(() => undefined);
-      await sessionA.end();
-      await sessionB.end();
-    }
+    // All younger than the other database's transaction, which stays open throughout.
+    await lateCommitIsNeverSkipped(t, {
+      onFirstTransaction: (xid) => expect(xid).toBeGreaterThan(BigInt(held.xid)),
+      afterward: async () => expect(await held.stillOpen()).toBe(true),
+    });
   });
 });
