@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.js';
 import { PAYMENT_EVENTS_TOPIC } from '../../src/kernel/events/event-notification.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { acknowledgedSocket, rawSocket as rawWs } from '../support/ws.js';
 
 let t: TestGateway;
 
@@ -23,44 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-interface RawSocket {
-  socket: WebSocket;
-  /** Every message received, parsed. */
-  messages: Array<{ id?: string; type: string; payload?: unknown }>;
-  closed: Promise<{ code: number; reason: string }>;
-  send(message: unknown): void;
-  /** Resolves with the first message (already received or to come) that matches. */
-  next(predicate: (message: { id?: string; type: string; payload?: unknown }) => boolean): Promise<{ id?: string; type: string; payload?: unknown }>;
-}
-
-async function rawSocket(protocols: string[] = ['graphql-transport-ws']): Promise<RawSocket> {
-  const socket = new WebSocket(t.gateway.wsUrl, protocols);
-  const messages: RawSocket['messages'] = [];
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  socket.on('message', (data: WebSocket.RawData) => messages.push(JSON.parse(String(data)) as RawSocket['messages'][number]));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  return {
-    socket,
-    messages,
-    closed,
-    send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
-    next: async (predicate) => {
-      await expect.poll(() => messages.some(predicate), { timeout: 10_000, interval: 10 }).toBe(true);
-      return messages.find(predicate)!;
-    },
-  };
-}
-
-/** A socket past `connection_ack` with the key. */
-async function acknowledged(key: string): Promise<RawSocket> {
-  const raw = await rawSocket();
-  raw.send({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } });
-  await raw.next((message) => message.type === 'connection_ack');
-  return raw;
-}
+const rawSocket = (protocols?: string[]) => rawWs(t.gateway.wsUrl, protocols);
+const acknowledged = (key: string) => acknowledgedSocket(t.gateway.wsUrl, key);
 
 const STREAM = 'subscription ProtocolStream { depositUpdated { id status } }';
 const subscribers = () => t.gateway.services.pubsub.subscriberCount(PAYMENT_EVENTS_TOPIC);

@@ -4,8 +4,8 @@
 
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { acknowledgedSocket, type RawSocket } from '../support/ws.js';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -139,38 +139,9 @@ describe('a malformed envelope over HTTP', () => {
   });
 });
 
-interface RawSocket {
-  messages: Array<{ id?: string; type: string; payload?: any }>;
-  closed: Promise<{ code: number; reason: string }>;
-  send(message: unknown): void;
-  answer(id: string): Promise<{ id?: string; type: string; payload?: any }>;
-  close(): void;
-}
-
-/** A graphql-transport-ws socket past `connection_ack`. */
-async function acknowledged(): Promise<RawSocket> {
-  const socket = new WebSocket(t.gateway.wsUrl, ['graphql-transport-ws']);
-  const messages: RawSocket['messages'] = [];
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  socket.on('message', (data: WebSocket.RawData) => messages.push(JSON.parse(String(data)) as RawSocket['messages'][number]));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  const raw: RawSocket = {
-    messages,
-    closed,
-    send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
-    answer: async (id) => {
-      await expect.poll(() => messages.some((message) => message.id === id), { timeout: 10_000, interval: 10 }).toBe(true);
-      return messages.find((message) => message.id === id)!;
-    },
-    close: () => socket.close(),
-  };
-  raw.send({ type: 'connection_init', payload: { authorization: `Bearer ${t.keys.webCashier}` } });
-  await expect.poll(() => messages.some((message) => message.type === 'connection_ack'), { timeout: 10_000, interval: 10 }).toBe(true);
-  return raw;
-}
+/** A graphql-transport-ws socket of the web cashier past `connection_ack`. */
+const acknowledged = () => acknowledgedSocket(t.gateway.wsUrl, t.keys.webCashier);
+const answer = (raw: RawSocket, id: string) => raw.next((message) => message.id === id);
 
 interface WsCase {
   name: string;
@@ -204,16 +175,16 @@ describe('a malformed envelope over graphql-ws', () => {
       const id = randomUUID();
       const { result, lines } = await logsDuring(async () => {
         raw.send({ id, type: 'subscribe', payload: one.payload });
-        return raw.answer(id);
+        return answer(raw, id);
       });
       expect(result).toEqual({ id, type: 'error', payload: [{ message: expect.stringMatching(one.message), extensions: { code: one.code } }] });
       expectQuiet(lines);
       // Still open: the next operation runs.
       const next = randomUUID();
       raw.send({ id: next, type: 'subscribe', payload: { query: VIEWER } });
-      expect((await raw.answer(next)).type).toBe('next');
+      expect((await answer(raw, next)).type).toBe('next');
     } finally {
-      raw.close();
+      raw.socket.close();
     }
   });
 
@@ -223,12 +194,12 @@ describe('a malformed envelope over graphql-ws', () => {
       const id = randomUUID();
       const { result, lines } = await logsDuring(async () => {
         raw.send(`{"id": "${id}", "type": "subscribe", "payload": {"query": "subscription ($id: ID!) { depositUpdated(id: $id) { id } }", "variables": {"id": ${nested(20_000)}}}}`);
-        return raw.answer(id);
+        return answer(raw, id);
       });
       expect(result).toEqual({ id, type: 'error', payload: [{ message: expect.stringMatching(/"variables" nests objects and arrays deeper than 32 levels/), extensions: { code: 'JSON_TOO_DEEP' } }] });
       expectQuiet(lines);
     } finally {
-      raw.close();
+      raw.socket.close();
     }
   });
 
@@ -253,14 +224,14 @@ describe('a malformed envelope over graphql-ws', () => {
       const { result, lines } = await logsDuring(async () => {
         raw.send({ id: query, type: 'subscribe', payload: { query: 'query ($id: ID!) { deposit(id: $id) { id } }', variables: { id: [true] } } });
         raw.send({ id: subscription, type: 'subscribe', payload: { query: 'subscription ($id: ID!) { depositUpdated(id: $id) { id } }' } });
-        return [await raw.answer(query), await raw.answer(subscription)];
+        return [await answer(raw, query), await answer(raw, subscription)];
       });
       for (const answer of result) {
         expect(answer).toMatchObject({ type: 'next', payload: { errors: [{ message: expect.stringMatching(/^Variable "\$id"/), extensions: { code: 'BAD_USER_INPUT' } }] } });
       }
       expectQuiet(lines);
     } finally {
-      raw.close();
+      raw.socket.close();
     }
   });
 
@@ -289,9 +260,9 @@ describe('a malformed envelope over graphql-ws', () => {
     try {
       const id = randomUUID();
       raw.send({ id, type: 'subscribe', payload: { query: 'mutation { revokeApiClient(input: { id: "cli_x" }) { userErrors { code } } }' } });
-      expect((await raw.answer(id)).type).toBe('next');
+      expect((await answer(raw, id)).type).toBe('next');
     } finally {
-      raw.close();
+      raw.socket.close();
     }
   });
 });

@@ -3,6 +3,7 @@
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
+import { expect } from 'vitest';
 import WebSocket from 'ws';
 
 export function wsClient(url: string, connectionParams?: Record<string, unknown>): Client {
@@ -64,4 +65,52 @@ export function take<TResult, TVariables extends Record<string, unknown>>(
       },
     );
   });
+}
+
+/** One message of the graphql-transport-ws protocol, parsed. */
+export interface RawMessage {
+  id?: string;
+  type: string;
+  // Payloads are whatever a test sends or the server answers: each test reads the fields it expects.
+  payload?: any;
+}
+
+/** A WebSocket spoken to message by message, for tests of the protocol itself. */
+export interface RawSocket {
+  socket: WebSocket;
+  /** Every message received, parsed. */
+  messages: RawMessage[];
+  closed: Promise<{ code: number; reason: string }>;
+  send(message: unknown): void;
+  /** Resolves with the first message (already received or to come) that matches. */
+  next(predicate: (message: RawMessage) => boolean): Promise<RawMessage>;
+}
+
+export async function rawSocket(url: string, protocols: string[] = ['graphql-transport-ws']): Promise<RawSocket> {
+  const socket = new WebSocket(url, protocols);
+  const messages: RawMessage[] = [];
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  socket.on('message', (data: WebSocket.RawData) => messages.push(JSON.parse(String(data)) as RawMessage));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  return {
+    socket,
+    messages,
+    closed,
+    send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
+    next: async (predicate) => {
+      await expect.poll(() => messages.some(predicate), { timeout: 10_000, interval: 10 }).toBe(true);
+      return messages.find(predicate)!;
+    },
+  };
+}
+
+/** A graphql-transport-ws socket past `connection_ack` with the key. */
+export async function acknowledgedSocket(url: string, key: string): Promise<RawSocket> {
+  const raw = await rawSocket(url);
+  raw.send({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } });
+  await raw.next((message) => message.type === 'connection_ack');
+  return raw;
 }
