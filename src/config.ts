@@ -398,6 +398,9 @@ function parseMerchantAccounts(json: string, registry: ProviderRegistry, problem
       continue;
     }
     const { mode, prefix } = checked;
+    // The provider's own rule for its base URL (a path prefix its endpoints live under, say).
+    const baseUrlProblem = !account.sandbox && account.baseUrl ? registry.get(account.provider)?.baseUrlRule?.(account.baseUrl) : undefined;
+    if (baseUrlProblem) problems.push(`MERCHANT_ACCOUNTS[${account.code}].baseUrl: ${baseUrlProblem}`);
     if (account.livemode !== undefined && account.livemode !== (mode === 'live')) {
       problems.push(
         `MERCHANT_ACCOUNTS[${account.code}].livemode: is ${account.livemode} but the apiKey is a ${mode} key (${prefix}); the key's prefix decides, so correct or drop livemode`,
