@@ -237,6 +237,13 @@ for (const [country, currency, ok, tooPrecise] of [
   latam(country, `amount ${tooPrecise} ${currency}`, { amount: tooPrecise }, 'amount.decimals');
   latam(country, 'currency EUR instead of the country currency', { currency: 'EUR', amount: '50.00' }, 'currency');
 }
+// The currency override (A30): US dollars anywhere, with two decimals even where the country's currency has none.
+for (const country of ['CHILE', 'PERU', 'MEXICO', 'COLOMBIA']) {
+  latam(country, 'currency USD override (A30)', { currency: 'USD', amount: '50.25' }, 'accepted');
+  latam(country, 'currency USD override with 3 decimals', { currency: 'USD', amount: '50.255' }, 'amount.decimals');
+  latam(country, 'currency GBP override', { currency: 'GBP', amount: '50.00' }, 'currency');
+}
+latam('PERU', 'currency MXN of another LATAM country', { currency: 'MXN', amount: '50.00' }, 'currency');
 latam('CHILE', 'amount 5000.00 written with decimals', { amount: '5000.50' }, 'amount.decimals');
 latam('COLOMBIA', 'amount 1', { amount: '1' }, 'accepted');
 // Methods.

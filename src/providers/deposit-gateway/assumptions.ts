@@ -59,6 +59,19 @@ export const LATAM_CURRENCY: Readonly<Record<LatamCountry, string>> = {
 };
 
 /**
+ * A30. LATAM deposit `currency` override: "Override; defaults to the country currency", with the
+ * per-solution currencies "not shown". Assumed the country's currency (A6) or US dollars, the one
+ * foreign currency LATAM merchants price in; anything else is refused rather than converted.
+ * Payouts keep the country's currency alone: there "country ... selects rail and currency".
+ */
+export const LATAM_CURRENCY_OVERRIDES: readonly string[] = ['USD'];
+
+/** The currencies a LATAM deposit in `country` may be made in: its own (A6), then the overrides (A30). */
+export function latamDepositCurrencies(country: LatamCountry): string[] {
+  return [...new Set([LATAM_CURRENCY[country], ...LATAM_CURRENCY_OVERRIDES])];
+}
+
+/**
  * A7. Allowed LATAM `documentType` values (case-sensitive): "not shown". Assumed each country's
  * national identity documents.
  */

@@ -22,6 +22,7 @@ import {
   LATAM_DOCUMENT_TYPES,
   LATAM_REDIRECT_URLS_HTTPS_ONLY,
   LATAM_REDIRECT_URLS_REQUIRED,
+  latamDepositCurrencies,
   OPEN_BANKING_CURRENCY,
   PAYOUT_DOCUMENT_TYPES,
   PAYOUT_REQUIRED_BENEFICIARY_FIELDS,
@@ -251,7 +252,7 @@ function checkLatam(
   }
   const country = details.country;
   const name = title(country);
-  checkCurrencyIn(out, amount, [LATAM_CURRENCY[country]], `${name} (the country's currency)`);
+  checkCurrencyIn(out, amount, latamDepositCurrencies(country), `${name} (the country's currency, or an override of A30)`);
 
   const methods = LATAM_METHODS[country];
   if (methods) {

@@ -10,6 +10,7 @@ import {
   HOSTED_CHECKOUT_DEFAULT_CURRENCY,
   LATAM_COUNTRIES,
   LATAM_CURRENCY,
+  LATAM_CURRENCY_OVERRIDES,
   LATAM_DOCUMENT_TYPES,
   OPEN_BANKING_CURRENCY,
   PAYOUT_DOCUMENT_TYPES,
@@ -390,7 +391,7 @@ export function isValidCpf(digits: string): boolean {
 
 const LATAM_METHODS: Readonly<Partial<Record<LatamCountry, readonly string[]>>> = { CHILE: ['cards', 'bank'], PERU: ['bank', 'qr'] };
 
-// The LATAM `currency` override accepts only the country currency (A6): a conversion nobody asked for is worse than a 422.
+// The LATAM `currency` override accepts the country currency (A6) or one of A30's; a conversion nobody asked for is worse than a 422.
 function latam(body: Body, headerKey: string | null, context: ValidationContext): ValidPayment {
   const country = body.country as LatamCountry;
   const allowedMethods = LATAM_METHODS[country];
@@ -403,7 +404,8 @@ function latam(body: Body, headerKey: string | null, context: ValidationContext)
   }
   const expected = LATAM_CURRENCY[country];
   const currency = currencyOf(body, expected);
-  if (currency !== expected) reject(`Unsupported currency ${currency} for ${country}; use ${expected}`);
+  const accepted = [expected, ...LATAM_CURRENCY_OVERRIDES.filter((other) => other !== expected)];
+  if (!accepted.includes(currency)) reject(`Unsupported currency ${currency} for ${country}; use ${accepted.join(' or ')}`);
   const amount = amountOf(body, currency);
   const shared = sharedFields(body, headerKey, context);
   const who = customer(body);
