@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, redirect, sendHtml, sendText } from './http.js';
 import { readCard } from './card-processor.js';
-import { cardFieldsPage, cardLoaderScript, checkoutPage, messagePage, paymentPage, resultPage } from './pages.js';
+import { CARD_FIELDS_SCRIPT_HASH, cardFieldsPage, cardLoaderScript, checkoutPage, messagePage, paymentPage, resultPage } from './pages.js';
 import { SandboxError, type Outcome, type Simulator } from './simulator.js';
 import { TERMINAL_PAYMENT_STATUSES, type PaymentRecord, type SandboxStore } from './store.js';
 import type { ScaledClock } from './clock.js';
@@ -123,6 +123,7 @@ export class HostedPages {
         checkout: query.get('checkout') ?? '',
         brands: query.get('brands') || DEFAULT_CARD_BRANDS,
       }),
+      { scriptHashes: [CARD_FIELDS_SCRIPT_HASH] },
     );
   }
 
@@ -141,7 +142,7 @@ export class HostedPages {
     const reading = readCard(fields, payment.amount, brands, this.clock.now());
     if (!reading.ok) {
       const form = { payment, action: `/card/${encodeURIComponent(payment.reference)}`, resultUrl: resultUrl.toString(), checkout: fields.get('checkout') ?? '', brands: brands.join(' ') };
-      return sendHtml(response, 422, cardFieldsPage({ ...form, error: reading.error }));
+      return sendHtml(response, 422, cardFieldsPage({ ...form, error: reading.error }), { scriptHashes: [CARD_FIELDS_SCRIPT_HASH] });
     }
     try {
       this.simulator.authorizeCard(payment, reading.authorization);
