@@ -101,14 +101,33 @@ export const HOSTED_CHECKOUT_DEFAULT_CURRENCY = 'EUR';
 /**
  * A11. Sandbox test triggers beyond the spec's `.13` decline rule, for flows the spec leaves to
  * the dashboard: a payout whose beneficiary `account_number` ends in `13` bounces, one ending in
- * `31` is paid and then reverted; a refund whose amount ends in `13` (minor units) is rejected.
+ * `31` is paid and then reverted, one ending in `41` fails (payout.failed); a refund whose amount
+ * ends in `13` (minor units) is rejected, one ending in `31` is cancelled (refund_status
+ * `cancelled`, announced by a `refund.cancelled` event). Test cards of the embedded card form
+ * decline with each of the spec's decline reasons; two show issuer signals that "collapse into
+ * `declined`", with the processor code in `status_reason`.
  */
 export const SANDBOX_TRIGGERS = {
   declineAmountSuffix: '.13',
   payoutBounceAccountSuffix: '13',
   payoutRevertAccountSuffix: '31',
+  payoutFailAccountSuffix: '41',
   refundRejectMinorSuffix: '13',
+  refundCancelMinorSuffix: '31',
+  /** Card number -> [decline_reason, status_reason]. */
+  declineCards: {
+    '4000000000000002': ['declined', '05 Do not honour'],
+    '4000000000000119': ['declined', '51 Insufficient funds'],
+    '4000000000000101': ['declined', '43 Stolen card, pick up'],
+    '4000000000000069': ['expired_card', '54 Expired card'],
+    '4000000000000127': ['invalid_details', '82 CVV mismatch'],
+    '4000000000003063': ['verification_failed', '3DS authentication failed'],
+    '4000000000000036': ['too_many_attempts', '75 Allowable number of attempts exceeded'],
+  },
 } as const;
+
+/** The spec's card decline reasons (Cards: `decline_reason`), all of which the sandbox can give. */
+export const CARD_DECLINE_REASONS = ['expired_card', 'invalid_details', 'verification_failed', 'too_many_attempts', 'declined'] as const;
 
 /** A12. Webhook signature freshness: "about 5 minutes"; taken as 300 seconds either way. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

@@ -203,7 +203,7 @@ export class Api {
         ...base,
         script_url: `${this.checkoutUrl}/js/loader/${encodeURIComponent(payment.reference)}.js?checkout=${checkout}`,
         integrity: `sha384-${randomBytes(48).toString('base64')}`,
-        brands: DEFAULT_CARD_BRANDS,
+        brands: caller.account.cardBrands ?? DEFAULT_CARD_BRANDS,
       },
     };
   }

@@ -31,18 +31,48 @@ function layout(title: string, content: string, options: { framed?: boolean } = 
 
 const TEST_BADGE = '<span class="badge">SANDBOX</span>';
 
-function actions(basePath: string, extraFields = ''): string {
+/**
+ * What the payer can do on a sandbox page, by the path segment each button posts to: the spec's two
+ * transitions first, then the statuses it lists without a transition (A27), so a person can reach
+ * every status from the page as the test control can.
+ */
+export const PAGE_ACTIONS = {
+  pay: { outcome: 'approved', label: 'Pay' },
+  decline: { outcome: 'declined', label: 'Decline' },
+  authorize: { outcome: 'approved_for_payment', label: 'Authorise only' },
+  cancel: { outcome: 'cancelled', label: 'Cancel' },
+  expire: { outcome: 'expired', label: 'Let it expire' },
+  error: { outcome: 'error', label: 'Fail with an error' },
+} as const;
+
+export type PageAction = keyof typeof PAGE_ACTIONS;
+
+function actions(basePath: string, extraFields = '', options: { declineReasons?: readonly string[] } = {}): string {
+  const button = (action: PageAction, className: string) =>
+    `<button class="${className}" type="submit" formaction="${escapeHtml(basePath)}/${action}" name="action" value="${action}">${escapeHtml(PAGE_ACTIONS[action].label)}</button>`;
+  const reasons = options.declineReasons
+    ? `<label for="decline_reason">Decline reason</label><select id="decline_reason" name="decline_reason">${options.declineReasons
+        .map((reason) => `<option value="${escapeHtml(reason)}"${reason === 'declined' ? ' selected' : ''}>${escapeHtml(reason)}</option>`)
+        .join('')}</select>`
+    : '';
   return `${extraFields}
 <div class="actions">
-  <button class="pay" type="submit" formaction="${escapeHtml(basePath)}/pay" name="action" value="pay">Pay</button>
-  <button class="decline" type="submit" formaction="${escapeHtml(basePath)}/decline" name="action" value="decline">Decline</button>
-</div>`;
+  ${button('pay', 'pay')}
+  ${button('decline', 'decline')}
+</div>
+${reasons}
+<details class="more"><summary class="muted">Other outcomes</summary><div class="actions">
+  ${button('authorize', 'decline')}
+  ${button('cancel', 'decline')}
+  ${button('expire', 'decline')}
+  ${button('error', 'decline')}
+</div></details>`;
 }
 
 const METHOD_LABELS: Record<string, string> = { cards: 'Card', sepa: 'SEPA bank transfer', instant: 'Instant bank transfer', fps: 'Faster Payments (GB)' };
 
 /** GET /c/<session>: the hosted checkout page. Amount and account are locked to the session. */
-export function checkoutPage(session: SessionRecord): string {
+export function checkoutPage(session: SessionRecord, declineReasons?: readonly string[]): string {
   const methodField = session.method
     ? `<p class="muted">Pay with ${escapeHtml(METHOD_LABELS[session.method] ?? session.method)}</p><input type="hidden" name="method" value="${escapeHtml(session.method)}">`
     : `<label for="method">Payment method</label><select id="method" name="method">${Object.entries(METHOD_LABELS)
@@ -65,19 +95,19 @@ export function checkoutPage(session: SessionRecord): string {
     'Checkout',
     `${TEST_BADGE}<h1>Checkout</h1><p class="muted">Session ${escapeHtml(session.id)}${session.merchantReference ? ` · order ${escapeHtml(session.merchantReference)}` : ''}</p>
 <div class="amount">${escapeHtml(session.amount.toDecimal())} ${escapeHtml(session.amount.currency)}</div>
-<form method="post" action="/c/${escapeHtml(session.id)}/pay">${actions(`/c/${session.id}`, methodField + detailFields)}</form>`,
+<form method="post" action="/c/${escapeHtml(session.id)}/pay">${actions(`/c/${session.id}`, methodField + detailFields, declineReasons ? { declineReasons } : {})}</form>`,
   );
 }
 
 /** GET /r/<reference> (and the simulated acquirer page): the player completes or declines a direct payment. */
-export function paymentPage(payment: PaymentRecord, basePath: string): string {
+export function paymentPage(payment: PaymentRecord, basePath: string, declineReasons?: readonly string[]): string {
   const railName: Record<string, string> = { cards: 'Card', openbanking: 'Bank transfer', latam: 'Local payment', upi: 'UPI', pix: 'PIX', crypto: 'Crypto' };
   return layout(
     'Complete your payment',
     `${TEST_BADGE}<h1>${escapeHtml(railName[payment.rail] ?? payment.rail)} payment</h1><p class="muted">Reference ${escapeHtml(payment.reference)}</p>
 <div class="amount">${escapeHtml(payment.amount.toDecimal())} ${escapeHtml(payment.amount.currency)}</div>
 <dl><dt>Payer</dt><dd>${escapeHtml(payment.customerName ?? '—')}</dd><dt>Order</dt><dd>${escapeHtml(payment.merchantReference ?? '—')}</dd></dl>
-<form method="post" action="${escapeHtml(basePath)}/pay">${actions(basePath)}</form>`,
+<form method="post" action="${escapeHtml(basePath)}/pay">${actions(basePath, '', declineReasons ? { declineReasons } : {})}</form>`,
   );
 }
 
