@@ -169,6 +169,8 @@ const merchantAccountSchema = z.object({
   baseUrl: url.optional(),
   apiKey: z.string().min(8, 'apiKey is too short'),
   webhookSecrets: z.array(z.string().min(8, 'webhook secrets need at least 8 characters')).min(1),
+  /** Players go to the provider's own checkout host, not the acquirer's page, where the provider offers it. */
+  whiteLabel: z.boolean().optional(),
 });
 
 const portNumber = z

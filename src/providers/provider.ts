@@ -47,6 +47,12 @@ export interface MerchantAccount {
   apiKey: string;
   /** Current webhook signing secret first; older ones still accepted during rotation. */
   webhookSecrets: string[];
+  /**
+   * Send players to the provider's own checkout host rather than the acquirer's page, where the
+   * provider offers the choice (the deposit gateway's `white_label`). A merchant-wide presentation
+   * choice, so an account setting and not a per-deposit field. Default false.
+   */
+  whiteLabel?: boolean;
 }
 
 /** Customer details a rail may require. Field names are the gateway's, not a provider's. */
@@ -80,7 +86,15 @@ export const RAIL_BLOCK = {
 
 /** The rail block of a deposit request: exactly one. */
 export type RailDetails =
-  | { rail: 'HOSTED_CHECKOUT'; preselect?: { method: string; bankCountry?: string }; expiresInSeconds?: number }
+  | {
+      rail: 'HOSTED_CHECKOUT';
+      preselect?: { method: string; bankCountry?: string };
+      expiresInSeconds?: number;
+      /** Where the player goes after paying; `returnUrl` when absent. */
+      successUrl?: string;
+      /** Where the player goes after abandoning or failing; `returnUrl` when absent. */
+      cancelUrl?: string;
+    }
   | { rail: 'CARD' }
   | { rail: 'OPEN_BANKING'; method: string; bankCountry: string }
   | {
@@ -114,6 +128,8 @@ export interface CreateDepositRequest {
   details: RailDetails;
   customer: Customer;
   returnUrl?: string;
+  /** The client's own key/value pairs, sent where the provider takes them (echoed back on the payment). */
+  metadata?: Record<string, string>;
 }
 
 /** What a provider says about one deposit, mapped to domain terms. */

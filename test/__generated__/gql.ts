@@ -22,6 +22,7 @@ type Documents = {
     "\n  query Deposits($first: Int, $after: String, $filter: DepositFilter) {\n    deposits(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...DepositFields events { id type toStatus } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.DepositsDocument,
     "\n  query Events($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { cursor node { id type subjectId fromStatus toStatus deposit { id status } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.EventsDocument,
     "\n  subscription DepositUpdated($id: ID) {\n    depositUpdated(id: $id) { id status providerStatus declineReason amount { amount currency } fee { amount currency } net { amount currency } }\n  }\n": typeof types.DepositUpdatedDocument,
+    "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n": typeof types.DepositMetadataDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n      roles\n      keyPrefix\n      revokedAt\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  query ApiClients($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          name\n          roles\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.ApiClientsDocument,
     "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n    }\n  }\n": typeof types.MerchantAccountsDocument,
@@ -68,6 +69,7 @@ const documents: Documents = {
     "\n  query Deposits($first: Int, $after: String, $filter: DepositFilter) {\n    deposits(first: $first, after: $after, filter: $filter) {\n      edges { cursor node { ...DepositFields events { id type toStatus } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.DepositsDocument,
     "\n  query Events($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { cursor node { id type subjectId fromStatus toStatus deposit { id status } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.EventsDocument,
     "\n  subscription DepositUpdated($id: ID) {\n    depositUpdated(id: $id) { id status providerStatus declineReason amount { amount currency } fee { amount currency } net { amount currency } }\n  }\n": types.DepositUpdatedDocument,
+    "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n": types.DepositMetadataDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n      roles\n      keyPrefix\n      revokedAt\n    }\n  }\n": types.ViewerDocument,
     "\n  query ApiClients($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          name\n          roles\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.ApiClientsDocument,
     "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n    }\n  }\n": types.MerchantAccountsDocument,
@@ -152,6 +154,10 @@ export function graphql(source: "\n  query Events($first: Int, $after: String) {
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription DepositUpdated($id: ID) {\n    depositUpdated(id: $id) { id status providerStatus declineReason amount { amount currency } fee { amount currency } net { amount currency } }\n  }\n"): (typeof documents)["\n  subscription DepositUpdated($id: ID) {\n    depositUpdated(id: $id) { id status providerStatus declineReason amount { amount currency } fee { amount currency } net { amount currency } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n"): (typeof documents)["\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -66,3 +66,13 @@ export const DepositUpdatedSubscription = graphql(`
     depositUpdated(id: $id) { id status providerStatus declineReason amount { amount currency } fee { amount currency } net { amount currency } }
   }
 `);
+
+export const DepositMetadataQuery = graphql(`
+  query DepositMetadata($id: ID!) {
+    deposit(id: $id) {
+      id
+      status
+      metadata { key value }
+    }
+  }
+`);

@@ -19,6 +19,7 @@ import { Migration20261123220000_rejected_webhook_index } from './Migration20261
 import { Migration20261124100000_reconciliation_jobs } from './Migration20261124100000_reconciliation_jobs.js';
 import { Migration20261124110000_idempotency_columns } from './Migration20261124110000_idempotency_columns.js';
 import { Migration20261127100000_open_provider_names } from './Migration20261127100000_open_provider_names.js';
+import { Migration20261127120000_deposit_metadata } from './Migration20261127120000_deposit_metadata.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -39,4 +40,5 @@ export const migrations = [
   { name: 'Migration20261124100000_reconciliation_jobs', class: Migration20261124100000_reconciliation_jobs },
   { name: 'Migration20261124110000_idempotency_columns', class: Migration20261124110000_idempotency_columns },
   { name: 'Migration20261127100000_open_provider_names', class: Migration20261127100000_open_provider_names },
+  { name: 'Migration20261127120000_deposit_metadata', class: Migration20261127120000_deposit_metadata },
 ];

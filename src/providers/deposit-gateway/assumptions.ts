@@ -93,10 +93,32 @@ export const ECUADOR_EXPIRY_WINDOW_SECONDS = { min: 5 * 60, max: 72 * 3600 } as 
 export const OPEN_BANKING_CURRENCY: Readonly<Record<string, string>> = { NL: 'EUR', MT: 'EUR', GB: 'GBP' };
 
 /**
- * A10. Hosted checkout currency: the spec names a currency for partner integrations without its
- * field name. Assumed a `currency` field, default EUR, from the card currency list.
+ * A10. Hosted checkout currency: the session table lists no currency; "Partner integrations also
+ * refer to a currency ... their exact request-field names ...: not shown". Assumed a field named
+ * `currency` (the payment table's own name), values from the card currency list, default EUR.
+ * Should the provider ignore it, the session would settle in the account's own currency: the
+ * gateway's amount check then holds the deposit (flagged, never SUCCEEDED) rather than crediting
+ * another currency. To switch, rename the field here.
  */
+export const HOSTED_CHECKOUT_CURRENCY_FIELD = 'currency';
 export const HOSTED_CHECKOUT_DEFAULT_CURRENCY = 'EUR';
+
+/**
+ * A31. Hosted checkout `success_url` and `cancel_url`: named for partner integrations, with
+ * "requirements other than those two: not shown". Assumed optional, https only like `return_url`,
+ * and with the `?ref=&status=` of `return_url` appended: the player goes to `success_url` after an
+ * approved payment and to `cancel_url` after any other outcome, to `return_url` when the one that
+ * applies is absent.
+ */
+export const HOSTED_CHECKOUT_RETURN_FIELDS = { success: 'success_url', cancel: 'cancel_url' } as const;
+
+/**
+ * A32. `metadata`: "Opaque data echoed back on the payment (documented for cards)", in the shared
+ * payment table; the checkout session table has no such field. Assumed every POST /payments rail
+ * takes it (it is a shared field) as an object of string values, and a checkout session does not:
+ * there the gateway keeps the client's metadata on the deposit without sending it.
+ */
+export const CHECKOUT_SESSION_TAKES_METADATA = false;
 
 /**
  * A11. Sandbox test triggers beyond the spec's `.13` decline rule, for flows the spec leaves to

@@ -136,6 +136,9 @@ export function validateDepositRequest(account: MerchantAccount, request: Deposi
         // Spec (Checkout session request): "method, bankCountry ... omit to let the player choose".
         if (bankCountry !== undefined) checkBankCountry(out, [block, 'preselect', 'bankCountry'], method, bankCountry);
       }
+      // A31: the partner return addresses take return_url's rule.
+      if (details.successUrl !== undefined) checkHttpsUrl(out, [block, 'successUrl'], details.successUrl, 'successUrl');
+      if (details.cancelUrl !== undefined) checkHttpsUrl(out, [block, 'cancelUrl'], details.cancelUrl, 'cancelUrl');
       // Prefill is optional on the hosted page, but a wrong value would be shown to the player.
       if (customer.email !== undefined) checkEmail(out, customer.email);
       if (customer.country !== undefined) checkIsoCountry(out, customer.country);

@@ -141,6 +141,8 @@ export class Api {
       apiKey: caller.apiKey,
       amount: valid.value.amount,
       returnUrl: valid.value.returnUrl,
+      successUrl: valid.value.successUrl,
+      cancelUrl: valid.value.cancelUrl,
       merchantReference: valid.value.merchantReference,
       method: valid.value.method,
       bankCountry: valid.value.bankCountry,

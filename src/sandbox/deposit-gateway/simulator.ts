@@ -234,8 +234,9 @@ export class Simulator {
         customerEmail: field('email'),
         customerName: name,
         country: session.prefill.country ?? null,
-        successUrl: null,
-        errorUrl: null,
+        // A31: the session's partner return addresses play the part of the hosted link's own.
+        successUrl: session.successUrl ?? null,
+        errorUrl: session.cancelUrl ?? null,
         colombiaRedirectUrl: null,
       },
       session.id,
@@ -245,10 +246,15 @@ export class Simulator {
     return payment;
   }
 
-  /** Where the player goes after acting: `return_url` (or the LATAM addresses) with `?ref=&status=`. */
+  /**
+   * Where the player goes after acting, with `?ref=&status=`: the address for this outcome (LATAM
+   * successUrl / errorUrl, a session's success_url / cancel_url, A31) when there is one, else
+   * `return_url` (or Colombia's redirectUrl), else the generic result page.
+   */
   returnTarget(payment: PaymentRecord): string {
-    const approved = payment.status === 'approved';
-    const base = payment.returnUrl ?? payment.colombiaRedirectUrl ?? (approved ? payment.successUrl : payment.errorUrl) ?? `${this.checkoutUrl}/result`;
+    // A payment still open (authorised, say) has no outcome yet: it goes by return_url.
+    const outcomeUrl = payment.status === 'approved' ? payment.successUrl : TERMINAL_PAYMENT_STATUSES.has(payment.status) ? payment.errorUrl : null;
+    const base = outcomeUrl ?? payment.returnUrl ?? payment.colombiaRedirectUrl ?? `${this.checkoutUrl}/result`;
     const url = new URL(base);
     url.searchParams.set('ref', payment.reference);
     url.searchParams.set('status', payment.status);

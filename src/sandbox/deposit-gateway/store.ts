@@ -91,6 +91,9 @@ export interface SessionRecord {
   apiKey: string;
   amount: Money;
   returnUrl: string | null;
+  /** A31: the partner return addresses; absent in state saved before they existed. */
+  successUrl?: string | null;
+  cancelUrl?: string | null;
   merchantReference: string | null;
   method: string | null;
   bankCountry: string | null;

@@ -8,6 +8,8 @@ import {
   ECUADOR_EXPIRY_WINDOW_SECONDS,
   HOSTED_CHECKOUT_PRESELECT_METHODS,
   HOSTED_CHECKOUT_DEFAULT_CURRENCY,
+  HOSTED_CHECKOUT_CURRENCY_FIELD,
+  HOSTED_CHECKOUT_RETURN_FIELDS,
   LATAM_COUNTRIES,
   LATAM_CURRENCY,
   LATAM_CURRENCY_OVERRIDES,
@@ -499,6 +501,9 @@ function crypto(body: Body, headerKey: string | null, context: ValidationContext
 export interface ValidSession {
   amount: Money;
   returnUrl: string | null;
+  /** A31: where the player goes after an approved payment, and after any other outcome. */
+  successUrl: string | null;
+  cancelUrl: string | null;
   merchantReference: string | null;
   method: string | null;
   bankCountry: string | null;
@@ -510,7 +515,8 @@ const PREFILL_FIELDS = ['email', 'firstName', 'lastName', 'country', 'address1',
 
 export function validateSession(body: Body, context: ValidationContext): Validated<ValidSession> {
   return run(() => {
-    const currency = currencyOf(body, HOSTED_CHECKOUT_DEFAULT_CURRENCY);
+    // A10: the session's currency field; absent, the default.
+    const currency = currencyOf({ currency: body[HOSTED_CHECKOUT_CURRENCY_FIELD] }, HOSTED_CHECKOUT_DEFAULT_CURRENCY);
     if (!CARD_CURRENCIES.includes(currency)) reject(`Unsupported currency ${currency} for hosted checkout; supported currencies: ${CARD_CURRENCIES.join(', ')}`);
     const amount = amountOf(body, currency);
     const expiresInValue = body.expires_in;
@@ -536,9 +542,15 @@ export function validateSession(body: Body, context: ValidationContext): Validat
     }
     if (prefill.email !== undefined && !EMAIL_PATTERN.test(prefill.email)) reject(`email ${JSON.stringify(prefill.email)} is not a valid email address`);
     if (prefill.country !== undefined) alpha2Country(prefill.country);
+    const partnerUrl = (field: string): string | null => {
+      const value = optionalString(body, field);
+      return value === null ? null : httpsUrl(value, field, context.allowInsecureReturnUrls);
+    };
     return {
       amount,
       returnUrl: returnUrl === null ? null : httpsUrl(returnUrl, 'return_url', context.allowInsecureReturnUrls),
+      successUrl: partnerUrl(HOSTED_CHECKOUT_RETURN_FIELDS.success),
+      cancelUrl: partnerUrl(HOSTED_CHECKOUT_RETURN_FIELDS.cancel),
       merchantReference: merchantReference(body),
       method,
       bankCountry,
