@@ -182,12 +182,22 @@ describe('refund_status cancelled', () => {
   });
 
   it('the test control cancels a refund still under review, and refuses one already decided', async () => {
-    const reference = await approvedPayment();
-    const refund = await call('POST', '/refunds', { reference, amount: '5.00' });
-    sandbox.controls.cancelRefund(refund.body.refund.id);
-    await sandbox.controls.idle();
-    expect(sandbox.controls.refunds(reference)).toEqual([expect.objectContaining({ id: refund.body.refund.id, status: 'cancelled' })]);
-    expect(() => sandbox.controls.cancelRefund(refund.body.refund.id)).toThrow(/already cancelled/);
+    // A sandbox on a slow clock: the review takes a real second, so the control comes first.
+    const slow = await startDepositGatewaySandbox({ accounts: [{ apiKey: TEST_KEY, webhookSecret: SECRET }], timeScale: 10, autoComplete: false });
+    try {
+      const created = await fetch(`${slow.baseUrl}/payments`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...card, amount: '40.00' }) });
+      const reference = ((await created.json()) as Json).payment.reference as string;
+      slow.controls.complete(reference, 'approved');
+      const answer = await fetch(`${slow.baseUrl}/refunds`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ reference, amount: '5.00' }) });
+      const refundId = ((await answer.json()) as Json).refund.id as string;
+      slow.controls.cancelRefund(refundId);
+      await slow.controls.idle();
+      expect(slow.controls.refunds(reference)).toEqual([expect.objectContaining({ id: refundId, status: 'cancelled' })]);
+      expect(slow.controls.payment(reference)).toMatchObject({ refund_status: 'cancelled' });
+      expect(() => slow.controls.cancelRefund(refundId)).toThrow(/already cancelled/);
+    } finally {
+      await slow.close();
+    }
   });
 });
 

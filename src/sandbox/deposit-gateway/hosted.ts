@@ -12,8 +12,8 @@ import { SandboxError, type Outcome, type Simulator } from './simulator.js';
 import { TERMINAL_PAYMENT_STATUSES, type PaymentRecord, type SandboxStore } from './store.js';
 import type { ScaledClock } from './clock.js';
 
-/** What the checkout page's form may post: the player's choices, never the amount or the account. */
-const CHECKOUT_PAGE_FIELDS: ReadonlySet<string> = new Set(['action', 'method', 'email', 'firstName', 'lastName', 'decline_reason']);
+/** Form fields that would name what a checkout session locks: its amount, currency and merchant account. */
+const LOCKED_SESSION_FIELD = /^(amount|currency|api_?key|account|merchant(_?account|_?id)?|session(_?id)?)$/i;
 
 /** Spec: card brands default to `VISA MASTER`. */
 export const DEFAULT_CARD_BRANDS = 'VISA MASTER';
@@ -94,11 +94,11 @@ export class HostedPages {
     const session = this.store.sessions.get(sessionId);
     if (!session) return sendHtml(response, 404, messagePage('Checkout not found', 'This checkout link is not valid.'));
     // Spec (Checkout session): "Amount and merchant account are locked to the session; the player
-    // cannot change them". The page posts only the player's own choices; a post that tries to say
-    // more (an amount, a currency, an account) is refused whole rather than half-used.
-    const foreign = Object.keys(details).filter((field) => !CHECKOUT_PAGE_FIELDS.has(field));
-    if (foreign.length > 0) {
-      return sendHtml(response, 400, messagePage('Checkout refused', `The amount and merchant account are locked to this checkout; the page does not take ${foreign.join(', ')}.`));
+    // cannot change them". A post that tries to (an amount, a currency, an account or key) is
+    // refused whole rather than half-used; the player's own details are taken as they come.
+    const locked = Object.keys(details).filter((field) => LOCKED_SESSION_FIELD.test(field));
+    if (locked.length > 0) {
+      return sendHtml(response, 400, messagePage('Checkout refused', `The amount and merchant account are locked to this checkout; the page does not take ${locked.join(', ')}.`));
     }
     if (this.simulator.sessionExpired(session)) return sendHtml(response, 410, messagePage('Checkout expired', 'This checkout session has expired. Return to the merchant and start again.'));
     let payment: PaymentRecord;
