@@ -94,8 +94,8 @@ export class HostedPages {
     const session = this.store.sessions.get(sessionId);
     if (!session) return sendHtml(response, 404, messagePage('Checkout not found', 'This checkout link is not valid.'));
     // Spec (Checkout session): "Amount and merchant account are locked to the session; the player
-    // cannot change them". A post that tries to (an amount, a currency, an account or key) is
-    // refused whole rather than half-used; the player's own details are taken as they come.
+    // cannot change them". Assumption: a post that tries to (an amount, a currency, an account or
+    // key) is refused whole (400) rather than half-used; the player's own details are taken as they come.
     const locked = Object.keys(details).filter((field) => LOCKED_SESSION_FIELD.test(field));
     if (locked.length > 0) {
       return sendHtml(response, 400, messagePage('Checkout refused', `The amount and merchant account are locked to this checkout; the page does not take ${locked.join(', ')}.`));

@@ -252,7 +252,8 @@ export class Simulator {
    * `return_url` (or Colombia's redirectUrl), else the generic result page.
    */
   returnTarget(payment: PaymentRecord): string {
-    // A payment still open (authorised, say) has no outcome yet: it goes by return_url.
+    // Assumption: the address for the outcome wins over return_url when both are given; a payment
+    // still open (authorised, say) has no outcome yet and goes by return_url.
     const outcomeUrl = payment.status === 'approved' ? payment.successUrl : TERMINAL_PAYMENT_STATUSES.has(payment.status) ? payment.errorUrl : null;
     const base = outcomeUrl ?? payment.returnUrl ?? payment.colombiaRedirectUrl ?? `${this.checkoutUrl}/result`;
     const url = new URL(base);
