@@ -242,6 +242,8 @@ const merchantAccountSchema = z.object({
   baseUrl: url.optional(),
   apiKey: z.string().min(8, 'apiKey is too short'),
   webhookSecrets: z.array(z.string().min(8, 'webhook secrets need at least 8 characters')).min(1),
+  /** Players go to the provider's own checkout host, not the acquirer's page, where the provider offers it. */
+  whiteLabel: z.boolean().optional(),
 });
 
 const portNumber = z
@@ -507,6 +509,9 @@ function parseMerchantAccounts(json: string, registry: ProviderRegistry, problem
       continue;
     }
     const { publishableKey: _publishable, ...rest } = account;
+    // The provider's own rule for its base URL (a path prefix its endpoints live under, say).
+    const baseUrlProblem = !account.sandbox && account.baseUrl ? registry.get(account.provider)?.baseUrlRule?.(account.baseUrl) : undefined;
+    if (baseUrlProblem) problems.push(`MERCHANT_ACCOUNTS[${account.code}].baseUrl: ${baseUrlProblem}`);
     accounts.push({
       ...rest,
       provider: account.provider as ProviderName,

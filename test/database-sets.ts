@@ -25,6 +25,7 @@ export const ON_BOTH_DATABASES: Readonly<Record<string, string>> = {
   'test/deposits/details-race.test.ts': "a write guarded on the row's version (xmin)",
   'test/performance/write-path.test.ts': "statements per write, counted on each database's own driver (PGlite's transactions differ)",
   'test/deposits/flow.test.ts': 'the card deposit flow end to end, with offline catch-up',
+  'test/deposits/provider-fields.test.ts': "a deposit's metadata, a jsonb column written (or left null) in the deposit's insert and read back through snapshots",
   'test/refunds/refunds.test.ts': 'the refund flow end to end',
   'test/payouts/flow.test.ts': 'the payout flow end to end',
   'test/qr/qr.test.ts': 'the QR code flow end to end',

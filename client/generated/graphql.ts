@@ -32,6 +32,8 @@ export type CreateDepositInput = {
   merchantAccount?: string | number | null | undefined;
   /** Your own reference (up to 128 characters), echoed back. */
   merchantReference?: string | null | undefined;
+  /** Your own key/value pairs (at most 20, 4 KB in all), shown back on the deposit and passed to the provider where it takes them. Not for personal data. */
+  metadata?: Array<MetadataEntryInput> | null | undefined;
   /** Rail OPEN_BANKING: SEPA, instant or Faster Payments. */
   openBanking?: OpenBankingInput | null | undefined;
   /** Rail PIX (Brazil). */
@@ -133,10 +135,14 @@ export type DepositStatus =
 export type HostedCheckoutInput = {
   /** With sepa, instant or fps: NL, MT or GB (fps GB only). */
   bankCountry?: string | null | undefined;
+  /** https address the player returns to after abandoning or failing (with ?ref=&status=); returnUrl when omitted. */
+  cancelUrl?: string | null | undefined;
   /** Session lifetime, 300 to 86400 seconds; default 3600. */
   expiresInSeconds?: number | null | undefined;
   /** Pre-select a method: cards, sepa, instant or fps. */
   method?: string | null | undefined;
+  /** https address the player returns to after paying (with ?ref=&status=); returnUrl when omitted. Never credit on return: wait for SUCCEEDED. */
+  successUrl?: string | null | undefined;
 };
 
 /** LATAM local methods; the country selects the rail and the currency. */
@@ -153,6 +159,14 @@ export type LatamInput = {
   redirectUrl?: string | null | undefined;
   /** Where the player returns after a completed payment. */
   successUrl?: string | null | undefined;
+};
+
+/** One key/value pair of a deposit's metadata. */
+export type MetadataEntryInput = {
+  /** 1 to 40 letters, digits, "_", "-" or "."; unique within the deposit. */
+  key: string;
+  /** Up to 500 characters. */
+  value: string;
 };
 
 /** European open banking. */

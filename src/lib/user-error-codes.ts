@@ -29,6 +29,7 @@ export const USER_ERROR_CODES = {
   INVALID_VALUE: { kind: 'input', meaning: 'A field holds a value outside the allowed list (method, bank country, LATAM country, document type, role, event name) or a non-positive amount.' },
   INVALID_CHECK_DIGIT: { kind: 'input', meaning: 'A CPF, Chilean RUT or Mexican CLABE has the right shape but its check digit does not match: the number was mistyped.' },
   INVALID_TEXT: { kind: 'input', meaning: 'A text argument cannot be stored: it contains a NUL character, a lone UTF-16 surrogate, or is too long.' },
+  METADATA_TOO_LARGE: { kind: 'input', meaning: 'A deposit\'s metadata has too many entries, or a key or value (or all of it together) is longer than the gateway keeps; the message gives the limit.' },
   REFERENCE_TOO_LONG: { kind: 'input', meaning: 'The reference sent to the provider is longer than the provider accepts; the message gives the limit.' },
   URL_NOT_HTTPS: { kind: 'input', meaning: 'A return or redirect address must use https://.' },
   EXPIRY_OUT_OF_RANGE: { kind: 'input', meaning: 'An expiry is outside the window the rail allows (hosted checkout sessions, Ecuador payment links, Thai QR codes); the message gives the window.' },

@@ -52,6 +52,12 @@ export interface MerchantAccount {
    * such as simulating a payer, is allowed on such an account alone.
    */
   sandbox?: boolean;
+  /**
+   * Send players to the provider's own checkout host rather than the acquirer's page, where the
+   * provider offers the choice (the deposit gateway's `white_label`). A merchant-wide presentation
+   * choice, so an account setting and not a per-deposit field. Default false.
+   */
+  whiteLabel?: boolean;
 }
 
 /** Customer details a rail may require. Field names are the gateway's, not a provider's. */
@@ -85,7 +91,15 @@ export const RAIL_BLOCK = {
 
 /** The rail block of a deposit request: exactly one. */
 export type RailDetails =
-  | { rail: 'HOSTED_CHECKOUT'; preselect?: { method: string; bankCountry?: string }; expiresInSeconds?: number }
+  | {
+      rail: 'HOSTED_CHECKOUT';
+      preselect?: { method: string; bankCountry?: string };
+      expiresInSeconds?: number;
+      /** Where the player goes after paying; `returnUrl` when absent. */
+      successUrl?: string;
+      /** Where the player goes after abandoning or failing; `returnUrl` when absent. */
+      cancelUrl?: string;
+    }
   | { rail: 'CARD' }
   | { rail: 'OPEN_BANKING'; method: string; bankCountry: string }
   | {
@@ -119,6 +133,8 @@ export interface CreateDepositRequest {
   details: RailDetails;
   customer: Customer;
   returnUrl?: string;
+  /** The client's own key/value pairs, sent where the provider takes them (echoed back on the payment). */
+  metadata?: Record<string, string>;
 }
 
 /** What a provider says about one deposit, mapped to domain terms. */

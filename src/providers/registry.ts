@@ -127,6 +127,12 @@ export interface ProviderDefinition {
    * (src/sandbox/<name>/) are hosted by src/sandbox/host.ts with their fixed ports and kept state.
    */
   readonly sandbox?: ProviderSandbox;
+  /**
+   * What is wrong with a configured account's `baseUrl` for this provider (said in a sentence that
+   * can follow the field name), or undefined when it is fine. Checked at start-up, so a base URL
+   * the provider's paths cannot work under fails before the first call does.
+   */
+  baseUrlRule?(url: string): string | undefined;
 }
 
 export type Capability = keyof ProviderCapabilities;

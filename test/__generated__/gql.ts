@@ -25,6 +25,7 @@ type Documents = {
     "\n  mutation ClaimDepositCredit($input: ClaimDepositCreditInput!) {\n    claimDepositCredit(input: $input) {\n      claim { claimedAt firstClaim }\n      deposit { id status creditClaimedAt }\n      userErrors { field code message }\n    }\n  }\n": typeof types.ClaimDepositCreditDocument,
     "\n  query CreditEvents($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { node { id type subjectId fromStatus toStatus deposit { id status disputed creditClaimedAt } } }\n    }\n  }\n": typeof types.CreditEventsDocument,
     "\n  subscription DepositCredit($id: ID) {\n    depositUpdated(id: $id) { id status creditClaimedAt }\n  }\n": typeof types.DepositCreditDocument,
+    "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n": typeof types.DepositMetadataDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n      roles\n      keyPrefix\n      revokedAt\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  query ApiClients($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          name\n          roles\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.ApiClientsDocument,
     "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n    }\n  }\n": typeof types.MerchantAccountsDocument,
@@ -78,6 +79,7 @@ const documents: Documents = {
     "\n  mutation ClaimDepositCredit($input: ClaimDepositCreditInput!) {\n    claimDepositCredit(input: $input) {\n      claim { claimedAt firstClaim }\n      deposit { id status creditClaimedAt }\n      userErrors { field code message }\n    }\n  }\n": types.ClaimDepositCreditDocument,
     "\n  query CreditEvents($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { node { id type subjectId fromStatus toStatus deposit { id status disputed creditClaimedAt } } }\n    }\n  }\n": types.CreditEventsDocument,
     "\n  subscription DepositCredit($id: ID) {\n    depositUpdated(id: $id) { id status creditClaimedAt }\n  }\n": types.DepositCreditDocument,
+    "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n": types.DepositMetadataDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n      roles\n      keyPrefix\n      revokedAt\n    }\n  }\n": types.ViewerDocument,
     "\n  query ApiClients($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          name\n          roles\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.ApiClientsDocument,
     "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n    }\n  }\n": types.MerchantAccountsDocument,
@@ -178,6 +180,10 @@ export function graphql(source: "\n  query CreditEvents($first: Int, $after: Str
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription DepositCredit($id: ID) {\n    depositUpdated(id: $id) { id status creditClaimedAt }\n  }\n"): (typeof documents)["\n  subscription DepositCredit($id: ID) {\n    depositUpdated(id: $id) { id status creditClaimedAt }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n"): (typeof documents)["\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

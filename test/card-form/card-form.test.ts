@@ -5,6 +5,7 @@
 // idempotent (one change, one event), a `.13` amount is declined with its reason, and a settle
 // result about another order is refused.
 
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { buildSchema, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +109,31 @@ describe('cardSession', () => {
     const response = await execute(t.gateway.graphqlUrl, CardSessionQuery, { depositId: id }, { key: t.keys.webCashier });
     expect(response.data?.cardSession ?? null).toBeNull();
     expect(response.errors?.[0]).toMatchObject({ message: expect.stringMatching(/provider rejected/), extensions: { code: 'PROVIDER_REJECTED' } });
+  });
+});
+
+describe('the loader script', () => {
+  it('placed in <head>, where the form does not exist yet, waits for the document and then frames the card fields', async () => {
+    const id = await createCardDeposit();
+    const session = await cardSession(id);
+    const form = await loadCardForm(session.scriptUrl!, session.formAction!, session.brands, { inHead: true });
+    expect(form.injectedIntoMerchantForm).toEqual([]);
+    // The framed fields are the processor's, for this payment and this order's return address.
+    const fields = await fetch(form.fieldsUrl);
+    expect(fields.status).toBe(200);
+    expect(new URL(form.fieldsUrl).searchParams.get('result_url')).toBe(session.formAction);
+  });
+
+  it('the card fields report their height to the loader\'s frame, and their CSP lets only that script run', async () => {
+    const id = await createCardDeposit();
+    const session = await cardSession(id);
+    const form = await loadCardForm(session.scriptUrl!, session.formAction!, session.brands);
+    const fields = await fetch(form.fieldsUrl);
+    const html = await fields.text();
+    const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1];
+    expect(script).toContain('postMessage');
+    const hash = `'sha256-${createHash('sha256').update(script!).digest('base64')}'`;
+    expect(fields.headers.get('content-security-policy')).toContain(`script-src ${hash}`);
   });
 });
 

@@ -20,8 +20,12 @@ export interface LoadedForm {
   injectedIntoMerchantForm: string[];
 }
 
-/** Runs the loader from `scriptUrl` on a page holding `<form action="formAction" class="paymentWidgets" data-brands="…">`. */
-export async function loadCardForm(scriptUrl: string, formAction: string, brands: string[]): Promise<LoadedForm> {
+/**
+ * Runs the loader from `scriptUrl` on a page holding `<form action="formAction" class="paymentWidgets" data-brands="…">`.
+ * With `inHead`, the script runs from `<head>` as widget scripts usually do: the form is not parsed
+ * yet when it runs, and appears when the document is (DOMContentLoaded).
+ */
+export async function loadCardForm(scriptUrl: string, formAction: string, brands: string[], options: { inHead?: boolean } = {}): Promise<LoadedForm> {
   const response = await fetch(scriptUrl);
   expect(response.status).toBe(200);
   const script = await response.text();
@@ -41,14 +45,27 @@ export async function loadCardForm(scriptUrl: string, formAction: string, brands
       },
     },
   };
+  const listeners: Array<() => void> = [];
+  let parsed = !options.inHead;
   const document = {
-    querySelectorAll: (selector: string) => (selector === 'form.paymentWidgets' ? [form] : []),
+    get readyState() {
+      return parsed ? 'complete' : 'loading';
+    },
+    // Before the body is parsed there is no form to find.
+    querySelectorAll: (selector: string) => (parsed && selector === 'form.paymentWidgets' ? [form] : []),
+    addEventListener: (type: string, listener: () => void) => {
+      if (type === 'DOMContentLoaded') listeners.push(listener);
+    },
     createElement: (tag: string) => {
       const attributes: Record<string, string> = {};
-      return { tag, attributes, setAttribute: (name: string, value: string) => void (attributes[name] = value) };
+      return { tag, attributes, style: {}, setAttribute: (name: string, value: string) => void (attributes[name] = value) };
     },
   };
-  vm.runInNewContext(script, { document, encodeURIComponent });
+  vm.runInNewContext(script, { document, encodeURIComponent, URL });
+  if (!parsed) {
+    parsed = true;
+    for (const listener of listeners) listener();
+  }
   expect(frameSrc, 'the loader frames the processor\'s card fields').toBeDefined();
   return { fieldsUrl: frameSrc!, injectedIntoMerchantForm: injected };
 }

@@ -18,6 +18,9 @@ export const VALID_DEPOSITS: Array<[string, CreateDepositInput, string]> = [
   ['LATAM Mexico', { amount: '500', customer: { ...named, documentType: 'CURP', documentNumber: 'GODE561231HDFRRN04' }, latam: { country: 'MEXICO' } }, 'MXN'],
   ['LATAM Colombia', { amount: '50000', customer: { ...named, documentType: 'CC', documentNumber: '1020304050', phone: '3001234567', phoneCode: '+57' }, latam: { country: 'COLOMBIA' } }, 'COP'],
   ['LATAM Ecuador', { amount: '25.00', customer: { ...named, documentType: 'CI', documentNumber: '1710034065' }, latam: { country: 'ECUADOR', expiresAt: new Date(Date.now() + 30 * 60_000).toISOString() } }, 'USD'],
+  // The currency override (A30): US dollars in a country whose own currency is not.
+  ['LATAM Peru bank in USD', { amount: '50.25', currency: 'USD', customer: { ...named, documentType: 'DNI', documentNumber: '12345678' }, latam: { country: 'PERU', method: 'bank' } }, 'USD'],
+  ['LATAM Mexico in USD', { amount: '75.10', currency: 'USD', customer: { ...named, documentType: 'CURP', documentNumber: 'GODE561231HDFRRN04' }, latam: { country: 'MEXICO' } }, 'USD'],
   ['UPI', { amount: '500.00', customer: { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' }, upi: {} }, 'INR'],
   ['PIX', { amount: '50.00', customer: { ...named, phone: '+5511912345678', personalId: '52998224725' }, pix: {} }, 'BRL'],
   ['CRYPTO', { amount: '20.00', currency: 'USD', customer: named, crypto: {} }, 'USD'],

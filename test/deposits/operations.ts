@@ -90,3 +90,13 @@ export const DepositCreditSubscription = graphql(`
     depositUpdated(id: $id) { id status creditClaimedAt }
   }
 `);
+
+export const DepositMetadataQuery = graphql(`
+  query DepositMetadata($id: ID!) {
+    deposit(id: $id) {
+      id
+      status
+      metadata { key value }
+    }
+  }
+`);

@@ -47,6 +47,7 @@ const CASES: Array<[string, CreateDepositInput, string[], string]> = [
   ['UPI below 100', { ...input('UPI'), amount: '99.99' }, ['amount'], 'AMOUNT_BELOW_MINIMUM'],
   ['UPI above 50,000', { ...input('UPI'), amount: '50000.01' }, ['amount'], 'AMOUNT_ABOVE_MAXIMUM'],
   ['UPI in USD', { ...input('UPI'), currency: 'USD' }, ['currency'], 'CURRENCY_NOT_SUPPORTED'],
+  ['LATAM in a currency that is neither the country\'s nor an override', { ...input('LATAM Peru qr'), currency: 'GBP' }, ['currency'], 'CURRENCY_NOT_SUPPORTED'],
   ['UPI without a UPI ID', withCustomer('UPI', { personalId: null }), ['customer', 'personalId'], 'FIELD_REQUIRED'],
   ['UPI ID without a bank', withCustomer('UPI', { personalId: 'ana' }), ['customer', 'personalId'], 'INVALID_FORMAT'],
   ['UPI without phone', withCustomer('UPI', { phone: null }), ['customer', 'phone'], 'FIELD_REQUIRED'],

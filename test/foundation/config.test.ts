@@ -86,4 +86,17 @@ describe('merchant account keys', () => {
     expect(problemsOf(qr({ apiKey: 'sk_live_not_a_real_key', livemode: false }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.livemode: is false .* live key \(sk_live_\)/)]);
     expect(problemsOf(dg({ apiKey: 'svc_test_not_a_real_key', livemode: true }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-main\]\.livemode: /)]);
   });
+
+  it('refuses a deposit gateway base URL without the /v1 prefix its paths live under, at start rather than on the first call', () => {
+    for (const baseUrl of ['https://dg.example', 'https://dg.example/', 'https://dg.example/api', 'https://dg.example/v1/payments']) {
+      expect(problemsOf(dg({ apiKey: 'svc_test_not_a_real_key', baseUrl }))).toEqual([
+        expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-main\]\.baseUrl: .*\/v1/),
+      ]);
+    }
+    for (const baseUrl of ['https://dg.example/v1', 'https://dg.example/v1/', 'https://dg.example/gateway/v1']) {
+      expect(problemsOf(dg({ apiKey: 'svc_test_not_a_real_key', baseUrl })), baseUrl).toEqual([]);
+    }
+    // The rule is the deposit gateway's own: a QR account's base URL has no such prefix.
+    expect(problemsOf(qr({ apiKey: 'sk_test_not_a_real_key', baseUrl: 'https://qr.example' }))).toEqual([]);
+  });
 });

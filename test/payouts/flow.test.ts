@@ -111,6 +111,19 @@ describe('bank outcomes (sandbox triggers, assumption A11)', () => {
     const read = await execute(t.gateway.graphqlUrl, PayoutQuery, { id }, { key: payoutsKey });
     expect(read.data!.payout!.events.map((event) => `${event.fromStatus}->${event.toStatus}`)).toEqual(['null->PENDING', 'PENDING->PAID', 'PAID->REVERTED']);
   });
+
+  it('an account ending in 41 fails: the provider\'s payout.failed makes it FAILED', async () => {
+    const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${payoutsKey}` });
+    const updates = await subscribed(t, () => collect(ws, PayoutUpdatedSubscription, {}));
+    const input = { ...CHILE_INPUT, beneficiary: { ...CHILE_INPUT.beneficiary, accountNumber: '0012345641' } };
+    const created = await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input }, { key: payoutsKey });
+    const id = created.data!.createPayout.payout!.id;
+    await updates.until((update) => update.id === id && update.status === 'FAILED');
+    await ws.dispose();
+    expect(updates.messages.filter((update) => update.id === id).map((update) => update.status)).toEqual(['PENDING', 'FAILED']);
+    const read = await execute(t.gateway.graphqlUrl, PayoutQuery, { id }, { key: payoutsKey });
+    expect(read.data!.payout).toMatchObject({ status: 'FAILED', providerStatus: 'failed' });
+  });
 });
 
 describe('who may pay out', () => {

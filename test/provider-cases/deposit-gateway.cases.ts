@@ -6,6 +6,8 @@
 // Where the spec says "not shown" the rule comes from an assumption in
 // src/providers/deposit-gateway/assumptions.ts (A-numbers, see docs/provider-assumptions.md).
 
+import { JsonNumber } from '../../src/providers/deposit-gateway/json.js';
+
 export type DepositRail = 'HOSTED_CHECKOUT' | 'CARD' | 'OPEN_BANKING' | 'LATAM' | 'UPI' | 'PIX' | 'CRYPTO' | 'PAYOUT';
 
 /** A rule a request can break: the spec's words, where the adapter reports it, what the sandbox says. */
@@ -59,6 +61,13 @@ export const RULES = {
   'beneficiary.bank_code': { spec: 'Beneficiary fields required per country (A5)', field: 'beneficiary.bankCode', message: /bank_code/ },
   'beneficiary.account_type': { spec: 'Beneficiary fields required per country (A5)', field: 'beneficiary.accountType', message: /account_type/ },
   'beneficiary.cci': { spec: 'cci: "Peru only: interbank number" (required for Peru, A5)', field: 'beneficiary.cci', message: /cci/ },
+  // Rules only a body the adapter never writes can break: the sandbox's own strictness.
+  'amount.type': { spec: 'Payment: amount is a "string, major units"; only "Crypto examples send a JSON number"', field: 'amount', message: /must be a string/ },
+  metadata: { spec: 'metadata: "object", opaque data echoed back', field: 'metadata', message: /metadata must be an object/ },
+  white_label: { spec: 'white_label: "boolean", default false', field: 'whiteLabel', message: /white_label must be a boolean/ },
+  solution: { spec: 'solution: "Accepted: cards, crypto, upi, pix, plus three further provider-specific rail names"', field: 'rail', message: /Unknown solution/ },
+  body: { spec: 'Conventions: "requests and responses are JSON" objects', field: 'body', message: /JSON object|valid JSON/ },
+  beneficiary: { spec: 'Payout beneficiary: "Object, see below"', field: 'beneficiary', message: /beneficiary is required/ },
 } as const satisfies Record<string, Rule>;
 
 export type RuleId = keyof typeof RULES;
@@ -68,7 +77,21 @@ export interface DepositCase {
   rail: DepositRail;
   body: Record<string, unknown>;
   expect: 'accepted' | RuleId;
+  /**
+   * A body the adapter would never write (a wrong JSON type, a raw token): only the sandbox is
+   * asked, so its own strictness is tested rather than assumed from the adapter's.
+   */
+  sandboxOnly?: true;
+  /** Sent instead of `body`, byte for byte (sandbox-only cases whose JSON no serializer writes). */
+  raw?: string;
 }
+
+/**
+ * Crypto amounts as the spec's examples send them, a JSON number (A21), with its exact token. A
+ * plain decimal string of a crypto case becomes one (JSON's own number grammar: no leading zero);
+ * a malformed string stays a string.
+ */
+const cryptoAmount = (value: unknown): unknown => (typeof value === 'string' && /^(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(value) ? new JsonNumber(value) : value);
 
 // ------------------------------------------------------------------------------------ valid bodies
 
@@ -120,7 +143,18 @@ function with_(rail: DepositRail, base: Record<string, unknown>, name: string, c
     if (value === undefined) delete body[key];
     else body[key] = value;
   }
+  if (rail === 'CRYPTO' && 'amount' in body) body.amount = cryptoAmount(body.amount);
   cases.push({ name, rail, body, expect });
+}
+
+/** A body only the sandbox is asked about (see `DepositCase.sandboxOnly`); `raw` rewrites its JSON text. */
+function sandboxOnly(rail: DepositRail, name: string, change: Record<string, unknown>, expect: DepositCase['expect'], raw?: (json: string) => string): void {
+  const body = { ...VALID[rail] };
+  for (const [key, value] of Object.entries(change)) {
+    if (value === undefined) delete body[key];
+    else body[key] = value;
+  }
+  cases.push({ name: `${name} (a body the adapter never writes)`, rail, body, expect, sandboxOnly: true, ...(raw ? { raw: raw(JSON.stringify(body)) } : {}) });
 }
 
 const add = (rail: DepositRail, name: string, change: Record<string, unknown>, expect: DepositCase['expect']): void => with_(rail, VALID[rail], name, change, expect);
@@ -237,6 +271,13 @@ for (const [country, currency, ok, tooPrecise] of [
   latam(country, `amount ${tooPrecise} ${currency}`, { amount: tooPrecise }, 'amount.decimals');
   latam(country, 'currency EUR instead of the country currency', { currency: 'EUR', amount: '50.00' }, 'currency');
 }
+// The currency override (A30): US dollars anywhere, with two decimals even where the country's currency has none.
+for (const country of ['CHILE', 'PERU', 'MEXICO', 'COLOMBIA']) {
+  latam(country, 'currency USD override (A30)', { currency: 'USD', amount: '50.25' }, 'accepted');
+  latam(country, 'currency USD override with 3 decimals', { currency: 'USD', amount: '50.255' }, 'amount.decimals');
+  latam(country, 'currency GBP override', { currency: 'GBP', amount: '50.00' }, 'currency');
+}
+latam('PERU', 'currency MXN of another LATAM country', { currency: 'MXN', amount: '50.00' }, 'currency');
 latam('CHILE', 'amount 5000.00 written with decimals', { amount: '5000.50' }, 'amount.decimals');
 latam('COLOMBIA', 'amount 1', { amount: '1' }, 'accepted');
 // Methods.
@@ -411,5 +452,36 @@ payout('MEXICO', 'CLABE 012180012345678909', {}, 'accepted', { account_number: '
 payout('MEXICO', 'CLABE of 17 digits', {}, 'beneficiary.account_number', { account_number: '00218001234567890' });
 payout('MEXICO', 'CLABE with a wrong check digit', {}, 'beneficiary.account_number', { account_number: '002180012345678907' });
 payout('MEXICO', 'CLABE with letters', {}, 'beneficiary.account_number', { account_number: '00218001234567890A' });
+
+// ------------------------------------------------------------------------------------ the sandbox's own strictness
+
+// Wrong JSON types: the adapter writes strings (and a number for crypto) from typed values.
+sandboxOnly('CARD', 'amount as a JSON number', { amount: 10 }, 'amount.type');
+sandboxOnly('LATAM', 'amount as a JSON number', { amount: 50 }, 'amount.type');
+sandboxOnly('UPI', 'amount as a JSON number', { amount: 500 }, 'amount.type');
+sandboxOnly('PIX', 'amount as a JSON number', { amount: 50 }, 'amount.type');
+sandboxOnly('HOSTED_CHECKOUT', 'amount as a JSON number', { amount: 25 }, 'amount.type');
+sandboxOnly('PAYOUT', 'amount as a JSON number', { amount: 50000 }, 'amount.type');
+sandboxOnly('CRYPTO', 'amount as a JSON boolean', { amount: true }, 'amount.type');
+sandboxOnly('CRYPTO', 'amount as a JSON number in exponent form', {}, 'amount.format', (json) => json.replace('"amount":"25.00"', '"amount":2.5e1'));
+sandboxOnly('CRYPTO', 'amount as a negative JSON number', {}, 'amount.format', (json) => json.replace('"amount":"25.00"', '"amount":-25.00'));
+sandboxOnly('CRYPTO', 'amount as a JSON number with 3 decimals', {}, 'amount.format', (json) => json.replace('"amount":"25.00"', '"amount":25.001'));
+sandboxOnly('CARD', 'email as a JSON number', { email: 42 }, 'email');
+sandboxOnly('CARD', 'merchant_reference as a JSON number', { merchant_reference: 12345 }, 'merchant_reference');
+sandboxOnly('CARD', 'return_url with a javascript: scheme', { return_url: 'javascript:alert(1)' }, 'return_url');
+sandboxOnly('CARD', 'metadata as an array', { metadata: ['a', 'b'] }, 'metadata');
+sandboxOnly('CARD', 'metadata as a string', { metadata: 'order=1' }, 'metadata');
+sandboxOnly('CARD', 'metadata as an object', { metadata: { order: '1' } }, 'accepted');
+sandboxOnly('CARD', 'white_label as a string', { white_label: 'true' }, 'white_label');
+sandboxOnly('CARD', 'white_label as a number', { white_label: 1 }, 'white_label');
+sandboxOnly('CARD', 'white_label true', { white_label: true }, 'accepted');
+sandboxOnly('CARD', 'a solution the spec does not name', { method: undefined, solution: 'paypal' }, 'solution');
+sandboxOnly('UPI', 'solution in upper case', { solution: 'UPI' }, 'solution');
+sandboxOnly('HOSTED_CHECKOUT', 'expires_in as a string', { expires_in: '3600' }, 'expires_in');
+sandboxOnly('HOSTED_CHECKOUT', 'expires_in with a fraction', { expires_in: 3600.5 }, 'expires_in');
+sandboxOnly('CARD', 'a JSON array for a body', {}, 'body', () => '[]');
+sandboxOnly('CARD', 'a body that is not JSON', {}, 'body', (json) => json.slice(0, -1));
+sandboxOnly('PAYOUT', 'beneficiary as a string', { beneficiary: 'Ada Lovelace, 1234567890' }, 'beneficiary');
+sandboxOnly('PAYOUT', 'beneficiary account_number as a JSON number', { beneficiary: { ...(VALID.PAYOUT.beneficiary as Record<string, unknown>), account_number: 1234567890 } }, 'beneficiary.account_number');
 
 export const DEPOSIT_GATEWAY_CASES: readonly DepositCase[] = cases;

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Money } from '../../src/lib/money.js';
 import { BENEFICIARY_FIELD_NAMES, defaultCurrency, validateDepositRequest, validatePayoutRequest, type DepositToValidate, type PayoutToValidate } from '../../src/providers/deposit-gateway/validation.js';
+import { JsonNumber, stringifyJsonExact } from '../../src/providers/deposit-gateway/json.js';
 import { checkoutSessionBody, paymentBody, payoutBody } from '../../src/providers/deposit-gateway/mapping.js';
 import type { BeneficiaryField } from '../../src/providers/deposit-gateway/assumptions.js';
 import type { Customer, FieldError, MerchantAccount, PayoutBeneficiary, RailDetails } from '../../src/providers/provider.js';
@@ -38,12 +39,14 @@ function account(livemode: boolean): MerchantAccount {
 type Verdict = { accepted: true } | { accepted: false; rule: string; detail: string };
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+/** An amount as the case holds it: a decimal string, or a crypto JSON number's exact token. */
+const amountText = (value: unknown): string | undefined => (value instanceof JsonNumber ? value.source : str(value));
 
 /** The gateway request a case's provider body stands for (the inverse of the adapter's mapping). */
 function gatewayRequest(testCase: DepositCase): { request?: DepositToValidate | PayoutToValidate; amountError?: FieldError } {
   const { body, rail } = testCase;
   if (rail === 'PAYOUT') {
-    const money = Money.parse(str(body.amount) ?? '', str(body.currency) ?? latamCurrency(str(body.country)));
+    const money = Money.parse(amountText(body.amount) ?? '', str(body.currency) ?? latamCurrency(str(body.country)));
     if (!money.ok) return { amountError: moneyError(money.error.code, money.error.message) };
     const given = (body.beneficiary ?? {}) as Record<string, unknown>;
     const beneficiary: PayoutBeneficiary = {} as PayoutBeneficiary;
@@ -54,7 +57,7 @@ function gatewayRequest(testCase: DepositCase): { request?: DepositToValidate | 
     return { request: { country: str(body.country) ?? '', amount: money.money, beneficiary, payoutId: str(body.merchant_reference) } };
   }
   const details = railDetails(testCase);
-  const money = Money.parse(str(body.amount) ?? '', str(body.currency) ?? defaultCurrency(details));
+  const money = Money.parse(amountText(body.amount) ?? '', str(body.currency) ?? defaultCurrency(details));
   if (!money.ok) return { amountError: moneyError(money.error.code, money.error.message) };
   const customer: Customer = {};
   for (const field of ['email', 'firstName', 'lastName', 'address1', 'city', 'zipCode', 'phone', 'phoneCode', 'personalId', 'documentType', 'documentNumber'] as const) {
@@ -132,7 +135,11 @@ function adapterBody(testCase: DepositCase): Record<string, unknown> {
 }
 
 function sameValue(field: string, sent: unknown, given: unknown, currency: string): boolean {
-  if (field === 'amount') return Money.fromDecimal(String((sent as { source?: string })?.source ?? sent), currency).compare(Money.fromDecimal(String(given), currency)) === 0;
+  if (field === 'amount') {
+    // A crypto case's JSON number must go out as a JSON number too (A21), of the same value.
+    if (given instanceof JsonNumber && !(sent instanceof JsonNumber)) return false;
+    return Money.fromDecimal(amountText(sent) ?? String(sent), currency).compare(Money.fromDecimal(amountText(given) ?? String(given), currency)) === 0;
+  }
   if (field === 'expiresAt') return new Date(String(sent)).getTime() === new Date(String(given)).getTime();
   if (field === 'beneficiary') {
     const sentBeneficiary = sent as Record<string, unknown>;
@@ -147,7 +154,7 @@ async function sandboxVerdict(testCase: DepositCase): Promise<{ verdict: Verdict
   const response = await fetch(`${sandbox.baseUrl}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify(testCase.body),
+    body: testCase.raw ?? stringifyJsonExact(testCase.body),
   });
   const body = (await response.json()) as Record<string, unknown>;
   if (response.status === 201) return { verdict: { accepted: true }, status: response.status, body };
@@ -159,14 +166,27 @@ async function sandboxVerdict(testCase: DepositCase): Promise<{ verdict: Verdict
 describe('deposit gateway: every spec rule, adapter and sandbox alike', () => {
   it('has a few hundred cases, each with a unique name', () => {
     expect(DEPOSIT_GATEWAY_CASES.length).toBeGreaterThan(300);
+    // Crypto bodies carry the spec's JSON number (A21), and some bodies test the sandbox alone.
+    expect(DEPOSIT_GATEWAY_CASES.filter((testCase) => testCase.rail === 'CRYPTO' && testCase.body.amount instanceof JsonNumber).length).toBeGreaterThan(10);
+    expect(DEPOSIT_GATEWAY_CASES.filter((testCase) => testCase.sandboxOnly).length).toBeGreaterThan(20);
     const names = DEPOSIT_GATEWAY_CASES.map((testCase) => `${testCase.rail} ${testCase.name}`);
     expect(new Set(names).size).toBe(names.length);
   });
 
   it.each(DEPOSIT_GATEWAY_CASES.map((testCase) => [`${testCase.rail} ${testCase.name}`, testCase] as const))('%s', async (_name, testCase) => {
-    const adapter = adapterVerdict(testCase);
     const provider = await sandboxVerdict(testCase);
     const expected = testCase.expect;
+    if (testCase.sandboxOnly) {
+      // The adapter could not have written this body: the sandbox alone must hold the spec's line.
+      if (expected === 'accepted') expect(provider.verdict, `sandbox: ${JSON.stringify(provider.verdict)}`).toEqual({ accepted: true });
+      else {
+        expect(provider.status, `sandbox answered ${provider.status} ${JSON.stringify(provider.body)} (${RULES[expected].spec})`).toBeGreaterThanOrEqual(400);
+        expect(provider.status).toBeLessThan(500);
+        expect(String(provider.body.error), `sandbox message for ${expected}`).toMatch(RULES[expected].message);
+      }
+      return;
+    }
+    const adapter = adapterVerdict(testCase);
 
     if (expected === 'accepted') {
       expect(adapter.verdict, `adapter: ${JSON.stringify(adapter.verdict)}`).toEqual({ accepted: true });

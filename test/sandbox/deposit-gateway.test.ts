@@ -212,7 +212,7 @@ const ruleCases: RuleCase[] = [
   { name: 'Mexico with method', body: { ...mexico, method: 'bank' }, status: 422, error: /method is not accepted for MEXICO/ },
   { name: 'Chile decimal CLP', body: { ...chile, amount: '5000.50' }, status: 422, error: /whole number for CLP/ },
   { name: 'Colombia decimal COP', body: { ...colombia, amount: '50000.00' }, status: 422, error: /whole number for COP/ },
-  { name: 'Chile foreign currency', body: { ...chile, currency: 'USD' }, status: 422, error: /currency USD/ },
+  { name: 'Chile currency neither Chilean nor an override (A30)', body: { ...chile, currency: 'EUR' }, status: 422, error: /currency EUR/ },
   { name: 'documentType wrong case', body: { ...chile, documentType: 'rut' }, status: 422, error: /documentType "rut" is not accepted for CHILE/ },
   { name: 'Peru documentType RUT', body: { ...peru, documentType: 'RUT' }, status: 422, error: /not accepted for PERU/ },
   { name: 'Peru DNI 7 digits', body: { ...peru, documentNumber: '1234567' }, status: 422, error: 'documentNumber must be a Peru DNI of 8 digits' },

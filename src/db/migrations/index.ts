@@ -21,6 +21,7 @@ import { Migration20261124110000_idempotency_columns } from './Migration20261124
 import { Migration20261127100000_open_provider_names } from './Migration20261127100000_open_provider_names.js';
 import { Migration20261127110000_retention } from './Migration20261127110000_retention.js';
 import { Migration20261127113000_event_horizon_per_database } from './Migration20261127113000_event_horizon_per_database.js';
+import { Migration20261127120000_deposit_metadata } from './Migration20261127120000_deposit_metadata.js';
 import { Migration20261127130000_trusted_documents } from './Migration20261127130000_trusted_documents.js';
 import { Migration20261127150000_deposit_credit_claim } from './Migration20261127150000_deposit_credit_claim.js';
 
@@ -45,6 +46,7 @@ export const migrations = [
   { name: 'Migration20261127100000_open_provider_names', class: Migration20261127100000_open_provider_names },
   { name: 'Migration20261127110000_retention', class: Migration20261127110000_retention },
   { name: 'Migration20261127113000_event_horizon_per_database', class: Migration20261127113000_event_horizon_per_database },
+  { name: 'Migration20261127120000_deposit_metadata', class: Migration20261127120000_deposit_metadata },
   { name: 'Migration20261127130000_trusted_documents', class: Migration20261127130000_trusted_documents },
   { name: 'Migration20261127150000_deposit_credit_claim', class: Migration20261127150000_deposit_credit_claim },
 ];

@@ -64,6 +64,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
         qrPayload: null,
         qrExpiresAt: null,
         crypto: null,
+        metadata: request.metadata && Object.keys(request.metadata).length > 0 ? request.metadata : null,
         approvedAt: null,
         creditClaimedAt: null,
         createdAt: now,
@@ -74,8 +75,8 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
         em,
         {
           sql: `insert into deposit (id, client_id, merchant_account, provider, rail, livemode, status, provider_status, status_reason, amount, currency,
-                  refunded_amount, disputed, merchant_reference, request, created_at, updated_at)
-                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?, ?)
+                  refunded_amount, disputed, merchant_reference, metadata, request, created_at, updated_at)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), cast(? as jsonb), ?, ?)
                 returning id`,
           params: [
             created.id,
@@ -92,6 +93,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
             created.refundedAmount,
             created.disputed,
             created.merchantReference,
+            created.metadata === null ? null : JSON.stringify(created.metadata),
             JSON.stringify(stored),
             created.createdAt,
             created.updatedAt,
@@ -220,5 +222,7 @@ function requestOf(deposit: DepositRow): Omit<CreateDepositRequest, 'depositId'>
   details: details as RailDetails,
   customer: stored.customer,
   ...(stored.returnUrl ? { returnUrl: stored.returnUrl } : {}),
+  // A resubmission sends the metadata the first submission did.
+  ...(deposit.metadata ? { metadata: deposit.metadata } : {}),
   };
 }

@@ -12,6 +12,8 @@ export interface CreateDepositInput {
   idempotencyKey?: string;
   merchantAccount?: string;
   customer?: Customer;
+  /** The client's own key/value pairs (checked by `metadataOf`). */
+  metadata?: Array<{ key: string; value: string }>;
   /** Exactly one rail block must be present; `null` blocks count as absent. */
   rails: Partial<Record<RailBlock, RailDetails | null>>;
 }

@@ -34,6 +34,8 @@ export interface DepositSnapshot {
   qrExpiresAt: string | null;
   /** Crypto quote terms (crypto rail only). */
   crypto: { quoteTtlMinutes: number; underpayTolerancePct: string } | null;
+  /** The client's own key/value pairs; absent from snapshots written before metadata existed. */
+  metadata?: Record<string, string> | null;
   approvedAt: string | null;
   /**
    * When its credit was claimed (claimDepositCredit); null while unclaimed. Carried by every later
@@ -51,7 +53,7 @@ export interface DepositSnapshot {
 export const DEPOSIT_SNAPSHOT_PROPERTIES = [
   'id', 'clientId', 'merchantAccount', 'provider', 'rail', 'livemode', 'status', 'providerStatus', 'statusReason',
   'amount', 'currency', 'fee', 'net', 'refundedAmount', 'refundStatus', 'disputed', 'redirectUrl', 'merchantReference',
-  'declineReason', 'qrPayload', 'qrExpiresAt', 'crypto', 'approvedAt', 'creditClaimedAt', 'createdAt', 'updatedAt',
+  'declineReason', 'qrPayload', 'qrExpiresAt', 'crypto', 'metadata', 'approvedAt', 'creditClaimedAt', 'createdAt', 'updatedAt',
 ] as const satisfies ReadonlyArray<keyof Deposit>;
 
 /** A Deposit entity, or a plain row of `DEPOSIT_SNAPSHOT_PROPERTIES`. */
@@ -86,6 +88,7 @@ export function toDepositSnapshot(deposit: DepositFacts): DepositSnapshot {
     qrPayload: deposit.qrPayload ?? null,
     qrExpiresAt: iso(deposit.qrExpiresAt),
     crypto: deposit.crypto ? { quoteTtlMinutes: deposit.crypto.quoteTtlMinutes, underpayTolerancePct: deposit.crypto.underpayTolerancePct } : null,
+    metadata: deposit.metadata ? { ...deposit.metadata } : null,
     approvedAt: iso(deposit.approvedAt),
     creditClaimedAt: iso(deposit.creditClaimedAt),
     createdAt: deposit.createdAt.toISOString(),

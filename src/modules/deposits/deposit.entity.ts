@@ -83,6 +83,8 @@ export const DepositSchema = defineEntity({
     qrPayload: p.text().nullable(),
     qrExpiresAt: p.datetime().nullable(),
     crypto: p.json<CryptoTerms>().nullable(),
+    /** The client's own key/value pairs, as given at creation (string values only); shown on the deposit. */
+    metadata: p.json<Record<string, string>>().nullable(),
     approvedAt: p.datetime().nullable(),
     /** When the client first claimed the credit of this SUCCEEDED deposit (claimDepositCredit); null until then. */
     creditClaimedAt: p.datetime().nullable(),

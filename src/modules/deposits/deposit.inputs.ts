@@ -26,6 +26,14 @@ export class HostedCheckoutInput {
   @Field({ nullable: true, description: 'Pre-select a method: cards, sepa, instant or fps.' }) method?: string;
   @Field({ nullable: true, description: 'With sepa, instant or fps: NL, MT or GB (fps GB only).' }) bankCountry?: string;
   @Field(() => Int, { nullable: true, description: 'Session lifetime, 300 to 86400 seconds; default 3600.' }) expiresInSeconds?: number;
+  @Field({ nullable: true, description: 'https address the player returns to after paying (with ?ref=&status=); returnUrl when omitted. Never credit on return: wait for SUCCEEDED.' }) successUrl?: string;
+  @Field({ nullable: true, description: 'https address the player returns to after abandoning or failing (with ?ref=&status=); returnUrl when omitted.' }) cancelUrl?: string;
+}
+
+@InputType({ description: 'One key/value pair of a deposit\'s metadata.' })
+export class MetadataEntryInput {
+  @Field({ description: '1 to 40 letters, digits, "_", "-" or "."; unique within the deposit.' }) key!: string;
+  @Field({ description: 'Up to 500 characters.' }) value!: string;
 }
 
 @InputType({ description: 'Card payment with 3-D Secure on the provider\'s page. Has no fields of its own: pass {}.' })
@@ -84,6 +92,9 @@ export class CreateDepositInput {
   @Field(() => ID, { nullable: true, description: 'Merchant account code; defaults to the first one of the rail\'s provider the client may use.' })
   merchantAccount?: string;
 
+  @Field(() => [MetadataEntryInput], { nullable: true, description: 'Your own key/value pairs (at most 20, 4 KB in all), shown back on the deposit and passed to the provider where it takes them. Not for personal data.' })
+  metadata?: MetadataEntryInput[];
+
   @Field(() => CustomerInput, { nullable: true, description: 'The payer; which fields are required depends on the rail.' }) customer?: CustomerInput;
   @Field(() => HostedCheckoutInput, { nullable: true, description: 'Rail HOSTED_CHECKOUT: the provider\'s hosted page (live accounts only).' }) hostedCheckout?: HostedCheckoutInput;
   @Field(() => CardInput, { nullable: true, description: 'Rail CARD: a card payment with 3-D Secure.' }) card?: CardInput;
@@ -104,6 +115,7 @@ export class CreateDepositInput {
       ...(this.returnUrl != null ? { returnUrl: this.returnUrl } : {}),
       ...(idempotencyKey != null ? { idempotencyKey } : {}),
       ...(this.merchantAccount != null ? { merchantAccount: this.merchantAccount } : {}),
+      ...(this.metadata != null ? { metadata: this.metadata.map(({ key, value }) => ({ key, value })) } : {}),
       ...(customer ? { customer } : {}),
       rails: {
         hostedCheckout: this.hostedCheckout
@@ -111,6 +123,8 @@ export class CreateDepositInput {
               rail: 'HOSTED_CHECKOUT',
               ...(this.hostedCheckout.method != null ? { preselect: { method: this.hostedCheckout.method, ...(this.hostedCheckout.bankCountry != null ? { bankCountry: this.hostedCheckout.bankCountry } : {}) } } : {}),
               ...(this.hostedCheckout.expiresInSeconds != null ? { expiresInSeconds: this.hostedCheckout.expiresInSeconds } : {}),
+              ...(this.hostedCheckout.successUrl != null ? { successUrl: this.hostedCheckout.successUrl } : {}),
+              ...(this.hostedCheckout.cancelUrl != null ? { cancelUrl: this.hostedCheckout.cancelUrl } : {}),
             }
           : null,
         card: this.card ? { rail: 'CARD' } : null,

@@ -26,6 +26,7 @@ import { columnList, plainRow, plainRows, visibilitySql } from '../../db/plain-r
 import { inTransaction } from '../../db/transaction.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { depositOperation, type DepositRow, type PreparedDeposit } from './deposit-operation.js';
+import { metadataOf } from './deposit-metadata.js';
 import type { CreateDepositInput, RailBlock } from './deposit-request.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
@@ -367,7 +368,15 @@ export class DepositService {
       errors.push({ field, code: parsed.error.code, message: parsed.error.message });
       return { ok: false, errors };
     }
-    const request = { amount: parsed.money, details, customer: input.customer ?? {}, ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}) };
+    const metadata = input.metadata !== undefined ? metadataOf(input.metadata) : undefined;
+    if (metadata && !metadata.ok) errors.push(...metadata.errors);
+    const request = {
+      amount: parsed.money,
+      details,
+      customer: input.customer ?? {},
+      ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
+      ...(metadata?.ok && Object.keys(metadata.metadata).length > 0 ? { metadata: metadata.metadata } : {}),
+    };
     errors.push(...provider.validateDeposit(resolved.account, request));
     return errors.length ? { ok: false, errors } : { ok: true, account: resolved.account, provider, request };
   }

@@ -126,6 +126,15 @@ export class Money {
   }
 }
 
+@ObjectType({ simpleResolvers: true, description: 'One key/value pair of a deposit\'s metadata.' })
+export class MetadataEntry {
+  @Field({ description: 'The key, as the client gave it.' })
+  key!: string;
+
+  @Field({ description: 'The value, as the client gave it.' })
+  value!: string;
+}
+
 @ObjectType({ simpleResolvers: true, description: 'Terms of a crypto quote.' })
 export class CryptoQuote {
   @Field(() => Int, { description: 'Minutes for which the quoted crypto amount is valid.' })
@@ -185,6 +194,9 @@ export class DepositNode extends Node {
   @Field(() => CryptoQuote, { nullable: true, description: 'Terms of the crypto quote (CRYPTO rail only).' })
   crypto!: CryptoQuote | null;
 
+  @Field(() => [MetadataEntry], { description: 'The client\'s own key/value pairs given at creation, in key order; empty when none.' })
+  metadata!: MetadataEntry[];
+
   @Field(() => QrCodeNode, { nullable: true, description: 'The code to show (THAI_QR rail only).' })
   qrCode!: QrCodeNode | null;
 
@@ -227,6 +239,9 @@ export class DepositNode extends Node {
       merchantReference: snapshot.merchantReference,
       declineReason: snapshot.declineReason,
       crypto: snapshot.crypto ? Object.assign(new CryptoQuote(), snapshot.crypto) : null,
+      metadata: Object.entries(snapshot.metadata ?? {})
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, value]) => Object.assign(new MetadataEntry(), { key, value })),
       qrCode: snapshot.qrPayload && snapshot.qrExpiresAt ? Object.assign(new QrCodeNode(), { payload: snapshot.qrPayload, expiresAt: new Date(snapshot.qrExpiresAt) }) : null,
       livemode: snapshot.livemode,
       createdAt: snapshot.createdAt,

@@ -59,6 +59,19 @@ export const LATAM_CURRENCY: Readonly<Record<LatamCountry, string>> = {
 };
 
 /**
+ * A30. LATAM deposit `currency` override: "Override; defaults to the country currency", with the
+ * per-solution currencies "not shown". Assumed the country's currency (A6) or US dollars, the one
+ * foreign currency LATAM merchants price in; anything else is refused rather than converted.
+ * Payouts keep the country's currency alone: there "country ... selects rail and currency".
+ */
+export const LATAM_CURRENCY_OVERRIDES: readonly string[] = ['USD'];
+
+/** The currencies a LATAM deposit in `country` may be made in: its own (A6), then the overrides (A30). */
+export function latamDepositCurrencies(country: LatamCountry): string[] {
+  return [...new Set([LATAM_CURRENCY[country], ...LATAM_CURRENCY_OVERRIDES])];
+}
+
+/**
  * A7. Allowed LATAM `documentType` values (case-sensitive): "not shown". Assumed each country's
  * national identity documents.
  */
@@ -80,22 +93,63 @@ export const ECUADOR_EXPIRY_WINDOW_SECONDS = { min: 5 * 60, max: 72 * 3600 } as 
 export const OPEN_BANKING_CURRENCY: Readonly<Record<string, string>> = { NL: 'EUR', MT: 'EUR', GB: 'GBP' };
 
 /**
- * A10. Hosted checkout currency: the spec names a currency for partner integrations without its
- * field name. Assumed a `currency` field, default EUR, from the card currency list.
+ * A10. Hosted checkout currency: the session table lists no currency; "Partner integrations also
+ * refer to a currency ... their exact request-field names ...: not shown". Assumed a field named
+ * `currency` (the payment table's own name), values from the card currency list, default EUR.
+ * Should the provider ignore it, the session would settle in the account's own currency: the
+ * gateway's amount check then holds the deposit (flagged, never SUCCEEDED) rather than crediting
+ * another currency. To switch, rename the field here.
  */
+export const HOSTED_CHECKOUT_CURRENCY_FIELD = 'currency';
 export const HOSTED_CHECKOUT_DEFAULT_CURRENCY = 'EUR';
+
+/**
+ * A31. Hosted checkout `success_url` and `cancel_url`: named for partner integrations, with
+ * "requirements other than those two: not shown". Assumed optional, https only like `return_url`,
+ * and with the `?ref=&status=` of `return_url` appended: the player goes to `success_url` after an
+ * approved payment and to `cancel_url` after any other outcome, to `return_url` when the one that
+ * applies is absent.
+ */
+export const HOSTED_CHECKOUT_RETURN_FIELDS = { success: 'success_url', cancel: 'cancel_url' } as const;
+
+/**
+ * A32. `metadata`: "Opaque data echoed back on the payment (documented for cards)", in the shared
+ * payment table; the checkout session table has no such field. Assumed every POST /payments rail
+ * takes it (it is a shared field) as an object of string values, and a checkout session does not:
+ * there the gateway keeps the client's metadata on the deposit without sending it.
+ */
+export const CHECKOUT_SESSION_TAKES_METADATA = false;
 
 /**
  * A11. Sandbox test triggers beyond the spec's `.13` decline rule, for flows the spec leaves to
  * the dashboard: a payout whose beneficiary `account_number` ends in `13` bounces, one ending in
- * `31` is paid and then reverted; a refund whose amount ends in `13` (minor units) is rejected.
+ * `31` is paid and then reverted, one ending in `41` fails (payout.failed); a refund whose amount
+ * ends in `13` (minor units) is rejected, one ending in `31` is cancelled (refund_status
+ * `cancelled`, announced by a `refund.cancelled` event). Test cards of the embedded card form
+ * decline with each of the spec's decline reasons; two show issuer signals that "collapse into
+ * `declined`", with the processor code in `status_reason`.
  */
 export const SANDBOX_TRIGGERS = {
   declineAmountSuffix: '.13',
   payoutBounceAccountSuffix: '13',
   payoutRevertAccountSuffix: '31',
+  payoutFailAccountSuffix: '41',
   refundRejectMinorSuffix: '13',
+  refundCancelMinorSuffix: '31',
+  /** Card number -> [decline_reason, status_reason]. */
+  declineCards: {
+    '4000000000000002': ['declined', '05 Do not honour'],
+    '4000000000000119': ['declined', '51 Insufficient funds'],
+    '4000000000000101': ['declined', '43 Stolen card, pick up'],
+    '4000000000000069': ['expired_card', '54 Expired card'],
+    '4000000000000127': ['invalid_details', '82 CVV mismatch'],
+    '4000000000003063': ['verification_failed', '3DS authentication failed'],
+    '4000000000000036': ['too_many_attempts', '75 Allowable number of attempts exceeded'],
+  },
 } as const;
+
+/** The spec's card decline reasons (Cards: `decline_reason`), all of which the sandbox can give. */
+export const CARD_DECLINE_REASONS = ['expired_card', 'invalid_details', 'verification_failed', 'too_many_attempts', 'declined'] as const;
 
 /** A12. Webhook signature freshness: "about 5 minutes"; taken as 300 seconds either way. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

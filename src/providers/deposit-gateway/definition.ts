@@ -7,6 +7,9 @@ import { DEPOSIT_GATEWAY_REFERENCE } from './reference.js';
 /** Key prefixes of the spec (Authentication 2), which also tell test from live. */
 const KEY_PREFIXES = { test: 'svc_test_', live: 'svc_live_' } as const;
 
+/** Spec (Versioning): "The version is the path prefix `/v1` inside {base_url}". */
+const API_VERSION_PREFIX = '/v1';
+
 declare module '../provider.js' {
   interface ProviderNames {
     'deposit-gateway': true;
@@ -30,4 +33,11 @@ export const depositGatewayProvider: ProviderDefinition = {
   createAdapter: (settings, logger) => createDepositGatewayAdapter({ timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries, logger }),
   defaultSandboxAccount: { code: 'dg-test', apiKey: 'svc_test_sandbox_deposit_gateway', webhookSecrets: ['whsec_sandbox_deposit_gateway'] },
   reference: DEPOSIT_GATEWAY_REFERENCE,
+  baseUrlRule(url) {
+    // Spec: "{base_url} (the path prefix /v1 is part of it)", and every path is relative to it.
+    // Without the prefix the first call would answer 404 from the provider's root.
+    const path = new URL(url).pathname.replace(/\/+$/, '');
+    if (path.endsWith(API_VERSION_PREFIX)) return undefined;
+    return `the deposit gateway's base URL ends with its version prefix ${API_VERSION_PREFIX} (e.g. https://api.provider.example${API_VERSION_PREFIX}); got a URL whose path is "${path || '/'}"`;
+  },
 };

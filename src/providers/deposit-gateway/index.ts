@@ -143,7 +143,7 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
         {
           method: 'POST',
           path: '/payments',
-          body: paymentBody(deposit),
+          body: paymentBody(deposit, { whiteLabel: account.whiteLabel === true }),
           idempotencyKey: deposit.depositId,
           retryable: true,
           errorContext: { amount: deposit.amount, band: AMOUNT_BANDS[details.rail] },

@@ -442,3 +442,20 @@ describe('webhook envelopes', () => {
     expect(parseWebhookEnvelope(json('"payment.approved"'))).toBeUndefined();
   });
 });
+
+describe('the spec\'s optional deposit fields', () => {
+  it('POST /payments carries metadata as an object and white_label only when the account asks for it', () => {
+    const body = paymentBody(deposit({ rail: 'CARD' }, eur('25.00'), { metadata: { session: 'cs-42' } }), { whiteLabel: true });
+    expect(body).toMatchObject({ metadata: { session: 'cs-42' }, white_label: true });
+    const plain = JSON.parse(stringifyJsonExact(paymentBody(deposit({ rail: 'CARD' })))) as Record<string, unknown>;
+    expect(plain).not.toHaveProperty('metadata');
+    expect(plain).not.toHaveProperty('white_label');
+  });
+
+  it('a checkout session carries currency, success_url and cancel_url (A10, A31), and no metadata (A32)', () => {
+    const details = { rail: 'HOSTED_CHECKOUT' as const, successUrl: 'https://shop.example/paid', cancelUrl: 'https://shop.example/cancelled' };
+    const body = JSON.parse(stringifyJsonExact(checkoutSessionBody(deposit(details, Money.fromDecimal('30.00', 'GBP'), { metadata: { session: 'cs-42' } }), details))) as Record<string, unknown>;
+    expect(body).toMatchObject({ currency: 'GBP', success_url: 'https://shop.example/paid', cancel_url: 'https://shop.example/cancelled' });
+    expect(body).not.toHaveProperty('metadata');
+  });
+});

@@ -17,6 +17,11 @@ import type {
   RequestRefundRequest,
   WebhookEvent,
 } from '../provider.js';
+import {
+  CHECKOUT_SESSION_TAKES_METADATA,
+  HOSTED_CHECKOUT_CURRENCY_FIELD,
+  HOSTED_CHECKOUT_RETURN_FIELDS,
+} from './assumptions.js';
 import { CREATED_STATUS_WORD, REFUND_EVENT_STATUS, REFUND_STATUS_REVERSED_IN_FULL, REFUND_STATUS_WORDS, UNKNOWN_LOOKUP_STATUS, type BeneficiaryField } from './assumptions.js';
 import { JsonNumber, decimalText, integerValue, isObject, text, type JsonObject } from './json.js';
 import { BENEFICIARY_FIELD_NAMES } from './validation.js';
@@ -71,14 +76,20 @@ function lookupDepositStatus(word: string): DepositStatus {
 
 type Details<R extends RailDetails['rail']> = Extract<RailDetails, { rail: R }>;
 
-/** POST /checkout-sessions (spec: Checkout session request; currency per A10). No idempotency key exists for it. */
+/**
+ * POST /checkout-sessions (spec: Checkout session request; currency per A10, the partner return
+ * addresses per A31; no metadata, A32). No idempotency key exists for it.
+ */
 export function checkoutSessionBody(request: CreateDepositRequest, details: Details<'HOSTED_CHECKOUT'>): JsonObject {
   const { customer } = request;
   return {
     amount: request.amount.toDecimal(),
-    currency: request.amount.currency,
+    [HOSTED_CHECKOUT_CURRENCY_FIELD]: request.amount.currency,
     merchant_reference: request.depositId,
     return_url: request.returnUrl,
+    [HOSTED_CHECKOUT_RETURN_FIELDS.success]: details.successUrl,
+    [HOSTED_CHECKOUT_RETURN_FIELDS.cancel]: details.cancelUrl,
+    ...(CHECKOUT_SESSION_TAKES_METADATA ? { metadata: request.metadata } : {}),
     method: details.preselect?.method,
     bankCountry: details.preselect?.bankCountry,
     email: customer.email,
@@ -93,8 +104,11 @@ export function checkoutSessionBody(request: CreateDepositRequest, details: Deta
   };
 }
 
-/** POST /payments: the shared fields plus the rail's own (spec: Payment create request and rail tables). */
-export function paymentBody(request: CreateDepositRequest): JsonObject {
+/**
+ * POST /payments: the shared fields plus the rail's own (spec: Payment create request and rail
+ * tables). `whiteLabel` is the account's choice of redirect host (spec: shared `white_label`).
+ */
+export function paymentBody(request: CreateDepositRequest, options: { whiteLabel?: boolean } = {}): JsonObject {
   const { customer, details } = request;
   const shared: JsonObject = {
     // Decimal string in every rail but crypto (A21); CLP and COP print as integers.
@@ -103,6 +117,10 @@ export function paymentBody(request: CreateDepositRequest): JsonObject {
     merchant_reference: request.depositId,
     idempotency_key: request.depositId,
     return_url: request.returnUrl,
+    // A32: a shared field, echoed back on the payment; an object of strings as the client gave it.
+    metadata: request.metadata && Object.keys(request.metadata).length > 0 ? { ...request.metadata } : undefined,
+    // Sent only when the account asks for it: false is the spec's default.
+    white_label: options.whiteLabel === true ? true : undefined,
     email: customer.email,
     firstName: customer.firstName,
     lastName: customer.lastName,

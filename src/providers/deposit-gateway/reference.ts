@@ -8,6 +8,7 @@ import {
   HOSTED_CHECKOUT_PRESELECT_METHODS,
   LATAM_COUNTRIES,
   LATAM_CURRENCY,
+  latamDepositCurrencies,
   LATAM_DOCUMENT_TYPES,
   OPEN_BANKING_CURRENCY,
   type LatamCountry,
@@ -104,11 +105,14 @@ export const DEPOSIT_GATEWAY_REFERENCE: ProviderReference = {
       slug: 'latam',
       title: 'LATAM',
       mutation: 'createDeposit',
-      intro: 'Local methods in five Latin American countries. The country selects the rail and the currency; each country needs an identity document of its own.',
-      rules: LATAM_COUNTRIES.map((country): [string, string] => [
+      intro: 'Local methods in five Latin American countries. The country selects the rail and, unless `currency` names another one it takes, the currency; each country needs an identity document of its own.',
+      rules: LATAM_COUNTRIES.map((country): [string, string] => {
+        const others = latamDepositCurrencies(country).filter((code) => code !== LATAM_CURRENCY[country]);
+        return [
         title(country),
-        `currency \`${LATAM_CURRENCY[country]}\`; documents ${list(LATAM_DOCUMENT_TYPES[country])}; method ${LATAM_METHODS[country] ? list(LATAM_METHODS[country]) : 'omitted'}`,
-      ]),
+        `currency \`${LATAM_CURRENCY[country]}\`${others.length ? ` (or ${list(others)})` : ''}; documents ${list(LATAM_DOCUMENT_TYPES[country])}; method ${LATAM_METHODS[country] ? list(LATAM_METHODS[country]) : 'omitted'}`,
+        ];
+      }),
       examples: LATAM_COUNTRIES.map((country) => LATAM_EXAMPLES[country]),
     },
     {

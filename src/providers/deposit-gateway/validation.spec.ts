@@ -167,7 +167,7 @@ describe('LATAM', () => {
     ['Chile, method qr not offered', { rail: 'LATAM', country: 'CHILE', method: 'qr' }, m('15000', 'CLP'), { ...named, documentType: 'RUT', documentNumber: '12345678-5' }, ['latam.method:INVALID_VALUE']],
     ['Chile cards needs phone and phoneCode', { rail: 'LATAM', country: 'CHILE', method: 'cards' }, m('15000', 'CLP'), { ...named, documentType: 'RUT', documentNumber: '12345678-5' }, ['customer.phone:FIELD_REQUIRED', 'customer.phoneCode:FIELD_REQUIRED']],
     ['Chile cards with phone', { rail: 'LATAM', country: 'CHILE', method: 'cards' }, m('15000', 'CLP'), { ...named, documentType: 'RUT', documentNumber: '12345678-5', phone: '912345678', phoneCode: '+56' }, []],
-    ['Chile, wrong currency', { rail: 'LATAM', country: 'CHILE', method: 'bank' }, m('15', 'USD'), { ...named, documentType: 'RUT', documentNumber: '12345678-5' }, ['currency:CURRENCY_NOT_SUPPORTED']],
+    ['Chile, a currency neither Chilean nor an override (A30)', { rail: 'LATAM', country: 'CHILE', method: 'bank' }, m('15', 'EUR'), { ...named, documentType: 'RUT', documentNumber: '12345678-5' }, ['currency:CURRENCY_NOT_SUPPORTED']],
     ['Chile, expiresAt ignored', { rail: 'LATAM', country: 'CHILE', method: 'bank', expiresAt: inMinutes(60 * 24 * 30) }, m('15000', 'CLP'), { ...named, documentType: 'RUT', documentNumber: '12345678-5' }, []],
     ['Peru bank with DNI', { rail: 'LATAM', country: 'PERU', method: 'bank' }, m('50.50', 'PEN'), { ...named, documentType: 'DNI', documentNumber: '12345678' }, []],
     ['Peru qr with passport', { rail: 'LATAM', country: 'PERU', method: 'qr' }, m('50', 'PEN'), { ...named, documentType: 'PASSPORT', documentNumber: 'AB12345' }, []],

@@ -22,6 +22,7 @@ import {
   LATAM_DOCUMENT_TYPES,
   LATAM_REDIRECT_URLS_HTTPS_ONLY,
   LATAM_REDIRECT_URLS_REQUIRED,
+  latamDepositCurrencies,
   OPEN_BANKING_CURRENCY,
   PAYOUT_DOCUMENT_TYPES,
   PAYOUT_REQUIRED_BENEFICIARY_FIELDS,
@@ -135,6 +136,9 @@ export function validateDepositRequest(account: MerchantAccount, request: Deposi
         // Spec (Checkout session request): "method, bankCountry ... omit to let the player choose".
         if (bankCountry !== undefined) checkBankCountry(out, [block, 'preselect', 'bankCountry'], method, bankCountry);
       }
+      // A31: the partner return addresses take return_url's rule.
+      if (details.successUrl !== undefined) checkHttpsUrl(out, [block, 'successUrl'], details.successUrl, 'successUrl');
+      if (details.cancelUrl !== undefined) checkHttpsUrl(out, [block, 'cancelUrl'], details.cancelUrl, 'cancelUrl');
       // Prefill is optional on the hosted page, but a wrong value would be shown to the player.
       if (customer.email !== undefined) checkEmail(out, customer.email);
       if (customer.country !== undefined) checkIsoCountry(out, customer.country);
@@ -251,7 +255,7 @@ function checkLatam(
   }
   const country = details.country;
   const name = title(country);
-  checkCurrencyIn(out, amount, [LATAM_CURRENCY[country]], `${name} (the country's currency)`);
+  checkCurrencyIn(out, amount, latamDepositCurrencies(country), `${name} (the country's currency, or an override of A30)`);
 
   const methods = LATAM_METHODS[country];
   if (methods) {

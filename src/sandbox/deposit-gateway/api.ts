@@ -141,6 +141,8 @@ export class Api {
       apiKey: caller.apiKey,
       amount: valid.value.amount,
       returnUrl: valid.value.returnUrl,
+      successUrl: valid.value.successUrl,
+      cancelUrl: valid.value.cancelUrl,
       merchantReference: valid.value.merchantReference,
       method: valid.value.method,
       bankCountry: valid.value.bankCountry,
@@ -203,7 +205,7 @@ export class Api {
         ...base,
         script_url: `${this.checkoutUrl}/js/loader/${encodeURIComponent(payment.reference)}.js?checkout=${checkout}`,
         integrity: `sha384-${randomBytes(48).toString('base64')}`,
-        brands: DEFAULT_CARD_BRANDS,
+        brands: caller.account.cardBrands ?? DEFAULT_CARD_BRANDS,
       },
     };
   }

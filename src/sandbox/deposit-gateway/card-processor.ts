@@ -3,14 +3,22 @@
 // the authorisation the card settle call later reports.
 
 import type { Money } from '../../lib/money.js';
+import { SANDBOX_TRIGGERS } from '../../providers/deposit-gateway/assumptions.js';
 import { testModeOutcome } from './simulator.js';
 import type { CardAuthorization } from './store.js';
 
-/** Card scheme by number prefix (spec: Cards, brands); the wallets are not simulated. */
+/**
+ * Card scheme by number prefix (spec: Cards, brands), most specific first; the wallets are not
+ * simulated. Prefixes are the schemes' published IIN ranges.
+ */
 const SCHEMES: Array<[RegExp, string]> = [
   [/^4/, 'VISA'],
   [/^(5[1-5]|2(2[2-9]|[3-6][0-9]|7[01]|720))/, 'MASTER'],
   [/^3[47]/, 'AMEX'],
+  [/^35(2[89]|[3-8][0-9])/, 'JCB'],
+  [/^3(0[0-5]|09|6|[89])/, 'DINERS'],
+  [/^(6011|64[4-9]|65)/, 'DISCOVER'],
+  [/^62/, 'CHINA_UNION_PAY'],
   [/^(50|5[6-9]|6[0-9])/, 'MAESTRO'],
 ];
 
@@ -31,8 +39,9 @@ function luhn(digits: string): boolean {
 
 /**
  * Reads the posted card fields. Malformed fields are an error shown on the fields page (nothing is
- * authorised); a well-formed card is authorised by the test-mode rule (`.13` declines), except an
- * expired card, which declines with `expired_card` (spec: Cards, decline reasons).
+ * authorised); a well-formed card of a brand the account has boarded is authorised by the
+ * test-mode rule (`.13` declines), except an expired card, which declines with `expired_card`, and
+ * the test cards of A11, which decline with the reason each stands for (spec: Cards, decline reasons).
  */
 export function readCard(fields: URLSearchParams, amount: Money, brands: string[], now: Date): CardReading {
   const number = (fields.get('card_number') ?? '').replace(/[\s-]/g, '');
@@ -48,6 +57,9 @@ export function readCard(fields: URLSearchParams, amount: Money, brands: string[
   // A card is valid to the end of its expiry month (UTC).
   const expiresAt = Date.UTC(2000 + Number(expiry[2]), Number(expiry[1]), 1);
   if (expiresAt <= now.getTime()) return { ok: true, authorization: { outcome: 'declined', declineReason: 'expired_card', statusReason: '54 Expired card', card } };
+  const declineCards: Readonly<Record<string, readonly [string, string]>> = SANDBOX_TRIGGERS.declineCards;
+  const testDecline = declineCards[number];
+  if (testDecline) return { ok: true, authorization: { outcome: 'declined', declineReason: testDecline[0], statusReason: testDecline[1], card } };
   return testModeOutcome(amount) === 'approved'
     ? { ok: true, authorization: { outcome: 'approved', declineReason: null, statusReason: null, card } }
     : { ok: true, authorization: { outcome: 'declined', declineReason: 'declined', statusReason: '05 Do not honour', card } };

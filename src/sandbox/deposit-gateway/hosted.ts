@@ -6,10 +6,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { readBody, redirect, sendHtml, sendText } from './http.js';
 import { readCard } from './card-processor.js';
-import { cardFieldsPage, cardLoaderScript, checkoutPage, messagePage, paymentPage, resultPage } from './pages.js';
+import { CARD_DECLINE_REASONS } from '../../providers/deposit-gateway/assumptions.js';
+import { CARD_FIELDS_SCRIPT_HASH, cardFieldsPage, cardLoaderScript, checkoutPage, messagePage, PAGE_ACTIONS, paymentPage, resultPage, type PageAction } from './pages.js';
 import { SandboxError, type Outcome, type Simulator } from './simulator.js';
 import { TERMINAL_PAYMENT_STATUSES, type PaymentRecord, type SandboxStore } from './store.js';
 import type { ScaledClock } from './clock.js';
+
+/** Form fields that would name what a checkout session locks: its amount, currency and merchant account. */
+const LOCKED_SESSION_FIELD = /^(amount|currency|api_?key|account|merchant(_?account|_?id)?|session(_?id)?)$/i;
 
 /** Spec: card brands default to `VISA MASTER`. */
 export const DEFAULT_CARD_BRANDS = 'VISA MASTER';
@@ -30,7 +34,7 @@ export class HostedPages {
 
     if (first === 'c' && second !== undefined && segments.length <= 3) {
       if (method === 'GET' && third === undefined) this.showCheckout(second, response);
-      else if (method === 'POST' && (third === 'pay' || third === 'decline')) await this.actOnCheckout(second, third, request, response);
+      else if (method === 'POST' && isPageAction(third)) await this.actOnCheckout(second, third, request, response);
       else sendHtml(response, 405, messagePage('Not allowed', 'This page does not accept that request.'));
       return true;
     }
@@ -42,7 +46,7 @@ export class HostedPages {
       const action = isRedirect ? third : fourth;
       const basePath = isRedirect ? `/r/${encodeURIComponent(reference)}` : `/acquirer/${encodeURIComponent(second ?? '')}/${encodeURIComponent(reference)}`;
       if (method === 'GET' && action === undefined) this.showPayment(reference, basePath, response);
-      else if (method === 'POST' && (action === 'pay' || action === 'decline')) await this.actOnPayment(reference, action, request, response);
+      else if (method === 'POST' && isPageAction(action)) await this.actOnPayment(reference, action, request, response);
       else sendHtml(response, 405, messagePage('Not allowed', 'This page does not accept that request.'));
       return true;
     }
@@ -52,10 +56,11 @@ export class HostedPages {
     }
     if (first === 'js' && second === 'loader' && third?.endsWith('.js') && segments.length === 3 && method === 'GET') {
       const reference = third.slice(0, -3);
-      if (!this.store.payments.has(reference)) sendText(response, 404, 'application/javascript; charset=utf-8', '// unknown checkout\n');
+      const payment = this.store.payments.get(reference);
+      if (!payment) sendText(response, 404, 'application/javascript; charset=utf-8', '// unknown checkout\n');
       else {
         const fields = `${this.checkoutUrl}/card/${encodeURIComponent(reference)}?checkout=${encodeURIComponent(url.searchParams.get('checkout') ?? '')}`;
-        sendText(response, 200, 'application/javascript; charset=utf-8', cardLoaderScript(fields, DEFAULT_CARD_BRANDS));
+        sendText(response, 200, 'application/javascript; charset=utf-8', cardLoaderScript(fields, this.brandsOf(payment)));
       }
       return true;
     }
@@ -68,6 +73,11 @@ export class HostedPages {
     return false;
   }
 
+  /** The brands boarded on the account that owns the payment. */
+  private brandsOf(payment: PaymentRecord): string {
+    return this.store.accounts.get(payment.apiKey)?.cardBrands ?? DEFAULT_CARD_BRANDS;
+  }
+
   private showCheckout(sessionId: string, response: ServerResponse): void {
     const session = this.store.sessions.get(sessionId);
     if (!session) return sendHtml(response, 404, messagePage('Checkout not found', 'This checkout link is not valid.'));
@@ -76,15 +86,28 @@ export class HostedPages {
       return sendHtml(response, 200, resultPage(session.paymentReference, payment?.status ?? null));
     }
     if (this.simulator.sessionExpired(session)) return sendHtml(response, 410, messagePage('Checkout expired', 'This checkout session has expired. Return to the merchant and start again.'));
-    sendHtml(response, 200, checkoutPage(session));
+    sendHtml(response, 200, checkoutPage(session, CARD_DECLINE_REASONS));
   }
 
-  private async actOnCheckout(sessionId: string, action: 'pay' | 'decline', request: IncomingMessage, response: ServerResponse): Promise<void> {
+  private async actOnCheckout(sessionId: string, action: PageAction, request: IncomingMessage, response: ServerResponse): Promise<void> {
     const details = Object.fromEntries(new URLSearchParams(await readBody(request)));
     const session = this.store.sessions.get(sessionId);
     if (!session) return sendHtml(response, 404, messagePage('Checkout not found', 'This checkout link is not valid.'));
+    // Spec (Checkout session): "Amount and merchant account are locked to the session; the player
+    // cannot change them". Assumption: a post that tries to (an amount, a currency, an account or
+    // key) is refused whole (400) rather than half-used; the player's own details are taken as they come.
+    const locked = Object.keys(details).filter((field) => LOCKED_SESSION_FIELD.test(field));
+    if (locked.length > 0) {
+      return sendHtml(response, 400, messagePage('Checkout refused', `The amount and merchant account are locked to this checkout; the page does not take ${locked.join(', ')}.`));
+    }
     if (this.simulator.sessionExpired(session)) return sendHtml(response, 410, messagePage('Checkout expired', 'This checkout session has expired. Return to the merchant and start again.'));
-    const payment = this.simulator.completeSession(session, outcomeOf(action), details);
+    let payment: PaymentRecord;
+    try {
+      payment = this.simulator.completeSession(session, outcomeOf(action), details);
+    } catch (error) {
+      if (error instanceof SandboxError) return sendHtml(response, 409, messagePage('Payment unavailable', error.message));
+      throw error;
+    }
     redirect(response, this.simulator.returnTarget(payment));
   }
 
@@ -92,7 +115,7 @@ export class HostedPages {
     const payment = this.store.payments.get(reference);
     if (!payment) return sendHtml(response, 404, messagePage('Payment not found', 'This payment link is not valid.'));
     if (TERMINAL_PAYMENT_STATUSES.has(payment.status)) return sendHtml(response, 200, resultPage(payment.reference, payment.status));
-    sendHtml(response, 200, paymentPage(payment, basePath));
+    sendHtml(response, 200, paymentPage(payment, basePath, payment.rail === 'cards' ? CARD_DECLINE_REASONS : undefined));
   }
 
   private openCardPayment(reference: string, response: ServerResponse): PaymentRecord | undefined {
@@ -121,8 +144,9 @@ export class HostedPages {
         action: `/card/${encodeURIComponent(payment.reference)}`,
         resultUrl: resultUrl.toString(),
         checkout: query.get('checkout') ?? '',
-        brands: query.get('brands') || DEFAULT_CARD_BRANDS,
+        brands: query.get('brands') || this.brandsOf(payment),
       }),
+      { scriptHashes: [CARD_FIELDS_SCRIPT_HASH] },
     );
   }
 
@@ -137,11 +161,12 @@ export class HostedPages {
     if (!payment) return;
     const resultUrl = resultUrlOf(fields.get('result_url'));
     if (!resultUrl) return sendHtml(response, 400, messagePage('Card form misconfigured', 'The merchant\'s form has no valid action (its return address).'));
-    const brands = DEFAULT_CARD_BRANDS.split(' ');
+    // Spec (Cards): "Only brands boarded on the merchant's account authorise", whatever the form said.
+    const brands = this.brandsOf(payment).split(' ');
     const reading = readCard(fields, payment.amount, brands, this.clock.now());
     if (!reading.ok) {
       const form = { payment, action: `/card/${encodeURIComponent(payment.reference)}`, resultUrl: resultUrl.toString(), checkout: fields.get('checkout') ?? '', brands: brands.join(' ') };
-      return sendHtml(response, 422, cardFieldsPage({ ...form, error: reading.error }));
+      return sendHtml(response, 422, cardFieldsPage({ ...form, error: reading.error }), { scriptHashes: [CARD_FIELDS_SCRIPT_HASH] });
     }
     try {
       this.simulator.authorizeCard(payment, reading.authorization);
@@ -155,12 +180,14 @@ export class HostedPages {
     redirect(response, resultUrl.toString());
   }
 
-  private async actOnPayment(reference: string, action: 'pay' | 'decline', request: IncomingMessage, response: ServerResponse): Promise<void> {
-    await readBody(request);
+  private async actOnPayment(reference: string, action: PageAction, request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const fields = new URLSearchParams(await readBody(request));
     const payment = this.store.payments.get(reference);
     if (!payment) return sendHtml(response, 404, messagePage('Payment not found', 'This payment link is not valid.'));
+    // Decline reasons are the card rail's (spec: Cards); other rails decline as plain `declined`.
+    const details: Record<string, string> = payment.rail === 'cards' && fields.get('decline_reason') ? { decline_reason: fields.get('decline_reason')! } : {};
     try {
-      this.simulator.complete(reference, outcomeOf(action));
+      this.simulator.complete(reference, outcomeOf(action), details);
     } catch (error) {
       if (error instanceof SandboxError) return sendHtml(response, 409, messagePage('Payment unavailable', error.message));
       throw error;
@@ -180,8 +207,12 @@ function resultUrlOf(text: string | null): URL | null {
   }
 }
 
-function outcomeOf(action: 'pay' | 'decline'): Outcome {
-  return action === 'pay' ? 'approved' : 'declined';
+function isPageAction(value: string | undefined): value is PageAction {
+  return value !== undefined && Object.hasOwn(PAGE_ACTIONS, value);
+}
+
+function outcomeOf(action: PageAction): Outcome {
+  return PAGE_ACTIONS[action].outcome;
 }
 
 function decode(segment: string): string {

@@ -17,13 +17,15 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(text);
 }
 
-export function sendHtml(response: ServerResponse, status: number, html: string): void {
+/** `scriptHashes`: CSP hashes of the page's own inline scripts, the only scripts it may run. */
+export function sendHtml(response: ServerResponse, status: number, html: string, options: { scriptHashes?: string[] } = {}): void {
+  const scripts = options.scriptHashes?.length ? `; script-src ${options.scriptHashes.join(' ')}` : '';
   response.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'content-length': Buffer.byteLength(html),
     'cache-control': 'no-store',
     // The pages load nothing from anywhere; say so to the browser too.
-    'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action *",
+    'content-security-policy': `default-src 'none'; style-src 'unsafe-inline'; form-action *${scripts}`,
   });
   response.end(html);
 }

@@ -86,8 +86,18 @@ export interface DepositGatewaySandboxControls {
   failNext(options?: FailNextOptions): void;
   /** Forgets every failNext rule not used up yet (requests already held still end as their rule says). */
   clearFailures(): void;
-  /** What the hosted pages' Pay / Decline buttons do. Returns the payment reference. Throws SandboxError if unknown or expired. */
-  complete(referenceOrSessionId: string, outcome: Outcome): string;
+  /**
+   * What the hosted pages' buttons do. Returns the payment reference. Throws SandboxError if unknown
+   * or expired. `declineReason`: one of the spec's card decline reasons, for a declined card payment.
+   */
+  complete(referenceOrSessionId: string, outcome: Outcome, options?: { declineReason?: string }): string;
+  /** Cancels a refund still under review: refund_status `cancelled`, event `refund.cancelled` (A11). Throws SandboxError once decided. */
+  cancelRefund(refundId: string): void;
+  /**
+   * Emits any event, signed and delivered like the sandbox's own, with `data` as given: an event name
+   * the spec does not list shows how a receiver treats event types "added over time".
+   */
+  emitEvent(apiKey: string, event: string, data: Record<string, unknown>): WebhookEnvelope;
   /** Emits chargeback.opened for an approved (non UPI/PIX) payment. Throws SandboxError otherwise. */
   openChargeback(reference: string): void;
   /** Every delivery attempt (and every dropped webhook, `dropped: true`), oldest first. */
@@ -300,10 +310,20 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     clearFailures() {
       failures.length = 0;
     },
-    complete(referenceOrSessionId, outcome) {
-      const reference = sim.complete(referenceOrSessionId, outcome);
+    complete(referenceOrSessionId, outcome, options = {}) {
+      const reference = sim.complete(referenceOrSessionId, outcome, options.declineReason ? { decline_reason: options.declineReason } : {});
       state?.saveSoon();
       return reference;
+    },
+    cancelRefund(refundId) {
+      const refund = store.refunds.get(refundId);
+      if (!refund) throw new SandboxError(`Unknown refund ${refundId}`);
+      sim.cancelRefund(refund);
+      state?.saveSoon();
+    },
+    emitEvent(apiKey, event, data) {
+      if (!store.accounts.has(apiKey)) throw new SandboxError(`Unknown sandbox account ${apiKey.slice(0, 12)}…`);
+      return dispatcher.emit(apiKey, event, apiKey.startsWith('svc_live_'), data);
     },
     openChargeback(reference) {
       sim.openChargeback(reference);

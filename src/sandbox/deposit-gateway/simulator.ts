@@ -1,7 +1,7 @@
 // What the simulated provider does over time: creates payments, refunds and payouts, decides their
 // outcomes by the test-mode rules, moves their states and emits the matching webhook events.
 
-import { SANDBOX_TRIGGERS, REFUND_EVENT_STATUS, REFUND_ID_PREFIX } from '../../providers/deposit-gateway/assumptions.js';
+import { CARD_DECLINE_REASONS, SANDBOX_TRIGGERS, REFUND_EVENT_STATUS, REFUND_ID_PREFIX } from '../../providers/deposit-gateway/assumptions.js';
 import type { Money } from '../../lib/money.js';
 import type { ScaledClock } from './clock.js';
 import {
@@ -46,6 +46,16 @@ export function testModeOutcome(amount: Money): Outcome {
 }
 
 export class SandboxError extends Error {}
+
+export type DeclineReason = (typeof CARD_DECLINE_REASONS)[number];
+
+/** A decline reason a page or the test control named, when it is one of the spec's. */
+export function declineReasonOf(details: Record<string, string>): { declineReason?: DeclineReason } {
+  const reason = details.decline_reason;
+  if (reason === undefined || reason === '') return {};
+  if (!(CARD_DECLINE_REASONS as readonly string[]).includes(reason)) throw new SandboxError(`Unknown decline reason ${reason}; use ${CARD_DECLINE_REASONS.join(', ')}`);
+  return { declineReason: reason as DeclineReason };
+}
 
 export class Simulator {
   autoComplete: boolean;
@@ -111,7 +121,7 @@ export class Simulator {
    * Moves an open payment to its outcome and emits the events. Promote-only: a payment that already
    * reached a terminal state is never changed (spec: States and transitions). Returns whether it changed.
    */
-  resolve(payment: PaymentRecord, outcome: Outcome, options: { emitPending: boolean }): boolean {
+  resolve(payment: PaymentRecord, outcome: Outcome, options: { emitPending: boolean; declineReason?: DeclineReason }): boolean {
     if (TERMINAL_PAYMENT_STATUSES.has(payment.status)) return false;
     // Spec: the crypto flow uses only payment.approved and payment.declined.
     // Assumption: payment.pending marks the payer reaching the bank step, so the status word becomes `pending`.
@@ -145,9 +155,12 @@ export class Simulator {
       if (payment.rail === 'cards') payment.card = payment.cardAuthorization?.card ?? { bin: '424242', last4: '4242', scheme: 'VISA' };
     } else {
       payment.status = 'declined';
-      payment.declineReason = payment.cardAuthorization?.declineReason ?? 'declined';
+      // A reason chosen on the payment page (or by the test control) wins over the card's own.
+      payment.declineReason = options.declineReason ?? payment.cardAuthorization?.declineReason ?? 'declined';
       // The processor code stays in status_reason, for the merchant only (spec: Cards, decline reasons).
-      payment.statusReason = payment.cardAuthorization?.statusReason ?? (payment.rail === 'cards' ? '05 Do not honour' : 'Not completed by the payer');
+      payment.statusReason = options.declineReason
+        ? `Declined by the payer's page: ${options.declineReason}`
+        : (payment.cardAuthorization?.statusReason ?? (payment.rail === 'cards' ? '05 Do not honour' : 'Not completed by the payer'));
     }
     this.emitPayment(payment, outcome === 'approved' ? 'payment.approved' : 'payment.declined');
     return true;
@@ -174,13 +187,16 @@ export class Simulator {
     payment.updatedAt = this.clock.now();
   }
 
-  /** What the hosted pages' Pay and Decline buttons do. Returns the payment reference. */
+  /**
+   * What the hosted pages' buttons do. Returns the payment reference. `details.decline_reason`
+   * (one of the spec's card decline reasons) says why a decline happened.
+   */
   complete(referenceOrSessionId: string, outcome: Outcome, details: Record<string, string> = {}): string {
     const session = this.store.sessions.get(referenceOrSessionId);
     if (session) return this.completeSession(session, outcome, details).reference;
     const payment = this.store.payments.get(referenceOrSessionId);
     if (!payment) throw new SandboxError(`Unknown payment or checkout session ${referenceOrSessionId}`);
-    this.resolve(payment, outcome, { emitPending: true });
+    this.resolve(payment, outcome, { emitPending: true, ...declineReasonOf(details) });
     return payment.reference;
   }
 
@@ -193,7 +209,7 @@ export class Simulator {
     if (session.paymentReference !== null) {
       const existing = this.store.payments.get(session.paymentReference);
       if (!existing) throw new SandboxError(`Session ${session.id} lost its payment`);
-      this.resolve(existing, outcome, { emitPending: true });
+      this.resolve(existing, outcome, { emitPending: true, ...(existing.rail === 'cards' ? declineReasonOf(details) : {}) });
       return existing;
     }
     if (this.sessionExpired(session)) throw new SandboxError(`Checkout session ${session.id} has expired`);
@@ -218,21 +234,28 @@ export class Simulator {
         customerEmail: field('email'),
         customerName: name,
         country: session.prefill.country ?? null,
-        successUrl: null,
-        errorUrl: null,
+        // A31: the session's partner return addresses play the part of the hosted link's own.
+        successUrl: session.successUrl ?? null,
+        errorUrl: session.cancelUrl ?? null,
         colombiaRedirectUrl: null,
       },
       session.id,
     );
     session.paymentReference = payment.reference;
-    this.resolve(payment, outcome, { emitPending: true });
+    this.resolve(payment, outcome, { emitPending: true, ...(rail === 'cards' ? declineReasonOf(details) : {}) });
     return payment;
   }
 
-  /** Where the player goes after acting: `return_url` (or the LATAM addresses) with `?ref=&status=`. */
+  /**
+   * Where the player goes after acting, with `?ref=&status=`: the address for this outcome (LATAM
+   * successUrl / errorUrl, a session's success_url / cancel_url, A31) when there is one, else
+   * `return_url` (or Colombia's redirectUrl), else the generic result page.
+   */
   returnTarget(payment: PaymentRecord): string {
-    const approved = payment.status === 'approved';
-    const base = payment.returnUrl ?? payment.colombiaRedirectUrl ?? (approved ? payment.successUrl : payment.errorUrl) ?? `${this.checkoutUrl}/result`;
+    // Assumption: the address for the outcome wins over return_url when both are given; a payment
+    // still open (authorised, say) has no outcome yet and goes by return_url.
+    const outcomeUrl = payment.status === 'approved' ? payment.successUrl : TERMINAL_PAYMENT_STATUSES.has(payment.status) ? payment.errorUrl : null;
+    const base = outcomeUrl ?? payment.returnUrl ?? payment.colombiaRedirectUrl ?? `${this.checkoutUrl}/result`;
     const url = new URL(base);
     url.searchParams.set('ref', payment.reference);
     url.searchParams.set('status', payment.status);
@@ -298,6 +321,12 @@ export class Simulator {
   }
 
   private decideRefund(payment: PaymentRecord, refund: RefundRecord): void {
+    // Decided (or cancelled) meanwhile: nothing left to decide.
+    if (refund.status !== 'pending') return;
+    if (refund.amount.minor.toString().endsWith(SANDBOX_TRIGGERS.refundCancelMinorSuffix)) {
+      this.cancelRefund(refund);
+      return;
+    }
     const now = this.clock.now();
     refund.updatedAt = now;
     payment.updatedAt = now;
@@ -317,12 +346,30 @@ export class Simulator {
     this.emitRefund(payment, refund, 'refund.approved');
   }
 
-  private emitRefund(payment: PaymentRecord, refund: RefundRecord, event: keyof typeof REFUND_EVENT_STATUS): void {
+  /**
+   * Ends an open refund request with no money moved: refund_status `cancelled` (spec: payment fields).
+   * The spec names no event for it; new event types "are added over time", so it is announced as
+   * `refund.cancelled` with `data.status` `cancelled` (A11). Throws SandboxError once decided.
+   */
+  cancelRefund(refund: RefundRecord): void {
+    const payment = this.store.payments.get(refund.paymentReference);
+    if (!payment) throw new SandboxError(`Refund ${refund.id} lost its payment`);
+    if (refund.status !== 'pending') throw new SandboxError(`Refund ${refund.id} is already ${refund.status}`);
+    const now = this.clock.now();
+    refund.status = 'cancelled';
+    refund.updatedAt = now;
+    payment.updatedAt = now;
+    const anyApproved = this.store.refundsOf(payment.reference).some((other) => other.status === 'approved');
+    if (payment.refundStatus !== 'refunded') payment.refundStatus = anyApproved ? 'approved' : 'cancelled';
+    this.emitRefund(payment, refund, 'refund.cancelled');
+  }
+
+  private emitRefund(payment: PaymentRecord, refund: RefundRecord, event: keyof typeof REFUND_EVENT_STATUS | 'refund.cancelled'): void {
     this.webhooks.emit(payment.apiKey, event, payment.livemode, {
       reference: refund.id,
       payment_reference: payment.reference,
       merchant_reference: payment.merchantReference,
-      status: REFUND_EVENT_STATUS[event],
+      status: event === 'refund.cancelled' ? 'cancelled' : REFUND_EVENT_STATUS[event],
       amount: refund.amount.toDecimal(),
       currency: refund.amount.currency,
     });
@@ -358,6 +405,10 @@ export class Simulator {
         this.movePayout(payout, 'bounced');
         return;
       }
+      if (account.endsWith(SANDBOX_TRIGGERS.payoutFailAccountSuffix)) {
+        this.movePayout(payout, 'failed');
+        return;
+      }
       this.movePayout(payout, 'paid');
       if (account.endsWith(SANDBOX_TRIGGERS.payoutRevertAccountSuffix)) this.scheduleRevert(payout);
     });
@@ -379,7 +430,7 @@ export class Simulator {
     }
   }
 
-  private movePayout(payout: PayoutRecord, status: 'paid' | 'bounced' | 'reverted'): void {
+  private movePayout(payout: PayoutRecord, status: 'paid' | 'bounced' | 'reverted' | 'failed'): void {
     payout.status = status;
     payout.updatedAt = this.clock.now();
     this.webhooks.emit(payout.apiKey, `payout.${status}`, payout.livemode, {

@@ -14,6 +14,11 @@ export interface SandboxAccount {
   livePayoutsEnabled?: boolean;
   /** Rails answering 403 "not available right now": `cards`, `openbanking`, `latam`, `upi`, `pix`, `crypto`, `checkout`. */
   disabledRails?: string[];
+  /**
+   * Card brands boarded on this account, space-separated as the card session's `brands` (spec:
+   * Cards). Default `VISA MASTER`. Only these authorise.
+   */
+  cardBrands?: string;
 }
 
 export type Rail = 'cards' | 'openbanking' | 'latam' | 'upi' | 'pix' | 'crypto';
@@ -31,8 +36,8 @@ export type PaymentStatus =
 
 export const TERMINAL_PAYMENT_STATUSES: ReadonlySet<PaymentStatus> = new Set(['approved', 'declined', 'expired', 'cancelled', 'error', 'refunded']);
 
-export type RefundStatus = 'pending' | 'approved' | 'rejected';
-export type PaymentRefundStatus = RefundStatus | 'cancelled' | 'refunded';
+export type RefundStatus = 'pending' | 'approved' | 'rejected' | 'cancelled';
+export type PaymentRefundStatus = RefundStatus | 'refunded';
 export type PayoutStatus = 'pending' | 'paid' | 'bounced' | 'reverted' | 'failed';
 
 export interface PaymentRecord {
@@ -86,6 +91,9 @@ export interface SessionRecord {
   apiKey: string;
   amount: Money;
   returnUrl: string | null;
+  /** A31: the partner return addresses; absent in state saved before they existed. */
+  successUrl?: string | null;
+  cancelUrl?: string | null;
   merchantReference: string | null;
   method: string | null;
   bankCountry: string | null;
@@ -210,7 +218,7 @@ export class SandboxStore {
   // Assumption: a pending refund holds its share, so two concurrent requests cannot together exceed the amount.
   refundable(payment: PaymentRecord): Money {
     return this.refundsOf(payment.reference)
-      .filter((refund) => refund.status !== 'rejected')
+      .filter((refund) => refund.status !== 'rejected' && refund.status !== 'cancelled')
       .reduce((left, refund) => left.subtract(refund.amount), payment.amount);
   }
 

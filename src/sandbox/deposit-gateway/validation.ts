@@ -8,8 +8,11 @@ import {
   ECUADOR_EXPIRY_WINDOW_SECONDS,
   HOSTED_CHECKOUT_PRESELECT_METHODS,
   HOSTED_CHECKOUT_DEFAULT_CURRENCY,
+  HOSTED_CHECKOUT_CURRENCY_FIELD,
+  HOSTED_CHECKOUT_RETURN_FIELDS,
   LATAM_COUNTRIES,
   LATAM_CURRENCY,
+  LATAM_CURRENCY_OVERRIDES,
   LATAM_DOCUMENT_TYPES,
   OPEN_BANKING_CURRENCY,
   PAYOUT_DOCUMENT_TYPES,
@@ -390,7 +393,7 @@ export function isValidCpf(digits: string): boolean {
 
 const LATAM_METHODS: Readonly<Partial<Record<LatamCountry, readonly string[]>>> = { CHILE: ['cards', 'bank'], PERU: ['bank', 'qr'] };
 
-// The LATAM `currency` override accepts only the country currency (A6): a conversion nobody asked for is worse than a 422.
+// The LATAM `currency` override accepts the country currency (A6) or one of A30's; a conversion nobody asked for is worse than a 422.
 function latam(body: Body, headerKey: string | null, context: ValidationContext): ValidPayment {
   const country = body.country as LatamCountry;
   const allowedMethods = LATAM_METHODS[country];
@@ -403,7 +406,8 @@ function latam(body: Body, headerKey: string | null, context: ValidationContext)
   }
   const expected = LATAM_CURRENCY[country];
   const currency = currencyOf(body, expected);
-  if (currency !== expected) reject(`Unsupported currency ${currency} for ${country}; use ${expected}`);
+  const accepted = [expected, ...LATAM_CURRENCY_OVERRIDES.filter((other) => other !== expected)];
+  if (!accepted.includes(currency)) reject(`Unsupported currency ${currency} for ${country}; use ${accepted.join(' or ')}`);
   const amount = amountOf(body, currency);
   const shared = sharedFields(body, headerKey, context);
   const who = customer(body);
@@ -497,6 +501,9 @@ function crypto(body: Body, headerKey: string | null, context: ValidationContext
 export interface ValidSession {
   amount: Money;
   returnUrl: string | null;
+  /** A31: where the player goes after an approved payment, and after any other outcome. */
+  successUrl: string | null;
+  cancelUrl: string | null;
   merchantReference: string | null;
   method: string | null;
   bankCountry: string | null;
@@ -508,7 +515,8 @@ const PREFILL_FIELDS = ['email', 'firstName', 'lastName', 'country', 'address1',
 
 export function validateSession(body: Body, context: ValidationContext): Validated<ValidSession> {
   return run(() => {
-    const currency = currencyOf(body, HOSTED_CHECKOUT_DEFAULT_CURRENCY);
+    // A10: the session's currency field; absent, the default.
+    const currency = currencyOf({ currency: body[HOSTED_CHECKOUT_CURRENCY_FIELD] }, HOSTED_CHECKOUT_DEFAULT_CURRENCY);
     if (!CARD_CURRENCIES.includes(currency)) reject(`Unsupported currency ${currency} for hosted checkout; supported currencies: ${CARD_CURRENCIES.join(', ')}`);
     const amount = amountOf(body, currency);
     const expiresInValue = body.expires_in;
@@ -534,9 +542,15 @@ export function validateSession(body: Body, context: ValidationContext): Validat
     }
     if (prefill.email !== undefined && !EMAIL_PATTERN.test(prefill.email)) reject(`email ${JSON.stringify(prefill.email)} is not a valid email address`);
     if (prefill.country !== undefined) alpha2Country(prefill.country);
+    const partnerUrl = (field: string): string | null => {
+      const value = optionalString(body, field);
+      return value === null ? null : httpsUrl(value, field, context.allowInsecureReturnUrls);
+    };
     return {
       amount,
       returnUrl: returnUrl === null ? null : httpsUrl(returnUrl, 'return_url', context.allowInsecureReturnUrls),
+      successUrl: partnerUrl(HOSTED_CHECKOUT_RETURN_FIELDS.success),
+      cancelUrl: partnerUrl(HOSTED_CHECKOUT_RETURN_FIELDS.cancel),
       merchantReference: merchantReference(body),
       method,
       bankCountry,
