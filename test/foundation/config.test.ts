@@ -87,6 +87,15 @@ describe('merchant account keys', () => {
     expect(problemsOf(dg({ apiKey: 'svc_test_not_a_real_key', livemode: true }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[dg-main\]\.livemode: /)]);
   });
 
+  it('refuses a QR gateway base URL with a version on it, as its paths carry their versions (Q16)', () => {
+    for (const baseUrl of ['https://qr.example/v1', 'https://qr.example/Thai/v1/']) {
+      expect(problemsOf(qr({ apiKey: 'sk_test_not_a_real_key', baseUrl }))).toEqual([expect.stringMatching(/^MERCHANT_ACCOUNTS\[qr-main\]\.baseUrl: the QR gateway's base URL is its bare address/)]);
+    }
+    for (const baseUrl of ['https://qr.example', 'https://qr.example/', 'https://qr.example/gateway']) {
+      expect(problemsOf(qr({ apiKey: 'sk_test_not_a_real_key', baseUrl })), baseUrl).toEqual([]);
+    }
+  });
+
   it('refuses a deposit gateway base URL without the /v1 prefix its paths live under, at start rather than on the first call', () => {
     for (const baseUrl of ['https://dg.example', 'https://dg.example/', 'https://dg.example/api', 'https://dg.example/v1/payments']) {
       expect(problemsOf(dg({ apiKey: 'svc_test_not_a_real_key', baseUrl }))).toEqual([

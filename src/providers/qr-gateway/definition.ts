@@ -41,6 +41,13 @@ export const qrGatewayProvider: ProviderDefinition = {
     }),
   defaultSandboxAccount: { code: 'qr-test', apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
   reference: QR_GATEWAY_REFERENCE,
+  baseUrlRule(url) {
+    // Q16: the paths carry their versions (/v1/qr-codes, /Thai/v1/webhooks), so the base address is
+    // bare; with a version on it, every call would go to /v1/v1/… and answer 404.
+    const path = new URL(url).pathname.replace(/\/+$/, '');
+    if (!/\/v\d+$/i.test(path)) return undefined;
+    return `the QR gateway's base URL is its bare address, without a version: its paths carry theirs (/v1/qr-codes, /Thai/v1/webhooks); got a URL whose path is "${path}"`;
+  },
   assumptionsInForce(settings) {
     const unit = (settings.qrAmountUnit as AmountUnit | undefined) ?? DEFAULT_AMOUNT_UNIT;
     const meaning = unit === 'satang' ? '100 = THB 1.00' : 'whole baht only';
