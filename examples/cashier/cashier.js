@@ -1,5 +1,7 @@
 // The example cashier: pick a rail, create a deposit, send the player to its payment page or show
-// its Thai QR code, and show every status change of the deposit as it arrives over graphql-ws.
+// its Thai QR code, show every status change of the deposit as it arrives over graphql-ws, and
+// credit the player exactly once when it SUCCEEDS (claimDepositCredit), however often the page
+// hears of it: live, by a read, or after a reload.
 //
 // Plain ES modules, no build step and nothing from npm but graphql-ws's own browser client (the
 // gateway serves it from the graphql-ws package). The operations are the typed documents GraphQL
@@ -11,7 +13,7 @@
 // Amounts stay decimal strings throughout: never parse money into a float.
 
 import { createClient } from './graphql-ws/client.js';
-import { CashierContext, CreateDeposit, CreateQrCode, Deposit, DepositUpdated } from './operations.js';
+import { CashierContext, ClaimDepositCredit, CreateDeposit, CreateQrCode, Deposit, DepositUpdated } from './operations.js';
 
 const named = { email: 'ana@example.com', firstName: 'Ana', lastName: 'Silva' };
 
@@ -43,6 +45,8 @@ const amountField = $('amount');
 let current;
 /** One graphql-ws client per key, kept across deposits. */
 let socket;
+/** Deposits whose credit this page has asked to claim: one claim per deposit per page is enough. */
+const claiming = new Set();
 
 function authorization() {
   const value = authorizationField.value.trim();
@@ -152,6 +156,7 @@ function render(deposit) {
   $('deposit-rail').textContent = deposit.net ? `${deposit.rail} · fee ${deposit.fee.amount}, net ${deposit.net.amount}` : deposit.rail;
   $('decline').hidden = !deposit.declineReason;
   $('decline').textContent = deposit.declineReason ? `Reason: ${deposit.declineReason}` : '';
+  if (deposit.status === 'SUCCEEDED') void claimCredit(deposit.id);
   const open = !FINAL.has(deposit.status);
   $('next-step').hidden = !(open && deposit.redirectUrl);
   if (deposit.redirectUrl) $('pay').href = deposit.redirectUrl;
@@ -163,6 +168,27 @@ function render(deposit) {
     image.alt = `Thai QR code for ${deposit.amount.amount} ${deposit.amount.currency}`;
     $('qr-expires').dateTime = deposit.qrCode.expiresAt;
     $('qr-expires').textContent = new Date(deposit.qrCode.expiresAt).toLocaleString();
+  }
+}
+
+/**
+ * A SUCCEEDED deposit's credit, claimed from the gateway: the one answer with firstClaim: true is
+ * where a real cashier credits the player's wallet; every other answer says it was done already.
+ */
+async function claimCredit(id) {
+  if (claiming.has(id)) return;
+  claiming.add(id);
+  try {
+    const { claim, userErrors } = (await request(ClaimDepositCredit, { input: { depositId: id } })).claimDepositCredit;
+    if (!claim) return showErrors(userErrors.map((error) => `Credit: ${error.message} (${error.code})`));
+    if (current?.id !== id) return;
+    const at = new Date(claim.claimedAt).toLocaleTimeString();
+    $('credit').hidden = false;
+    $('credit').dataset.firstClaim = String(claim.firstClaim);
+    $('credit').textContent = claim.firstClaim ? `Credited once: the player's wallet was credited now (${at}).` : `Credited once, at ${at}: not credited again.`;
+  } catch (error) {
+    claiming.delete(id);
+    showErrors([`Could not claim the credit: ${describe(error)}`]);
   }
 }
 
@@ -211,6 +237,7 @@ form.addEventListener('submit', async (event) => {
   current?.stop();
   current = undefined;
   $('deposit').hidden = true;
+  $('credit').hidden = true;
   history.replaceState(null, '', location.pathname);
   $('create').disabled = true;
   try {

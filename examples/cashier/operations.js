@@ -16,6 +16,20 @@ export const CashierContext = `query CashierContext {
   }
 }`;
 
+export const ClaimDepositCredit = `mutation ClaimDepositCredit($input: ClaimDepositCreditInput!) {
+  claimDepositCredit(input: $input) {
+    claim {
+      claimedAt
+      firstClaim
+    }
+    userErrors {
+      field
+      code
+      message
+    }
+  }
+}`;
+
 export const CreateDeposit = `mutation CreateDeposit($input: CreateDepositInput!) {
   createDeposit(input: $input) {
     deposit {
@@ -60,6 +74,7 @@ fragment CashierDeposit on Deposit {
   createdAt
   updatedAt
   approvedAt
+  creditClaimedAt
 }`;
 
 export const CreateQrCode = `mutation CreateQrCode($input: CreateQrCodeInput!) {
@@ -106,6 +121,7 @@ fragment CashierDeposit on Deposit {
   createdAt
   updatedAt
   approvedAt
+  creditClaimedAt
 }`;
 
 export const Deposit = `query Deposit($id: ID!) {
@@ -145,6 +161,7 @@ fragment CashierDeposit on Deposit {
   createdAt
   updatedAt
   approvedAt
+  creditClaimedAt
 }`;
 
 export const DepositUpdated = `subscription DepositUpdated($id: ID) {
@@ -184,4 +201,5 @@ fragment CashierDeposit on Deposit {
   createdAt
   updatedAt
   approvedAt
+  creditClaimedAt
 }`;

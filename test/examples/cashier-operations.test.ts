@@ -8,11 +8,12 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { buildSchema, parse, print, validate } from 'graphql';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { CashierContextDocument, CreateDepositDocument, CreateQrCodeDocument, DepositDocument, DepositUpdatedDocument } from '../../client/generated/graphql.js';
+import { CashierContextDocument, ClaimDepositCreditDocument, CreateDepositDocument, CreateQrCodeDocument, DepositDocument, DepositUpdatedDocument } from '../../client/generated/graphql.js';
 
 /** What the page imports, by the operation's name. */
 const OPERATIONS: Record<string, TypedDocumentNode<unknown, never>> = {
   CashierContext: CashierContextDocument,
+  ClaimDepositCredit: ClaimDepositCreditDocument,
   CreateDeposit: CreateDepositDocument,
   CreateQrCode: CreateQrCodeDocument,
   Deposit: DepositDocument,

@@ -13,6 +13,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DepositDocument } from '../../client/generated/graphql.js';
 import { PAYMENT_EVENTS_TOPIC } from '../../src/kernel/events/event-notification.js';
+import { CreditEventsQuery } from '../deposits/operations.js';
 import { SimulateQrPaymentMutation } from '../qr/operations.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 
@@ -115,7 +116,20 @@ describe.skipIf(browserMissing && !inCi)('example cashier in Chromium', () => {
     const read = await execute(t.gateway.graphqlUrl, DepositDocument, { id }, { key: t.keys.webCashier });
     expect(read.errors).toBeUndefined();
     expect(read.data!.deposit!.status).toBe('SUCCEEDED');
+
+    // and credits the player once: this page made the claim ...
+    await page.waitForSelector('#credit:not([hidden])', { timeout: 10_000 });
+    expect(await page.getAttribute('#credit', 'data-first-claim')).toBe('true');
+    expect(await page.textContent('#credit')).toContain('Credited once');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'cashier.png'), fullPage: true });
+
+    // ... and a reload, which hears of the same SUCCEEDED again, does not credit again
+    await page.reload();
+    await page.waitForSelector('#credit:not([hidden])', { timeout: 15_000 });
+    expect(await page.getAttribute('#credit', 'data-first-claim')).toBe('false');
+    expect(await page.textContent('#credit')).toMatch(/^Credited once, at .*: not credited again\.$/);
+    const claims = await execute(t.gateway.graphqlUrl, CreditEventsQuery, { first: 100 }, { key: t.keys.webCashier });
+    expect(claims.data!.events.edges.filter((edge) => edge.node.subjectId === id && edge.node.type === 'deposit.credit_claimed')).toHaveLength(1);
     await page.close();
   });
 
