@@ -98,15 +98,20 @@ interface FieldRow {
 function fieldRows(inputType: GraphQLInputObjectType, page: RailPage, input: Record<string, unknown>): FieldRow[] {
   const otherBlocks = new Set(Object.values(RAIL_BLOCK).filter((block) => block !== RAIL_BLOCK[page.rail]));
   const rows: FieldRow[] = [];
-  const nested: Array<[string, GraphQLInputObjectType]> = [];
+  const nested: Array<[string, GraphQLInputObjectType, boolean]> = [];
   for (const field of Object.values(inputType.getFields())) {
     if (otherBlocks.has(field.name as never)) continue;
     const named = unwrap(field.type);
-    if (isInputObjectType(named)) nested.push([field.name, named]);
+    // A nested field is required of the deposit only where its parent is: given in the example, or
+    // required itself. Under an optional parent (metadata entries) it is required of each entry.
+    if (isInputObjectType(named)) nested.push([field.name, named, isNonNullType(field.type) || has(input, [field.name])]);
     rows.push(row([field.name], field.type, field.description, page, input));
   }
-  for (const [prefix, type] of nested) {
-    for (const field of Object.values(type.getFields())) rows.push(row([prefix, field.name], field.type, field.description, page, input));
+  for (const [prefix, type, parentGiven] of nested) {
+    for (const field of Object.values(type.getFields())) {
+      if (parentGiven || !isNonNullType(field.type)) rows.push(row([prefix, field.name], field.type, field.description, page, input));
+      else rows.push({ path: `${prefix}.${field.name}`, type: String(field.type), required: false, description: `Required in each entry. ${field.description ?? ''}`.trim() });
+    }
   }
   return rows;
 }
