@@ -196,11 +196,14 @@ describe('webhook delivery', () => {
     // A first attempt failed: its retry is scheduled.
     await expect.poll(() => sandbox.controls.deliveries().some((item) => item.statusCode === 500), { timeout: 10_000, interval: 5 }).toBe(true);
     await sandbox.close();
-    const count = receiver.received.length;
     // Nothing happens after a close to wait for: the retry it must have cancelled was due one first
     // backoff (10 s, 500 ms on this clock) after that attempt; twice that covers its request too.
     await new Promise((resolve) => setTimeout(resolve, 2 * FIRST_RETRY_MS * timeScale));
-    expect(receiver.received.length).toBe(count);
+    // An attempt already written when the close came may still land; a retry would repeat an event
+    // the receiver has: no event arrives twice.
+    const ids = receiver.received.map((delivery) => String(delivery.body.id));
+    expect(ids.length).toBeGreaterThan(0);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
 
