@@ -80,7 +80,7 @@ function stop(child: ChildProcess): Promise<number | null> {
 }
 
 describe('npm start', () => {
-  it('prints GraphiQL and the demo keys, serves, and stops on SIGTERM; a restart prints the same keys', async () => {
+  it('prints GraphiQL and the demo keys, serves, keeps the client CLI off its embedded database with one line, and stops on SIGTERM; a restart prints the same keys', async () => {
     const first = start();
     const banner = await first.ready;
     const graphiql = /GraphiQL\s+(http:\/\/\S+)/.exec(banner)![1]!;
@@ -90,6 +90,14 @@ describe('npm start', () => {
     expect(banner).toContain('QR amounts are sent as integer satang (100 = THB 1.00): the QR spec does not state the unit (QR_AMOUNT_UNIT, assumption Q2)');
     expect((await fetch(graphiql, { headers: { accept: 'text/html' } })).status).toBe(200);
     expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(true);
+
+    // While it holds the embedded database, the client CLI says in one line what to do instead.
+    const cli = await runToExit([process.execPath, 'dist/src/cli/client.js', 'list']);
+    expect(cli.code).toBe(75);
+    expect(cli.stdout).toBe('');
+    const cliLines = cli.stderr.trim().split('\n');
+    expect(cliLines, cli.stderr).toHaveLength(1);
+    expect(cliLines[0]).toMatch(new RegExp(`^The embedded database in .+ is in use by process ${first.child.pid}\\b.*DATABASE_URL.*createApiClient`));
 
     expect(await stop(first.child)).toBe(0);
     expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
@@ -143,21 +151,6 @@ describe('npm run client', () => {
     expect(run.stderr).toBe('');
     expect((await stat(path.join(root, STAMP))).mtimeMs).toBe(before.mtimeMs);
   });
-
-  it('says in one line what to do instead while a gateway holds the embedded database', async () => {
-    const gateway = start();
-    await gateway.ready;
-    try {
-      const run = await runToExit([process.execPath, 'dist/src/cli/client.js', 'list']);
-      expect(run.code).toBe(75);
-      expect(run.stdout).toBe('');
-      const lines = run.stderr.trim().split('\n');
-      expect(lines, run.stderr).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^The embedded database in .+ is in use by process ${gateway.child.pid}\\b.*DATABASE_URL.*createApiClient`));
-    } finally {
-      expect(await stop(gateway.child)).toBe(0);
-    }
-  }, 120_000);
 });
 
 describe('the build before start', () => {
