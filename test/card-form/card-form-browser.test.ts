@@ -4,26 +4,22 @@
 // for the Pay button. Without Chromium the tests are skipped on a developer's machine and fail in
 // CI (CI=true), where .ci/run installs it.
 
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
 import { CardSessionQuery } from './operations.js';
+import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
-const browserMissing = !existsSync(CHROMIUM);
 
-if (browserMissing && !inCi) console.warn(`Skipping the card form's browser tests: ${CHROMIUM} is not installed (apt-get install -y chromium).`);
 
-describe.skipIf(browserMissing && !inCi)('embedded card form in Chromium', () => {
+describe.skipIf(skipWithoutChromium("the card form's browser tests"))('embedded card form in Chromium', () => {
   let t: TestGateway;
   let browser: BrowserContext;
   let userDataDir: string;
@@ -33,7 +29,6 @@ describe.skipIf(browserMissing && !inCi)('embedded card form in Chromium', () =>
   const pages = new Map<string, string>();
 
   beforeAll(async () => {
-    if (browserMissing) throw new Error(`${CHROMIUM} is not installed: .ci/run installs it (apt-get install -y chromium)`);
     userDataDir = await mkdtemp(path.join(tmpdir(), 'card-form-chromium-'));
     merchant = http.createServer((request, response) => {
       const html = pages.get(request.url ?? '');
@@ -44,13 +39,7 @@ describe.skipIf(browserMissing && !inCi)('embedded card form in Chromium', () =>
     merchantUrl = `http://127.0.0.1:${(merchant.address() as AddressInfo).port}`;
     [t, browser] = await Promise.all([
       startTestGateway({ env: { SANDBOX_AUTO_COMPLETE: 'false' } }),
-      chromium.launchPersistentContext(userDataDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-        viewport: { width: 320, height: 640 },
-        timeout: 60_000,
-      }),
+      launchChromium(userDataDir, { width: 320, height: 640 }),
     ]);
   });
   afterAll(async () => {

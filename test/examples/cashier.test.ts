@@ -4,48 +4,37 @@
 // a Thai QR deposit shows a code that scans to the deposit's payload. Without Chromium the browser
 // tests are skipped on a developer's machine and fail in CI (CI=true), where .ci/run installs it.
 
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import jsQRModule from 'jsqr';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DepositDocument } from '../../client/generated/graphql.js';
 import { PAYMENT_EVENTS_TOPIC } from '../../src/kernel/events/event-notification.js';
 import { CreditEventsQuery } from '../deposits/operations.js';
 import { SimulateQrPaymentMutation } from '../qr/operations.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
 
 // jsqr is CommonJS: its function is the module itself under Node, `default` under vite's interop.
 const jsQR = ((jsQRModule as unknown as { default?: typeof jsQRModule }).default ?? jsQRModule) as unknown as typeof import('jsqr').default;
 
-const CHROMIUM = '/usr/bin/chromium';
-const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
-const browserMissing = !existsSync(CHROMIUM);
 const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-results');
 
-if (browserMissing && !inCi) console.warn(`Skipping the example cashier's browser tests: ${CHROMIUM} is not installed (apt-get install -y chromium).`);
 
-describe.skipIf(browserMissing && !inCi)('example cashier in Chromium', () => {
+describe.skipIf(skipWithoutChromium("the example cashier's browser tests"))('example cashier in Chromium', () => {
   let t: TestGateway;
   let browser: BrowserContext;
   let userDataDir: string;
 
   beforeAll(async () => {
-    if (browserMissing) throw new Error(`${CHROMIUM} is not installed: .ci/run installs it (apt-get install -y chromium)`);
     userDataDir = await mkdtemp(path.join(tmpdir(), 'cashier-chromium-'));
     [t, browser] = await Promise.all([
       // Real time in the sandboxes (a Thai QR code lives its full 15 minutes, as for a player), and
       // no automatic completion: the player's press of Pay is what completes a payment.
       startTestGateway({ env: { SANDBOX_TIME_SCALE: '1', SANDBOX_AUTO_COMPLETE: 'false' } }),
-      chromium.launchPersistentContext(userDataDir, {
-        executablePath: CHROMIUM,
-        headless: true,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-        viewport: { width: 720, height: 900 },
-        timeout: 60_000,
-      }),
+      launchChromium(userDataDir, { width: 720, height: 900 }),
     ]);
     await mkdir(SCREENSHOTS, { recursive: true });
   });
