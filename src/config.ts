@@ -509,9 +509,6 @@ function parseMerchantAccounts(json: string, registry: ProviderRegistry, problem
       continue;
     }
     const { publishableKey: _publishable, ...rest } = account;
-    // The provider's own rule for its base URL (a path prefix its endpoints live under, say).
-    const baseUrlProblem = !account.sandbox && account.baseUrl ? registry.get(account.provider)?.baseUrlRule?.(account.baseUrl) : undefined;
-    if (baseUrlProblem) problems.push(`MERCHANT_ACCOUNTS[${account.code}].baseUrl: ${baseUrlProblem}`);
     accounts.push({
       ...rest,
       provider: account.provider as ProviderName,

@@ -45,16 +45,19 @@ export interface ProviderKeyRules {
   };
 }
 
-/** What an account's configuration says about its mode, for `ProviderRegistry.checkAccount`. */
-export interface AccountKeys {
+/** What an account's configuration says about its provider, keys and address, for `ProviderRegistry.checkAccount`. */
+export interface AccountSettings {
   code: string;
   provider: string;
   apiKey: string;
+  /** Checked against the provider's `baseUrlRule`; absent for an account the in-process sandbox serves. */
+  baseUrl?: string | undefined;
+  sandbox?: boolean | undefined;
   publishableKey?: string | undefined;
   livemode?: boolean | undefined;
 }
 
-export type AccountCheck = { ok: true; mode: KeyMode } | { ok: false; field: 'provider' | 'apiKey' | 'publishableKey' | 'livemode'; message: string };
+export type AccountCheck = { ok: true; mode: KeyMode } | { ok: false; field: 'provider' | 'apiKey' | 'publishableKey' | 'livemode' | 'baseUrl'; message: string };
 
 /** The provider settings of the configuration (`PROVIDER_TIMEOUT_MS`, ...), as every adapter factory is given them. */
 export interface ProviderSettings {
@@ -207,8 +210,8 @@ export class ProviderRegistry {
     return this.names().filter((name) => this.can(name, capability));
   }
 
-  /** Why an account's provider or key is refused; or the key's mode (and that mode's prefix) when both are fine. */
-  checkAccount(account: AccountKeys): AccountCheck {
+  /** Why an account's provider, keys or base URL are refused; or the account's mode when all are fine. */
+  checkAccount(account: AccountSettings): AccountCheck {
     const definition = this.byName.get(account.provider as ProviderName);
     if (!definition) return { ok: false, field: 'provider', message: `unknown provider "${account.provider}"; the registered providers are ${this.names().join(', ')}` };
     const { keys } = definition;
@@ -236,6 +239,9 @@ export class ProviderRegistry {
       const publishable = keys.publishable && `its publishableKey (${keys.publishable.prefixes.test}… or ${keys.publishable.prefixes.live}…) or `;
       return { ok: false, field: 'apiKey', message: `does not say test or live: give the account ${publishable ?? ''}livemode` };
     }
+    // The provider's own rule for its base URL (a path prefix its endpoints live under, say).
+    const baseUrlProblem = !account.sandbox && account.baseUrl ? definition.baseUrlRule?.(account.baseUrl) : undefined;
+    if (baseUrlProblem) return { ok: false, field: 'baseUrl', message: baseUrlProblem };
     return { ok: true, mode };
   }
 

@@ -55,28 +55,28 @@ describe('merchant account keys', () => {
   });
 
   it('accepts any sk_ secret key, taking test or live from the publishable key or livemode (the spec marks the mode on pk_ keys)', () => {
-    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_0123456789abcdef', publishableKey: 'pk_live_0123456789' }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
-    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_0123456789abcdef', publishableKey: 'pk_test_0123456789' }) }).merchantAccounts[0]).toMatchObject({ livemode: false });
-    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_0123456789abcdef', livemode: true }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
+    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_not_a_real_key', publishableKey: 'pk_live_not_a_real_key' }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
+    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_not_a_real_key', publishableKey: 'pk_test_not_a_real_key' }) }).merchantAccounts[0]).toMatchObject({ livemode: false });
+    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_not_a_real_key', livemode: true }) }).merchantAccounts[0]).toMatchObject({ livemode: true });
     // The publishable key is read for its mode and kept out of the account the adapter is given.
-    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_0123456789abcdef', publishableKey: 'pk_test_0123456789' }) }).merchantAccounts[0]).not.toHaveProperty('publishableKey');
+    expect(loadConfig({ MERCHANT_ACCOUNTS: qr({ apiKey: 'sk_not_a_real_key', publishableKey: 'pk_test_not_a_real_key' }) }).merchantAccounts[0]).not.toHaveProperty('publishableKey');
   });
 
   it('refuses a plain sk_ key that nothing says is test or live, and sources that disagree, without printing a key', () => {
-    expect(problemsOf(qr({ apiKey: 'sk_0123456789abcdef' }))).toEqual([
+    expect(problemsOf(qr({ apiKey: 'sk_not_a_real_key' }))).toEqual([
       'MERCHANT_ACCOUNTS[qr-main].apiKey: does not say test or live: give the account its publishableKey (pk_test_… or pk_live_…) or livemode',
     ]);
-    expect(problemsOf(qr({ apiKey: 'sk_0123456789abcdef', publishableKey: 'pk_live_0123456789', livemode: false }))).toEqual([
+    expect(problemsOf(qr({ apiKey: 'sk_not_a_real_key', publishableKey: 'pk_live_not_a_real_key', livemode: false }))).toEqual([
       "MERCHANT_ACCOUNTS[qr-main].livemode: is false but the publishableKey is a live key (pk_live_); the key's prefix decides, so correct or drop livemode",
     ]);
-    expect(problemsOf(qr({ apiKey: 'sk_test_0123456789', publishableKey: 'pk_live_0123456789' }))).toEqual([
+    expect(problemsOf(qr({ apiKey: 'sk_test_not_a_real_key', publishableKey: 'pk_live_not_a_real_key' }))).toEqual([
       'MERCHANT_ACCOUNTS[qr-main].publishableKey: says live but the apiKey is a test key (sk_test_); they must be the same account\'s keys',
     ]);
-    expect(problemsOf(qr({ apiKey: 'sk_0123456789abcdef', publishableKey: 'sk_0123456789' }))).toEqual([
+    expect(problemsOf(qr({ apiKey: 'sk_not_a_real_key', publishableKey: 'sk_not_a_real_key' }))).toEqual([
       'MERCHANT_ACCOUNTS[qr-main].publishableKey: a qr-gateway publishable key starts with pk_test_ (test) or pk_live_ (live)',
     ]);
-    expect(problemsOf(dg({ apiKey: 'svc_test_0123456789', publishableKey: 'pk_test_0123456789' }))).toEqual(['MERCHANT_ACCOUNTS[dg-main].publishableKey: deposit-gateway accounts have no publishable key; remove it']);
-    expect(JSON.stringify(problemsOf(qr({ apiKey: 'sk_0123456789abcdef' })))).not.toContain('0123456789');
+    expect(problemsOf(dg({ apiKey: 'svc_test_not_a_real_key', publishableKey: 'pk_test_not_a_real_key' }))).toEqual(['MERCHANT_ACCOUNTS[dg-main].publishableKey: deposit-gateway accounts have no publishable key; remove it']);
+    expect(JSON.stringify(problemsOf(qr({ apiKey: 'sk_not_a_real_key' })))).not.toContain('not_a_real_key');
   });
 
   it('refuses a livemode that contradicts the key, naming the account and the field', () => {
