@@ -89,7 +89,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
         `B4 webhook → ${subscribers} subscribers, ${label} ms (raw ws broadcast)`,
         ms(gateway),
         ms(baseline),
-        times(gateway / baseline),
+        withSpread(times(gateway / baseline), at.rounds.gateway, at.rounds.baseline, pick),
         '',
         '',
         `${at.rounds.gateway.map((r) => ms(pick(r))).join(' ')}; ${at.rounds.baseline.map((r) => ms(pick(r))).join(' ')}`,
@@ -101,7 +101,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
           `B4 floor: the same webhooks' bare work → ${subscribers} ${clients}, ${label} ms (raw ws broadcast)`,
           ms(floor),
           ms(baseline),
-          `${times(floor / baseline)}; gateway / floor ${times(gateway / floor)}`,
+          `${withSpread(times(floor / baseline), floorRounds, at.rounds.baseline, pick)}; gateway / floor ${withSpread(times(gateway / floor), at.rounds.gateway, floorRounds, pick)}`,
           '',
           '',
           `${floorRounds.map((r) => ms(pick(r))).join(' ')}; ${at.rounds.baseline.map((r) => ms(pick(r))).join(' ')}`,
@@ -129,7 +129,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
       `B5 heap bytes per idle subscription (${options.idleSubscribers.toLocaleString('en-US')}; raw ws connection)`,
       bytes(gateway),
       bytes(baseline),
-      times(gateway / baseline),
+      withSpread(times(gateway / baseline), results.b5.gateway, results.b5.baseline, (v) => v),
       '',
       '',
       `${results.b5.gateway.map(bytes).join(' ')}; ${results.b5.baseline.map(bytes).join(' ')}`,
@@ -148,7 +148,7 @@ function throughputRow(label: string, rounds: Record<Side, ThroughputSample[]>, 
     label,
     rate(gateway),
     Number.isFinite(baseline) ? rate(baseline) : 'n/a',
-    times(gateway / baseline),
+    withSpread(times(gateway / baseline), rounds.gateway, rounds.baseline, (s) => s.perSecond),
     `${Number.isFinite(statements) ? statements.toFixed(1) : 'n/a'} / ${baselineStatements}`,
     `${Number.isFinite(cpuGateway) ? cpuGateway.toFixed(2) : 'n/a'} / ${Number.isFinite(cpuBaseline) ? cpuBaseline.toFixed(2) : 'n/a'}`,
     `${rounds.gateway.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => (Number.isFinite(s.perSecond) ? rate(s.perSecond) : 'n/a')).join(' ')}`,
@@ -168,11 +168,27 @@ function floorRow(inFlight: number, floor: ThroughputSample[], rounds: Record<Si
     `B3 floor: the same webhooks' bare work, node:http + pg, follow-up included, ${inFlight} in flight (pgbench)`,
     rate(rateOf),
     rate(baseline),
-    `${times(rateOf / baseline)}; gateway / floor ${times(gateway / rateOf)}`,
+    `${withSpread(times(rateOf / baseline), floor, rounds.baseline, (s) => s.perSecond)}; gateway / floor ${withSpread(times(gateway / rateOf), rounds.gateway, floor, (s) => s.perSecond)}`,
     `${medianOf(floor, (s) => s.statementsPerOp).toFixed(1)} / 4`,
     `${Number.isFinite(cpu) ? cpu.toFixed(2) : 'n/a'} / n/a`,
     `${floor.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => rate(s.perSecond)).join(' ')}`,
   ];
+}
+
+/**
+ * A ratio of medians with its spread across rounds: the lowest and highest of each round's own
+ * ratio (round i of one side over round i of the other, measured back to back), so a reader sees
+ * whether the median ratio is a steady figure or one of a wide range.
+ */
+function withSpread<T>(ratioOfMedians: string, numerators: readonly T[], denominators: readonly T[], pick: (sample: T) => number | undefined): string {
+  const perRound: number[] = [];
+  for (let round = 0; round < Math.min(numerators.length, denominators.length); round++) {
+    const top = pick(numerators[round]!);
+    const bottom = pick(denominators[round]!);
+    if (top !== undefined && bottom !== undefined && Number.isFinite(top) && bottom > 0) perRound.push(top / bottom);
+  }
+  if (perRound.length < 2) return ratioOfMedians;
+  return `${ratioOfMedians} (rounds ${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)})`;
 }
 
 function markdown(rows: Row[]): string {

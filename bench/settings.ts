@@ -17,7 +17,10 @@ export interface BenchSettings {
   pageSizes: number[];
   /** B3: webhooks (and pgbench transactions) per side per round. */
   webhooks: number;
-  /** B4: subscriber counts, and webhooks timed per side per round at each. */
+  /**
+   * B4: subscriber counts, and webhooks timed per side per round at each: enough (50) that a
+   * round's p99 is more than its slowest webhook.
+   */
   subscribers: number[];
   deliveries: number;
   /** B5: idle subscriptions opened per side per round. */
@@ -67,7 +70,7 @@ export function readSettings(argv: readonly string[] = process.argv.slice(2)): B
     pageSizes: intListFromEnv('BENCH_PAGE_SIZES', [5, 50]),
     webhooks: intFromEnv('BENCH_WEBHOOKS', 300),
     subscribers: intListFromEnv('BENCH_SUBSCRIBERS', [1000, 10000]),
-    deliveries: intFromEnv('BENCH_K', 3),
+    deliveries: intFromEnv('BENCH_K', 50),
     idleSubscribers: intFromEnv('BENCH_IDLE_SUBSCRIBERS', 1000),
     scaleOut: flag('BENCH_SCALE_OUT', argv, '--scale-out'),
     instances: intFromEnv('BENCH_INSTANCES', 4, 2),
