@@ -218,10 +218,23 @@ describe('postOnce never connects where it must not', () => {
   });
 
   it.each([
-    ['private', ['10.0.0.1']],
+    ['loopback (production)', ['127.0.0.1']],
+    ['IPv6 loopback (production)', ['::1']],
+    ['private 10/8', ['10.0.0.1']],
+    ['private 172.16/12', ['172.20.0.1']],
+    ['private 192.168/16', ['192.168.0.10']],
+    ['unique local', ['fd00::1']],
     ['metadata', ['169.254.169.254']],
+    ['link-local', ['169.254.1.1']],
     ['IPv6 link-local', ['fe80::1']],
+    ['unspecified', ['0.0.0.0']],
+    ['IPv6 unspecified', ['::']],
+    ['carrier-grade NAT', ['100.64.0.1']],
+    ['multicast', ['239.1.2.3']],
+    ['broadcast', ['255.255.255.255']],
+    ['reserved', ['240.0.0.1']],
     ['IPv4-mapped loopback (production)', ['::ffff:127.0.0.1']],
+    ['NAT64 of the metadata address', ['64:ff9b::a9fe:a9fe']],
     ['public and private mixed', ['93.184.216.34', '192.168.0.10']],
   ])('refuses a name that resolves to %s at delivery, though its URL passed at registration', async (_name, addresses) => {
     const policy: OutboundPolicy = { production: true, allow: [], resolve: resolver({ 'hooks.partner.example': addresses }) };
