@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, outboundPolicy } from './config.js';
 import type { ProviderName } from './providers/provider.js';
 import type { ProviderDefinition } from './providers/registry.js';
 
@@ -163,5 +163,28 @@ describe('retention settings', () => {
       expect.stringMatching(/^IDEMPOTENCY_IN_DOUBT_WINDOW_MS: must be at least IDEMPOTENCY_KEY_WINDOW_MS/),
     ]);
     expect(loadConfig({ ...base, IDEMPOTENCY_KEY_WINDOW_MS: String(2 * DAY), IDEMPOTENCY_IN_DOUBT_WINDOW_MS: String(2 * DAY) }).retention.idempotencyInDoubtWindowMs).toBe(2 * DAY);
+  });
+});
+
+describe('notification destinations', () => {
+  it('allow nothing special by default, and loopback outside production only', () => {
+    expect(outboundPolicy(loadConfig({ NODE_ENV: 'test' }))).toEqual({ production: false, allow: [] });
+    const account = { code: 'dg-live', provider: 'deposit-gateway', livemode: true, baseUrl: 'https://api.example/v1', apiKey: 'svc_live_not_real', webhookSecrets: ['whsec_123456789'] };
+    const production = loadConfig({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/gateway', PUBLIC_URL: 'https://gateway.example', MERCHANT_ACCOUNTS: JSON.stringify([account]) });
+    expect(outboundPolicy(production)).toEqual({ production: true, allow: [] });
+  });
+
+  it('take CIDRs, addresses and host names, comma separated', () => {
+    const config = loadConfig({ NODE_ENV: 'test', NOTIFICATION_ALLOWED_DESTINATIONS: ' 10.0.0.0/8, fd00::/8,crm.internal ,192.168.1.20,' });
+    expect(config.notifications.allowedDestinations).toEqual(['10.0.0.0/8', 'fd00::/8', 'crm.internal', '192.168.1.20']);
+    expect(outboundPolicy(config).allow).toEqual(['10.0.0.0/8', 'fd00::/8', 'crm.internal', '192.168.1.20']);
+  });
+
+  it('refuse a bad entry at start, naming it', () => {
+    expect(problems({ NOTIFICATION_ALLOWED_DESTINATIONS: '10.0.0.1/8,*.internal,10.0.0.0/8' })).toEqual([
+      'NOTIFICATION_ALLOWED_DESTINATIONS: "10.0.0.1/8" has bits set after its prefix length (write the first address of the range)',
+      'NOTIFICATION_ALLOWED_DESTINATIONS: "*.internal" is neither a CIDR range (10.0.0.0/8, fd00::/8), an IP address nor a host name',
+    ]);
+    expect(problems({ NOTIFICATION_ALLOWED_DESTINATIONS: '10.0.0.0/33' })).toEqual([expect.stringMatching(/^NOTIFICATION_ALLOWED_DESTINATIONS: "10\.0\.0\.0\/33" has a prefix length above 32/)]);
   });
 });

@@ -3,6 +3,7 @@
 
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowEntry, type OutboundPolicy } from './lib/outbound-http.js';
 import type { MerchantAccount, ProviderName } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
 import type { ProviderDefinition, ProviderRegistry } from './providers/registry.js';
@@ -120,6 +121,14 @@ export interface GatewayConfig {
   };
   /** How long idempotency keys and webhook bodies are kept, and the recurring job that removes them (README "Retention"). */
   retention: RetentionConfig;
+  /** Back-office notifications: where the gateway may send them (README "Security"). */
+  notifications: {
+    /**
+     * Destinations allowed although private, loopback (in production) or link-local: CIDRs and
+     * exact host names, validated (`NOTIFICATION_ALLOWED_DESTINATIONS`).
+     */
+    allowedDestinations: readonly string[];
+  };
 }
 
 /** Retention windows and the sweep that applies them. Every window is measured on the gateway's clock. */
@@ -336,6 +345,7 @@ const envSchema = z.object({
   IDEMPOTENCY_KEY_WINDOW_MS: windowMs().default(DEFAULT_RETENTION.idempotencyKeyWindowMs),
   IDEMPOTENCY_IN_DOUBT_WINDOW_MS: windowMs().default(DEFAULT_RETENTION.idempotencyInDoubtWindowMs),
   WEBHOOK_BODY_RETENTION_MS: windowMs().default(DEFAULT_RETENTION.webhookBodyMs),
+  NOTIFICATION_ALLOWED_DESTINATIONS: z.string().optional(),
 });
 
 type Env = Record<string, string | undefined>;
@@ -398,6 +408,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   }
   if (e.JOBS_BACKOFF_MAX_MS < e.JOBS_BACKOFF_BASE_MS) problems.push('JOBS_BACKOFF_MAX_MS: must be at least JOBS_BACKOFF_BASE_MS');
   if (e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS < e.IDEMPOTENCY_KEY_WINDOW_MS) problems.push('IDEMPOTENCY_IN_DOUBT_WINDOW_MS: must be at least IDEMPOTENCY_KEY_WINDOW_MS (a key in doubt outlives a settled one)');
+  const allowedDestinations = parseAllowedDestinations(e.NOTIFICATION_ALLOWED_DESTINATIONS, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
@@ -464,7 +475,26 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       idempotencyInDoubtWindowMs: e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS,
       webhookBodyMs: e.WEBHOOK_BODY_RETENTION_MS,
     },
+    notifications: { allowedDestinations },
   };
+}
+
+/** Comma-separated CIDRs and host names; each bad entry is a problem naming it. */
+function parseAllowedDestinations(setting: string | undefined, problems: string[]): string[] {
+  const entries = (setting ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const parsed = parseAllowEntry(entry);
+    if (!parsed.ok) problems.push(`NOTIFICATION_ALLOWED_DESTINATIONS: "${entry}" ${parsed.reason}`);
+  }
+  return entries;
+}
+
+/**
+ * Where back-office notifications may go, from the configuration: https only and no loopback in
+ * production, and the private destinations `NOTIFICATION_ALLOWED_DESTINATIONS` names.
+ */
+export function outboundPolicy(config: Pick<GatewayConfig, 'env' | 'notifications'>): OutboundPolicy {
+  return { production: config.env === 'production', allow: config.notifications.allowedDestinations };
 }
 
 /**
