@@ -103,6 +103,13 @@ describe('postOnce delivers to a receiver', () => {
     expect(await post(`http://receiver.dev.test:${hook.port}/`, { policy })).toMatchObject({ kind: 'response', status: 204, remoteAddress: '127.0.0.1' });
     expect(hook.requests[0]?.headers.host).toBe(`receiver.dev.test:${hook.port}`);
   });
+
+  it('sends plain http only to this machine: a name that resolves elsewhere is refused before connecting', async () => {
+    const policy = { ...development, allow: ['10.0.0.0/8'], resolve: resolver({ 'hooks.example.test': ['93.184.215.14'], 'ledger.internal.test': ['10.1.2.3'] }) };
+    for (const url of ['http://hooks.example.test/', 'http://ledger.internal.test/']) {
+      expect(await post(url, { policy })).toMatchObject({ kind: 'refused', code: 'URL_SCHEME_NOT_ALLOWED' });
+    }
+  });
 });
 
 describe('postOnce bounds what a receiver can make it wait for or read', () => {

@@ -73,9 +73,11 @@ describe('allowlist entries', () => {
 });
 
 describe('checkDestinationUrl', () => {
-  it('accepts https anywhere public, and http outside production', () => {
+  it('accepts https anywhere public, and http outside production to this machine alone', () => {
     expect(checkDestinationUrl('https://hooks.example.com/notify?x=1', production)).toMatchObject({ ok: true, url: expect.any(URL) });
+    // A name's address is judged when it resolves (postOnce); a literal one now.
     expect(checkDestinationUrl('http://hooks.example.com/notify', development)).toMatchObject({ ok: true });
+    expect(checkDestinationUrl('http://93.184.215.14/notify', development)).toMatchObject({ ok: false, code: 'URL_SCHEME_NOT_ALLOWED' });
     expect(checkDestinationUrl('http://hooks.example.com/notify', production)).toMatchObject({ ok: false, code: 'URL_SCHEME_NOT_ALLOWED' });
   });
 
@@ -90,10 +92,12 @@ describe('checkDestinationUrl', () => {
   });
 
   it('allows a private or metadata address only by a CIDR that contains it', () => {
-    expect(checkDestinationUrl('http://10.1.2.3/', { production: false, allow: ['10.0.0.0/8'] })).toMatchObject({ ok: true });
-    expect(checkDestinationUrl('http://[::ffff:10.1.2.3]/', { production: false, allow: ['10.0.0.0/8'] })).toMatchObject({ ok: true });
-    expect(checkDestinationUrl('http://10.1.2.3/', { production: false, allow: ['10.2.0.0/16'] })).toMatchObject({ ok: false, code: 'ADDRESS_NOT_ALLOWED' });
-    expect(checkDestinationUrl('http://169.254.169.254/', { production: false, allow: ['169.254.169.254/32'] })).toMatchObject({ ok: true });
+    expect(checkDestinationUrl('https://10.1.2.3/', { production: false, allow: ['10.0.0.0/8'] })).toMatchObject({ ok: true });
+    expect(checkDestinationUrl('https://[::ffff:10.1.2.3]/', { production: false, allow: ['10.0.0.0/8'] })).toMatchObject({ ok: true });
+    expect(checkDestinationUrl('https://10.1.2.3/', { production: false, allow: ['10.2.0.0/16'] })).toMatchObject({ ok: false, code: 'ADDRESS_NOT_ALLOWED' });
+    expect(checkDestinationUrl('https://169.254.169.254/', { production: false, allow: ['169.254.169.254/32'] })).toMatchObject({ ok: true });
+    // The allowlist lifts the address rule, not the one on plain http.
+    expect(checkDestinationUrl('http://10.1.2.3/', { production: false, allow: ['10.0.0.0/8'] })).toMatchObject({ ok: false, code: 'URL_SCHEME_NOT_ALLOWED' });
   });
 
   it('reads the address as the URL parser does, whatever its spelling', () => {

@@ -97,7 +97,19 @@ const CATEGORY_WORDS: Record<AddressCategory, string> = {
  * is allowlisted (except a metadata address, which only a CIDR can allow: a name is not a reason
  * to hand out cloud credentials), or, outside production, when it is loopback.
  */
-export function judgeAddress(address: IpAddress, hostname: string | undefined, policy: OutboundPolicy): DestinationRefusal | undefined {
+export function judgeAddress(address: IpAddress, hostname: string | undefined, policy: OutboundPolicy, plaintext = false): DestinationRefusal | undefined {
+  const refusal = judgeRange(address, hostname, policy);
+  if (refusal) return refusal;
+  // Plain http is for a developer's receiver on this machine (production refuses it before any
+  // address is read): anywhere else the body and its signature would cross a network unencrypted.
+  // Judged on the address itself, so a name that resolves to this machine qualifies.
+  if (plaintext && specialRange(address)?.category !== 'loopback') {
+    return { code: 'URL_SCHEME_NOT_ALLOWED', message: 'The destination must use https; http is allowed only to this machine (a loopback address) outside production' };
+  }
+  return undefined;
+}
+
+function judgeRange(address: IpAddress, hostname: string | undefined, policy: OutboundPolicy): DestinationRefusal | undefined {
   const special = specialRange(address);
   if (!special) return undefined;
   const allowlist = allowlistOf(policy);
@@ -137,7 +149,7 @@ export function checkDestinationUrl(url: string, policy: OutboundPolicy): { ok: 
   if (parsed.hostname === '') return refuse('URL_INVALID', 'The destination URL has no host');
   const literal = parseIp(parsed.hostname);
   if (literal) {
-    const refusal = judgeAddress(literal, undefined, policy);
+    const refusal = judgeAddress(literal, undefined, policy, parsed.protocol === 'http:');
     if (refusal) return { ok: false, ...refusal };
   } else if (isLocalhostName(parsed.hostname)) {
     // localhost is loopback by definition: allowed when either of its addresses would be.

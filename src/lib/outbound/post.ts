@@ -100,7 +100,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * private addresses is misconfigured or hostile, and which answer a connection would use (Happy
  * Eyeballs tries several) should not decide whether we reach an internal service.
  */
-function guardedLookup(policy: OutboundPolicy) {
+function guardedLookup(policy: OutboundPolicy, plaintext: boolean) {
   const resolve = policy.resolve ?? systemResolve;
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     resolve(hostname)
@@ -110,7 +110,7 @@ function guardedLookup(policy: OutboundPolicy) {
         for (const answer of answers) {
           const address = parseIp(answer.address);
           if (!address) throw new LookupFailed('not an IP address');
-          const refusal = judgeAddress(address, hostname, policy);
+          const refusal = judgeAddress(address, hostname, policy, plaintext);
           if (refusal) throw new DestinationRefused(refusal);
         }
         const addresses = usable.map((answer) => ({ address: answer.address, family: answer.family }));
@@ -201,7 +201,7 @@ export async function postOnce(input: PostInput): Promise<PostResult> {
       headers: { ...input.headers, 'content-length': String(body.length), connection: 'close' },
       // No pooling: a kept-alive socket would skip the address checks of this call.
       agent: false,
-      lookup: guardedLookup(input.policy) as RequestOptions['lookup'],
+      lookup: guardedLookup(input.policy, url.protocol === 'http:') as RequestOptions['lookup'],
       maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
     };
     const ca = input.policy.ca;
@@ -219,7 +219,7 @@ export async function postOnce(input: PostInput): Promise<PostResult> {
       socket.once('connect', () => {
         remoteAddress = socket.remoteAddress ?? '';
         const address = parseIp(remoteAddress);
-        const refusal = address ? judgeAddress(address, url.hostname, input.policy) : { code: 'ADDRESS_NOT_ALLOWED' as const, message: 'The connected address is unknown' };
+        const refusal = address ? judgeAddress(address, url.hostname, input.policy, url.protocol === 'http:') : { code: 'ADDRESS_NOT_ALLOWED' as const, message: 'The connected address is unknown' };
         if (refusal) request!.destroy(new DestinationRefused(refusal));
       });
     });
