@@ -7,7 +7,7 @@ import { medianOf, type Side } from './compare.js';
 import type { LiveUpdatesAtCount } from './live-updates.js';
 import type { ReadPathResult } from './read-path.js';
 import type { CreateDepositResult } from './create-deposit.js';
-import type { WebhooksResult } from './webhooks.js';
+import type { WebhookRun, WebhooksResult } from './webhooks.js';
 
 export interface RunResults {
   b1?: CreateDepositResult;
@@ -62,6 +62,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
       }
       rows.push(row);
       if (run.floor) rows.push(floorRow(run.inFlight, run.floor, run.rounds));
+      if (run.waits) rows.push(waitsRow(run));
     }
     const spread = results.b3.runs.find((run) => run.instances > 1);
     if (single && spread) {
@@ -172,6 +173,26 @@ function floorRow(inFlight: number, floor: ThroughputSample[], rounds: Record<Si
     `${medianOf(floor, (s) => s.statementsPerOp).toFixed(1)} / 4`,
     `${Number.isFinite(cpu) ? cpu.toFixed(2) : 'n/a'} / n/a`,
     `${floor.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => rate(s.perSecond)).join(' ')}`,
+  ];
+}
+
+/**
+ * What the database's sessions waited on during the gateway's rounds of one B3 run: how many of the
+ * busy sessions sampled were waiting, on what (the five most frequent), and how many of those waits
+ * serialize one session behind another (a lock, the NOTIFY queue).
+ */
+function waitsRow(run: WebhookRun): Row {
+  const waits = run.waits!;
+  const share = (count: number) => (waits.busy > 0 ? `${((count / waits.busy) * 100).toFixed(1)}%` : 'n/a');
+  const top = waits.waits.slice(0, 5).map((wait) => `${wait.on} ${wait.count} (${share(wait.count)})`).join('; ');
+  return [
+    `B3 waits, ${run.label}, ${run.inFlight} in flight: sessions seen waiting / busy, in ${waits.samples.toLocaleString('en-US')} samples`,
+    `${waits.waits.reduce((sum, wait) => sum + wait.count, 0)} / ${waits.busy}`,
+    '',
+    `serializing (locks, NOTIFY queue): ${waits.serializing} (${share(waits.serializing)})`,
+    '',
+    '',
+    top || 'no waits seen',
   ];
 }
 

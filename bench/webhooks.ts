@@ -13,6 +13,7 @@ import { interleaved, throughput, type Side, type ThroughputSample } from './com
 import type { BenchSettings } from './settings.js';
 import { runAtConcurrency, waitFor } from './stats.js';
 import { webhookUrl, type GatewayChild, type Topology } from './topology.js';
+import { sampleWaits, type WaitSummary } from './waits.js';
 
 const PGBENCH_TABLE = 'bench_webhook_baseline';
 /** What the floor sends per webhook with its follow-up (bench/baseline-server.ts `webhookFloor`). */
@@ -38,6 +39,11 @@ export interface WebhookRun {
    * and pg, measured right after pgbench in each baseline turn. First run on PostgreSQL only.
    */
   floor?: ThroughputSample[];
+  /**
+   * What the database's sessions waited on during the gateway's rounds (--scale-out runs only: the
+   * sampling connection costs the database a little, kept out of the main figure).
+   */
+  waits?: WaitSummary;
 }
 
 export interface WebhooksResult {
@@ -52,7 +58,7 @@ export async function benchWebhooks(env: BenchEnvironment, topology: Topology, s
   const warmup = Math.min(settings.webhooks, 30);
   const runs: WebhookRun[] = [];
 
-  const measure = async (label: string, gateways: GatewayChild[], writersEach: number, withFloor = false): Promise<void> => {
+  const measure = async (label: string, gateways: GatewayChild[], writersEach: number, { withFloor = false, waits = false } = {}): Promise<void> => {
     const inFlight = writersEach * gateways.length;
     const floorRounds = withFloor && pgbench ? settings.rounds : 0;
     const deposits = await approvedDeposits(topology, warmup + settings.rounds * settings.webhooks);
@@ -61,6 +67,7 @@ export async function benchWebhooks(env: BenchEnvironment, topology: Topology, s
     await drain(gateways[0]!);
     if (floorRounds > 0) await measureFloor(topology, floorDeposits.splice(0, warmup), inFlight);
     const floor: ThroughputSample[] = [];
+    const sampled: WaitSummary[] = [];
     const rounds = await interleaved(settings.rounds, async (side) => {
       if (side === 'baseline') {
         if (!pgbench) return { perSecond: Number.NaN, serverCpuMsPerOp: Number.NaN, p50Ms: Number.NaN, p99Ms: Number.NaN };
@@ -68,26 +75,43 @@ export async function benchWebhooks(env: BenchEnvironment, topology: Topology, s
         if (floorRounds > 0) floor.push(await measureFloor(topology, floorDeposits.splice(0, settings.webhooks), inFlight));
         return sample;
       }
-      return measureGateway(topology, gateways, deposits.splice(0, settings.webhooks), inFlight);
+      const sampler = waits && topology.database.url ? await sampleWaits(topology.database.url) : undefined;
+      try {
+        return await measureGateway(topology, gateways, deposits.splice(0, settings.webhooks), inFlight);
+      } finally {
+        if (sampler) sampled.push(await sampler.stop());
+      }
     });
-    runs.push({ label, instances: gateways.length, inFlight, pgbenchClients: pgbench ? inFlight : undefined, rounds, ...(floorRounds > 0 ? { floor } : {}) });
+    runs.push({ label, instances: gateways.length, inFlight, pgbenchClients: pgbench ? inFlight : undefined, rounds, ...(floorRounds > 0 ? { floor } : {}), ...(sampled.length > 0 ? { waits: mergeWaits(sampled) } : {}) });
   };
 
-  await measure('1 instance', [topology.gateways[0]!], settings.concurrency, true);
+  await measure('1 instance', [topology.gateways[0]!], settings.concurrency, { withFloor: true });
   if (settings.scaleOut) {
     if (!postgres) throw new Error('--scale-out needs PostgreSQL: PGlite is one process\'s embedded database');
     // One instance at the scale-out concurrency first, alone on the database, so the 4-instance
     // figure can be told apart from "more in flight".
     const total = settings.concurrency * settings.instances;
-    await measure('1 instance', [topology.gateways[0]!], total);
+    await measure('1 instance', [topology.gateways[0]!], total, { waits: true });
     await topology.addGateways(settings.instances - 1);
     try {
-      await measure(`${settings.instances} instances`, topology.gateways.slice(), settings.concurrency);
+      await measure(`${settings.instances} instances`, topology.gateways.slice(), settings.concurrency, { waits: true });
     } finally {
       await topology.removeExtraGateways();
     }
   }
   return postgres ? { runs } : { runs, baselineMissing: 'n/a (PostgreSQL only)' };
+}
+
+/** The rounds' wait samples as one. */
+function mergeWaits(summaries: readonly WaitSummary[]): WaitSummary {
+  const waits = new Map<string, number>();
+  for (const summary of summaries) for (const wait of summary.waits) waits.set(wait.on, (waits.get(wait.on) ?? 0) + wait.count);
+  return {
+    samples: summaries.reduce((sum, summary) => sum + summary.samples, 0),
+    busy: summaries.reduce((sum, summary) => sum + summary.busy, 0),
+    waits: [...waits].map(([on, count]) => ({ on, count })).sort((a, b) => b.count - a.count),
+    serializing: summaries.reduce((sum, summary) => sum + summary.serializing, 0),
+  };
 }
 
 /** `deposits.length` webhooks, `inFlight` at once, spread evenly over the instances. */
