@@ -138,6 +138,7 @@ describe('a receiver that is down', () => {
     await expect.poll(() => typesOf(hooks, other), { timeout: 10_000 }).toContain('deposit.status_changed');
     expect(typesOf(hooks, stuck)).toEqual([]);
     // The stuck lane's head waits for its back-off; the rest of its lane waits behind it.
+    await expect.poll(async () => (await deliveries(t, endpoint.id, { subjectId: stuck })).some((delivery) => delivery.attemptCount > 0), { timeout: 10_000 }).toBe(true);
     const lane = await deliveries(t, endpoint.id, { subjectId: stuck });
     expect(lane.every((delivery) => delivery.state === 'PENDING')).toBe(true);
     expect(lane.filter((delivery) => delivery.attemptCount > 0)).toHaveLength(1);
