@@ -46,7 +46,10 @@ export async function startReceiver(): Promise<Receiver> {
     overlaps: [],
     secrets: [],
     answer: () => 200,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
   };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
