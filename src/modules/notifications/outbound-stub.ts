@@ -33,10 +33,18 @@ export interface PostInput {
   signal?: AbortSignal;
 }
 
+/** Why a POST got no usable answer. */
+export type PostFailureCode = 'TIMEOUT' | 'DNS_FAILED' | 'CONNECTION_FAILED' | 'TLS_FAILED' | 'RESPONSE_TOO_LARGE' | 'PROTOCOL_ERROR';
+
 export type PostResult =
   | { kind: 'response'; status: number; durationMs: number; body: string; truncated: boolean; remoteAddress: string }
   | ({ kind: 'refused'; durationMs: number } & DestinationRefusal)
-  | { kind: 'failed'; code: 'TIMEOUT' | 'DNS_FAILED' | 'CONNECTION_FAILED' | 'TLS_FAILED' | 'RESPONSE_TOO_LARGE' | 'PROTOCOL_ERROR'; message: string; durationMs: number };
+  | { kind: 'failed'; code: PostFailureCode; message: string; durationMs: number };
+
+/** A transport failure (its codes are attempt outcomes, not userError codes). */
+function failure(reason: PostFailureCode, message: string, durationMs: number): PostResult {
+  return { kind: 'failed', code: reason, message, durationMs };
+}
 
 export function postOnce(input: PostInput): Promise<PostResult> {
   const started = performance.now();
@@ -63,15 +71,15 @@ export function postOnce(input: PostInput): Promise<PostResult> {
         if (size > limit) truncated = true;
       });
       res.on('end', () => finish({ kind: 'response', status: res.statusCode ?? 0, durationMs: elapsed(), body: Buffer.concat(chunks).toString('utf8'), truncated, remoteAddress: req.socket?.remoteAddress ?? '' }));
-      res.on('error', (error) => finish({ kind: 'failed', code: 'PROTOCOL_ERROR', message: error.message, durationMs: elapsed() }));
+      res.on('error', (error) => finish(failure('PROTOCOL_ERROR', error.message, elapsed())));
     });
     const timer = setTimeout(() => {
-      finish({ kind: 'failed', code: 'TIMEOUT', message: `No complete answer within ${input.timeoutMs} ms`, durationMs: elapsed() });
+      finish(failure('TIMEOUT', `No complete answer within ${input.timeoutMs} ms`, elapsed()));
       req.destroy();
     }, input.timeoutMs);
     input.signal?.addEventListener('abort', () => req.destroy(), { once: true });
     req.on('error', (error: NodeJS.ErrnoException) =>
-      finish({ kind: 'failed', code: error.code === 'ENOTFOUND' ? 'DNS_FAILED' : 'CONNECTION_FAILED', message: error.message, durationMs: elapsed() }),
+      finish(failure(error.code === 'ENOTFOUND' ? 'DNS_FAILED' : 'CONNECTION_FAILED', error.message, elapsed())),
     );
     req.end(input.body);
   });
