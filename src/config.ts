@@ -121,14 +121,28 @@ export interface GatewayConfig {
   };
   /** How long idempotency keys and webhook bodies are kept, and the recurring job that removes them (README "Retention"). */
   retention: RetentionConfig;
-  /** Back-office notifications: where the gateway may send them (README "Security"). */
-  notifications: {
-    /**
-     * Destinations allowed although private, loopback (in production) or link-local: CIDRs and
-     * exact host names, validated (`NOTIFICATION_ALLOWED_DESTINATIONS`).
-     */
-    allowedDestinations: readonly string[];
-  };
+  /** Back-office notifications (docs/notifications.md). */
+  notifications: NotificationsConfig;
+}
+
+/** Back-office notifications: time-out, retries, secret rotation, sweep (docs/notifications.md). */
+export interface NotificationsConfig {
+  /**
+   * Destinations allowed although private, loopback (in production) or link-local: CIDRs and
+   * exact host names, validated (`NOTIFICATION_ALLOWED_DESTINATIONS`; README "Security").
+   */
+  allowedDestinations: readonly string[];
+  /** A 2xx within this long counts as delivered (`NOTIFICATION_TIMEOUT_MS`). */
+  timeoutMs: number;
+  /** A delivery is retried this long after its first failed attempt (`NOTIFICATION_RETRY_FOR_MS`). */
+  retryForMs: number;
+  /** The previous secret signs too this long after a rotation (`NOTIFICATION_SECRET_OVERLAP_MS`). */
+  secretOverlapMs: number;
+  /** First retry delay, doubling up to the maximum (`NOTIFICATION_BACKOFF_BASE_MS`, `NOTIFICATION_BACKOFF_MAX_MS`). */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** The safety-net sweep's period (`NOTIFICATION_SWEEP_INTERVAL_MS`). */
+  sweepIntervalMs: number;
 }
 
 /** Retention windows and the sweep that applies them. Every window is measured on the gateway's clock. */
@@ -345,7 +359,14 @@ const envSchema = z.object({
   IDEMPOTENCY_KEY_WINDOW_MS: windowMs().default(DEFAULT_RETENTION.idempotencyKeyWindowMs),
   IDEMPOTENCY_IN_DOUBT_WINDOW_MS: windowMs().default(DEFAULT_RETENTION.idempotencyInDoubtWindowMs),
   WEBHOOK_BODY_RETENTION_MS: windowMs().default(DEFAULT_RETENTION.webhookBodyMs),
+  // Back-office notifications (docs/notifications.md).
   NOTIFICATION_ALLOWED_DESTINATIONS: z.string().optional(),
+  NOTIFICATION_TIMEOUT_MS: positiveInt(60_000).default(10_000),
+  NOTIFICATION_RETRY_FOR_MS: positiveInt(30 * DAY_MS).default(3 * DAY_MS),
+  NOTIFICATION_SECRET_OVERLAP_MS: positiveInt(30 * DAY_MS).default(DAY_MS),
+  NOTIFICATION_BACKOFF_BASE_MS: positiveInt(HOUR_MS).default(5_000),
+  NOTIFICATION_BACKOFF_MAX_MS: positiveInt(DAY_MS).default(HOUR_MS),
+  NOTIFICATION_SWEEP_INTERVAL_MS: positiveInt(HOUR_MS).default(10_000),
 });
 
 type Env = Record<string, string | undefined>;
@@ -475,7 +496,15 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       idempotencyInDoubtWindowMs: e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS,
       webhookBodyMs: e.WEBHOOK_BODY_RETENTION_MS,
     },
-    notifications: { allowedDestinations },
+    notifications: {
+      allowedDestinations,
+      timeoutMs: e.NOTIFICATION_TIMEOUT_MS,
+      retryForMs: e.NOTIFICATION_RETRY_FOR_MS,
+      secretOverlapMs: e.NOTIFICATION_SECRET_OVERLAP_MS,
+      backoffBaseMs: e.NOTIFICATION_BACKOFF_BASE_MS,
+      backoffMaxMs: e.NOTIFICATION_BACKOFF_MAX_MS,
+      sweepIntervalMs: e.NOTIFICATION_SWEEP_INTERVAL_MS,
+    },
   };
 }
 

@@ -39,6 +39,9 @@ import { refundTransitions } from './modules/refunds/refund-transitions.js';
 import { applyPaymentRefunded } from './modules/refunds/refund-accounting.js';
 import { payoutTransitions } from './modules/payouts/payout-transitions.js';
 import { withdrawalTransitions } from './modules/withdrawals/withdrawal-webhooks.js';
+import { NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
+import { Notifier } from './modules/notifications/notifier.js';
+import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './modules/notifications/notification-settings.js';
 
 import type { Services } from './graphql/services.js';
 
@@ -52,8 +55,10 @@ export interface CreateServicesOptions {
   logger?: Logger;
   /** Retention windows and sweep; default: `DEFAULT_RETENTION`. */
   retention?: GatewayConfig['retention'];
-  /** Measures retention ages (idempotency keys, webhook bodies); default: the system clock. */
+  /** Measures retention ages (idempotency keys, webhook bodies) and notification retries; default: the system clock. */
   clock?: Clock;
+  /** Back-office notifications' time-out, retries and destinations; default: `DEFAULT_NOTIFICATION_SETTINGS`. */
+  notifications?: NotificationSettings;
 }
 
 export function createServices(options: CreateServicesOptions): Services {
@@ -101,6 +106,10 @@ export function createServices(options: CreateServicesOptions): Services {
   const payouts = new PayoutService({ accounts, provider: payoutProvider, events, transitions, operations, logger: logger.child({ component: 'payouts' }) });
   const refunds = new RefundService({ accounts, providers: Object.fromEntries(registry.withCapability('refunds').map((name) => [name, moneyMovement(providers[name]!)])), transitions, operations, logger: logger.child({ component: 'refunds' }) });
   const reconcilerLogger = logger.child({ component: 'reconciler' });
+  const notificationSettings = options.notifications ?? DEFAULT_NOTIFICATION_SETTINGS;
+  const notifier = new Notifier({ jobs, events, clock, logger: logger.child({ component: 'notifications' }), settings: () => notificationSettings });
+  // Every append schedules the fan-out in its own statement, while an enabled endpoint exists.
+  events.onAppend(notifier.appendHook());
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
@@ -137,6 +146,8 @@ export function createServices(options: CreateServicesOptions): Services {
     }),
     webhookAdmin: new WebhookAdminService({ webhooks }),
     adminActions: new AdminActionService(),
+    notificationEndpoints: new NotificationEndpoints({ clock, settings: () => notificationSettings }),
+    notifier,
     pubsub: new LocalPubSub(),
     idempotency,
     retention: new Retention({ idempotency, clock, logger: logger.child({ component: 'retention' }), settings: retentionConfig }),

@@ -29,6 +29,7 @@ export const ON_BOTH_DATABASES: Readonly<Record<string, string>> = {
   'test/refunds/refunds.test.ts': 'the refund flow end to end',
   'test/payouts/flow.test.ts': 'the payout flow end to end',
   'test/qr/qr.test.ts': 'the QR code flow end to end',
+  'test/notifications/': 'back-office notifications: the fan-out in the append\'s statement, delivery claims and leases, keyset reads and text[] columns in SQL',
 };
 
 /** Files that open a database whose behaviour cannot differ by database: CI runs them on PostgreSQL only. */

@@ -21,6 +21,8 @@ import type { AdminActionService } from '../modules/audit/admin-action.service.j
 import type { IdempotencyLayer } from '../kernel/idempotency.js';
 import type { Retention } from '../kernel/retention.js';
 import type { TransitionPath } from '../kernel/transitions.js';
+import type { NotificationEndpoints } from '../modules/notifications/notification-endpoints.js';
+import type { Notifier } from '../modules/notifications/notifier.js';
 
 export interface Services {
   clients: ApiClientService;
@@ -42,6 +44,10 @@ export interface Services {
   webhookAdmin: WebhookAdminService;
   /** The admin audit trail: every action taken with an ADMIN key (src/graphql/audit.ts writes it). */
   adminActions: AdminActionService;
+  /** Back-office notification endpoints (admin): create, update, rotate, delete. */
+  notificationEndpoints: NotificationEndpoints;
+  /** Fans events out to notification endpoints and delivers them, signed, in order per subject (jobs). */
+  notifier: Notifier;
   /** This instance's live fan-out: the event bus publishes every committed payment event here (PAYMENT_EVENTS_TOPIC). */
   pubsub: LocalPubSub;
   /** Idempotency keys of every money-moving mutation: started with the gateway, to hear releases from every instance. */

@@ -282,6 +282,16 @@ export class JobQueue {
     return new Set(rows.map((row) => row.dedupe_key));
   }
 
+  /**
+   * The insert of one job (with `returning id`) that neither checks for a transaction nor
+   * announces a wake-up: for a statement that commits on its own or in its caller's transaction and
+   * announces JOBS_CHANNEL itself when the insert wrote a row (an EventLog append hook).
+   */
+  silentInsertStatement<K extends JobKind>(kind: K, payload: JobKinds[K], options: EnqueueOptions = {}): { sql: string; params: unknown[] } {
+    const insert = this.insertStatement(kind, payload, options);
+    return { sql: `${insert.sql} returning id`, params: insert.params };
+  }
+
   /** The insert of one job, without its wake-up (`enqueueStatement` announces it; a recurring kind's next occurrence is not due yet). */
   private insertStatement(kind: string, payload: unknown, options: EnqueueOptions): { sql: string; params: unknown[] } {
     const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;

@@ -3,10 +3,13 @@
 
 import type { Role } from './roles.js';
 
-/** The kinds of record the policy covers: the subjects of the payment event log. */
-export type SubjectType = 'deposit' | 'refund' | 'payout' | 'withdrawal';
+/**
+ * The kinds of record the policy covers: the subjects of the payment event log. An `endpoint`
+ * (a notification endpoint) is the subject of admin-only events alone.
+ */
+export type SubjectType = 'deposit' | 'refund' | 'payout' | 'withdrawal' | 'endpoint';
 
-export const SUBJECT_TYPES: readonly SubjectType[] = ['deposit', 'refund', 'payout', 'withdrawal'];
+export const SUBJECT_TYPES: readonly SubjectType[] = ['deposit', 'refund', 'payout', 'withdrawal', 'endpoint'];
 
 /**
  * What the policy reads on a record. The same two properties exist on deposit, payout and
@@ -76,7 +79,7 @@ export interface Grant {
  * - CASHIER sees the deposits it created and their refunds;
  * - REFUNDS (a refunds back office) sees every deposit and refund of the merchant accounts it may use;
  * - PAYOUTS (a payouts back office) sees every payout of the merchant accounts it may use.
- * Withdrawals (from the merchant's balance) belong to no client: admins only.
+ * Withdrawals (from the merchant's balance) belong to no client: admins only, as notification endpoints' events.
  */
 export function grantsOf(viewer: Viewer): Grant[] {
   const accounts = viewer.merchantAccounts == null ? {} : { merchantAccounts: [...viewer.merchantAccounts] };

@@ -33,6 +33,10 @@ export const USER_ERROR_CODES = {
   REFERENCE_TOO_LONG: { kind: 'input', meaning: 'The reference sent to the provider is longer than the provider accepts; the message gives the limit.' },
   URL_NOT_HTTPS: { kind: 'input', meaning: 'A return or redirect address must use https://.' },
   EXPIRY_OUT_OF_RANGE: { kind: 'input', meaning: 'An expiry is outside the window the rail allows (hosted checkout sessions, Ecuador payment links, Thai QR codes); the message gives the window.' },
+  URL_INVALID: { kind: 'input', meaning: 'A notification endpoint URL is not an absolute http(s) URL.' },
+  URL_SCHEME_NOT_ALLOWED: { kind: 'input', meaning: 'A notification endpoint URL must use https:// (http:// is accepted outside production, to a loopback address only).' },
+  URL_CREDENTIALS_NOT_ALLOWED: { kind: 'input', meaning: 'A notification endpoint URL must not carry a user name or password; authenticate the gateway by the signature instead.' },
+  ADDRESS_NOT_ALLOWED: { kind: 'input', meaning: 'A notification endpoint URL resolves to a private, link-local, loopback or metadata address that NOTIFICATION_ALLOWED_DESTINATIONS does not name.' },
   NAME_TAKEN: { kind: 'input', meaning: 'An API client with this name already exists; choose another name.' },
 
   // Input: money.
@@ -70,6 +74,7 @@ export const USER_ERROR_CODES = {
   DELIVERY_NOT_FOUND: { kind: 'state', meaning: 'No stored webhook delivery has this id.' },
   DELIVERY_REJECTED: { kind: 'state', meaning: 'The webhook delivery was rejected when it arrived and kept no body, so it cannot be replayed.' },
   DELIVERY_BODY_ERASED: { kind: 'state', meaning: 'The webhook delivery\'s body, with the personal data in it, was erased after WEBHOOK_BODY_RETENTION_MS, so it cannot be replayed. Its outcome and the change it made stay on record; reconcileDeposit asks the provider for a deposit\'s current status.' },
+  CLIENT_REVOKED: { kind: 'state', meaning: 'The API client is revoked: nothing is delivered to it, so no notification endpoint can be made or replayed for it.' },
   PAYLOAD_INVALID: { kind: 'state', meaning: 'The stored webhook body is not an event the gateway can apply.' },
 
   // Provider.

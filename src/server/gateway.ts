@@ -11,7 +11,7 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { OperationDefinitionNode } from 'graphql';
-import type { GatewayConfig, MerchantAccountConfig } from '../config.js';
+import { outboundPolicy, type GatewayConfig, type MerchantAccountConfig } from '../config.js';
 import { providerRegistry } from '../providers/index.js';
 import type { ProviderDefinition } from '../providers/registry.js';
 import { openDatabase, type Database } from '../db/database.js';
@@ -30,6 +30,7 @@ import { EventBus } from '../kernel/events/event-bus.js';
 import type { EventLogLag } from '../kernel/events/event-log.js';
 import { registerReconciliationJobs, type ReconciliationSchedule } from '../modules/reconciliation/reconciliation-jobs.js';
 import { registerRetentionJobs, type RetentionSchedule } from '../kernel/retention.js';
+import { registerNotificationJobs } from '../modules/notifications/notifier.js';
 import type { Clock } from '../lib/clock.js';
 import { assertPayoutTransitionsConsistent } from '../modules/payouts/payout-status.js';
 import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-status.js';
@@ -95,7 +96,15 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   assertWithdrawalTransitionsConsistent();
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, entities, timeouts: config.database });
   const registry = providerRegistry(extraProviders);
-  const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, registry, logger, retention: config.retention, ...(clock ? { clock } : {}) });
+  const services = createServices({
+    merchantAccounts: config.merchantAccounts,
+    providers: config.providers,
+    registry,
+    logger,
+    retention: config.retention,
+    notifications: { ...config.notifications, policy: outboundPolicy(config) },
+    ...(clock ? { clock } : {}),
+  });
   const metrics = new GatewayMetrics();
   // The slowest provider answer: every attempt timing out, plus the back-off between them.
   const slowestAnswerMs = config.providers.timeoutMs * (config.providers.maxRetries + 1) + 5_000;
@@ -130,6 +139,9 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   // Retention runs as a recurring job too (README "Retention").
   const retention = registerRetentionJobs(services.jobs, services.retention, { settings: config.retention, fork: () => db.fork(), logger: logger.child({ component: 'retention' }) });
   services.retention.onResult((result) => metrics.recordRetention(result));
+  // Back-office notifications: fan-out, one job per lane, and a recurring safety-net sweep.
+  registerNotificationJobs(services.jobs, services.notifier, { sweepIntervalMs: config.notifications.sweepIntervalMs });
+  services.notifier.onAttempt((outcome) => metrics.notificationAttempts.inc({ outcome }));
   // Subscriptions are fed only by committed events, whichever instance committed them (DESIGN.md: live updates across instances).
   const eventBus = new EventBus(db, services.pubsub, logger.child({ component: 'event-bus' }), () => metrics.eventBusCatchUps.inc());
   await eventBus.start();

@@ -104,6 +104,13 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly notificationAttempts = new Counter({
+    name: 'gateway_notification_attempts_total',
+    help: 'Back-office notification POSTs by outcome: delivered (a 2xx in time), retrying (will be tried again), failed (given up after NOTIFICATION_RETRY_FOR_MS).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly retentionRemoved = new Counter({
     name: 'gateway_retention_removed_total',
     help: 'What retention sweeps removed: data="idempotency_keys" (expired keys deleted) or "webhook_bodies" (verified webhook bodies erased after WEBHOOK_BODY_RETENTION_MS).',

@@ -16,6 +16,7 @@ import { CardFormResolver } from '../../modules/deposits/card-form.resolver.js';
 import { ReconciliationResolver } from '../../modules/reconciliation/reconciliation.resolver.js';
 import { WebhookAdminResolver } from '../../modules/webhooks/webhook-admin.resolver.js';
 import { WithdrawalResolver } from '../../modules/withdrawals/withdrawal.resolver.js';
+import { NotificationResolver } from '../../modules/notifications/notification.resolver.js';
 import { authChecker } from '../auth.js';
 import { HeartbeatResolver } from '../heartbeat.resolver.js';
 import { NodeResolver } from './node.resolver.js';
@@ -27,7 +28,7 @@ import { withPaymentProviders } from '../../modules/deposits/deposit.types.js';
 import type { ProviderDefinition } from '../../providers/registry.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, DepositEventsResolver, PayoutEventsResolver, WithdrawalEventsResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver, AdminActionResolver];
+const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, DepositEventsResolver, PayoutEventsResolver, WithdrawalEventsResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver, AdminActionResolver, NotificationResolver];
 
 /**
  * @param pubsub the instance's local fan-out; subscriptions in this schema use their own

@@ -150,11 +150,30 @@ export interface EventLogLag {
   unfinalSeconds: number;
 }
 
+/**
+ * A statement a module adds to every append, as a CTE of the append's own statement (so it commits
+ * with the event, and the append costs no extra round trip): e.g. the notifications module's
+ * fan-out job. `statement(requires)` returns a data-modifying statement with a `returning` clause
+ * that writes nothing unless `requires` (an SQL condition, or undefined) holds; when it wrote a
+ * row, the append announces `channel` on commit.
+ */
+export interface AppendHook {
+  statement(requires: string | undefined): SqlPart;
+  channel: string;
+}
+
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 /** Longest wait of a short page for committed events that are not final yet. */
 const SETTLE_WAIT_MS = 2_000;
 
 export class EventLog {
+  private readonly hooks: AppendHook[] = [];
+
+  /** Adds `hook` to every append from now on (at start-up, before any request). */
+  onAppend(hook: AppendHook): void {
+    this.hooks.push(hook);
+  }
+
   /**
    * Appends an event row in the caller's open transaction, in one statement: the row commits with
    * the change it records. No lock is taken and nothing is sent from the transaction; its commit
@@ -164,9 +183,18 @@ export class EventLog {
   async append(em: SqlEntityManager, input: AppendEventInput): Promise<PaymentEvent> {
     if (!em.isInTransaction()) throw new Error('EventLog.append must run inside the transaction of the change it records');
     const insert = eventInsert(input);
-    const rows = await em.execute<Array<Record<string, unknown>>>(`${insert.sql} returning ${EVENT_COLUMNS}`, insert.params);
+    const hooks = this.hookParts(undefined);
+    const sql = hooks.length === 0
+      ? `${insert.sql} returning ${EVENT_COLUMNS}`
+      : `with event as (${insert.sql} returning ${EVENT_COLUMNS})${hooks.map((hook) => `, ${hook.name} as (${hook.sql})`).join('')} select event.*, ${hooks.map((hook) => `exists (select from ${hook.name}) as ${hook.name}`).join(', ')} from event`;
+    const rows = await em.execute<Array<Record<string, unknown>>>(sql, [...insert.params, ...hooks.flatMap((hook) => hook.params)]);
     signalOnCommit(em, PAYMENT_EVENTS_CHANNEL);
-    return em.map(PaymentEvent, rows[0]!);
+    const row = rows[0]!;
+    for (const hook of hooks) {
+      if (row[hook.name] === true) signalOnCommit(em, hook.channel);
+      delete row[hook.name];
+    }
+    return em.map(PaymentEvent, row);
   }
 
   /**
@@ -180,19 +208,29 @@ export class EventLog {
   async appendWith<T extends object>(em: SqlEntityManager, change: SqlPart, input: AppendEventInput, also: AppendAlongside = {}): Promise<T[]> {
     const insert = eventInsert(input, 'change');
     const statements = also.statements ?? [];
-    const ctes = statements.map((statement, i) => `, alongside_${i} as (${statement.sql})`).join('');
-    const select = also.select ? `select change.*, ${also.select.sql} from change` : 'select * from change';
-    const rows = await em.execute<T[]>(`with change as (${change.sql}), event as (${insert.sql} returning 1)${ctes} ${select}`, [
+    const hooks = this.hookParts(CHANGE_MATCHED);
+    const ctes = [...statements.map((statement, i) => `, alongside_${i} as (${statement.sql})`), ...hooks.map((hook) => `, ${hook.name} as (${hook.sql})`)].join('');
+    const columns = [...(also.select ? [also.select.sql] : []), ...hooks.map((hook) => `exists (select from ${hook.name}) as ${hook.name}`)];
+    const select = columns.length > 0 ? `select change.*, ${columns.join(', ')} from change` : 'select * from change';
+    const rows = await em.execute<Array<T & Record<string, unknown>>>(`with change as (${change.sql}), event as (${insert.sql} returning 1)${ctes} ${select}`, [
       ...change.params,
       ...insert.params,
       ...statements.flatMap((statement) => statement.params),
+      ...hooks.flatMap((hook) => hook.params),
       ...(also.select?.params ?? []),
     ]);
     if (rows.length > 0) {
-      if (em.isInTransaction()) signalOnCommit(em, PAYMENT_EVENTS_CHANNEL);
-      else signalCommitted(em, PAYMENT_EVENTS_CHANNEL);
+      const signal = em.isInTransaction() ? (channel: string) => signalOnCommit(em, channel) : (channel: string) => signalCommitted(em, channel);
+      signal(PAYMENT_EVENTS_CHANNEL);
+      for (const hook of hooks) if (rows.some((row) => row[hook.name] === true)) signal(hook.channel);
     }
+    for (const row of rows) for (const hook of hooks) delete row[hook.name];
     return rows;
+  }
+
+  /** Each hook's statement as a CTE named `append_hook_<i>`. */
+  private hookParts(requires: string | undefined): Array<SqlPart & { name: string; channel: string }> {
+    return this.hooks.map((hook, i) => ({ ...hook.statement(requires), name: `append_hook_${i}`, channel: hook.channel }));
   }
 
   /**

@@ -1,0 +1,232 @@
+// Admin management of notification endpoints: create (the secret shown once), list, update, rotate
+// the secret, delete. Every refusal is a userError that changes nothing. Rows are read and written
+// with plain SQL, as the job queue's are; the secret is never read except to sign or to answer the
+// one create or rotate call that made it.
+
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../../lib/clock.js';
+import { newId } from '../../lib/ids.js';
+import type { FieldError } from '../../providers/provider.js';
+import { DEPOSIT_DISPUTED } from '../disputes/chargeback-webhooks.js';
+import { DEPOSIT_CREDIT_CLAIMED } from '../deposits/deposit-credit.js';
+import { DEPOSIT_STATUS_CHANGED } from '../deposits/deposit-transitions.js';
+import { PAYOUT_CREATED, PAYOUT_STATUS_CHANGED } from '../payouts/payout-transitions.js';
+import { DEPOSIT_REFUND_UPDATED, REFUND_CREATED, REFUND_STATUS_CHANGED } from '../refunds/refund-transitions.js';
+import { WITHDRAWAL_CREATED, WITHDRAWAL_STATUS_CHANGED } from '../withdrawals/withdrawal-webhooks.js';
+import { checkDestinationUrl } from '../../lib/outbound-http.js';
+import { newSecret } from './notification-signing.js';
+import type { NotificationSettings } from './notification-settings.js';
+
+/** Recorded (admin only) when an endpoint's delivery is given up after NOTIFICATION_RETRY_FOR_MS. */
+export const NOTIFICATION_ENDPOINT_FAILING = 'notification_endpoint.failing';
+
+/**
+ * Event types an endpoint may filter on: every type the event log records. The admin-only ones
+ * (`deposit.net_mismatch`, `payout.missing_at_provider`, `notification_endpoint.failing`) reach
+ * only an admin client's endpoints, as in `events(after:)`.
+ */
+export const NOTIFICATION_EVENT_TYPES: readonly string[] = [
+  'deposit.created',
+  DEPOSIT_STATUS_CHANGED,
+  'deposit.details_updated',
+  DEPOSIT_DISPUTED,
+  DEPOSIT_CREDIT_CLAIMED,
+  DEPOSIT_REFUND_UPDATED,
+  'deposit.net_mismatch',
+  REFUND_CREATED,
+  REFUND_STATUS_CHANGED,
+  PAYOUT_CREATED,
+  PAYOUT_STATUS_CHANGED,
+  'payout.missing_at_provider',
+  WITHDRAWAL_CREATED,
+  WITHDRAWAL_STATUS_CHANGED,
+  NOTIFICATION_ENDPOINT_FAILING,
+];
+
+const MAX_URL_LENGTH = 2_000;
+
+export type EndpointState = 'healthy' | 'failing';
+
+/** An endpoint as admins see it: never its secrets. */
+export interface NotificationEndpointView {
+  id: string;
+  clientId: string;
+  url: string;
+  /** Empty: every type. */
+  eventTypes: string[];
+  enabled: boolean;
+  state: EndpointState;
+  /** The last log position fanned out to it. */
+  cursor: string;
+  /** Until when the previous secret still signs, after a rotation; null when only one signs. */
+  previousSecretExpiresAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type EndpointResult = { ok: true; endpoint: NotificationEndpointView; /** Only from create and rotate. */ secret?: string } | { ok: false; errors: FieldError[]; endpoint?: NotificationEndpointView };
+
+export const ENDPOINT_COLUMNS = 'id, client_id, url, event_types, enabled, state, cursor::text as cursor, previous_secret_expires_at, created_at, updated_at';
+
+interface EndpointRow {
+  id: string;
+  client_id: string;
+  url: string;
+  event_types: string[] | string;
+  enabled: boolean;
+  state: EndpointState;
+  cursor: string;
+  previous_secret_expires_at: Date | string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+export function endpointView(row: EndpointRow): NotificationEndpointView {
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    url: row.url,
+    eventTypes: textArray(row.event_types),
+    enabled: row.enabled,
+    state: row.state,
+    cursor: row.cursor,
+    previousSecretExpiresAt: row.previous_secret_expires_at == null ? null : new Date(row.previous_secret_expires_at),
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+/** A text[] column as the driver returns it: an array (pg) or its literal (some PGlite paths). */
+export function textArray(value: string[] | string): string[] {
+  if (Array.isArray(value)) return value;
+  const inner = value.replace(/^\{|\}$/g, '');
+  return inner === '' ? [] : inner.split(',').map((item) => item.replace(/^"|"$/g, ''));
+}
+
+export interface CreateEndpointInput {
+  clientId: string;
+  url: string;
+  eventTypes?: string[] | null;
+}
+
+export interface UpdateEndpointInput {
+  id: string;
+  url?: string | null;
+  eventTypes?: string[] | null;
+  enabled?: boolean | null;
+}
+
+export class NotificationEndpoints {
+  constructor(private readonly deps: { clock: Clock; settings: () => NotificationSettings }) {}
+
+  /**
+   * Registers an endpoint for a client, enabled and healthy, its cursor at the log's current end:
+   * it is sent the events recorded from now on (replay sets the cursor back). The secret is
+   * returned here and by a rotation only.
+   */
+  async create(em: SqlEntityManager, input: CreateEndpointInput): Promise<EndpointResult> {
+    const errors = [...(await this.checkClient(em, input.clientId)), ...this.checkUrl(input.url), ...checkEventTypes(input.eventTypes)];
+    if (errors.length > 0) return { ok: false, errors };
+    const secret = newSecret();
+    const now = new Date();
+    const rows = await em.execute<EndpointRow[]>(
+      `insert into notification_endpoint (id, client_id, url, event_types, enabled, state, secret, cursor, created_at, updated_at)
+       values (?, ?, ?, ?::text[], true, 'healthy', ?, (select coalesce(max(position), 0) from payment_event), ?, ?)
+       returning ${ENDPOINT_COLUMNS}`,
+      [newId('nep'), input.clientId, input.url, uniqueTypes(input.eventTypes), secret, now, now],
+    );
+    return { ok: true, endpoint: endpointView(rows[0]!), secret };
+  }
+
+  /** Every endpoint, oldest first; only one client's with `clientId`. */
+  async list(em: SqlEntityManager, filter: { clientId?: string } = {}): Promise<NotificationEndpointView[]> {
+    const rows = await em.execute<EndpointRow[]>(
+      `select ${ENDPOINT_COLUMNS} from notification_endpoint ${filter.clientId ? 'where client_id = ?' : ''} order by created_at, id`,
+      filter.clientId ? [filter.clientId] : [],
+    );
+    return rows.map(endpointView);
+  }
+
+  async find(em: SqlEntityManager, id: string): Promise<NotificationEndpointView | null> {
+    const rows = await em.execute<EndpointRow[]>(`select ${ENDPOINT_COLUMNS} from notification_endpoint where id = ?`, [id]);
+    return rows[0] ? endpointView(rows[0]) : null;
+  }
+
+  /**
+   * Changes the URL, the event types or whether it is enabled; what is not given stays. An
+   * endpoint enabled again starts at the log's current end, as a new one does: what happened
+   * while it was disabled is not sent (replay sends it). Its pending deliveries go out again.
+   */
+  async update(em: SqlEntityManager, input: UpdateEndpointInput): Promise<EndpointResult> {
+    const current = await this.find(em, input.id);
+    if (!current) return { ok: false, errors: [notFound(['id'])] };
+    const errors = [...(input.url != null ? this.checkUrl(input.url) : []), ...(input.eventTypes != null ? checkEventTypes(input.eventTypes) : [])];
+    if (errors.length > 0) return { ok: false, errors, endpoint: current };
+    const reenabled = input.enabled === true && !current.enabled;
+    const rows = await em.execute<EndpointRow[]>(
+      `update notification_endpoint set
+         url = coalesce(?, url),
+         event_types = coalesce(?::text[], event_types),
+         enabled = coalesce(?, enabled),
+         cursor = case when ? then (select coalesce(max(position), 0) from payment_event) else cursor end,
+         updated_at = ?
+       where id = ? returning ${ENDPOINT_COLUMNS}`,
+      [input.url ?? null, input.eventTypes != null ? uniqueTypes(input.eventTypes) : null, input.enabled ?? null, reenabled, new Date(), input.id],
+    );
+    if (!rows[0]) return { ok: false, errors: [notFound(['id'])] };
+    return { ok: true, endpoint: endpointView(rows[0]) };
+  }
+
+  /**
+   * A new secret signs from now on; the one it replaces still signs too (a second `v1,` entry)
+   * for NOTIFICATION_SECRET_OVERLAP_MS on the gateway's clock, so the receiver can switch without
+   * refusing a delivery. A second rotation within the overlap drops the oldest secret.
+   */
+  async rotate(em: SqlEntityManager, id: string): Promise<EndpointResult> {
+    const secret = newSecret();
+    const now = this.deps.clock.now();
+    const rows = await em.execute<EndpointRow[]>(
+      `update notification_endpoint set previous_secret = secret, previous_secret_expires_at = ?, secret = ?, updated_at = ?
+       where id = ? returning ${ENDPOINT_COLUMNS}`,
+      [new Date(now.getTime() + this.deps.settings().secretOverlapMs), secret, new Date(), id],
+    );
+    if (!rows[0]) return { ok: false, errors: [notFound(['id'])] };
+    return { ok: true, endpoint: endpointView(rows[0]), secret };
+  }
+
+  /** Deletes the endpoint with its deliveries and their attempts; nothing more is sent to it. */
+  async delete(em: SqlEntityManager, id: string): Promise<EndpointResult> {
+    const rows = await em.execute<EndpointRow[]>(`delete from notification_endpoint where id = ? returning ${ENDPOINT_COLUMNS}`, [id]);
+    if (!rows[0]) return { ok: false, errors: [notFound(['id'])] };
+    return { ok: true, endpoint: endpointView(rows[0]) };
+  }
+
+  private async checkClient(em: SqlEntityManager, clientId: string): Promise<FieldError[]> {
+    const rows = await em.execute<Array<{ revoked_at: Date | null }>>('select revoked_at from api_client where id = ?', [clientId]);
+    if (!rows[0]) return [{ field: ['clientId'], code: 'NOT_FOUND', message: `No API client has the id ${JSON.stringify(clientId)}.` }];
+    if (rows[0].revoked_at != null) return [{ field: ['clientId'], code: 'CLIENT_REVOKED', message: 'The API client is revoked: nothing would be delivered to it.' }];
+    return [];
+  }
+
+  private checkUrl(url: string): FieldError[] {
+    if (url.length > MAX_URL_LENGTH) return [{ field: ['url'], code: 'FIELD_TOO_LONG', message: `The URL is longer than ${MAX_URL_LENGTH} characters.` }];
+    const checked = checkDestinationUrl(url, this.deps.settings().policy);
+    return checked.ok ? [] : [{ field: ['url'], code: checked.code, message: checked.message }];
+  }
+}
+
+function checkEventTypes(types: readonly string[] | null | undefined): FieldError[] {
+  const unknown = (types ?? []).filter((type) => !NOTIFICATION_EVENT_TYPES.includes(type));
+  return unknown.length === 0
+    ? []
+    : [{ field: ['eventTypes'], code: 'INVALID_VALUE', message: `Unknown event type ${unknown.map((type) => JSON.stringify(type)).join(', ')}; the types are: ${NOTIFICATION_EVENT_TYPES.join(', ')}.` }];
+}
+
+/** The types, each once, as a text[] literal (a JS array would be expanded into a list of parameters). */
+function uniqueTypes(types: readonly string[] | null | undefined): string {
+  return `{${[...new Set(types ?? [])].map((type) => `"${type.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}
+
+function notFound(field: string[]): FieldError {
+  return { field, code: 'NOT_FOUND', message: 'No notification endpoint has this id.' };
+}

@@ -1,0 +1,44 @@
+// What the notifications module is configured with (src/config.ts, NOTIFICATION_*): docs/notifications.md.
+
+import type { OutboundPolicy } from '../../lib/outbound-http.js';
+
+export interface NotificationSettings {
+  /** A 2xx within this long counts as delivered (`NOTIFICATION_TIMEOUT_MS`, 10 s). */
+  timeoutMs: number;
+  /** A delivery is retried this long after its first failed attempt, then given up (`NOTIFICATION_RETRY_FOR_MS`, 3 days). */
+  retryForMs: number;
+  /** After a rotation the previous secret signs too, this long (`NOTIFICATION_SECRET_OVERLAP_MS`, 24 h). */
+  secretOverlapMs: number;
+  /** First retry delay; each later one doubles, up to `backoffMaxMs`, with jitter (`NOTIFICATION_BACKOFF_BASE_MS`, `NOTIFICATION_BACKOFF_MAX_MS`). */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** The safety-net sweep's period (`NOTIFICATION_SWEEP_INTERVAL_MS`): due lanes and a fan-out left behind. */
+  sweepIntervalMs: number;
+  /** Which destinations outbound POSTs may reach. */
+  policy: OutboundPolicy;
+}
+
+export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
+  timeoutMs: 10_000,
+  retryForMs: 3 * 24 * 3_600_000,
+  secretOverlapMs: 24 * 3_600_000,
+  backoffBaseMs: 5_000,
+  backoffMaxMs: 3_600_000,
+  sweepIntervalMs: 10_000,
+  policy: { production: false, allow: [] },
+};
+
+/**
+ * The wait before retry number `attempt` (1 after the first failure): `base · 2^(attempt-1)`
+ * capped at `max`, of which a random half is taken off ("equal jitter"), so endpoints that failed
+ * together do not retry in step: 5 s then 10, 20, ... up to an hour, each between half and all of it.
+ */
+export function notificationRetryDelayMs(attempt: number, settings: Pick<NotificationSettings, 'backoffBaseMs' | 'backoffMaxMs'>, random: () => number = Math.random): number {
+  const capped = Math.min(settings.backoffBaseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30), settings.backoffMaxMs);
+  return Math.round(capped / 2 + (capped / 2) * random());
+}
+
+/** How long a claim on a delivery keeps other instances off it: longer than the POST may take. */
+export function claimLeaseMs(settings: Pick<NotificationSettings, 'timeoutMs'>): number {
+  return settings.timeoutMs + Math.max(1_000, Math.round(settings.timeoutMs / 2));
+}
