@@ -10,7 +10,7 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { checkDestinationUrl, postOnce, type OutboundPolicy, type PostInput, type PostResult, type ResolvedAddress } from '../../src/lib/outbound-http.js';
+import { checkDestinationUrl, postOnce, type OutboundPolicy, type PostInput, type PostResult, type ResolvedAddress } from '../outbound-http.js';
 
 /** What a receiver saw: every TCP connection and every complete request. */
 interface Receiver {
