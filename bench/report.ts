@@ -5,6 +5,7 @@
 import type { ThroughputSample } from './compare.js';
 import { medianOf, type Side } from './compare.js';
 import type { LiveUpdatesAtCount } from './live-updates.js';
+import type { NotificationsResult } from './notifications.js';
 import type { ReadPathResult } from './read-path.js';
 import type { CreateDepositResult } from './create-deposit.js';
 import type { WebhookRun, WebhooksResult } from './webhooks.js';
@@ -15,6 +16,7 @@ export interface RunResults {
   b3?: WebhooksResult;
   b4?: LiveUpdatesAtCount[];
   b5?: Record<Side, number[]>;
+  b6?: NotificationsResult;
 }
 
 type Row = [bench: string, gateway: string, baseline: string, ratio: string, statements: string, cpu: string, rounds: string];
@@ -135,6 +137,14 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
       '',
       `${results.b5.gateway.map(bytes).join(' ')}; ${results.b5.baseline.map(bytes).join(' ')}`,
     ]);
+  }
+  if (results.b6) {
+    const { rounds, perRound, inFlight, bodyBytes } = results.b6;
+    const row = throughputRow(`B6 notifications delivered/s, ${perRound} per round, ${inFlight} in flight (bare node:http POST loop, same receiver)`, rounds, '0');
+    row[4] = '';
+    row[5] = `${row[5]!.split(' / ')[0]} / n/a`;
+    rows.push(row);
+    rows.push([`B6 body`, `${bodyBytes} bytes, signed (Standard Webhooks)`, 'same bytes, signed', '', '', '', '']);
   }
   return markdown([HEADER, ...rows]);
 }

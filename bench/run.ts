@@ -10,6 +10,7 @@ import { benchCreateDeposit } from './create-deposit.js';
 import { BenchEnvironment } from './environment.js';
 import { benchIdleSubscriptions, benchLiveUpdates } from './live-updates.js';
 import { benchReadPath } from './read-path.js';
+import { benchNotifications } from './notifications.js';
 import { resultsTable, type RunResults } from './report.js';
 import { readSettings, type BenchName } from './settings.js';
 import { openFilesNeeded, startTopology } from './topology.js';
@@ -50,6 +51,10 @@ async function main(): Promise<void> {
     progress(`B5 idle subscriptions (${settings.idleSubscribers})`);
     results.b5 = await benchIdleSubscriptions(topology, settings);
   }
+  if (runs('B6')) {
+    progress(`B6 back-office notifications (${settings.notifications} per round)`);
+    results.b6 = await benchNotifications(topology, settings);
+  }
 
   await env.cleanup();
   const loadAfter = os.loadavg();
@@ -60,7 +65,7 @@ async function main(): Promise<void> {
     `database: ${database.kind === 'postgresql' ? `PostgreSQL (${redact(process.env.DATABASE_URL)} → fresh ${database.name}, dropped)` : 'PGlite (embedded in the gateway process, temp dir)'}; commit ${commit()}`,
     `settings: BENCH_ONLY=${[...settings.only].join(',')} BENCH_ROUNDS=${settings.rounds} BENCH_CONCURRENCY=${settings.concurrency} BENCH_N=${settings.operations} BENCH_WARMUP=${settings.warmup} ` +
       `BENCH_READS=${settings.reads} BENCH_PAGE_SIZES=${settings.pageSizes.join(',')} BENCH_WEBHOOKS=${settings.webhooks} BENCH_SUBSCRIBERS=${settings.subscribers.join(',')} BENCH_K=${settings.deliveries} ` +
-      `BENCH_IDLE_SUBSCRIBERS=${settings.idleSubscribers}${settings.scaleOut ? ` scale-out BENCH_INSTANCES=${settings.instances}` : ''}`,
+      `BENCH_IDLE_SUBSCRIBERS=${settings.idleSubscribers} BENCH_NOTIFICATIONS=${settings.notifications}${settings.scaleOut ? ` scale-out BENCH_INSTANCES=${settings.instances}` : ''}`,
     `medians of ${settings.rounds} interleaved rounds; total run time ${((performance.now() - started) / 1000).toFixed(0)} s`,
   ];
   process.stdout.write(`\n${lines.join('\n')}\n\n${resultsTable(results, settings)}\n`);

@@ -1,7 +1,7 @@
 // The harness's knobs: environment variables with defaults that keep a full run near five minutes
 // on two cores, and `--scale-out` (or BENCH_SCALE_OUT=1) for the multi-instance B3 figure.
 
-export const BENCH_NAMES = ['B1', 'B2', 'B3', 'B4', 'B5'] as const;
+export const BENCH_NAMES = ['B1', 'B2', 'B3', 'B4', 'B5', 'B6'] as const;
 export type BenchName = (typeof BENCH_NAMES)[number];
 
 export interface BenchSettings {
@@ -25,6 +25,8 @@ export interface BenchSettings {
   deliveries: number;
   /** B5: idle subscriptions opened per side per round. */
   idleSubscribers: number;
+  /** B6: notifications delivered per side per round. */
+  notifications: number;
   scaleOut: boolean;
   instances: number;
   pgbench: string;
@@ -72,6 +74,7 @@ export function readSettings(argv: readonly string[] = process.argv.slice(2)): B
     subscribers: intListFromEnv('BENCH_SUBSCRIBERS', [1000, 10000]),
     deliveries: intFromEnv('BENCH_K', 50),
     idleSubscribers: intFromEnv('BENCH_IDLE_SUBSCRIBERS', 1000),
+    notifications: intFromEnv('BENCH_NOTIFICATIONS', 300),
     scaleOut: flag('BENCH_SCALE_OUT', argv, '--scale-out'),
     instances: intFromEnv('BENCH_INSTANCES', 4, 2),
     pgbench: process.env.BENCH_PGBENCH || '/usr/bin/pgbench',
