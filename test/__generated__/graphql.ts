@@ -221,7 +221,9 @@ export type MetadataEntryInput = {
 
 /** Narrows notificationDeliveries; every field given must match. */
 export type NotificationDeliveryFilter = {
+  /** Only deliveries in this state. */
   state?: NotificationDeliveryState | null | undefined;
+  /** Only deliveries about this subject (a deposit, refund, payout, … id). */
   subjectId?: string | number | null | undefined;
 };
 
@@ -443,10 +445,13 @@ export type SimulateQrPaymentInput = {
 
 /** Changes to a notification endpoint; what is omitted stays. */
 export type UpdateNotificationEndpointInput = {
+  /** False stops sending; true starts again at the log's current end. */
   enabled?: boolean | null | undefined;
   /** Empty: every type. */
   eventTypes?: Array<string> | null | undefined;
+  /** The endpoint to change. */
   id: string | number;
+  /** A new https:// address (http:// to a loopback address outside production). */
   url?: string | null | undefined;
 };
 

@@ -39,7 +39,7 @@ export class NotificationResolver {
   @Query(() => NotificationDeliveryConnection, { description: 'One endpoint\'s deliveries, newest event first, each with its attempts. Admins only.' })
   async notificationDeliveries(
     @Ctx() ctx: GatewayContext,
-    @Arg('endpointId', () => ID) endpointId: string,
+    @Arg('endpointId', () => ID, { description: 'The endpoint whose deliveries are listed.' }) endpointId: string,
     @Arg('first', () => Int, FIRST_ARGUMENT) first?: number,
     @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
     @Arg('filter', () => NotificationDeliveryFilter, { nullable: true, description: 'Only deliveries that match.' }) filter?: NotificationDeliveryFilter,
@@ -59,25 +59,25 @@ export class NotificationResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => NotificationEndpointSecretPayload, { description: 'Registers an endpoint for an API client; it is sent the events recorded from now on. The secret is in this payload only.' })
-  async createNotificationEndpoint(@Ctx() ctx: GatewayContext, @Arg('input', () => CreateNotificationEndpointInput) input: CreateNotificationEndpointInput): Promise<NotificationEndpointSecretPayload> {
+  async createNotificationEndpoint(@Ctx() ctx: GatewayContext, @Arg('input', () => CreateNotificationEndpointInput, { description: 'The client, URL and event types.' }) input: CreateNotificationEndpointInput): Promise<NotificationEndpointSecretPayload> {
     return secretPayload(await ctx.services.notificationEndpoints.create(ctx.em, input));
   }
 
   @Authorized('ADMIN')
   @Mutation(() => NotificationEndpointPayload, { description: 'Changes an endpoint\'s URL, event types or whether it is enabled.' })
-  async updateNotificationEndpoint(@Ctx() ctx: GatewayContext, @Arg('input', () => UpdateNotificationEndpointInput) input: UpdateNotificationEndpointInput): Promise<NotificationEndpointPayload> {
+  async updateNotificationEndpoint(@Ctx() ctx: GatewayContext, @Arg('input', () => UpdateNotificationEndpointInput, { description: 'The endpoint and what changes.' }) input: UpdateNotificationEndpointInput): Promise<NotificationEndpointPayload> {
     return endpointPayload(await ctx.services.notificationEndpoints.update(ctx.em, input));
   }
 
   @Authorized('ADMIN')
   @Mutation(() => NotificationEndpointSecretPayload, { description: 'A new signing secret (in this payload only); the previous one still signs too for NOTIFICATION_SECRET_OVERLAP_MS.' })
-  async rotateNotificationSecret(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<NotificationEndpointSecretPayload> {
+  async rotateNotificationSecret(@Ctx() ctx: GatewayContext, @Arg('id', () => ID, { description: 'The endpoint whose secret is replaced.' }) id: string): Promise<NotificationEndpointSecretPayload> {
     return secretPayload(await ctx.services.notificationEndpoints.rotate(ctx.em, id));
   }
 
   @Authorized('ADMIN')
   @Mutation(() => NotificationEndpointPayload, { description: 'Deletes an endpoint with its deliveries: nothing more is sent to it.' })
-  async deleteNotificationEndpoint(@Ctx() ctx: GatewayContext, @Arg('id', () => ID) id: string): Promise<NotificationEndpointPayload> {
+  async deleteNotificationEndpoint(@Ctx() ctx: GatewayContext, @Arg('id', () => ID, { description: 'The endpoint to delete.' }) id: string): Promise<NotificationEndpointPayload> {
     return endpointPayload(await ctx.services.notificationEndpoints.delete(ctx.em, id));
   }
 
@@ -85,9 +85,9 @@ export class NotificationResolver {
   @Mutation(() => RedeliverNotificationPayload, { description: 'Sends one event to an endpoint again, now, with the same webhook-id: by delivery id, or by event and endpoint.' })
   async redeliverNotification(
     @Ctx() ctx: GatewayContext,
-    @Arg('deliveryId', () => ID, { nullable: true }) deliveryId?: string,
-    @Arg('eventId', () => ID, { nullable: true }) eventId?: string,
-    @Arg('endpointId', () => ID, { nullable: true }) endpointId?: string,
+    @Arg('deliveryId', () => ID, { nullable: true, description: 'The delivery to send again; or give eventId and endpointId.' }) deliveryId?: string,
+    @Arg('eventId', () => ID, { nullable: true, description: 'An event to send to endpointId (with it), fanned out or not.' }) eventId?: string,
+    @Arg('endpointId', () => ID, { nullable: true, description: 'The endpoint to send eventId to.' }) endpointId?: string,
   ): Promise<RedeliverNotificationPayload> {
     const target = deliveryId ? { deliveryId } : eventId && endpointId ? { eventId, endpointId } : undefined;
     if (!target) throw new GraphQLError('Give deliveryId, or eventId and endpointId', { extensions: { code: 'BAD_USER_INPUT' } });
@@ -101,7 +101,7 @@ export class NotificationResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => NotificationEndpointPayload, { description: 'Sends an endpoint every event after a cursor again (an events() cursor or an endpoint\'s or delivery\'s), delivered ones included, in order.' })
-  async replayNotificationEndpoint(@Ctx() ctx: GatewayContext, @Arg('endpointId', () => ID) endpointId: string, @Arg('after', () => String) after: string): Promise<NotificationEndpointPayload> {
+  async replayNotificationEndpoint(@Ctx() ctx: GatewayContext, @Arg('endpointId', () => ID, { description: 'The endpoint to replay.' }) endpointId: string, @Arg('after', () => String, { description: 'An events() cursor at or before the endpoint\'s own: every event after it is sent again.' }) after: string): Promise<NotificationEndpointPayload> {
     const position = decodeCursor(after, isPosition);
     const errors = await ctx.services.notifier.replay(ctx.em, endpointId, position);
     const endpoint = await ctx.services.notificationEndpoints.find(ctx.em, endpointId);

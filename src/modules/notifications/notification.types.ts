@@ -74,7 +74,7 @@ export class NotificationEndpointNode {
 
 @ObjectType('NotificationAttempt', { description: 'One POST of a delivery.' })
 export class NotificationAttemptNode {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The attempt\'s id (nat_…).' })
   id!: string;
 
   @Field({ description: 'When it was sent (the gateway\'s clock).' })
@@ -102,7 +102,7 @@ export class NotificationDeliveryNode {
   @Field(() => ID, { description: 'The delivery\'s id (ndl_…): redeliverNotification takes it.' })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The endpoint it is for.' })
   endpointId!: string;
 
   @Field(() => ID, { description: 'The event\'s id: the webhook-id header of every attempt.' })
@@ -114,13 +114,13 @@ export class NotificationDeliveryNode {
   @Field({ description: 'The event\'s position as an events() cursor.' })
   eventCursor!: string;
 
-  @Field({ description: 'deposit, refund, payout, withdrawal or endpoint: deliveries about one subject go out in log order.' })
+  @Field({ description: 'The subject\'s kind: deposit, refund, payout, withdrawal or endpoint. Deliveries about one subject go out in log order.' })
   subjectType!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The subject\'s id (a deposit\'s dep_…, …).' })
   subjectId!: string;
 
-  @Field(() => NotificationDeliveryStateEnum)
+  @Field(() => NotificationDeliveryStateEnum, { description: 'PENDING (to be sent or retried), DELIVERED, or FAILED (given up).' })
   state!: DeliveryStateValue;
 
   @Field(() => Int, { description: 'Attempts made so far.' })
@@ -129,10 +129,10 @@ export class NotificationDeliveryNode {
   @Field(() => Date, { nullable: true, description: 'When it is sent next (the gateway\'s clock), while PENDING.' })
   nextAttemptAt!: Date | null;
 
-  @Field(() => Date, { nullable: true })
+  @Field(() => Date, { nullable: true, description: 'When a 2xx answered it; null until then.' })
   deliveredAt!: Date | null;
 
-  @Field()
+  @Field({ description: 'When the event was fanned out to the endpoint.' })
   createdAt!: Date;
 
   @Field(() => [NotificationAttemptNode], { description: 'Its attempts, oldest first: status or error, duration, the start of the response.' })
@@ -167,37 +167,37 @@ export class CreateNotificationEndpointInput {
 
 @InputType({ description: 'Changes to a notification endpoint; what is omitted stays.' })
 export class UpdateNotificationEndpointInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The endpoint to change.' })
   id!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'A new https:// address (http:// to a loopback address outside production).' })
   url?: string | null;
 
   @Field(() => [String], { nullable: true, description: 'Empty: every type.' })
   eventTypes?: string[] | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'False stops sending; true starts again at the log\'s current end.' })
   enabled?: boolean | null;
 }
 
 @InputType({ description: 'Narrows notificationDeliveries; every field given must match.' })
 export class NotificationDeliveryFilter {
-  @Field(() => NotificationDeliveryStateEnum, { nullable: true })
+  @Field(() => NotificationDeliveryStateEnum, { nullable: true, description: 'Only deliveries in this state.' })
   state?: DeliveryStateValue | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only deliveries about this subject (a deposit, refund, payout, … id).' })
   subjectId?: string | null;
 }
 
 @ObjectType({ description: 'The result of creating an endpoint or rotating its secret.' })
 export class NotificationEndpointSecretPayload {
-  @Field(() => NotificationEndpointNode, { nullable: true })
+  @Field(() => NotificationEndpointNode, { nullable: true, description: 'The endpoint; null on failure.' })
   endpoint!: NotificationEndpointNode | null;
 
   @Field(() => String, { nullable: true, description: 'The signing secret (whsec_…), shown this once: store it in the receiver. Null on failure.' })
   secret!: string | null;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'Why the input was refused; empty on success.' })
   userErrors!: UserError[];
 }
 
@@ -206,7 +206,7 @@ export class NotificationEndpointPayload {
   @Field(() => NotificationEndpointNode, { nullable: true, description: 'The endpoint after the change (a deleted one as it was).' })
   endpoint!: NotificationEndpointNode | null;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'Why the input was refused; empty on success.' })
   userErrors!: UserError[];
 }
 
@@ -215,6 +215,6 @@ export class RedeliverNotificationPayload {
   @Field(() => NotificationDeliveryNode, { nullable: true, description: 'The delivery, PENDING again.' })
   delivery!: NotificationDeliveryNode | null;
 
-  @Field(() => [UserError])
+  @Field(() => [UserError], { description: 'Why the input was refused; empty on success.' })
   userErrors!: UserError[];
 }
