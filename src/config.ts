@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowEntry, type OutboundPolicy } from './lib/outbound-http.js';
+import type { NotificationSettings } from './modules/notifications/notification-settings.js';
 import type { MerchantAccount, ProviderName } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
 import type { ProviderDefinition, ProviderRegistry } from './providers/registry.js';
@@ -125,24 +126,16 @@ export interface GatewayConfig {
   notifications: NotificationsConfig;
 }
 
-/** Back-office notifications: time-out, retries, secret rotation, sweep (docs/notifications.md). */
-export interface NotificationsConfig {
+/**
+ * Back-office notifications: the module's settings (time-out, retries, secret rotation, sweep;
+ * docs/notifications.md), with the allowlist its outbound policy is built from.
+ */
+export interface NotificationsConfig extends Omit<NotificationSettings, 'policy'> {
   /**
    * Destinations allowed although private, loopback (in production) or link-local: CIDRs and
    * exact host names, validated (`NOTIFICATION_ALLOWED_DESTINATIONS`; README "Security").
    */
   allowedDestinations: readonly string[];
-  /** A 2xx within this long counts as delivered (`NOTIFICATION_TIMEOUT_MS`). */
-  timeoutMs: number;
-  /** A delivery is retried this long after its first failed attempt (`NOTIFICATION_RETRY_FOR_MS`). */
-  retryForMs: number;
-  /** The previous secret signs too this long after a rotation (`NOTIFICATION_SECRET_OVERLAP_MS`). */
-  secretOverlapMs: number;
-  /** First retry delay, doubling up to the maximum (`NOTIFICATION_BACKOFF_BASE_MS`, `NOTIFICATION_BACKOFF_MAX_MS`). */
-  backoffBaseMs: number;
-  backoffMaxMs: number;
-  /** The safety-net sweep's period (`NOTIFICATION_SWEEP_INTERVAL_MS`). */
-  sweepIntervalMs: number;
 }
 
 /** Retention windows and the sweep that applies them. Every window is measured on the gateway's clock. */

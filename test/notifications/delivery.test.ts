@@ -3,11 +3,10 @@
 // 127.0.0.1 verify every POST with the Standard Webhooks reference library. The gateway's clock is
 // moved forward by hand, so an hour of a receiver's downtime, or three days of failures, pass at once.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../__generated__/gql.js';
-import { ManualClock } from '../support/clock.js';
-import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
-import { cardDeposit, clientId, createEndpoint, deliveries, FAST_NOTIFICATIONS, startReceiver, typesOf, type Receiver } from './support.js';
+import { execute, type TestGateway } from '../support/gateway.js';
+import { cardDeposit, clientId, createEndpoint, deliveries, typesOf, useNotificationGateway } from './support.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -36,24 +35,12 @@ const ReplayMutation = graphql(`
   }
 `);
 
-const clock = new ManualClock();
+const notifications = useNotificationGateway();
+const { clock, receiver } = notifications;
 let t: TestGateway;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  t = await startTestGateway({ clock, env: FAST_NOTIFICATIONS });
+beforeAll(() => {
+  t = notifications.gateway();
 });
-
-afterAll(async () => {
-  await t?.close();
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-});
-
-async function receiver(): Promise<Receiver> {
-  const started = await startReceiver();
-  receivers.push(started);
-  return started;
-}
 
 /** The deposit's events, as its cashier's events(after:) lists them. */
 async function depositEvents(key: string, depositId: string) {

@@ -3,11 +3,10 @@
 // in the admin trail, and a rotation's overlap lets the old and the new secret both verify, then the
 // new one alone, under the Standard Webhooks reference library.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../__generated__/gql.js';
-import { ManualClock } from '../support/clock.js';
-import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
-import { cardDeposit, clientId, createEndpoint, CreateEndpointMutation, EndpointsQuery, FAST_NOTIFICATIONS, startReceiver, typesOf, type Receiver } from './support.js';
+import { execute, type TestGateway } from '../support/gateway.js';
+import { cardDeposit, clientId, createEndpoint, CreateEndpointMutation, EndpointsQuery, typesOf, useNotificationGateway } from './support.js';
 
 const HOUR = 3_600_000;
 
@@ -35,24 +34,12 @@ const TrailQuery = graphql(`
   }
 `);
 
-const clock = new ManualClock();
+const notifications = useNotificationGateway();
+const { clock, receiver } = notifications;
 let t: TestGateway;
-const receivers: Receiver[] = [];
-
-beforeAll(async () => {
-  t = await startTestGateway({ clock, env: FAST_NOTIFICATIONS });
+beforeAll(() => {
+  t = notifications.gateway();
 });
-
-afterAll(async () => {
-  await t?.close();
-  await Promise.all(receivers.map((receiver) => receiver.close()));
-});
-
-async function receiver(): Promise<Receiver> {
-  const started = await startReceiver();
-  receivers.push(started);
-  return started;
-}
 
 async function endpoints() {
   const result = await execute(t.gateway.graphqlUrl, EndpointsQuery, {}, { key: t.keys.admin });

@@ -6,10 +6,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { graphql } from '../__generated__/gql.js';
-import { execute, type TestGateway } from '../support/gateway.js';
+import { ManualClock } from '../support/clock.js';
+import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 
 export interface Received {
   id: string;
@@ -152,3 +153,32 @@ export const FAST_NOTIFICATIONS = {
   NOTIFICATION_TIMEOUT_MS: '1000',
   JOBS_POLL_INTERVAL_MS: '50',
 };
+
+/**
+ * A test file's gateway with the fast notification settings above, on a clock the test moves, and
+ * the receivers the file starts: the gateway starts before the file's tests, and all close after.
+ */
+export function useNotificationGateway(): { clock: ManualClock; gateway(): TestGateway; receiver(): Promise<Receiver> } {
+  const clock = new ManualClock();
+  let gateway: TestGateway | undefined;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    gateway = await startTestGateway({ clock, env: FAST_NOTIFICATIONS });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await Promise.all(receivers.map((started) => started.close()));
+  });
+  return {
+    clock,
+    gateway() {
+      if (!gateway) throw new Error('the notification tests\' gateway starts in beforeAll');
+      return gateway;
+    },
+    async receiver() {
+      const started = await startReceiver();
+      receivers.push(started);
+      return started;
+    },
+  };
+}
