@@ -4,7 +4,6 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowEntry, type OutboundPolicy } from './lib/outbound-http.js';
-import type { NotificationSettings } from './modules/notifications/notification-settings.js';
 import type { MerchantAccount, ProviderName } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
 import type { ProviderDefinition, ProviderRegistry } from './providers/registry.js';
@@ -126,16 +125,24 @@ export interface GatewayConfig {
   notifications: NotificationsConfig;
 }
 
-/**
- * Back-office notifications: the module's settings (time-out, retries, secret rotation, sweep;
- * docs/notifications.md), with the allowlist its outbound policy is built from.
- */
-export interface NotificationsConfig extends Omit<NotificationSettings, 'policy'> {
+/** Back-office notifications: time-out, retries, secret rotation, sweep, destinations (docs/notifications.md). */
+export interface NotificationsConfig {
   /**
    * Destinations allowed although private, loopback (in production) or link-local: CIDRs and
    * exact host names, validated (`NOTIFICATION_ALLOWED_DESTINATIONS`; README "Security").
    */
   allowedDestinations: readonly string[];
+  /** A 2xx within this long counts as delivered (`NOTIFICATION_TIMEOUT_MS`, 10 s). */
+  timeoutMs: number;
+  /** A delivery is retried this long after its first failed attempt, then given up (`NOTIFICATION_RETRY_FOR_MS`, 3 days). */
+  retryForMs: number;
+  /** After a rotation the previous secret signs too, this long (`NOTIFICATION_SECRET_OVERLAP_MS`, 24 h). */
+  secretOverlapMs: number;
+  /** First retry delay; each later one doubles, up to `backoffMaxMs`, with jitter (`NOTIFICATION_BACKOFF_BASE_MS`, `NOTIFICATION_BACKOFF_MAX_MS`). */
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  /** The safety-net sweep's period (`NOTIFICATION_SWEEP_INTERVAL_MS`): due lanes and a fan-out left behind. */
+  sweepIntervalMs: number;
 }
 
 /** Retention windows and the sweep that applies them. Every window is measured on the gateway's clock. */

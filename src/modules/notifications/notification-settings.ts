@@ -1,19 +1,10 @@
 // What the notifications module is configured with (src/config.ts, NOTIFICATION_*): docs/notifications.md.
 
+import type { NotificationsConfig } from '../../config.js';
 import type { OutboundPolicy } from '../../lib/outbound-http.js';
 
-export interface NotificationSettings {
-  /** A 2xx within this long counts as delivered (`NOTIFICATION_TIMEOUT_MS`, 10 s). */
-  timeoutMs: number;
-  /** A delivery is retried this long after its first failed attempt, then given up (`NOTIFICATION_RETRY_FOR_MS`, 3 days). */
-  retryForMs: number;
-  /** After a rotation the previous secret signs too, this long (`NOTIFICATION_SECRET_OVERLAP_MS`, 24 h). */
-  secretOverlapMs: number;
-  /** First retry delay; each later one doubles, up to `backoffMaxMs`, with jitter (`NOTIFICATION_BACKOFF_BASE_MS`, `NOTIFICATION_BACKOFF_MAX_MS`). */
-  backoffBaseMs: number;
-  backoffMaxMs: number;
-  /** The safety-net sweep's period (`NOTIFICATION_SWEEP_INTERVAL_MS`): due lanes and a fan-out left behind. */
-  sweepIntervalMs: number;
+/** The configuration's settings (NOTIFICATION_*), with the outbound policy built from its allowlist. */
+export interface NotificationSettings extends Omit<NotificationsConfig, 'allowedDestinations'> {
   /** Which destinations outbound POSTs may reach. */
   policy: OutboundPolicy;
 }
