@@ -14,7 +14,7 @@ import { loadCardForm, submitCard, type CardEntry } from '../card-form/shopper.j
 
 const TEST_KEY = 'svc_test_fidelity';
 const AMEX_KEY = 'svc_test_fidelity_amex';
-const LIVE_KEY = 'svc_live_fidelity';
+const LIVE_KEY = 'svc_live_not_a_real_key_fidelity';
 const SECRET = 'whsec_fidelity';
 const RESULT_URL = 'https://shop.example/cashier/back?order=signed-token';
 

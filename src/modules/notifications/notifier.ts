@@ -45,6 +45,8 @@ const FANOUT_KEY = 'fanout';
 const FANOUT_BATCH = 500;
 /** A fan-out that found events not final yet looks again this soon. */
 const FANOUT_AGAIN_MS = 100;
+/** An enabled endpoint's cursor is behind the committed log: a fan-out has work. */
+const ENDPOINT_BEHIND_SQL = 'exists (select from notification_endpoint where enabled and cursor < (select coalesce(max(position), 0) from payment_event))';
 /** Deliveries one lane job sends before it hands the lane to a fresh job (so no job outlasts its lease). */
 const LANE_BATCH = 50;
 /** Lanes one sweep wakes. */
@@ -88,6 +90,31 @@ interface ClaimedDelivery {
   first_failed_at: Date | string | null;
 }
 
+/** An endpoint's client and event types, as `readableBy` reads them (ENDPOINT_READER_COLUMNS, `e` the endpoint and `c` its client). */
+interface EndpointReader {
+  client_id: string;
+  event_types: string[] | string;
+  roles: string[] | string;
+  merchant_accounts: string[] | string | null;
+  revoked_at: Date | null;
+}
+
+const ENDPOINT_READER_COLUMNS = 'e.client_id, e.event_types, c.roles, c.merchant_accounts, c.revoked_at';
+
+/**
+ * The conditions on the event log of what an endpoint is sent: exactly what its client's
+ * `events(after:)` shows (the visibility policy, its client as the viewer), of the endpoint's types.
+ */
+function readableBy(endpoint: EndpointReader): object[] {
+  const viewer: Caller = {
+    id: endpoint.client_id,
+    roles: textArray(endpoint.roles) as Role[],
+    merchantAccounts: endpoint.merchant_accounts == null ? null : textArray(endpoint.merchant_accounts),
+  };
+  const types = textArray(endpoint.event_types);
+  return [visibleEventsWhere(viewer), ...(types.length > 0 ? [{ type: { $in: types } }] : [])];
+}
+
 interface SendTarget {
   url: string;
   secret: string;
@@ -96,6 +123,12 @@ interface SendTarget {
   usable: boolean;
   /** The client is an admin: it reads admin-only fields, as through the API. */
   admin: boolean;
+  /** The endpoint is FAILING: a delivery makes it HEALTHY again. */
+  failing: boolean;
+  /** The event, read with the endpoint. */
+  event_type: string;
+  event_created_at: Date | string;
+  event_data: unknown;
 }
 
 export class Notifier {
@@ -155,7 +188,7 @@ export class Notifier {
     // batch), or while a transaction of this database that may append is running: it may have
     // skipped its own fan-out job because this one was still waiting when it wrote its event.
     const [behind] = await em.execute<Array<{ behind: boolean }>>(
-      `select exists (select from notification_endpoint where enabled and cursor < (select coalesce(max(position), 0) from payment_event))
+      `select ${ENDPOINT_BEHIND_SQL}
          or (exists (select from notification_endpoint where enabled) and exists (
            select from pg_stat_activity
            where datid = (select oid from pg_database where datname = current_database()) and backend_xid is not null and pid <> pg_backend_pid()
@@ -174,8 +207,8 @@ export class Notifier {
    */
   private async fanoutEndpoint(em: SqlEntityManager, endpointId: string): Promise<void> {
     await em.transactional(async (tx) => {
-      const [endpoint] = await tx.execute<Array<{ client_id: string; cursor: string; event_types: string[] | string; roles: string[] | string; merchant_accounts: string[] | string | null; revoked_at: Date | null }>>(
-        `select e.client_id, e.cursor::text as cursor, e.event_types, c.roles, c.merchant_accounts, c.revoked_at
+      const [endpoint] = await tx.execute<Array<EndpointReader & { cursor: string }>>(
+        `select ${ENDPOINT_READER_COLUMNS}, e.cursor::text as cursor
          from notification_endpoint e join api_client c on c.id = e.client_id
          where e.id = ? and e.enabled for update of e`,
         [endpointId],
@@ -187,15 +220,9 @@ export class Notifier {
       let cursor = final;
       const events: Array<Pick<PaymentEvent, 'position' | 'id' | 'subjectType' | 'subjectId'>> = [];
       if (endpoint.revoked_at == null) {
-        const viewer: Caller = {
-          id: endpoint.client_id,
-          roles: textArray(endpoint.roles) as Role[],
-          merchantAccounts: endpoint.merchant_accounts == null ? null : textArray(endpoint.merchant_accounts),
-        };
-        const types = textArray(endpoint.event_types);
         const found = await tx.find(
           PaymentEvent,
-          { $and: [{ position: { $gt: endpoint.cursor, $lte: raw(`${final}`) } }, visibleEventsWhere(viewer), ...(types.length > 0 ? [{ type: { $in: types } }] : [])] },
+          { $and: [{ position: { $gt: endpoint.cursor, $lte: raw(`${final}`) } }, ...readableBy(endpoint)] },
           { orderBy: { position: 'asc' }, limit: FANOUT_BATCH, fields: ['position', 'id', 'subjectType', 'subjectId'] },
         );
         events.push(...found);
@@ -283,27 +310,26 @@ export class Notifier {
     const settings = this.deps.settings();
     const [target] = await em.execute<SendTarget[]>(
       `select e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
-         'ADMIN' = any(c.roles) as admin
-       from notification_endpoint e join api_client c on c.id = e.client_id where e.id = ?`,
-      [lane.endpointId],
+         'ADMIN' = any(c.roles) as admin, e.state = 'failing' as failing,
+         ev.type as event_type, ev.created_at as event_created_at, ev.data as event_data
+       from notification_endpoint e join api_client c on c.id = e.client_id join payment_event ev on ev.id = ?
+       where e.id = ?`,
+      [delivery.event_id, lane.endpointId],
     );
     if (!target?.usable) {
       // Disabled, deleted, or its client revoked: the delivery waits, unsent.
       await em.execute('update notification_delivery set claimed_by = null, claim_expires_at = null where id = ? and claimed_by = ?', [delivery.id, this.instance]);
       return 'stopped';
     }
-    const [event] = await em.execute<Array<{ id: string; type: string; created_at: Date | string; data: unknown }>>(
-      'select id, type, created_at, data from payment_event where id = ?',
-      [delivery.event_id],
-    );
-    const body = notificationBody(event!, target.admin);
+    const event = { id: delivery.event_id, type: target.event_type, created_at: target.event_created_at, data: target.event_data };
+    const body = notificationBody(event, target.admin);
     const secrets = [target.secret, ...(target.previous_secret && target.previous_secret_expires_at && new Date(target.previous_secret_expires_at) > this.deps.clock.now() ? [target.previous_secret] : [])];
-    const headers = signedHeaders(secrets, event!.id, Math.floor(Date.now() / 1000), body);
+    const headers = signedHeaders(secrets, event.id, Math.floor(Date.now() / 1000), body);
     const result = await postOnce({ url: target.url, headers, body, timeoutMs: settings.timeoutMs, policy: settings.policy });
-    return this.record(em, lane, delivery, result);
+    return this.record(em, lane, delivery, result, target.failing);
   }
 
-  private async record(em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, result: PostResult): Promise<DeliveryOutcome> {
+  private async record(em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, result: PostResult, endpointFailing: boolean): Promise<DeliveryOutcome> {
     const settings = this.deps.settings();
     const now = this.deps.clock.now();
     const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
@@ -348,7 +374,7 @@ export class Notifier {
       );
       // Another instance took the delivery over after this claim's lease ran out: it decides.
       if (updated.length === 0) return;
-      if (ok) await tx.execute("update notification_endpoint set state = 'healthy', updated_at = ? where id = ? and state = 'failing'", [new Date(), lane.endpointId]);
+      if (ok && endpointFailing) await tx.execute("update notification_endpoint set state = 'healthy', updated_at = ? where id = ? and state = 'failing'", [new Date(), lane.endpointId]);
       if (outcome === 'failed') await this.markFailing(tx, lane.endpointId);
       if (outcome === 'retrying') await this.wakeLanes(tx, [lane], new Date(Date.now() + retryInMs));
     });
@@ -397,7 +423,7 @@ export class Notifier {
       [this.deps.clock.now(), SWEEP_LANES],
     );
     const [behind] = await em.execute<Array<{ behind: boolean }>>(
-      'select exists (select from notification_endpoint where enabled and cursor < (select coalesce(max(position), 0) from payment_event)) as behind',
+      `select ${ENDPOINT_BEHIND_SQL} as behind`,
     );
     if (due.length === 0 && !behind?.behind) return;
     await em.transactional(async (tx) => {
@@ -433,14 +459,12 @@ export class Notifier {
   }
 
   private async deliveryForEvent(tx: SqlEntityManager, endpointId: string, eventId: string): Promise<string | undefined> {
-    const [endpoint] = await tx.execute<Array<{ client_id: string; event_types: string[] | string; roles: string[] | string; merchant_accounts: string[] | string | null; revoked_at: Date | null }>>(
-      'select e.client_id, e.event_types, c.roles, c.merchant_accounts, c.revoked_at from notification_endpoint e join api_client c on c.id = e.client_id where e.id = ?',
+    const [endpoint] = await tx.execute<EndpointReader[]>(
+      `select ${ENDPOINT_READER_COLUMNS} from notification_endpoint e join api_client c on c.id = e.client_id where e.id = ?`,
       [endpointId],
     );
     if (!endpoint || endpoint.revoked_at != null) return undefined;
-    const viewer: Caller = { id: endpoint.client_id, roles: textArray(endpoint.roles) as Role[], merchantAccounts: endpoint.merchant_accounts == null ? null : textArray(endpoint.merchant_accounts) };
-    const types = textArray(endpoint.event_types);
-    const event = await tx.findOne(PaymentEvent, { $and: [{ id: eventId }, visibleEventsWhere(viewer), ...(types.length > 0 ? [{ type: { $in: types } }] : [])] }, { fields: ['position', 'id', 'subjectType', 'subjectId'] });
+    const event = await tx.findOne(PaymentEvent, { $and: [{ id: eventId }, ...readableBy(endpoint)] }, { fields: ['position', 'id', 'subjectType', 'subjectId'] });
     if (!event) return undefined;
     await this.insertDeliveries(tx, endpointId, [event]);
     const [row] = await tx.execute<Array<{ id: string }>>('select id from notification_delivery where endpoint_id = ? and event_id = ?', [endpointId, eventId]);
