@@ -15,6 +15,7 @@ import { EventLog } from './kernel/events/event-log.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
 import { WebhookInbox } from './kernel/inbox/inbox.js';
 import { DepositService } from './modules/deposits/deposit.service.js';
+import { WrittenDeposits } from './modules/deposits/written-deposits.js';
 import { RefundService } from './modules/refunds/refund.service.js';
 import { refundWebhookHandler } from './modules/refunds/refund-webhooks.js';
 import { chargebackWebhookHandler } from './modules/disputes/chargeback-webhooks.js';
@@ -94,9 +95,11 @@ export function createServices(options: CreateServicesOptions): Services {
   transitions.register(refundTransitions);
   transitions.register(payoutTransitions);
   transitions.register(withdrawalTransitions);
-  const deposits = new DepositService({ accounts, providers, registry, events, transitions, operations, logger: logger.child({ component: 'deposits' }) });
+  // A webhook's changed deposit row, handed to the detail fetch it schedules when this instance runs it.
+  const writtenDeposits = new WrittenDeposits();
+  const deposits = new DepositService({ accounts, providers, registry, events, transitions, operations, logger: logger.child({ component: 'deposits' }), written: writtenDeposits });
   const webhooks = new WebhookInbox({ account: (code: string) => accounts.get(code), provider: (name: string) => (registry.has(name) ? providers[name] : undefined) }, clock);
-  webhooks.register('deposit', depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions) }));
+  webhooks.register('deposit', depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions), written: writtenDeposits }));
   webhooks.register('refund', refundWebhookHandler(transitions));
   webhooks.register('chargeback', chargebackWebhookHandler(events));
   webhooks.register('payout', createPayoutWebhookHandler(transitions));

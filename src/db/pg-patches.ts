@@ -83,8 +83,13 @@ function sendBeginWithFirstStatement(client: pg.PoolClient): void {
   }) as typeof client.query;
 }
 
-function isBare(text: string, keyword: string): boolean {
-  return text.trim().toLowerCase() === keyword;
+/** The texts `isBare` recognizes, as anchored patterns: each fails at the first character of any other statement. */
+const BARE: Record<string, RegExp> = { begin: /^\s*begin\s*$/i, commit: /^\s*commit\s*$/i, rollback: /^\s*rollback\s*$/i };
+
+function isBare(text: string, keyword: 'begin' | 'commit' | 'rollback'): boolean {
+  // Not `text.trim().toLowerCase()`: that copied every statement (a webhook's are kilobytes) twice
+  // to compare it with a word, two or three times per statement.
+  return BARE[keyword]!.test(text);
 }
 
 function emptyResult(command: string): pg.QueryResult {

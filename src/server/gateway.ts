@@ -3,7 +3,7 @@
 // Used by `main.ts` and by the tests, which start real instances on real databases.
 
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -44,7 +44,7 @@ import { attachGraphqlWs } from './graphql-ws.js';
 import { introspectionGuard } from './introspection.js';
 import { GatewayMetrics, metricsServer } from './metrics.js';
 import { cardFormReturnRouter } from './card-form-return.js';
-import { webhookRouter } from './webhooks.js';
+import { answer, WEBHOOK_ROUTE, webhookHandler, webhookPath, webhookRouter } from './webhooks.js';
 
 export interface Gateway {
   /** Base HTTP address, e.g. http://127.0.0.1:4000 */
@@ -159,7 +159,22 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   // No ETag: every GraphQL answer is no-store, and hashing each body cost CPU on every request.
   app.set('etag', false);
   app.set('trust proxy', false);
-  const httpServer = createServer(app);
+  const serveWebhook = webhookHandler({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes, rejectedKeepPerAccount: config.http.webhookRejectedKeep });
+  const httpServer = createServer((req, res) => {
+    const path = webhookPath(req.method, req.url);
+    if (!path) return void app(req, res);
+    // A provider's delivery in the usual form skips Express, whose per-request work (its request
+    // and response prototypes, the router's walk past the probes and the GraphQL stack) cost more
+    // CPU than the route needs; it has the same request id, log line and metrics as the rest.
+    startRequestLog(logger, req, res, path.pathname);
+    metrics.observeResponse(req, res, () => WEBHOOK_ROUTE);
+    serveWebhook(req, res, path).catch((error: unknown) => {
+      // What jsonErrors does for a route that throws.
+      logger.error({ err: error }, 'unhandled HTTP error');
+      if (!res.headersSent) answer(res, 500, { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      else res.destroy();
+    });
+  });
   let ready = false;
   let sandboxHost: SandboxHost | undefined;
 
@@ -289,9 +304,10 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       },
     }),
   );
-  // After /graphql, whose requests then never walk the webhook routes (a cost on every request).
+  // After /graphql, whose requests then never walk the webhook routes (a cost on every request);
+  // only the request forms the server's own dispatch leaves to Express come here (webhookPath).
   // No body parser runs for webhook paths before it: they are verified on the exact bytes received.
-  app.use(webhookRouter({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes, rejectedKeepPerAccount: config.http.webhookRejectedKeep }));
+  app.use(webhookRouter(serveWebhook));
   app.use(cardFormReturnRouter({ db, services, logger }));
   app.use(jsonErrors(logger));
 
@@ -495,38 +511,43 @@ export function eventLogReadiness(lag: EventLogLag | undefined, stalledAfterMs: 
  */
 function requestLogging(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const incoming = req.headers['x-request-id'];
-    const id = typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
-    const started = process.hrtime.bigint();
-    const path = req.path; // before routers strip their mount point
-    const line: RequestLineFields = {};
-    // The request's own logger is made when something logs through it: most requests log one line, at the end.
-    let log: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, get: () => (log ??= logger.child({ requestId: id })) });
-    Object.assign(req, { id, line });
-    res.setHeader('X-Request-Id', id);
-    // Probes (health, readiness, metrics) come every few seconds from the platform: at info they
-    // would be most of the log, so a successful one is logged at debug.
-    const probe = PROBE_PATHS.has(path);
-    res.on('finish', () => {
-      const level = probe && res.statusCode < 400 ? 'debug' : 'info';
-      if (!logger.isLevelEnabled(level)) return;
-      logger[level](
-        {
-          requestId: id,
-          method: req.method,
-          path,
-          status: res.statusCode,
-          ...(line.clientId ? { clientId: line.clientId } : {}),
-          ...(line.operation ? { operation: line.operation } : {}),
-          ...(line.refusal ? { refusal: line.refusal } : {}),
-          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-        },
-        'request completed',
-      );
-    });
+    // `req.path` before routers strip their mount point.
+    startRequestLog(logger, req, res, req.path);
     next();
   };
+}
+
+/** `requestLogging` for one request, on node:http's own objects (a webhook delivery is served without Express). */
+function startRequestLog(logger: Logger, req: IncomingMessage, res: ServerResponse, path: string): void {
+  const incoming = req.headers['x-request-id'];
+  const id = typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
+  const started = process.hrtime.bigint();
+  const line: RequestLineFields = {};
+  // The request's own logger is made when something logs through it: most requests log one line, at the end.
+  let log: Logger | undefined;
+  Object.defineProperty(req, 'log', { configurable: true, get: () => (log ??= logger.child({ requestId: id })) });
+  Object.assign(req, { id, line });
+  res.setHeader('X-Request-Id', id);
+  // Probes (health, readiness, metrics) come every few seconds from the platform: at info they
+  // would be most of the log, so a successful one is logged at debug.
+  const probe = PROBE_PATHS.has(path);
+  res.on('finish', () => {
+    const level = probe && res.statusCode < 400 ? 'debug' : 'info';
+    if (!logger.isLevelEnabled(level)) return;
+    logger[level](
+      {
+        requestId: id,
+        method: req.method,
+        path,
+        status: res.statusCode,
+        ...(line.clientId ? { clientId: line.clientId } : {}),
+        ...(line.operation ? { operation: line.operation } : {}),
+        ...(line.refusal ? { refusal: line.refusal } : {}),
+        durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+      },
+      'request completed',
+    );
+  });
 }
 
 /** Names the GraphQL operation on the request's line once Apollo has resolved it. */

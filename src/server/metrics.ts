@@ -4,7 +4,7 @@
 // instance, so several can run in one process.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
@@ -215,20 +215,28 @@ export class GatewayMetrics {
   /** Counts every HTTP request once its response is finished. */
   httpMiddleware() {
     return (req: Request, res: Response, next: NextFunction) => {
-      const stop = this.httpDuration.startTimer();
-      res.on('finish', () => {
+      this.observeResponse(req, res, () => {
         // Route patterns, not raw paths, keep label cardinality bounded. By now Express may have
         // cleared req.baseUrl and a router stripped its mount point from req.path, hence the
         // fallback and the original URL.
         // Our fixed paths are named as they are: a GET /graphql first walks the GraphiQL route
         // (which passes a query on), then Apollo's mount, and the two joined made `/graphql/graphql`.
         const fixed = routeOf(req.originalUrl);
-        const route = fixed === OTHER_ROUTE && req.route?.path ? `${req.baseUrl ?? ''}${String(req.route.path)}` : fixed;
-        this.httpRequests.inc({ method: req.method, route, status: String(res.statusCode) });
-        stop({ method: req.method, route });
+        return fixed === OTHER_ROUTE && req.route?.path ? `${req.baseUrl ?? ''}${String(req.route.path)}` : fixed;
       });
       next();
     };
+  }
+
+  /** Counts one HTTP request under the route `nameRoute` names once its response is finished (a request served without Express too). */
+  observeResponse(req: IncomingMessage, res: ServerResponse, nameRoute: () => string): void {
+    const stop = this.httpDuration.startTimer();
+    res.on('finish', () => {
+      const route = nameRoute();
+      const method = req.method ?? 'OTHER';
+      this.httpRequests.inc({ method, route, status: String(res.statusCode) });
+      stop({ method, route });
+    });
   }
 
   /** Counts GraphQL operations over HTTP (graphql-ws operations are counted by the ws server). */

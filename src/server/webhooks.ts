@@ -2,7 +2,8 @@
 // to the webhook inbox (src/kernel/inbox/inbox.ts), which verifies, keeps and dispatches them, and
 // maps its outcome to an HTTP status, a log line and a metric, answering only after it committed.
 
-import { Router, type Request, type Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Router } from 'express';
 import type { Database } from '../db/database.js';
 import { BodyTooLarge, readBody, singleValued } from '../lib/http.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
@@ -30,16 +31,53 @@ const REJECTION_STATUS: Record<SignatureRejection, 401> = {
   TIMESTAMP_OUT_OF_WINDOW: 401,
 };
 
-export function webhookRouter(options: WebhookRouterOptions): Router {
+/** The path's provider and account, as the sender wrote them. */
+export interface WebhookPath {
+  provider: string;
+  account: string;
+}
+
+/** The metrics' route label of every webhook path. */
+export const WEBHOOK_ROUTE = '/webhooks/:provider/:account';
+
+/** `POST /webhooks/<provider>/<account>` in origin form, a query ignored, as the router matches it (any case, one trailing slash). */
+const WEBHOOK_PATH = /^\/webhooks\/([^/?#]+)\/([^/?#]+)\/?(?:\?.*)?$/i;
+
+/**
+ * The provider and account of a webhook delivery's request line, with its path as received (what
+ * Express calls `req.path`), when it is one in the common form (`POST /webhooks/<provider>/<account>`,
+ * the segments decodable); undefined otherwise, and the request goes through Express, whose route
+ * (`webhookRouter`) serves any other form it matches.
+ */
+export function webhookPath(method: string | undefined, url: string | undefined): (WebhookPath & { pathname: string }) | undefined {
+  if (method !== 'POST' || url === undefined) return undefined;
+  const match = WEBHOOK_PATH.exec(url);
+  if (!match) return undefined;
+  try {
+    const query = url.indexOf('?');
+    return { provider: decodeURIComponent(match[1]!), account: decodeURIComponent(match[2]!), pathname: query < 0 ? url : url.slice(0, query) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** A node:http request as the webhook handler reads it: its request logger, when the request logging made one. */
+type WebhookRequest = IncomingMessage & { log?: Logger };
+
+/**
+ * Serves one delivery on node:http's own request and response: gateway.ts calls it for the common
+ * request form before Express (whose per-request work cost a delivery about 0.1 ms of CPU), and
+ * `webhookRouter` for any other form Express routes here.
+ */
+export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequest, res: ServerResponse, path: WebhookPath) => Promise<void> {
   const { db, services, metrics, bodyLimitBytes } = options;
   const inbox = services.webhooks;
-  const router = Router();
 
-  router.post('/webhooks/:provider/:account', async (req: Request<{ provider: string; account: string }>, res: Response) => {
+  return async (req, res, path) => {
     // Made only when something is logged (the request's own logger too): most deliveries log one
     // line at info, often disabled.
-    const log = lazyChild(() => (req as Request & { log?: Logger }).log ?? options.logger, { component: 'webhooks' });
-    const { provider: providerParam, account: accountParam } = req.params;
+    const log = lazyChild(() => req.log ?? options.logger, { component: 'webhooks' });
+    const { provider: providerParam, account: accountParam } = path;
     // The path is the sender's to choose: only a registered provider becomes a metric label.
     const provider = inbox.knowsProvider(providerParam) ? providerParam : 'unknown';
     const known = inbox.target(providerParam, accountParam);
@@ -47,7 +85,7 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
       metrics.recordWebhook(provider, 'rejected', reason);
       log().warn({ provider, account: services.accounts.get(accountParam)?.code, status, reason }, 'webhook rejected');
       // A refused large body is left unread: closing the connection spares reading the rest.
-      if (status === 413) res.set('connection', 'close');
+      if (status === 413) res.setHeader('connection', 'close');
       answer(res, status, { received: false, reason });
     };
 
@@ -133,8 +171,13 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
       if (record.ok && record.pruned > 0) log().debug({ account, pruned: record.pruned }, 'oldest rejected webhook deliveries deleted');
       if (!record.ok) log().warn({ err: record.error, provider, account, reason }, 'rejected webhook could not be recorded');
     }
-  });
+  };
+}
 
+/** POST /webhooks/:provider/:account through Express: the request forms `webhookPath` leaves to it. */
+export function webhookRouter(serve: ReturnType<typeof webhookHandler>): Router {
+  const router = Router();
+  router.post('/webhooks/:provider/:account', (req, res) => serve(req, res, { provider: req.params.provider, account: req.params.account }));
   return router;
 }
 
@@ -142,7 +185,7 @@ export function webhookRouter(options: WebhookRouterOptions): Router {
  * Writes a small JSON answer straight to the socket: no ETag or other negotiation (a provider reads
  * only the status), one write per delivery.
  */
-function answer(res: Response, status: number, body: Record<string, unknown>): void {
+export function answer(res: ServerResponse, status: number, body: Record<string, unknown>): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../src/db/transaction.js';
 import { FETCH_DEPOSIT_DETAILS } from '../../src/modules/deposits/deposit-transitions.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { approvedWithWebhookLost } from '../webhooks/support.js';
+import { approvedWithWebhookLost, paymentEnvelope, readDeposit, sendWebhook } from '../webhooks/support.js';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -87,6 +87,28 @@ function fetchDetails(id: string, reference: string, hooks: DetailWriteHooks): P
   return aroundDetailWrites(id, hooks, () => t.gateway.services.deposits.fetchDetails(t.gateway.db.fork(), id, reference, { heldAt: HELD_AT }));
 }
 
+/** The deposit reads detail fetches make (unlocked or locked) while `action` runs. */
+async function detailReads(action: () => Promise<unknown>): Promise<number> {
+  let reads = 0;
+  const unwatch = t.gateway.db.watchQueries((sql) => {
+    if (/^select [^]* from deposit where id = \? and provider = \? and merchant_account = \?/.test(sql)) reads += 1;
+  });
+  try {
+    await action();
+  } finally {
+    unwatch();
+  }
+  return reads;
+}
+
+/** A deposit approved by a signed webhook to this gateway, its detail fetch job pending. */
+async function approvedByWebhook(): Promise<{ id: string; reference: string }> {
+  const approved = await approvedWithWebhookLost(t);
+  const sent = await sendWebhook(t, paymentEnvelope(await readDeposit(t, approved.id), 'approved'));
+  expect(sent.body.outcome).toBe('applied');
+  return approved;
+}
+
 /** Commits `sql` on a connection of its own, as another request would. */
 async function meanwhile(sql: string, params: unknown[]): Promise<void> {
   await t.gateway.db.fork().execute(sql, params);
@@ -124,6 +146,39 @@ describe(`a deposit's details fetched while its status changes (${process.env.DA
     expect(after.status_reason).toBe('change 3');
     expect(after.fee).not.toBeNull();
     expect(await detailEvents(id)).toHaveLength(1);
+  });
+
+  it('start from the row the webhook wrote, without reading it, when nothing changed it since', async () => {
+    const { id } = await approvedByWebhook();
+    let writes = 0;
+    const reads = await detailReads(async () => {
+      writes = await aroundDetailWrites(id, {}, () => t.gateway.services.jobs.runUntilIdle([FETCH_DEPOSIT_DETAILS]));
+    });
+
+    expect({ reads, writes }).toEqual({ reads: 0, writes: 1 });
+    const after = await depositRow(id);
+    expect(after).toMatchObject({ status: 'SUCCEEDED' });
+    expect(after.fee).not.toBeNull();
+    expect(await detailEvents(id)).toEqual([{ from_status: 'SUCCEEDED', to_status: 'SUCCEEDED', status: 'SUCCEEDED', status_reason: null }]);
+  });
+
+  it('read the row again when it changed after the webhook wrote it, and keep that change', async () => {
+    const { id } = await approvedByWebhook();
+    let writes = 0;
+    const reads = await detailReads(async () => {
+      writes = await aroundDetailWrites(
+        id,
+        { before: (n) => (n === 1 ? meanwhile("update deposit set status_reason = 'changed after the webhook', updated_at = now() where id = ?", [id]) : Promise.resolve()) },
+        () => t.gateway.services.jobs.runUntilIdle([FETCH_DEPOSIT_DETAILS]),
+      );
+    });
+
+    // The write from the webhook's row matched nothing; the second read the row and wrote.
+    expect({ reads, writes }).toEqual({ reads: 1, writes: 2 });
+    const after = await depositRow(id);
+    expect(after.status_reason).toBe('changed after the webhook');
+    expect(after.fee).not.toBeNull();
+    expect(await detailEvents(id)).toEqual([{ from_status: 'SUCCEEDED', to_status: 'SUCCEEDED', status: 'SUCCEEDED', status_reason: 'changed after the webhook' }]);
   });
 
   it('complete their job only with the write that stored them', async () => {

@@ -34,6 +34,7 @@ import type { TransitionPath } from '../../kernel/transitions.js';
 import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import { claimDepositCredit, type CreditClaimResult } from './deposit-credit.js';
+import type { WrittenDeposit, WrittenDeposits } from './written-deposits.js';
 
 /** What `fetchDetails` may be told by its caller. */
 export interface FetchDetailsOptions {
@@ -92,6 +93,8 @@ export class DepositService {
       transitions: TransitionPath;
       operations: OperationRunner;
       logger: Logger;
+      /** Rows this instance's webhooks wrote, which a detail fetch starts from instead of reading (written-deposits.ts). */
+      written?: WrittenDeposits;
     },
   ) {
     this.operation = depositOperation(deps);
@@ -194,9 +197,12 @@ export class DepositService {
     // kept: both read the deposit under its row lock. Otherwise the read takes no lock and the
     // write is one statement that applies only to the row as read.
     const underLock = () => inTransaction(em, async (tx) => (await this.writeDetails(tx, depositId, held, truth, options, true)) === true);
+    // The row as this instance's webhook just wrote it, if it did: the first attempt starts from it.
+    let handed = this.deps.written?.take(depositId);
     if (truth.netMismatch || em.isInTransaction()) return underLock();
     for (let attempt = 1; attempt <= DETAILS_WRITE_ATTEMPTS; attempt++) {
-      const written = await this.writeDetails(em, depositId, held, truth, options, false);
+      const written = await this.writeDetails(em, depositId, held, truth, options, false, handed);
+      handed = undefined;
       if (written !== ROW_CHANGED) return written;
       // Changed between the read and the write (a status report landed): read it again.
     }
@@ -209,7 +215,8 @@ export class DepositService {
    * `options.alongside`, in one statement guarded on the row's version (`xmin`, which every update
    * of the row renews): a change committed in between makes it match nothing, and `ROW_CHANGED`
    * comes back with nothing written. With `lock`, in the caller's transaction, the read takes the
-   * row lock first, so the guard always holds.
+   * row lock first, so the guard always holds. With `handed`, the row a webhook's change returned
+   * (written-deposits.ts), the read is skipped: the guard on its version decides the same way.
    */
   private async writeDetails(
     em: SqlEntityManager,
@@ -218,18 +225,27 @@ export class DepositService {
     truth: ProviderDeposit,
     options: FetchDetailsOptions,
     lock: boolean,
+    handed?: WrittenDeposit,
   ): Promise<boolean | typeof ROW_CHANGED> {
-    // A plain row: nothing here needs the entity, and nothing is left for a flush.
-    const [row] = await em.execute<Array<Record<string, unknown>>>(
-      `select ${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)}, xmin::text as row_version from deposit where id = ? and provider = ? and merchant_account = ?${lock ? ' for update' : ''}`,
-      [depositId, held.provider, held.merchantAccount],
-    );
-    if (!row) {
-      this.deps.logger.warn({ depositId, reason: 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
-      return false;
+    let read: DepositFacts;
+    let version: unknown;
+    // Only for the deposit this read would find: the same id, provider and account.
+    if (!lock && handed && handed.row.id === depositId && handed.row.provider === held.provider && handed.row.merchantAccount === held.merchantAccount) {
+      ({ row: read, version } = handed);
+    } else {
+      // A plain row: nothing here needs the entity, and nothing is left for a flush.
+      const [row] = await em.execute<Array<Record<string, unknown>>>(
+        `select ${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)}, xmin::text as row_version from deposit where id = ? and provider = ? and merchant_account = ?${lock ? ' for update' : ''}`,
+        [depositId, held.provider, held.merchantAccount],
+      );
+      if (!row) {
+        this.deps.logger.warn({ depositId, reason: 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
+        return false;
+      }
+      const { row_version: readVersion, ...columns } = row;
+      read = plainRow<DepositFacts>(em, Deposit, columns);
+      version = readVersion;
     }
-    const { row_version: version, ...columns } = row;
-    const read = plainRow<DepositFacts>(em, Deposit, columns);
     const inCurrency = (money: Money | undefined) => (money && money.currency === read.currency ? money.toDecimal() : undefined);
     const next = {
       fee: inCurrency(truth.fee) ?? read.fee ?? null,

@@ -1,0 +1,49 @@
+// The deposit rows this instance's webhooks just wrote, each with the row version it was written
+// as, handed to the detail fetch that follows so that it writes without reading the row again.
+
+import type { DepositFacts } from './deposit-snapshot.js';
+
+/** A deposit row as one statement wrote and returned it, and that row version's `xmin`. */
+export interface WrittenDeposit {
+  row: DepositFacts;
+  version: string;
+}
+
+/** Rows kept at most; the oldest go first (a follow-up taken by another instance never takes its row here). */
+const DEFAULT_CAPACITY = 1_024;
+
+/**
+ * A status change's row, kept for the `deposit.fetch_details` job it schedules: when this
+ * instance's worker runs the job, the detail fetch starts from this row instead of reading it,
+ * and its write stays guarded on the row's version (`xmin`) as after a read. Nothing here is
+ * trusted beyond that guard: a row changed since (another report, a refund), a transaction that
+ * rolled back (its `xmin` is never any row's) or the job run elsewhere make the write match
+ * nothing or find nothing kept, and the fetch reads the row as before.
+ *
+ * What is kept must be the row exactly as the statement that wrote it left it (its `returning`),
+ * and no later statement of that transaction may change the row again: those would share its
+ * `xmin`. A webhook's status change is the last write of its transaction to the deposit.
+ */
+export class WrittenDeposits {
+  private readonly rows = new Map<string, WrittenDeposit>();
+
+  constructor(private readonly capacity = DEFAULT_CAPACITY) {}
+
+  /** Keeps `row` as written at `version`, replacing an older one of the same deposit. */
+  remember(row: DepositFacts, version: string): void {
+    this.rows.delete(row.id);
+    this.rows.set(row.id, { row, version });
+    if (this.rows.size > this.capacity) this.rows.delete(this.rows.keys().next().value!);
+  }
+
+  /** The deposit's kept row, removed: a later fetch (a retry) reads the row. */
+  take(depositId: string): WrittenDeposit | undefined {
+    const written = this.rows.get(depositId);
+    if (written) this.rows.delete(depositId);
+    return written;
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+}
