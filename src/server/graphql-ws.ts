@@ -76,8 +76,12 @@ class Connection implements SubscriptionSink {
   authorization: unknown = undefined;
   connectionId = '';
   initTimer: NodeJS.Timeout | undefined;
-  /** Running operations by id: null while one is being set up, then a subscription's member. */
-  readonly operations = new Map<string, Member | null>();
+  // Running operations by id: null while one is being set up, then a subscription's member. Nearly
+  // every socket runs one subscription, so the first is kept in two fields; a Map (some 200 bytes
+  // even when it holds one entry) is made only for a socket that runs more than one at a time.
+  private firstId: string | undefined;
+  private first: Member | null = null;
+  private others: Map<string, Member | null> | undefined;
   /** The clients whose keys this socket uses (the connection's, and operations' own). */
   clientIds: string[] | undefined;
 
@@ -88,6 +92,42 @@ class Connection implements SubscriptionSink {
 
   subscriptionEnded(operationId: string, error?: unknown): void {
     this.server.subscriptionEnded(this, operationId, error);
+  }
+
+  /** The running operation `id`: undefined if there is none, null while it is being set up. */
+  operation(id: string): Member | null | undefined {
+    return id === this.firstId ? this.first : this.others?.get(id);
+  }
+
+  hasOperation(id: string): boolean {
+    return id === this.firstId || (this.others?.has(id) ?? false);
+  }
+
+  setOperation(id: string, member: Member | null): void {
+    if (id === this.firstId || (this.firstId === undefined && !this.others?.has(id))) {
+      this.firstId = id;
+      this.first = member;
+    } else {
+      (this.others ??= new Map()).set(id, member);
+    }
+  }
+
+  deleteOperation(id: string): void {
+    if (id === this.firstId) {
+      this.firstId = undefined;
+      this.first = null;
+    } else if (this.others?.delete(id) && this.others.size === 0) {
+      this.others = undefined;
+    }
+  }
+
+  /** Removes every operation; returns the subscriptions' members, to be closed. */
+  takeOperations(): Member[] {
+    const members = [this.first, ...(this.others?.values() ?? [])].filter((member): member is Member => member !== null);
+    this.firstId = undefined;
+    this.first = null;
+    this.others = undefined;
+    return members;
   }
 
   send(message: Message): void {
@@ -117,8 +157,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
 
   const server = {
     subscriptionEnded(connection: Connection, operationId: string, error?: unknown): void {
-      if (connection.operations.get(operationId) === undefined) return;
-      connection.operations.delete(operationId);
+      if (connection.operation(operationId) === undefined) return;
+      connection.deleteOperation(operationId);
       if (error === undefined) {
         connection.send({ id: operationId, type: MessageType.Complete });
         return;
@@ -171,9 +211,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     connections.delete(this);
     clearTimeout(connection.initTimer);
     byClient.remove(connection);
-    const members = [...connection.operations.values()];
-    connection.operations.clear();
-    for (const member of members) member?.close();
+    for (const member of connection.takeOperations()) member.close();
   }
 
   // As graphql-ws: the server's own failure (its HTTP server's, forwarded) ends every socket.
@@ -284,26 +322,26 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           return;
         }
         const { id, payload } = message;
-        if (connection.operations.has(id)) {
+        if (connection.hasOperation(id)) {
           socket.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
           return;
         }
-        connection.operations.set(id, null);
+        connection.setOperation(id, null);
         try {
           await runOperation(connection, id, payload);
         } catch (error) {
           // An unexpected failure (a database outage while authenticating, say) becomes an error
           // for the formatter to mask and log, where graphql-ws would close the socket.
-          if (connection.operations.get(id) !== null) return;
-          connection.operations.delete(id);
+          if (connection.operation(id) !== null) return;
+          connection.deleteOperation(id);
           const original = error instanceof Error ? error : new Error(String(error));
           sendErrors(connection, id, [new GraphQLError(original.message, { originalError: original })]);
         }
         return;
       }
       case MessageType.Complete: {
-        const member = connection.operations.get(message.id);
-        connection.operations.delete(message.id);
+        const member = connection.operation(message.id);
+        connection.deleteOperation(message.id);
         member?.close();
         return;
       }
@@ -317,13 +355,13 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     }
   }
 
-  /** Parses, checks and runs one operation; a subscription stays in `connection.operations`. */
+  /** Parses, checks and runs one operation; a subscription stays among the connection's operations. */
   async function runOperation(connection: Connection, id: string, payload: SubscribePayload): Promise<void> {
     const socket = connection.socket;
-    const stillWanted = () => connection.operations.get(id) === null;
+    const stillWanted = () => connection.operation(id) === null;
     const refuse = (errors: readonly GraphQLError[]) => {
       if (!stillWanted()) return;
-      connection.operations.delete(id);
+      connection.deleteOperation(id);
       sendErrors(connection, id, errors);
     };
     // Well-typed (graphql-ws checked the fields' types), but too deep or with a bad persisted query.
@@ -383,7 +421,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       if (!('close' in subscribed)) {
         // Refused by the root field (not allowed, no such id): its errors in a `next`, then `complete`, as graphql-ws does.
         if (!stillWanted()) return;
-        connection.operations.delete(id);
+        connection.deleteOperation(id);
         sendResult(connection, id, subscribed);
         connection.send({ id, type: MessageType.Complete });
         return;
@@ -392,14 +430,14 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         subscribed.close();
         return;
       }
-      connection.operations.set(id, subscribed);
+      connection.setOperation(id, subscribed);
       return;
     }
     const contextValue = fanOut.context(client, introspectionAllowed, `${connection.connectionId}/${payload.operationName ?? 'anonymous'}`, log.child({ connectionId: connection.connectionId, clientId: client.id }));
     const result = await execute({ ...args, contextValue });
     options.metrics.graphqlOperations.inc({ operation: label(), type: 'ws', outcome: 'success' });
     if (!stillWanted()) return;
-    connection.operations.delete(id);
+    connection.deleteOperation(id);
     if ('next' in result) throw new Error('incremental delivery is not supported over graphql-ws');
     sendResult(connection, id, result);
     connection.send({ id, type: MessageType.Complete });

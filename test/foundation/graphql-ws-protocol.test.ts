@@ -132,4 +132,22 @@ describe('graphql-transport-ws protocol', () => {
     raw.socket.terminate();
     await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before);
   });
+
+  it('lets a completed id run again, and refuses with 4409 any running id, not only the first', async () => {
+    const before = subscribers();
+    const raw = await acknowledged(t.keys.admin);
+    const [first, second] = [randomUUID(), randomUUID()];
+    raw.send({ id: first, type: 'subscribe', payload: { query: STREAM } });
+    raw.send({ id: second, type: 'subscribe', payload: { query: STREAM } });
+    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 2);
+
+    raw.send({ id: first, type: 'complete' });
+    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 1);
+    raw.send({ id: first, type: 'subscribe', payload: { query: STREAM } });
+    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 2);
+
+    raw.send({ id: second, type: 'subscribe', payload: { query: STREAM } });
+    expect((await raw.closed).code).toBe(4409);
+    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before);
+  });
 });
