@@ -138,7 +138,10 @@ class Connection implements SubscriptionSink {
 /** Attaches graphql-ws to the HTTP server; resolves once it listens for key revocations. */
 export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ close(): Promise<void> }> {
   const log = options.logger.child({ component: 'graphql-ws' });
-  const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes, handleProtocols });
+  // No client tracking: ws would keep every socket in a Set of its own, with a 'close' listener
+  // (a closure) per socket to take it out. `connections` holds the sockets that speak the protocol,
+  // and `openSockets` counts every one until it closes, for `close()` to wait on.
+  const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes, handleProtocols, clientTracking: false });
   const rules = [...specifiedRules, ...options.validationRules];
   const connections = new Map<WebSocket, Connection>();
   const byClient = new ConnectionsByClient();
@@ -206,12 +209,15 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     this.close(CloseCode.InternalServerError, internalReason(error));
   }
   function onClose(this: WebSocket): void {
+    openSockets -= 1;
     const connection = connections.get(this);
-    if (!connection) return;
-    connections.delete(this);
-    clearTimeout(connection.initTimer);
-    byClient.remove(connection);
-    for (const member of connection.takeOperations()) member.close();
+    if (connection) {
+      connections.delete(this);
+      clearTimeout(connection.initTimer);
+      byClient.remove(connection);
+      for (const member of connection.takeOperations()) member.close();
+    }
+    if (openSockets === 0) allClosed?.();
   }
 
   // As graphql-ws: the server's own failure (its HTTP server's, forwarded) ends every socket.
@@ -219,12 +225,17 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     // Before it listens (a busy PORT), the failure is the gateway's start-up to report, in one line.
     if (!options.httpServer.listening) return;
     log.error({ err: error }, 'graphql-ws server error');
-    for (const socket of wss.clients) socket.close(CloseCode.InternalServerError, internalReason(error));
+    // A socket refused its subprotocol is closing already.
+    for (const connection of connections.values()) connection.socket.close(CloseCode.InternalServerError, internalReason(error));
   });
 
   let opened = 0;
+  let openSockets = 0;
+  let allClosed: (() => void) | undefined;
   wss.on('connection', (socket: WebSocket) => {
+    openSockets += 1;
     socket.on('error', onSocketError);
+    socket.on('close', onClose);
     if (socket.protocol !== GRAPHQL_TRANSPORT_WS_PROTOCOL) {
       socket.close(CloseCode.SubprotocolNotAcceptable, 'Subprotocol not acceptable');
       return;
@@ -238,7 +249,6 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     }, options.connectionInitTimeoutMs);
     socket.on('message', onMessage);
     socket.on('pong', onPong);
-    socket.on('close', onClose);
   });
 
   // One keep-alive timer for every socket: each socket is pinged every keepAliveMs, and one that did
@@ -447,8 +457,11 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     async close() {
       clearInterval(keepAlive);
       await unlisten();
-      for (const socket of wss.clients) socket.close(1001, 'Server shutting down');
+      // No socket opens after this (ws refuses upgrades once closing); then every open one closes.
       await new Promise<void>((resolve) => wss.close(() => resolve()));
+      const closed = openSockets === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allClosed = resolve));
+      for (const connection of connections.values()) connection.socket.close(1001, 'Server shutting down');
+      await closed;
     },
   };
 }
