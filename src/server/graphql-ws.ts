@@ -65,16 +65,16 @@ export interface GraphqlWsOptions {
 /** Query texts kept parsed and validated: subscribers mostly send the same few documents. */
 const DOCUMENT_CACHE_SIZE = 200;
 
-/** One open socket: its protocol state, its key and its operations. */
+/**
+ * One open socket: its protocol state, its key and its operations. Thousands stay open and idle, so
+ * it keeps no more than it must: its id and keep-alive slice are derived from a serial number.
+ */
 class Connection implements SubscriptionSink {
   initReceived = false;
   acknowledged = false;
   /** A ping was sent and no pong has come back yet. */
   awaitingPong = false;
-  /** The keep-alive tick this socket is pinged on. */
-  slice = 0;
   authorization: unknown = undefined;
-  connectionId = '';
   initTimer: NodeJS.Timeout | undefined;
   // Running operations by id: null while one is being set up, then a subscription's member. Nearly
   // every socket runs one subscription, so the first is kept in two fields; a Map (some 200 bytes
@@ -82,16 +82,18 @@ class Connection implements SubscriptionSink {
   private firstId: string | undefined;
   private first: Member | null = null;
   private others: Map<string, Member | null> | undefined;
-  /** The clients whose keys this socket uses (the connection's, and operations' own). */
-  clientIds: string[] | undefined;
+  /** The clients whose keys this socket uses (the connection's, and operations' own): one id, or several. */
+  clientIds: string | string[] | undefined;
 
   constructor(
     readonly socket: WebSocket,
-    private readonly server: { subscriptionEnded(connection: Connection, operationId: string, error?: unknown): void },
+    /** The socket's place in the order sockets opened on this instance. */
+    readonly serial: number,
   ) {}
 
-  subscriptionEnded(operationId: string, error?: unknown): void {
-    this.server.subscriptionEnded(this, operationId, error);
+  /** Names the socket in log lines and request ids, from its acknowledgement on. */
+  get connectionId(): string {
+    return connectionIdOf(this.serial);
   }
 
   /** The running operation `id`: undefined if there is none, null while it is being set up. */
@@ -147,7 +149,16 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const byClient = new ConnectionsByClient();
   const formatError = createFormatError({ logger: log, development: options.development });
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
-  const fanOut = new SubscriptionFanOut({ schema: options.schema, services: options.services, db: options.db, logger: log, format, onExecution: () => options.metrics.subscriptionExecutions.inc() });
+  const fanOut = new SubscriptionFanOut({
+    schema: options.schema,
+    services: options.services,
+    db: options.db,
+    logger: log,
+    format,
+    onExecution: () => options.metrics.subscriptionExecutions.inc(),
+    // Every sink is a Connection: the fan-out is only ever given those.
+    subscriptionEnded: (sink, operationId, error) => subscriptionEnded(sink as Connection, operationId, error),
+  });
   const documents = new Map<string, DocumentNode>();
   // As graphql-ws with isProd: the reason of a close after an unexpected failure names no error.
   const internalReason = (error: unknown) => (options.development ? limitCloseReason(error instanceof Error ? error.message : String(error)) : 'Internal server error');
@@ -158,19 +169,17 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     if (closed > 0) log.info({ clientId, sockets: closed }, 'closed the sockets of a revoked client');
   });
 
-  const server = {
-    subscriptionEnded(connection: Connection, operationId: string, error?: unknown): void {
-      if (connection.operation(operationId) === undefined) return;
-      connection.deleteOperation(operationId);
-      if (error === undefined) {
-        connection.send({ id: operationId, type: MessageType.Complete });
-        return;
-      }
-      // The stream failed (a subscriber too far behind, an execution that threw): graphql-ws's `error`.
-      const original = error instanceof Error ? error : new Error(String(error));
-      sendErrors(connection, operationId, [new GraphQLError(original.message, { originalError: original })]);
-    },
-  };
+  function subscriptionEnded(connection: Connection, operationId: string, error?: unknown): void {
+    if (connection.operation(operationId) === undefined) return;
+    connection.deleteOperation(operationId);
+    if (error === undefined) {
+      connection.send({ id: operationId, type: MessageType.Complete });
+      return;
+    }
+    // The stream failed (a subscriber too far behind, an execution that threw): graphql-ws's `error`.
+    const original = error instanceof Error ? error : new Error(String(error));
+    sendErrors(connection, operationId, [new GraphQLError(original.message, { originalError: original })]);
+  }
 
   function sendErrors(connection: Connection, operationId: string, errors: readonly GraphQLError[]): void {
     // Refused before execution (no operation to name), or a subscription's stream that failed.
@@ -240,8 +249,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       socket.close(CloseCode.SubprotocolNotAcceptable, 'Subprotocol not acceptable');
       return;
     }
-    const connection = new Connection(socket, server);
-    connection.slice = opened++ % KEEP_ALIVE_SLICES;
+    const connection = new Connection(socket, opened++);
     connections.set(socket, connection);
     connection.initTimer = setTimeout(() => {
       connection.initTimer = undefined;
@@ -258,7 +266,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const keepAlive = setInterval(() => {
     const slice = tick++ % KEEP_ALIVE_SLICES;
     for (const connection of connections.values()) {
-      if (connection.slice !== slice) continue;
+      if (connection.serial % KEEP_ALIVE_SLICES !== slice) continue;
       const socket = connection.socket;
       if (socket.readyState !== socket.OPEN) continue;
       if (connection.awaitingPong) {
@@ -280,7 +288,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       // The protocol closes the socket on a malformed message (4400); a subscribe whose payload has
       // a field of the wrong type says which, with the code HTTP gives the same refusal.
       const reason = subscribeRefusal(data) ?? 'Invalid message received';
-      log.info({ connectionId: connection.connectionId || undefined, reason }, 'graphql-ws message refused');
+      log.info({ connectionId: connection.acknowledged ? connection.connectionId : undefined, reason }, 'graphql-ws message refused');
       socket.close(CloseCode.BadRequest, reason);
       return;
     }
@@ -314,7 +322,6 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         if (socket.readyState !== socket.OPEN) return;
         options.metrics.wsConnections.inc({ outcome: 'accepted' });
         connection.authorization = authorization;
-        connection.connectionId = flatUuid();
         byClient.add(client.id, connection);
         if (socket.readyState !== socket.OPEN) return;
         connection.acknowledged = true;
@@ -358,7 +365,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       default: {
         // A message only a server sends (next, error, connection_ack): the protocol's 4400.
         const reason = `Unexpected message of type ${message.type} received`;
-        log.info({ connectionId: connection.connectionId || undefined, reason }, 'graphql-ws message refused');
+        log.info({ connectionId: connection.acknowledged ? connection.connectionId : undefined, reason }, 'graphql-ws message refused');
         socket.close(CloseCode.BadRequest, reason);
         return;
       }
@@ -501,8 +508,12 @@ export class ConnectionsByClient {
       connection.socket.close(WS_KEY_REVOKED, 'API key revoked');
       return;
     }
-    if (connection.clientIds?.includes(clientId)) return;
-    (connection.clientIds ??= []).push(clientId);
+    const ids = connection.clientIds;
+    if (ids === clientId || (Array.isArray(ids) && ids.includes(clientId))) return;
+    // One id in the field itself: an array only for a socket whose operations use other keys.
+    if (ids === undefined) connection.clientIds = clientId;
+    else if (typeof ids === 'string') connection.clientIds = [ids, clientId];
+    else ids.push(clientId);
     let set = this.byClient.get(clientId);
     if (!set) {
       set = new Set();
@@ -534,7 +545,8 @@ export class ConnectionsByClient {
 
   /** The socket closed. */
   remove(connection: Connection): void {
-    for (const clientId of connection.clientIds ?? []) {
+    const ids = connection.clientIds;
+    for (const clientId of typeof ids === 'string' ? [ids] : (ids ?? [])) {
       const set = this.byClient.get(clientId);
       set?.delete(connection);
       if (set?.size === 0) this.byClient.delete(clientId);
@@ -543,12 +555,16 @@ export class ConnectionsByClient {
   }
 }
 
+/** This instance's random part of every connection id: a UUID's first 24 characters. */
+const CONNECTION_ID_PREFIX = randomUUID().slice(0, 24);
+
 /**
- * A random UUID as one flat string: Node builds randomUUID() from pieces, which V8 keeps as a
- * chain of about fifteen string fragments (some 450 bytes) for as long as the id is held.
+ * A connection's id: a UUID whose last 12 hex digits are the socket's serial number on this
+ * instance, the rest random per instance. Unique as a random one would be, but built when a log
+ * line or request id needs it instead of held as a string by every idle socket.
  */
-function flatUuid(): string {
-  return Buffer.from(randomUUID(), 'latin1').toString('latin1');
+function connectionIdOf(serial: number): string {
+  return CONNECTION_ID_PREFIX + serial.toString(16).padStart(12, '0');
 }
 
 /** As graphql-ws: a close reason fits in the 123 bytes a close frame allows. */
