@@ -321,7 +321,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         }
         if (socket.readyState !== socket.OPEN) return;
         options.metrics.wsConnections.inc({ outcome: 'accepted' });
-        connection.authorization = authorization;
+        // Thousands of sockets may send one key: each keeps the text another socket of the client holds, not a copy.
+        connection.authorization = byClient.sharedAuthorization(client.id, authorization);
         byClient.add(client.id, connection);
         if (socket.readyState !== socket.OPEN) return;
         connection.acknowledged = true;
@@ -520,6 +521,14 @@ export class ConnectionsByClient {
       this.byClient.set(clientId, set);
     }
     set.add(connection);
+  }
+
+  /** `authorization` as an open connection of the client already holds it, when one holds the same: one string for both. */
+  sharedAuthorization(clientId: string, authorization: unknown): unknown {
+    const set = this.byClient.get(clientId);
+    if (!set) return authorization;
+    for (const other of set) return other.authorization === authorization ? other.authorization : authorization;
+    return authorization;
   }
 
   /** Closes every socket of the client; returns how many. */
