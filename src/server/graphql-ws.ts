@@ -569,8 +569,8 @@ const CONNECTION_ID_PREFIX = randomUUID().slice(0, 24);
 
 /**
  * A connection's id: a UUID whose last 12 hex digits are the socket's serial number on this
- * instance, the rest random per instance. Unique as a random one would be, but built when a log
- * line or request id needs it instead of held as a string by every idle socket.
+ * instance, the rest (74 bits) random per instance: unique across sockets and instances, and built
+ * when a log line or request id needs it instead of held as a string by every idle socket.
  */
 function connectionIdOf(serial: number): string {
   return CONNECTION_ID_PREFIX + serial.toString(16).padStart(12, '0');
