@@ -34,11 +34,9 @@ export interface SubscriptionCaller {
   introspectionAllowed: boolean;
 }
 
-/** Where a subscription's frames go, and who hears of its end. */
+/** Where a subscription's frames go. */
 export interface SubscriptionSink {
   readonly socket: WebSocket;
-  /** The subscription ended by itself: its stream is over (no error) or failed. Not called after `close()`. */
-  subscriptionEnded(operationId: string, error?: unknown): void;
 }
 
 export interface FanOutOptions {
@@ -50,6 +48,8 @@ export interface FanOutOptions {
   format: (errors: readonly GraphQLError[]) => GraphQLFormattedError[];
   /** Called for every execution of an event (one per group and event). */
   onExecution?: () => void;
+  /** A subscription ended by itself: its stream is over (no error) or failed. Not called after the member's `close()`. */
+  subscriptionEnded(sink: SubscriptionSink, operationId: string, error?: unknown): void;
 }
 
 export class SubscriptionFanOut {
@@ -157,6 +157,10 @@ class Group {
     this.fanOut.leave(this);
   }
 
+  subscriptionEnded(sink: SubscriptionSink, operationId: string, error?: unknown): void {
+    this.fanOut.options.subscriptionEnded(sink, operationId, error);
+  }
+
   /** Whether the event is for this group: one member's filter answers for all of them. */
   accepts(event: unknown, filter: (event: unknown) => boolean): boolean {
     if (typeof event !== 'object' || event === null) return filter(event);
@@ -245,7 +249,7 @@ export class Member implements TopicConsumer<unknown> {
   end(error?: unknown): void {
     if (this.closed) return;
     this.close();
-    this.sink.subscriptionEnded(this.operationId, error);
+    this.group.subscriptionEnded(this.sink, this.operationId, error);
   }
 
   /** The delivery this member waited for settled: sends what is ready, in order. */

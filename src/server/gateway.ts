@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -37,6 +36,7 @@ import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-sta
 import { assertWithdrawalTransitionsConsistent } from '../modules/withdrawals/withdrawal-status.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 import { createServices, type Services } from '../services.js';
+import { drainHttpServer } from './drain.js';
 import { envelopePlugin, httpEnvelope } from './envelope.js';
 import { examplesRouter } from './examples.js';
 import { graphiqlPage } from './graphiql.js';
@@ -252,7 +252,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       envelopePlugin(),
       // graphql-armor types its plugins for BaseContext; they read nothing of ours.
       ...(armor.plugins as ApolloServerPlugin<RequestContext>[]),
-      ApolloServerPluginDrainHttpServer({ httpServer }),
+      // Apollo's drainHttpServer, without its listener on every connection (each graphql-ws socket's too).
+      drainHttpServer(httpServer),
       introspectionGuard(),
       trustedDocuments.apolloPlugin(),
       metrics.apolloPlugin(),

@@ -65,29 +65,71 @@ export interface GraphqlWsOptions {
 /** Query texts kept parsed and validated: subscribers mostly send the same few documents. */
 const DOCUMENT_CACHE_SIZE = 200;
 
-/** One open socket: its protocol state, its key and its operations. */
+/**
+ * One open socket: its protocol state, its key and its operations. Thousands stay open and idle, so
+ * it keeps no more than it must: its id and keep-alive slice are derived from a serial number.
+ */
 class Connection implements SubscriptionSink {
   initReceived = false;
   acknowledged = false;
   /** A ping was sent and no pong has come back yet. */
   awaitingPong = false;
-  /** The keep-alive tick this socket is pinged on. */
-  slice = 0;
   authorization: unknown = undefined;
-  connectionId = '';
   initTimer: NodeJS.Timeout | undefined;
-  /** Running operations by id: null while one is being set up, then a subscription's member. */
-  readonly operations = new Map<string, Member | null>();
-  /** The clients whose keys this socket uses (the connection's, and operations' own). */
-  clientIds: string[] | undefined;
+  // Running operations by id: null while one is being set up, then a subscription's member. Nearly
+  // every socket runs one subscription, so the first is kept in two fields; a Map (some 200 bytes
+  // even when it holds one entry) is made only for a socket that runs more than one at a time.
+  private firstId: string | undefined;
+  private first: Member | null = null;
+  private others: Map<string, Member | null> | undefined;
+  /** The clients whose keys this socket uses (the connection's, and operations' own): one id, or several. */
+  clientIds: string | string[] | undefined;
 
   constructor(
     readonly socket: WebSocket,
-    private readonly server: { subscriptionEnded(connection: Connection, operationId: string, error?: unknown): void },
+    /** The socket's place in the order sockets opened on this instance. */
+    readonly serial: number,
   ) {}
 
-  subscriptionEnded(operationId: string, error?: unknown): void {
-    this.server.subscriptionEnded(this, operationId, error);
+  /** Names the socket in log lines and request ids, from its acknowledgement on. */
+  get connectionId(): string {
+    return connectionIdOf(this.serial);
+  }
+
+  /** The running operation `id`: undefined if there is none, null while it is being set up. */
+  operation(id: string): Member | null | undefined {
+    return id === this.firstId ? this.first : this.others?.get(id);
+  }
+
+  hasOperation(id: string): boolean {
+    return id === this.firstId || (this.others?.has(id) ?? false);
+  }
+
+  setOperation(id: string, member: Member | null): void {
+    if (id === this.firstId || (this.firstId === undefined && !this.others?.has(id))) {
+      this.firstId = id;
+      this.first = member;
+    } else {
+      (this.others ??= new Map()).set(id, member);
+    }
+  }
+
+  deleteOperation(id: string): void {
+    if (id === this.firstId) {
+      this.firstId = undefined;
+      this.first = null;
+    } else if (this.others?.delete(id) && this.others.size === 0) {
+      this.others = undefined;
+    }
+  }
+
+  /** Removes every operation; returns the subscriptions' members, to be closed. */
+  takeOperations(): Member[] {
+    const members = [this.first, ...(this.others?.values() ?? [])].filter((member): member is Member => member !== null);
+    this.firstId = undefined;
+    this.first = null;
+    this.others = undefined;
+    return members;
   }
 
   send(message: Message): void {
@@ -98,13 +140,25 @@ class Connection implements SubscriptionSink {
 /** Attaches graphql-ws to the HTTP server; resolves once it listens for key revocations. */
 export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ close(): Promise<void> }> {
   const log = options.logger.child({ component: 'graphql-ws' });
-  const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes, handleProtocols });
+  // No client tracking: ws would keep every socket in a Set of its own, with a 'close' listener
+  // (a closure) per socket to take it out. `connections` holds the sockets that speak the protocol,
+  // and `openSockets` counts every one until it closes, for `close()` to wait on.
+  const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes, handleProtocols, clientTracking: false });
   const rules = [...specifiedRules, ...options.validationRules];
   const connections = new Map<WebSocket, Connection>();
   const byClient = new ConnectionsByClient();
   const formatError = createFormatError({ logger: log, development: options.development });
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
-  const fanOut = new SubscriptionFanOut({ schema: options.schema, services: options.services, db: options.db, logger: log, format, onExecution: () => options.metrics.subscriptionExecutions.inc() });
+  const fanOut = new SubscriptionFanOut({
+    schema: options.schema,
+    services: options.services,
+    db: options.db,
+    logger: log,
+    format,
+    onExecution: () => options.metrics.subscriptionExecutions.inc(),
+    // Every sink is a Connection: the fan-out is only ever given those.
+    subscriptionEnded: (sink, operationId, error) => subscriptionEnded(sink as Connection, operationId, error),
+  });
   const documents = new Map<string, DocumentNode>();
   // As graphql-ws with isProd: the reason of a close after an unexpected failure names no error.
   const internalReason = (error: unknown) => (options.development ? limitCloseReason(error instanceof Error ? error.message : String(error)) : 'Internal server error');
@@ -115,19 +169,17 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     if (closed > 0) log.info({ clientId, sockets: closed }, 'closed the sockets of a revoked client');
   });
 
-  const server = {
-    subscriptionEnded(connection: Connection, operationId: string, error?: unknown): void {
-      if (connection.operations.get(operationId) === undefined) return;
-      connection.operations.delete(operationId);
-      if (error === undefined) {
-        connection.send({ id: operationId, type: MessageType.Complete });
-        return;
-      }
-      // The stream failed (a subscriber too far behind, an execution that threw): graphql-ws's `error`.
-      const original = error instanceof Error ? error : new Error(String(error));
-      sendErrors(connection, operationId, [new GraphQLError(original.message, { originalError: original })]);
-    },
-  };
+  function subscriptionEnded(connection: Connection, operationId: string, error?: unknown): void {
+    if (connection.operation(operationId) === undefined) return;
+    connection.deleteOperation(operationId);
+    if (error === undefined) {
+      connection.send({ id: operationId, type: MessageType.Complete });
+      return;
+    }
+    // The stream failed (a subscriber too far behind, an execution that threw): graphql-ws's `error`.
+    const original = error instanceof Error ? error : new Error(String(error));
+    sendErrors(connection, operationId, [new GraphQLError(original.message, { originalError: original })]);
+  }
 
   function sendErrors(connection: Connection, operationId: string, errors: readonly GraphQLError[]): void {
     // Refused before execution (no operation to name), or a subscription's stream that failed.
@@ -166,14 +218,15 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     this.close(CloseCode.InternalServerError, internalReason(error));
   }
   function onClose(this: WebSocket): void {
+    openSockets -= 1;
     const connection = connections.get(this);
-    if (!connection) return;
-    connections.delete(this);
-    clearTimeout(connection.initTimer);
-    byClient.remove(connection);
-    const members = [...connection.operations.values()];
-    connection.operations.clear();
-    for (const member of members) member?.close();
+    if (connection) {
+      connections.delete(this);
+      clearTimeout(connection.initTimer);
+      byClient.remove(connection);
+      for (const member of connection.takeOperations()) member.close();
+    }
+    if (openSockets === 0) allClosed?.();
   }
 
   // As graphql-ws: the server's own failure (its HTTP server's, forwarded) ends every socket.
@@ -181,18 +234,22 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     // Before it listens (a busy PORT), the failure is the gateway's start-up to report, in one line.
     if (!options.httpServer.listening) return;
     log.error({ err: error }, 'graphql-ws server error');
-    for (const socket of wss.clients) socket.close(CloseCode.InternalServerError, internalReason(error));
+    // A socket refused its subprotocol is closing already.
+    for (const connection of connections.values()) connection.socket.close(CloseCode.InternalServerError, internalReason(error));
   });
 
   let opened = 0;
+  let openSockets = 0;
+  let allClosed: (() => void) | undefined;
   wss.on('connection', (socket: WebSocket) => {
+    openSockets += 1;
     socket.on('error', onSocketError);
+    socket.on('close', onClose);
     if (socket.protocol !== GRAPHQL_TRANSPORT_WS_PROTOCOL) {
       socket.close(CloseCode.SubprotocolNotAcceptable, 'Subprotocol not acceptable');
       return;
     }
-    const connection = new Connection(socket, server);
-    connection.slice = opened++ % KEEP_ALIVE_SLICES;
+    const connection = new Connection(socket, opened++);
     connections.set(socket, connection);
     connection.initTimer = setTimeout(() => {
       connection.initTimer = undefined;
@@ -200,7 +257,6 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     }, options.connectionInitTimeoutMs);
     socket.on('message', onMessage);
     socket.on('pong', onPong);
-    socket.on('close', onClose);
   });
 
   // One keep-alive timer for every socket: each socket is pinged every keepAliveMs, and one that did
@@ -210,7 +266,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const keepAlive = setInterval(() => {
     const slice = tick++ % KEEP_ALIVE_SLICES;
     for (const connection of connections.values()) {
-      if (connection.slice !== slice) continue;
+      if (connection.serial % KEEP_ALIVE_SLICES !== slice) continue;
       const socket = connection.socket;
       if (socket.readyState !== socket.OPEN) continue;
       if (connection.awaitingPong) {
@@ -232,7 +288,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       // The protocol closes the socket on a malformed message (4400); a subscribe whose payload has
       // a field of the wrong type says which, with the code HTTP gives the same refusal.
       const reason = subscribeRefusal(data) ?? 'Invalid message received';
-      log.info({ connectionId: connection.connectionId || undefined, reason }, 'graphql-ws message refused');
+      log.info({ connectionId: connection.acknowledged ? connection.connectionId : undefined, reason }, 'graphql-ws message refused');
       socket.close(CloseCode.BadRequest, reason);
       return;
     }
@@ -265,8 +321,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         }
         if (socket.readyState !== socket.OPEN) return;
         options.metrics.wsConnections.inc({ outcome: 'accepted' });
-        connection.authorization = authorization;
-        connection.connectionId = flatUuid();
+        // Thousands of sockets may send one key: each keeps the text another socket of the client holds, not a copy.
+        connection.authorization = byClient.sharedAuthorization(client.id, authorization);
         byClient.add(client.id, connection);
         if (socket.readyState !== socket.OPEN) return;
         connection.acknowledged = true;
@@ -284,46 +340,46 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           return;
         }
         const { id, payload } = message;
-        if (connection.operations.has(id)) {
+        if (connection.hasOperation(id)) {
           socket.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
           return;
         }
-        connection.operations.set(id, null);
+        connection.setOperation(id, null);
         try {
           await runOperation(connection, id, payload);
         } catch (error) {
           // An unexpected failure (a database outage while authenticating, say) becomes an error
           // for the formatter to mask and log, where graphql-ws would close the socket.
-          if (connection.operations.get(id) !== null) return;
-          connection.operations.delete(id);
+          if (connection.operation(id) !== null) return;
+          connection.deleteOperation(id);
           const original = error instanceof Error ? error : new Error(String(error));
           sendErrors(connection, id, [new GraphQLError(original.message, { originalError: original })]);
         }
         return;
       }
       case MessageType.Complete: {
-        const member = connection.operations.get(message.id);
-        connection.operations.delete(message.id);
+        const member = connection.operation(message.id);
+        connection.deleteOperation(message.id);
         member?.close();
         return;
       }
       default: {
         // A message only a server sends (next, error, connection_ack): the protocol's 4400.
         const reason = `Unexpected message of type ${message.type} received`;
-        log.info({ connectionId: connection.connectionId || undefined, reason }, 'graphql-ws message refused');
+        log.info({ connectionId: connection.acknowledged ? connection.connectionId : undefined, reason }, 'graphql-ws message refused');
         socket.close(CloseCode.BadRequest, reason);
         return;
       }
     }
   }
 
-  /** Parses, checks and runs one operation; a subscription stays in `connection.operations`. */
+  /** Parses, checks and runs one operation; a subscription stays among the connection's operations. */
   async function runOperation(connection: Connection, id: string, payload: SubscribePayload): Promise<void> {
     const socket = connection.socket;
-    const stillWanted = () => connection.operations.get(id) === null;
+    const stillWanted = () => connection.operation(id) === null;
     const refuse = (errors: readonly GraphQLError[]) => {
       if (!stillWanted()) return;
-      connection.operations.delete(id);
+      connection.deleteOperation(id);
       sendErrors(connection, id, errors);
     };
     // Well-typed (graphql-ws checked the fields' types), but too deep or with a bad persisted query.
@@ -383,7 +439,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       if (!('close' in subscribed)) {
         // Refused by the root field (not allowed, no such id): its errors in a `next`, then `complete`, as graphql-ws does.
         if (!stillWanted()) return;
-        connection.operations.delete(id);
+        connection.deleteOperation(id);
         sendResult(connection, id, subscribed);
         connection.send({ id, type: MessageType.Complete });
         return;
@@ -392,14 +448,14 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         subscribed.close();
         return;
       }
-      connection.operations.set(id, subscribed);
+      connection.setOperation(id, subscribed);
       return;
     }
     const contextValue = fanOut.context(client, introspectionAllowed, `${connection.connectionId}/${payload.operationName ?? 'anonymous'}`, log.child({ connectionId: connection.connectionId, clientId: client.id }));
     const result = await execute({ ...args, contextValue });
     options.metrics.graphqlOperations.inc({ operation: label(), type: 'ws', outcome: 'success' });
     if (!stillWanted()) return;
-    connection.operations.delete(id);
+    connection.deleteOperation(id);
     if ('next' in result) throw new Error('incremental delivery is not supported over graphql-ws');
     sendResult(connection, id, result);
     connection.send({ id, type: MessageType.Complete });
@@ -409,8 +465,11 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     async close() {
       clearInterval(keepAlive);
       await unlisten();
-      for (const socket of wss.clients) socket.close(1001, 'Server shutting down');
+      // No socket opens after this (ws refuses upgrades once closing); then every open one closes.
       await new Promise<void>((resolve) => wss.close(() => resolve()));
+      const closed = openSockets === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allClosed = resolve));
+      for (const connection of connections.values()) connection.socket.close(1001, 'Server shutting down');
+      await closed;
     },
   };
 }
@@ -450,14 +509,26 @@ export class ConnectionsByClient {
       connection.socket.close(WS_KEY_REVOKED, 'API key revoked');
       return;
     }
-    if (connection.clientIds?.includes(clientId)) return;
-    (connection.clientIds ??= []).push(clientId);
+    const ids = connection.clientIds;
+    if (ids === clientId || (Array.isArray(ids) && ids.includes(clientId))) return;
+    // One id in the field itself: an array only for a socket whose operations use other keys.
+    if (ids === undefined) connection.clientIds = clientId;
+    else if (typeof ids === 'string') connection.clientIds = [ids, clientId];
+    else ids.push(clientId);
     let set = this.byClient.get(clientId);
     if (!set) {
       set = new Set();
       this.byClient.set(clientId, set);
     }
     set.add(connection);
+  }
+
+  /** `authorization` as an open connection of the client already holds it, when one holds the same: one string for both. */
+  sharedAuthorization(clientId: string, authorization: unknown): unknown {
+    const set = this.byClient.get(clientId);
+    if (!set) return authorization;
+    for (const other of set) return other.authorization === authorization ? other.authorization : authorization;
+    return authorization;
   }
 
   /** Closes every socket of the client; returns how many. */
@@ -483,7 +554,8 @@ export class ConnectionsByClient {
 
   /** The socket closed. */
   remove(connection: Connection): void {
-    for (const clientId of connection.clientIds ?? []) {
+    const ids = connection.clientIds;
+    for (const clientId of typeof ids === 'string' ? [ids] : (ids ?? [])) {
       const set = this.byClient.get(clientId);
       set?.delete(connection);
       if (set?.size === 0) this.byClient.delete(clientId);
@@ -492,12 +564,16 @@ export class ConnectionsByClient {
   }
 }
 
+/** This instance's random part of every connection id: a UUID's first 24 characters. */
+const CONNECTION_ID_PREFIX = randomUUID().slice(0, 24);
+
 /**
- * A random UUID as one flat string: Node builds randomUUID() from pieces, which V8 keeps as a
- * chain of about fifteen string fragments (some 450 bytes) for as long as the id is held.
+ * A connection's id: a UUID whose last 12 hex digits are the socket's serial number on this
+ * instance, the rest (74 bits) random per instance: unique across sockets and instances, and built
+ * when a log line or request id needs it instead of held as a string by every idle socket.
  */
-function flatUuid(): string {
-  return Buffer.from(randomUUID(), 'latin1').toString('latin1');
+function connectionIdOf(serial: number): string {
+  return CONNECTION_ID_PREFIX + serial.toString(16).padStart(12, '0');
 }
 
 /** As graphql-ws: a close reason fits in the 123 bytes a close frame allows. */

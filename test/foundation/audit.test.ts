@@ -82,6 +82,20 @@ describe('every mutation', () => {
     expect(lines()).toContainEqual(expect.objectContaining({ msg: 'graphql-ws operation started', clientId: mobile, operation: 'CreateDeposit' }));
   });
 
+  it('names each socket with an id of its own, shaped as a UUID', async () => {
+    const ids: string[] = [];
+    for (let socket = 0; socket < 2; socket++) {
+      const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.mobileCashier}` });
+      await take(ws, ViewerQuery, {}, 1);
+      await ws.dispose();
+      const started = lines().filter((line) => line.msg === 'graphql-ws operation started' && line.operation === 'Viewer' && !ids.includes(line.connectionId as string));
+      expect(started).toHaveLength(1);
+      ids.push(started[0]!.connectionId as string);
+    }
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
   it('records a refused call with its error code, and only an admin\'s actions in the admin trail', async () => {
     const victim = await execute(t.gateway.graphqlUrl, CreateApiClientMutation, { input: { name: `victim-${randomUUID()}`, roles: ['CASHIER'] } }, { key: t.keys.admin });
     const victimId = victim.data!.createApiClient.client!.id;

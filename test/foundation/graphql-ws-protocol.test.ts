@@ -132,4 +132,44 @@ describe('graphql-transport-ws protocol', () => {
     raw.socket.terminate();
     await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before);
   });
+
+  it('lets a completed id run again, and refuses with 4409 any running id, not only the first', async () => {
+    const before = subscribers();
+    const raw = await acknowledged(t.keys.admin);
+    const [first, second] = [randomUUID(), randomUUID()];
+    raw.send({ id: first, type: 'subscribe', payload: { query: STREAM } });
+    raw.send({ id: second, type: 'subscribe', payload: { query: STREAM } });
+    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 2);
+
+    raw.send({ id: first, type: 'complete' });
+    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 1);
+    raw.send({ id: first, type: 'subscribe', payload: { query: STREAM } });
+    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 2);
+
+    raw.send({ id: second, type: 'subscribe', payload: { query: STREAM } });
+    expect((await raw.closed).code).toBe(4409);
+    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before);
+  });
+});
+
+describe('graphql-ws at shutdown', () => {
+  it('closes every open socket with 1001, its subscriptions leave the topic, and a socket that is not yet initialised is closed too', async () => {
+    const own = await startTestGateway({ env: WS_TIMINGS });
+    let closing: Promise<void> | undefined;
+    try {
+      const ownSubscribers = () => own.gateway.services.pubsub.subscriberCount(PAYMENT_EVENTS_TOPIC);
+      const subscribed = await acknowledgedSocket(own.gateway.wsUrl, own.keys.admin);
+      subscribed.send({ id: randomUUID(), type: 'subscribe', payload: { query: STREAM } });
+      await expect.poll(ownSubscribers, { timeout: 10_000, interval: 10 }).toBe(1);
+      const waiting = await rawWs(own.gateway.wsUrl);
+
+      closing = own.close();
+      expect(await subscribed.closed).toEqual({ code: 1001, reason: 'Server shutting down' });
+      expect(await waiting.closed).toEqual({ code: 1001, reason: 'Server shutting down' });
+      await closing;
+      expect(ownSubscribers()).toBe(0);
+    } finally {
+      await (closing ?? own.close());
+    }
+  });
 });

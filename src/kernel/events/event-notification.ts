@@ -2,6 +2,8 @@
 // identity, the facts the visibility policy reads, and the subject's snapshot as the module that
 // owns the subject wrote it (opaque here), so a subscriber needs no query to answer.
 
+import { maySee, type SubjectType, type Viewer } from '../visibility.js';
+
 /** Wake-up channel: a committed append tells every instance's event bus to read the log (no payload). */
 export const PAYMENT_EVENTS_CHANNEL = 'payment_events';
 
@@ -29,4 +31,26 @@ export interface EventNotification {
   createdAt: string;
   /** The subject after the change, in the JSON shape its module gave the log; absent when the row has none. */
   snapshot?: Record<string, unknown>;
+}
+
+/** Which notifications a `<subject>Updated` subscription receives. */
+export type SubjectUpdateFilter = (event: EventNotification) => boolean;
+
+/** The filters of subscriptions to every subject of a kind, by viewer: see {@link subjectUpdates}. */
+const everySubjectFilters = new WeakMap<Viewer, Partial<Record<SubjectType, SubjectUpdateFilter>>>();
+
+/**
+ * The filter of a `<subject>Updated` subscription: the events of `subjectType` that carry a
+ * snapshot, of the one subject `id` when given, that `viewer` may see. Without an id every
+ * subscription of one viewer (the key cache's shared copy of a client) is given the same
+ * function: idle subscriptions are many, and a closure with its context is some 100 bytes each.
+ */
+export function subjectUpdates(viewer: Viewer, subjectType: SubjectType, id?: string): SubjectUpdateFilter {
+  if (id) return (event) => event.subjectType === subjectType && Boolean(event.snapshot) && event.subjectId === id && maySee(viewer, subjectType, event);
+  let filters = everySubjectFilters.get(viewer);
+  if (!filters) {
+    filters = {};
+    everySubjectFilters.set(viewer, filters);
+  }
+  return (filters[subjectType] ??= (event) => event.subjectType === subjectType && Boolean(event.snapshot) && maySee(viewer, subjectType, event));
 }

@@ -10,7 +10,7 @@ import { isAdmin, maySee } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import type { DepositSnapshot } from './deposit-snapshot.js';
-import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../kernel/events/event-notification.js';
+import { PAYMENT_EVENTS_TOPIC, subjectUpdates, type EventNotification } from '../../kernel/events/event-notification.js';
 import { toDepositSnapshot } from './deposit-snapshot.js';
 import { ClaimDepositCreditInput, CreateDepositInput } from './deposit.inputs.js';
 import { ClaimDepositCreditPayload, CreateDepositPayload } from './deposit.payloads.js';
@@ -82,7 +82,7 @@ export class DepositResolver {
       }
       return ctx.services.pubsub.subscribe<EventNotification>(
         PAYMENT_EVENTS_TOPIC,
-        (event) => event.subjectType === 'deposit' && Boolean(event.snapshot) && (!id || event.subjectId === id) && maySee(client, 'deposit', event),
+        subjectUpdates(client, 'deposit', id),
       );
     },
   })

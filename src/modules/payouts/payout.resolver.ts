@@ -5,11 +5,11 @@ import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext, RequestContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
-import { isAdmin, maySee } from '../../kernel/visibility.js';
+import { isAdmin } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import type { PayoutSnapshot } from './payout-snapshot.js';
-import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../kernel/events/event-notification.js';
+import { PAYMENT_EVENTS_TOPIC, subjectUpdates, type EventNotification } from '../../kernel/events/event-notification.js';
 import { toPayoutSnapshot } from './payout-snapshot.js';
 import { CreatePayoutInput } from './payout.inputs.js';
 import { CreatePayoutPayload } from './payout.payloads.js';
@@ -65,7 +65,7 @@ export class PayoutResolver {
       }
       return ctx.services.pubsub.subscribe<EventNotification>(
         PAYMENT_EVENTS_TOPIC,
-        (event) => event.subjectType === 'payout' && Boolean(event.snapshot) && (!id || event.subjectId === id) && maySee(client, 'payout', event),
+        subjectUpdates(client, 'payout', id),
       );
     },
   })

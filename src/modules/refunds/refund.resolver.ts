@@ -8,7 +8,7 @@ import { loaders, readAheadOf } from '../../graphql/loaders.js';
 import { maySee } from '../../kernel/visibility.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { DepositNode } from '../deposits/deposit.types.js';
-import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../kernel/events/event-notification.js';
+import { PAYMENT_EVENTS_TOPIC, subjectUpdates, type EventNotification } from '../../kernel/events/event-notification.js';
 import type { RefundSnapshot } from './refund-snapshot.js';
 import { RequestRefundInput } from './refund.inputs.js';
 import { RequestRefundPayload } from './refund.payloads.js';
@@ -43,7 +43,7 @@ export class RefundResolver {
       return ctx.services.pubsub.subscribe<EventNotification>(
         PAYMENT_EVENTS_TOPIC,
         // A refund event carries its deposit's owner and account: the policy sees the refund as part of its deposit.
-        (event) => event.subjectType === 'refund' && Boolean(event.snapshot) && (!id || event.subjectId === id) && maySee(client, 'refund', event),
+        subjectUpdates(client, 'refund', id),
       );
     },
   })
