@@ -18,7 +18,11 @@ export async function startRefundGateway(options: StartTestGatewayOptions = {}):
   return Object.assign(t, { refundsKey: created.data!.createApiClient.key! });
 }
 
-/** A card deposit of the web cashier that the sandbox approved; resolves once it is SUCCEEDED here. */
+/**
+ * A card deposit of the web cashier that the sandbox approved; resolves once it is SUCCEEDED here
+ * and its fee and net are in (the approval's follow-up has run), so no later change of the deposit
+ * in a test races with that follow-up's own update.
+ */
 export async function succeededDeposit(t: TestGateway, amount = '25.00'): Promise<{ id: string; reference: string }> {
   const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: { ...CARD_INPUT, amount } }, { key: t.keys.webCashier });
   expect(created.errors).toBeUndefined();
@@ -27,8 +31,9 @@ export async function succeededDeposit(t: TestGateway, amount = '25.00'): Promis
   await expect
     .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data?.deposit?.status, { timeout: 10_000, interval: 20 })
     .toBe('SUCCEEDED');
-  const rows = await t.gateway.db.fork().execute<Array<{ provider_reference: string }>>('select provider_reference from deposit where id = ?', [id]);
-  return { id, reference: rows[0]!.provider_reference };
+  const settled = async () => (await t.gateway.db.fork().execute<Array<{ provider_reference: string; fee: string | null }>>('select provider_reference, fee from deposit where id = ?', [id]))[0]!;
+  await expect.poll(async () => (await settled()).fee, { timeout: 10_000, interval: 20 }).not.toBeNull();
+  return { id, reference: (await settled()).provider_reference };
 }
 
 /** POST /refunds calls the sandbox has received so far. */
