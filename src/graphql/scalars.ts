@@ -2,6 +2,7 @@
 
 import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
 import { DateTimeResolver } from 'graphql-scalars';
+import { isoString } from '../lib/iso-time.js';
 import { isPlainDecimal } from '../lib/money.js';
 
 const MAX_DECIMAL_LENGTH = 40;
@@ -59,7 +60,7 @@ export const DateTimeScalar = new GraphQLScalarType({
   name: 'DateTime',
   serialize(value) {
     if (typeof value === 'string' && CANONICAL_DATE_TIME.test(value)) return value;
-    if (value instanceof Date && !Number.isNaN(value.getTime())) return value.toISOString();
+    if (value instanceof Date && !Number.isNaN(value.getTime())) return isoString(value);
     return dateTimeConfig.serialize(value);
   },
 });

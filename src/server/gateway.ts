@@ -6,7 +6,6 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { OperationDefinitionNode } from 'graphql';
@@ -36,6 +35,7 @@ import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-sta
 import { assertWithdrawalTransitionsConsistent } from '../modules/withdrawals/withdrawal-status.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 import { createServices, type Services } from '../services.js';
+import { apolloHttpHandler, urlSearch } from './apollo-http.js';
 import { drainHttpServer } from './drain.js';
 import { envelopePlugin, httpEnvelope } from './envelope.js';
 import { examplesRouter } from './examples.js';
@@ -278,7 +278,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     // Method, content types, the JSON body and its fields: a malformed envelope is refused here.
     ...httpEnvelope({ bodyLimitBytes: config.http.bodyLimitBytes }),
     queryLengthLimit(config.graphql.maxQueryChars),
-    expressMiddleware(apollo, {
+    apolloHttpHandler(apollo, {
       context: async ({ req }): Promise<RequestContext> => {
         const em = db.fork();
         const { client, authFailure } = await authenticate(services, em, req.headers.authorization);
@@ -586,12 +586,6 @@ function queryLengthLimit(maxChars: number) {
     if (query === undefined || query.length <= maxChars) return next();
     res.status(400).json({ errors: [queryTooLong(maxChars)] });
   };
-}
-
-/** The query string of a request URL, `?` included, as Apollo's Express integration reads it. */
-function urlSearch(url: string): string {
-  const start = url.indexOf('?');
-  return start === -1 ? '' : url.slice(start);
 }
 
 /** Body-parser and other HTTP-level failures as JSON errors, never HTML or stack traces. */

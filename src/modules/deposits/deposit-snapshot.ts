@@ -2,6 +2,7 @@
 // rows, live notifications and the API's Deposit objects are made from.
 
 import type { DepositStatus, ProviderName, Rail, RefundStatus } from '../../providers/provider.js';
+import { isoString } from '../../lib/iso-time.js';
 import { canonicalDecimal } from '../../lib/money.js';
 import type { Deposit } from './deposit.entity.js';
 
@@ -91,11 +92,11 @@ export function toDepositSnapshot(deposit: DepositFacts): DepositSnapshot {
     metadata: deposit.metadata ? { ...deposit.metadata } : null,
     approvedAt: iso(deposit.approvedAt),
     creditClaimedAt: iso(deposit.creditClaimedAt),
-    createdAt: deposit.createdAt.toISOString(),
-    updatedAt: deposit.updatedAt.toISOString(),
+    createdAt: isoString(deposit.createdAt),
+    updatedAt: isoString(deposit.updatedAt),
   };
 }
 
 function iso(value: Date | null | undefined): string | null {
-  return value ? value.toISOString() : null;
+  return value ? isoString(value) : null;
 }

@@ -2,6 +2,7 @@
 // rows, live notifications and the API's Refund objects are made from.
 
 import type { RefundStatus } from '../../providers/provider.js';
+import { isoString } from '../../lib/iso-time.js';
 import { canonicalDecimal } from '../../lib/money.js';
 import type { Refund } from './refund.entity.js';
 
@@ -45,7 +46,7 @@ export function toRefundSnapshot(refund: RefundFacts): RefundSnapshot {
     amount: canonicalDecimal(refund.amount, refund.currency),
     currency: refund.currency,
     reason: refund.reason ?? null,
-    createdAt: refund.createdAt.toISOString(),
-    updatedAt: refund.updatedAt.toISOString(),
+    createdAt: isoString(refund.createdAt),
+    updatedAt: isoString(refund.updatedAt),
   };
 }
