@@ -525,10 +525,9 @@ export class ConnectionsByClient {
 
   /** `authorization` as an open connection of the client already holds it, when one holds the same: one string for both. */
   sharedAuthorization(clientId: string, authorization: unknown): unknown {
-    const set = this.byClient.get(clientId);
-    if (!set) return authorization;
-    for (const other of set) return other.authorization === authorization ? other.authorization : authorization;
-    return authorization;
+    // One open connection of the client is enough to compare with: all of them share one string.
+    const other = this.byClient.get(clientId)?.values().next().value;
+    return other && other.authorization === authorization ? other.authorization : authorization;
   }
 
   /** Closes every socket of the client; returns how many. */

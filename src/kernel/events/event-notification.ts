@@ -46,11 +46,15 @@ const everySubjectFilters = new WeakMap<Viewer, Partial<Record<SubjectType, Subj
  * function: idle subscriptions are many, and a closure with its context is some 100 bytes each.
  */
 export function subjectUpdates(viewer: Viewer, subjectType: SubjectType, id?: string): SubjectUpdateFilter {
-  if (id) return (event) => event.subjectType === subjectType && Boolean(event.snapshot) && event.subjectId === id && maySee(viewer, subjectType, event);
+  if (id) return updatesOf(viewer, subjectType, id);
   let filters = everySubjectFilters.get(viewer);
   if (!filters) {
     filters = {};
     everySubjectFilters.set(viewer, filters);
   }
-  return (filters[subjectType] ??= (event) => event.subjectType === subjectType && Boolean(event.snapshot) && maySee(viewer, subjectType, event));
+  return (filters[subjectType] ??= updatesOf(viewer, subjectType));
+}
+
+function updatesOf(viewer: Viewer, subjectType: SubjectType, id?: string): SubjectUpdateFilter {
+  return (event) => event.subjectType === subjectType && Boolean(event.snapshot) && (id === undefined || event.subjectId === id) && maySee(viewer, subjectType, event);
 }

@@ -3,10 +3,10 @@
 import { LockMode } from '@mikro-orm/core';
 import { deferredDeliveriesRelease } from '../../kernel/inbox/deferred.js';
 import type { Reaction, SubjectKind } from '../../kernel/transitions.js';
-import { columnList } from '../../db/plain-rows.js';
 import { Money } from '../../lib/money.js';
 import type { DepositStatus, ProviderName } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
+import { versionedDepositColumns } from './written-deposits.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
 import { depositStateMachine } from './deposit-status.js';
 
@@ -38,9 +38,6 @@ export interface DepositChange {
 }
 
 export const DEPOSIT_STATUS_CHANGED = 'deposit.status_changed';
-
-/** The column a plain row's change returns its new version (`xmin`) in, beside the snapshot's columns. */
-export const ROW_VERSION = 'row_version';
 
 /** Webhooks and the card settle answer carry the status, not the details (spec: Webhook event envelope). */
 export const FETCH_DEPOSIT_DETAILS = 'deposit.fetch_details';
@@ -126,7 +123,7 @@ export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, D
     const managed = deposit instanceof Deposit;
     // The deposit as it will stand, for the event's snapshot: the row and its event are written by
     // one statement, and a managed entity is then refreshed from what it returns. A plain row comes
-    // back as the snapshot's columns with its version (`ROW_VERSION`): a webhook hands it to the
+    // back as the snapshot's columns with its version (`versionedDepositColumns`): a webhook hands it to the
     // detail fetch that follows (written-deposits.ts).
     const next = {
       status: change.status,
@@ -147,7 +144,7 @@ export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, D
       statement: {
         sql: `update deposit set status = ?, provider_status = ?, decline_reason = ?, status_reason = ?, fee = ?, net = ?, approved_at = ?,
                 provider_reference = ?, payment_reference = ?, updated_at = ?
-              where id = ? returning ${managed ? '*' : `${columnList(tx, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)}, xmin::text as ${ROW_VERSION}`}`,
+              where id = ? returning ${managed ? '*' : versionedDepositColumns(tx)}`,
         params: [next.status, next.providerStatus, next.declineReason, next.statusReason, next.fee, next.net, next.approvedAt, next.providerReference, next.paymentReference, next.updatedAt, deposit.id],
       },
       ...(managed ? { merge: (returned: Record<string, unknown>) => tx.map(Deposit, returned) } : {}),

@@ -11,9 +11,8 @@ import { isId } from '../../lib/ids.js';
 import type { Money } from '../../lib/money.js';
 import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
-import { depositTransitions, LOCKED_DEPOSIT_PROPERTIES, ROW_VERSION, type LockedDeposit } from './deposit-transitions.js';
-import type { DepositFacts } from './deposit-snapshot.js';
-import type { WrittenDeposits } from './written-deposits.js';
+import { depositTransitions, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
+import { versionedDeposit, type WrittenDeposits } from './written-deposits.js';
 
 type DepositSubject = Extract<WebhookEvent['subject'], { kind: 'deposit' }>;
 
@@ -65,7 +64,10 @@ export function depositWebhookHandler(deps: DepositWebhookDependencies): Webhook
         case 'applied':
           // The change is this transaction's last write to the deposit (the inbox then commits):
           // its row as returned is what the detail fetch would read, until anything changes it.
-          if (deps.written && result.returned) handOff(tx, deps.written, result.returned);
+          if (deps.written && result.returned) {
+            const written = versionedDeposit(tx, result.returned);
+            if (written) deps.written.remember(written);
+          }
           return { ...applied, recorded: context.outcome !== undefined };
         case 'noop':
         case 'stale':
@@ -78,12 +80,6 @@ export function depositWebhookHandler(deps: DepositWebhookDependencies): Webhook
       }
     },
   };
-}
-
-/** Keeps the row a change returned, with its version, for the detail fetch the change scheduled. */
-function handOff(tx: SqlEntityManager, written: WrittenDeposits, returned: Record<string, unknown>): void {
-  const { [ROW_VERSION]: version, ...columns } = returned;
-  if (typeof version === 'string') written.remember(plainRow<DepositFacts>(tx, Deposit, columns), version);
 }
 
 /** A report of a status to apply: not of the other mode's account, and not a payment-level `refunded`. */

@@ -34,7 +34,7 @@ import type { TransitionPath } from '../../kernel/transitions.js';
 import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import { claimDepositCredit, type CreditClaimResult } from './deposit-credit.js';
-import type { WrittenDeposit, WrittenDeposits } from './written-deposits.js';
+import { versionedDeposit, versionedDepositColumns, type WrittenDeposit, type WrittenDeposits } from './written-deposits.js';
 
 /** What `fetchDetails` may be told by its caller. */
 export interface FetchDetailsOptions {
@@ -227,25 +227,21 @@ export class DepositService {
     lock: boolean,
     handed?: WrittenDeposit,
   ): Promise<boolean | typeof ROW_CHANGED> {
-    let read: DepositFacts;
-    let version: unknown;
     // Only for the deposit this read would find: the same id, provider and account.
-    if (!lock && handed && handed.row.id === depositId && handed.row.provider === held.provider && handed.row.merchantAccount === held.merchantAccount) {
-      ({ row: read, version } = handed);
-    } else {
-      // A plain row: nothing here needs the entity, and nothing is left for a flush.
-      const [row] = await em.execute<Array<Record<string, unknown>>>(
-        `select ${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)}, xmin::text as row_version from deposit where id = ? and provider = ? and merchant_account = ?${lock ? ' for update' : ''}`,
-        [depositId, held.provider, held.merchantAccount],
-      );
-      if (!row) {
-        this.deps.logger.warn({ depositId, reason: 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
-        return false;
-      }
-      const { row_version: readVersion, ...columns } = row;
-      read = plainRow<DepositFacts>(em, Deposit, columns);
-      version = readVersion;
+    const usable = !lock && handed?.row.id === depositId && handed.row.provider === held.provider && handed.row.merchantAccount === held.merchantAccount;
+    // A plain row: nothing here needs the entity, and nothing is left for a flush.
+    const [row] = usable
+      ? []
+      : await em.execute<Array<Record<string, unknown>>>(
+          `select ${versionedDepositColumns(em)} from deposit where id = ? and provider = ? and merchant_account = ?${lock ? ' for update' : ''}`,
+          [depositId, held.provider, held.merchantAccount],
+        );
+    const found = usable ? handed : row && versionedDeposit(em, row);
+    if (!found) {
+      this.deps.logger.warn({ depositId, reason: 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
+      return false;
     }
+    const { row: read, version } = found;
     const inCurrency = (money: Money | undefined) => (money && money.currency === read.currency ? money.toDecimal() : undefined);
     const next = {
       fee: inCurrency(truth.fee) ?? read.fee ?? null,

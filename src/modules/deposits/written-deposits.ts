@@ -1,12 +1,29 @@
 // The deposit rows this instance's webhooks just wrote, each with the row version it was written
 // as, handed to the detail fetch that follows so that it writes without reading the row again.
 
-import type { DepositFacts } from './deposit-snapshot.js';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { columnList, plainRow } from '../../db/plain-rows.js';
+import { Deposit } from './deposit.entity.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, type DepositFacts } from './deposit-snapshot.js';
 
 /** A deposit row as one statement wrote and returned it, and that row version's `xmin`. */
 export interface WrittenDeposit {
   row: DepositFacts;
   version: string;
+}
+
+/**
+ * The columns of a deposit row as the snapshot reads them, and the row version (`xmin`) as
+ * `row_version`: what the detail fetch reads, and what a change of a plain row returns.
+ */
+export function versionedDepositColumns(em: SqlEntityManager): string {
+  return `${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)}, xmin::text as row_version`;
+}
+
+/** A row read or returned with `versionedDepositColumns`: the deposit and its version (undefined for any other row). */
+export function versionedDeposit(em: SqlEntityManager, selected: Record<string, unknown>): WrittenDeposit | undefined {
+  const { row_version: version, ...columns } = selected;
+  return typeof version === 'string' ? { row: plainRow<DepositFacts>(em, Deposit, columns), version } : undefined;
 }
 
 /** Rows kept at most; the oldest go first (a follow-up taken by another instance never takes its row here). */
@@ -29,10 +46,10 @@ export class WrittenDeposits {
 
   constructor(private readonly capacity = DEFAULT_CAPACITY) {}
 
-  /** Keeps `row` as written at `version`, replacing an older one of the same deposit. */
-  remember(row: DepositFacts, version: string): void {
-    this.rows.delete(row.id);
-    this.rows.set(row.id, { row, version });
+  /** Keeps a row as written at its version, replacing an older one of the same deposit. */
+  remember(written: WrittenDeposit): void {
+    this.rows.delete(written.row.id);
+    this.rows.set(written.row.id, written);
     if (this.rows.size > this.capacity) this.rows.delete(this.rows.keys().next().value!);
   }
 
@@ -41,9 +58,5 @@ export class WrittenDeposits {
     const written = this.rows.get(depositId);
     if (written) this.rows.delete(depositId);
     return written;
-  }
-
-  get size(): number {
-    return this.rows.size;
   }
 }
