@@ -1,23 +1,27 @@
-// Apollo Server behind Express: what @as-integrations/express5 does, with the answer written by
-// Node's `res.end` instead of Express's `res.send`. `res.send` parses and formats the content type
-// Apollo already set (to add the charset it has), and copies every answer over 1,000 characters
-// into a Buffer first (to count its bytes): for a page of deposits, a copy of the whole JSON on
-// each request. Node counts the bytes of a single `end` itself and sends the Content-Length.
+// Apollo Server on node:http's own request and response: what @as-integrations/express5 does,
+// for a request Express routed or one served before it (src/server/envelope.ts), with the answer
+// written by Node's `res.end` instead of Express's `res.send`. `res.send` parses and formats the
+// content type Apollo already set (to add the charset it has), and copies every answer over 1,000
+// characters into a Buffer first (to count its bytes): for a page of deposits, a copy of the whole
+// JSON on each request. Node counts the bytes of a single `end` itself and sends the Content-Length.
 
+import type { ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from '@apollo/server';
-import type { Request, Response } from 'express';
+import type { GraphqlHttpRequest } from './envelope.js';
 
 export interface ApolloHttpOptions<TContext extends BaseContext> {
-  context: (args: { req: Request; res: Response }) => Promise<TContext>;
+  context: (args: { req: GraphqlHttpRequest; res: ServerResponse }) => Promise<TContext>;
 }
 
 /** The `/graphql` handler: the request as Apollo's HTTPGraphQLRequest, its answer as the HTTP response. */
 export function apolloHttpHandler<TContext extends BaseContext>(server: ApolloServer<TContext>, options: ApolloHttpOptions<TContext>) {
   server.assertStarted('apolloHttpHandler()');
-  return async (req: Request, res: Response): Promise<void> => {
-    if (!('body' in req)) {
-      // The envelope middleware parses every body first; this is a wiring mistake, not a caller's.
-      res.status(500).json({ errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+  return async (req: GraphqlHttpRequest, res: ServerResponse): Promise<void> => {
+    if (req.method === 'POST' && req.body === undefined) {
+      // The envelope parses every POST body first; this is a wiring mistake, not a caller's.
+      const text = JSON.stringify({ errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
       return;
     }
     const headers = new HeaderMap();
@@ -26,9 +30,9 @@ export function apolloHttpHandler<TContext extends BaseContext>(server: ApolloSe
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
     const httpGraphQLRequest: HTTPGraphQLRequest = {
-      method: req.method.toUpperCase(),
+      method: req.method!.toUpperCase(),
       headers,
-      search: urlSearch(req.url),
+      search: urlSearch(req.url!),
       body: req.body,
     };
     const response = await server.executeHTTPGraphQLRequest({ httpGraphQLRequest, context: () => options.context({ req, res }) });

@@ -2,33 +2,158 @@
 // the JSON body and the GET parameters, refused before Apollo sees them; and an Apollo plugin for
 // what needs the parsed document (which operation runs, and whether it may run on this transport).
 // Every refusal is a 4xx with a code of its own, logged only on the request's info line.
+//
+// A POST in the form every client sends (`usualGraphqlPost`) is read here on node:http's own
+// objects, before Express; any other request to /graphql goes through Express's handlers
+// (`httpEnvelope`). Both give the same answers, refusals included.
 
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { RequestContext, RequestLineFields } from '../graphql/context.js';
 import { checkEnvelope, checkTransport, httpRefusals, refusalBody, refusalError, resolveOperation, type EnvelopeRefusal } from '../graphql/envelope.js';
+import { QUERY_TOO_LONG, queryTooLong } from '../graphql/limits.js';
+import { readBody } from '../lib/http.js';
 
 /** Headers that make a browser send a preflight first (Apollo's csrfPrevention accepts either). */
 const PREFLIGHT_HEADERS = ['apollo-require-preflight', 'x-apollo-operation-name'];
 const GET_PARAMETERS = ['query', 'operationName', 'variables', 'extensions', 'documentId'] as const;
+
+/** A request as the envelope leaves it for Apollo: its JSON body parsed (a GET's is undefined). */
+export type GraphqlHttpRequest = IncomingMessage & { body?: unknown; line?: RequestLineFields };
 
 /** True for `application/json`, whatever its parameters (the body parser checks the charset). */
 function isJson(contentType: string | undefined): boolean {
   return contentType?.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
-function refuse(req: Request, res: Response, refused: EnvelopeRefusal): void {
-  const line = (req as Request & { line?: RequestLineFields }).line;
-  if (line) line.refusal = refused.code;
-  if (refused.headers) res.set(refused.headers);
-  res.status(refused.status).json(refusalBody(refused));
+/** A JSON answer as Express's `res.json` writes it: UTF-8, with its length. */
+function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function refuse(req: GraphqlHttpRequest, res: ServerResponse, refused: EnvelopeRefusal): void {
+  if (req.line) req.line.refusal = refused.code;
+  sendJson(res, refused.status, refusalBody(refused), refused.headers);
+}
+
+/** The refusal of a POST's parsed body: a batch, not an object, or a malformed envelope field. */
+function postBodyRefusal(parsed: unknown): EnvelopeRefusal | undefined {
+  if (Array.isArray(parsed)) return httpRefusals.batch();
+  if (typeof parsed !== 'object' || parsed === null) return httpRefusals.malformedJson();
+  return checkEnvelope(parsed as Record<string, unknown>, 'http-post');
 }
 
 /**
- * The handlers that come before Apollo on /graphql: method and content types, the JSON body
- * (parsed here, with its errors answered here), then the envelope's fields.
+ * Answers 400 to a query text longer than `maxChars` before Apollo parses it (parsing cost grows
+ * with the text, and the token limit only stops the parser part-way through); true if it did.
  */
-export function httpEnvelope(options: { bodyLimitBytes: number }): Array<RequestHandler | ((error: unknown, req: Request, res: Response, next: NextFunction) => void)> {
+function refuseLongQuery(req: GraphqlHttpRequest, res: ServerResponse, queryParameter: unknown, maxChars: number): boolean {
+  const { body } = req;
+  const fromBody = typeof body === 'object' && body !== null && 'query' in body ? body.query : undefined;
+  const query = typeof fromBody === 'string' ? fromBody : typeof queryParameter === 'string' ? queryParameter : undefined;
+  if (query === undefined || query.length <= maxChars) return false;
+  if (req.line) req.line.refusal = QUERY_TOO_LONG;
+  sendJson(res, 400, { errors: [queryTooLong(maxChars)] });
+  return true;
+}
+
+export interface HttpEnvelopeOptions {
+  /** Largest JSON body read (`BODY_LIMIT_BYTES`). */
+  bodyLimitBytes: number;
+  /** Longest query text parsed (`GRAPHQL_MAX_QUERY_CHARS`). */
+  maxQueryChars: number;
+}
+
+/**
+ * The Content-Type values of a POST body read by `readUsualGraphqlPost`: JSON with no charset or
+ * UTF-8's. Any other (another charset, which Express's body parser decodes or refuses) goes through Express.
+ */
+const USUAL_CONTENT_TYPES: ReadonlySet<string | undefined> = new Set([
+  'application/json',
+  'application/json; charset=utf-8',
+  'application/json;charset=utf-8',
+  'application/json; charset=UTF-8',
+  'application/json;charset=UTF-8',
+]);
+
+/** Accept values that take a JSON answer as they are written by fetch, curl and the GraphQL clients; none, too. */
+const USUAL_ACCEPTS: ReadonlySet<string | undefined> = new Set([
+  undefined,
+  '*/*',
+  'application/json',
+  'application/graphql-response+json',
+  'application/graphql-response+json, application/json',
+  'application/graphql-response+json,application/json',
+  'application/graphql-response+json, application/json;q=0.9',
+  'application/graphql-response+json,application/json;q=0.9',
+  'application/json, multipart/mixed',
+  'multipart/mixed; deferSpec=20220824, application/json',
+  'application/graphql-response+json, application/json, multipart/mixed',
+]);
+
+/**
+ * True for `POST /graphql` in the form clients send it: JSON in UTF-8, its length declared and
+ * no Content-Encoding (which Express's body parser inflates), an Accept a JSON answer meets.
+ * Such a request is served by `readUsualGraphqlPost` and Apollo, without Express, whose
+ * per-request work (its request and response prototypes, the router's walk, the body parser)
+ * cost more CPU than the request needs.
+ */
+export function usualGraphqlPost(req: IncomingMessage): boolean {
+  if (req.method !== 'POST' || req.url !== '/graphql') return false;
+  const { headers } = req;
+  return (
+    USUAL_CONTENT_TYPES.has(headers['content-type']) &&
+    USUAL_ACCEPTS.has(headers.accept) &&
+    headers['content-length'] !== undefined &&
+    headers['transfer-encoding'] === undefined &&
+    headers['content-encoding'] === undefined
+  );
+}
+
+/**
+ * Reads the body of a `usualGraphqlPost` into `req.body` and checks it as `httpEnvelope` does
+ * through Express: a body over the limit, JSON that does not parse, a batch or a malformed field, a
+ * query text too long, each answered here with the same refusal. True when Apollo may take it.
+ */
+export async function readUsualGraphqlPost(req: GraphqlHttpRequest, res: ServerResponse, options: HttpEnvelopeOptions): Promise<boolean> {
+  const refuseWith = (refused: EnvelopeRefusal): false => {
+    refuse(req, res, refused);
+    return false;
+  };
+  // Refused unread, as the body parser does it: the length is declared (the parser holds the body to it).
+  if (Number(req.headers['content-length']) > options.bodyLimitBytes) return refuseWith(httpRefusals.tooLarge(options.bodyLimitBytes));
+  let text: string;
+  try {
+    text = (await readBody(req, options.bodyLimitBytes)).toString('utf8');
+  } catch {
+    // The client went away mid-body: the body parser's error, answered as jsonErrors answers it.
+    if (!res.headersSent && !res.destroyed) sendJson(res, 400, { errors: [{ message: 'Request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+    return false;
+  }
+  // What the body parser reads: a leading byte-order mark dropped, an empty body as an empty object.
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let parsed: unknown = {};
+  if (text.length > 0) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return refuseWith(httpRefusals.malformedJson());
+    }
+  }
+  const refused = postBodyRefusal(parsed);
+  if (refused) return refuseWith(refused);
+  req.body = parsed;
+  return !refuseLongQuery(req, res, undefined, options.maxQueryChars);
+}
+
+/**
+ * The handlers that come before Apollo on /graphql through Express: method and content types, the
+ * JSON body (parsed here, with its errors answered here), the envelope's fields, then the query's length.
+ */
+export function httpEnvelope(options: HttpEnvelopeOptions): Array<RequestHandler | ((error: unknown, req: Request, res: Response, next: NextFunction) => void)> {
   const acceptable = ['application/json', 'application/graphql-response+json'];
   const head = (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'POST') return refuse(req, res, httpRefusals.method());
@@ -54,35 +179,34 @@ export function httpEnvelope(options: { bodyLimitBytes: number }): Array<Request
     next(error);
   };
   const fields = (req: Request, res: Response, next: NextFunction) => {
-    let given: Record<string, unknown>;
     if (req.method === 'POST') {
-      const parsed: unknown = req.body;
-      if (Array.isArray(parsed)) return refuse(req, res, httpRefusals.batch());
-      if (typeof parsed !== 'object' || parsed === null) return refuse(req, res, httpRefusals.malformedJson());
-      given = parsed as Record<string, unknown>;
-    } else {
-      const parameters = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
-      given = {};
-      for (const name of GET_PARAMETERS) {
-        const values = parameters.getAll(name);
-        if (values.length > 1) return refuse(req, res, httpRefusals.repeated(name));
-        if (values.length === 0) continue;
-        if (name === 'variables' || name === 'extensions') {
-          try {
-            given[name] = JSON.parse(values[0]!);
-          } catch {
-            return refuse(req, res, httpRefusals.parameterNotJson(name));
-          }
-        } else {
-          given[name] = values[0];
+      const refused = postBodyRefusal(req.body);
+      return refused ? refuse(req, res, refused) : next();
+    }
+    const parameters = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
+    const given: Record<string, unknown> = {};
+    for (const name of GET_PARAMETERS) {
+      const values = parameters.getAll(name);
+      if (values.length > 1) return refuse(req, res, httpRefusals.repeated(name));
+      if (values.length === 0) continue;
+      if (name === 'variables' || name === 'extensions') {
+        try {
+          given[name] = JSON.parse(values[0]!);
+        } catch {
+          return refuse(req, res, httpRefusals.parameterNotJson(name));
         }
+      } else {
+        given[name] = values[0];
       }
     }
-    const refused = checkEnvelope(given, req.method === 'GET' ? 'http-get' : 'http-post');
+    const refused = checkEnvelope(given, 'http-get');
     if (refused) return refuse(req, res, refused);
     next();
   };
-  return [head, body, bodyErrors, fields];
+  const queryLength = (req: Request, res: Response, next: NextFunction) => {
+    if (!refuseLongQuery(req, res, req.query.query, options.maxQueryChars)) next();
+  };
+  return [head, body, bodyErrors, fields, queryLength];
 }
 
 /**

@@ -17,7 +17,7 @@ import { entities } from '../entities.js';
 import { compiledExecution } from '../graphql/compiled-execution.js';
 import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type RequestLineFields } from '../graphql/context.js';
 import { createFormatError } from '../graphql/errors.js';
-import { armorLimits, maxMoneyFieldsRule, queryTooLong } from '../graphql/limits.js';
+import { armorLimits, maxMoneyFieldsRule } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema/schema.js';
 import { TrustedDocuments } from '../graphql/trusted-documents.js';
 import { listenAs } from '../lib/http.js';
@@ -37,7 +37,7 @@ import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 import { createServices, type Services } from '../services.js';
 import { apolloHttpHandler, urlSearch } from './apollo-http.js';
 import { drainHttpServer } from './drain.js';
-import { envelopePlugin, httpEnvelope } from './envelope.js';
+import { envelopePlugin, httpEnvelope, readUsualGraphqlPost, usualGraphqlPost, type GraphqlHttpRequest } from './envelope.js';
 import { examplesRouter } from './examples.js';
 import { graphiqlPage } from './graphiql.js';
 import { attachGraphqlWs } from './graphql-ws.js';
@@ -160,21 +160,33 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   app.set('etag', false);
   app.set('trust proxy', false);
   const serveWebhook = webhookHandler({ db, services, metrics, logger, bodyLimitBytes: config.http.webhookBodyLimitBytes, rejectedKeepPerAccount: config.http.webhookRejectedKeep });
+  const envelopeOptions = { bodyLimitBytes: config.http.bodyLimitBytes, maxQueryChars: config.graphql.maxQueryChars };
+  // What jsonErrors does for a route that throws, for the requests served before Express.
+  const unhandled = (res: ServerResponse) => (error: unknown) => {
+    logger.error({ err: error }, 'unhandled HTTP error');
+    if (!res.headersSent) answer(res, 500, { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    else res.destroy();
+  };
+  // The two requests that make most of the traffic, a GraphQL POST and a provider's delivery, are
+  // served before Express in their usual form: Express's per-request work (its request and
+  // response prototypes, the router's walk past the probes, the body parser) cost more CPU than
+  // either needs. They have the same request id, log line, metrics and answers as the rest.
   const httpServer = createServer((req, res) => {
+    if (usualGraphqlPost(req)) {
+      startRequestLog(logger, req, res, GRAPHQL_PATH);
+      metrics.observeResponse(req, res, () => GRAPHQL_PATH);
+      servePost(req, res).catch(unhandled(res));
+      return;
+    }
     const path = webhookPath(req.method, req.url);
     if (!path) return void app(req, res);
-    // A provider's delivery in the usual form skips Express, whose per-request work (its request
-    // and response prototypes, the router's walk past the probes and the GraphQL stack) cost more
-    // CPU than the route needs; it has the same request id, log line and metrics as the rest.
     startRequestLog(logger, req, res, path.pathname);
     metrics.observeResponse(req, res, () => WEBHOOK_ROUTE);
-    serveWebhook(req, res, path).catch((error: unknown) => {
-      // What jsonErrors does for a route that throws.
-      logger.error({ err: error }, 'unhandled HTTP error');
-      if (!res.headersSent) answer(res, 500, { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
-      else res.destroy();
-    });
+    serveWebhook(req, res, path).catch(unhandled(res));
   });
+  const servePost = async (req: GraphqlHttpRequest, res: ServerResponse): Promise<void> => {
+    if (await readUsualGraphqlPost(req, res, envelopeOptions)) await serveGraphql(req, res);
+  };
   let ready = false;
   let sandboxHost: SandboxHost | undefined;
 
@@ -273,38 +285,35 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   const examples = config.env === 'production' ? undefined : examplesRouter({ webCashierKey: demoClients.find((client) => client.name.startsWith('web-cashier'))?.key ?? undefined });
   if (examples) app.use('/examples', examples);
 
-  app.use(
-    '/graphql',
-    // Method, content types, the JSON body and its fields: a malformed envelope is refused here.
-    ...httpEnvelope({ bodyLimitBytes: config.http.bodyLimitBytes }),
-    queryLengthLimit(config.graphql.maxQueryChars),
-    apolloHttpHandler(apollo, {
-      context: async ({ req }): Promise<RequestContext> => {
-        const em = db.fork();
-        const { client, authFailure } = await authenticate(services, em, req.headers.authorization);
-        const { id: requestId, line: requestLine } = req as RequestWithLog;
-        if (client) requestLine.clientId = client.id;
-        // Refused before Apollo reads the document (a request hook's error would be a 500).
-        const refusal = trustedDocuments.refusalForHttp({ method: req.method, body: req.body, search: urlSearch(req.url) }, client);
-        if (refusal) throw refusal;
-        return new HttpRequestContext(
-          {
-            requestId,
-            requestLine,
-            em,
-            client,
-            authFailure,
-            viewer: client ?? NO_VIEWER,
-            services,
-            introspectionAllowed: development || Boolean(client?.isAdmin()),
-            ...(typeof req.headers['idempotency-key'] === 'string' ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
-          },
-          // Made on first use (the audit line of a mutation, say): a query that logs nothing makes none.
-          lazyChild(() => logger, client ? { requestId, clientId: client.id } : { requestId }),
-        );
-      },
-    }),
-  );
+  const serveGraphql = apolloHttpHandler(apollo, {
+    context: async ({ req }): Promise<RequestContext> => {
+      const em = db.fork();
+      const { client, authFailure } = await authenticate(services, em, req.headers.authorization);
+      const { id: requestId, line: requestLine } = req as RequestWithLog;
+      if (client) requestLine.clientId = client.id;
+      // Refused before Apollo reads the document (a request hook's error would be a 500).
+      const refusal = trustedDocuments.refusalForHttp({ method: req.method!, body: req.body, search: urlSearch(req.url!) }, client);
+      if (refusal) throw refusal;
+      return new HttpRequestContext(
+        {
+          requestId,
+          requestLine,
+          em,
+          client,
+          authFailure,
+          viewer: client ?? NO_VIEWER,
+          services,
+          introspectionAllowed: development || Boolean(client?.isAdmin()),
+          ...(typeof req.headers['idempotency-key'] === 'string' ? { idempotencyKey: req.headers['idempotency-key'] } : {}),
+        },
+        // Made on first use (the audit line of a mutation, say): a query that logs nothing makes none.
+        lazyChild(() => logger, client ? { requestId, clientId: client.id } : { requestId }),
+      );
+    },
+  });
+  // Every other request to /graphql (a GET, another content type or charset, an encoded body):
+  // method, content types, the JSON body and its fields, checked by Express's handlers.
+  app.use(GRAPHQL_PATH, ...httpEnvelope(envelopeOptions), serveGraphql);
   // After /graphql, whose requests then never walk the webhook routes (a cost on every request);
   // only the request forms the server's own dispatch leaves to Express come here (webhookPath).
   // No body parser runs for webhook paths before it: they are verified on the exact bytes received.
@@ -428,7 +437,7 @@ function loopbackFor(host: string): string {
   return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 }
 
-type RequestWithLog = Request & { id: string; log: Logger; line: RequestLineFields };
+type RequestWithLog = IncomingMessage & { id: string; log: Logger; line: RequestLineFields };
 
 /**
  * An HTTP request's context. Its logger is a getter on the prototype, not on the object: Apollo
@@ -475,6 +484,9 @@ function noStore(): ApolloServerPlugin<RequestContext> {
   };
 }
 
+
+/** Where GraphQL is served, over HTTP and graphql-ws. */
+const GRAPHQL_PATH = '/graphql';
 
 /** Paths probed by load balancers and monitoring, logged at debug when they answer well. */
 const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
@@ -571,20 +583,6 @@ function requestLineOperation(): ApolloServerPlugin<RequestContext> {
         },
       };
     },
-  };
-}
-
-/**
- * Refuses a query text longer than `maxChars` with 400 before Apollo parses it: parsing cost grows
- * with the text, and the token limit only stops the parser part-way through.
- */
-function queryLengthLimit(maxChars: number) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    const body: unknown = req.body;
-    const fromBody = typeof body === 'object' && body !== null && 'query' in body ? body.query : undefined;
-    const query = typeof fromBody === 'string' ? fromBody : typeof req.query.query === 'string' ? req.query.query : undefined;
-    if (query === undefined || query.length <= maxChars) return next();
-    res.status(400).json({ errors: [queryTooLong(maxChars)] });
   };
 }
 

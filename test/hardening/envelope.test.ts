@@ -63,6 +63,8 @@ const HTTP_CASES: HttpCase[] = [
   { name: 'a simple cross-site GET', method: 'GET', search: { query: VIEWER }, status: 400, code: 'CSRF_PREFLIGHT_REQUIRED', message: /Apollo-Require-Preflight/ },
   { name: 'JSON cut short', body: '{"query": "{ viewer', status: 400, code: 'MALFORMED_JSON', message: /not a JSON object/ },
   { name: 'a JSON string for a body', body: '"{ viewer { id } }"', status: 400, code: 'MALFORMED_JSON', message: /not a JSON object/ },
+  { name: 'an empty body', body: '', status: 400, code: 'QUERY_MISSING', message: /Send "query"/ },
+  { name: 'a query text over the length limit', body: { query: `# ${'x'.repeat(20_000)}\n${VIEWER}` }, status: 400, code: 'QUERY_TOO_LONG', message: /longer than 20000 characters/ },
   { name: 'a body over the size limit', body: { query: VIEWER, variables: { padding: 'x'.repeat(200_000) } }, status: 413, code: 'PAYLOAD_TOO_LARGE', message: /larger than 102400 bytes/ },
   { name: 'a batch', body: [{ query: VIEWER }, { query: VIEWER }], status: 400, code: 'BATCH_NOT_SUPPORTED', message: /one operation per request/ },
   { name: 'no query', body: { variables: {} }, status: 400, code: 'QUERY_MISSING', message: /Send "query"/ },
@@ -88,9 +90,16 @@ const HTTP_CASES: HttpCase[] = [
   { name: 'a GET with variables that are not JSON', method: 'GET', search: { query: VIEWER, variables: '{' }, headers: { 'apollo-require-preflight': 'true' }, status: 400, code: 'INVALID_VARIABLES', message: /not valid JSON/ },
 ];
 
-async function sendHttp(one: HttpCase): Promise<{ status: number; headers: Headers; body: any }> {
+/**
+ * How a request reaches the envelope: a POST in its usual form (JSON in UTF-8 to `/graphql`) is
+ * served before Express; the same request with a query string goes through Express's handlers.
+ */
+type Form = 'usual' | 'through Express';
+
+async function sendHttp(one: HttpCase, form: Form = 'usual'): Promise<{ status: number; headers: Headers; body: any }> {
   const method = one.method ?? 'POST';
   const url = new URL(t.gateway.graphqlUrl);
+  if (form === 'through Express') url.searchParams.set('form', 'express');
   for (const [name, value] of Object.entries(one.search ?? {})) for (const item of [value].flat()) url.searchParams.append(name, item);
   const headers: Record<string, string> = { ...(method === 'GET' ? {} : { 'content-type': 'application/json' }), ...one.headers };
   // fetch sends text/plain for a string body unless told otherwise; an empty value means no header.
@@ -100,13 +109,20 @@ async function sendHttp(one: HttpCase): Promise<{ status: number; headers: Heade
   return { status: response.status, headers: response.headers, body: JSON.parse(await response.text()) };
 }
 
+const FORMS: Form[] = ['usual', 'through Express'];
+
 describe('a malformed envelope over HTTP', () => {
-  it.each(HTTP_CASES)('$name: $status $code, logged at info', async (one) => {
-    const { result, lines } = await logsDuring(() => sendHttp(one), (lines) => lines.some((line) => line.msg === 'request completed'));
+  it.each(HTTP_CASES.flatMap((one) => FORMS.map((form) => ({ ...one, form }))))('$name ($form): $status $code, logged at info', async ({ form, ...one }) => {
+    const { result, lines } = await logsDuring(() => sendHttp(one, form), (lines) => lines.some((line) => line.msg === 'request completed'));
     expect(result.body).toEqual({ errors: [{ message: expect.stringMatching(one.message), extensions: { code: one.code } }] });
     expect(result.status).toBe(one.status);
     expectQuiet(lines);
     expect(lines.find((line) => line.msg === 'request completed')).toMatchObject({ level: 30, status: one.status, refusal: one.code });
+  });
+
+  it.each(FORMS)('reads a body that starts with a byte-order mark (%s), as the JSON body parser does', async (form) => {
+    const answered = await sendHttp({ name: 'BOM', headers: { authorization: `Bearer ${t.keys.webCashier}` }, body: `\uFEFF${JSON.stringify({ query: VIEWER })}`, status: 200, code: '', message: /./ }, form);
+    expect(answered).toMatchObject({ status: 200, body: { data: { viewer: { id: expect.any(String) } } } });
   });
 
   it('names the methods a refused method or GET may use', async () => {
