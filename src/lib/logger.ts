@@ -50,10 +50,17 @@ const REDACT_PATHS = [
 /**
  * A child logger made on first use: pino's `child` (with its redaction set-up) costs CPU, and a
  * request or job that logs nothing at its level should not pay it. `parent` is read then too.
+ * A silent parent is its own child: nothing it or a child of it writes reaches the log, and
+ * no logger's level is changed after it is made.
  */
 export function lazyChild(parent: () => Logger, bindings: Bindings): () => Logger {
   let child: Logger | undefined;
-  return () => (child ??= parent().child(bindings));
+  return () => {
+    if (child) return child;
+    const from = parent();
+    child = from.level === 'silent' ? from : from.child(bindings);
+    return child;
+  };
 }
 
 export interface CreateLoggerOptions {
