@@ -17,3 +17,15 @@ export function isoString(date: Date): string {
   const ms = date.getUTCMilliseconds();
   return `${year}-${TWO_DIGITS[date.getUTCMonth() + 1]}-${TWO_DIGITS[date.getUTCDate()]}T${TWO_DIGITS[date.getUTCHours()]}:${TWO_DIGITS[date.getUTCMinutes()]}:${TWO_DIGITS[date.getUTCSeconds()]}.${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
 }
+
+/** A date as `isoString` writes it, or that text already: what snapshots and API objects carry. */
+export function isoText(value: Date | string): string {
+  return typeof value === 'string' ? value : isoString(value);
+}
+
+/**
+ * `T` with each date property given either as a Date or as the ISO text `isoString` writes for it:
+ * the facts a snapshot is made of, from an entity or from a plain read that kept its dates as text
+ * (src/db/plain-rows.ts, `isoDateRows`).
+ */
+export type WithIsoDates<T> = { [K in keyof T]: Date extends T[K] ? T[K] | string : T[K] };

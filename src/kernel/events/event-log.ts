@@ -6,7 +6,8 @@
 import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { signalCommitted, signalOnCommit } from '../../db/commit-signals.js';
-import { columnList, placeholders, plainRows } from '../../db/plain-rows.js';
+import { isoDateRows, placeholders } from '../../db/plain-rows.js';
+import type { WithIsoDates } from '../../lib/iso-time.js';
 import { visibleEventsWhere, type Viewer } from '../visibility.js';
 import { newId } from '../../lib/ids.js';
 import { PaymentEvent, type PaymentSubjectType } from './payment-event.entity.js';
@@ -133,10 +134,10 @@ const PAYMENT_EVENT_RECORD_PROPERTIES = [
 const PAYMENT_EVENT_RECORD_WITH_DATA: readonly string[] = [...PAYMENT_EVENT_RECORD_PROPERTIES, 'data'];
 
 /**
- * An event row as read without an entity (a PaymentEvent satisfies it too); `data`, the subject
- * snapshot, only when it was asked for.
+ * An event row as read without an entity, its time as ISO text (a PaymentEvent satisfies it too);
+ * `data`, the subject snapshot, only when it was asked for.
  */
-export type PaymentEventRecord = Pick<PaymentEvent, (typeof PAYMENT_EVENT_RECORD_PROPERTIES)[number]> & Partial<Pick<PaymentEvent, 'data'>>;
+export type PaymentEventRecord = WithIsoDates<Pick<PaymentEvent, (typeof PAYMENT_EVENT_RECORD_PROPERTIES)[number]>> & Partial<Pick<PaymentEvent, 'data'>>;
 
 /**
  * How far readers are held back: committed events above the final position wait for older
@@ -286,7 +287,7 @@ export class EventLog {
 
   /**
    * Every event of each subject, oldest first, in one query (for a per-request DataLoader): plain
-   * rows, no entity made or tracked. The subject snapshots (`data`) are read only with `snapshots`.
+   * rows, times as ISO text, no entity made or tracked. The subject snapshots (`data`) are read only with `snapshots`.
    */
   async forSubjects(
     em: SqlEntityManager,
@@ -297,11 +298,11 @@ export class EventLog {
     const grouped = new Map<string, PaymentEventRecord[]>(subjectIds.map((id) => [id, []]));
     if (subjectIds.length === 0) return grouped;
     const ids = [...new Set(subjectIds)];
-    const rows = await plainRows<PaymentEventRecord>(
+    const rows = await isoDateRows<PaymentEventRecord>(
       em,
       PaymentEvent,
-      `select ${columnList(em, PaymentEvent, options.snapshots ? PAYMENT_EVENT_RECORD_WITH_DATA : PAYMENT_EVENT_RECORD_PROPERTIES)} from payment_event
-       where subject_type = ? and subject_id in (${placeholders(ids.length)}) order by position asc`,
+      options.snapshots ? PAYMENT_EVENT_RECORD_WITH_DATA : PAYMENT_EVENT_RECORD_PROPERTIES,
+      `from payment_event where subject_type = ? and subject_id in (${placeholders(ids.length)}) order by position asc`,
       [subjectType, ...ids],
     );
     for (const row of rows) grouped.get(row.subjectId)?.push(row);

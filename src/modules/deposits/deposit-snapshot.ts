@@ -2,7 +2,7 @@
 // rows, live notifications and the API's Deposit objects are made from.
 
 import type { DepositStatus, ProviderName, Rail, RefundStatus } from '../../providers/provider.js';
-import { isoString } from '../../lib/iso-time.js';
+import { isoText, type WithIsoDates } from '../../lib/iso-time.js';
 import { canonicalDecimal } from '../../lib/money.js';
 import type { Deposit } from './deposit.entity.js';
 
@@ -57,8 +57,8 @@ export const DEPOSIT_SNAPSHOT_PROPERTIES = [
   'declineReason', 'qrPayload', 'qrExpiresAt', 'crypto', 'metadata', 'approvedAt', 'creditClaimedAt', 'createdAt', 'updatedAt',
 ] as const satisfies ReadonlyArray<keyof Deposit>;
 
-/** A Deposit entity, or a plain row of `DEPOSIT_SNAPSHOT_PROPERTIES`. */
-export type DepositFacts = Pick<Deposit, (typeof DEPOSIT_SNAPSHOT_PROPERTIES)[number]>;
+/** A Deposit entity, or a plain row of `DEPOSIT_SNAPSHOT_PROPERTIES` (its dates as Dates or as ISO text). */
+export type DepositFacts = WithIsoDates<Pick<Deposit, (typeof DEPOSIT_SNAPSHOT_PROPERTIES)[number]>>;
 
 /**
  * The deposit as it stands now, in the shape of `DepositSnapshot`: amounts as canonical decimal
@@ -92,11 +92,11 @@ export function toDepositSnapshot(deposit: DepositFacts): DepositSnapshot {
     metadata: deposit.metadata ? { ...deposit.metadata } : null,
     approvedAt: iso(deposit.approvedAt),
     creditClaimedAt: iso(deposit.creditClaimedAt),
-    createdAt: isoString(deposit.createdAt),
-    updatedAt: isoString(deposit.updatedAt),
+    createdAt: isoText(deposit.createdAt),
+    updatedAt: isoText(deposit.updatedAt),
   };
 }
 
-function iso(value: Date | null | undefined): string | null {
-  return value ? isoString(value) : null;
+function iso(value: Date | string | null | undefined): string | null {
+  return value ? isoText(value) : null;
 }

@@ -22,7 +22,7 @@ import type { ApiClient } from '../clients/api-client.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { alongsideMatched, allMatched, CHANGE_MATCHED, type EventLog } from '../../kernel/events/event-log.js';
 import { Deposit } from './deposit.entity.js';
-import { columnList, plainRow, plainRows, visibilitySql } from '../../db/plain-rows.js';
+import { isoDateRows, visibilitySql } from '../../db/plain-rows.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { depositOperation, type DepositRow, type PreparedDeposit } from './deposit-operation.js';
@@ -141,7 +141,7 @@ export class DepositService {
 
   /**
    * Newest first, `limit` deposits after the (createdAt, id) position, of those the client may see,
-   * as snapshots: read as plain rows of the snapshot's columns, no entity made or tracked.
+   * as snapshots: read as plain rows of the snapshot's columns, dates kept as text, no entity made or tracked.
    */
   async page(em: SqlEntityManager, client: ApiClient, options: { limit: number; after?: { createdAt: Date; id: string }; filter?: DepositFilter }): Promise<DepositSnapshot[]> {
     const { filter = {}, after, limit } = options;
@@ -160,12 +160,7 @@ export class DepositService {
     if (filter.createdBefore) condition('created_at < ?', filter.createdBefore);
     // Keyset: strictly after (createdAt, id) in the order below, ties on the time broken by the id.
     if (after) condition('(created_at < ? or (created_at = ? and id < ?))', after.createdAt, after.createdAt, after.id);
-    const rows = await plainRows<DepositFacts>(
-      em,
-      Deposit,
-      `select ${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)} from deposit where ${where.join(' and ')} order by created_at desc, id desc limit ?`,
-      [...params, limit],
-    );
+    const rows = await isoDateRows<DepositFacts>(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES, `from deposit where ${where.join(' and ')} order by created_at desc, id desc limit ?`, [...params, limit]);
     return rows.map(toDepositSnapshot);
   }
 

@@ -2,7 +2,7 @@
 // rows, live notifications and the API's Refund objects are made from.
 
 import type { RefundStatus } from '../../providers/provider.js';
-import { isoString } from '../../lib/iso-time.js';
+import { isoText, type WithIsoDates } from '../../lib/iso-time.js';
 import { canonicalDecimal } from '../../lib/money.js';
 import type { Refund } from './refund.entity.js';
 
@@ -31,8 +31,8 @@ export const REFUND_SNAPSHOT_PROPERTIES = [
   'id', 'depositId', 'clientId', 'origin', 'status', 'providerStatus', 'amount', 'currency', 'reason', 'createdAt', 'updatedAt',
 ] as const satisfies ReadonlyArray<keyof Refund>;
 
-/** A Refund entity, or a plain row of `REFUND_SNAPSHOT_PROPERTIES`. */
-export type RefundFacts = Pick<Refund, (typeof REFUND_SNAPSHOT_PROPERTIES)[number]>;
+/** A Refund entity, or a plain row of `REFUND_SNAPSHOT_PROPERTIES` (its dates as Dates or as ISO text). */
+export type RefundFacts = WithIsoDates<Pick<Refund, (typeof REFUND_SNAPSHOT_PROPERTIES)[number]>>;
 
 /** The refund as it stands now: amount as a canonical decimal string in its currency, dates as ISO strings. */
 export function toRefundSnapshot(refund: RefundFacts): RefundSnapshot {
@@ -46,7 +46,7 @@ export function toRefundSnapshot(refund: RefundFacts): RefundSnapshot {
     amount: canonicalDecimal(refund.amount, refund.currency),
     currency: refund.currency,
     reason: refund.reason ?? null,
-    createdAt: isoString(refund.createdAt),
-    updatedAt: isoString(refund.updatedAt),
+    createdAt: isoText(refund.createdAt),
+    updatedAt: isoText(refund.updatedAt),
   };
 }

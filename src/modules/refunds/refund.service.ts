@@ -3,7 +3,7 @@
 // and reading refunds back per client. Status changes after creation go through refund-transitions.ts.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { columnList, placeholders, plainRows } from '../../db/plain-rows.js';
+import { isoDateRows, placeholders } from '../../db/plain-rows.js';
 import { requestFingerprint } from '../../lib/fingerprint.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
@@ -98,18 +98,13 @@ export class RefundService {
 
   /**
    * The refunds of each deposit, oldest first, as snapshots, in one query (for a per-request
-   * DataLoader): plain rows of the snapshot's columns, no entity made or tracked.
+   * DataLoader): plain rows of the snapshot's columns, dates kept as text, no entity made or tracked.
    */
   async forDeposits(em: SqlEntityManager, depositIds: readonly string[]): Promise<Map<string, RefundSnapshot[]>> {
     const grouped = new Map<string, RefundSnapshot[]>(depositIds.map((id) => [id, []]));
     if (depositIds.length === 0) return grouped;
     const ids = [...new Set(depositIds)];
-    const rows = await plainRows<RefundFacts>(
-      em,
-      Refund,
-      `select ${columnList(em, Refund, REFUND_SNAPSHOT_PROPERTIES)} from refund where deposit_id in (${placeholders(ids.length)}) order by created_at asc, id asc`,
-      ids,
-    );
+    const rows = await isoDateRows<RefundFacts>(em, Refund, REFUND_SNAPSHOT_PROPERTIES, `from refund where deposit_id in (${placeholders(ids.length)}) order by created_at asc, id asc`, ids);
     for (const row of rows) grouped.get(row.depositId)?.push(toRefundSnapshot(row));
     return grouped;
   }
@@ -118,7 +113,7 @@ export class RefundService {
   async depositsOf(em: SqlEntityManager, ids: readonly string[]): Promise<Map<string, DepositSnapshot>> {
     if (ids.length === 0) return new Map();
     const unique = [...new Set(ids)];
-    const rows = await plainRows<DepositFacts>(em, Deposit, `select ${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)} from deposit where id in (${placeholders(unique.length)})`, unique);
+    const rows = await isoDateRows<DepositFacts>(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES, `from deposit where id in (${placeholders(unique.length)})`, unique);
     return new Map(rows.map((row) => [row.id, toDepositSnapshot(row)]));
   }
 }
