@@ -122,7 +122,11 @@ export class Money {
   currency!: string;
 
   static of(amount: string | null, currency: string): Money | null {
-    return amount == null ? null : Object.assign(new Money(), { amount, currency });
+    if (amount == null) return null;
+    const money = new Money();
+    money.amount = amount;
+    money.currency = currency;
+    return money;
   }
 }
 
@@ -220,35 +224,38 @@ export class DepositNode extends Node {
   clientId!: string;
 
   static from(snapshot: DepositSnapshot): DepositNode {
-    return Object.assign(new DepositNode(), {
-      id: snapshot.id,
-      clientId: snapshot.clientId,
-      status: snapshot.status,
-      providerStatus: snapshot.providerStatus,
-      statusReason: snapshot.statusReason,
-      amount: Money.of(snapshot.amount, snapshot.currency)!,
-      fee: Money.of(snapshot.fee, snapshot.currency),
-      net: Money.of(snapshot.net, snapshot.currency),
-      refundedAmount: Money.of(snapshot.refundedAmount, snapshot.currency)!,
-      refundStatus: snapshot.refundStatus,
-      disputed: snapshot.disputed,
-      rail: snapshot.rail,
-      provider: paymentProviderOf(snapshot.provider),
-      merchantAccount: snapshot.merchantAccount,
-      redirectUrl: snapshot.redirectUrl,
-      merchantReference: snapshot.merchantReference,
-      declineReason: snapshot.declineReason,
-      crypto: snapshot.crypto ? Object.assign(new CryptoQuote(), snapshot.crypto) : null,
-      metadata: Object.entries(snapshot.metadata ?? {})
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, value]) => Object.assign(new MetadataEntry(), { key, value })),
-      qrCode: snapshot.qrPayload && snapshot.qrExpiresAt ? Object.assign(new QrCodeNode(), { payload: snapshot.qrPayload, expiresAt: new Date(snapshot.qrExpiresAt) }) : null,
-      livemode: snapshot.livemode,
-      createdAt: snapshot.createdAt,
-      updatedAt: snapshot.updatedAt,
-      approvedAt: snapshot.approvedAt,
-      creditClaimedAt: snapshot.creditClaimedAt ?? null,
-    });
+    // Set one by one, not Object.assign'ed from a literal: a page makes one per deposit, each one object.
+    const node = new DepositNode();
+    node.id = snapshot.id;
+    node.clientId = snapshot.clientId;
+    node.status = snapshot.status;
+    node.providerStatus = snapshot.providerStatus;
+    node.statusReason = snapshot.statusReason;
+    node.amount = Money.of(snapshot.amount, snapshot.currency)!;
+    node.fee = Money.of(snapshot.fee, snapshot.currency);
+    node.net = Money.of(snapshot.net, snapshot.currency);
+    node.refundedAmount = Money.of(snapshot.refundedAmount, snapshot.currency)!;
+    node.refundStatus = snapshot.refundStatus;
+    node.disputed = snapshot.disputed;
+    node.rail = snapshot.rail;
+    node.provider = paymentProviderOf(snapshot.provider);
+    node.merchantAccount = snapshot.merchantAccount;
+    node.redirectUrl = snapshot.redirectUrl;
+    node.merchantReference = snapshot.merchantReference;
+    node.declineReason = snapshot.declineReason;
+    node.crypto = snapshot.crypto ? Object.assign(new CryptoQuote(), snapshot.crypto) : null;
+    node.metadata = snapshot.metadata
+      ? Object.entries(snapshot.metadata)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([key, value]) => Object.assign(new MetadataEntry(), { key, value }))
+      : [];
+    node.qrCode = snapshot.qrPayload && snapshot.qrExpiresAt ? Object.assign(new QrCodeNode(), { payload: snapshot.qrPayload, expiresAt: new Date(snapshot.qrExpiresAt) }) : null;
+    node.livemode = snapshot.livemode;
+    node.createdAt = snapshot.createdAt;
+    node.updatedAt = snapshot.updatedAt;
+    node.approvedAt = snapshot.approvedAt;
+    node.creditClaimedAt = snapshot.creditClaimedAt ?? null;
+    return node;
   }
 }
 

@@ -57,17 +57,18 @@ export class PaymentEventNode {
   private snapshot: unknown;
 
   static from(event: PaymentEventRecord | EventNotification): PaymentEventNode {
-    return Object.assign(new PaymentEventNode(), {
-      id: event.id,
-      type: event.type,
-      subjectType: event.subjectType,
-      subjectId: event.subjectId,
-      fromStatus: event.fromStatus ?? null,
-      toStatus: event.toStatus ?? null,
-      createdAt: event.createdAt,
-      position: String(event.position),
-      snapshot: snapshotOf(event),
-    });
+    // Set one by one, not Object.assign'ed from a literal: a page makes hundreds, each one object.
+    const node = new PaymentEventNode();
+    node.id = event.id;
+    node.type = event.type;
+    node.subjectType = event.subjectType;
+    node.subjectId = event.subjectId;
+    node.fromStatus = event.fromStatus ?? null;
+    node.toStatus = event.toStatus ?? null;
+    node.createdAt = event.createdAt;
+    node.position = String(event.position);
+    node.snapshot = snapshotOf(event);
+    return node;
   }
 }
 

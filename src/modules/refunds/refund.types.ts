@@ -46,16 +46,16 @@ export class RefundNode extends Node {
 
   static from(refund: Refund | RefundSnapshot): RefundNode {
     const snapshot = 'amountMoney' in refund ? toRefundSnapshot(refund) : refund;
-    return Object.assign(new RefundNode(), {
-      id: snapshot.id,
-      status: snapshot.status,
-      providerStatus: snapshot.providerStatus,
-      origin: snapshot.origin ?? 'GATEWAY',
-      amount: Money.of(snapshot.amount, snapshot.currency)!,
-      reason: snapshot.reason,
-      depositId: snapshot.depositId,
-      createdAt: snapshot.createdAt,
-      updatedAt: snapshot.updatedAt,
-    });
+    const node = new RefundNode();
+    node.id = snapshot.id;
+    node.status = snapshot.status;
+    node.providerStatus = snapshot.providerStatus;
+    node.origin = snapshot.origin ?? 'GATEWAY';
+    node.amount = Money.of(snapshot.amount, snapshot.currency)!;
+    node.reason = snapshot.reason;
+    node.depositId = snapshot.depositId;
+    node.createdAt = snapshot.createdAt;
+    node.updatedAt = snapshot.updatedAt;
+    return node;
   }
 }
