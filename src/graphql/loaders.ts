@@ -1,9 +1,11 @@
 // Per-request DataLoaders: list fields batch their lookups, so a page costs the same number of
-// SQL statements whatever its size. Created lazily, one set per GraphQL context.
+// SQL statements whatever its size. Created lazily, one set per GraphQL context. Beside them, what
+// a page's field resolvers share: the lists read ahead with it, and the visibility checks.
 
 import DataLoader from 'dataloader';
 import type { PaymentEventRecord } from '../kernel/events/event-log.js';
 import type { PaymentSubjectType } from '../kernel/events/payment-event.entity.js';
+import { seenBy, type SubjectType, type VisibilityFacts } from '../kernel/visibility.js';
 import type { DepositSnapshot } from '../modules/deposits/deposit-snapshot.js';
 import type { RefundSnapshot } from '../modules/refunds/refund-snapshot.js';
 import type { GatewayContext } from './context.js';
@@ -69,17 +71,18 @@ export function loaders(context: GatewayContext): Loaders {
  * Lists a list resolver read ahead for the objects of its page (e.g. `deposits` reads the refunds
  * and events of its deposits along with the page), by object and field. A field resolver that
  * finds its list here answers it at once: no DataLoader round and no promise per object, which
- * for a page of 50 is most of the execution's cost. Kept with the objects, so they go with them.
+ * for a page of 50 is most of the execution's cost. Kept on the objects themselves, under a
+ * symbol no schema field or JSON sees, so they go with them (a WeakMap entry per object cost more
+ * than the rest of keeping them).
  */
-const readAhead = new WeakMap<object, Map<string, unknown>>();
+const READ_AHEAD = Symbol('readAhead');
+
+interface HoldsReadAhead {
+  [READ_AHEAD]?: Record<string, unknown>;
+}
 
 export function keepReadAhead(node: object, field: string, value: unknown): void {
-  let fields = readAhead.get(node);
-  if (!fields) {
-    fields = new Map();
-    readAhead.set(node, fields);
-  }
-  fields.set(field, value);
+  ((node as HoldsReadAhead)[READ_AHEAD] ??= {})[field] = value;
 }
 
 /** What a page of deposits reads ahead for `Deposit.events`: every event of each deposit, with snapshots or without. */
@@ -89,5 +92,20 @@ export interface ReadAheadEvents {
 }
 
 export function readAheadOf<T>(node: object, field: string): T | undefined {
-  return readAhead.get(node)?.get(field) as T | undefined;
+  return (node as HoldsReadAhead)[READ_AHEAD]?.[field] as T | undefined;
+}
+
+const visibilityChecks = new WeakMap<GatewayContext, Partial<Record<SubjectType, (record: VisibilityFacts) => boolean>>>();
+
+/**
+ * The policy's check of records of one subject type for this execution's viewer (`seenBy`):
+ * worked out once per execution, not for each of a page's records.
+ */
+export function visibilityCheck(context: GatewayContext, subjectType: SubjectType): (record: VisibilityFacts) => boolean {
+  let checks = visibilityChecks.get(context);
+  if (!checks) {
+    checks = {};
+    visibilityChecks.set(context, checks);
+  }
+  return (checks[subjectType] ??= seenBy(context.viewer, subjectType));
 }

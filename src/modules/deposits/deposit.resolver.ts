@@ -4,9 +4,9 @@
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext, RequestContext } from '../../graphql/context.js';
-import { keepReadAhead, type ReadAheadEvents } from '../../graphql/loaders.js';
+import { keepReadAhead, visibilityCheck, type ReadAheadEvents } from '../../graphql/loaders.js';
 import { fieldsNamed, selectionsAt } from '../../graphql/selection.js';
-import { isAdmin, maySee } from '../../kernel/visibility.js';
+import { isAdmin } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import type { DepositSnapshot } from './deposit-snapshot.js';
@@ -107,7 +107,7 @@ async function readNestedLists(ctx: GatewayContext, info: GraphQLResolveInfo, no
   const nodeSelections = selectionsAt(info, ['edges', 'node']);
   const eventFields = nodeSelections.flatMap((set) => fieldsNamed(info, set, 'events'));
   // The refunds field asks the policy per deposit; a deposit whose refunds it hides is not read for.
-  const refundsOf = nodeSelections.some((set) => fieldsNamed(info, set, 'refunds').length > 0) ? nodes.filter((node) => maySee(ctx.viewer, 'refund', node)) : [];
+  const refundsOf = nodeSelections.some((set) => fieldsNamed(info, set, 'refunds').length > 0) ? nodes.filter(visibilityCheck(ctx, 'refund')) : [];
   const snapshots = eventFields.some((field) => field.selectionSet !== undefined && fieldsNamed(info, field.selectionSet, 'deposit').length > 0);
   const [refunds, events] = await Promise.all([
     refundsOf.length > 0 ? ctx.services.refunds.forDeposits(ctx.em, refundsOf.map((node) => node.id)) : undefined,

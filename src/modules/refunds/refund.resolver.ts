@@ -4,8 +4,7 @@
 import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext, RequestContext } from '../../graphql/context.js';
-import { loaders, readAheadOf } from '../../graphql/loaders.js';
-import { maySee } from '../../kernel/visibility.js';
+import { loaders, readAheadOf, visibilityCheck } from '../../graphql/loaders.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import { PAYMENT_EVENTS_TOPIC, subjectUpdates, type EventNotification } from '../../kernel/events/event-notification.js';
@@ -64,7 +63,7 @@ export class DepositRefundsResolver {
   @FieldResolver(() => [RefundNode], { description: 'Refunds of this deposit, oldest first.' })
   refunds(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): RefundNode[] | Promise<RefundNode[]> {
     // Today every grant that shows a deposit shows its refunds; asked anyway, so a policy change cannot leak them.
-    if (!maySee(ctx.viewer, 'refund', deposit)) return [];
+    if (!visibilityCheck(ctx, 'refund')(deposit)) return [];
     // Read with the page by `deposits`, or batched here for any other way to a deposit.
     const ready = readAheadOf<RefundSnapshot[]>(deposit, 'refunds');
     if (ready) return ready.map((refund) => RefundNode.from(refund));
