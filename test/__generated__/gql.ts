@@ -69,6 +69,7 @@ type Documents = {
     "\n  query Refund($id: ID!) {\n    refund(id: $id) {\n      ...RefundFields\n      deposit { id status }\n    }\n  }\n": typeof types.RefundDocument,
     "\n  query DepositRefunds($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      amount { amount currency }\n      refundedAmount { amount currency }\n      refundStatus\n      disputed\n      refunds { ...RefundFields }\n      events { type fromStatus toStatus }\n    }\n  }\n": typeof types.DepositRefundsDocument,
     "\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n": typeof types.DepositsRefundsDocument,
+    "\n  query DepositsTimes($first: Int) {\n    deposits(first: $first) {\n      edges { node { id createdAt updatedAt approvedAt refunds { id createdAt updatedAt } events { id createdAt } } }\n    }\n  }\n": typeof types.DepositsTimesDocument,
     "\n  subscription RefundUpdated($id: ID) {\n    refundUpdated(id: $id) { ...RefundFields }\n  }\n": typeof types.RefundUpdatedDocument,
     "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n": typeof types.DepositRefundUpdatedDocument,
     "\n  subscription DepositUpdatedNested($id: ID!) {\n    depositUpdated(id: $id) {\n      id\n      status\n      refundStatus\n      refundedAmount { amount }\n      events { id type }\n      refunds { id status }\n    }\n  }\n": typeof types.DepositUpdatedNestedDocument,
@@ -135,6 +136,7 @@ const documents: Documents = {
     "\n  query Refund($id: ID!) {\n    refund(id: $id) {\n      ...RefundFields\n      deposit { id status }\n    }\n  }\n": types.RefundDocument,
     "\n  query DepositRefunds($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      amount { amount currency }\n      refundedAmount { amount currency }\n      refundStatus\n      disputed\n      refunds { ...RefundFields }\n      events { type fromStatus toStatus }\n    }\n  }\n": types.DepositRefundsDocument,
     "\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n": types.DepositsRefundsDocument,
+    "\n  query DepositsTimes($first: Int) {\n    deposits(first: $first) {\n      edges { node { id createdAt updatedAt approvedAt refunds { id createdAt updatedAt } events { id createdAt } } }\n    }\n  }\n": types.DepositsTimesDocument,
     "\n  subscription RefundUpdated($id: ID) {\n    refundUpdated(id: $id) { ...RefundFields }\n  }\n": types.RefundUpdatedDocument,
     "\n  subscription DepositRefundUpdated($id: ID) {\n    depositUpdated(id: $id) { id status refundedAmount { amount currency } refundStatus disputed }\n  }\n": types.DepositRefundUpdatedDocument,
     "\n  subscription DepositUpdatedNested($id: ID!) {\n    depositUpdated(id: $id) {\n      id\n      status\n      refundStatus\n      refundedAmount { amount }\n      events { id type }\n      refunds { id status }\n    }\n  }\n": types.DepositUpdatedNestedDocument,
@@ -380,6 +382,10 @@ export function graphql(source: "\n  query DepositRefunds($id: ID!) {\n    depos
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n"): (typeof documents)["\n  query DepositsRefunds($first: Int) {\n    deposits(first: $first) {\n      edges { node { id refunds { id status deposit { id } } } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query DepositsTimes($first: Int) {\n    deposits(first: $first) {\n      edges { node { id createdAt updatedAt approvedAt refunds { id createdAt updatedAt } events { id createdAt } } }\n    }\n  }\n"): (typeof documents)["\n  query DepositsTimes($first: Int) {\n    deposits(first: $first) {\n      edges { node { id createdAt updatedAt approvedAt refunds { id createdAt updatedAt } events { id createdAt } } }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

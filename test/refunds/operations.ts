@@ -56,6 +56,14 @@ export const DepositsRefundsQuery = graphql(`
   }
 `);
 
+export const DepositsTimesQuery = graphql(`
+  query DepositsTimes($first: Int) {
+    deposits(first: $first) {
+      edges { node { id createdAt updatedAt approvedAt refunds { id createdAt updatedAt } events { id createdAt } } }
+    }
+  }
+`);
+
 export const RefundUpdatedSubscription = graphql(`
   subscription RefundUpdated($id: ID) {
     refundUpdated(id: $id) { ...RefundFields }

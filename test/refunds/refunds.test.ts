@@ -3,6 +3,9 @@
 // Over-refunds, racing refunds, rejections, idempotency and roles. Real gateway, database, sandbox, ws.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PaymentEvent } from '../../src/kernel/events/payment-event.entity.js';
+import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
+import { Refund } from '../../src/modules/refunds/refund.entity.js';
 import type { RequestRefundInput } from '../__generated__/graphql.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
@@ -10,7 +13,7 @@ import { collect, subscribed } from '../deposits/support.js';
 import { execute } from '../support/gateway.js';
 import { statementsOf } from '../support/statements.js';
 import { wsClient } from '../support/ws.js';
-import { DepositRefundsQuery, DepositRefundUpdatedSubscription, DepositsRefundsQuery, RefundQuery, RefundUpdatedSubscription, RequestRefundMutation } from './operations.js';
+import { DepositRefundsQuery, DepositRefundUpdatedSubscription, DepositsRefundsQuery, DepositsTimesQuery, RefundQuery, RefundUpdatedSubscription, RequestRefundMutation } from './operations.js';
 import { refundCalls, startRefundGateway, succeededDeposit, type RefundTestGateway } from './support.js';
 
 let t: RefundTestGateway;
@@ -261,5 +264,29 @@ describe('Deposit.refunds', () => {
     const node = large.edges.find((edge) => edge.node.id === deposit.id)!.node;
     expect(node.refunds.map((item) => [item.status, item.deposit.id])).toEqual([['APPROVED', deposit.id]]);
     expect(large.edges.filter((edge) => edge.node.refunds.length > 0).length).toBeGreaterThan(2);
+  });
+});
+
+describe('a page of deposits with their refunds and events', () => {
+  it('answers every time as the entities\' own Dates written as ISO text', async () => {
+    // Given a succeeded deposit with an executed refund
+    const deposit = await succeededDeposit(t, '25.00');
+    await refund({ depositId: deposit.id, amount: '3.00' });
+    await t.gateway.sandboxes.depositGateway!.controls.idle();
+
+    // When the page is read with its nested lists, whose rows keep their times as the database's text
+    const page = await execute(url, DepositsTimesQuery, { first: 50 }, { key: t.refundsKey });
+    expect(page.errors).toBeUndefined();
+    const node = page.data!.deposits.edges.find((edge) => edge.node.id === deposit.id)!.node;
+
+    // Then each time is what the entity read through the ORM says
+    const em = t.gateway.db.fork();
+    const entity = await em.findOneOrFail(Deposit, { id: deposit.id });
+    expect([node.createdAt, node.updatedAt, node.approvedAt]).toEqual([entity.createdAt.toISOString(), entity.updatedAt.toISOString(), entity.approvedAt?.toISOString() ?? null]);
+    const refunds = await em.find(Refund, { depositId: deposit.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    expect(node.refunds).toEqual(refunds.map((row) => ({ id: row.id, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() })));
+    const events = await em.find(PaymentEvent, { subjectType: 'deposit', subjectId: deposit.id, adminOnly: false }, { orderBy: { position: 'asc' } });
+    expect(events.length).toBeGreaterThan(2);
+    expect(node.events).toEqual(events.map((row) => ({ id: row.id, createdAt: row.createdAt.toISOString() })));
   });
 });
