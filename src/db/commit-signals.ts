@@ -1,5 +1,6 @@
 // Wake-ups announced after a commit, never inside the transaction: `signalOnCommit` records them in
 // the transaction, and the ORM subscriber here hands them to the database's relay once it commits.
+// `onCommitted` runs work of this process at the same moment, just before.
 
 import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
@@ -35,6 +36,27 @@ export function signalOnCommit(tx: SqlEntityManager, channel: string, payload = 
   payloads.add(payload);
 }
 
+/** Callbacks registered in an open transaction, by the driver's transaction object. */
+const pendingCallbacks = new WeakMap<object, Array<() => void>>();
+
+/**
+ * Runs `callback` in this process once the transaction of `em` has committed, before its signals
+ * are relayed (so before this instance's listeners hear of the commit); at once when `em` is in
+ * no transaction (a statement run on its own has committed by the time it returns). Never after a
+ * rollback, nor when only a savepoint is released: what it wrote is not committed yet then.
+ */
+export function onCommitted(em: SqlEntityManager, callback: () => void): void {
+  if (!em.isInTransaction()) {
+    callback();
+    return;
+  }
+  const context = em.getTransactionContext() as object | undefined;
+  if (!context) throw new Error('onCommitted must run inside the transaction whose commit it waits for');
+  const callbacks = pendingCallbacks.get(context);
+  if (callbacks) callbacks.push(callback);
+  else pendingCallbacks.set(context, [callback]);
+}
+
 /**
  * `signalOnCommit` for a statement that ran on its own (autocommit): it has committed by the time
  * it returns, so its wake-ups go out at once, as a transaction's do after its commit.
@@ -65,9 +87,15 @@ export class CommitSignalSubscriber implements EventSubscriber {
    * wake-ups) follows on its own session; a reader that needs the mark waits for it if it must.
    */
   afterTransactionCommit(args: TransactionEventArgs): void {
-    this.observe(args.transaction?.savepointName ? 'release savepoint' : 'commit');
+    const savepoint = Boolean(args.transaction?.savepointName);
+    this.observe(savepoint ? 'release savepoint' : 'commit');
     const context = args.transaction as object | undefined;
     if (!context) return;
+    const callbacks = pendingCallbacks.get(context);
+    if (callbacks) {
+      pendingCallbacks.delete(context);
+      if (!savepoint) for (const callback of callbacks) callback();
+    }
     const signals = pendingSignals.get(context);
     if (!signals) return;
     pendingSignals.delete(context);
@@ -76,6 +104,9 @@ export class CommitSignalSubscriber implements EventSubscriber {
 
   afterTransactionRollback(args: TransactionEventArgs): void {
     this.observe(args.transaction?.savepointName ? 'rollback to savepoint' : 'rollback');
-    if (args.transaction) pendingSignals.delete(args.transaction as object);
+    if (args.transaction) {
+      pendingSignals.delete(args.transaction as object);
+      pendingCallbacks.delete(args.transaction as object);
+    }
   }
 }

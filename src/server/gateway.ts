@@ -143,7 +143,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   registerNotificationJobs(services.jobs, services.notifier, { sweepIntervalMs: config.notifications.sweepIntervalMs });
   services.notifier.onAttempt((outcome) => metrics.notificationAttempts.inc({ outcome }));
   // Subscriptions are fed only by committed events, whichever instance committed them (DESIGN.md: live updates across instances).
-  const eventBus = new EventBus(db, services.pubsub, logger.child({ component: 'event-bus' }), () => metrics.eventBusCatchUps.inc());
+  const eventBus = new EventBus(db, services.events, services.pubsub, logger.child({ component: 'event-bus' }), () => metrics.eventBusCatchUps.inc());
   await eventBus.start();
   // A duplicate request waiting on an idempotency key is woken by the holder's release, whichever instance holds it.
   await services.idempotency.start((channel, handler) => db.listen(channel, handler));

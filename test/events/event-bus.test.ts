@@ -11,6 +11,7 @@ import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import { toDepositSnapshot } from '../../src/modules/deposits/deposit-snapshot.js';
 import { Payout } from '../../src/modules/payouts/payout.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/kernel/events/event-notification.js';
+import { toEventNotification } from '../../src/kernel/events/event-log.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { CreatePayoutMutation, PayoutUpdatedSubscription } from '../payouts/operations.js';
 import { DepositUpdatedSubscription } from '../deposits/operations.js';
@@ -126,6 +127,36 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
       createdAt: row!.createdAt.toISOString(),
       snapshot: expect.objectContaining({ id: deposit.id, amount: '10.00', currency: 'EUR', status: 'PENDING' }),
     });
+  });
+
+  it('publishes an event appended under a savepoint only once the whole transaction has committed', async () => {
+    // given
+    const deposit = await insertDeposit(t);
+    const live = await publishedFromNow();
+
+    // when: the append in a nested transaction (a savepoint), released before the outer one commits
+    await t.gateway.db.fork().transactional(async (outer) => {
+      await outer.transactional(async (inner) => {
+        await t.gateway.services.events.append(inner, {
+          subjectType: 'deposit',
+          subjectId: deposit.id,
+          clientId: deposit.clientId,
+          type: 'deposit.status_changed',
+          fromStatus: 'PENDING',
+          toStatus: 'PENDING',
+          merchantAccount: deposit.merchantAccount,
+          snapshot: toDepositSnapshot(deposit),
+        });
+      });
+      // then: the savepoint's release committed nothing, and nothing is published
+      expect(live.seen.filter((n) => n.subjectId === deposit.id)).toEqual([]);
+    });
+
+    // then: once, after the commit
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
+    await laterEventSeen(live.seen);
+    live.stop();
+    expect(live.seen.filter((n) => n.subjectId === deposit.id)).toHaveLength(1);
   });
 
   it('a rolled-back transaction notifies nobody and leaves no row', async () => {
@@ -377,6 +408,43 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
   });
 });
 
+// A second session holding the marks' table is PostgreSQL's.
+describe.skipIf(!process.env.DATABASE_URL)('an event this instance commits', () => {
+  it('reaches its subscribers at once, while the log cannot even be read, once and as the log holds it', async () => {
+    // given: a subscription the bus follows the log for, caught up, with no read in flight
+    // (the read a commit wakes takes milliseconds; the safety poll comes seconds after it)
+    const deposit = await insertDeposit(t);
+    const live = await publishedFromNow();
+    await laterEventSeen(live.seen);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // and a session holding the marks' table: every read of the log, which writes a mark first, waits
+    const admin = new pg.Client({ connectionString: t.database.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query('begin');
+      await admin.query('lock table payment_event_horizon in exclusive mode');
+
+      // when: the provider's approval, a transition of this instance
+      expect((await sendWebhook(t, JSON.stringify(paymentEnvelope(deposit, 'approved')))).body.outcome).toBe('applied');
+
+      // then: published from the transition's own statement, with no read of the log
+      await expect.poll(() => live.seen.some((n) => n.subjectId === deposit.id && n.toStatus === 'SUCCEEDED'), { timeout: 5_000 }).toBe(true);
+    } finally {
+      await admin.query('rollback');
+      await admin.end();
+    }
+
+    // and once the log reads again: no repeat (it would come before an event committed later),
+    // each one what a read of its row gives
+    await laterEventSeen(live.seen);
+    live.stop();
+    const mine = live.seen.filter((n) => n.subjectId === deposit.id);
+    expect(new Set(mine.map((n) => n.position)).size).toBe(mine.length);
+    const rows = await eventsOf(t, deposit.id);
+    for (const notification of mine) expect(notification).toEqual(toEventNotification(rows.find((row) => String(row.position) === notification.position)!));
+  });
+});
+
 /**
  * For the tests that cut a connection (PostgreSQL): `count` deposits, a live admin subscriber to
  * every deposit change, and a client of the server to cut connections with.
@@ -482,17 +550,20 @@ describe.skipIf(!process.env.DATABASE_URL)("the event bus's own session is cut",
       expect((await sendWebhook(t, paymentEnvelope(next, 'declined'))).body.outcome).toBe('applied');
       expect((await sendWebhook(t, paymentEnvelope(last, 'approved'))).body.outcome).toBe('applied');
 
-      // then: both arrive after the first, once each, over a new session
+      // then: both arrive after the first, once each (this instance's own commits need no read)
       await updates.until((update) => update.id === last.id, 20_000);
+      // and the bus's next read, which their NOTIFY wakes, opens a new session and publishes nothing again
+      await expect.poll(async () => {
+        const after = await busSessions();
+        return after.length === 1 && after[0] !== before;
+      }, { timeout: 10_000 }).toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 200));
       expect(updates.errors).toEqual([]);
       expect(live.ourUpdates()).toEqual([
         [seen.id, 'SUCCEEDED'],
         [next.id, 'DECLINED'],
         [last.id, 'SUCCEEDED'],
       ]);
-      const after = await busSessions();
-      expect(after).toHaveLength(1);
-      expect(after[0]).not.toBe(before);
     } finally {
       await live.close();
     }

@@ -1,14 +1,15 @@
 // Feeds this instance's live subscribers: reads the committed, final part of the payment event log
 // in position order and republishes each event on the local pub/sub, when woken by a commit (of
 // this instance, in-process; of another, by its relay's NOTIFY) and on a slow safety poll, and
-// only while this instance has subscribers: without them it reads nothing.
+// only while this instance has subscribers: without them it reads nothing. An event this instance
+// commits right after the last one published goes out at once, without the read.
 
 import type { Database } from '../../db/database.js';
 import type { Logger } from '../../lib/logger.js';
 import type { LocalPubSub, TopicFeed } from '../../lib/pubsub.js';
 import { PaymentEvent } from './payment-event.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from './event-notification.js';
-import { EVENT_COLUMNS, FINAL_POSITION_SQL, MARK_SQL, toEventNotification } from './event-log.js';
+import { EVENT_COLUMNS, FINAL_POSITION_SQL, MARK_SQL, toEventNotification, type EventLog } from './event-log.js';
 
 /** Marks the bus's own reads, which run on wake-ups and timers while anyone subscribes, whatever a request does (test/support/statements.ts leaves them out). */
 export const EVENT_BUS_SQL_MARK = '/* event-bus */';
@@ -37,7 +38,8 @@ interface LogRow {
  * One per gateway instance. Every committed event reaches the subscribers of every instance once,
  * in position order (DESIGN.md "Durable before acknowledged": only committed events are read).
  *
- * The log is the only source: a wake-up carries nothing, it only says "read now". Each read returns
+ * The log is the only source: a wake-up carries nothing, it only says "read now"; the one shortcut
+ * is an event this instance committed itself, as its own statement wrote it (see `committed`). Each read returns
  * the events after the last position published, up to the log's final position (FINAL_POSITION_SQL:
  * below it nothing can commit any more), so a position published is never followed by a lower one.
  * Events committed but not final yet (an older transaction is still running) are read again shortly,
@@ -73,9 +75,12 @@ export class EventBus implements TopicFeed {
   private reads = 0;
   /** A reconnect happened: log the catch-up once the next read is done. */
   private reconnected = false;
+  /** Every event of the commit being announced was published by `committed`: its in-process wake-up reads nothing. */
+  private ownCommitPublished = false;
 
   constructor(
     private readonly db: Database,
+    private readonly events: EventLog,
     private readonly pubsub: LocalPubSub,
     private readonly logger: Logger,
     /** Told of each catch-up after a reconnect, with how many events it published (the gateway counts them). */
@@ -99,6 +104,8 @@ export class EventBus implements TopicFeed {
 
   start(): Promise<void> {
     this.starting ??= (async () => {
+      // This instance's own commits, published without a read when their order allows (see committed).
+      this.events.onCommitted((event) => this.committed(event));
       // Each commit that appended events marks the log right after it (see FINAL_POSITION_SQL), so
       // its events are final as soon as the transactions running alongside have ended. Paging
       // (`events(after:)`) and the other instances rely on the marks: they are written whether or
@@ -125,9 +132,35 @@ export class EventBus implements TopicFeed {
     await this.reading;
   }
 
+  /**
+   * An event this process has just committed (EventLog.onCommitted), before the commit's wake-up:
+   * published at once, without a read of the log, when its order is already known. That is when
+   * the bus follows the log with no read in flight and nothing noted early, and the event's
+   * position comes right after the last one published: every position below it is published or
+   * can no longer commit, so it is final the moment it commits, and a read would return it next.
+   * Anything else waits for the wake-up's read, as any other instance's event does.
+   */
+  committed(event: EventNotification): void {
+    this.ownCommitPublished = false;
+    if (this.stopped || this.reading || !this.isFollowing || this.early.size > 0 || this.last === undefined) return;
+    if (BigInt(event.position) !== this.last + 1n || !this.pubsub.hasSubscribers(PAYMENT_EVENTS_TOPIC)) return;
+    this.last += 1n;
+    this.publish(event);
+    // The commit's wake-up follows in the same synchronous call (Database's relay, after its
+    // callbacks): the mark lasts until then and no longer.
+    this.ownCommitPublished = true;
+    queueMicrotask(() => (this.ownCommitPublished = false));
+  }
+
   /** Reads the log now (or right after the read in progress). Cheap to call often: wake-ups coalesce. */
   wake(): void {
     if (this.stopped) return;
+    if (this.ownCommitPublished) {
+      // The wake-up of a commit whose every event `committed` has just published: nothing to read
+      // for it (its NOTIFY, heard back here later, reads what else may have committed meanwhile).
+      this.ownCommitPublished = false;
+      return;
+    }
     if (this.reading) {
       this.again = true;
       return;

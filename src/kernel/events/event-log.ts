@@ -5,7 +5,7 @@
 
 import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { signalCommitted, signalOnCommit } from '../../db/commit-signals.js';
+import { onCommitted, signalCommitted, signalOnCommit } from '../../db/commit-signals.js';
 import { isoDateRows, placeholders } from '../../db/plain-rows.js';
 import type { WithIsoDates } from '../../lib/iso-time.js';
 import { visibleEventsWhere, type Viewer } from '../visibility.js';
@@ -169,10 +169,25 @@ const SETTLE_WAIT_MS = 2_000;
 
 export class EventLog {
   private readonly hooks: AppendHook[] = [];
+  private committedListener: ((event: EventNotification) => void) | undefined;
 
   /** Adds `hook` to every append from now on (at start-up, before any request). */
   onAppend(hook: AppendHook): void {
     this.hooks.push(hook);
+  }
+
+  /**
+   * Hands `listener` each event this process appends, as the log holds it, once its transaction
+   * has committed, in append order and before the commit's wake-ups (the event bus: src/kernel/events/event-bus.ts).
+   */
+  onCommitted(listener: (event: EventNotification) => void): void {
+    this.committedListener = listener;
+  }
+
+  /** `event` to the committed-events listener once the transaction of `em` commits. */
+  private whenCommitted(em: SqlEntityManager, event: () => EventNotification): void {
+    const listener = this.committedListener;
+    if (listener) onCommitted(em, () => listener(event()));
   }
 
   /**
@@ -195,7 +210,9 @@ export class EventLog {
       if (row[hook.name] === true) signalOnCommit(em, hook.channel);
       delete row[hook.name];
     }
-    return em.map(PaymentEvent, row);
+    const event = em.map(PaymentEvent, row);
+    this.whenCommitted(em, () => toEventNotification(event));
+    return event;
   }
 
   /**
@@ -212,8 +229,10 @@ export class EventLog {
     const hooks = this.hookParts(CHANGE_MATCHED);
     const ctes = [...statements.map((statement, i) => `, alongside_${i} as (${statement.sql})`), ...hooks.map((hook) => `, ${hook.name} as (${hook.sql})`)].join('');
     const columns = [...(also.select ? [also.select.sql] : []), ...hooks.map((hook) => `exists (select from ${hook.name}) as ${hook.name}`)];
-    const select = columns.length > 0 ? `select change.*, ${columns.join(', ')} from change` : 'select * from change';
-    const rows = await em.execute<Array<T & Record<string, unknown>>>(`with change as (${change.sql}), event as (${insert.sql} returning 1)${ctes} ${select}`, [
+    // The event's position, drawn by the insert's trigger: the rest of its row is the insert's own values.
+    columns.push(`(select position::text from event limit 1) as ${APPENDED_POSITION}`);
+    const select = `select change.*, ${columns.join(', ')} from change`;
+    const rows = await em.execute<Array<T & Record<string, unknown>>>(`with change as (${change.sql}), event as (${insert.sql} returning position)${ctes} ${select}`, [
       ...change.params,
       ...insert.params,
       ...statements.flatMap((statement) => statement.params),
@@ -221,11 +240,18 @@ export class EventLog {
       ...(also.select?.params ?? []),
     ]);
     if (rows.length > 0) {
+      // One row changed, one event written: its row is known whole. (A change of several rows
+      // writes one event each, with the same values; the bus reads those from the log.)
+      const position = rows.length === 1 ? rows[0]![APPENDED_POSITION] : undefined;
+      if (typeof position === 'string') this.whenCommitted(em, () => insert.written(position));
       const signal = em.isInTransaction() ? (channel: string) => signalOnCommit(em, channel) : (channel: string) => signalCommitted(em, channel);
       signal(PAYMENT_EVENTS_CHANNEL);
       for (const hook of hooks) if (rows.some((row) => row[hook.name] === true)) signal(hook.channel);
     }
-    for (const row of rows) for (const hook of hooks) delete row[hook.name];
+    for (const row of rows) {
+      for (const hook of hooks) delete row[hook.name];
+      delete row[APPENDED_POSITION];
+    }
     return rows;
   }
 
@@ -311,7 +337,7 @@ export class EventLog {
 }
 
 /** The row as a notification: `PaymentEvent` is the only producer of `EventNotification`. */
-export function toEventNotification(event: PaymentEvent): EventNotification {
+export function toEventNotification(event: Pick<PaymentEvent, 'position' | 'id' | 'type' | 'subjectType' | 'subjectId' | 'clientId' | 'merchantAccount' | 'adminOnly' | 'fromStatus' | 'toStatus' | 'createdAt' | 'data'>): EventNotification {
   const notification: EventNotification = {
     position: String(event.position),
     id: event.id,
@@ -334,26 +360,36 @@ export function toEventNotification(event: PaymentEvent): EventNotification {
  * The INSERT of one event row (its position and horizon come from the table's trigger). With
  * `onlyIf`, the name of a CTE of the same statement: one row is inserted per row it returns (one).
  */
-function eventInsert(input: AppendEventInput, onlyIf?: string): { sql: string; params: unknown[] } {
+function eventInsert(input: AppendEventInput, onlyIf?: string): SqlPart & { written: (position: string) => EventNotification } {
   const { merchantAccount } = input;
   // Without its account an event would be invisible to every back office that sees its subject.
   if (!merchantAccount) throw new Error(`EventLog.append needs the merchant account of ${input.subjectType} ${input.subjectId}`);
   const columns = 'insert into payment_event (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)';
   const values = '?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?';
+  const id = newId('evt');
+  const data = JSON.stringify(input.snapshot ?? {});
+  const createdAt = new Date();
   return {
     sql: onlyIf ? `${columns} select ${values} from ${onlyIf}` : `${columns} values (${values})`,
-    params: [
-      newId('evt'),
-      input.subjectType,
-      input.subjectId,
-      input.clientId,
-      merchantAccount,
-      input.adminOnly ?? false,
-      input.type,
-      input.fromStatus,
-      input.toStatus,
-      JSON.stringify(input.snapshot ?? {}),
-      new Date(),
-    ],
+    params: [id, input.subjectType, input.subjectId, input.clientId, merchantAccount, input.adminOnly ?? false, input.type, input.fromStatus, input.toStatus, data, createdAt],
+    // The row as the log holds it once the trigger has drawn its position: what a read of it gives.
+    written: (position) =>
+      toEventNotification({
+        position,
+        id,
+        type: input.type,
+        subjectType: input.subjectType,
+        subjectId: input.subjectId,
+        clientId: input.clientId,
+        merchantAccount,
+        adminOnly: input.adminOnly ?? false,
+        fromStatus: input.fromStatus,
+        toStatus: input.toStatus,
+        createdAt,
+        data: JSON.parse(data) as Record<string, unknown>,
+      }),
   };
 }
+
+/** The column of `appendWith`'s rows that carries its event's position (removed before they are returned). */
+const APPENDED_POSITION = 'appended_event_position';
