@@ -11,7 +11,7 @@ import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import { toDepositSnapshot } from '../../src/modules/deposits/deposit-snapshot.js';
 import { Payout } from '../../src/modules/payouts/payout.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/kernel/events/event-notification.js';
-import { toEventNotification } from '../../src/kernel/events/event-log.js';
+import { toEventNotification, type AppendEventInput } from '../../src/kernel/events/event-log.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { CreatePayoutMutation, PayoutUpdatedSubscription } from '../payouts/operations.js';
 import { DepositUpdatedSubscription } from '../deposits/operations.js';
@@ -28,38 +28,32 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
+/** A status event of `deposit` that changes nothing (PENDING to PENDING), with its snapshot. */
+function statusEvent(deposit: Deposit): AppendEventInput {
+  return {
+    subjectType: 'deposit',
+    subjectId: deposit.id,
+    clientId: deposit.clientId,
+    type: 'deposit.status_changed',
+    fromStatus: 'PENDING',
+    toStatus: 'PENDING',
+    merchantAccount: deposit.merchantAccount,
+    snapshot: toDepositSnapshot(deposit),
+  };
+}
+
 /** Appends a status event for `deposit` in its own transaction; `inside` runs before commit. */
 async function appendEvent(deposit: Deposit, inside: () => Promise<void> = async () => undefined): Promise<void> {
   await t.gateway.db.fork().transactional(async (tx) => {
     const locked = await tx.findOneOrFail(Deposit, { id: deposit.id });
-    await t.gateway.services.events.append(tx, {
-      subjectType: 'deposit',
-      subjectId: locked.id,
-      clientId: locked.clientId,
-      type: 'deposit.status_changed',
-      fromStatus: 'PENDING',
-      toStatus: 'PENDING',
-      merchantAccount: locked.merchantAccount,
-      snapshot: toDepositSnapshot(locked),
-    });
+    await t.gateway.services.events.append(tx, statusEvent(locked));
     await inside();
   });
 }
 
 /** Appends a status event for `deposit` in its own transaction; resolves with its position once committed. */
 async function appendEventAt(deposit: Deposit): Promise<string> {
-  const event = await t.gateway.db.fork().transactional((tx) =>
-    t.gateway.services.events.append(tx, {
-      subjectType: 'deposit',
-      subjectId: deposit.id,
-      clientId: deposit.clientId,
-      type: 'deposit.status_changed',
-      fromStatus: 'PENDING',
-      toStatus: 'PENDING',
-      merchantAccount: deposit.merchantAccount,
-      snapshot: toDepositSnapshot(deposit),
-    }),
-  );
+  const event = await t.gateway.db.fork().transactional((tx) => t.gateway.services.events.append(tx, statusEvent(deposit)));
   return String(event.position);
 }
 
@@ -137,16 +131,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     // when: the append in a nested transaction (a savepoint), released before the outer one commits
     await t.gateway.db.fork().transactional(async (outer) => {
       await outer.transactional(async (inner) => {
-        await t.gateway.services.events.append(inner, {
-          subjectType: 'deposit',
-          subjectId: deposit.id,
-          clientId: deposit.clientId,
-          type: 'deposit.status_changed',
-          fromStatus: 'PENDING',
-          toStatus: 'PENDING',
-          merchantAccount: deposit.merchantAccount,
-          snapshot: toDepositSnapshot(deposit),
-        });
+        await t.gateway.services.events.append(inner, statusEvent(deposit));
       });
       // then: the savepoint's release committed nothing, and nothing is published
       expect(live.seen.filter((n) => n.subjectId === deposit.id)).toEqual([]);
