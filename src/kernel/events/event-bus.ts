@@ -105,7 +105,7 @@ export class EventBus implements TopicFeed {
   start(): Promise<void> {
     this.starting ??= (async () => {
       // This instance's own commits, published without a read when their order allows (see committed).
-      this.events.onCommitted((event) => this.committed(event));
+      this.events.onCommitted((position, event) => this.committed(position, event));
       // Each commit that appended events marks the log right after it (see FINAL_POSITION_SQL), so
       // its events are final as soon as the transactions running alongside have ended. Paging
       // (`events(after:)`) and the other instances rely on the marks: they are written whether or
@@ -140,12 +140,12 @@ export class EventBus implements TopicFeed {
    * can no longer commit, so it is final the moment it commits, and a read would return it next.
    * Anything else waits for the wake-up's read, as any other instance's event does.
    */
-  committed(event: EventNotification): void {
+  committed(position: string, event: () => EventNotification): void {
     this.ownCommitPublished = false;
     if (this.stopped || this.reading || !this.isFollowing || this.early.size > 0 || this.last === undefined) return;
-    if (BigInt(event.position) !== this.last + 1n || !this.pubsub.hasSubscribers(PAYMENT_EVENTS_TOPIC)) return;
+    if (BigInt(position) !== this.last + 1n || !this.pubsub.hasSubscribers(PAYMENT_EVENTS_TOPIC)) return;
     this.last += 1n;
-    this.publish(event);
+    this.publish(event());
     // The commit's wake-up follows in the same synchronous call (Database's relay, after its
     // callbacks): the mark lasts until then and no longer.
     this.ownCommitPublished = true;

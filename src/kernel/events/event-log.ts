@@ -42,6 +42,12 @@ export interface AppendEventInput {
   snapshot?: object;
 }
 
+/**
+ * Told of an event this process committed: its position, and the event as the log holds it, made
+ * only if asked for (most commits have nobody on this instance to publish to).
+ */
+export type CommittedListener = (position: string, event: () => EventNotification) => void;
+
 /** A piece of SQL with its `?` parameters. */
 export interface SqlPart {
   sql: string;
@@ -169,7 +175,7 @@ const SETTLE_WAIT_MS = 2_000;
 
 export class EventLog {
   private readonly hooks: AppendHook[] = [];
-  private committedListener: ((event: EventNotification) => void) | undefined;
+  private committedListener: CommittedListener | undefined;
 
   /** Adds `hook` to every append from now on (at start-up, before any request). */
   onAppend(hook: AppendHook): void {
@@ -177,17 +183,17 @@ export class EventLog {
   }
 
   /**
-   * Hands `listener` each event this process appends, as the log holds it, once its transaction
-   * has committed, in append order and before the commit's wake-ups (the event bus: src/kernel/events/event-bus.ts).
+   * Tells `listener` of each event this process appends once its transaction has committed, in
+   * append order and before the commit's wake-ups (the event bus: src/kernel/events/event-bus.ts).
    */
-  onCommitted(listener: (event: EventNotification) => void): void {
+  onCommitted(listener: CommittedListener): void {
     this.committedListener = listener;
   }
 
-  /** `event` to the committed-events listener once the transaction of `em` commits. */
-  private whenCommitted(em: SqlEntityManager, event: () => EventNotification): void {
+  /** The event at `position` to the committed-events listener once the transaction of `em` commits. */
+  private whenCommitted(em: SqlEntityManager, position: string, event: () => EventNotification): void {
     const listener = this.committedListener;
-    if (listener) onCommitted(em, () => listener(event()));
+    if (listener) onCommitted(em, () => listener(position, event));
   }
 
   /**
@@ -211,7 +217,7 @@ export class EventLog {
       delete row[hook.name];
     }
     const event = em.map(PaymentEvent, row);
-    this.whenCommitted(em, () => toEventNotification(event));
+    this.whenCommitted(em, String(event.position), () => toEventNotification(event));
     return event;
   }
 
@@ -240,10 +246,10 @@ export class EventLog {
       ...(also.select?.params ?? []),
     ]);
     if (rows.length > 0) {
-      // One row changed, one event written: its row is known whole. (A change of several rows
-      // writes one event each, with the same values; the bus reads those from the log.)
+      // One row changed, one event written, its row known whole (a change of several rows would
+      // write one each: those are read from the log).
       const position = rows.length === 1 ? rows[0]![APPENDED_POSITION] : undefined;
-      if (typeof position === 'string') this.whenCommitted(em, () => insert.written(position));
+      if (typeof position === 'string') this.whenCommitted(em, position, () => insert.written(position));
       const signal = em.isInTransaction() ? (channel: string) => signalOnCommit(em, channel) : (channel: string) => signalCommitted(em, channel);
       signal(PAYMENT_EVENTS_CHANNEL);
       for (const hook of hooks) if (rows.some((row) => row[hook.name] === true)) signal(hook.channel);
