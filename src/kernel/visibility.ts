@@ -133,7 +133,7 @@ function matches(grant: Grant, subjectType: SubjectType, record: VisibilityFacts
  * @example maySee(client, 'refund', deposit) // a refund is seen by whoever sees its deposit's refunds
  */
 export function maySee(viewer: Viewer, subjectType: SubjectType, record: VisibilityFacts, options: VisibilityOptions = {}): boolean {
-  return grantsFor(viewer, options).some((grant) => matches(grant, subjectType, record));
+  return seenBy(viewer, subjectType, options)(record);
 }
 
 /**

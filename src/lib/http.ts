@@ -1,7 +1,8 @@
-// node:http plumbing shared by the gateway and the sandboxes: bounded body reading, headers with one
-// value each, listening, and the provider adapters' outgoing requests on kept-alive connections.
+// node:http plumbing shared by the gateway and the sandboxes: bounded body reading, small JSON
+// answers, headers with one value each, listening, and the provider adapters' outgoing requests on
+// kept-alive connections.
 
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
@@ -32,6 +33,16 @@ export function readBody(request: IncomingMessage, maxBytes: number): Promise<Bu
     request.on('end', () => resolve(Buffer.concat(chunks)));
     request.on('error', reject);
   });
+}
+
+/**
+ * A small JSON answer in one write, as Express's `res.json` sends it (UTF-8, its length), without
+ * its negotiation or ETag. `headers` are added (an `Allow`, a `Cache-Control`).
+ */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
 }
 
 /** Lower-cased header names with one value each; a repeated header is joined, which no signature grammar accepts. */

@@ -7,7 +7,8 @@
 
 import type { ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from '@apollo/server';
-import type { GraphqlHttpRequest } from './envelope.js';
+import { sendJson } from '../lib/http.js';
+import { INTERNAL_ERROR_BODY, type GraphqlHttpRequest } from './envelope.js';
 
 export interface ApolloHttpOptions<TContext extends BaseContext> {
   context: (args: { req: GraphqlHttpRequest; res: ServerResponse }) => Promise<TContext>;
@@ -19,9 +20,7 @@ export function apolloHttpHandler<TContext extends BaseContext>(server: ApolloSe
   return async (req: GraphqlHttpRequest, res: ServerResponse): Promise<void> => {
     if (req.method === 'POST' && req.body === undefined) {
       // The envelope parses every POST body first; this is a wiring mistake, not a caller's.
-      const text = JSON.stringify({ errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
-      res.writeHead(500, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-      res.end(text);
+      sendJson(res, 500, INTERNAL_ERROR_BODY);
       return;
     }
     const headers = new HeaderMap();

@@ -13,7 +13,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import type { RequestContext, RequestLineFields } from '../graphql/context.js';
 import { checkEnvelope, checkTransport, httpRefusals, refusalBody, refusalError, resolveOperation, type EnvelopeRefusal } from '../graphql/envelope.js';
 import { QUERY_TOO_LONG, queryTooLong } from '../graphql/limits.js';
-import { readBody } from '../lib/http.js';
+import { readBody, sendJson } from '../lib/http.js';
 
 /** Headers that make a browser send a preflight first (Apollo's csrfPrevention accepts either). */
 const PREFLIGHT_HEADERS = ['apollo-require-preflight', 'x-apollo-operation-name'];
@@ -27,12 +27,8 @@ function isJson(contentType: string | undefined): boolean {
   return contentType?.split(';')[0]!.trim().toLowerCase() === 'application/json';
 }
 
-/** A JSON answer as Express's `res.json` writes it: UTF-8, with its length. */
-function sendJson(res: ServerResponse, status: number, body: unknown, headers?: Record<string, string>): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
+/** The answer to a request that failed inside the gateway: no detail of the failure. */
+export const INTERNAL_ERROR_BODY = { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] };
 
 function refuse(req: GraphqlHttpRequest, res: ServerResponse, refused: EnvelopeRefusal): void {
   if (req.line) req.line.refusal = refused.code;

@@ -20,7 +20,7 @@ import { createFormatError } from '../graphql/errors.js';
 import { armorLimits, maxMoneyFieldsRule } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema/schema.js';
 import { TrustedDocuments } from '../graphql/trusted-documents.js';
-import { listenAs } from '../lib/http.js';
+import { listenAs, sendJson } from '../lib/http.js';
 import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
 import { assertDepositTransitionsConsistent } from '../modules/deposits/deposit-status.js';
@@ -37,14 +37,14 @@ import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
 import { createServices, type Services } from '../services.js';
 import { apolloHttpHandler, urlSearch } from './apollo-http.js';
 import { drainHttpServer } from './drain.js';
-import { envelopePlugin, httpEnvelope, readUsualGraphqlPost, usualGraphqlPost, type GraphqlHttpRequest } from './envelope.js';
+import { envelopePlugin, httpEnvelope, INTERNAL_ERROR_BODY, readUsualGraphqlPost, usualGraphqlPost, type GraphqlHttpRequest } from './envelope.js';
 import { examplesRouter } from './examples.js';
 import { graphiqlPage } from './graphiql.js';
 import { attachGraphqlWs } from './graphql-ws.js';
 import { introspectionGuard } from './introspection.js';
 import { GatewayMetrics, metricsServer } from './metrics.js';
 import { cardFormReturnRouter } from './card-form-return.js';
-import { answer, WEBHOOK_ROUTE, webhookHandler, webhookPath, webhookRouter } from './webhooks.js';
+import { WEBHOOK_ROUTE, webhookHandler, webhookPath, webhookRouter } from './webhooks.js';
 
 export interface Gateway {
   /** Base HTTP address, e.g. http://127.0.0.1:4000 */
@@ -164,7 +164,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   // What jsonErrors does for a route that throws, for the requests served before Express.
   const unhandled = (res: ServerResponse) => (error: unknown) => {
     logger.error({ err: error }, 'unhandled HTTP error');
-    if (!res.headersSent) answer(res, 500, { errors: [{ message: 'Internal error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+    if (!res.headersSent) sendJson(res, 500, INTERNAL_ERROR_BODY);
     else res.destroy();
   };
   // The two requests that make most of the traffic, a GraphQL POST and a provider's delivery, are

@@ -5,7 +5,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Router } from 'express';
 import type { Database } from '../db/database.js';
-import { BodyTooLarge, readBody, singleValued } from '../lib/http.js';
+import { BodyTooLarge, readBody, sendJson, singleValued } from '../lib/http.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 import type { SignatureRejection } from '../providers/provider.js';
 import type { RejectedRecord } from '../kernel/inbox/inbox.js';
@@ -86,7 +86,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
       log().warn({ provider, account: services.accounts.get(accountParam)?.code, status, reason }, 'webhook rejected');
       // A refused large body is left unread: closing the connection spares reading the rest.
       if (status === 413) res.setHeader('connection', 'close');
-      answer(res, status, { received: false, reason });
+      sendJson(res, status, { received: false, reason });
     };
 
     // Answered before reading: an unknown path costs no body.
@@ -100,7 +100,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
     } catch (error) {
       if (error instanceof BodyTooLarge) return reject(413, 'PAYLOAD_TOO_LARGE');
       log().warn({ err: error, provider, account: known.account.code }, 'webhook body could not be read');
-      if (!res.headersSent && !res.destroyed) answer(res, 400, { received: false, reason: 'BODY_UNREADABLE' });
+      if (!res.headersSent && !res.destroyed) sendJson(res, 400, { received: false, reason: 'BODY_UNREADABLE' });
       return;
     }
 
@@ -120,7 +120,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
       // and the provider retries a 5xx.
       metrics.recordWebhook(provider, 'error');
       log().error({ err: error, provider, account: known.account.code }, 'webhook could not be stored');
-      answer(res, 500, { received: false, reason: 'INTERNAL_ERROR' });
+      sendJson(res, 500, { received: false, reason: 'INTERNAL_ERROR' });
       return;
     }
     switch (outcome.kind) {
@@ -136,7 +136,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
         metrics.recordWebhook(provider, 'rejected', reason);
         const where = unstorable && { problem: unstorable.problem, at: unstorable.path.join('.') };
         log().warn({ provider, account: outcome.account.code, reason, ...where }, 'verified webhook kept as rejected: it cannot be processed');
-        answer(res, 200, { received: true, outcome: 'rejected', reason });
+        sendJson(res, 200, { received: true, outcome: 'rejected', reason });
         return;
       }
       case 'received': {
@@ -148,20 +148,20 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
         );
         // Sent only now that the transaction has committed: 2xx means durable, and so is the
         // follow-up work (the deposit's details) the inbox enqueued in that transaction.
-        answer(res, 200, { received: true, outcome: result.outcome });
+        sendJson(res, 200, { received: true, outcome: result.outcome });
         return;
       }
       case 'retry_later':
         metrics.recordWebhook(provider, 'retry_later');
         log().warn({ provider, account: outcome.account.code, event: outcome.event.name, eventId: outcome.event.eventId, reason: outcome.message }, 'webhook deferred until the provider retries');
         // Nothing was committed; the provider's retry is a first delivery.
-        answer(res, 503, { received: false, reason: 'RETRY_LATER' });
+        sendJson(res, 503, { received: false, reason: 'RETRY_LATER' });
         return;
       case 'failed':
         metrics.recordWebhook(provider, 'error');
         log().error({ err: outcome.error, provider, account: outcome.account.code, event: outcome.event.name, eventId: outcome.event.eventId }, 'webhook could not be stored');
         // 5xx: nothing was committed, and the provider retries (spec: Webhook retry window).
-        answer(res, 500, { received: false, reason: 'INTERNAL_ERROR' });
+        sendJson(res, 500, { received: false, reason: 'INTERNAL_ERROR' });
         return;
     }
 
@@ -181,12 +181,3 @@ export function webhookRouter(serve: ReturnType<typeof webhookHandler>): Router 
   return router;
 }
 
-/**
- * Writes a small JSON answer straight to the socket: no ETag or other negotiation (a provider reads
- * only the status), one write per delivery.
- */
-export function answer(res: ServerResponse, status: number, body: Record<string, unknown>): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}

@@ -1,7 +1,7 @@
 // Small node:http helpers for the sandbox server: bounded body reading and JSON, HTML and redirect answers.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody as readBytes } from '../../lib/http.js';
+import { readBody as readBytes, sendJson as sendJsonAnswer } from '../../lib/http.js';
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -12,9 +12,7 @@ export async function readBody(request: IncomingMessage): Promise<string> {
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' });
-  response.end(text);
+  sendJsonAnswer(response, status, body, { 'cache-control': 'no-store' });
 }
 
 /** `scriptHashes`: CSP hashes of the page's own inline scripts, the only scripts it may run. */
