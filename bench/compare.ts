@@ -26,6 +26,8 @@ export interface ThroughputSample {
   p99Ms: number;
   /** SQL statements per operation the serving side sent (the gateway's, counted through db.watchQueries). */
   statementsPerOp?: number;
+  /** CPU the database's processes spent per operation, in milliseconds, when they run on this machine (bench/database-cpu.ts). */
+  databaseCpuMsPerOp?: number;
 }
 
 /**

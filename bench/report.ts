@@ -64,6 +64,10 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
       }
       rows.push(row);
       if (run.floor) rows.push(floorRow(run.inFlight, run.floor, run.rounds));
+      if (run.floor) {
+        const database = databaseCpuRow(run.inFlight, run.floor, run.rounds);
+        if (database) rows.push(database);
+      }
       if (run.waits) rows.push(waitsRow(run));
     }
     const spread = results.b3.runs.find((run) => run.instances > 1);
@@ -183,6 +187,26 @@ function floorRow(inFlight: number, floor: ThroughputSample[], rounds: Record<Si
     `${medianOf(floor, (s) => s.statementsPerOp).toFixed(1)} / 4`,
     `${Number.isFinite(cpu) ? cpu.toFixed(2) : 'n/a'} / n/a`,
     `${floor.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => rate(s.perSecond)).join(' ')}`,
+  ];
+}
+
+/**
+ * What B3's webhooks cost PostgreSQL itself, gateway beside floor, when it runs on this machine: its
+ * CPU shares the cores with the serving process, so it bounds the rate as that process's does.
+ */
+function databaseCpuRow(inFlight: number, floor: ThroughputSample[], rounds: Record<Side, ThroughputSample[]>): Row | undefined {
+  const gateway = medianOf(rounds.gateway, (s) => s.databaseCpuMsPerOp);
+  const bare = medianOf(floor, (s) => s.databaseCpuMsPerOp);
+  if (!Number.isFinite(gateway) || !Number.isFinite(bare)) return undefined;
+  const each = (samples: ThroughputSample[]) => samples.map((s) => (s.databaseCpuMsPerOp === undefined ? 'n/a' : s.databaseCpuMsPerOp.toFixed(2))).join(' ');
+  return [
+    `B3 PostgreSQL's CPU ms per webhook, follow-up included, ${inFlight} in flight (gateway; floor)`,
+    gateway.toFixed(2),
+    bare.toFixed(2),
+    `gateway / floor ${times(gateway / bare)}`,
+    '',
+    '',
+    `${each(rounds.gateway)}; ${each(floor)}`,
   ];
 }
 

@@ -14,6 +14,7 @@ import type { BenchSettings } from './settings.js';
 import { runAtConcurrency, waitFor } from './stats.js';
 import { webhookUrl, type GatewayChild, type Topology } from './topology.js';
 import { sampleWaits, type WaitSummary } from './waits.js';
+import { isLocalDatabase, postgresCpuMs } from './database-cpu.js';
 
 const PGBENCH_TABLE = 'bench_webhook_baseline';
 /** What the floor sends per webhook with its follow-up (bench/baseline-server.ts `webhookFloor`). */
@@ -123,6 +124,7 @@ async function sendWebhooks(topology: Topology, gateways: GatewayChild[], deposi
 async function measureGateway(topology: Topology, gateways: GatewayChild[], deposits: ApprovedDeposit[], inFlight: number): Promise<ThroughputSample> {
   await Promise.all(gateways.map((gateway) => gateway.call('countStart')));
   const cpuBefore = await Promise.all(gateways.map((gateway) => gateway.call<number>('cpuMs')));
+  const database = databaseCpu(topology);
   // The clock stops at the last answer; the fee/net follow-up jobs the webhooks enqueued run
   // meanwhile as they would in production, and the next round starts once they are all done.
   const sample = await throughput(gateways[0]!, deposits.length, inFlight, async (index) => {
@@ -134,7 +136,7 @@ async function measureGateway(topology: Topology, gateways: GatewayChild[], depo
   const statements = (await Promise.all(gateways.map((gateway) => gateway.call<number>('countStop')))).reduce((sum, count) => sum + count, 0);
   const cpu = cpuAfter.reduce((sum, value, i) => sum + value - cpuBefore[i]!, 0);
   // Statements and CPU include the follow-up jobs: what one webhook costs the gateway in all.
-  return { ...sample, serverCpuMsPerOp: cpu / deposits.length, statementsPerOp: statements / deposits.length };
+  return { ...sample, serverCpuMsPerOp: cpu / deposits.length, statementsPerOp: statements / deposits.length, ...database.perOp(deposits.length) };
 }
 
 /**
@@ -145,6 +147,7 @@ async function measureFloor(topology: Topology, deposits: ApprovedDeposit[], inF
   const url = `${topology.baseline.info.url}/webhook-floor`;
   const before = await topology.baseline.call<{ open: number; failed: number }>('followUps');
   const cpuBefore = await topology.baseline.call<number>('cpuMs');
+  const database = databaseCpu(topology);
   const sample = await throughput(topology.baseline, deposits.length, inFlight, (index) => postApproval(url, deposits[index]!, topology.account.webhookSecrets));
   await waitFor(async () => (await topology.baseline.call<{ open: number }>('followUps')).open === 0, 'the floor\'s fee/net follow-ups', 120_000);
   const after = await topology.baseline.call<{ open: number; failed: number }>('followUps');
@@ -152,7 +155,22 @@ async function measureFloor(topology: Topology, deposits: ApprovedDeposit[], inF
   const cpuAfter = await topology.baseline.call<number>('cpuMs');
   // Follow-ups included, as the gateway's CPU includes its jobs. Statements counted as the gateway's
   // are: BEGIN, two statements and COMMIT per webhook, one per follow-up.
-  return { ...sample, serverCpuMsPerOp: (cpuAfter - cpuBefore) / deposits.length, statementsPerOp: FLOOR_STATEMENTS_PER_WEBHOOK };
+  return { ...sample, serverCpuMsPerOp: (cpuAfter - cpuBefore) / deposits.length, statementsPerOp: FLOOR_STATEMENTS_PER_WEBHOOK, ...database.perOp(deposits.length) };
+}
+
+/**
+ * The database's CPU from now until `perOp` is called, per operation, when the database runs on
+ * this machine: nothing else uses it then (the bench runs one side at a time), so it is what that
+ * side's work cost it. An empty object otherwise.
+ */
+function databaseCpu(topology: Topology): { perOp(operations: number): { databaseCpuMsPerOp?: number } } {
+  const before = isLocalDatabase(topology.database.url) ? postgresCpuMs() : undefined;
+  return {
+    perOp(operations) {
+      const after = before === undefined ? undefined : postgresCpuMs();
+      return after === undefined || before === undefined ? {} : { databaseCpuMsPerOp: (after - before) / operations };
+    },
+  };
 }
 
 async function drain(gateway: GatewayChild): Promise<void> {
