@@ -19,6 +19,7 @@ import type { ListenOptions, NotificationHandler } from './notifications/listene
 import { PgliteNotifications } from './notifications/pglite.js';
 import { PostgresNotifications } from './notifications/postgres.js';
 import { patchPooledClient } from './pg-patches.js';
+import { allowPreparedStatements } from './prepared.js';
 import { pgTimeoutOptions } from './pg-timeouts.js';
 import { migrations } from './migrations/index.js';
 
@@ -125,8 +126,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       driverOptions: {
         ...pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS),
         onPoolCreated: (pool: pg.Pool) => pool.on('connect', patchPooledClient),
+        // The hot writes' prepared statements (src/db/prepared.ts) keep one generic plan: left to
+        // choose, PostgreSQL planned them again on every run, which cost it more than running them.
+        // The ORM's own statements come with their values inlined and are planned as before.
+        options: '-c plan_cache_mode=force_generic_plan',
       },
     });
+    // Its pool's clients prepare the hot writes' statements (src/db/prepared.ts, pg-patches.ts).
+    allowPreparedStatements(orm.config);
   } else {
     kind = 'pglite';
     const dataDir = path.join(options.dataDir, 'pglite');

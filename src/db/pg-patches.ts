@@ -1,4 +1,4 @@
-// The only two changes made to `pg`'s own client, applied to each client of the ORM's pool as the
+// The only three changes made to `pg`'s own client, applied to each client of the ORM's pool as the
 // pool connects it (the database's dedicated sessions, for LISTEN, the relay and `markThenRead`,
 // are plain clients). Each wraps `client.query`:
 //
@@ -7,6 +7,7 @@
 //   `begin`, checked out for good.
 // - `sendBeginWithFirstStatement`: a transaction's BEGIN shares a packet with its first statement,
 //   a round trip fewer per transaction.
+// - `runPreparedStatements`: a statement text from src/db/prepared.ts is prepared once per session.
 //
 // Neither library offers a hook that serves. MikroORM 7's `onQuery` rewrites the text of the
 // ORM's statements but never sees BEGIN, COMMIT or ROLLBACK, which its Kysely driver sends as
@@ -18,12 +19,46 @@
 // option would take a subclass overriding the same `query` (and Kysely would build its
 // query-cancelling control client from that class too): the same patch, moved.
 
-import type pg from 'pg';
+import pg from 'pg';
+import { PREPARED_MARK } from './prepared.js';
 
-/** Applies both patches to a client of the ORM's pool: the `connect` listener of its `pg.Pool`. */
+/** Applies the patches to a client of the ORM's pool: the `connect` listener of its `pg.Pool`. */
 export function patchPooledClient(client: pg.PoolClient): void {
+  runPreparedStatements(client);
   discardOnReadTimeout(client);
   sendBeginWithFirstStatement(client);
+}
+
+/** Most statement texts given a name; any further one is sent unnamed (parsed each time), so no text can grow the map for good. */
+const MOST_PREPARED_TEXTS = 1_000;
+/** The name of each prepared text, the same on every session (pg refuses one name for two texts). */
+const preparedNames = new Map<string, string>();
+
+function preparedName(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MOST_PREPARED_TEXTS) {
+    name = `gateway_${preparedNames.size}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * A text marked by src/db/prepared.ts goes out as a named statement: pg parses it on this session
+ * the first time and binds its values every time after (PostgreSQL then plans it once, generically,
+ * unless a run's own values promise a much better plan). Innermost of the patches, so the others see
+ * the query as the ORM's driver gave it.
+ */
+function runPreparedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((...args: unknown[]) => {
+    const [text, values] = args;
+    if (args.length === 2 && typeof text === 'string' && Array.isArray(values) && text.startsWith(PREPARED_MARK)) {
+      const name = preparedName(text);
+      return query(name === undefined ? { text, values } : { name, text, values });
+    }
+    return query(...args);
+  }) as typeof client.query;
 }
 
 /**
@@ -74,13 +109,35 @@ function sendBeginWithFirstStatement(client: pg.PoolClient): void {
     if (!beginHeld) return query(...args);
     beginHeld = false;
     if (simple && (isBare(text, 'commit') || isBare(text, 'rollback'))) return Promise.resolve(emptyResult(text.trim().toUpperCase()));
-    if (simple) {
+    // A prepared statement's text with its values written in: the first statement of a transaction
+    // goes with its BEGIN as text, as the ORM's own do, rather than a round trip later.
+    const inlined = !simple && typeof text === 'string' && text.startsWith(PREPARED_MARK) && Array.isArray(values) ? withValuesInlined(text, values) : undefined;
+    if (simple || inlined !== undefined) {
       // pg answers a query of several statements with one result each: the caller gets what its
       // own text would have given (one result, or the list for a text of several).
-      return (query(`begin; ${text}`) as Promise<pg.QueryResult[]>).then((results) => (results.length === 2 ? results[1]! : results.slice(1)));
+      return (query(`begin; ${inlined ?? text}`) as Promise<pg.QueryResult[]>).then((results) => (results.length === 2 ? results[1]! : results.slice(1)));
     }
     return (query('begin') as Promise<unknown>).then(() => query(...args));
   }) as typeof client.query;
+}
+
+/**
+ * A prepared statement's text (its placeholders numbered by src/db/prepared.ts, which sends no
+ * text holding any other `$`) with each `$n` replaced by its value as a literal, or undefined when
+ * a value has no literal written here (anything but text, numbers, booleans, dates and null).
+ */
+function withValuesInlined(text: string, values: readonly unknown[]): string | undefined {
+  const literals: string[] = [];
+  for (const value of values) {
+    if (value === null || value === undefined) literals.push('null');
+    else if (typeof value === 'string') literals.push(pg.escapeLiteral(value));
+    // In brackets when negative: `- $1` must not become the comment `--1`.
+    else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'bigint') literals.push(value < 0 ? `(${value})` : String(value));
+    else if (typeof value === 'boolean') literals.push(value ? 'true' : 'false');
+    else if (value instanceof Date && Number.isFinite(value.getTime())) literals.push(pg.escapeLiteral(value.toISOString()));
+    else return undefined;
+  }
+  return text.replace(/\$([0-9]+)/g, (_match, n: string) => literals[Number(n) - 1]!);
 }
 
 /** The texts `isBare` recognizes, as anchored patterns: each fails at the first character of any other statement. */

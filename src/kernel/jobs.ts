@@ -298,7 +298,7 @@ export class JobQueue {
     const now = new Date();
     return {
       sql: `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
-       ${options.onlyIf ? 'select' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?${options.onlyIf ? ` where ${options.onlyIf.sql}` : ')'}
+       ${options.onlyIf ? 'select ' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?${options.onlyIf ? ` where ${options.onlyIf.sql}` : ')'}
        on conflict (kind, dedupe_key) where status = 'pending' do nothing`,
       params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now, ...(options.onlyIf?.params ?? [])],
     };

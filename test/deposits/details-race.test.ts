@@ -50,34 +50,29 @@ interface DetailWriteHooks {
 }
 
 /**
- * Runs `action` with `hooks` around each statement that writes deposit `id`'s details, on every
- * EntityManager the gateway forks meanwhile (the job queue forks one per run): the moment between
- * the read and the write where a webhook's status change can land. Returns how many such
- * statements ran.
+ * Runs `action` with `hooks` around each statement that writes deposit `id`'s details (the
+ * event log's append of the change, one statement, whichever EntityManager the job queue forked
+ * for the run): the moment between the read and the write where a webhook's status change can
+ * land. Returns how many such statements ran.
  */
 async function aroundDetailWrites(id: string, hooks: DetailWriteHooks, action: () => Promise<unknown>): Promise<number> {
-  const db = t.gateway.db;
-  const fork = db.fork.bind(db);
+  const events = t.gateway.services.events;
+  const appendWith = events.appendWith;
   let writes = 0;
-  db.fork = () => {
-    const em = fork();
-    const original = em.execute.bind(em);
-    em.execute = (async (...args: Parameters<typeof original>) => {
-      const [sql, params] = args;
-      const ours = typeof sql === 'string' && /^with change as \(update deposit set fee/.test(sql) && Array.isArray(params) && params.includes(id);
-      if (!ours) return original(...args);
-      const n = ++writes;
-      await hooks.before?.(n);
-      const result = await original(...args);
-      await hooks.after?.(n);
-      return result;
-    }) as typeof em.execute;
-    return em;
-  };
+  events.appendWith = (async (...args: Parameters<typeof appendWith>) => {
+    const [, change] = args;
+    const ours = /^update deposit set fee/.test(change.sql) && change.params.includes(id);
+    if (!ours) return appendWith.apply(events, args);
+    const n = ++writes;
+    await hooks.before?.(n);
+    const result = await appendWith.apply(events, args);
+    await hooks.after?.(n);
+    return result;
+  }) as typeof events.appendWith;
   try {
     await action();
   } finally {
-    db.fork = fork;
+    events.appendWith = appendWith;
   }
   return writes;
 }

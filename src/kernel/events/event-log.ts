@@ -6,6 +6,7 @@
 import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { onCommitted, signalCommitted, signalOnCommit } from '../../db/commit-signals.js';
+import { executePrepared } from '../../db/prepared.js';
 import { isoDateRows, placeholders } from '../../db/plain-rows.js';
 import type { WithIsoDates } from '../../lib/iso-time.js';
 import { visibleEventsWhere, type Viewer } from '../visibility.js';
@@ -238,7 +239,9 @@ export class EventLog {
     // The event's position, drawn by the insert's trigger: the rest of its row is the insert's own values.
     columns.push(`(select position::text from event limit 1) as ${APPENDED_POSITION}`);
     const select = `select change.*, ${columns.join(', ')} from change`;
-    const rows = await em.execute<Array<T & Record<string, unknown>>>(`with change as (${change.sql}), event as (${insert.sql} returning position)${ctes} ${select}`, [
+    // Prepared (src/db/prepared.ts): it runs after nearly every webhook and job, and planning it
+    // cost the database more than running it.
+    const rows = await executePrepared<T & Record<string, unknown>>(em, `with change as (${change.sql}), event as (${insert.sql} returning position)${ctes} ${select}`, [
       ...change.params,
       ...insert.params,
       ...statements.flatMap((statement) => statement.params),
