@@ -2,6 +2,7 @@
 // alternating (baseline first in odd rounds, gateway first in even ones), so that a machine
 // getting busier or quieter during the run weighs on both; the report takes the median of each.
 
+import { isLocalDatabase, postgresCpuMs } from './database-cpu.js';
 import type { BenchChild } from './ipc.js';
 import { median, runAtConcurrency } from './stats.js';
 
@@ -32,13 +33,29 @@ export interface ThroughputSample {
 
 /**
  * `total` calls of `task` with `concurrency` in flight, timed from this process, with the CPU
- * `server` spent meanwhile.
+ * `server` spent meanwhile and, given the URL of a database on this machine, the database's.
  */
-export async function throughput(server: BenchChild<unknown>, total: number, concurrency: number, task: (index: number) => Promise<void>): Promise<ThroughputSample> {
+export async function throughput(server: BenchChild<unknown>, total: number, concurrency: number, task: (index: number) => Promise<void>, databaseUrl?: string): Promise<ThroughputSample> {
+  const database = databaseCpu(databaseUrl);
   const cpuBefore = await server.call<number>('cpuMs');
   const run = await runAtConcurrency(total, concurrency, task);
   const cpuAfter = await server.call<number>('cpuMs');
-  return { perSecond: run.perSecond, serverCpuMsPerOp: (cpuAfter - cpuBefore) / total, p50Ms: run.latency.p50, p99Ms: run.latency.p99 };
+  return { perSecond: run.perSecond, serverCpuMsPerOp: (cpuAfter - cpuBefore) / total, p50Ms: run.latency.p50, p99Ms: run.latency.p99, ...database.perOp(total) };
+}
+
+/**
+ * The database's CPU from now until `perOp` is called, per operation, when `url` names a database
+ * on this machine: the bench runs one side at a time, so it is what that side's work cost it. An
+ * empty object otherwise.
+ */
+export function databaseCpu(url: string | undefined): { perOp(operations: number): { databaseCpuMsPerOp?: number } } {
+  const before = isLocalDatabase(url) ? postgresCpuMs() : undefined;
+  return {
+    perOp(operations) {
+      const after = before === undefined ? undefined : postgresCpuMs();
+      return after === undefined || before === undefined ? {} : { databaseCpuMsPerOp: (after - before) / operations };
+    },
+  };
 }
 
 /** Median of one field over a side's rounds. */

@@ -30,10 +30,10 @@ export async function benchCreateDeposit(topology: Topology, settings: BenchSett
   await runAtConcurrency(settings.warmup, settings.concurrency, viaBaseline);
 
   return interleaved(settings.rounds, async (side) => {
-    if (side === 'baseline') return throughput(topology.sqlBaseline.process, settings.operations, settings.concurrency, viaBaseline);
+    if (side === 'baseline') return throughput(topology.sqlBaseline.process, settings.operations, settings.concurrency, viaBaseline, topology.database.url);
     const paymentsBefore = await topology.sandbox.call<number>('paymentsCreated');
     await gateway.call('countStart');
-    const sample = await throughput(gateway, settings.operations, settings.concurrency, viaGateway);
+    const sample = await throughput(gateway, settings.operations, settings.concurrency, viaGateway, topology.database.url);
     const statements = await gateway.call<number>('countStop');
     // Each mutation must have reached the provider once, or the figure measures something else.
     const payments = (await topology.sandbox.call<number>('paymentsCreated')) - paymentsBefore;

@@ -75,6 +75,17 @@ export class BenchEnvironment {
   }
 }
 
+/**
+ * Brings the bench database's planner statistics up to date (ANALYZE), after the harness has
+ * written its fixtures in bulk: a production database has statistics that autovacuum keeps, but a
+ * fresh one filled seconds ago often has none yet, and whether autovacuum's next pass (once a
+ * minute) falls before or during a round then decided some statements' plans, and a third of the
+ * database's CPU per webhook. Every side reads the same tables. Nothing to do on PGlite.
+ */
+export async function analyzeFixtures(database: BenchDatabase): Promise<void> {
+  if (database.kind === 'postgresql' && database.url) await adminQuery(database.url, 'ANALYZE');
+}
+
 async function adminQuery(url: string, sql: string): Promise<void> {
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

@@ -2,6 +2,7 @@
 // read by three hand-written statements and served as JSON by a bare node:http server. Also the
 // stack alone (`{ __typename }`): what any request costs the gateway before it reads anything.
 
+import { analyzeFixtures } from './environment.js';
 import { interleaved, throughput, type Side, type ThroughputSample } from './compare.js';
 import { DEPOSITS_PAGE, createCardDeposit, graphql } from './fixtures.js';
 import type { BenchSettings } from './settings.js';
@@ -42,6 +43,7 @@ export async function benchReadPath(topology: Topology, settings: BenchSettings)
   const gateway = topology.gateways[0]!;
   const largest = Math.max(...settings.pageSizes);
   await prepareDeposits(topology, largest);
+  await analyzeFixtures(topology.database);
 
   const { graphqlUrl, keys } = gateway.info;
   const viaGateway = (size: number) => async (): Promise<void> => {
@@ -66,9 +68,9 @@ export async function benchReadPath(topology: Topology, settings: BenchSettings)
     await runAtConcurrency(Math.min(settings.reads, 30), settings.concurrency, viaGateway(size));
     await runAtConcurrency(Math.min(settings.reads, 30), settings.concurrency, viaBaseline(size));
     const rounds = await interleaved(settings.rounds, async (side) => {
-      if (side === 'baseline') return { ...(await throughput(topology.sqlBaseline.process, settings.reads, settings.concurrency, viaBaseline(size))), statementsPerOp: 3 };
+      if (side === 'baseline') return { ...(await throughput(topology.sqlBaseline.process, settings.reads, settings.concurrency, viaBaseline(size), topology.database.url)), statementsPerOp: 3 };
       await gateway.call('countStart');
-      const sample = await throughput(gateway, settings.reads, settings.concurrency, viaGateway(size));
+      const sample = await throughput(gateway, settings.reads, settings.concurrency, viaGateway(size), topology.database.url);
       return { ...sample, statementsPerOp: (await gateway.call<number>('countStop')) / settings.reads };
     });
     bySize.push({ size, rounds });

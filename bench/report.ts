@@ -21,7 +21,7 @@ export interface RunResults {
 
 type Row = [bench: string, gateway: string, baseline: string, ratio: string, statements: string, cpu: string, rounds: string];
 
-const HEADER: Row = ['Bench', 'Gateway', 'Baseline', 'Gateway / baseline', 'SQL statements per op (gateway / baseline)', 'Server CPU ms per op (gateway / baseline)', 'Rounds (gateway; baseline)'];
+const HEADER: Row = ['Bench', 'Gateway', 'Baseline', 'Gateway / baseline', 'SQL statements per op (gateway / baseline)', 'CPU ms per op (gateway / baseline): the serving process; PostgreSQL where local', 'Rounds (gateway; baseline)'];
 
 export function resultsTable(results: RunResults, options: { rounds: number; concurrency: number; idleSubscribers: number }): string {
   const rows: Row[] = [];
@@ -165,9 +165,16 @@ function throughputRow(label: string, rounds: Record<Side, ThroughputSample[]>, 
     Number.isFinite(baseline) ? rate(baseline) : 'n/a',
     withSpread(times(gateway / baseline), rounds.gateway, rounds.baseline, (s) => s.perSecond),
     `${Number.isFinite(statements) ? statements.toFixed(1) : 'n/a'} / ${baselineStatements}`,
-    `${Number.isFinite(cpuGateway) ? cpuGateway.toFixed(2) : 'n/a'} / ${Number.isFinite(cpuBaseline) ? cpuBaseline.toFixed(2) : 'n/a'}`,
+    `${Number.isFinite(cpuGateway) ? cpuGateway.toFixed(2) : 'n/a'} / ${Number.isFinite(cpuBaseline) ? cpuBaseline.toFixed(2) : 'n/a'}${databaseCpuText(rounds)}`,
     `${rounds.gateway.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => (Number.isFinite(s.perSecond) ? rate(s.perSecond) : 'n/a')).join(' ')}`,
   ];
+}
+
+/** `; PostgreSQL a / b`: the database's CPU per operation for each side, when it was measured for both. */
+function databaseCpuText(rounds: Record<Side, ThroughputSample[]>): string {
+  const gateway = medianOf(rounds.gateway, (s) => s.databaseCpuMsPerOp);
+  const baseline = medianOf(rounds.baseline, (s) => s.databaseCpuMsPerOp);
+  return Number.isFinite(gateway) && Number.isFinite(baseline) ? `; PostgreSQL ${gateway.toFixed(2)} / ${baseline.toFixed(2)}` : '';
 }
 
 /**

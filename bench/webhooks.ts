@@ -7,14 +7,13 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import type { BenchEnvironment } from './environment.js';
+import { analyzeFixtures, type BenchEnvironment } from './environment.js';
 import { createCardDeposit, postApproval, type ApprovedDeposit } from './fixtures.js';
-import { interleaved, throughput, type Side, type ThroughputSample } from './compare.js';
+import { databaseCpu, interleaved, throughput, type Side, type ThroughputSample } from './compare.js';
 import type { BenchSettings } from './settings.js';
 import { runAtConcurrency, waitFor } from './stats.js';
 import { webhookUrl, type GatewayChild, type Topology } from './topology.js';
 import { sampleWaits, type WaitSummary } from './waits.js';
-import { isLocalDatabase, postgresCpuMs } from './database-cpu.js';
 
 const PGBENCH_TABLE = 'bench_webhook_baseline';
 /** What the floor sends per webhook with its follow-up (bench/baseline-server.ts `webhookFloor`). */
@@ -124,7 +123,7 @@ async function sendWebhooks(topology: Topology, gateways: GatewayChild[], deposi
 async function measureGateway(topology: Topology, gateways: GatewayChild[], deposits: ApprovedDeposit[], inFlight: number): Promise<ThroughputSample> {
   await Promise.all(gateways.map((gateway) => gateway.call('countStart')));
   const cpuBefore = await Promise.all(gateways.map((gateway) => gateway.call<number>('cpuMs')));
-  const database = databaseCpu(topology);
+  const database = databaseCpu(topology.database.url);
   // The clock stops at the last answer; the fee/net follow-up jobs the webhooks enqueued run
   // meanwhile as they would in production, and the next round starts once they are all done.
   const sample = await throughput(gateways[0]!, deposits.length, inFlight, async (index) => {
@@ -147,7 +146,7 @@ async function measureFloor(topology: Topology, deposits: ApprovedDeposit[], inF
   const url = `${topology.baseline.info.url}/webhook-floor`;
   const before = await topology.baseline.call<{ open: number; failed: number }>('followUps');
   const cpuBefore = await topology.baseline.call<number>('cpuMs');
-  const database = databaseCpu(topology);
+  const database = databaseCpu(topology.database.url);
   const sample = await throughput(topology.baseline, deposits.length, inFlight, (index) => postApproval(url, deposits[index]!, topology.account.webhookSecrets));
   await waitFor(async () => (await topology.baseline.call<{ open: number }>('followUps')).open === 0, 'the floor\'s fee/net follow-ups', 120_000);
   const after = await topology.baseline.call<{ open: number; failed: number }>('followUps');
@@ -158,20 +157,6 @@ async function measureFloor(topology: Topology, deposits: ApprovedDeposit[], inF
   return { ...sample, serverCpuMsPerOp: (cpuAfter - cpuBefore) / deposits.length, statementsPerOp: FLOOR_STATEMENTS_PER_WEBHOOK, ...database.perOp(deposits.length) };
 }
 
-/**
- * The database's CPU from now until `perOp` is called, per operation, when the database runs on
- * this machine: nothing else uses it then (the bench runs one side at a time), so it is what that
- * side's work cost it. An empty object otherwise.
- */
-function databaseCpu(topology: Topology): { perOp(operations: number): { databaseCpuMsPerOp?: number } } {
-  const before = isLocalDatabase(topology.database.url) ? postgresCpuMs() : undefined;
-  return {
-    perOp(operations) {
-      const after = before === undefined ? undefined : postgresCpuMs();
-      return after === undefined || before === undefined ? {} : { databaseCpuMsPerOp: (after - before) / operations };
-    },
-  };
-}
 
 async function drain(gateway: GatewayChild): Promise<void> {
   const open = await gateway.call<number>('drain', { timeoutMs: 120_000 });
@@ -186,7 +171,9 @@ export async function approvedDeposits(topology: Topology, count: number): Promi
   await runAtConcurrency(count, 8, async () => {
     ids.push(await createCardDeposit(gateway.info.graphqlUrl, gateway.info.keys.webCashier));
   });
-  return topology.sandbox.call<ApprovedDeposit[]>('approveSilently', { depositIds: ids });
+  const approved = await topology.sandbox.call<ApprovedDeposit[]>('approveSilently', { depositIds: ids });
+  await analyzeFixtures(topology.database);
+  return approved;
 }
 
 /**
