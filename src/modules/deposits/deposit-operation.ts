@@ -7,6 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { Money } from '../../lib/money.js';
 import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import { columnList, plainRow, plainRows } from '../../db/plain-rows.js';
+import { executePrepared } from '../../db/prepared.js';
 import { accountNotConfigured, type MoneyOperation } from '../../kernel/operation.js';
 import type { CreateDepositRequest, DepositProvider, MerchantAccount, ProviderDeposit, ProviderName, RailDetails } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
@@ -155,7 +156,9 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
  */
 async function recordSubmitted(em: SqlEntityManager, deposit: DepositRow, created: ProviderDeposit): Promise<DepositRow> {
   const { id } = deposit;
-  const rows = await em.execute<Array<Record<string, unknown>>>(
+  // Prepared (src/db/prepared.ts): it follows every deposit's provider call.
+  const rows = await executePrepared<Record<string, unknown>>(
+    em,
     `update deposit set
        provider_reference = coalesce(provider_reference, ?),
        payment_reference = coalesce(payment_reference, case when rail = 'HOSTED_CHECKOUT' then null else ? end),
