@@ -6,6 +6,7 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isoString } from '../lib/iso-time.js';
+import { executePrepared } from './prepared.js';
 
 /**
  * Runs `sql` (with `?` placeholders) in `em`'s context (its transaction, if any) and maps each row
@@ -75,7 +76,8 @@ function isoDateRead(em: SqlEntityManager, entity: EntityName<object>, propertie
  */
 export async function isoDateRows<T>(em: SqlEntityManager, entity: EntityName<object>, properties: readonly string[], rest: string, params: readonly unknown[]): Promise<T[]> {
   const read = isoDateRead(em, entity, properties);
-  const rows = await em.execute<Array<Record<string, unknown>>>(`select ${read.selectList} ${rest}`, [...params], 'all');
+  // Prepared (prepared.ts): the reads of every page of deposits, their refunds and their events.
+  const rows = await executePrepared<Record<string, unknown>>(em, `select ${read.selectList} ${rest}`, params);
   if (rows.length === 0) return [];
   const platform = em.getPlatform();
   const { dates, booleans } = read;
