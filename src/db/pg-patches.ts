@@ -91,14 +91,39 @@ function discardOnReadTimeout(client: pg.PoolClient): void {
  * A transaction's BEGIN goes on the wire with its first statement, as one simple-protocol query
  * (`begin; <statement>`): a round trip fewer for every transaction, on the hot paths (a webhook,
  * a job's write, a deposit under an idempotency key) as everywhere. The ORM's statements carry
- * their values inlined (simple protocol), which allows it; a statement with bound values, which
- * cannot share its query, has the BEGIN sent just before it. A transaction that ends before any
+ * their values inlined (simple protocol), which allows it. A prepared statement of
+ * src/db/prepared.ts goes as `begin; execute <name>(<values>)` of a copy this session prepared by
+ * SQL the first time it opened a transaction (a round trip of its own, once), so it keeps its plan;
+ * any other statement with bound values, which cannot share its query, has the BEGIN sent just
+ * before it. A transaction that ends before any
  * statement (COMMIT or ROLLBACK right after BEGIN) sends nothing at all. The server runs the same
  * statements in the same order: only the packets change.
  */
 function sendBeginWithFirstStatement(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   let beginHeld = false;
+  /** The prepared texts that open transactions, prepared on this session by SQL (`PREPARE`) under their own names. */
+  const opening = new Map<string, Promise<string | undefined>>();
+  /**
+   * The SQL name under which this session has prepared `text`, for a transaction's first statement
+   * (`begin; execute <name>(<values>)`: one round trip, and the plan kept). Prepared the first time,
+   * in a round trip of its own outside any transaction; undefined, for good, when the text has no
+   * name (past the limit) or PostgreSQL refused to prepare it, and the statement goes as text.
+   */
+  const openingName = (text: string): Promise<string | undefined> => {
+    let name = opening.get(text);
+    if (!name) {
+      const protocolName = preparedName(text);
+      name = protocolName === undefined
+        ? Promise.resolve(undefined)
+        : (query(`prepare ${protocolName}_opening as ${text}`) as Promise<unknown>).then(
+            () => `${protocolName}_opening`,
+            () => undefined,
+          );
+      opening.set(text, name);
+    }
+    return name;
+  };
   client.query = ((...args: unknown[]) => {
     const [text, values] = args;
     const simple = typeof text === 'string' && args.length <= 2 && (values === undefined || (Array.isArray(values) && values.length === 0));
@@ -109,24 +134,30 @@ function sendBeginWithFirstStatement(client: pg.PoolClient): void {
     if (!beginHeld) return query(...args);
     beginHeld = false;
     if (simple && (isBare(text, 'commit') || isBare(text, 'rollback'))) return Promise.resolve(emptyResult(text.trim().toUpperCase()));
-    // A prepared statement's text with its values written in: the first statement of a transaction
-    // goes with its BEGIN as text, as the ORM's own do, rather than a round trip later.
-    const inlined = !simple && typeof text === 'string' && text.startsWith(PREPARED_MARK) && Array.isArray(values) ? withValuesInlined(text, values) : undefined;
-    if (simple || inlined !== undefined) {
+    // A prepared statement's first run in a transaction goes with its BEGIN, as the ORM's own
+    // statements do, rather than a round trip later: as `execute <name>(<values>)` of the session's
+    // SQL-prepared copy, or else as its text with its values written in.
+    const literals = !simple && typeof text === 'string' && text.startsWith(PREPARED_MARK) && Array.isArray(values) ? literalsOf(values) : undefined;
+    if (literals !== undefined) {
+      return openingName(text as string).then((name) => {
+        const statement = name === undefined ? withLiterals(text as string, literals) : `execute ${name}${literals.length > 0 ? `(${literals.join(', ')})` : ''}`;
+        return (query(`begin; ${statement}`) as Promise<pg.QueryResult[]>).then((results) => results[1]!);
+      });
+    }
+    if (simple) {
       // pg answers a query of several statements with one result each: the caller gets what its
       // own text would have given (one result, or the list for a text of several).
-      return (query(`begin; ${inlined ?? text}`) as Promise<pg.QueryResult[]>).then((results) => (results.length === 2 ? results[1]! : results.slice(1)));
+      return (query(`begin; ${text}`) as Promise<pg.QueryResult[]>).then((results) => (results.length === 2 ? results[1]! : results.slice(1)));
     }
     return (query('begin') as Promise<unknown>).then(() => query(...args));
   }) as typeof client.query;
 }
 
 /**
- * A prepared statement's text (its placeholders numbered by src/db/prepared.ts, which sends no
- * text holding any other `$`) with each `$n` replaced by its value as a literal, or undefined when
- * a value has no literal written here (anything but text, numbers, booleans, dates and null).
+ * A prepared statement's values as SQL literals, for its text or an EXECUTE, or undefined when a
+ * value has no literal written here (anything but text, numbers, booleans, dates and null).
  */
-function withValuesInlined(text: string, values: readonly unknown[]): string | undefined {
+function literalsOf(values: readonly unknown[]): string[] | undefined {
   const literals: string[] = [];
   for (const value of values) {
     if (value === null || value === undefined) literals.push('null');
@@ -137,6 +168,14 @@ function withValuesInlined(text: string, values: readonly unknown[]): string | u
     else if (value instanceof Date && Number.isFinite(value.getTime())) literals.push(pg.escapeLiteral(value.toISOString()));
     else return undefined;
   }
+  return literals;
+}
+
+/**
+ * A prepared statement's text with each `$n` replaced by its value's literal (`literalsOf`): its
+ * placeholders were numbered by src/db/prepared.ts, which sends no text holding any other `$`.
+ */
+function withLiterals(text: string, literals: readonly string[]): string {
   return text.replace(/\$([0-9]+)/g, (_match, n: string) => literals[Number(n) - 1]!);
 }
 

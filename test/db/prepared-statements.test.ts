@@ -94,15 +94,30 @@ describe.skipIf(!process.env.DATABASE_URL)('the hot writes as prepared statement
     expect(named[0]!.text).toBe(`${PREPARED_MARK}insert into prepared_scratch (id, note, at, flag, amount) values ($1, $2, $3, $4, $5) returning id, note, at, flag, amount::text as amount`);
   });
 
-  it('sends the first statement of a transaction with its BEGIN, its values written in, and gets the same rows', async () => {
-    const { result, wire } = await recorded(() =>
+  it('sends the first statement of a transaction with its BEGIN, as an EXECUTE of a copy the session prepared once, and gets the same rows', async () => {
+    const first = await recorded(() =>
       inTransaction(db.fork(), (tx) => executePrepared<Record<string, unknown>>(tx, INSERT, [3, AWKWARD.note, AWKWARD.at, AWKWARD.flag, AWKWARD.amount])),
     );
-    expectAwkward(result[0], 3);
-    expect(result).toEqual(await readByOrm(3));
-    expect(wire).toHaveLength(2);
-    expect(wire[0]).toMatch(/^begin; \/\* prepared \*\/ insert into prepared_scratch .* values \(3, '.*', '2026-11-27T19:25:54\.297Z', false, \(-12\.5\)\)/);
-    expect(wire[1]).toBe('commit');
+    expectAwkward(first.result[0], 3);
+    expect(first.result).toEqual(await readByOrm(3));
+    // The first time on this session: the copy is prepared in a round trip of its own, outside the transaction.
+    expect(first.wire).toHaveLength(3);
+    const [, name] = /^prepare (\S+) as \/\* prepared \*\/ insert into prepared_scratch /.exec(String(first.wire[0])) ?? [];
+    expect(name).toBeDefined();
+    expect(first.wire[1]).toBe(`begin; execute ${name}(3, ${pg.escapeLiteral(AWKWARD.note)}, '2026-11-27T19:25:54.297Z', false, (-12.5))`);
+    expect(first.wire[2]).toBe('commit');
+
+    // The next transaction the pool gives this session (its last released) executes the copy at once.
+    const second = await recorded(() => inTransaction(db.fork(), (tx) => executePrepared<Record<string, unknown>>(tx, INSERT, [6, null, null, true, 7])));
+    expect(second.result).toEqual([{ id: 6, note: null, at: null, flag: true, amount: '7' }]);
+    expect(second.wire).toEqual([`begin; execute ${name}(6, null, null, true, 7)`, 'commit']);
+  });
+
+  it('sends a first statement whose text PostgreSQL will not prepare as its text, values written in', async () => {
+    // `? is null`: PREPARE cannot tell the parameter's type, where the text with its literal can.
+    const { result, wire } = await recorded(() => inTransaction(db.fork(), (tx) => executePrepared<{ missing: boolean }>(tx, 'select ? is null as missing', ['plain'])));
+    expect(result).toEqual([{ missing: false }]);
+    expect(wire.filter((entry) => typeof entry === 'string' && entry.startsWith('begin; '))).toEqual([`begin; ${PREPARED_MARK}select 'plain' is null as missing`]);
   });
 
   it('plans a prepared statement once, generically, on the sessions of the pool', async () => {

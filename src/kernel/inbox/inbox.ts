@@ -11,6 +11,7 @@ import { systemClock, type Clock } from '../../lib/clock.js';
 import type { DepositProvider, MerchantAccount, ProviderName, SignatureRejection, WebhookEvent } from '../../providers/provider.js';
 import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
 import { inTransaction } from '../../db/transaction.js';
+import { executePrepared } from '../../db/prepared.js';
 import type { SqlPart } from '../events/event-log.js';
 import type { PaymentSubjectType } from '../events/payment-event.entity.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
@@ -416,7 +417,9 @@ export class WebhookInbox {
       const lookup = handler?.find?.(tx, input, subject as never);
       let found: Record<string, unknown> | undefined;
       if (lookup) {
-        const rows = await tx.execute<Array<Record<string, unknown>>>(
+        // Prepared (src/db/prepared.ts), as the transaction's first statement: `begin; execute …`.
+        const rows = await executePrepared<Record<string, unknown>>(
+          tx,
           `with inserted as (${insert.sql}) select inserted.id as inbox_delivery_id, d.* from inserted left join lateral (${lookup.sql}) d on true`,
           [...insert.params, ...lookup.params],
         );
@@ -425,7 +428,7 @@ export class WebhookInbox {
         const { inbox_delivery_id: _inserted, ...columns } = row;
         if (columns.id != null) found = columns;
       } else {
-        const inserted = await tx.execute<Array<{ id: string }>>(insert.sql, insert.params);
+        const inserted = await executePrepared<{ id: string }>(tx, insert.sql, insert.params);
         if (inserted.length === 0) return DUPLICATE_DELIVERY;
       }
       if (!handler) {
