@@ -3,56 +3,26 @@
 // of a transaction goes with its BEGIN as text instead, still one round trip. PostgreSQL only:
 // PGlite runs them through the ORM as before.
 
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { entities } from '../../src/entities.js';
+import type { Database } from '../../src/db/database.js';
 import { executePrepared, PREPARED_MARK } from '../../src/db/prepared.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { openWireDatabase, type WireDatabase, type WireEntry } from '../support/wire.js';
 
-const originalQuery = pg.Client.prototype.query;
-/** What pg clients are asked to send (a text, or a query config's name and text), while recording. */
-let sent: Array<string | { name?: string; text: string }> | undefined;
-
-let database: TestDatabase;
-let dataDir: string;
+let wire: WireDatabase | undefined;
 let db: Database;
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) return;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const [first] = args;
-    if (sent && typeof first === 'string') sent.push(first);
-    else if (sent && first && typeof first === 'object' && 'text' in first) {
-      const config = first as { name?: string; text: string };
-      sent.push(config.name === undefined ? { text: config.text } : { name: config.name, text: config.text });
-    }
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof originalQuery;
-  database = await createTestDatabase('postgresql');
-  dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-prepared-'));
-  db = await openDatabase({ databaseUrl: database.env.DATABASE_URL!, dataDir, logger: createLogger({ level: 'silent' }), entities });
-  await db.fork().execute('create table prepared_scratch (id int primary key, note text, at timestamptz, flag boolean, amount numeric)');
+  wire = await openWireDatabase('create table prepared_scratch (id int primary key, note text, at timestamptz, flag boolean, amount numeric)');
+  db = wire.db;
 });
 afterAll(async () => {
-  pg.Client.prototype.query = originalQuery;
-  await db?.close();
-  await database?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await wire?.close();
 });
 
-async function recorded<T>(work: () => Promise<T>): Promise<{ result: T; wire: NonNullable<typeof sent> }> {
-  sent = [];
-  try {
-    const result = await work();
-    return { result, wire: sent };
-  } finally {
-    sent = undefined;
-  }
+function recorded<T>(work: () => Promise<T>): Promise<{ result: T; wire: WireEntry[] }> {
+  return wire!.recorded(work);
 }
 
 /** Values a prepared statement's bound form and its inlined form must both carry exactly. */

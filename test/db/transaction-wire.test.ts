@@ -2,51 +2,25 @@
 // trip fewer per transaction, the same statements on the server in the same order, the same
 // outcome on failure. PostgreSQL only: PGlite runs in the process, with no wire.
 
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { entities } from '../../src/entities.js';
+import type { Database } from '../../src/db/database.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { createLogger } from '../../src/lib/logger.js';
-import { createTestDatabase, type TestDatabase } from '../support/database.js';
+import { openWireDatabase, type WireDatabase } from '../support/wire.js';
 
-const originalQuery = pg.Client.prototype.query;
-/** Query texts as they leave for the server, while recording. */
-let sent: string[] | undefined;
-
-let database: TestDatabase;
-let dataDir: string;
+let wire: WireDatabase | undefined;
 let db: Database;
 beforeAll(async () => {
   if (!process.env.DATABASE_URL) return;
-  // Every pg client made from here on (the pool's among them) reports what it sends.
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    if (sent && typeof args[0] === 'string') sent.push(args[0]);
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof originalQuery;
-  database = await createTestDatabase('postgresql');
-  dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-wire-'));
-  db = await openDatabase({ databaseUrl: database.env.DATABASE_URL!, dataDir, logger: createLogger({ level: 'silent' }), entities });
-  await db.fork().execute('create table wire_scratch (x int primary key)');
+  wire = await openWireDatabase('create table wire_scratch (x int primary key)');
+  db = wire.db;
 });
 afterAll(async () => {
-  pg.Client.prototype.query = originalQuery;
-  await db?.close();
-  await database?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await wire?.close();
 });
 
-async function recorded(work: () => Promise<unknown>): Promise<string[]> {
-  sent = [];
-  try {
-    await work();
-    return sent;
-  } finally {
-    sent = undefined;
-  }
+/** What the pg clients were asked to send while `work` ran. */
+async function recorded(work: () => Promise<unknown>): Promise<unknown[]> {
+  return (await wire!.recorded(work)).wire;
 }
 
 async function rows(): Promise<number[]> {
