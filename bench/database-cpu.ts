@@ -39,13 +39,22 @@ export function postgresCpuMs(): number | undefined {
     } catch {
       continue; // exited meanwhile
     }
-    // `pid (comm) state ppid …`: comm may hold spaces, so fields are counted after its ')'.
-    const close = stat.lastIndexOf(')');
-    if (stat.slice(stat.indexOf('(') + 1, close) !== 'postgres') continue;
-    const fields = stat.slice(close + 2).split(' ');
-    // utime, stime, cutime, cstime: fields 14-17 of proc(5), here 11-14 counted from `state`.
-    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+    ticks += cpuTicks(stat, true);
     found = true;
   }
   return found ? ticks * MS_PER_TICK : undefined;
+}
+
+/** CPU (user + system) process `pid` has used so far, in milliseconds, its reaped children's not included. */
+export function processCpuMs(pid: number): number {
+  return cpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'), false) * MS_PER_TICK;
+}
+
+/** The CPU ticks in a /proc/<pid>/stat line: utime and stime, with cutime and cstime when `children`. */
+function cpuTicks(stat: string, children: boolean): number {
+  // `pid (comm) state ppid …`: comm may hold spaces, so fields are counted after its ')'; utime,
+  // stime, cutime and cstime are fields 14-17 of proc(5), here 11-14 counted from `state`.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]) + (children ? Number(fields[13]) + Number(fields[14]) : 0);
 }

@@ -8,9 +8,8 @@
 // The statement runs `count` times in each form, twice, alternating, in autocommit: give one that
 // changes nothing lasting, or run it against a throwaway database (the bench's, say).
 
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
-import { isLocalDatabase } from './database-cpu.js';
+import { isLocalDatabase, processCpuMs } from './database-cpu.js';
 
 const [url, countText, text, valuesText] = process.argv.slice(2);
 if (!url || !countText || !text) {
@@ -22,25 +21,18 @@ const count = Number(countText);
 if (!Number.isInteger(count) || count < 1) throw new Error(`count must be a whole number of at least 1; got ${countText}`);
 const values = valuesText ? (JSON.parse(valuesText) as unknown[]) : [];
 
-/** CPU (user + system) the backend `pid` has used so far, in milliseconds (USER_HZ is 100). */
-function backendCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 const client = new pg.Client({ connectionString: url });
 await client.connect();
 try {
   const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
   const pid = rows[0]!.pid;
   for (const form of ['unnamed', 'prepared', 'unnamed', 'prepared'] as const) {
-    const cpuBefore = backendCpuMs(pid);
+    const cpuBefore = processCpuMs(pid);
     const started = performance.now();
     for (let i = 0; i < count; i++) {
       await (form === 'prepared' ? client.query({ name: 'statement_cpu', text, values }) : client.query(text, values));
     }
-    const cpu = (backendCpuMs(pid) - cpuBefore) / count;
+    const cpu = (processCpuMs(pid) - cpuBefore) / count;
     const wall = (performance.now() - started) / count;
     console.log(`${form.padEnd(8)} database CPU ${cpu.toFixed(3)} ms, round trip ${wall.toFixed(3)} ms per statement`);
   }

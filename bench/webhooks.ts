@@ -157,7 +157,6 @@ async function measureFloor(topology: Topology, deposits: ApprovedDeposit[], inF
   return { ...sample, serverCpuMsPerOp: (cpuAfter - cpuBefore) / deposits.length, statementsPerOp: FLOOR_STATEMENTS_PER_WEBHOOK, ...database.perOp(deposits.length) };
 }
 
-
 async function drain(gateway: GatewayChild): Promise<void> {
   const open = await gateway.call<number>('drain', { timeoutMs: 120_000 });
   if (open > 0) throw new Error(`${open} follow-up jobs still open two minutes after a B3 round`);

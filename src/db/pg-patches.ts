@@ -20,27 +20,13 @@
 // query-cancelling control client from that class too): the same patch, moved.
 
 import pg from 'pg';
-import { PREPARED_MARK } from './prepared.js';
+import { PREPARED_MARK, preparedName } from './prepared.js';
 
 /** Applies the patches to a client of the ORM's pool: the `connect` listener of its `pg.Pool`. */
 export function patchPooledClient(client: pg.PoolClient): void {
   runPreparedStatements(client);
   discardOnReadTimeout(client);
   sendBeginWithFirstStatement(client);
-}
-
-/** Most statement texts given a name; any further one is sent unnamed (parsed each time), so no text can grow the map for good. */
-const MOST_PREPARED_TEXTS = 1_000;
-/** The name of each prepared text, the same on every session (pg refuses one name for two texts). */
-const preparedNames = new Map<string, string>();
-
-function preparedName(text: string): string | undefined {
-  let name = preparedNames.get(text);
-  if (name === undefined && preparedNames.size < MOST_PREPARED_TEXTS) {
-    name = `gateway_${preparedNames.size}`;
-    preparedNames.set(text, name);
-  }
-  return name;
 }
 
 /**

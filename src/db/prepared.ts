@@ -19,6 +19,24 @@ import { CompiledQuery } from 'kysely';
 /** Starts every statement text this module sends: the pg patch prepares the texts that carry it. */
 export const PREPARED_MARK = '/* prepared */ ';
 
+/** Most statement texts given a name; any further one is sent unnamed (parsed each time), so no text can grow the map for good. */
+const MOST_PREPARED_TEXTS = 1_000;
+/** The name of each prepared text, the same on every session (pg refuses one name for two texts). */
+const preparedNames = new Map<string, string>();
+
+/**
+ * The name a statement text is prepared under on any session (the pool's, through pg-patches.ts,
+ * and the relay's), or undefined past the limit of names, when it goes unnamed.
+ */
+export function preparedName(text: string): string | undefined {
+  let name = preparedNames.get(text);
+  if (name === undefined && preparedNames.size < MOST_PREPARED_TEXTS) {
+    name = `gateway_${preparedNames.size}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+}
+
 /** The ORM configurations (one per database) whose driver is `pg`, where statements may be prepared. */
 const preparable = new WeakSet<object>();
 

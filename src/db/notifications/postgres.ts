@@ -3,6 +3,7 @@
 import pg from 'pg';
 import type { Logger } from '../../lib/logger.js';
 import { assertChannel, deliver, type ListenOptions, type Listener, type NotificationHandler } from './listeners.js';
+import { preparedName } from '../prepared.js';
 
 /**
  * PostgreSQL: one dedicated connection LISTENs for every channel (a pooled connection would
@@ -27,11 +28,6 @@ export class PostgresNotifications {
   readonly afterCommit = new Map<string, string>();
   /** The relay's session, opened at the first signal and again after it fails. */
   private notifier: pg.Client | undefined;
-  /**
-   * The relay's statement texts (one per set of after-commit statements a batch carries), each by
-   * the name it is prepared under: pg parses a named statement once per session and reuses it.
-   */
-  private readonly relayStatements = new Map<string, string>();
 
   constructor(
     private readonly url: string,
@@ -131,9 +127,11 @@ export class PostgresNotifications {
       const text = `${ctes.length > 0 ? `with ${ctes.join(', ')} ` : ''}select pg_notify(c, p) from unnest($1::text[], $2::text[]) as n(c, p)`;
       try {
         const client = await this.notifierClient();
-        // Prepared: it runs after nearly every commit, and parsing and planning it each time cost
-        // the database more than running it (about 0.6 of 0.8 ms).
-        await client.query({ name: this.relayStatementName(text), text, values: [channels, payloads] });
+        // Prepared (one text per set of after-commit statements a batch carries): it runs after
+        // nearly every commit, and parsing and planning it each time cost the database more than
+        // running it (about 0.6 of 0.8 ms).
+        const name = preparedName(text);
+        await client.query(name === undefined ? { text, values: [channels, payloads] } : { name, text, values: [channels, payloads] });
       } catch (error) {
         this.log.warn({ err: error }, 'wake-up NOTIFY not sent; the other instances catch up by polling');
         const failed = this.notifier;
@@ -142,15 +140,6 @@ export class PostgresNotifications {
       }
     });
     return this.sending;
-  }
-
-  private relayStatementName(text: string): string {
-    let name = this.relayStatements.get(text);
-    if (name === undefined) {
-      name = `gateway_relay_${this.relayStatements.size}`;
-      this.relayStatements.set(text, name);
-    }
-    return name;
   }
 
   private async notifierClient(): Promise<pg.Client> {
