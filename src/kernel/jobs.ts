@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { signalOnCommit } from '../db/commit-signals.js';
+import { executePrepared } from '../db/prepared.js';
 import { newId } from '../lib/ids.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 
@@ -433,10 +434,12 @@ export class JobQueue {
   /**
    * Claims due jobs in one statement: pending ones whose time has come, and running ones whose
    * lease ran out (their worker died). Rows another instance is claiming are skipped, and the new
-   * lease keeps every other instance off them while they run.
+   * lease keeps every other instance off them while they run. Prepared (src/db/prepared.ts): every
+   * instance's worker sends it after nearly every commit that adds a job.
    */
   private claim(em: SqlEntityManager, lockedBy: string): Promise<ClaimedRow[]> {
-    return em.execute<ClaimedRow[]>(
+    return executePrepared<ClaimedRow>(
+      em,
       `update job set status = 'running', attempts = attempts + 1, locked_by = ?,
          locked_until = now() + make_interval(secs => ?), updated_at = now()
        where id in (
