@@ -31,12 +31,17 @@ interface Awaited {
   startedAt: number;
   seen: Uint8Array;
   remaining: number;
+  /** When the first subscriber got it, since `startedAt`. */
+  firstMs?: number;
   done: () => void;
 }
 
 /** Fans in the receipts of every subscriber, gateway or baseline alike. */
 class Receipts {
   latencies: number[] = [];
+  /** Per delivery: when its first subscriber, and when its last, had the update (what the frame loop's length adds to the wait before it). */
+  firstFrames: number[] = [];
+  lastFrames: number[] = [];
   lastMessageAt = performance.now();
   messages = 0;
   /** Messages about the awaited deposit, whatever their status. */
@@ -70,9 +75,27 @@ class Receipts {
     // Only the first SUCCEEDED per subscriber counts; the fee/net follow-up repeats the status.
     if (!awaited || id !== awaited.depositId || status !== 'SUCCEEDED' || awaited.seen[subscriber]) return;
     awaited.seen[subscriber] = 1;
-    this.latencies.push(now - awaited.startedAt);
+    const latency = now - awaited.startedAt;
+    this.latencies.push(latency);
+    awaited.firstMs ??= latency;
     awaited.remaining -= 1;
-    if (awaited.remaining === 0) awaited.done();
+    if (awaited.remaining === 0) {
+      this.firstFrames.push(awaited.firstMs);
+      this.lastFrames.push(latency);
+      awaited.done();
+    }
+  }
+
+  /** Starts a run of deliveries: no latency of an earlier run is counted in it. */
+  reset(): void {
+    this.latencies = [];
+    this.firstFrames = [];
+    this.lastFrames = [];
+  }
+
+  /** What a run of deliveries measured, every subscriber's latency and each delivery's first and last. */
+  summary(): Pick<DeliveryResult, 'latency' | 'firstFrame' | 'lastFrame'> {
+    return { latency: summarize(this.latencies), firstFrame: summarize(this.firstFrames), lastFrame: summarize(this.lastFrames) };
   }
 
   /** Waits (up to a few seconds) until `count` messages about the awaited deposit have arrived; returns whether they all did. */
@@ -93,6 +116,10 @@ class Receipts {
 
 export interface DeliveryResult {
   latency: LatencySummary;
+  /** Per delivery, until its first subscriber had the update. */
+  firstFrame: LatencySummary;
+  /** Per delivery, until its last subscriber had it. */
+  lastFrame: LatencySummary;
   /** Gateway only: time for the webhook POST to be answered (commit done), as the provider sees it. */
   ack?: LatencySummary;
   /** Gateway only: deliveries after which every subscriber also got the fee/net follow-up. */
@@ -186,7 +213,7 @@ const harness = serveHarness(
     /** One signed webhook per deposit, one after another; each timed until every subscriber has its SUCCEEDED update. */
     async deliverGateway({ webhookUrl, secrets, deposits }: { webhookUrl: string; secrets: string[]; deposits: ApprovedDeposit[] }): Promise<DeliveryResult> {
       const subscribers = connected();
-      subscribers.latencies = [];
+      subscribers.reset();
       const acks: number[] = [];
       let followedUp = 0;
       let webhookErrors = 0;
@@ -207,7 +234,7 @@ const harness = serveHarness(
         await subscribers.quiet();
       }
       if (failures.length > 0) throw new Error(`subscriptions failed: ${failures.slice(0, 3).join('; ')}`);
-      return { latency: summarize(subscribers.latencies), ack: summarize(acks), followedUp, webhookErrors, deliveries: deposits.length };
+      return { ...subscribers.summary(), ack: summarize(acks), followedUp, webhookErrors, deliveries: deposits.length };
     },
 
     /**
@@ -217,7 +244,7 @@ const harness = serveHarness(
      */
     async deliverFloor({ webhookUrl, secrets, deposits }: { webhookUrl: string; secrets: string[]; deposits: ApprovedDeposit[] }): Promise<DeliveryResult> {
       const subscribers = connected();
-      subscribers.latencies = [];
+      subscribers.reset();
       for (const deposit of deposits) {
         const { delivered } = subscribers.expect(deposit.id);
         const { status, outcome, answer } = await sendApproval(webhookUrl, deposit, secrets);
@@ -226,13 +253,13 @@ const harness = serveHarness(
         await subscribers.quiet();
       }
       // No ack time: the floor answers only after its frames are written, which is what makes it a floor for the subscribers.
-      return { latency: summarize(subscribers.latencies), deliveries: deposits.length };
+      return { ...subscribers.summary(), deliveries: deposits.length };
     },
 
     /** The baseline: for each id, one request to the raw server, which writes the gateway's frame (with that id) to every connection. */
     async deliverRaw({ broadcastUrl, frame, sampleId, depositIds }: { broadcastUrl: string; frame: string; sampleId: string; depositIds: string[] }): Promise<DeliveryResult> {
       const subscribers = connected();
-      subscribers.latencies = [];
+      subscribers.reset();
       for (const depositId of depositIds) {
         // Deposit ids have one length, so every frame is exactly as large as the gateway's.
         const body = frame.split(sampleId).join(depositId);
@@ -242,7 +269,7 @@ const harness = serveHarness(
         await subscribers.delivered(delivered);
         await subscribers.quiet();
       }
-      return { latency: summarize(subscribers.latencies), deliveries: depositIds.length };
+      return { ...subscribers.summary(), deliveries: depositIds.length };
     },
 
     disconnect: () => disconnect(),

@@ -4,6 +4,7 @@
 
 import type { ThroughputSample } from './compare.js';
 import { medianOf, type Side } from './compare.js';
+import type { DeliveryResult } from './clients-process.js';
 import type { LiveUpdatesAtCount } from './live-updates.js';
 import type { NotificationsResult } from './notifications.js';
 import type { ReadPathResult } from './read-path.js';
@@ -115,6 +116,18 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
         ]);
       }
     }
+    // Each delivery's first and last subscriber: the wait before the frame loop, and the loop's length.
+    const frames = (rounds: readonly DeliveryResult[]) => `${ms(medianOf(rounds, (r) => r.firstFrame.p50))} / ${ms(medianOf(rounds, (r) => r.lastFrame.p50))}`;
+    const floorFrames = at.floorGraphqlWs && at.floorGraphqlWs.length > 0 ? at.floorGraphqlWs : at.floor;
+    rows.push([
+      `B4 ${subscribers}: per delivery, first / last subscriber's update, p50 ms (raw ws broadcast)`,
+      frames(at.rounds.gateway),
+      frames(at.rounds.baseline),
+      floorFrames && floorFrames.length > 0 ? `floor to ${floorFrames === at.floor ? 'raw connections' : 'graphql-ws subscribers'}: ${frames(floorFrames)}` : '',
+      '',
+      '',
+      `${at.rounds.gateway.map((r) => `${ms(r.firstFrame.p50)}/${ms(r.lastFrame.p50)}`).join(' ')}; ${at.rounds.baseline.map((r) => `${ms(r.firstFrame.p50)}/${ms(r.lastFrame.p50)}`).join(' ')}`,
+    ]);
     const ack = medianOf(at.rounds.gateway, (r) => r.ack?.p50);
     const followed = at.rounds.gateway.reduce((sum, r) => sum + (r.followedUp ?? 0), 0);
     const deliveries = at.rounds.gateway.reduce((sum, r) => sum + r.deliveries, 0);
