@@ -22,7 +22,7 @@ describe('loadConfig', () => {
       ['qr-test', 'qr-gateway', false, true],
     ]);
     expect(config.graphql.graphiql).toBe(true);
-    expect(config.jobs).toEqual({ enabled: true, pollIntervalMs: 1_000, concurrency: 4, backoffBaseMs: 1_000, backoffMaxMs: 300_000, maxAttempts: 10 });
+    expect(config.jobs).toEqual({ enabled: true, pollIntervalMs: 1_000, wakeDelayMs: 20, concurrency: 4, backoffBaseMs: 1_000, backoffMaxMs: 300_000, maxAttempts: 10 });
     expect(config.database).toEqual({ connectTimeoutMs: 5_000, statementTimeoutMs: 5_000, idleInTransactionTimeoutMs: 30_000 });
   });
 
@@ -37,6 +37,8 @@ describe('loadConfig', () => {
     [{ MERCHANT_ACCOUNTS: 'not json' }, /^MERCHANT_ACCOUNTS: must be a JSON array/],
     [{ MERCHANT_ACCOUNTS: '[{"code":"a"}]' }, /^MERCHANT_ACCOUNTS\[0\.provider\]/],
     [{ JOBS_POLL_INTERVAL_MS: '0' }, /^JOBS_POLL_INTERVAL_MS: /],
+    [{ JOBS_WAKE_DELAY_MS: '-1' }, /^JOBS_WAKE_DELAY_MS: /],
+    [{ JOBS_WAKE_DELAY_MS: '60000' }, /^JOBS_WAKE_DELAY_MS: /],
     [{ DATABASE_CONNECT_TIMEOUT_MS: '0' }, /^DATABASE_CONNECT_TIMEOUT_MS: /],
     [{ DATABASE_STATEMENT_TIMEOUT_MS: '5s' }, /^DATABASE_STATEMENT_TIMEOUT_MS: must be a whole number/],
     [{ DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '-1' }, /^DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: /],

@@ -111,6 +111,8 @@ export interface GatewayConfig {
     enabled: boolean;
     /** Pause between two polls; a commit that enqueues work wakes the workers sooner. */
     pollIntervalMs: number;
+    /** How long after such a commit the workers claim its work (0: at once); its live updates go out first. */
+    wakeDelayMs: number;
     /** Jobs this instance runs at once. */
     concurrency: number;
     /** First retry delay of a failed job; each later one doubles, up to `backoffMaxMs`. */
@@ -345,6 +347,7 @@ const envSchema = z.object({
   EVENT_LOG_STALLED_AFTER_MS: nonNegativeInt(86_400_000).default(30_000),
   JOBS_ENABLED: booleanString.default(true),
   JOBS_POLL_INTERVAL_MS: positiveInt(3_600_000).default(1_000),
+  JOBS_WAKE_DELAY_MS: nonNegativeInt(10_000).default(20),
   JOBS_CONCURRENCY: positiveInt(100).default(4),
   JOBS_BACKOFF_BASE_MS: positiveInt(3_600_000).default(1_000),
   JOBS_BACKOFF_MAX_MS: positiveInt(86_400_000).default(300_000),
@@ -483,6 +486,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     jobs: {
       enabled: e.JOBS_ENABLED,
       pollIntervalMs: e.JOBS_POLL_INTERVAL_MS,
+      wakeDelayMs: e.JOBS_WAKE_DELAY_MS,
       concurrency: e.JOBS_CONCURRENCY,
       backoffBaseMs: e.JOBS_BACKOFF_BASE_MS,
       backoffMaxMs: e.JOBS_BACKOFF_MAX_MS,

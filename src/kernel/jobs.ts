@@ -68,6 +68,11 @@ export interface EnqueueOptions {
 export interface JobQueueSettings {
   /** Pause between two polls when nothing wakes the worker sooner. */
   pollIntervalMs: number;
+  /**
+   * How long after a commit that enqueued work the worker claims it (0: at once). The commit's
+   * live updates go out first, and the commits within the delay are claimed together.
+   */
+  wakeDelayMs: number;
   /** Jobs one instance claims and runs at once. */
   concurrency: number;
   /** How long a claim keeps other instances off a running job; past it the job is taken again. */
@@ -83,6 +88,7 @@ export interface JobQueueSettings {
 
 export const DEFAULT_JOB_SETTINGS: JobQueueSettings = {
   pollIntervalMs: 1_000,
+  wakeDelayMs: 20,
   concurrency: 4,
   leaseMs: 60_000,
   backoffBaseMs: 1_000,
@@ -172,6 +178,8 @@ export class JobQueue {
   private started = false;
   private stopping = false;
   private timer: NodeJS.Timeout | undefined;
+  /** A commit's wake-up waiting out `wakeDelayMs` (see `wakeSoon`). */
+  private wakeTimer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   /** The pass now running, if any; passes never overlap on one instance. */
   private pass: Promise<void> | undefined;
@@ -316,8 +324,27 @@ export class JobQueue {
     if (this.started) return;
     this.started = true;
     this.stopping = false;
-    this.unlisten = await db.listen(JOBS_CHANNEL, () => this.kick());
+    this.unlisten = await db.listen(JOBS_CHANNEL, () => this.wakeSoon());
     this.kick();
+  }
+
+  /**
+   * A commit that enqueued work, on this instance or another: the worker claims it `wakeDelayMs`
+   * later rather than at once. Follow-up work is not what a client waits for, live updates are:
+   * claimed at once, a webhook's follow-up (its claim, the provider call, its own commit and its
+   * update's frames) ran while the subscribers were still reading the webhook's update, and held
+   * the slowest of them back (docs/benchmarks.md, "Then: the job claim prepared…"). The wake-ups of
+   * the commits within the delay share one pass.
+   */
+  private wakeSoon(): void {
+    if (this.settings.wakeDelayMs <= 0) return this.kick();
+    if (this.wakeTimer || !this.started || this.stopping) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.kick();
+    }, this.settings.wakeDelayMs);
+    // A pending wake-up must not keep the process alive on its own.
+    this.wakeTimer.unref();
   }
 
   /** Wakes this instance's worker now (e.g. right after a commit that enqueued work); no-op when it is not started. */
@@ -348,6 +375,8 @@ export class JobQueue {
     if (!this.started) return;
     this.stopping = true;
     clearTimeout(this.timer);
+    clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
     await this.unlisten?.().catch(() => undefined);
     this.unlisten = undefined;
     let timer: NodeJS.Timeout | undefined;

@@ -118,6 +118,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   services.reconciler.onResult((event) => metrics.recordReconciliation(event));
   services.jobs.configure({
     pollIntervalMs: config.jobs.pollIntervalMs,
+    wakeDelayMs: config.jobs.wakeDelayMs,
     concurrency: config.jobs.concurrency,
     backoffBaseMs: config.jobs.backoffBaseMs,
     backoffMaxMs: config.jobs.backoffMaxMs,

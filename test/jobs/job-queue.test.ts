@@ -1,7 +1,8 @@
 // The job queue on a real database: a job enqueued outside a transaction is refused, a waiting job
 // is not enqueued twice under one dedupe key, a job whose worker died is taken again once its
-// lease runs out (and the late worker cannot complete it), stop waits for running jobs, and a
-// recurring kind keeps one occurrence waiting across instances.
+// lease runs out (and the late worker cannot complete it), a commit's wake-up waits its delay and
+// the commits within it share one claim, stop waits for running jobs, and a recurring kind keeps
+// one occurrence waiting across instances.
 
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +59,14 @@ async function completionsDuring(work: () => Promise<unknown>): Promise<number> 
 /** The rows as an admin sees them, with who holds each and when it last changed. */
 async function fullRows(name: string) {
   return file.db.fork().execute("select status, attempts, locked_by, locked_until, run_at, finished_at, updated_at, last_error from job where kind = 'test.record' and payload->>'name' = ? order by created_at, id", [name]);
+}
+
+/** Resolves once `condition` holds, looking every 10 ms for up to 10 s. */
+async function until(condition: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 10_000; !condition(); ) {
+    if (Date.now() > deadline) throw new Error(`still not true after 10 s: ${condition.toString()}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 function gate(): { wait: Promise<void>; open(): void; entered: Promise<void>; enter(): void } {
@@ -185,6 +194,36 @@ describe('the job queue', () => {
     expect(await fullRows('late-own-completion')).toEqual(asBLeftIt);
     // and worker A says so, once: the late run is what an operator reads of it (no metric tells it apart)
     expect(logsOfA.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual(['job finished after its lease ran out; another worker took it again']);
+  });
+
+  it("claims a commit's work wakeDelayMs after the commit, the work of the commits within the delay in one claim", async () => {
+    const ran: string[] = [];
+    const jobs = queue(async (name) => void ran.push(name), { wakeDelayMs: 1_000, concurrency: 8 });
+    let claims = 0;
+    const unwatch = file.db.watchQueries((sql) => {
+      if (sql.trimStart().startsWith("update job set status = 'running'")) claims += 1;
+    });
+    try {
+      // The pass a start runs at once (work left by a stopped instance) is over before anything is enqueued.
+      await jobs.start();
+      await until(() => claims === 1);
+      claims = 0;
+
+      await enqueue(jobs, 'woken-1');
+      await enqueue(jobs, 'woken-2');
+      await enqueue(jobs, 'woken-3');
+      // Nothing else wakes this worker (its poll is a minute away): the commits' wake-up waits.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(ran).toEqual([]);
+      expect(claims).toBe(0);
+
+      await until(() => ran.length === 3);
+      expect(ran.sort()).toEqual(['woken-1', 'woken-2', 'woken-3']);
+      expect(claims).toBe(1);
+    } finally {
+      unwatch();
+      await jobs.stop();
+    }
   });
 
   it('stop waits for the running job before it resolves, and takes no more', async () => {
