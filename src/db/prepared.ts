@@ -1,11 +1,12 @@
-// The hot writes sent as prepared statements on PostgreSQL: a change with its event, jobs and
-// records (EventLog.appendWith) runs after nearly every webhook and job, and PostgreSQL spent more
-// CPU planning it than running it when it came as text with its values inlined, which is how the
-// ORM sends every statement. Here its values are bound ($1, $2…), and the pg patch
-// (`runPreparedStatements` in pg-patches.ts) prepares each such text once per session, so the
-// database parses it once and plans it once: the pool's sessions run with
-// `plan_cache_mode = force_generic_plan` (database.ts), as PostgreSQL's own choice kept planning
-// these statements anew each time. So a statement sent here must be one whose best plan does not
+// The hot statements sent as prepared statements on PostgreSQL: the event log's change with its
+// event, jobs and records (EventLog.appendWith, after nearly every webhook and job), the webhook
+// inbox's first statement, a deposit's provider answer, the job claim and the deposits page's
+// reads. PostgreSQL spent more CPU planning such a statement than running it when it came as text
+// with its values inlined, which is how the ORM sends every statement. Here its values are bound
+// ($1, $2…), and the pg patch (`runPreparedStatements` in pg-patches.ts) prepares each such text
+// once per session, so the database parses it once and plans it once: the pool's sessions run
+// with `plan_cache_mode = force_generic_plan` (database.ts), as PostgreSQL's own choice kept
+// planning these statements anew each time. So a statement sent here must be one whose best plan does not
 // depend on its values: rows found by key, inserts, updates by id.
 //
 // Through the ORM's own Kysely instance, so the statement runs on the transaction's connection

@@ -347,7 +347,7 @@ export class JobQueue {
     this.wakeTimer.unref();
   }
 
-  /** Wakes this instance's worker now (e.g. right after a commit that enqueued work); no-op when it is not started. */
+  /** Wakes this instance's worker now (at start, on a poll, or `wakeDelayMs` after a commit that enqueued work); no-op when it is not started. */
   kick(): void {
     if (!this.started || this.stopping) return;
     if (this.pass) {

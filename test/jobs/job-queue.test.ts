@@ -61,14 +61,6 @@ async function fullRows(name: string) {
   return file.db.fork().execute("select status, attempts, locked_by, locked_until, run_at, finished_at, updated_at, last_error from job where kind = 'test.record' and payload->>'name' = ? order by created_at, id", [name]);
 }
 
-/** Resolves once `condition` holds, looking every 10 ms for up to 10 s. */
-async function until(condition: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 10_000; !condition(); ) {
-    if (Date.now() > deadline) throw new Error(`still not true after 10 s: ${condition.toString()}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 function gate(): { wait: Promise<void>; open(): void; entered: Promise<void>; enter(): void } {
   let open!: () => void;
   let enter!: () => void;
@@ -206,7 +198,7 @@ describe('the job queue', () => {
     try {
       // The pass a start runs at once (work left by a stopped instance) is over before anything is enqueued.
       await jobs.start();
-      await until(() => claims === 1);
+      await expect.poll(() => claims, { timeout: 10_000 }).toBe(1);
       claims = 0;
 
       await enqueue(jobs, 'woken-1');
@@ -217,7 +209,7 @@ describe('the job queue', () => {
       expect(ran).toEqual([]);
       expect(claims).toBe(0);
 
-      await until(() => ran.length === 3);
+      await expect.poll(() => ran.length, { timeout: 10_000 }).toBe(3);
       expect(ran.sort()).toEqual(['woken-1', 'woken-2', 'woken-3']);
       expect(claims).toBe(1);
     } finally {
