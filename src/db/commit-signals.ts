@@ -44,10 +44,14 @@ const pendingCallbacks = new WeakMap<object, Array<() => void>>();
  * are relayed (so before this instance's listeners hear of the commit); at once when `em` is in
  * no transaction (a statement run on its own has committed by the time it returns). Never after a
  * rollback, nor when only a savepoint is released: what it wrote is not committed yet then.
+ * A callback that throws is reported (the database's log) and never reaches the committing
+ * caller: what committed stands, and the caller's answer says so.
  */
 export function onCommitted(em: SqlEntityManager, callback: () => void): void {
   if (!em.isInTransaction()) {
-    callback();
+    const subscriber = commitSubscriberOf(em);
+    if (subscriber) subscriber.runCommitted([callback]);
+    else callback();
     return;
   }
   const context = em.getTransactionContext() as object | undefined;
@@ -63,9 +67,15 @@ export function onCommitted(em: SqlEntityManager, callback: () => void): void {
  */
 export function signalCommitted(em: SqlEntityManager, channel: string, payload = ''): void {
   if (em.isInTransaction()) throw new Error(`signalCommitted(${channel}) is for a statement run on its own; in a transaction, signalOnCommit waits for its commit`);
+  void commitSubscriberOf(em)?.relay?.(new Map([[channel, new Set([payload])]]));
+}
+
+/** The database's commit subscriber, registered on the ORM's event manager at start-up. */
+function commitSubscriberOf(em: SqlEntityManager): CommitSignalSubscriber | undefined {
   for (const subscriber of em.getEventManager().getSubscribers()) {
-    if (subscriber instanceof CommitSignalSubscriber) void subscriber.relay?.(new Map([[channel, new Set([payload])]]));
+    if (subscriber instanceof CommitSignalSubscriber) return subscriber;
   }
+  return undefined;
 }
 
 /**
@@ -76,7 +86,14 @@ export function signalCommitted(em: SqlEntityManager, channel: string, payload =
 export class CommitSignalSubscriber implements EventSubscriber {
   relay: ((signals: Map<string, Set<string>>) => Promise<void>) | undefined;
 
-  constructor(private readonly observe: (sql: string) => void) {}
+  /**
+   * @param failed told of a callback of `onCommitted` that threw, after its transaction committed
+   * (the database logs it): the commit and the other callbacks are not held back by it.
+   */
+  constructor(
+    private readonly observe: (sql: string) => void,
+    private readonly failed: (error: unknown) => void = () => undefined,
+  ) {}
 
   afterTransactionStart(args: TransactionEventArgs): void {
     this.observe(args.transaction?.savepointName ? 'savepoint' : 'begin');
@@ -94,12 +111,27 @@ export class CommitSignalSubscriber implements EventSubscriber {
     const callbacks = pendingCallbacks.get(context);
     if (callbacks) {
       pendingCallbacks.delete(context);
-      if (!savepoint) for (const callback of callbacks) callback();
+      if (!savepoint) this.runCommitted(callbacks);
     }
     const signals = pendingSignals.get(context);
     if (!signals) return;
     pendingSignals.delete(context);
     void this.relay?.(signals);
+  }
+
+  /**
+   * Runs the callbacks of a committed transaction, each on its own: one that throws is reported and
+   * the rest still run, and so does the relay after them. The error never reaches the ORM's commit,
+   * whose caller would otherwise take a committed transaction for a failed one.
+   */
+  runCommitted(callbacks: ReadonlyArray<() => void>): void {
+    for (const callback of callbacks) {
+      try {
+        callback();
+      } catch (error) {
+        this.failed(error);
+      }
+    }
   }
 
   afterTransactionRollback(args: TransactionEventArgs): void {

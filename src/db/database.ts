@@ -92,7 +92,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     queries += 1;
     for (const watcher of watchers) watcher(sql);
   };
-  const signals = new CommitSignalSubscriber(observe);
+  const signals = new CommitSignalSubscriber(observe, (error) => log.error({ err: error }, 'work after a commit failed; the transaction stands'));
   const common = {
     entities: options.entities,
     subscribers: [signals],
