@@ -50,7 +50,7 @@ const pendingCallbacks = new WeakMap<object, Array<() => void>>();
 export function onCommitted(em: SqlEntityManager, callback: () => void): void {
   if (!em.isInTransaction()) {
     const subscriber = commitSubscriberOf(em);
-    if (subscriber) subscriber.runCommitted([callback]);
+    if (subscriber) subscriber.runCommitted(callback);
     else callback();
     return;
   }
@@ -92,7 +92,7 @@ export class CommitSignalSubscriber implements EventSubscriber {
    */
   constructor(
     private readonly observe: (sql: string) => void,
-    private readonly failed: (error: unknown) => void = () => undefined,
+    private readonly failed: (error: unknown) => void,
   ) {}
 
   afterTransactionStart(args: TransactionEventArgs): void {
@@ -111,7 +111,7 @@ export class CommitSignalSubscriber implements EventSubscriber {
     const callbacks = pendingCallbacks.get(context);
     if (callbacks) {
       pendingCallbacks.delete(context);
-      if (!savepoint) this.runCommitted(callbacks);
+      if (!savepoint) for (const callback of callbacks) this.runCommitted(callback);
     }
     const signals = pendingSignals.get(context);
     if (!signals) return;
@@ -120,17 +120,15 @@ export class CommitSignalSubscriber implements EventSubscriber {
   }
 
   /**
-   * Runs the callbacks of a committed transaction, each on its own: one that throws is reported and
-   * the rest still run, and so does the relay after them. The error never reaches the ORM's commit,
+   * Runs one callback of a committed transaction on its own: if it throws, the error is reported,
+   * and the other callbacks and the relay after them still run. It never reaches the ORM's commit,
    * whose caller would otherwise take a committed transaction for a failed one.
    */
-  runCommitted(callbacks: ReadonlyArray<() => void>): void {
-    for (const callback of callbacks) {
-      try {
-        callback();
-      } catch (error) {
-        this.failed(error);
-      }
+  runCommitted(callback: () => void): void {
+    try {
+      callback();
+    } catch (error) {
+      this.failed(error);
     }
   }
 

@@ -32,8 +32,8 @@ export function patchPooledClient(client: pg.PoolClient): void {
 /**
  * A text marked by src/db/prepared.ts goes out as a named statement: pg parses it on this session
  * the first time and binds its values every time after (PostgreSQL plans it once, generically:
- * the pool's sessions run with `plan_cache_mode = force_generic_plan`, database.ts). Innermost of the patches, so the others see
- * the query as the ORM's driver gave it.
+ * the pool's sessions run with `plan_cache_mode = force_generic_plan`, database.ts). Innermost of
+ * the patches, so the others see the query as the ORM's driver gave it.
  */
 function runPreparedStatements(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;

@@ -6,8 +6,8 @@
 // ($1, $2…), and the pg patch (`runPreparedStatements` in pg-patches.ts) prepares each such text
 // once per session, so the database parses it once and plans it once: the pool's sessions run
 // with `plan_cache_mode = force_generic_plan` (database.ts), as PostgreSQL's own choice kept
-// planning these statements anew each time. So a statement sent here must be one whose best plan does not
-// depend on its values: rows found by key, inserts, updates by id.
+// planning these statements anew each time. So a statement sent here must be one whose best plan
+// does not depend on its values: rows found by key, inserts, updates by id.
 //
 // Through the ORM's own Kysely instance, so the statement runs on the transaction's connection
 // (or the pool's, outside one) and is counted by the query watchers like any other. On PGlite,
