@@ -1,6 +1,7 @@
 // Wake-ups announced after a commit, never inside the transaction: `signalOnCommit` records them in
 // the transaction, and the ORM subscriber here hands them to the database's relay once it commits.
-// `onCommitted` runs work of this process at the same moment, just before.
+// `onCommitted` runs work of this process at the same moment: after the relay has sent the
+// wake-ups to the other instances, before it calls this instance's listeners.
 
 import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
@@ -40,10 +41,11 @@ export function signalOnCommit(tx: SqlEntityManager, channel: string, payload = 
 const pendingCallbacks = new WeakMap<object, Array<() => void>>();
 
 /**
- * Runs `callback` in this process once the transaction of `em` has committed, before its signals
- * are relayed (so before this instance's listeners hear of the commit); at once when `em` is in
- * no transaction (a statement run on its own has committed by the time it returns). Never after a
- * rollback, nor when only a savepoint is released: what it wrote is not committed yet then.
+ * Runs `callback` in this process once the transaction of `em` has committed: after its signals
+ * went out to the other instances, before this instance's listeners hear of the commit. At once
+ * when `em` is in no transaction (a statement run on its own has committed by the time it
+ * returns). Never after a rollback, nor when only a savepoint is released: what it wrote is not
+ * committed yet then.
  * A callback that throws is reported (the database's log) and never reaches the committing
  * caller: what committed stands, and the caller's answer says so.
  */
@@ -67,7 +69,24 @@ export function onCommitted(em: SqlEntityManager, callback: () => void): void {
  */
 export function signalCommitted(em: SqlEntityManager, channel: string, payload = ''): void {
   if (em.isInTransaction()) throw new Error(`signalCommitted(${channel}) is for a statement run on its own; in a transaction, signalOnCommit waits for its commit`);
-  void commitSubscriberOf(em)?.relay?.(new Map([[channel, new Set([payload])]]));
+  const relay = commitSubscriberOf(em)?.relay;
+  if (!relay) return;
+  const signals = new Map([[channel, new Set([payload])]]);
+  void relay.send(signals);
+  relay.deliver(signals);
+}
+
+/**
+ * Where a committed transaction's signals go, in two steps around the transaction's callbacks
+ * (`onCommitted`): `send`, first, wakes the other instances (and runs the channels' after-commit
+ * statements), so that none of them waits for work this process does at the commit, such as
+ * writing a live update to each of its own subscribers; `deliver`, last, calls this instance's
+ * listeners, which may rely on what the callbacks did.
+ */
+export interface CommitRelay {
+  /** Not awaited by the commit: resolves once the wake-ups are sent (or given up on, and logged). */
+  send(signals: Map<string, Set<string>>): Promise<void>;
+  deliver(signals: Map<string, Set<string>>): void;
 }
 
 /** The database's commit subscriber, registered on the ORM's event manager at start-up. */
@@ -84,7 +103,7 @@ function commitSubscriberOf(em: SqlEntityManager): CommitSignalSubscriber | unde
  * report: a statement count is then what the server executes.
  */
 export class CommitSignalSubscriber implements EventSubscriber {
-  relay: ((signals: Map<string, Set<string>>) => Promise<void>) | undefined;
+  relay: CommitRelay | undefined;
 
   /**
    * @param failed told of a callback of `onCommitted` that threw, after its transaction committed
@@ -100,23 +119,26 @@ export class CommitSignalSubscriber implements EventSubscriber {
   }
 
   /**
-   * Not awaited: the committing call returns at once, and the relay's statement (a mark, the
-   * wake-ups) follows on its own session; a reader that needs the mark waits for it if it must.
+   * The relay's statement (a mark, the wake-ups) is sent first and not awaited: the committing call
+   * returns at once, the statement follows on the relay's own session, and a reader that needs the
+   * mark waits for it if it must. Then the callbacks, then this instance's listeners.
    */
   afterTransactionCommit(args: TransactionEventArgs): void {
     const savepoint = Boolean(args.transaction?.savepointName);
     this.observe(savepoint ? 'release savepoint' : 'commit');
     const context = args.transaction as object | undefined;
     if (!context) return;
+    const signals = pendingSignals.get(context);
+    if (signals) {
+      pendingSignals.delete(context);
+      void this.relay?.send(signals);
+    }
     const callbacks = pendingCallbacks.get(context);
     if (callbacks) {
       pendingCallbacks.delete(context);
       if (!savepoint) for (const callback of callbacks) this.runCommitted(callback);
     }
-    const signals = pendingSignals.get(context);
-    if (!signals) return;
-    pendingSignals.delete(context);
-    void this.relay?.(signals);
+    if (signals) this.relay?.deliver(signals);
   }
 
   /**

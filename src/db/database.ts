@@ -158,7 +158,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const notifications = kind === 'postgresql'
     ? new PostgresNotifications(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log)
     : new PgliteNotifications(orm as unknown as PgliteMikroORM, log, (sql) => (orm.em.fork() as SqlEntityManager).execute(sql).then(() => undefined));
-  signals.relay = (committed) => notifications.relay(committed);
+  signals.relay = notifications;
 
   let closed = false;
   return {

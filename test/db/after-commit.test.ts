@@ -1,16 +1,20 @@
 // Work this process runs after a commit (`onCommitted`: the event log handing its events to the
 // live fan-out) cannot make a committed transaction look failed: a callback that throws is logged,
-// the others still run, the commit's wake-ups still go out, and the caller gets its answer.
+// the others still run, the commit's wake-ups still go out, and the caller gets its answer. On
+// PostgreSQL the wake-ups for the other instances are on the wire before that work starts.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Socket } from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { onCommitted, signalOnCommit } from '../../src/db/commit-signals.js';
 import { inTransaction } from '../../src/db/transaction.js';
+import type { TestDatabase } from '../support/database.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 const CHANNEL = 'after_commit_test';
 const FAILED = 'work after a commit failed; the transaction stands';
 
-let t: TestGateway;
+let t: TestGateway & { database: TestDatabase };
 beforeAll(async () => {
   t = await startTestGateway();
   await t.gateway.db.fork().execute('create table after_commit_scratch (x int primary key)');
@@ -78,5 +82,41 @@ describe('work after a commit', () => {
     ).rejects.toThrow('the work failed');
     expect(ran).toEqual([]);
     expect(await rows()).toEqual([1, 2]);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('wake-ups for the other instances (PostgreSQL)', () => {
+  it('are written to PostgreSQL before the work this process does at the commit, which they do not wait for', async () => {
+    // given: another session listening on the channel, as another instance's does, and the relay's session open (a first wake-up heard)
+    const other = new pg.Client({ connectionString: t.database.env.DATABASE_URL });
+    await other.connect();
+    const heard: string[] = [];
+    other.on('notification', (message) => heard.push(message.payload ?? ''));
+    await other.query(`LISTEN ${CHANNEL}`);
+    try {
+      await inTransaction(t.gateway.db.fork(), async (tx) => signalOnCommit(tx, CHANNEL, 'first'));
+      await expect.poll(() => heard, { timeout: 10_000 }).toContain('first');
+
+      // when: a transaction signals the channel, and work registered for its commit looks at what
+      // this process has written to its sockets by then
+      const writes = vi.spyOn(Socket.prototype, 'write');
+      let wokenFirst: boolean | undefined;
+      try {
+        await inTransaction(t.gateway.db.fork(), async (tx) => {
+          signalOnCommit(tx, CHANNEL, 'ahead-of-the-work');
+          onCommitted(tx, () => {
+            wokenFirst = writes.mock.calls.some(([chunk]) => Buffer.isBuffer(chunk) && chunk.includes('ahead-of-the-work'));
+          });
+        });
+      } finally {
+        writes.mockRestore();
+      }
+
+      // then: the wake-up was on its way already, and the other session hears it
+      expect(wokenFirst).toBe(true);
+      await expect.poll(() => heard, { timeout: 10_000 }).toContain('ahead-of-the-work');
+    } finally {
+      await other.end();
+    }
   });
 });

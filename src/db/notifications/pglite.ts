@@ -1,14 +1,16 @@
 // Notifications on embedded PGlite: one process, so only this instance's listeners to call.
 
 import type { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
+import type { CommitRelay } from '../commit-signals.js';
 import type { Logger } from '../../lib/logger.js';
 import { assertChannel, deliver, type Listener, type NotificationHandler } from './listeners.js';
 
 /**
- * PGlite runs in this process, with no other instance: the relay only calls the listeners here.
- * Its native `listen` is kept for a NOTIFY sent by SQL (after-commit delivery, like PostgreSQL).
+ * PGlite runs in this process, with no other instance: the relay runs the after-commit statements
+ * and calls the listeners here. Its native `listen` is kept for a NOTIFY sent by SQL (after-commit
+ * delivery, like PostgreSQL).
  */
-export class PgliteNotifications {
+export class PgliteNotifications implements CommitRelay {
   private readonly unsubscribes: Array<() => Promise<void>> = [];
   private readonly handlers = new Map<string, Set<Listener>>();
   readonly afterCommit = new Map<string, string>();
@@ -39,16 +41,24 @@ export class PgliteNotifications {
     return unsubscribe;
   }
 
-  async relay(signals: Map<string, Set<string>>): Promise<void> {
-    for (const [channel, payloads] of signals) {
-      const sql = this.afterCommit.get(channel);
-      if (sql) {
+  /** No other instance to wake: only the channels' after-commit statements, queued on the one session at once. */
+  async send(signals: Map<string, Set<string>>): Promise<void> {
+    await Promise.all(
+      [...signals.keys()].map(async (channel) => {
+        const sql = this.afterCommit.get(channel);
+        if (!sql) return;
         try {
           await this.run(`/* relay */ with after_commit as (${sql}) select 1`);
         } catch (error) {
           this.log.warn({ err: error, channel }, 'after-commit statement failed; the listeners catch up by polling');
         }
-      }
+      }),
+    );
+  }
+
+  /** This instance's listeners, as on PostgreSQL: one that needs an after-commit statement's write makes it itself. */
+  deliver(signals: Map<string, Set<string>>): void {
+    for (const [channel, payloads] of signals) {
       for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
     }
   }

@@ -1,6 +1,7 @@
 // Notifications across PostgreSQL instances: the LISTEN connection and the relay's NOTIFY session.
 
 import pg from 'pg';
+import type { CommitRelay } from '../commit-signals.js';
 import type { Logger } from '../../lib/logger.js';
 import { assertChannel, deliver, type ListenOptions, type Listener, type NotificationHandler } from './listeners.js';
 import { preparedName } from '../prepared.js';
@@ -12,7 +13,7 @@ import { preparedName } from '../prepared.js';
  * transaction. Notifications it sent that come back are skipped: this instance's listeners had
  * them in-process already.
  */
-export class PostgresNotifications {
+export class PostgresNotifications implements CommitRelay {
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
   private reconnecting: Promise<void> | undefined;
@@ -22,8 +23,10 @@ export class PostgresNotifications {
   private closed = false;
   /** Signals waiting for the relay's next NOTIFY statement (coalesced: one per channel and payload). */
   private outbox = new Map<string, Set<string>>();
-  /** The relay's statements, one after the other. */
-  private sending: Promise<void> = Promise.resolve();
+  /** The relay's statement on the wire, if one is. */
+  private sending: Promise<void> | undefined;
+  /** The statement after it, for the signals that arrive meanwhile. */
+  private following: Promise<void> | undefined;
   /** After-commit statements by channel (`Database.afterCommitSql`). */
   readonly afterCommit = new Map<string, string>();
   /** The relay's session, opened at the first signal and again after it fails. */
@@ -82,14 +85,12 @@ export class PostgresNotifications {
   }
 
   /**
-   * After a commit: this instance's listeners at once, then the other instances through one NOTIFY
-   * statement, which also runs the channels' after-commit statements. A local listener that needs
-   * what such a statement writes writes it itself (`Database.markThenRead`), a round trip
-   * sooner than waiting for it here.
+   * After a commit, first: the other instances through one NOTIFY statement, which also runs the
+   * channels' after-commit statements. When the relay's session is idle the statement is written
+   * before this returns, ahead of whatever else the commit does in this process.
    */
-  relay(signals: Map<string, Set<string>>): Promise<void> {
+  send(signals: Map<string, Set<string>>): Promise<void> {
     for (const [channel, payloads] of signals) {
-      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
       let queued = this.outbox.get(channel);
       if (!queued) {
         queued = new Set();
@@ -101,45 +102,69 @@ export class PostgresNotifications {
   }
 
   /**
-   * Sends what the outbox holds, one statement at a time: signals that arrive while one is on the
-   * wire wait for the next, so a burst of commits costs a few statements, not one each. Resolves
-   * once the outbox as it stood has been sent. Without a connection the signals are dropped: the
-   * other instances' polls catch up, and a local listener that needs an after-commit statement's
-   * write makes it itself.
+   * After a commit, last: this instance's listeners, in-process. One that needs what an
+   * after-commit statement writes writes it itself (`Database.markThenRead`), a round trip sooner
+   * than waiting for the relay's statement.
+   */
+  deliver(signals: Map<string, Set<string>>): void {
+    for (const [channel, payloads] of signals) {
+      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
+    }
+  }
+
+  /**
+   * Sends what the outbox holds, one statement at a time: at once when none is on the wire, else
+   * right after it, with every signal that arrived meanwhile, so a burst of commits costs a few
+   * statements, not one each. Resolves once the outbox as it stood has been sent. Without a
+   * connection the signals are dropped: the other instances' polls catch up, and a local listener
+   * that needs an after-commit statement's write makes it itself.
    */
   private flushOutbox(): Promise<void> {
-    this.sending = this.sending.then(async () => {
-      if (this.outbox.size === 0 || this.closed) return;
-      const batch = this.outbox;
-      this.outbox = new Map();
-      const channels: string[] = [];
-      const payloads: string[] = [];
-      const before: string[] = [];
-      for (const [channel, set] of batch) {
-        const sql = this.afterCommit.get(channel);
-        if (sql) before.push(sql);
-        for (const payload of set) {
-          channels.push(channel);
-          payloads.push(payload);
-        }
-      }
-      const ctes = before.map((sql, index) => `after_commit_${index} as (${sql})`);
-      const text = `${ctes.length > 0 ? `with ${ctes.join(', ')} ` : ''}select pg_notify(c, p) from unnest($1::text[], $2::text[]) as n(c, p)`;
-      try {
-        const client = await this.notifierClient();
-        // Prepared (one text per set of after-commit statements a batch carries): it runs after
-        // nearly every commit, and parsing and planning it each time cost the database more than
-        // running it (about 0.6 of 0.8 ms).
-        const name = preparedName(text);
-        await client.query(name === undefined ? { text, values: [channels, payloads] } : { name, text, values: [channels, payloads] });
-      } catch (error) {
-        this.log.warn({ err: error }, 'wake-up NOTIFY not sent; the other instances catch up by polling');
-        const failed = this.notifier;
-        this.notifier = undefined;
-        await failed?.end().catch(() => undefined);
-      }
+    if (this.sending) {
+      this.following ??= this.sending.then(() => {
+        this.following = undefined;
+        return this.flushOutbox();
+      });
+      return this.following;
+    }
+    const sending = this.sendOutbox().finally(() => {
+      if (this.sending === sending) this.sending = undefined;
     });
-    return this.sending;
+    this.sending = sending;
+    return sending;
+  }
+
+  /** One statement with the whole outbox. Written before the first `await` when the session is open. */
+  private async sendOutbox(): Promise<void> {
+    if (this.outbox.size === 0 || this.closed) return;
+    const batch = this.outbox;
+    this.outbox = new Map();
+    const channels: string[] = [];
+    const payloads: string[] = [];
+    const before: string[] = [];
+    for (const [channel, set] of batch) {
+      const sql = this.afterCommit.get(channel);
+      if (sql) before.push(sql);
+      for (const payload of set) {
+        channels.push(channel);
+        payloads.push(payload);
+      }
+    }
+    const ctes = before.map((sql, index) => `after_commit_${index} as (${sql})`);
+    const text = `${ctes.length > 0 ? `with ${ctes.join(', ')} ` : ''}select pg_notify(c, p) from unnest($1::text[], $2::text[]) as n(c, p)`;
+    try {
+      const client = this.notifier ?? (await this.notifierClient());
+      // Prepared (one text per set of after-commit statements a batch carries): it runs after
+      // nearly every commit, and parsing and planning it each time cost the database more than
+      // running it (about 0.6 of 0.8 ms).
+      const name = preparedName(text);
+      await client.query(name === undefined ? { text, values: [channels, payloads] } : { name, text, values: [channels, payloads] });
+    } catch (error) {
+      this.log.warn({ err: error }, 'wake-up NOTIFY not sent; the other instances catch up by polling');
+      const failed = this.notifier;
+      this.notifier = undefined;
+      await failed?.end().catch(() => undefined);
+    }
   }
 
   private async notifierClient(): Promise<pg.Client> {
