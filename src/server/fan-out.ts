@@ -7,12 +7,16 @@
 // `id` argument, maySee) is decided by the filter its root field's `subscribe` put on the topic,
 // once per group and event: alike members have alike filters. A published event reaches every
 // member synchronously, in one loop once its group's payload is ready: no promise per member.
+// A payload that needs no read from the database is ready in the call that published its event
+// (the commit's own, for an event of this instance): the group runs the event through the
+// delivery schema, whose Subscription fields resolve synchronously (src/graphql/schema/delivery.ts).
 // What stays per idle subscription is one small member object and its place on the topic: no
 // EntityManager, loaders, logger, execution arguments or promise.
 
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
 import type { WebSocket } from 'ws';
 import type { Database } from '../db/database.js';
+import { deliverySchema } from '../graphql/schema/delivery.js';
 import type { Logger } from '../lib/logger.js';
 import { FELL_BEHIND, MAX_BUFFERED, TopicSubscription, type TopicConsumer } from '../lib/pubsub.js';
 import { visibilityClass, visibilityOf, type Visibility } from '../kernel/visibility.js';
@@ -55,8 +59,12 @@ export interface FanOutOptions {
 export class SubscriptionFanOut {
   private readonly groups = new Map<string, Group>();
   private nextGroup = 1;
+  /** What a group runs its events through: `options.schema` with payload mappings for resolvers. */
+  readonly deliverySchema: GraphQLSchema;
 
-  constructor(readonly options: FanOutOptions) {}
+  constructor(readonly options: FanOutOptions) {
+    this.deliverySchema = deliverySchema(options.schema);
+  }
 
   /**
    * The root field subscribes as graphql-js would (authorization, `id` check, the filtered topic),
@@ -97,7 +105,10 @@ export class SubscriptionFanOut {
   }
 }
 
-/** One event's payload for one group: being computed, then the JSON text (or the failure). */
+/**
+ * One event's payload for one group: the JSON text, or the failure, at once when the run finished
+ * in the call that made it, else once its promise settles.
+ */
 class Delivery {
   settled = false;
   /** What follows the id in every member's `next` frame: `,"type":"next","payload":…}`, as UTF-8. */
@@ -106,9 +117,20 @@ class Delivery {
   /** Members whose next frame is this one, waiting for it. */
   private waiting: Member[] | undefined;
 
-  constructor(run: Promise<string>) {
-    run.then(
-      (payload) => this.settle(payload, undefined),
+  constructor(run: () => string | Promise<string>) {
+    let payload: string | Promise<string>;
+    try {
+      payload = run();
+    } catch (error) {
+      this.settle('', error ?? new Error('subscription execution failed'));
+      return;
+    }
+    if (typeof payload === 'string') {
+      this.settle(payload, undefined);
+      return;
+    }
+    payload.then(
+      (text) => this.settle(text, undefined),
       (error: unknown) => this.settle('', error ?? new Error('subscription execution failed')),
     );
   }
@@ -173,23 +195,27 @@ class Group {
 
   /** The delivery of `event`, its execution started by the first member asking. */
   delivery(event: unknown): Delivery {
-    if (typeof event !== 'object' || event === null) return new Delivery(this.run(event));
+    if (typeof event !== 'object' || event === null) return new Delivery(() => this.run(event));
     let delivery = this.deliveries.get(event);
     if (!delivery) {
-      delivery = new Delivery(this.run(event));
+      delivery = new Delivery(() => this.run(event));
       this.deliveries.set(event, delivery);
     }
     return delivery;
   }
 
-  private async run(event: unknown): Promise<string> {
-    const { schema, format } = this.fanOut.options;
+  /** The event's payload text: returned at once when no resolver of the query waited on anything. */
+  private run(event: unknown): string | Promise<string> {
     this.fanOut.options.onExecution?.();
     this.logger ??= this.fanOut.options.logger.child({ subscriptionGroup: this.serial });
     const contextValue = this.fanOut.groupContext(this.visibility, this.introspectionAllowed, `group-${this.serial}/${this.operationName ?? 'anonymous'}`, this.logger);
-    const result = await execute({ schema, document: this.document, operationName: this.operationName, variableValues: this.variableValues, rootValue: event, contextValue });
-    // The shape graphql-ws gives a result whose errors went through the formatter.
-    return JSON.stringify(result.errors ? { ...result, errors: format(result.errors) } : result);
+    const result = execute({ schema: this.fanOut.deliverySchema, document: this.document, operationName: this.operationName, variableValues: this.variableValues, rootValue: event, contextValue });
+    return isPromiseLike(result) ? result.then((settled) => this.text(settled)) : this.text(result);
+  }
+
+  /** The shape graphql-ws gives a result whose errors went through the formatter. */
+  private text(result: ExecutionResult): string {
+    return JSON.stringify(result.errors ? { ...result, errors: this.fanOut.options.format(result.errors) } : result);
   }
 }
 
@@ -305,6 +331,10 @@ export class Member implements TopicConsumer<unknown> {
 
 function acceptAll(): boolean {
   return true;
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | null)?.then === 'function';
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -7,9 +7,12 @@ import { randomUUID } from 'node:crypto';
 import { execute as executeGraphql, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { onCommitted } from '../../src/db/commit-signals.js';
 import { buildGatewaySchema } from '../../src/graphql/schema/schema.js';
 import type { GatewayContext, GroupContext } from '../../src/graphql/context.js';
 import { DepositResolver } from '../../src/modules/deposits/deposit.resolver.js';
+import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
+import { toDepositSnapshot } from '../../src/modules/deposits/deposit-snapshot.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/kernel/events/event-notification.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
@@ -22,6 +25,8 @@ import { statementsOf } from '../support/statements.js';
 /** Nested lists read from the database: one `events` and one `refunds` batch per execution. */
 const NESTED = 'subscription FanOutNested($id: ID!) { depositUpdated(id: $id) { id status refundedAmount { amount } events { type } refunds { status } } }';
 const STREAM = 'subscription FanOutStream { depositUpdated { id status } }';
+/** Fields of the event's snapshot alone, one of them caller-dependent: nothing to read from the database. */
+const SNAPSHOT_ONLY = 'subscription FanOutSnapshotOnly($id: ID!) { depositUpdated(id: $id) { id status statusReason amount { amount currency } } }';
 /** Every caller-dependent Deposit field: the admin-only status reason, and the nested lists the policy filters. */
 const CALLER_DEPENDENT = 'subscription FanOutCallerDependent { depositUpdated { id status statusReason events { type } refunds { status } } }';
 
@@ -293,5 +298,49 @@ describe('subscription fan-out', () => {
       expect(subscriber.frames.at(-1)).toBe(await lonelyFrame(members[index]!.key, subscriber.operationId, CALLER_DEPENDENT, {}, visible));
     }
     for (const subscriber of everyone) subscriber.close();
+  });
+
+  it('hands a change whose fields need no read to every subscriber\'s socket in its commit, before the committing code goes on', async () => {
+    // given: a settled deposit of the web cashier, and three admins subscribed to it with a query the event's snapshot answers
+    const depositId = await succeededDeposit(t.keys.webCashier);
+    const variables = { id: depositId };
+    const admins: RawSubscriber[] = [];
+    for (let i = 0; i < 3; i++) admins.push(await rawSubscriber(t.keys.admin, SNAPSHOT_ONLY, variables));
+    const published = t.gateway.services.pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC, (event) => event.subjectId === depositId);
+    // and: every frame handed to a socket of this process, counted
+    const sent = vi.spyOn(WebSocket.prototype, 'send');
+    const framesSent = () => sent.mock.calls.filter(([data]) => admins.some((admin) => String(data).startsWith(`{"id":${JSON.stringify(admin.operationId)}`))).length;
+
+    // when: a transaction appends an event of the deposit (a status change that changes nothing), and
+    // work registered after the append looks at the sockets once the transaction has committed
+    let sentAtCommit = -1;
+    try {
+      await t.gateway.db.fork().transactional(async (tx) => {
+        const deposit = await tx.findOneOrFail(Deposit, { id: depositId });
+        await t.gateway.services.events.append(tx, {
+          subjectType: 'deposit',
+          subjectId: deposit.id,
+          clientId: deposit.clientId,
+          type: 'deposit.status_changed',
+          fromStatus: deposit.status,
+          toStatus: deposit.status,
+          merchantAccount: deposit.merchantAccount,
+          snapshot: toDepositSnapshot(deposit),
+        });
+        onCommitted(tx, () => (sentAtCommit = framesSent()));
+      });
+    } finally {
+      sent.mockRestore();
+    }
+
+    // then: each subscriber's frame was on its socket by then: the commit's own work wrote it
+    expect(sentAtCommit).toBe(3);
+    // and: each subscriber received it once, the frame a lone subscriber gets
+    const notification = (await published.next()).value as EventNotification;
+    await published.return();
+    await expect.poll(() => admins.map((admin) => admin.frames.length), { timeout: 10_000, interval: 10 }).toEqual([1, 1, 1]);
+    for (const admin of admins) expect(admin.frames[0]).toBe(await lonelyFrame(t.keys.admin, admin.operationId, SNAPSHOT_ONLY, variables, notification));
+    expect((JSON.parse(payloadOf(admins[0]!.frames[0]!, admins[0]!.operationId)) as { data: { depositUpdated: { id: string; status: string } } }).data.depositUpdated).toMatchObject({ id: depositId, status: 'SUCCEEDED' });
+    for (const admin of admins) admin.close();
   });
 });

@@ -87,14 +87,22 @@ export class DepositResolver {
     },
   })
   depositUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this deposit; omit for every deposit the key may see.' }) _id?: string): DepositNode {
-    // A deposit event's snapshot is the one this module wrote (deposit-snapshot.ts).
-    return DepositNode.from(event.snapshot as unknown as DepositSnapshot);
+    return depositOfEvent(event);
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'The processor\'s exact code. Admins only (null for other callers); never show it to players.' })
   statusReason(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): string | null {
     return isAdmin(ctx.viewer) ? deposit.statusReason : null;
   }
+}
+
+/**
+ * What a `depositUpdated` frame shows of a deposit event: the snapshot this module wrote
+ * (deposit-snapshot.ts). The subscription's resolver returns it, and so does the fan-out's run of
+ * an event for a group of subscribers (src/graphql/schema/delivery.ts).
+ */
+export function depositOfEvent(event: EventNotification): DepositNode {
+  return DepositNode.from(event.snapshot as unknown as DepositSnapshot);
 }
 
 /**

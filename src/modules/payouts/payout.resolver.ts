@@ -70,8 +70,7 @@ export class PayoutResolver {
     },
   })
   payoutUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this payout; omit for every payout the key may see.' }) _id?: string): PayoutNode {
-    // A payout event's snapshot is the one this module wrote (payout-snapshot.ts).
-    return PayoutNode.from(event.snapshot as unknown as PayoutSnapshot);
+    return payoutOfEvent(event);
   }
 
   @FieldResolver(() => PayoutBeneficiaryNode, { description: 'Who is paid; account and CCI numbers masked for all but admin clients.' })
@@ -89,4 +88,13 @@ export class PayoutResolver {
   statusReason(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): string | null {
     return isAdmin(ctx.viewer) ? payout.statusReason : null;
   }
+}
+
+/**
+ * What a `payoutUpdated` frame shows of a payout event: the snapshot this module wrote
+ * (payout-snapshot.ts). The subscription's resolver returns it, and so does the fan-out's run of
+ * an event for a group of subscribers (src/graphql/schema/delivery.ts).
+ */
+export function payoutOfEvent(event: EventNotification): PayoutNode {
+  return PayoutNode.from(event.snapshot as unknown as PayoutSnapshot);
 }

@@ -47,8 +47,7 @@ export class RefundResolver {
     },
   })
   refundUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this refund; omit for every refund the key may see.' }) _id?: string): RefundNode {
-    // A refund event's snapshot is the one this module wrote (refund-snapshot.ts).
-    return RefundNode.from(event.snapshot as unknown as RefundSnapshot);
+    return refundOfEvent(event);
   }
 
   @FieldResolver(() => DepositNode, { description: 'The deposit being refunded.' })
@@ -69,4 +68,13 @@ export class DepositRefundsResolver {
     if (ready) return ready.map((refund) => RefundNode.from(refund));
     return loaders(ctx).depositRefunds.load(deposit.id).then((refunds) => refunds.map((refund) => RefundNode.from(refund)));
   }
+}
+
+/**
+ * What a `refundUpdated` frame shows of a refund event: the snapshot this module wrote
+ * (refund-snapshot.ts). The subscription's resolver returns it, and so does the fan-out's run of
+ * an event for a group of subscribers (src/graphql/schema/delivery.ts).
+ */
+export function refundOfEvent(event: EventNotification): RefundNode {
+  return RefundNode.from(event.snapshot as unknown as RefundSnapshot);
 }
