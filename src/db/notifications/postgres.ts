@@ -134,25 +134,28 @@ export class PostgresNotifications implements CommitRelay {
     return sending;
   }
 
-  /** One statement with the whole outbox. Written before the first `await` when the session is open. */
+  /**
+   * One statement with the whole outbox, written before the first `await` when the session is
+   * open. Never rejects: a failure is logged, and the next statement waits on this one.
+   */
   private async sendOutbox(): Promise<void> {
     if (this.outbox.size === 0 || this.closed) return;
     const batch = this.outbox;
     this.outbox = new Map();
-    const channels: string[] = [];
-    const payloads: string[] = [];
-    const before: string[] = [];
-    for (const [channel, set] of batch) {
-      const sql = this.afterCommit.get(channel);
-      if (sql) before.push(sql);
-      for (const payload of set) {
-        channels.push(channel);
-        payloads.push(payload);
-      }
-    }
-    const ctes = before.map((sql, index) => `after_commit_${index} as (${sql})`);
-    const text = `${ctes.length > 0 ? `with ${ctes.join(', ')} ` : ''}select pg_notify(c, p) from unnest($1::text[], $2::text[]) as n(c, p)`;
     try {
+      const channels: string[] = [];
+      const payloads: string[] = [];
+      const before: string[] = [];
+      for (const [channel, set] of batch) {
+        const sql = this.afterCommit.get(channel);
+        if (sql) before.push(sql);
+        for (const payload of set) {
+          channels.push(channel);
+          payloads.push(payload);
+        }
+      }
+      const ctes = before.map((sql, index) => `after_commit_${index} as (${sql})`);
+      const text = `${ctes.length > 0 ? `with ${ctes.join(', ')} ` : ''}select pg_notify(c, p) from unnest($1::text[], $2::text[]) as n(c, p)`;
       const client = this.notifier ?? (await this.notifierClient());
       // Prepared (one text per set of after-commit statements a batch carries): it runs after
       // nearly every commit, and parsing and planning it each time cost the database more than

@@ -2,16 +2,16 @@ import 'reflect-metadata';
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, execute, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { Heartbeat } from '../heartbeat.resolver.js';
-import { deliverySchema } from './delivery.js';
+import { deliverySchema, SUBSCRIPTION_PAYLOADS } from './delivery.js';
 import { buildGatewaySchema } from './schema.js';
 
 const query = new GraphQLObjectType({ name: 'Query', fields: { ping: { type: GraphQLString } } });
 
 describe('the delivery schema', () => {
-  it('has a payload mapping for every Subscription field of the gateway\'s schema', async () => {
+  it('maps every Subscription field of the gateway\'s schema, and names no field it lacks', async () => {
     const schema = await buildGatewaySchema();
-    const delivered = deliverySchema(schema);
-    expect(Object.keys(delivered.getSubscriptionType()!.getFields()).sort()).toEqual(Object.keys(schema.getSubscriptionType()!.getFields()).sort());
+    expect(() => deliverySchema(schema)).not.toThrow();
+    expect(Object.keys(SUBSCRIPTION_PAYLOADS).sort()).toEqual(Object.keys(schema.getSubscriptionType()!.getFields()).sort());
   });
 
   it('refuses a Subscription field without a payload mapping, by name', () => {
