@@ -176,6 +176,36 @@ describe('settleCardDeposit', () => {
     expect(await statusChanges(id)).toEqual(['PENDING->DECLINED']);
   });
 
+  it('answers with the decline reason when the payment\'s webhook, which names none, applied DECLINED first', async () => {
+    // given: a gateway whose job worker is off, so no detail fetch fills the reason in meanwhile
+    const quiet = await startTestGateway({ env: { JOBS_ENABLED: 'false' } });
+    try {
+      quiet.gateway.sandboxes.depositGateway!.controls.setAutoComplete(false);
+      const created = await execute(quiet.gateway.graphqlUrl, CreateDepositMutation, { input: { ...CARD_INPUT, amount: '10.13', returnUrl: RETURN_URL } }, { key: quiet.keys.webCashier });
+      const id = created.data!.createDeposit.deposit!.id;
+      const reference = (await quiet.gateway.db.fork().findOneOrFail(Deposit, { id })).providerReference!;
+      // and: the provider declines the payment, and its webhook is applied before the settle call
+      quiet.gateway.sandboxes.depositGateway!.controls.complete(reference, 'declined', { declineReason: 'declined' });
+      await quiet.gateway.sandboxes.depositGateway!.controls.idle();
+      const read = () => execute(quiet.gateway.graphqlUrl, DepositQuery, { id }, { key: quiet.keys.webCashier });
+      await expect.poll(async () => (await read()).data!.deposit!.status, { timeout: 10_000 }).toBe('DECLINED');
+      expect((await read()).data!.deposit!.declineReason).toBeNull();
+
+      // when: the shopper's return settles it
+      const settled = await execute(quiet.gateway.graphqlUrl, SettleCardDepositMutation, { input: { depositId: id } }, { key: quiet.keys.webCashier });
+
+      // then: the answer names the reason the settle call gave, and so does the deposit; one status change
+      expect(settled.errors).toBeUndefined();
+      expect(settled.data!.settleCardDeposit).toMatchObject({ userErrors: [], deposit: { status: 'DECLINED', declineReason: 'declined' } });
+      expect((await read()).data!.deposit).toMatchObject({ status: 'DECLINED', declineReason: 'declined' });
+      const events = (await read()).data!.deposit!.events.map((event) => `${event.type} ${event.fromStatus}->${event.toStatus}`);
+      expect(events.filter((event) => event.startsWith('deposit.status_changed'))).toEqual(['deposit.status_changed PENDING->DECLINED']);
+      expect(events).toContain('deposit.details_updated DECLINED->DECLINED');
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it('refuses a settle result that echoes another order, and applies nothing', async () => {
     // given: deposit A's provider reference points at deposit B's payment
     const a = await createCardDeposit();

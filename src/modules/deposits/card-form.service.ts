@@ -160,6 +160,9 @@ export class CardFormService {
           source: `card-settle:${account.code}`,
       });
     });
+    // The payment's own webhook applied this status first (it names no decline reason): what the
+    // settle answer adds is recorded now, so this answer is complete, not only the detail fetch's later.
+    if (applied.outcome === 'noop') await this.deps.deposits.recordDetails(em, deposit, truth);
     const current = await em.refreshOrFail(deposit);
     if (applied.outcome === 'anomaly') {
       this.deps.logger.error({ anomaly: applied.reason, depositId: deposit.id, reference }, 'card settle result refused');

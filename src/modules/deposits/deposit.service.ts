@@ -187,13 +187,33 @@ export class DepositService {
     }
     const result = await this.deps.providers[held.provider].getDeposit(account, reference);
     if (!result.ok) throw new DepositDetailsUnavailable(`${result.error.code}: ${result.error.message}`);
-    const truth = result.value;
+    // The row as this instance's webhook just wrote it, if it did: the first attempt starts from it.
+    return this.applyDetails(em, depositId, held, result.value, options, this.deps.written?.take(depositId));
+  }
+
+  /**
+   * What a provider's answer other than a lookup says beyond the status, written as `fetchDetails`
+   * writes a lookup's: for an answer whose status was already applied. The card settle call's
+   * decline reason is one: when the payment's webhook (which carries no reason) overtook the
+   * settle call, the settle's answer still names the reason. Never changes the status; writes
+   * nothing (and no event) when the answer adds nothing.
+   */
+  async recordDetails(em: SqlEntityManager, deposit: { id: string; provider: ProviderName; merchantAccount: string }, truth: ProviderDeposit): Promise<void> {
+    await this.applyDetails(em, deposit.id, { provider: deposit.provider, merchantAccount: deposit.merchantAccount }, truth, {}, undefined);
+  }
+
+  private async applyDetails(
+    em: SqlEntityManager,
+    depositId: string,
+    held: { provider: ProviderName; merchantAccount: string },
+    truth: ProviderDeposit,
+    options: FetchDetailsOptions,
+    handed: WrittenDeposit | undefined,
+  ): Promise<boolean> {
     // A net that does not add up is raised as an event of its own, and a caller's transaction is
     // kept: both read the deposit under its row lock. Otherwise the read takes no lock and the
     // write is one statement that applies only to the row as read.
     const underLock = () => inTransaction(em, async (tx) => (await this.writeDetails(tx, depositId, held, truth, options, true)) === true);
-    // The row as this instance's webhook just wrote it, if it did: the first attempt starts from it.
-    let handed = this.deps.written?.take(depositId);
     if (truth.netMismatch || em.isInTransaction()) return underLock();
     for (let attempt = 1; attempt <= DETAILS_WRITE_ATTEMPTS; attempt++) {
       const written = await this.writeDetails(em, depositId, held, truth, options, false, handed);
