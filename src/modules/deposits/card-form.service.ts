@@ -160,8 +160,9 @@ export class CardFormService {
           source: `card-settle:${account.code}`,
       });
     });
-    // The payment's own webhook applied this status first (it names no decline reason): what the
-    // settle answer adds is recorded now, so this answer is complete, not only the detail fetch's later.
+    // The status was applied before: by an earlier settle, or by the payment's own webhook, which
+    // names no decline reason. What this answer adds is recorded now, so the caller sees it at once,
+    // not only once the detail fetch has run; an earlier settle's answer added it already.
     if (applied.outcome === 'noop') await this.deps.deposits.recordDetails(em, deposit, truth);
     const current = await em.refreshOrFail(deposit);
     if (applied.outcome === 'anomaly') {

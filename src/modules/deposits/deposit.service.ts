@@ -202,6 +202,7 @@ export class DepositService {
     await this.applyDetails(em, deposit.id, { provider: deposit.provider, merchantAccount: deposit.merchantAccount }, truth, {}, undefined);
   }
 
+  /** Writes what `truth` adds to the deposit (see `writeDetails`), again if the row changed under it. */
   private async applyDetails(
     em: SqlEntityManager,
     depositId: string,
