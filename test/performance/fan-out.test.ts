@@ -182,9 +182,12 @@ describe('subscription fan-out', () => {
   it('runs one execution per group and event, however many sockets share it, and keeps each subscription\'s events in order', async () => {
     // given: twelve admins and four of the web cashier's subscriptions, each on its own socket, and a captured notification
     const { depositId, captured } = await succeededDepositNotifications((event) => event.subjectType === 'deposit' && Boolean(event.snapshot));
+    const opened = t.gateway.services.pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC);
     const admins = await Promise.all(Array.from({ length: 12 }, () => rawSubscriber(t.keys.admin, STREAM)));
     const cashiers = await Promise.all(Array.from({ length: 4 }, () => rawSubscriber(t.keys.webCashier, STREAM)));
     const everyone = [...admins, ...cashiers];
+    // Subscribed at once, each one's wait ends when the first of them joins: wait for all sixteen.
+    await expect.poll(() => t.gateway.services.pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC), { timeout: 10_000, interval: 10 }).toBeGreaterThanOrEqual(opened + everyone.length);
     const before = await executions();
 
     // when: three changes of the deposit are published back to back, as one read of the event log does
