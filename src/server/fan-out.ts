@@ -210,7 +210,7 @@ class Group {
     this.logger ??= this.fanOut.options.logger.child({ subscriptionGroup: this.serial });
     const contextValue = this.fanOut.groupContext(this.visibility, this.introspectionAllowed, `group-${this.serial}/${this.operationName ?? 'anonymous'}`, this.logger);
     const result = execute({ schema: this.fanOut.deliverySchema, document: this.document, operationName: this.operationName, variableValues: this.variableValues, rootValue: event, contextValue });
-    return isPromiseLike(result) ? result.then((settled) => this.text(settled)) : this.text(result);
+    return result instanceof Promise ? result.then((settled) => this.text(settled)) : this.text(result);
   }
 
   /** The shape graphql-ws gives a result whose errors went through the formatter. */
@@ -331,10 +331,6 @@ export class Member implements TopicConsumer<unknown> {
 
 function acceptAll(): boolean {
   return true;
-}
-
-function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
-  return typeof (value as PromiseLike<T> | null)?.then === 'function';
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -36,3 +36,10 @@ export function deliver(handlers: Map<string, Set<Listener>>, channel: string, p
     }
   }
 }
+
+/** Calls the listeners of every channel in `signals`, once per payload (a committed transaction's wake-ups). */
+export function deliverSignals(handlers: Map<string, Set<Listener>>, signals: Map<string, Set<string>>, log: Logger): void {
+  for (const [channel, payloads] of signals) {
+    for (const payload of payloads) deliver(handlers, channel, payload, log);
+  }
+}

@@ -3,7 +3,7 @@
 import type { MikroORM as PgliteMikroORM } from '@mikro-orm/pglite';
 import type { CommitRelay } from '../commit-signals.js';
 import type { Logger } from '../../lib/logger.js';
-import { assertChannel, deliver, type Listener, type NotificationHandler } from './listeners.js';
+import { assertChannel, deliverSignals, type Listener, type NotificationHandler } from './listeners.js';
 
 /**
  * PGlite runs in this process, with no other instance: the relay runs the after-commit statements
@@ -58,9 +58,7 @@ export class PgliteNotifications implements CommitRelay {
 
   /** This instance's listeners, as on PostgreSQL: one that needs an after-commit statement's write makes it itself. */
   deliver(signals: Map<string, Set<string>>): void {
-    for (const [channel, payloads] of signals) {
-      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
-    }
+    deliverSignals(this.handlers, signals, this.log);
   }
 
   async close(): Promise<void> {

@@ -3,7 +3,7 @@
 import pg from 'pg';
 import type { CommitRelay } from '../commit-signals.js';
 import type { Logger } from '../../lib/logger.js';
-import { assertChannel, deliver, type ListenOptions, type Listener, type NotificationHandler } from './listeners.js';
+import { assertChannel, deliver, deliverSignals, type ListenOptions, type Listener, type NotificationHandler } from './listeners.js';
 import { preparedName } from '../prepared.js';
 
 /**
@@ -107,9 +107,7 @@ export class PostgresNotifications implements CommitRelay {
    * than waiting for the relay's statement.
    */
   deliver(signals: Map<string, Set<string>>): void {
-    for (const [channel, payloads] of signals) {
-      for (const payload of payloads) deliver(this.handlers, channel, payload, this.log);
-    }
+    deliverSignals(this.handlers, signals, this.log);
   }
 
   /**

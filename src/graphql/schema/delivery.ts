@@ -13,14 +13,13 @@ import { GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfigMap } from 'gr
 import { depositOfEvent } from '../../modules/deposits/deposit.resolver.js';
 import { payoutOfEvent } from '../../modules/payouts/payout.resolver.js';
 import { refundOfEvent } from '../../modules/refunds/refund.resolver.js';
-import type { EventNotification } from '../../kernel/events/event-notification.js';
 import type { Heartbeat } from '../heartbeat.resolver.js';
 
 /** Each Subscription field's payload mapping: what its resolver method returns for an event. */
 export const SUBSCRIPTION_PAYLOADS: Readonly<Record<string, (event: never) => unknown>> = {
-  depositUpdated: (event: EventNotification) => depositOfEvent(event),
-  refundUpdated: (event: EventNotification) => refundOfEvent(event),
-  payoutUpdated: (event: EventNotification) => payoutOfEvent(event),
+  depositUpdated: depositOfEvent,
+  refundUpdated: refundOfEvent,
+  payoutUpdated: payoutOfEvent,
   // A tick is its own payload (heartbeat.resolver.ts).
   heartbeat: (tick: Heartbeat) => tick,
 };
