@@ -1,5 +1,6 @@
 // The baselines, as one bare node:http server: what the same work costs without the gateway around
-// it. B1: the same provider adapter call plus one plain INSERT. B2: the same page of deposits, its
+// it. B1: the same provider adapter call plus one plain INSERT; B1's floor: the least a createDeposit
+// needs done around that call, by hand-written statements. B2: the same page of deposits, its
 // refunds and its events, read by three hand-written statements and sent as JSON. B3's floor: the
 // bare work of one signed webhook, the same verification and the same rows written by hand-written
 // statements, with its fee/net follow-up. B4/B5: a raw `ws` server that writes one pre-built frame to
@@ -12,6 +13,7 @@ import pg from 'pg';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { newId } from '../src/lib/ids.js';
 import { Money } from '../src/lib/money.js';
+import { toDepositSnapshot } from '../src/modules/deposits/deposit-snapshot.js';
 import { createDepositGatewayAdapter } from '../src/providers/deposit-gateway/index.js';
 import type { Customer, DepositProvider, MerchantAccount, WebhookEvent } from '../src/providers/provider.js';
 import { singleValued } from '../src/lib/http.js';
@@ -64,8 +66,8 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
       [],
     );
   }
-  if (query && options.connect) {
-    // The floor's events and jobs go to copies of the gateway's tables (columns, defaults,
+  if (query) {
+    // The floors' events and jobs go to copies of the gateway's tables (columns, defaults,
     // constraints, indexes, and the log's position trigger): the same cost to write, but the
     // gateway's event bus never publishes them and its job worker never claims them.
     await query(`create table if not exists ${FLOOR_EVENT_TABLE} (like payment_event including all) ${BENCH_SQL_MARK}`, []);
@@ -82,6 +84,7 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
     }
   };
   const floor = query && account && options.connect ? webhookFloor(adapter, account, query, options.connect, publish) : undefined;
+  const createFloor = query && account ? createDepositFloor(adapter, account, query) : undefined;
 
   const routes: Record<string, (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<void>> = {
     'POST /create-deposit': async (request, response) => {
@@ -94,6 +97,11 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
       if (!result.ok) return sendJson(response, 502, { error: `${result.error.code}: ${result.error.message}` });
       await query(`insert into ${SCRATCH_TABLE} (id, reference, amount, currency) values (?, ?, ?, ?) ${BENCH_SQL_MARK}`, [id, result.value.reference, input.amount, input.currency]);
       sendJson(response, 200, { deposit: { id, status: 'PENDING', reference: result.value.reference, redirectUrl: result.value.redirectUrl ?? null, amount: { amount: input.amount, currency: input.currency } } });
+    },
+    'POST /create-deposit-floor': async (request, response) => {
+      if (!createFloor) return sendJson(response, 503, { error: 'no database or account in this baseline' });
+      const answer = await createFloor(JSON.parse(await readBody(request)) as CreateInput);
+      sendJson(response, answer.status, answer.body);
     },
     'GET /deposits': async (_request, response, url) => {
       if (!query) return sendJson(response, 503, { error: 'no database in this baseline' });
@@ -151,6 +159,70 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+interface CreateInput {
+  amount: string;
+  currency: string;
+  customer: Customer;
+}
+
+/**
+ * B1's floor: the least a card createDeposit needs done around the provider call, written by hand.
+ *
+ * The deposit is committed before the call, with its `deposit.created` event (the deposit's
+ * snapshot, as the gateway writes it) in the same statement, so that a crash, a time-out or a
+ * webhook overtaking the answer finds it, and the request it was made with is kept for a
+ * resubmission. Then the same adapter call as the baseline's, and one UPDATE storing the
+ * provider's answer, returning what the answer shows. Into the gateway's own `deposit` table (its
+ * indexes and its client's foreign key; the web cashier's client, as the gateway's mutations),
+ * the event into the floor's copy of the log.
+ *
+ * Left out: GraphQL, authentication, idempotency keys, the other rails, metrics and logs, and the
+ * wake-up of other instances after each commit (a NOTIFY on the gateway's relay): it is the least
+ * one instance needs, so no gateway can beat it.
+ */
+function createDepositFloor(adapter: DepositProvider, account: MerchantAccount, query: BaselineQuery) {
+  let clientId: Promise<string> | undefined;
+  const webCashier = (): Promise<string> =>
+    (clientId ??= (query(`select id from api_client where name = ? ${BENCH_SQL_MARK}`, ['web-cashier (demo)']) as Promise<Array<{ id: string }>>).then((rows) => {
+      if (!rows[0]) throw new Error('no web-cashier demo client in the database');
+      return rows[0].id;
+    }));
+  return async (input: CreateInput): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const amount = Money.parse(input.amount, input.currency);
+    if (!amount.ok) return { status: 400, body: { error: amount.error.message } };
+    const client = await webCashier();
+    const id = newId('dep');
+    const now = new Date();
+    const decimal = amount.money.toDecimal();
+    const snapshot = toDepositSnapshot({
+      id, clientId: client, merchantAccount: account.code, provider: account.provider, rail: 'CARD', livemode: account.livemode, status: 'PENDING',
+      providerStatus: null, statusReason: null, amount: decimal, currency: input.currency, fee: null, net: null, refundedAmount: '0', refundStatus: null,
+      disputed: false, redirectUrl: null, merchantReference: null, declineReason: null, qrPayload: null, qrExpiresAt: null, crypto: null, metadata: null,
+      approvedAt: null, creditClaimedAt: null, createdAt: now, updatedAt: now,
+    });
+    await query(
+      `with change as (insert into deposit (id, client_id, merchant_account, provider, rail, livemode, status, amount, currency, refunded_amount, disputed, request, created_at, updated_at)
+         values (?, ?, ?, ?, 'CARD', ?, 'PENDING', ?, ?, 0, false, cast(? as jsonb), ?, ?) returning id)
+       insert into ${FLOOR_EVENT_TABLE} (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)
+         select ?, 'deposit', id, ?, ?, false, 'deposit.created', null, 'PENDING', cast(? as jsonb), ? from change ${BENCH_SQL_MARK}`,
+      [
+        id, client, account.code, account.provider, account.livemode, decimal, input.currency, JSON.stringify({ details: { rail: 'CARD' }, customer: input.customer }), now, now,
+        newId('evt'), client, account.code, JSON.stringify(snapshot), now,
+      ],
+    );
+    const result = await adapter.createDeposit(account, { depositId: id, amount: amount.money, details: { rail: 'CARD' }, customer: input.customer });
+    if (!result.ok) return { status: 502, body: { error: `${result.error.code}: ${result.error.message}` } };
+    const rows = (await query(
+      `update deposit set provider_reference = ?, payment_reference = ?, redirect_url = ?, provider_status = ?, updated_at = ? where id = ?
+       returning id, status, provider_reference, redirect_url, amount, currency ${BENCH_SQL_MARK}`,
+      [result.value.reference, result.value.reference, result.value.redirectUrl ?? null, result.value.providerStatus, new Date(), id],
+    )) as Array<{ id: string; status: string; provider_reference: string; redirect_url: string | null; amount: string; currency: string }>;
+    const row = rows[0];
+    if (!row) throw new Error(`deposit ${id} vanished before its answer was stored`);
+    return { status: 200, body: { deposit: { id: row.id, status: row.status, reference: row.provider_reference, redirectUrl: row.redirect_url, amount: { amount: input.amount, currency: row.currency } } } };
   };
 }
 

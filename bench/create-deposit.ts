@@ -1,6 +1,8 @@
 // B1: card createDeposit over HTTP, beside a bare server making the same provider call and one
-// plain INSERT. The sandbox's auto-completion is off for both, so neither side also processes
-// approval webhooks: this is the request path alone.
+// plain INSERT, and beside B1's floor: the same call with the least a deposit needs around it (its
+// row and creation event committed before the call, the answer stored after it). The sandbox's
+// auto-completion is off for all three, so none also processes approval webhooks: this is the
+// request path alone.
 
 import { interleaved, throughput, type Side, type ThroughputSample } from './compare.js';
 import { AMOUNT, CURRENCY, CUSTOMER, createCardDeposit } from './fixtures.js';
@@ -8,7 +10,10 @@ import type { BenchSettings } from './settings.js';
 import { runAtConcurrency } from './stats.js';
 import type { Topology } from './topology.js';
 
-export type CreateDepositResult = Record<Side, ThroughputSample[]>;
+export type CreateDepositResult = Record<Side, ThroughputSample[]> & {
+  /** B1's floor (bench/baseline-server.ts `createDepositFloor`), measured right after the baseline in each round. */
+  floor: ThroughputSample[];
+};
 
 export async function benchCreateDeposit(topology: Topology, settings: BenchSettings): Promise<CreateDepositResult> {
   const gateway = topology.gateways[0]!;
@@ -19,18 +24,26 @@ export async function benchCreateDeposit(topology: Topology, settings: BenchSett
   };
   const baselineUrl = `${topology.sqlBaseline.url}/create-deposit`;
   const baselineBody = JSON.stringify({ amount: AMOUNT, currency: CURRENCY, customer: CUSTOMER });
-  const viaBaseline = async (): Promise<void> => {
-    const response = await fetch(baselineUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: baselineBody });
+  const post = (url: string, label: string) => async (): Promise<void> => {
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: baselineBody });
     const text = await response.text();
-    if (response.status !== 200) throw new Error(`baseline createDeposit answered ${response.status}: ${text}`);
+    if (response.status !== 200) throw new Error(`${label} answered ${response.status}: ${text}`);
   };
+  const viaBaseline = post(baselineUrl, 'baseline createDeposit');
+  const viaFloor = post(`${topology.sqlBaseline.url}/create-deposit-floor`, 'the createDeposit floor');
+  const floor: ThroughputSample[] = [];
 
-  // Warm both paths (JIT, connection pools, prepared plans) before anything is timed.
+  // Warm every path (JIT, connection pools, prepared plans) before anything is timed.
   await runAtConcurrency(settings.warmup, settings.concurrency, viaGateway);
   await runAtConcurrency(settings.warmup, settings.concurrency, viaBaseline);
+  await runAtConcurrency(settings.warmup, settings.concurrency, viaFloor);
 
-  return interleaved(settings.rounds, async (side) => {
-    if (side === 'baseline') return throughput(topology.sqlBaseline.process, settings.operations, settings.concurrency, viaBaseline, topology.database.url);
+  const rounds = await interleaved(settings.rounds, async (side) => {
+    if (side === 'baseline') {
+      const sample = await throughput(topology.sqlBaseline.process, settings.operations, settings.concurrency, viaBaseline, topology.database.url);
+      floor.push(await throughput(topology.sqlBaseline.process, settings.operations, settings.concurrency, viaFloor, topology.database.url));
+      return sample;
+    }
     const paymentsBefore = await topology.sandbox.call<number>('paymentsCreated');
     await gateway.call('countStart');
     const sample = await throughput(gateway, settings.operations, settings.concurrency, viaGateway, topology.database.url);
@@ -40,4 +53,5 @@ export async function benchCreateDeposit(topology: Topology, settings: BenchSett
     if (payments !== settings.operations) throw new Error(`the sandbox received ${payments} payments for ${settings.operations} createDeposit calls`);
     return { ...sample, statementsPerOp: statements / settings.operations };
   });
+  return { ...rounds, floor };
 }

@@ -3,7 +3,7 @@
 // from inside (SQL statements counted through db.watchQueries, heap after GC, an empty job queue).
 import 'reflect-metadata';
 
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -117,6 +117,7 @@ async function stopProfile(dir: string): Promise<void> {
   if (!profiler) return;
   const { profile } = await profiler.post('Profiler.stop');
   profiles += 1;
+  await mkdir(dir, { recursive: true });
   await writeFile(path.join(dir, `gateway-${process.pid}-${profiles}.cpuprofile`), JSON.stringify(profile));
 }
 

@@ -30,6 +30,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
 
   if (results.b1) {
     rows.push(throughputRow(`B1 createDeposit/s (card, ${concurrency} in flight)`, results.b1, '1'));
+    if (results.b1.floor.length > 0) rows.push(createFloorRow(concurrency, results.b1.floor, results.b1));
   }
   if (results.b2) {
     const { deposits, refunds, events } = results.b2.rows;
@@ -188,6 +189,28 @@ function databaseCpuText(rounds: Record<Side, ThroughputSample[]>): string {
   const gateway = medianOf(rounds.gateway, (s) => s.databaseCpuMsPerOp);
   const baseline = medianOf(rounds.baseline, (s) => s.databaseCpuMsPerOp);
   return Number.isFinite(gateway) && Number.isFinite(baseline) ? `; PostgreSQL ${gateway.toFixed(2)} / ${baseline.toFixed(2)}` : '';
+}
+
+/**
+ * B1's floor beside its baseline: what share of the baseline the least a createDeposit needs
+ * reaches at all (its row and event before the provider call, the answer after), and the
+ * gateway's rate as a share of the floor's.
+ */
+function createFloorRow(inFlight: number, floor: ThroughputSample[], rounds: Record<Side, ThroughputSample[]>): Row {
+  const rateOf = medianOf(floor, (s) => s.perSecond);
+  const baseline = medianOf(rounds.baseline, (s) => s.perSecond);
+  const gateway = medianOf(rounds.gateway, (s) => s.perSecond);
+  const cpu = medianOf(floor, (s) => s.serverCpuMsPerOp);
+  const database = medianOf(floor, (s) => s.databaseCpuMsPerOp);
+  return [
+    `B1 floor: the deposit and its event before the call, the answer after, hand-written, ${inFlight} in flight (B1 baseline)`,
+    rate(rateOf),
+    rate(baseline),
+    `${withSpread(times(rateOf / baseline), floor, rounds.baseline, (s) => s.perSecond)}; gateway / floor ${withSpread(times(gateway / rateOf), rounds.gateway, floor, (s) => s.perSecond)}`,
+    '2 / 1',
+    `${Number.isFinite(cpu) ? cpu.toFixed(2) : 'n/a'} / ${medianOf(rounds.baseline, (s) => s.serverCpuMsPerOp).toFixed(2)}${Number.isFinite(database) ? `; PostgreSQL ${database.toFixed(2)} / ${medianOf(rounds.baseline, (s) => s.databaseCpuMsPerOp).toFixed(2)}` : ''}`,
+    `${floor.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => rate(s.perSecond)).join(' ')}`,
+  ];
 }
 
 /**
