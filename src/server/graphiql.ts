@@ -111,8 +111,11 @@ export function isLoopbackAddress(address: string | undefined): boolean {
  * is off), so a gateway reachable from the network never hands its admin key out.
  */
 export function graphiqlPage(options: { defaultAuthorization?: string }): RequestHandler {
-  const withKey = options.defaultAuthorization ? render(options.defaultAuthorization) : undefined;
-  const withoutKey = render(undefined);
+  // Each variant rendered on its first request, not at start: most gateways never serve the page,
+  // and rendering both took about 5% of a gateway's start (a test suite starts a hundred).
+  let withKey: string | undefined;
+  let withoutKey: string | undefined;
+  const page = (keyed: boolean): string => (keyed ? (withKey ??= render(options.defaultAuthorization)) : (withoutKey ??= render(undefined)));
   // The page is static per variant: each is compressed once, on first use, and kept.
   const compressed = new Map<string, Promise<Buffer>>();
   const encoded = (variant: 'key' | 'nokey', html: string, encoding: Exclude<Encoding, 'identity'>): Promise<Buffer> => {
@@ -130,8 +133,8 @@ export function graphiqlPage(options: { defaultAuthorization?: string }): Reques
 
   return async (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' || req.accepts(NEGOTIATED) !== 'text/html') return next();
-    const keyed = withKey !== undefined && isLoopbackAddress(req.socket.remoteAddress);
-    const html = keyed ? withKey : withoutKey;
+    const keyed = Boolean(options.defaultAuthorization) && isLoopbackAddress(req.socket.remoteAddress);
+    const html = page(keyed);
     const encoding = (req.acceptsEncodings('br', 'gzip', 'identity') || 'identity') as Encoding;
     res.vary('Accept-Encoding');
     res.type('html');
