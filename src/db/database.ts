@@ -46,8 +46,8 @@ export interface Database {
   readonly appliedMigrations: string[];
   /** SQL statements issued through the ORM so far (lets a test prove a list costs constant queries). */
   queryCount(): number;
-  /** Calls `listener` with the text of every SQL statement issued through the ORM until the returned function is called (tests). */
-  watchQueries(listener: (sql: string) => void): () => void;
+  /** Calls `listener` with the text (`?` placeholders) and the values of every SQL statement issued through the ORM until the returned function is called (tests). */
+  watchQueries(listener: (sql: string, params: readonly unknown[]) => void): () => void;
   /** True when a trivial query succeeds within `PING_DEADLINE_MS` (readiness); never waits longer. */
   ping(): Promise<boolean>;
   /**
@@ -87,10 +87,10 @@ const PING_DEADLINE_MS = 1_000;
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const log = options.logger.child({ component: 'database' });
   let queries = 0;
-  const watchers = new Set<(sql: string) => void>();
-  const observe = (sql: string) => {
+  const watchers = new Set<(sql: string, params: readonly unknown[]) => void>();
+  const observe = (sql: string, params: readonly unknown[] = []) => {
     queries += 1;
-    for (const watcher of watchers) watcher(sql);
+    for (const watcher of watchers) watcher(sql, params);
   };
   const signals = new CommitSignalSubscriber(observe, (error) => log.error({ err: error }, 'work after a commit failed; the transaction stands'));
   const common = {
@@ -99,8 +99,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     extensions: [Migrator],
     migrations: { migrationsList: migrations, transactional: true, allOrNothing: true, snapshot: false },
     debug: false,
-    onQuery: (sql: string) => {
-      observe(sql);
+    onQuery: (sql: string, params: readonly unknown[]) => {
+      observe(sql, params);
       return sql;
     },
     // MikroORM's own messages (migrations applied, warnings) into our structured log.

@@ -18,10 +18,15 @@ export async function statementsOf(t: TestGateway, action: () => Promise<void>):
  * those `unrelated` matches (by default the job worker's and the event bus's).
  */
 export async function statementsIssued(t: TestGateway, action: () => Promise<void>, unrelated: RegExp = JOB_WORKER): Promise<string[]> {
+  return (await statementsWithValues(t, action, unrelated)).map((statement) => statement.sql);
+}
+
+/** `statementsIssued`, each statement with the values sent for its `?` placeholders. */
+export async function statementsWithValues(t: TestGateway, action: () => Promise<void>, unrelated: RegExp = JOB_WORKER): Promise<Array<{ sql: string; params: readonly unknown[] }>> {
   await quiet(t, unrelated);
-  const statements: string[] = [];
-  const unwatch = t.gateway.db.watchQueries((sql) => {
-    if (!unrelated.test(sql)) statements.push(sql);
+  const statements: Array<{ sql: string; params: readonly unknown[] }> = [];
+  const unwatch = t.gateway.db.watchQueries((sql, params) => {
+    if (!unrelated.test(sql)) statements.push({ sql, params });
   });
   try {
     await action();

@@ -105,6 +105,14 @@ export const DepositSchema = defineEntity({
       ],
     },
     {
+      // An admin's list, which names no client or account (Migration20261128120000_admin_list_indexes).
+      name: 'deposit_created_idx',
+      columns: [
+        { name: 'created_at', sort: 'DESC' },
+        { name: 'id', sort: 'DESC' },
+      ],
+    },
+    {
       name: 'deposit_account_created_idx',
       columns: [
         { name: 'merchant_account' },

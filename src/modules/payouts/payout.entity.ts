@@ -72,6 +72,11 @@ export const PayoutSchema = defineEntity({
       name: 'payout_account_mode_created_idx',
       columns: [{ name: 'merchant_account' }, { name: 'livemode' }, { name: 'created_at', sort: 'DESC' }, { name: 'id', sort: 'DESC' }],
     },
+    // An admin's list of one mode, which names no account (Migration20261128120000_admin_list_indexes).
+    {
+      name: 'payout_mode_created_idx',
+      columns: [{ name: 'livemode' }, { name: 'created_at', sort: 'DESC' }, { name: 'id', sort: 'DESC' }],
+    },
     { name: 'payout_status_created_idx', properties: ['status', 'createdAt'] },
   ],
 });
