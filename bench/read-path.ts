@@ -65,8 +65,8 @@ export async function benchReadPath(topology: Topology, settings: BenchSettings)
 
   const bySize: ReadPathResult['bySize'] = [];
   for (const size of settings.pageSizes) {
-    await runAtConcurrency(Math.min(settings.reads, 30), settings.concurrency, viaGateway(size));
-    await runAtConcurrency(Math.min(settings.reads, 30), settings.concurrency, viaBaseline(size));
+    await runAtConcurrency(settings.warmup, settings.concurrency, viaGateway(size));
+    await runAtConcurrency(settings.warmup, settings.concurrency, viaBaseline(size));
     const rounds = await interleaved(settings.rounds, async (side) => {
       if (side === 'baseline') return { ...(await throughput(topology.sqlBaseline.process, settings.reads, settings.concurrency, viaBaseline(size), topology.database.url)), statementsPerOp: 3 };
       await gateway.call('countStart');
@@ -79,7 +79,7 @@ export async function benchReadPath(topology: Topology, settings: BenchSettings)
   const viaStack = async (): Promise<void> => {
     await graphql<{ __typename: string }>(graphqlUrl, keys.admin, TYPENAME, {});
   };
-  await runAtConcurrency(Math.min(settings.reads, 30), settings.concurrency, viaStack);
+  await runAtConcurrency(settings.warmup, settings.concurrency, viaStack);
   const stackOnly: ThroughputSample[] = [];
   for (let round = 0; round < settings.rounds; round++) {
     await gateway.call('countStart');

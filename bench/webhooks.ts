@@ -55,7 +55,7 @@ export interface WebhooksResult {
 export async function benchWebhooks(env: BenchEnvironment, topology: Topology, settings: BenchSettings): Promise<WebhooksResult> {
   const postgres = topology.database.kind === 'postgresql';
   const pgbench = postgres ? await preparePgbench(env, topology, settings) : undefined;
-  const warmup = Math.min(settings.webhooks, 30);
+  const warmup = Math.min(settings.webhooks, settings.warmup);
   const runs: WebhookRun[] = [];
 
   const measure = async (label: string, gateways: GatewayChild[], writersEach: number, { withFloor = false, waits = false } = {}): Promise<void> => {
