@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PayoutsQuery } from '../payouts/operations.js';
+import { createTestDatabase } from '../support/database.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { statementsWithValues } from '../support/statements.js';
 import { DepositsWithRefundsAndEventsQuery } from './operations.js';
@@ -80,3 +81,32 @@ describe('an admin\'s unfiltered lists, newest first', () => {
     expect(nodes.some((node) => node.startsWith('Index'))).toBe(true);
   });
 });
+
+describe('the migration that adds them', () => {
+  it('finds indexes an operator built beforehand (README: create index concurrently) and starts', async () => {
+    // given: the indexes in place, as an operator's concurrent build leaves them, and the migration not yet recorded
+    const database = await createTestDatabase();
+    try {
+      const before = await startTestGateway({ database });
+      await before.gateway.db.fork().execute(`delete from mikro_orm_migrations where name = '${ADMIN_LIST_INDEXES}'`);
+      await before.close();
+
+      // when
+      const after = await startTestGateway({ database });
+      try {
+        // then: the migration ran, and the indexes are the ones it names
+        expect(after.gateway.db.appliedMigrations).toEqual([ADMIN_LIST_INDEXES]);
+        const indexes = await after.gateway.db.fork().execute<Array<{ indexname: string }>>(
+          "select indexname from pg_indexes where indexname in ('deposit_created_idx', 'payout_mode_created_idx') order by indexname",
+        );
+        expect(indexes.map((row) => row.indexname)).toEqual(['deposit_created_idx', 'payout_mode_created_idx']);
+      } finally {
+        await after.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+const ADMIN_LIST_INDEXES = 'Migration20261128120000_admin_list_indexes';

@@ -6,11 +6,16 @@ import { Migration } from '@mikro-orm/migrations';
  * with a client or a merchant account, which an admin's page does not name, so PostgreSQL read the
  * whole table and sorted it for every page: 46 ms a page at 200,000 deposits, growing with the
  * table. With these, a page reads its rows and stops.
+ *
+ * Built in the start's migration transaction, which holds writes to the table while it builds.
+ * An operator whose table is large builds them beforehand without blocking writes, as the README's
+ * upgrade note says (`create index concurrently`, same names and columns); `if not exists` then
+ * finds them in place.
  */
 export class Migration20261128120000_admin_list_indexes extends Migration {
   override up(): void {
-    this.addSql('create index deposit_created_idx on deposit (created_at desc, id desc);');
-    this.addSql('create index payout_mode_created_idx on payout (livemode, created_at desc, id desc);');
+    this.addSql('create index if not exists deposit_created_idx on deposit (created_at desc, id desc);');
+    this.addSql('create index if not exists payout_mode_created_idx on payout (livemode, created_at desc, id desc);');
   }
 
   override down(): void {
