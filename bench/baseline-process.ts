@@ -16,6 +16,7 @@ export interface BaselineProcessInfo {
 
 const databaseUrl = process.env.BENCH_BASELINE_DATABASE_URL || undefined;
 const account = process.env.BENCH_BASELINE_ACCOUNT ? (JSON.parse(process.env.BENCH_BASELINE_ACCOUNT) as MerchantAccount) : undefined;
+const clientId = process.env.BENCH_BASELINE_CLIENT_ID || undefined;
 // As large as the gateway's own pool (src/db/database.ts), so neither side has more connections.
 const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 10 }) : undefined;
 let server: BaselineServer | undefined;
@@ -44,6 +45,7 @@ function numbered(sql: string): string {
 async function main(): Promise<void> {
   server = await startBaselineServer({
     ...(account ? { account } : {}),
+    ...(clientId ? { clientId } : {}),
     ...(pool
       ? {
           query: async (sql: string, params: unknown[]) => (await pool.query(numbered(sql), params)).rows,

@@ -37,6 +37,8 @@ export interface BaselineServerOptions {
   query?: BaselineQuery;
   /** The merchant account the gateway uses, for B1's adapter call and B3's floor. */
   account?: MerchantAccount;
+  /** The client B1's floor records its deposits for (the gateway's web cashier). */
+  clientId?: string;
   /** A connection of its own, for B3's floor (its transaction); PostgreSQL only. */
   connect?: () => Promise<BaselineConnection>;
 }
@@ -84,7 +86,7 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
     }
   };
   const floor = query && account && options.connect ? webhookFloor(adapter, account, query, options.connect, publish) : undefined;
-  const createFloor = query && account ? createDepositFloor(adapter, account, query) : undefined;
+  const createFloor = query && account && options.clientId ? createDepositFloor(adapter, account, options.clientId, query) : undefined;
 
   const routes: Record<string, (request: IncomingMessage, response: ServerResponse, url: URL) => Promise<void>> = {
     'POST /create-deposit': async (request, response) => {
@@ -176,24 +178,17 @@ interface CreateInput {
  * webhook overtaking the answer finds it, and the request it was made with is kept for a
  * resubmission. Then the same adapter call as the baseline's, and one UPDATE storing the
  * provider's answer, returning what the answer shows. Into the gateway's own `deposit` table (its
- * indexes and its client's foreign key; the web cashier's client, as the gateway's mutations),
+ * indexes and its client's foreign key; for the web cashier, as the gateway's mutations are),
  * the event into the floor's copy of the log.
  *
  * Left out: GraphQL, authentication, idempotency keys, the other rails, metrics and logs, and the
  * wake-up of other instances after each commit (a NOTIFY on the gateway's relay): it is the least
  * one instance needs, so no gateway can beat it.
  */
-function createDepositFloor(adapter: DepositProvider, account: MerchantAccount, query: BaselineQuery) {
-  let clientId: Promise<string> | undefined;
-  const webCashier = (): Promise<string> =>
-    (clientId ??= (query(`select id from api_client where name = ? ${BENCH_SQL_MARK}`, ['web-cashier (demo)']) as Promise<Array<{ id: string }>>).then((rows) => {
-      if (!rows[0]) throw new Error('no web-cashier demo client in the database');
-      return rows[0].id;
-    }));
+function createDepositFloor(adapter: DepositProvider, account: MerchantAccount, client: string, query: BaselineQuery) {
   return async (input: CreateInput): Promise<{ status: number; body: Record<string, unknown> }> => {
     const amount = Money.parse(input.amount, input.currency);
     if (!amount.ok) return { status: 400, body: { error: amount.error.message } };
-    const client = await webCashier();
     const id = newId('dep');
     const now = new Date();
     const decimal = amount.money.toDecimal();

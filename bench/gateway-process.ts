@@ -20,6 +20,8 @@ export interface GatewayProcessInfo {
   wsUrl: string;
   databaseKind: 'postgresql' | 'pglite';
   keys: { webCashier: string; admin: string };
+  /** The web cashier demo client's id: B1's floor records its deposits for it, as the gateway's mutations do. */
+  webCashierId: string;
 }
 
 /** What the harness passes in BENCH_GATEWAY_ENV: the environment loadConfig reads, nothing else. */
@@ -80,10 +82,11 @@ const harness = serveHarness(
      * only from the process that opened it, so the baseline shares the gateway's process (and its
      * in-process database) instead of having one of its own.
      */
-    async startBaseline({ account }: { account: Parameters<typeof startBaselineServer>[0]['account'] }) {
+    async startBaseline({ account, clientId }: Pick<Parameters<typeof startBaselineServer>[0], 'account' | 'clientId'>) {
       const db = running().db;
       baseline ??= await startBaselineServer({
         account,
+        clientId,
         query: (sql, params) => db.fork().execute(sql, params),
       });
       return { url: baseline.url };
@@ -128,17 +131,18 @@ function running(): Gateway {
 
 async function main(): Promise<void> {
   gateway = await startGateway({ config: loadConfig(configEnv) });
-  const key = (prefix: string): string => {
+  const demo = (prefix: string) => {
     const client = gateway!.demoClients.find((candidate) => candidate.name.startsWith(prefix));
     if (!client?.key) throw new Error(`demo client ${prefix} is missing or revoked`);
-    return client.key;
+    return { id: client.id, key: client.key };
   };
   harness.ready({
     url: gateway.url,
     graphqlUrl: gateway.graphqlUrl,
     wsUrl: gateway.wsUrl,
     databaseKind: gateway.db.kind,
-    keys: { webCashier: key('web-cashier'), admin: key('admin') },
+    keys: { webCashier: demo('web-cashier').key, admin: demo('admin').key },
+    webCashierId: demo('web-cashier').id,
   } satisfies GatewayProcessInfo);
 }
 

@@ -197,20 +197,31 @@ function databaseCpuText(rounds: Record<Side, ThroughputSample[]>): string {
  * gateway's rate as a share of the floor's.
  */
 function createFloorRow(inFlight: number, floor: ThroughputSample[], rounds: Record<Side, ThroughputSample[]>): Row {
-  const rateOf = medianOf(floor, (s) => s.perSecond);
-  const baseline = medianOf(rounds.baseline, (s) => s.perSecond);
-  const gateway = medianOf(rounds.gateway, (s) => s.perSecond);
+  const { rateOf, baseline, ratios, perRound } = floorCells(floor, rounds);
   const cpu = medianOf(floor, (s) => s.serverCpuMsPerOp);
   const database = medianOf(floor, (s) => s.databaseCpuMsPerOp);
   return [
     `B1 floor: the deposit and its event before the call, the answer after, hand-written, ${inFlight} in flight (B1 baseline)`,
     rate(rateOf),
     rate(baseline),
-    `${withSpread(times(rateOf / baseline), floor, rounds.baseline, (s) => s.perSecond)}; gateway / floor ${withSpread(times(gateway / rateOf), rounds.gateway, floor, (s) => s.perSecond)}`,
+    ratios,
     '2 / 1',
     `${Number.isFinite(cpu) ? cpu.toFixed(2) : 'n/a'} / ${medianOf(rounds.baseline, (s) => s.serverCpuMsPerOp).toFixed(2)}${Number.isFinite(database) ? `; PostgreSQL ${database.toFixed(2)} / ${medianOf(rounds.baseline, (s) => s.databaseCpuMsPerOp).toFixed(2)}` : ''}`,
-    `${floor.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => rate(s.perSecond)).join(' ')}`,
+    perRound,
   ];
+}
+
+/** What a floor's row shows beside the gateway's and the baseline's: the rates, floor / baseline and gateway / floor with their spreads, each round's rates. */
+function floorCells(floor: ThroughputSample[], rounds: Record<Side, ThroughputSample[]>): { rateOf: number; baseline: number; ratios: string; perRound: string } {
+  const rateOf = medianOf(floor, (s) => s.perSecond);
+  const baseline = medianOf(rounds.baseline, (s) => s.perSecond);
+  const gateway = medianOf(rounds.gateway, (s) => s.perSecond);
+  return {
+    rateOf,
+    baseline,
+    ratios: `${withSpread(times(rateOf / baseline), floor, rounds.baseline, (s) => s.perSecond)}; gateway / floor ${withSpread(times(gateway / rateOf), rounds.gateway, floor, (s) => s.perSecond)}`,
+    perRound: `${floor.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => rate(s.perSecond)).join(' ')}`,
+  };
 }
 
 /**
@@ -218,18 +229,16 @@ function createFloorRow(inFlight: number, floor: ThroughputSample[], rounds: Rec
  * and the gateway's rate as a share of the floor's.
  */
 function floorRow(inFlight: number, floor: ThroughputSample[], rounds: Record<Side, ThroughputSample[]>): Row {
-  const rateOf = medianOf(floor, (s) => s.perSecond);
-  const baseline = medianOf(rounds.baseline, (s) => s.perSecond);
-  const gateway = medianOf(rounds.gateway, (s) => s.perSecond);
+  const { rateOf, baseline, ratios, perRound } = floorCells(floor, rounds);
   const cpu = medianOf(floor, (s) => s.serverCpuMsPerOp);
   return [
     `B3 floor: the same webhooks' bare work, node:http + pg, follow-up included, ${inFlight} in flight (pgbench)`,
     rate(rateOf),
     rate(baseline),
-    `${withSpread(times(rateOf / baseline), floor, rounds.baseline, (s) => s.perSecond)}; gateway / floor ${withSpread(times(gateway / rateOf), rounds.gateway, floor, (s) => s.perSecond)}`,
+    ratios,
     `${medianOf(floor, (s) => s.statementsPerOp).toFixed(1)} / 4`,
     `${Number.isFinite(cpu) ? cpu.toFixed(2) : 'n/a'} / n/a`,
-    `${floor.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => rate(s.perSecond)).join(' ')}`,
+    perRound,
   ];
 }
 

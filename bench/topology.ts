@@ -113,6 +113,7 @@ export async function startTopology(env: BenchEnvironment, database: BenchDataba
       env: {
         BENCH_BASELINE_DATABASE_URL: database.url ?? '',
         BENCH_BASELINE_ACCOUNT: JSON.stringify(account),
+        BENCH_BASELINE_CLIENT_ID: primary.info.webCashierId,
       },
       openFiles,
     },
@@ -121,7 +122,7 @@ export async function startTopology(env: BenchEnvironment, database: BenchDataba
   const sqlBaseline =
     database.kind === 'postgresql'
       ? { url: baseline.info.url, process: baseline as BenchChild<unknown> }
-      : { url: (await primary.call<{ url: string }>('startBaseline', { account })).url, process: primary as BenchChild<unknown> };
+      : { url: (await primary.call<{ url: string }>('startBaseline', { account, clientId: primary.info.webCashierId })).url, process: primary as BenchChild<unknown> };
 
   return {
     database,
