@@ -15,6 +15,7 @@ import type { Logger } from '../lib/logger.js';
 import { CommitSignalSubscriber } from './commit-signals.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { MarkingSession } from './marking-session.js';
+import { InstanceLock, thisProcessIdentity, type InstanceIdentity } from './instance-lock.js';
 import type { ListenOptions, NotificationHandler } from './notifications/listeners.js';
 import { PgliteNotifications } from './notifications/pglite.js';
 import { PostgresNotifications } from './notifications/postgres.js';
@@ -44,6 +45,8 @@ export interface Database {
   fork(): SqlEntityManager;
   /** Migrations applied by this start (empty when the schema was current). */
   readonly appliedMigrations: string[];
+  /** This process as a holder of leases, and how other instances tell whether it still runs (src/db/instance-lock.ts). */
+  readonly instance: InstanceIdentity;
   /** SQL statements issued through the ORM so far (lets a test prove a list costs constant queries). */
   queryCount(): number;
   /** Calls `listener` with the text (`?` placeholders) and the values of every SQL statement issued through the ORM until the returned function is called (tests). */
@@ -154,6 +157,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const appliedMigrations = pending.map((migration) => migration.name);
   log.info({ kind, applied: appliedMigrations }, appliedMigrations.length ? 'database migrated' : 'database schema is current');
 
+  const instanceLock = kind === 'postgresql' ? await InstanceLock.acquire(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log) : undefined;
+  const instance = instanceLock ?? thisProcessIdentity();
   const marking = kind === 'postgresql' ? new MarkingSession(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log) : undefined;
   const notifications = kind === 'postgresql'
     ? new PostgresNotifications(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log)
@@ -164,6 +169,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     kind,
     appliedMigrations,
+    instance,
     queryCount: () => queries,
     watchQueries: (listener) => {
       watchers.add(listener);
@@ -211,6 +217,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       closed = true;
       await marking?.close();
       await notifications.close();
+      await instanceLock?.close();
       // A connection the server killed during an outage can stay checked out of the pool (the
       // driver's error path does not always return it), and closing the pool would then wait
       // forever. Its backend is gone; after a deadline, shut down without it.

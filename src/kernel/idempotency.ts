@@ -7,6 +7,7 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { signalOnCommit } from '../db/commit-signals.js';
+import { INSTANCE_LOCK_CLASS, type InstanceIdentity } from '../db/instance-lock.js';
 import { systemClock, type Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { FieldError } from '../providers/provider.js';
@@ -89,6 +90,25 @@ export const DEFAULT_IDEMPOTENCY_IN_DOUBT_WINDOW_MS = 30 * 24 * 3_600_000;
 const EXPIRED_SQL = `((locked_until is null or locked_until <= now())
   and ((created_at <= ? and (response_final or subject_id is null)) or created_at <= ?))`;
 
+/**
+ * While a key's holder runs, a waiter looks again this often whether it still does: a holder that
+ * dies while others wait on it is not released by any notification.
+ */
+const HOLDER_PROBE_MS = 1_000;
+
+/**
+ * Whether the instance that holds a key is gone: SQL true when `locked_by` names an instance other
+ * than this one (the one parameter) that no longer runs. On PostgreSQL that instance's session lock
+ * can be taken (src/db/instance-lock.ts); a transaction-scoped probe, released with the statement or
+ * the caller's transaction. On PGlite any other instance was an earlier process. False when this
+ * layer was not told who it is (tests that drive it alone): the lease decides alone.
+ */
+function holderGoneSql(instance: InstanceIdentity | undefined): string {
+  if (!instance) return '(false and ? is null)';
+  if (instance.liveness === 'this-process') return '(locked_by is not null and locked_by <> ?)';
+  return `(locked_by is not null and locked_by <> ? and pg_try_advisory_xact_lock(${INSTANCE_LOCK_CLASS}, locked_by))`;
+}
+
 interface KeyRow {
   operation: string;
   fingerprint: string;
@@ -97,6 +117,8 @@ interface KeyRow {
   response: string | null;
   response_final: boolean;
   locked_ms: number | string | null;
+  /** The holder of a key still leased is gone (its process died): take the key over now. */
+  holder_gone: boolean;
   expired: boolean;
 }
 
@@ -106,6 +128,8 @@ export class IdempotencyLayer {
   /** Requests of this instance waiting for a key's holder, by `<clientId>:<key>`. */
   private readonly waiters = new Map<string, Set<() => void>>();
   private unlisten: (() => Promise<void>) | undefined;
+  /** This instance as a key's holder, once started; the keys it leases name it. */
+  private instance: InstanceIdentity | undefined;
 
   private readonly windowMs: number;
   private readonly inDoubtWindowMs: number;
@@ -139,8 +163,13 @@ export class IdempotencyLayer {
     return deleted.length;
   }
 
-  /** Starts hearing releases from every instance (this one's in-process, right after their commit). */
-  async start(listen: Listen): Promise<void> {
+  /**
+   * Starts hearing releases from every instance (this one's in-process, right after their commit).
+   * With `instance`, the keys this layer leases name this instance, and a key whose holder is gone
+   * is taken over at once rather than after its lease.
+   */
+  async start(listen: Listen, instance?: InstanceIdentity): Promise<void> {
+    this.instance ??= instance;
     this.unlisten ??= await listen(IDEMPOTENCY_CHANNEL, (payload) => this.wake(payload));
   }
 
@@ -163,11 +192,11 @@ export class IdempotencyLayer {
     let waitedOnAttempt: number | undefined;
     for (;;) {
       const inserted = await em.execute<Array<{ attempt: number }>>(
-        `insert into idempotency_key (client_id, key, operation, fingerprint, attempt, locked_until, created_at, updated_at)
-         values (?, ?, ?, ?, 1, now() + make_interval(secs => ?), ?, now())
+        `insert into idempotency_key (client_id, key, operation, fingerprint, attempt, locked_until, locked_by, created_at, updated_at)
+         values (?, ?, ?, ?, 1, now() + make_interval(secs => ?), ?, ?, now())
          on conflict (client_id, key) do nothing
          returning attempt`,
-        [scope.clientId, scope.key, scope.operation, scope.fingerprint, this.options.leaseMs / 1000, this.clock.now()],
+        [scope.clientId, scope.key, scope.operation, scope.fingerprint, this.options.leaseMs / 1000, this.instance?.id ?? null, this.clock.now()],
       );
       if (inserted[0]) return { kind: 'owned', scope, attempt: inserted[0].attempt, subjectId: null };
 
@@ -176,9 +205,10 @@ export class IdempotencyLayer {
       const rows = await em.execute<KeyRow[]>(
         `select operation, fingerprint, attempt, subject_id, response, response_final,
                 case when locked_until > now() then ceil(extract(epoch from locked_until - now()) * 1000) end as locked_ms,
+                case when locked_until > now() then ${holderGoneSql(this.instance)} else false end as holder_gone,
                 ${EXPIRED_SQL} as expired
          from idempotency_key where client_id = ? and key = ?`,
-        [...this.cutoffs(), scope.clientId, scope.key],
+        [this.instance?.id ?? null, ...this.cutoffs(), scope.clientId, scope.key],
       );
       const row = rows[0];
       if (!row) {
@@ -204,26 +234,29 @@ export class IdempotencyLayer {
         released.cancel();
         return { kind: 'replay', response: row.response };
       }
-      if (row.locked_ms !== null) {
+      if (row.locked_ms !== null && !row.holder_gone) {
         const remaining = deadline - Date.now();
         if (remaining <= 0) {
           released.cancel();
           return { kind: 'busy' };
         }
         waitedOnAttempt ??= row.attempt;
-        await released.wait(Math.min(Number(row.locked_ms) + 50, remaining));
+        await released.wait(Math.min(Number(row.locked_ms) + 50, remaining, this.instance ? HOLDER_PROBE_MS : Infinity));
         continue;
       }
       released.cancel();
       if (waitedOnAttempt !== undefined && row.attempt === waitedOnAttempt && row.response !== null) {
         return { kind: 'replay', response: row.response };
       }
+      // A lease that ran out, or whose holder is gone, is taken over (the row lock of the update
+      // lets one request of many do it; the others find the key held again).
       const taken = await em.execute<Array<{ attempt: number; subject_id: string | null }>>(
-        `update idempotency_key set attempt = attempt + 1, locked_until = now() + make_interval(secs => ?), updated_at = now()
-         where client_id = ? and key = ? and (locked_until is null or locked_until <= now()) and not response_final
+        `update idempotency_key set attempt = attempt + 1, locked_until = now() + make_interval(secs => ?), locked_by = ?, updated_at = now()
+         where client_id = ? and key = ? and (locked_until is null or locked_until <= now() or ${holderGoneSql(this.instance)}) and not response_final
          returning attempt, subject_id`,
-        [this.options.leaseMs / 1000, scope.clientId, scope.key],
+        [this.options.leaseMs / 1000, this.instance?.id ?? null, scope.clientId, scope.key, this.instance?.id ?? null],
       );
+      if (taken[0] && row.holder_gone) this.options.logger.info({ clientId: scope.clientId, operation: scope.operation }, 'idempotency key held by an instance that is gone: taken over before its lease ran out');
       if (taken[0]) {
         if (taken[0].subject_id) this.options.logger.info({ clientId: scope.clientId, operation: scope.operation, subjectId: taken[0].subject_id }, 'resuming an idempotent request');
         return { kind: 'owned', scope, attempt: taken[0].attempt, subjectId: taken[0].subject_id };
@@ -260,7 +293,7 @@ export class IdempotencyLayer {
   async finish(em: SqlEntityManager, claim: OwnedClaim, response: string, final: boolean): Promise<void> {
     await em.transactional(async (tx) => {
       const updated = await tx.execute<Array<{ attempt: number }>>(
-        `update idempotency_key set response = ?, response_final = ?, locked_until = null, updated_at = now()
+        `update idempotency_key set response = ?, response_final = ?, locked_until = null, locked_by = null, updated_at = now()
          where client_id = ? and key = ? and attempt = ?
          returning attempt`,
         [response, final, claim.scope.clientId, claim.scope.key, claim.attempt],
@@ -277,7 +310,7 @@ export class IdempotencyLayer {
   /** Releases the key with nothing stored (the attempt failed before any answer): the next request runs it again. */
   async abandon(em: SqlEntityManager, claim: OwnedClaim): Promise<void> {
     await em.transactional(async (tx) => {
-      await tx.execute('update idempotency_key set locked_until = null, updated_at = now() where client_id = ? and key = ? and attempt = ?', [
+      await tx.execute('update idempotency_key set locked_until = null, locked_by = null, updated_at = now() where client_id = ? and key = ? and attempt = ?', [
         claim.scope.clientId,
         claim.scope.key,
         claim.attempt,

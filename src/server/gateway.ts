@@ -146,8 +146,9 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   // Subscriptions are fed only by committed events, whichever instance committed them (DESIGN.md: live updates across instances).
   const eventBus = new EventBus(db, services.events, services.pubsub, logger.child({ component: 'event-bus' }), () => metrics.eventBusCatchUps.inc());
   await eventBus.start();
-  // A duplicate request waiting on an idempotency key is woken by the holder's release, whichever instance holds it.
-  await services.idempotency.start((channel, handler) => db.listen(channel, handler));
+  // A duplicate request waiting on an idempotency key is woken by the holder's release, whichever
+  // instance holds it, and takes the key over at once if the holder's process is gone.
+  await services.idempotency.start((channel, handler) => db.listen(channel, handler), db.instance);
   // Known keys are authenticated from memory; a revocation committed on any instance empties it.
   await services.clients.start((channel, handler, options) => db.listen(channel, handler, options));
 

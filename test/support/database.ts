@@ -124,7 +124,7 @@ export async function databaseOutage(database: TestDatabase, closeEmbedded: () =
  * and closed and dropped after them: for tests of the kernel's parts below a running gateway.
  * `file.db` is the open database once the tests run.
  */
-export function databaseForFile(): { readonly db: Database } {
+export function databaseForFile(): { readonly db: Database; readonly database: TestDatabase } {
   let testDb: TestDatabase | undefined;
   let db: Database | undefined;
   beforeAll(async () => {
@@ -139,6 +139,11 @@ export function databaseForFile(): { readonly db: Database } {
     get db(): Database {
       if (!db) throw new Error('databaseForFile: the database opens in beforeAll, before the tests run');
       return db;
+    },
+    /** Where it is (DATABASE_URL on PostgreSQL), for a test that opens sessions of its own. */
+    get database(): TestDatabase {
+      if (!testDb) throw new Error('databaseForFile: the database is made in beforeAll, before the tests run');
+      return testDb;
     },
   };
 }
