@@ -110,6 +110,8 @@ export interface DepositGatewaySandboxControls {
   misreportNet(reference: string, net: string): void;
   /** The raw bodies of those requests, byte for byte as received, oldest first. */
   requestBodies(pathPrefix?: string, method?: string): string[];
+  /** When each of those requests arrived (epoch ms, the machine's real clock, not the scaled one), oldest first. */
+  requestTimes(pathPrefix?: string, method?: string): number[];
   payment(reference: string): SandboxPaymentSnapshot | undefined;
   payout(reference: string): Record<string, unknown> | undefined;
   refunds(paymentReference: string): Array<Record<string, unknown>>;
@@ -174,7 +176,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   for (const account of options.accounts) store.accounts.set(account.apiKey, { ...account });
   const dispatcher = new WebhookDispatcher(clock, (apiKey) => store.accounts.get(apiKey), logger);
   const failures: FailureRule[] = [];
-  const requests: Array<{ method: string; path: string; bodyText?: string }> = [];
+  const requests: Array<{ method: string; path: string; receivedAt: number; bodyText?: string }> = [];
   const hangTimers = new Set<NodeJS.Timeout>();
 
   function matchingRequests(pathPrefix?: string, method?: string): typeof requests {
@@ -212,7 +214,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   }
 
   async function routeApi(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
-    const entry: { method: string; path: string; bodyText?: string } = { method: request.method ?? 'GET', path: url.pathname };
+    const entry: (typeof requests)[number] = { method: request.method ?? 'GET', path: url.pathname, receivedAt: Date.now() };
     requests.push(entry);
     const bodyText = await readBody(request);
     entry.bodyText = bodyText;
@@ -342,6 +344,9 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     },
     requestBodies(pathPrefix, method) {
       return matchingRequests(pathPrefix, method).map((entry) => entry.bodyText ?? '');
+    },
+    requestTimes(pathPrefix, method) {
+      return matchingRequests(pathPrefix, method).map((entry) => entry.receivedAt);
     },
     payment(reference) {
       const payment = store.payments.get(reference);
