@@ -60,8 +60,15 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     env: scratch ? { TMPDIR: scratch } : {},
     // Integration tests start real servers on real databases; PGlite's first start takes seconds.
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Every wait inside a test is bounded by progress (a status, a row, a metric); these bounds are
+    // the backstop for a hang, generous enough that a busy machine (CI beside other work, a laptop)
+    // makes a test slower, never red.
+    testTimeout: 180_000,
+    hookTimeout: 240_000,
+    // expect.poll returns as soon as its condition holds; the timeout only says when to give up. A
+    // poll that names no timeout gets this one, far above what any condition here takes on a busy
+    // machine (a few seconds at most), not vitest's 1 s.
+    expect: { poll: { timeout: 30_000 } },
     // Files run in parallel, each against its own database or PGlite directory. Three workers on
     // our two cores: tests spend part of their time waiting on servers, sandboxes and sockets, and a
     // third keeps both cores busy (the whole suite on PGlite: 169 s with two, 151 s with three).

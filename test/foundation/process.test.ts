@@ -26,7 +26,7 @@ beforeAll(async () => {
   // A migrated PGlite directory: what a first start does to an empty one is test/foundation/restart.test.ts's.
   database = await createTestDatabase('pglite');
   dataDir = database.env.DATA_DIR!;
-}, 180_000);
+});
 
 afterAll(() => database?.drop());
 
@@ -111,7 +111,7 @@ describe('npm start', () => {
     const again = await second.ready;
     expect([...again.matchAll(/Bearer (gw_\S+)/g)].map((match) => match[1])).toEqual(keys);
     expect(await stop(second.child)).toBe(0);
-  }, 120_000);
+  });
 });
 
 describe('a port already in use', () => {
@@ -136,7 +136,7 @@ describe('a port already in use', () => {
     } finally {
       await busy.release();
     }
-  }, 120_000);
+  });
 });
 
 describe('npm run client', () => {

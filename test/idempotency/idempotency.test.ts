@@ -178,7 +178,7 @@ describe('a duplicate in flight', () => {
     expect(JSON.parse(answer).data.createDeposit.userErrors).toEqual([]);
     expect(copies).toEqual([answer, answer]);
     expect(sandbox().requestCount('/payments', 'POST') - calls).toBe(1);
-  }, 90_000);
+  });
 
   it('waits for a hosted checkout session being created, and no second session is made', async () => {
     const variables = {

@@ -56,7 +56,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a gateway killed mid-delivery', () =
   beforeAll(async () => {
     build = await compiledDist();
     dataDir = await mkdtemp(path.join(tmpdir(), 'notify-crash-'));
-  }, 120_000);
+  });
 
   afterAll(async () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
@@ -90,5 +90,5 @@ describe.skipIf(!process.env.DATABASE_URL)('a gateway killed mid-delivery', () =
     // Then the event arrives, under the webhook-id the dead attempt carried
     await expect.poll(() => typesOf(hooks, depositId), { timeout: 15_000 }).toEqual(['deposit.created']);
     expect(hooks.delivered.find((item) => item.data.id === depositId)!.id).toBe(held[0]);
-  }, 60_000);
+  });
 });
