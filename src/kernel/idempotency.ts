@@ -91,8 +91,9 @@ const EXPIRED_SQL = `((locked_until is null or locked_until <= now())
   and ((created_at <= ? and (response_final or subject_id is null)) or created_at <= ?))`;
 
 /**
- * While a key's holder runs, a waiter looks again this often whether it still does: a holder that
- * dies while others wait on it is not released by any notification.
+ * While another instance holds a key, a waiter looks again this often whether that instance still
+ * runs: a holder that dies while others wait on it sends no notification. A key this instance
+ * holds needs no look: its release wakes the waiters in-process, and they die with it.
  */
 const HOLDER_PROBE_MS = 1_000;
 
@@ -117,6 +118,8 @@ interface KeyRow {
   response: string | null;
   response_final: boolean;
   locked_ms: number | string | null;
+  /** The instance holding the key (src/db/instance-lock.ts), if the holder named one. */
+  locked_by: number | null;
   /** The holder of a key still leased is gone (its process died): take the key over now. */
   holder_gone: boolean;
   expired: boolean;
@@ -203,7 +206,7 @@ export class IdempotencyLayer {
       // Registered before the read, so a release between the read and the wait is not missed.
       const released = this.ticket(name);
       const rows = await em.execute<KeyRow[]>(
-        `select operation, fingerprint, attempt, subject_id, response, response_final,
+        `select operation, fingerprint, attempt, subject_id, response, response_final, locked_by,
                 case when locked_until > now() then ceil(extract(epoch from locked_until - now()) * 1000) end as locked_ms,
                 case when locked_until > now() then ${holderGoneSql(this.instance)} else false end as holder_gone,
                 ${EXPIRED_SQL} as expired
@@ -241,7 +244,8 @@ export class IdempotencyLayer {
           return { kind: 'busy' };
         }
         waitedOnAttempt ??= row.attempt;
-        await released.wait(Math.min(Number(row.locked_ms) + 50, remaining, this.instance ? HOLDER_PROBE_MS : Infinity));
+        const heldElsewhere = this.instance !== undefined && row.locked_by !== null && row.locked_by !== this.instance.id;
+        await released.wait(Math.min(Number(row.locked_ms) + 50, remaining, heldElsewhere ? HOLDER_PROBE_MS : Infinity));
         continue;
       }
       released.cancel();
