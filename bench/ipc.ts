@@ -167,7 +167,7 @@ export class BenchChild<Info = unknown> {
       });
     });
     const handle = new BenchChild<Info>(options.name, child, info);
-    registry.add(handle as BenchChild);
+    registry.add(handle);
     void handle.exitedPromise.then(() => registry.delete(handle as BenchChild));
     return handle;
   }

@@ -160,7 +160,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
     const { rounds, perRound, inFlight, bodyBytes } = results.b6;
     const row = throughputRow(`B6 notifications delivered/s, ${perRound} per round, ${inFlight} in flight (bare node:http POST loop, same receiver)`, rounds, '0');
     row[4] = '';
-    row[5] = `${row[5]!.split(' / ')[0]} / n/a`;
+    row[5] = `${row[5].split(' / ')[0]} / n/a`;
     rows.push(row);
     rows.push([`B6 body`, `${bodyBytes} bytes, signed (Standard Webhooks)`, 'same bytes, signed', '', '', '', '']);
   }

@@ -73,7 +73,7 @@ export function createServices(options: CreateServicesOptions): Services {
   const capable = (capability: Capability) => {
     const name = registry.withCapability(capability)[0];
     if (name === undefined) throw new Error(`No registered provider has the ${capability} capability`);
-    return providers[name]!;
+    return providers[name];
   };
   const payoutProvider = moneyMovement(capable('payouts'));
   // A key's holder may spend every provider attempt before it answers; a crashed holder's key is
@@ -107,7 +107,7 @@ export function createServices(options: CreateServicesOptions): Services {
   registerDepositJobs(jobs, deposits);
   registerInboxJobs(jobs, webhooks);
   const payouts = new PayoutService({ accounts, provider: payoutProvider, events, transitions, operations, logger: logger.child({ component: 'payouts' }) });
-  const refunds = new RefundService({ accounts, providers: Object.fromEntries(registry.withCapability('refunds').map((name) => [name, moneyMovement(providers[name]!)])), transitions, operations, logger: logger.child({ component: 'refunds' }) });
+  const refunds = new RefundService({ accounts, providers: Object.fromEntries(registry.withCapability('refunds').map((name) => [name, moneyMovement(providers[name])])), transitions, operations, logger: logger.child({ component: 'refunds' }) });
   const reconcilerLogger = logger.child({ component: 'reconciler' });
   const notificationSettings = options.notifications ?? DEFAULT_NOTIFICATION_SETTINGS;
   const notifier = new Notifier({ jobs, events, clock, logger: logger.child({ component: 'notifications' }), settings: () => notificationSettings });

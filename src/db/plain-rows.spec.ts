@@ -7,7 +7,7 @@ import { isoTimestamp } from './plain-rows.js';
 describe('isoTimestamp', () => {
   // What each database's ORM platform makes of a timestamp's text, written as snapshots write dates.
   const platforms = [new PostgreSqlPlatform(), new PglitePlatform()];
-  const theOrmsWay = (platform: PostgreSqlPlatform | PglitePlatform, text: string): string => isoString(platform.parseDate(text) as Date);
+  const theOrmsWay = (platform: PostgreSqlPlatform | PglitePlatform, text: string): string => isoString(platform.parseDate(text));
 
   /** PostgreSQL's text for `time` (ms) plus `micros` (0-999) in UTC: trailing zeros of the fraction dropped, as the server writes it. */
   const serverText = (time: number, micros: number): string => {

@@ -56,7 +56,7 @@ export async function executePrepared<T extends object>(em: SqlEntityManager, sq
   // What the ORM does with every statement before it sends it: the query watchers see it.
   em.config.get('onQuery')(sql, [...params]);
   const result = await em.getKysely().executeQuery<T>(CompiledQuery.raw(`${PREPARED_MARK}${text}`, [...params]));
-  return result.rows as T[];
+  return result.rows;
 }
 
 /**

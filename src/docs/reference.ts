@@ -123,7 +123,7 @@ function row(path: string[], type: GraphQLInputType, description: string | null 
 
 function unwrap(type: GraphQLInputType): GraphQLInputType {
   let current = type;
-  while (isNonNullType(current) || isListType(current)) current = current.ofType as GraphQLInputType;
+  while (isNonNullType(current) || isListType(current)) current = current.ofType;
   return current;
 }
 

@@ -7,7 +7,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ROLES, type Role } from './roles.js';
+import { ROLES } from './roles.js';
 import { maySee, SUBJECT_TYPES, visibilityClass, visibilityOf, type Viewer, type VisibilityOptions } from './visibility.js';
 
 const CLIENTS = ['cli_one', 'cli_two', 'cli_three'];
@@ -18,7 +18,7 @@ function subsets<T>(items: readonly T[]): T[][] {
 }
 
 const viewers: Viewer[] = subsets(ROLES).flatMap((roles) =>
-  [null, [], ['acc-a'], ['acc-b'], ['acc-a', 'acc-b'], ['acc-b', 'acc-a']].flatMap((merchantAccounts) => CLIENTS.map((id) => ({ id, roles: roles as Role[], merchantAccounts }))),
+  [null, [], ['acc-a'], ['acc-b'], ['acc-a', 'acc-b'], ['acc-b', 'acc-a']].flatMap((merchantAccounts) => CLIENTS.map((id) => ({ id, roles, merchantAccounts }))),
 );
 
 const records = [...CLIENTS, null, undefined].flatMap((clientId) =>

@@ -7,7 +7,7 @@ import { openDatabase, type Database } from '../db/database.js';
 import { entities } from '../entities.js';
 import { newId } from '../lib/ids.js';
 import { createLogger } from '../lib/logger.js';
-import { ROLES, type Role } from './roles.js';
+import { ROLES } from './roles.js';
 import { PaymentEvent } from './events/payment-event.entity.js';
 import { grantsOf, maySee, SUBJECT_TYPES, visibleEventsWhere, visibleWhere, type Viewer } from './visibility.js';
 
@@ -21,7 +21,7 @@ function subsets<T>(items: readonly T[]): T[][] {
 
 /** Every client the policy can meet: each role set, each account restriction (none, empty, some), each id. */
 const viewers: Viewer[] = subsets(ROLES).flatMap((roles) =>
-  [null, [], ['acc-a'], ['acc-a', 'acc-b']].flatMap((merchantAccounts) => CLIENTS.map((id) => ({ id, roles: roles as Role[], merchantAccounts }))),
+  [null, [], ['acc-a'], ['acc-a', 'acc-b']].flatMap((merchantAccounts) => CLIENTS.map((id) => ({ id, roles, merchantAccounts }))),
 );
 
 /** Every kind of record: each subject type, owned by either client or by none, in each account, for everyone or for admins alone. */

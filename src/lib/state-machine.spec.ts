@@ -1,7 +1,7 @@
 // Unit spec of the generic promote-only state machine and its start-up consistency check.
 
 import { describe, expect, it } from 'vitest';
-import { defineStateMachine, type StateMachineDefinition, type TransitionTable } from './state-machine.js';
+import { defineStateMachine, type StateMachineDefinition } from './state-machine.js';
 
 type Light = 'OFF' | 'ON' | 'DIMMED' | 'BROKEN';
 
@@ -13,7 +13,7 @@ const definition: StateMachineDefinition<Light> = {
 };
 
 function broken(table: Record<string, readonly string[]>, overrides: Partial<StateMachineDefinition<string>> = {}) {
-  return defineStateMachine<string>({ ...(definition as StateMachineDefinition<string>), table: table as TransitionTable<string>, ...overrides });
+  return defineStateMachine<string>({ ...(definition as StateMachineDefinition<string>), table, ...overrides });
 }
 
 describe('defineStateMachine', () => {

@@ -190,7 +190,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
 
   /** A `next` with the result, its errors through the formatter. */
   function sendResult(connection: Connection, operationId: string, result: ExecutionResult): void {
-    connection.send({ id: operationId, type: MessageType.Next, payload: result.errors ? { ...result, errors: format(result.errors) } : result } as Message);
+    connection.send({ id: operationId, type: MessageType.Next, payload: result.errors ? { ...result, errors: format(result.errors) } : result });
   }
 
   // One set of handlers for every socket (`this` is the socket), so a socket costs no closures.
@@ -301,7 +301,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         connection.initReceived = true;
         clearTimeout(connection.initTimer);
         connection.initTimer = undefined;
-        const params = (message.payload ?? {}) as Record<string, unknown>;
+        const params = message.payload ?? {};
         // GraphiQL sends its header editor's names as they are typed; accept either case.
         const authorization = params.authorization ?? params.Authorization;
         let client: ApiClient | null;

@@ -28,7 +28,7 @@ async function run(direction: 'up' | 'down'): Promise<void> {
   const em = t.gateway.db.fork();
   const migration = new Migration20261123110000_event_visibility(em.getDriver(), em.config);
   await migration[direction]();
-  for (const query of migration.getQueries()) await em.execute(query as string);
+  for (const query of migration.getQueries()) await em.execute(query);
 }
 
 describe('Migration20261123110000_event_visibility', () => {

@@ -24,7 +24,7 @@ async function run(direction: 'up' | 'down'): Promise<void> {
   const em = t.gateway.db.fork();
   const migration = new Migration20261124110000_idempotency_columns(em.getDriver(), em.config);
   await migration[direction]();
-  for (const query of migration.getQueries()) await em.execute(query as string);
+  for (const query of migration.getQueries()) await em.execute(query);
 }
 
 const sql = <T>(text: string, params: unknown[] = []) => t.gateway.db.fork().execute<T[]>(text, params);

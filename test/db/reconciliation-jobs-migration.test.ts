@@ -14,7 +14,7 @@ async function run(direction: 'up' | 'down'): Promise<void> {
   const em = file.db.fork();
   const migration = new Migration20261124100000_reconciliation_jobs(em.getDriver(), em.config);
   await migration[direction]();
-  for (const query of migration.getQueries()) await em.execute(query as string);
+  for (const query of migration.getQueries()) await em.execute(query);
 }
 
 async function columns(table: string): Promise<string[]> {

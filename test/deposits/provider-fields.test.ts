@@ -72,7 +72,7 @@ describe('metadata', () => {
 
 describe('hosted checkout', () => {
   async function hosted(input: Record<string, unknown>) {
-    const created = await create({ amount: '30.00', merchantAccount: 'dg-live-sim', customer: { email: 'ana@example.com' }, ...input, hostedCheckout: { ...(input.hostedCheckout as object) } } as CreateDepositInput);
+    const created = await create({ amount: '30.00', merchantAccount: 'dg-live-sim', customer: { email: 'ana@example.com' }, ...input, hostedCheckout: { ...(input.hostedCheckout as object) } });
     expect(created.errors).toBeUndefined();
     return created.data!.createDeposit;
   }

@@ -30,7 +30,7 @@ describe.skipIf(!process.env.DATABASE_URL)('event positions drawn out of commit 
     await session.connect();
     try {
       await session.query('begin');
-      await appendRaw(session, deposit.id, deposit.clientId!);
+      await appendRaw(session, deposit.id, deposit.clientId);
       const other = await insertDeposit(t);
       await t.gateway.db.fork().transactional((tx) =>
         events.append(tx, { subjectType: 'deposit', subjectId: other.id, clientId: other.clientId, type: 'deposit.status_changed', fromStatus: 'PENDING', toStatus: 'PENDING', merchantAccount: other.merchantAccount, snapshot: toDepositSnapshot(other) }),

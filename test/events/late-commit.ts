@@ -47,8 +47,8 @@ export async function lateCommitIsNeverSkipped(t: TestGateway & { database: Test
     const { rows } = await sessionA.query<{ xid: string }>('select pg_current_xact_id()::text as xid');
     options.onFirstTransaction?.(BigInt(rows[0]!.xid));
     await sessionB.query('begin');
-    const positionB = await appendRaw(sessionB, b.id, b.clientId!);
-    const positionA = await appendRaw(sessionA, a.id, a.clientId!);
+    const positionB = await appendRaw(sessionB, b.id, b.clientId);
+    const positionA = await appendRaw(sessionA, a.id, a.clientId);
     expect(positionA).toBeGreaterThan(positionB);
     await sessionA.query('commit');
 

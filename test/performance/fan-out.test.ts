@@ -107,7 +107,7 @@ async function succeededDepositNotifications(filter?: (event: EventNotification)
   // each once it is final. Captured once as many notifications arrived as the log holds events.
   const inLog = async () => (await eventsAfter(t.gateway.graphqlUrl, t.keys.admin)).nodes.filter((node) => node.subjectId === depositId).length;
   await expect.poll(async () => captured().length > 0 && captured().length === (await inLog()), { timeout: 10_000, interval: 20 }).toBe(true);
-  await capture.return!();
+  await capture.return();
   await reading;
   return { depositId, captured: captured() };
 }

@@ -49,7 +49,7 @@ function gatewayRequest(testCase: DepositCase): { request?: DepositToValidate | 
     const money = Money.parse(amountText(body.amount) ?? '', str(body.currency) ?? latamCurrency(str(body.country)));
     if (!money.ok) return { amountError: moneyError(money.error.code, money.error.message) };
     const given = (body.beneficiary ?? {}) as Record<string, unknown>;
-    const beneficiary: PayoutBeneficiary = {} as PayoutBeneficiary;
+    const beneficiary: PayoutBeneficiary = {};
     for (const [wire, name] of Object.entries(BENEFICIARY_FIELD_NAMES)) {
       const value = str(given[wire as BeneficiaryField]);
       if (value !== undefined) (beneficiary as unknown as Record<string, string>)[name] = value;

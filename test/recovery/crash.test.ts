@@ -176,7 +176,7 @@ async function startSandbox(gatewayUrl: string): Promise<SandboxProcess> {
     call<T>(command: string, ...args: unknown[]) {
       const id = (next += 1);
       return new Promise<T>((resolve, reject) => {
-        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        pending.set(id, { resolve, reject });
         child.process.send({ id, command, args });
       });
     },

@@ -27,8 +27,8 @@ function emittedCodes(source: string): string[] {
   const codes: string[] = [];
   for (const line of source.split('\n')) {
     if (line.includes('extensions')) continue;
-    for (const match of line.matchAll(/\bcode: (?:[^,'}]*\? )?'([A-Z][A-Z0-9_]+)'(?: : '([A-Z][A-Z0-9_]+)')?/g)) codes.push(...match.slice(1).filter(Boolean) as string[]);
-    for (const match of line.matchAll(/\b(?:add|refused|refusal|providerError)\((?:\[[^\]]*\]|\w+), (?:[^,']*\? )?'([A-Z][A-Z0-9_]+)'(?: : '([A-Z][A-Z0-9_]+)')?/g)) codes.push(...match.slice(1).filter(Boolean) as string[]);
+    for (const match of line.matchAll(/\bcode: (?:[^,'}]*\? )?'([A-Z][A-Z0-9_]+)'(?: : '([A-Z][A-Z0-9_]+)')?/g)) codes.push(...match.slice(1).filter(Boolean));
+    for (const match of line.matchAll(/\b(?:add|refused|refusal|providerError)\((?:\[[^\]]*\]|\w+), (?:[^,']*\? )?'([A-Z][A-Z0-9_]+)'(?: : '([A-Z][A-Z0-9_]+)')?/g)) codes.push(...match.slice(1).filter(Boolean));
     for (const match of line.matchAll(/\b(?:fail|providerError)\('([A-Z][A-Z0-9_]+)'/g)) codes.push(match[1]!);
   }
   return codes;

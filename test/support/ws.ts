@@ -47,7 +47,7 @@ export function take<TResult, TVariables extends Record<string, unknown>>(
       { query: print(document), variables },
       {
         next: (result) => {
-          results.push(result as (typeof results)[number]);
+          results.push(result);
           if (results.length >= count) {
             clearTimeout(timer);
             unsubscribe();

@@ -367,9 +367,9 @@ export class WebhookInbox {
     let decision: Decision;
     if (!handler) decision = notHandled(input);
     else {
-      const lookup = handler.find?.(tx, input, input.event.subject as never);
+      const lookup = handler.find?.(tx, input, input.event.subject);
       const found = lookup ? (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0] : undefined;
-      const { recorded: _recorded, ...decided } = await handler.decide(tx, input, input.event.subject as never, { lookedUp: Boolean(lookup), ...(found?.id != null ? { found } : {}) });
+      const { recorded: _recorded, ...decided } = await handler.decide(tx, input, input.event.subject, { lookedUp: Boolean(lookup), ...(found?.id != null ? { found } : {}) });
       decision = decided;
     }
     if (row.outcome === 'applied') {
@@ -414,7 +414,7 @@ export class WebhookInbox {
       };
       const { subject } = input.event;
       const handler = this.handlers.get(subject.kind);
-      const lookup = handler?.find?.(tx, input, subject as never);
+      const lookup = handler?.find?.(tx, input, subject);
       let found: Record<string, unknown> | undefined;
       if (lookup) {
         // Prepared (src/db/prepared.ts), as the transaction's first statement: `begin; execute …`.
@@ -436,7 +436,7 @@ export class WebhookInbox {
         await recordOutcome(tx, deliveryId, decision);
         return { ...decision, deliveryId };
       }
-      const { recorded, ...decision } = await handler.decide(tx, input, subject as never, {
+      const { recorded, ...decision } = await handler.decide(tx, input, subject, {
         lookedUp: Boolean(lookup),
         ...(found ? { found } : {}),
         outcome: (decided) => outcomeStatement(deliveryId, decided),

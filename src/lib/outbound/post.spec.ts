@@ -30,7 +30,7 @@ afterEach(() => {
 
 async function listening(server: Server | ReturnType<typeof createNetServer>): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  servers.push(server as Server);
+  servers.push(server);
   return (server.address() as AddressInfo).port;
 }
 

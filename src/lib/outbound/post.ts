@@ -5,7 +5,7 @@
 
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { request as httpRequest, validateHeaderName, validateHeaderValue, type ClientRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpRequest, validateHeaderName, validateHeaderValue, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { Socket } from 'node:net';
 import { parseIp } from './addresses.js';
@@ -119,7 +119,7 @@ function guardedLookup(policy: OutboundPolicy, plaintext: boolean) {
       })
       .catch((error: unknown) => {
         const failure = error instanceof DestinationRefused || error instanceof LookupFailed ? error : new LookupFailed(codeOf(error) ?? 'unknown error');
-        callback(failure as NodeJS.ErrnoException, '', 0);
+        callback(failure, '', 0);
       });
   };
 }
@@ -201,7 +201,7 @@ export async function postOnce(input: PostInput): Promise<PostResult> {
       headers: { ...input.headers, 'content-length': String(body.length), connection: 'close' },
       // No pooling: a kept-alive socket would skip the address checks of this call.
       agent: false,
-      lookup: guardedLookup(input.policy, url.protocol === 'http:') as RequestOptions['lookup'],
+      lookup: guardedLookup(input.policy, url.protocol === 'http:'),
       maxHeaderSize: MAX_RESPONSE_HEADER_BYTES,
     };
     const ca = input.policy.ca;
@@ -220,7 +220,7 @@ export async function postOnce(input: PostInput): Promise<PostResult> {
         remoteAddress = socket.remoteAddress ?? '';
         const address = parseIp(remoteAddress);
         const refusal = address ? judgeAddress(address, url.hostname, input.policy, url.protocol === 'http:') : { code: 'ADDRESS_NOT_ALLOWED' as const, message: 'The connected address is unknown' };
-        if (refusal) request!.destroy(new DestinationRefused(refusal));
+        if (refusal) request.destroy(new DestinationRefused(refusal));
       });
     });
     request.on('response', (response: IncomingMessage) => {

@@ -222,7 +222,7 @@ function requestOf(deposit: DepositRow): Omit<CreateDepositRequest, 'depositId'>
   if (typeof details.expiresAt === 'string') details.expiresAt = new Date(details.expiresAt);
   return {
   amount: Money.fromDecimal(deposit.amount, deposit.currency),
-  details: details as RailDetails,
+  details,
   customer: stored.customer,
   ...(stored.returnUrl ? { returnUrl: stored.returnUrl } : {}),
   // A resubmission sends the metadata the first submission did.

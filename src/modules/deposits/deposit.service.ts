@@ -372,7 +372,7 @@ export class DepositService {
     if (serving === undefined) return { ok: false, errors: [{ field: ['merchantAccount'], code: 'MERCHANT_ACCOUNT_NOT_FOUND', message: `No provider serves ${details.rail} deposits` }] };
     const resolved = this.deps.accounts.resolve(client, serving, input.merchantAccount);
     if (!resolved.ok) return { ok: false, errors: [{ field: ['merchantAccount'], code: resolved.code, message: resolved.message }] };
-    const provider = this.deps.providers[resolved.account.provider]!;
+    const provider = this.deps.providers[resolved.account.provider];
 
     if (input.merchantReference !== undefined && (input.merchantReference.length === 0 || input.merchantReference.length > MERCHANT_REFERENCE_MAX)) {
       errors.push({ field: ['merchantReference'], code: 'INVALID_FORMAT', message: `merchantReference must be 1 to ${MERCHANT_REFERENCE_MAX} characters` });

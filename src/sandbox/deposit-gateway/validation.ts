@@ -39,7 +39,7 @@ export function parseJsonBody(text: string): unknown {
   type Reviver = (this: unknown, key: string, value: unknown, context?: { source?: string }) => unknown;
   const reviver: Reviver = (key, value, context) =>
     key === 'amount' && typeof value === 'number' ? new RawNumber(context?.source ?? String(value)) : value;
-  return JSON.parse(text, reviver as (this: unknown, key: string, value: unknown) => unknown);
+  return JSON.parse(text, reviver);
 }
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; status: number; error: string; missing?: string[] };
