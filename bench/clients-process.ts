@@ -288,7 +288,8 @@ function connected(): Receipts {
 
 async function disconnect(): Promise<null> {
   const clients = graphqlClients.splice(0);
-  await Promise.all(clients.map((client) => client.dispose()));
+  // dispose() is typed `void | Promise<void>`; graphql-ws's client returns a promise, waited for here.
+  await Promise.all(clients.map(async (client) => client.dispose()));
   for (const socket of rawSockets.splice(0)) socket.terminate();
   receipts = undefined;
   failures.length = 0;

@@ -49,7 +49,7 @@ export function guardStorableArguments(schema: GraphQLSchema): GraphQLSchema {
 }
 
 function guard(inner: GraphQLFieldResolver<unknown, unknown>, asUserError: boolean, roles: Role[] | undefined): GraphQLFieldResolver<unknown, unknown> {
-  return (source, args, context, info) => {
+  return (source, args: Record<string, unknown>, context, info) => {
     const found = findUnstorableText(args);
     if (!found) return inner(source, args, context, info);
     if (roles) authChecker({ root: source, args, context: context as GatewayContext, info }, roles);

@@ -27,7 +27,7 @@ afterAll(() => t?.close());
 async function run(direction: 'up' | 'down'): Promise<void> {
   const em = t.gateway.db.fork();
   const migration = new Migration20261123110000_event_visibility(em.getDriver(), em.config);
-  await migration[direction]();
+  migration[direction]();
   for (const query of migration.getQueries()) await em.execute(query);
 }
 

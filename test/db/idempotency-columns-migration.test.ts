@@ -23,7 +23,7 @@ afterAll(() => t?.close());
 async function run(direction: 'up' | 'down'): Promise<void> {
   const em = t.gateway.db.fork();
   const migration = new Migration20261124110000_idempotency_columns(em.getDriver(), em.config);
-  await migration[direction]();
+  migration[direction]();
   for (const query of migration.getQueries()) await em.execute(query);
 }
 

@@ -13,7 +13,7 @@ const file = databaseForFile();
 async function run(direction: 'up' | 'down'): Promise<void> {
   const em = file.db.fork();
   const migration = new Migration20261124100000_reconciliation_jobs(em.getDriver(), em.config);
-  await migration[direction]();
+  migration[direction]();
   for (const query of migration.getQueries()) await em.execute(query);
 }
 

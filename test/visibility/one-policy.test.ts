@@ -121,7 +121,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const stream of Object.values(streams).flat()) stream.stop();
-  await Promise.all(sockets.map((socket) => socket.dispose()));
+  // dispose() is typed `void | Promise<void>`; graphql-ws's client returns a promise, waited for here.
+  await Promise.all(sockets.map(async (socket) => socket.dispose()));
   await t?.close();
 });
 

@@ -189,6 +189,9 @@ export async function postOnce(input: PostInput): Promise<PostResult> {
       // One connection per call (agent: false): closing it ends everything this call opened.
       request?.destroy();
       if ('result' in outcome) resolve(outcome.result);
+      // The only error is an abort's: its signal's reason, passed on as is, as throwIfAborted()
+      // above and the platform's own APIs do, so the caller sees the reason it aborted with.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
       else reject(outcome.error);
     };
     const fail = (error: unknown) => settle({ result: failure(error, input.timeoutMs, elapsed()) });
