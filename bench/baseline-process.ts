@@ -37,6 +37,9 @@ const harness = serveHarness(
 );
 
 /** `?` placeholders (as the ORM's execute takes them) to pg's `$n`. */
+/** A row as the floors read it: the baseline server's queries take their rows as `unknown`. */
+type Row = Record<string, unknown>;
+
 function numbered(sql: string): string {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
@@ -48,13 +51,13 @@ async function main(): Promise<void> {
     ...(clientId ? { clientId } : {}),
     ...(pool
       ? {
-          query: async (sql: string, params: unknown[]) => (await pool.query(numbered(sql), params)).rows,
+          query: async (sql: string, params: unknown[]) => (await pool.query<Row>(numbered(sql), params)).rows,
           connect: async () => {
             const client = await pool.connect();
             return {
               query: async (sql: string, params: unknown[]) => {
-                if (params.length > 0) return (await client.query(numbered(sql), params)).rows;
-                const result = (await client.query(sql)) as pg.QueryResult | pg.QueryResult[];
+                if (params.length > 0) return (await client.query<Row>(numbered(sql), params)).rows;
+                const result = (await client.query<Row>(sql)) as pg.QueryResult<Row> | pg.QueryResult<Row>[];
                 return (Array.isArray(result) ? result[result.length - 1]! : result).rows;
               },
               release: (broken?: Error) => client.release(broken),

@@ -22,7 +22,7 @@ const pendingSignals = new WeakMap<object, Map<string, Set<string>>>();
  * nests transactions.
  */
 export function signalOnCommit(tx: SqlEntityManager, channel: string, payload = ''): void {
-  const context = tx.isInTransaction() ? (tx.getTransactionContext() as object | undefined) : undefined;
+  const context = tx.isInTransaction() ? tx.getTransactionContext<object>() : undefined;
   if (!context) throw new Error(`signalOnCommit(${channel}) must run inside the transaction whose commit it announces`);
   let channels = pendingSignals.get(context);
   if (!channels) {
@@ -56,7 +56,7 @@ export function onCommitted(em: SqlEntityManager, callback: () => void): void {
     else callback();
     return;
   }
-  const context = em.getTransactionContext() as object | undefined;
+  const context = em.getTransactionContext<object>();
   if (!context) throw new Error('onCommitted must run inside the transaction whose commit it waits for');
   const callbacks = pendingCallbacks.get(context);
   if (callbacks) callbacks.push(callback);
@@ -115,7 +115,7 @@ export class CommitSignalSubscriber implements EventSubscriber {
   ) {}
 
   afterTransactionStart(args: TransactionEventArgs): void {
-    this.observe(args.transaction?.savepointName ? 'savepoint' : 'begin');
+    this.observe(isSavepoint(args) ? 'savepoint' : 'begin');
   }
 
   /**
@@ -124,7 +124,7 @@ export class CommitSignalSubscriber implements EventSubscriber {
    * mark waits for it if it must. Then the callbacks, then this instance's listeners.
    */
   afterTransactionCommit(args: TransactionEventArgs): void {
-    const savepoint = Boolean(args.transaction?.savepointName);
+    const savepoint = isSavepoint(args);
     this.observe(savepoint ? 'release savepoint' : 'commit');
     const context = args.transaction as object | undefined;
     if (!context) return;
@@ -155,10 +155,15 @@ export class CommitSignalSubscriber implements EventSubscriber {
   }
 
   afterTransactionRollback(args: TransactionEventArgs): void {
-    this.observe(args.transaction?.savepointName ? 'rollback to savepoint' : 'rollback');
+    this.observe(isSavepoint(args) ? 'rollback to savepoint' : 'rollback');
     if (args.transaction) {
       pendingSignals.delete(args.transaction as object);
       pendingCallbacks.delete(args.transaction as object);
     }
   }
+}
+
+/** Whether the event is a savepoint's (a nested transaction): the ORM names the savepoint on its transaction object, which it types `any`. */
+function isSavepoint(args: TransactionEventArgs): boolean {
+  return Boolean((args.transaction as { savepointName?: string } | undefined)?.savepointName);
 }

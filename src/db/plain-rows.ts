@@ -171,7 +171,7 @@ export function visibilitySql(where: Record<string, unknown>, columns: Readonly<
       }
       const list = (value as { $in?: unknown } | null)?.$in;
       if (Array.isArray(list) && list.length > 0 && Object.keys(value as object).length === 1) {
-        params.push(...list);
+        params.push(...(list as unknown[]));
         return `${column} in (${placeholders(list.length)})`;
       }
       throw new Error(`Unsupported visibility condition on ${property}: ${JSON.stringify(value)}`);

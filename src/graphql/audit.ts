@@ -105,7 +105,7 @@ function argumentObjects(args: Record<string, unknown>): AdminActionObject[] {
 function payloadObjects(result: unknown): AdminActionObject[] {
   if (!result || typeof result !== 'object') return [];
   const objects: AdminActionObject[] = [];
-  for (const [name, value] of Object.entries(result)) {
+  for (const [name, value] of Object.entries(result as Record<string, unknown>)) {
     if (value && typeof value === 'object' && !Array.isArray(value) && 'id' in value && typeof value.id === 'string') objects.push({ kind: name, id: value.id });
   }
   return objects;

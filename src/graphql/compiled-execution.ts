@@ -5,7 +5,7 @@
 // limits, plugins and error formatting all stay Apollo's.
 
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { execute, getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema, type SourceLocation } from 'graphql';
+import { execute, getVariableValues, GraphQLError, OperationTypeNode, type DocumentNode, type ExecutionResult, type GraphQLSchema, type SourceLocation } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 export interface CompiledExecutionOptions {
@@ -79,7 +79,7 @@ export function compiledExecution(schema: GraphQLSchema, options: CompiledExecut
       return execute({ schema, document, contextValue: context, variableValues: variables, operationName });
     };
     // No operation: graphql-js reports why (the envelope check refuses it before it gets here).
-    if (!operation || operation.operation !== 'query') return interpreted();
+    if (!operation || operation.operation !== OperationTypeNode.QUERY) return interpreted();
     const state = follow(document);
     if (state.runs <= options.compileAfter) return interpreted();
     const compiled = compiledFor(state, document, operationName);

@@ -2,7 +2,7 @@
 // or why there is none), a per-execution EntityManager fork, a logger and the services.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import type { OperationDefinitionNode } from 'graphql';
+import { Kind, type OperationDefinitionNode } from 'graphql';
 import type { Viewer, Visibility } from '../kernel/visibility.js';
 import type { Logger } from '../lib/logger.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
@@ -91,6 +91,6 @@ const MAX_OPERATION_DESCRIPTION = 200;
 
 /** The operation's name, or its type and root fields when it has none: `mutation createDeposit`. */
 export function describeOperation(operation: OperationDefinitionNode): string {
-  const description = operation.name?.value ?? `${operation.operation} ${operation.selectionSet.selections.map((selection) => (selection.kind === 'Field' ? selection.name.value : '…')).join(',')}`;
+  const description = operation.name?.value ?? `${operation.operation} ${operation.selectionSet.selections.map((selection) => (selection.kind === Kind.FIELD ? selection.name.value : '…')).join(',')}`;
   return description.slice(0, MAX_OPERATION_DESCRIPTION);
 }

@@ -5,7 +5,7 @@
 // The HTTP side (methods, content types, body parsing) is src/server/envelope.ts.
 
 import { createHash } from 'node:crypto';
-import { GraphQLError, Kind, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, OperationTypeNode, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 
 export const METHOD_NOT_ALLOWED = 'METHOD_NOT_ALLOWED';
 export const UNSUPPORTED_CONTENT_TYPE = 'UNSUPPORTED_CONTENT_TYPE';
@@ -110,7 +110,7 @@ export function deeperThan(value: unknown, max: number): boolean {
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
     if (depth > max) return true;
-    for (const item of Array.isArray(current) ? current : Object.values(current)) {
+    for (const item of (Array.isArray(current) ? current : Object.values(current)) as unknown[]) {
       if (typeof item === 'object' && item !== null) stack.push([item, depth + 1]);
     }
   }
@@ -201,8 +201,8 @@ export function resolveOperation(document: DocumentNode, operationName: string |
  * (which a browser or a cache may send again on its own) runs queries only.
  */
 export function checkTransport(operation: OperationDefinitionNode, transport: Transport): EnvelopeRefusal | undefined {
-  if (transport === 'ws' || operation.operation === 'query') return undefined;
-  if (operation.operation === 'subscription') {
+  if (transport === 'ws' || operation.operation === OperationTypeNode.QUERY) return undefined;
+  if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
     return transport === 'http-get'
       ? refusal(OPERATION_NOT_ALLOWED_ON_TRANSPORT, 'Subscriptions run over graphql-ws (ws://…/graphql), not HTTP.', 405, { allow: 'POST' })
       : refusal(OPERATION_NOT_ALLOWED_ON_TRANSPORT, 'Subscriptions run over graphql-ws (ws://…/graphql), not HTTP.');

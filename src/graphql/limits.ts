@@ -2,7 +2,7 @@
 // per operation (a validation rule, shared by HTTP and graphql-ws) and the length of the query text;
 // and the codes and messages of graphql-armor's own refusals (cost, depth, aliases).
 
-import { GraphQLError, Kind, type ASTVisitor, type SelectionSetNode, type ValidationContext, type ValidationRule } from 'graphql';
+import { GraphQLError, Kind, OperationTypeNode, type ASTVisitor, type SelectionSetNode, type ValidationContext, type ValidationRule } from 'graphql';
 
 /**
  * Mutations that move money or call a provider. Each root field runs its own provider call, so
@@ -76,7 +76,7 @@ export function armorLimits(limits: { maxCost: number; maxDepth: number; maxAlia
 export function maxMoneyFieldsRule(max: number): ValidationRule {
   return (context: ValidationContext): ASTVisitor => ({
     OperationDefinition(operation) {
-      if (operation.operation !== 'mutation') return;
+      if (operation.operation !== OperationTypeNode.MUTATION) return;
       const responseNames = new Set<string>();
       const seenFragments = new Set<string>();
       const collect = (selectionSet: SelectionSetNode) => {

@@ -16,7 +16,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { GraphQLError, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { GraphQLError, OperationTypeNode, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, MessageType, handleProtocols, parseMessage, type Message, type SubscribePayload } from 'graphql-ws';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Logger } from '../lib/logger.js';
@@ -430,7 +430,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     if (!stillWanted()) return;
     const args: ExecutionArgs = { schema: options.schema, document, operationName: payload.operationName, variableValues: payload.variables };
     const label = () => operationLabel(options.schema, document, payload.operationName);
-    if (operation.operation === 'subscription') {
+    if (operation.operation === OperationTypeNode.SUBSCRIPTION) {
       // A subscription keeps only a member of its group; its contexts are built when used.
       // The key cache's copy of the client is shared by every subscription using that key.
       const caller = { client: detachedClient(client), connectionId: connection.connectionId, query: payload.query, introspectionAllowed };

@@ -222,7 +222,9 @@ export class GatewayMetrics {
         // Our fixed paths are named as they are: a GET /graphql first walks the GraphiQL route
         // (which passes a query on), then Apollo's mount, and the two joined made `/graphql/graphql`.
         const fixed = routeOf(req.originalUrl);
-        return fixed === OTHER_ROUTE && req.route?.path ? `${req.baseUrl ?? ''}${String(req.route.path)}` : fixed;
+        // Express types req.route as any: the matched route, whose path is its pattern.
+        const routePath = (req.route as { path?: string | RegExp | Array<string | RegExp> } | undefined)?.path;
+        return fixed === OTHER_ROUTE && routePath ? `${req.baseUrl ?? ''}${String(routePath)}` : fixed;
       });
       next();
     };
@@ -241,7 +243,8 @@ export class GatewayMetrics {
 
   /** Counts GraphQL operations over HTTP (graphql-ws operations are counted by the ws server). */
   apolloPlugin(): ApolloServerPlugin<RequestContext> {
-    const metrics = this;
+    // Apollo calls the hooks below as methods of its own objects: the one thing they need of this instance.
+    const recordOperation: GatewayMetrics['recordOperation'] = (...args) => this.recordOperation(...args);
     // Apollo hands every request of a cached query text the same parsed document: labelled once per operation name.
     const labels = new WeakMap<DocumentNode, Map<string, string>>();
     const labelOf = (schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): string => {
@@ -267,7 +270,7 @@ export class GatewayMetrics {
             const body = response.body;
             const failed = Boolean(errors?.length) || (body.kind === 'single' && Boolean(body.singleResult.errors?.length));
             const label = operation && document ? labelOf(schema, document, operationName) : OTHER_OPERATION;
-            metrics.recordOperation(label, operation?.operation ?? 'unknown', failed, started);
+            recordOperation(label, operation?.operation ?? 'unknown', failed, started);
           },
         };
       },

@@ -18,7 +18,7 @@ import {
   RedeliverNotificationPayload,
   UpdateNotificationEndpointInput,
 } from './notification.types.js';
-import type { DeliveryState } from './notifier.js';
+import type { DeliveryState, NotificationAttemptView } from './notifier.js';
 
 const isPosition = (value: unknown): value is string => typeof value === 'string' && /^(0|[1-9][0-9]{0,18})$/.test(value);
 const cursorOf = (position: string) => encodeCursor(position);
@@ -92,7 +92,7 @@ export class NotificationResolver {
     const target = deliveryId ? { deliveryId } : eventId && endpointId ? { eventId, endpointId } : undefined;
     if (!target) throw new GraphQLError('Give deliveryId, or eventId and endpointId', { extensions: { code: 'BAD_USER_INPUT' } });
     const result = await ctx.services.notifier.redeliver(ctx.em, target);
-    const attempts = result.delivery ? await ctx.services.notifier.attempts(ctx.em, [result.delivery.id]) : new Map();
+    const attempts = result.delivery ? await ctx.services.notifier.attempts(ctx.em, [result.delivery.id]) : new Map<string, NotificationAttemptView[]>();
     return {
       delivery: result.delivery ? NotificationDeliveryNode.from(result.delivery, attempts.get(result.delivery.id) ?? [], cursorOf) : null,
       userErrors: userErrors(result.errors),
