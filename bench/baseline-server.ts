@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { newId } from '../src/lib/ids.js';
+import { messageText } from '../src/lib/ws-message.js';
 import { Money } from '../src/lib/money.js';
 import { toDepositSnapshot } from '../src/modules/deposits/deposit-snapshot.js';
 import { createDepositGatewayAdapter } from '../src/providers/deposit-gateway/index.js';
@@ -138,7 +139,7 @@ export async function startBaselineServer(options: BaselineServerOptions): Promi
   const subscriptions = new WeakMap<WebSocket, string>();
   wss.on('connection', (socket) => {
     socket.on('message', (data: RawData) => {
-      const message = JSON.parse(data.toString()) as { type?: string; id?: string };
+      const message = JSON.parse(messageText(data)) as { type?: string; id?: string };
       if (message.type === 'connection_init') socket.send('{"type":"connection_ack"}');
       else if (message.type === 'ping') socket.send('{"type":"pong"}');
       else if (message.type === 'subscribe' && typeof message.id === 'string') subscriptions.set(socket, message.id);
@@ -334,6 +335,8 @@ function inlined(sql: string, params: readonly unknown[]): string {
   let next = 0;
   return sql.replace(/\?/g, () => {
     const value = params[next++];
+    // The floors' own values: text, numbers and dates, which String() prints as SQL wants them.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     return value === null || value === undefined ? 'null' : pg.escapeLiteral(value instanceof Date ? value.toISOString() : String(value));
   });
 }

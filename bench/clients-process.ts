@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { messageText } from '../src/lib/ws-message.js';
 import { DEPOSIT_UPDATED, sendApproval, type ApprovedDeposit } from './fixtures.js';
 import { serveHarness } from './ipc.js';
 import { summarize, waitFor, type LatencySummary } from './stats.js';
@@ -190,7 +191,7 @@ const harness = serveHarness(
           rawSockets.push(socket);
           // Parsed and checked as a graphql-ws client would, so the receiving side does comparable work.
           socket.on('message', (data: WebSocket.RawData) => {
-            const message = JSON.parse(data.toString()) as { type?: string; payload?: { data?: DepositUpdate } };
+            const message = JSON.parse(messageText(data)) as { type?: string; payload?: { data?: DepositUpdate } };
             const update = message.type === 'next' ? message.payload?.data?.depositUpdated : undefined;
             subscribers.record(index, update?.id, update?.status);
           });

@@ -36,7 +36,8 @@ function decode(text: string): { version: unknown; state: unknown } {
       const [minor, currency] = tagged.$money as [string, string];
       return Money.ofMinor(BigInt(minor), currency);
     }
-    if ('$date' in tagged) return new Date(tagged.$date === null ? Number.NaN : String(tagged.$date));
+    // encode's form: the ISO text, or null for an invalid date.
+    if ('$date' in tagged) return new Date((tagged.$date as string | null) ?? Number.NaN);
     if ('$bigint' in tagged) return BigInt(String(tagged.$bigint));
     if ('$number' in tagged) return new FractionalNumber(String(tagged.$number));
     if ('$map' in tagged) return new Map(tagged.$map as Array<[unknown, unknown]>);

@@ -19,6 +19,7 @@ import type { Server } from 'node:http';
 import { GraphQLError, OperationTypeNode, execute, parse, specifiedRules, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, MessageType, handleProtocols, parseMessage, type Message, type SubscribePayload } from 'graphql-ws';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { messageText } from '../lib/ws-message.js';
 import type { Logger } from '../lib/logger.js';
 import { detachedClient, type ApiClient } from '../modules/clients/api-client.entity.js';
 import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.service.js';
@@ -177,6 +178,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       return;
     }
     // The stream failed (a subscriber too far behind, an execution that threw): graphql-ws's `error`.
+    // Anything but an Error thrown becomes the message as String() prints it, an object included.
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string
     const original = error instanceof Error ? error : new Error(String(error));
     sendErrors(connection, operationId, [new GraphQLError(original.message, { originalError: original })]);
   }
@@ -197,7 +200,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   function onMessage(this: WebSocket, data: RawData): void {
     const connection = connections.get(this);
     if (!connection) return;
-    handleMessage(connection, String(data)).catch((error: unknown) => {
+    handleMessage(connection, messageText(data)).catch((error: unknown) => {
       log.error({ err: error }, 'unexpected error handling a graphql-ws message');
       connection.socket.close(CloseCode.InternalServerError, internalReason(error));
     });

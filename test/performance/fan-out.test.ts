@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { execute as executeGraphql, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
+import { messageText } from '../../src/lib/ws-message.js';
 import { onCommitted } from '../../src/db/commit-signals.js';
 import { buildGatewaySchema } from '../../src/graphql/schema/schema.js';
 import type { GatewayContext, GroupContext } from '../../src/graphql/context.js';
@@ -61,7 +62,7 @@ async function rawSubscriber(key: string, query: string, variables: Record<strin
     new Promise<void>((resolve, reject) => {
       socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${key}` } })));
       socket.on('message', (data: WebSocket.RawData) => {
-        const text = String(data);
+        const text = messageText(data);
         const message = JSON.parse(text) as { type: string };
         if (message.type === 'connection_ack') {
           socket.send(JSON.stringify({ id: operationId, type: 'subscribe', payload: { query, variables } }));
@@ -312,7 +313,7 @@ describe('subscription fan-out', () => {
     const published = t.gateway.services.pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC, (event) => event.subjectId === depositId);
     // and: every frame handed to a socket of this process, counted
     const sent = vi.spyOn(WebSocket.prototype, 'send');
-    const framesSent = () => sent.mock.calls.filter(([data]) => admins.some((admin) => String(data).startsWith(`{"id":${JSON.stringify(admin.operationId)}`))).length;
+    const framesSent = () => sent.mock.calls.filter(([data]) => admins.some((admin) => (data as Buffer | string).toString().startsWith(`{"id":${JSON.stringify(admin.operationId)}`))).length;
 
     // when: a transaction appends an event of the deposit (a status change that changes nothing), and
     // work registered after the append looks at the sockets once the transaction has committed

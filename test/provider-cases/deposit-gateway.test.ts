@@ -158,7 +158,7 @@ async function sandboxVerdict(testCase: DepositCase): Promise<{ verdict: Verdict
   });
   const body = (await response.json()) as Record<string, unknown>;
   if (response.status === 201) return { verdict: { accepted: true }, status: response.status, body };
-  const message = String(body.error ?? '');
+  const message = (body.error as string | undefined) ?? '';
   const rule = Object.entries(RULES).find(([, rule]) => rule.message.test(message))?.[0] ?? 'unrecognised';
   return { verdict: { accepted: false, rule, detail: `${response.status} ${message}` }, status: response.status, body };
 }
@@ -193,7 +193,7 @@ describe('deposit gateway: every spec rule, adapter and sandbox alike', () => {
       expect(provider.verdict, `sandbox: ${JSON.stringify(provider.verdict)}`).toEqual({ accepted: true });
       // The adapter sends exactly what the case holds (amounts and times by value).
       const sent = adapterBody(testCase);
-      const currency = String(sent.currency ?? 'EUR');
+      const currency = (sent.currency as string | undefined) ?? 'EUR';
       for (const [field, value] of Object.entries(testCase.body)) {
         expect(sameValue(field, sent[field], value, currency), `adapter sends ${field}=${JSON.stringify(sent[field])}, the case ${JSON.stringify(value)}`).toBe(true);
       }

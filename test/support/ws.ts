@@ -5,6 +5,7 @@ import { print } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
+import { messageText } from '../../src/lib/ws-message.js';
 
 export function wsClient(url: string, connectionParams?: Record<string, unknown>): Client {
   return createClient({ url, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
@@ -90,7 +91,7 @@ export async function rawSocket(url: string, protocols: string[] = ['graphql-tra
   const socket = new WebSocket(url, protocols);
   const messages: RawMessage[] = [];
   const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  socket.on('message', (data: WebSocket.RawData) => messages.push(JSON.parse(String(data)) as RawMessage));
+  socket.on('message', (data: WebSocket.RawData) => messages.push(JSON.parse(messageText(data)) as RawMessage));
   await new Promise<void>((resolve, reject) => {
     socket.once('open', () => resolve());
     socket.once('error', reject);
