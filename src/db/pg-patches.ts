@@ -64,6 +64,8 @@ function discardOnReadTimeout(client: pg.PoolClient): void {
     if (result instanceof Promise) {
       result.catch((error: unknown) => {
         if (!(error instanceof Error && error.message === 'Query read timeout')) return;
+        // pg-pool gives each checked-out client its own release, a closure that needs no `this`.
+        // eslint-disable-next-line @typescript-eslint/unbound-method
         const release = client.release;
         client.release = () => undefined;
         release(error);

@@ -57,6 +57,8 @@ interface DetailWriteHooks {
  */
 async function aroundDetailWrites(id: string, hooks: DetailWriteHooks, action: () => Promise<unknown>): Promise<number> {
   const events = t.gateway.services.events;
+  // Kept to be called with apply(events, …) and put back afterwards.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const appendWith = events.appendWith;
   let writes = 0;
   events.appendWith = (async (...args: Parameters<typeof appendWith>) => {

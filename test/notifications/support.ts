@@ -161,7 +161,7 @@ export const FAST_NOTIFICATIONS = {
  * A test file's gateway with the fast notification settings above, on a clock the test moves, and
  * the receivers the file starts: the gateway starts before the file's tests, and all close after.
  */
-export function useNotificationGateway(): { clock: ManualClock; gateway(): TestGateway; receiver(): Promise<Receiver> } {
+export function useNotificationGateway(): { clock: ManualClock; gateway: () => TestGateway; receiver: () => Promise<Receiver> } {
   const clock = new ManualClock();
   let gateway: TestGateway | undefined;
   const receivers: Receiver[] = [];

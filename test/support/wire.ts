@@ -24,6 +24,8 @@ export interface WireDatabase {
 
 /** A fresh database of the gateway's schema, `scratch` run on it first (a table of the test's own). */
 export async function openWireDatabase(scratch: string): Promise<WireDatabase> {
+  // Kept to be called with apply(this, …) from the wrapper and put back on close.
+  // eslint-disable-next-line @typescript-eslint/unbound-method
   const originalQuery = pg.Client.prototype.query;
   let sent: WireEntry[] | undefined;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {

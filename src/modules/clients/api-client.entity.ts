@@ -45,6 +45,8 @@ export class ApiClient extends ApiClientSchema.class {
 
 ApiClientSchema.setClass(ApiClient);
 
+// Not called unbound: this object is every copy's prototype, so `this` is the copy.
+/* eslint-disable @typescript-eslint/unbound-method */
 /** ApiClient's own methods, shared by every detached copy: they read only the copied fields. */
 const DETACHED_CLIENT: Pick<ApiClient, 'hasRole' | 'isAdmin' | 'isRevoked' | 'mayUseAccount'> = {
   hasRole: ApiClient.prototype.hasRole,
@@ -52,6 +54,7 @@ const DETACHED_CLIENT: Pick<ApiClient, 'hasRole' | 'isAdmin' | 'isRevoked' | 'ma
   isRevoked: ApiClient.prototype.isRevoked,
   mayUseAccount: ApiClient.prototype.mayUseAccount,
 };
+/* eslint-enable @typescript-eslint/unbound-method */
 
 /**
  * The client as a plain object with ApiClient's fields and methods, tied to no EntityManager: a
