@@ -38,7 +38,7 @@ export function lockDataDir(dataDir: string): () => void {
         throw new DataDirInUse(dataDir, holder);
       }
       if (holder === process.pid) {
-        throw new Error(`The embedded database in ${dataDir} is already open in this process`);
+        throw new Error(`The embedded database in ${dataDir} is already open in this process`, { cause: error });
       }
       rmSync(file, { force: true });
     }

@@ -81,11 +81,16 @@ export class TrustedDocuments {
     try {
       manifest = JSON.parse(await readFile(file, 'utf8'));
     } catch (error) {
+      // The message carries the cause's own, for the one line a failed start logs; a `cause` would
+      // print it twice there (pino appends a cause's message to the error's).
+      // eslint-disable-next-line preserve-caught-error
       throw new Error(`Could not read the persisted-documents manifest ${file} (TRUSTED_DOCUMENTS_FILE): ${error instanceof Error ? error.message : String(error)}`);
     }
     try {
       return TrustedDocuments.fromManifest(manifest);
     } catch (error) {
+      // As above: the message carries the cause's.
+      // eslint-disable-next-line preserve-caught-error
       throw new Error(`The persisted-documents manifest ${file} (TRUSTED_DOCUMENTS_FILE) is not valid: ${error instanceof Error ? error.message : String(error)}`);
     }
   }

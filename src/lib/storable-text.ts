@@ -11,7 +11,9 @@ export interface UnstorableText {
 }
 
 // Without the `u` flag a regular expression sees UTF-16 code units, so a surrogate not paired
-// with its partner can be matched on its own.
+// with its partner can be matched on its own. NUL is a control character, and matching it is the point:
+// PostgreSQL's text cannot hold it.
+// eslint-disable-next-line no-control-regex
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** What is wrong with `text` for PostgreSQL, or undefined when it can be stored as it is. */

@@ -299,6 +299,8 @@ export class Member implements TopicConsumer<unknown> {
   }
 
   private write(delivery: Delivery): void {
+    // What the subscription's execution threw (or rejected with), passed on as it is.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error
     if (delivery.error !== undefined) throw delivery.error;
     const socket = this.sink.socket;
     if (this.closed || socket.readyState !== socket.OPEN) return;
