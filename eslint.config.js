@@ -60,6 +60,14 @@ export default defineConfig(
     },
   },
   {
+    rules: {
+      // A `let` that closures read before its one assignment (a server's handler reading the
+      // service set once the server listens) stays a `let`: as a `const` declared at that
+      // assignment, an early read would throw (temporal dead zone) instead of seeing undefined.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    },
+  },
+  {
     // The tests read what the gateway, the sandboxes and the providers send (JSON bodies, GraphQL
     // responses, webhook payloads) as untyped data on purpose: the test's assertions are what
     // check its shape, and Vitest's asymmetric matchers (expect.any, expect.stringMatching...)

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseOutage } from '../support/database.js';
-import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { execute, postRaw, startTestGateway } from '../support/gateway.js';
 import { wsClient } from '../support/ws.js';
 import { ViewerQuery } from './operations.js';
 

@@ -147,7 +147,7 @@ describe('npm run client', () => {
     const { scripts } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const run = await runToExit(['sh', '-c', `${scripts.client} --help`]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Usage:\n  npm run client -- create/);
+    expect(run.stdout).toMatch(/^Usage:\n {2}npm run client -- create/);
     expect(run.stderr).toBe('');
     expect((await stat(path.join(root, STAMP))).mtimeMs).toBe(before.mtimeMs);
   });

@@ -182,7 +182,7 @@ describe('subscription fan-out', () => {
 
   it('runs one execution per group and event, however many sockets share it, and keeps each subscription\'s events in order', async () => {
     // given: twelve admins and four of the web cashier's subscriptions, each on its own socket, and a captured notification
-    const { depositId, captured } = await succeededDepositNotifications((event) => event.subjectType === 'deposit' && Boolean(event.snapshot));
+    const { captured } = await succeededDepositNotifications((event) => event.subjectType === 'deposit' && Boolean(event.snapshot));
     const opened = t.gateway.services.pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC);
     const admins = await Promise.all(Array.from({ length: 12 }, () => rawSubscriber(t.keys.admin, STREAM)));
     const cashiers = await Promise.all(Array.from({ length: 4 }, () => rawSubscriber(t.keys.webCashier, STREAM)));

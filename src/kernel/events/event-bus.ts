@@ -209,7 +209,7 @@ export class EventBus implements TopicFeed {
   }
 
   private async readLoop(): Promise<void> {
-    let pending = false;
+    let pending: boolean;
     try {
       let published = 0;
       const reconnected = this.reconnected;

@@ -490,9 +490,18 @@ export class Notifier {
   async deliveries(em: SqlEntityManager, options: { endpointId: string; state?: DeliveryState; subjectId?: string; before?: string; limit: number }): Promise<NotificationDeliveryView[]> {
     const where = ['d.endpoint_id = ?'];
     const params: unknown[] = [options.endpointId];
-    if (options.state) (where.push('d.state = ?'), params.push(options.state));
-    if (options.subjectId) (where.push('d.subject_id = ?'), params.push(options.subjectId));
-    if (options.before) (where.push('d.position < ?'), params.push(options.before));
+    if (options.state) {
+      where.push('d.state = ?');
+      params.push(options.state);
+    }
+    if (options.subjectId) {
+      where.push('d.subject_id = ?');
+      params.push(options.subjectId);
+    }
+    if (options.before) {
+      where.push('d.position < ?');
+      params.push(options.before);
+    }
     const rows = await em.execute<DeliveryRow[]>(`${DELIVERY_SELECT} where ${where.join(' and ')} order by d.position desc limit ?`, [...params, options.limit]);
     return rows.map(deliveryView);
   }
