@@ -5,6 +5,7 @@
 // its reactions (the detail fetch, the release of deferred refund deliveries). The transaction is
 // a fake that records what the kind asks of it.
 
+import { UnderscoreNamingStrategy } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import type { EventLog } from '../../kernel/events/event-log.js';
@@ -17,7 +18,12 @@ import { Deposit } from './deposit.entity.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES } from './deposit-snapshot.js';
 import { depositTransitions, FETCH_DEPOSIT_DETAILS, LOCKED_DEPOSIT_PROPERTIES, type DepositChange, type LockedDeposit, type TransitionDeposit } from './deposit-transitions.js';
 
-const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+/**
+ * A column as the ORM names it (its default naming strategy): `columnList` keeps each list it
+ * builds for the process, so a fake's columns must be the real ones.
+ */
+const naming = new UnderscoreNamingStrategy();
+const snake = (name: string) => naming.propertyToColumnName(name);
 
 /** What the kind asks of its transaction, recorded; `count` answers how many other deposits hold a reference. */
 function fakeTx(taken = 0) {

@@ -5,6 +5,7 @@
 // the change it applies, the delivery's outcome written by the change's own statement (`recorded`),
 // the written row kept for the detail fetch, and the events that change no status.
 
+import { UnderscoreNamingStrategy } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import type { SqlPart } from '../../kernel/events/event-log.js';
@@ -63,7 +64,12 @@ function delivery(subject: Partial<DepositSubject> = {}, event: Partial<WebhookE
   return { input, subject: full };
 }
 
-const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+/**
+ * A column as the ORM names it (its default naming strategy): `columnList` keeps each list it
+ * builds for the process, so a fake's columns must be the real ones.
+ */
+const naming = new UnderscoreNamingStrategy();
+const snake = (name: string) => naming.propertyToColumnName(name);
 
 /** A transaction whose `execute` answers `rows`; rows map to properties as they are (the driver's mapper is the identity here). */
 function fakeTx(rows: Array<Record<string, unknown>> = []) {
