@@ -110,19 +110,71 @@ function holderGoneSql(instance: InstanceIdentity | undefined): string {
   return `(locked_by is not null and locked_by <> ? and pg_try_advisory_xact_lock(${INSTANCE_LOCK_CLASS}, locked_by))`;
 }
 
-interface KeyRow {
+/** A key already in the table, as a claim reads it. */
+export interface KeyRow {
   operation: string;
   fingerprint: string;
   attempt: number;
   subject_id: string | null;
   response: string | null;
   response_final: boolean;
+  /** How long the holder's lease still runs, in ms; null when nobody holds the key. */
   locked_ms: number | string | null;
   /** The instance holding the key (src/db/instance-lock.ts), if the holder named one. */
   locked_by: number | null;
   /** The holder of a key still leased is gone (its process died): take the key over now. */
   holder_gone: boolean;
+  /** Past its window (EXPIRED_SQL): it belongs to no request any more. */
   expired: boolean;
+}
+
+/**
+ * What a request does about a key it found already in the table.
+ * - `expired`: delete it (it belongs to no request any more) and insert the key anew.
+ * - `reused`: the key was used for a different request (another operation or fingerprint).
+ * - `replay`: answer `response` as it is.
+ * - `wait`: another request holds the key: wait for its release, at most `ms`, then read it again.
+ * - `busy`: another request still holds it, and this one may wait no longer.
+ * - `take_over`: nobody holds it (its lease ran out, or its holder is gone) and no final answer is
+ *   stored: take it over and resume.
+ */
+export type ExistingKeyDecision =
+  | { kind: 'expired' }
+  | { kind: 'reused' }
+  | { kind: 'replay'; response: string }
+  | { kind: 'wait'; ms: number }
+  | { kind: 'busy' }
+  | { kind: 'take_over' };
+
+/** What a claim knows besides the key's row. */
+export interface ExistingKeyContext {
+  /** How much longer the request may wait for a holder. */
+  remainingMs: number;
+  /** The attempt the request first waited on, if it waited. */
+  waitedOnAttempt: number | undefined;
+  /** This instance's id as a key's holder, once the layer is told it (`start`). */
+  instanceId: number | undefined;
+}
+
+/**
+ * Decides what a request does about a key already in the table, from the row alone. A final
+ * response is replayed to every request; a provisional one (the provider's answer was unknown)
+ * only to a request that waited for the very attempt that stored it, so a burst of duplicates
+ * never piles provider calls on a provider that is not answering. A holder is waited on until its
+ * lease ends (a little more), at most what is left of the request's own wait, and at most
+ * HOLDER_PROBE_MS when another instance holds it (whether it still runs is read again then).
+ */
+export function decideExistingKey(row: KeyRow, scope: Pick<IdempotencyScope, 'operation' | 'fingerprint'>, context: ExistingKeyContext): ExistingKeyDecision {
+  if (row.expired) return { kind: 'expired' };
+  if (row.operation !== scope.operation || row.fingerprint !== scope.fingerprint) return { kind: 'reused' };
+  if (row.response !== null && row.response_final) return { kind: 'replay', response: row.response };
+  if (row.locked_ms !== null && !row.holder_gone) {
+    if (context.remainingMs <= 0) return { kind: 'busy' };
+    const heldElsewhere = context.instanceId !== undefined && row.locked_by !== null && row.locked_by !== context.instanceId;
+    return { kind: 'wait', ms: Math.min(Number(row.locked_ms) + 50, context.remainingMs, heldElsewhere ? HOLDER_PROBE_MS : Infinity) };
+  }
+  if (context.waitedOnAttempt !== undefined && row.attempt === context.waitedOnAttempt && row.response !== null) return { kind: 'replay', response: row.response };
+  return { kind: 'take_over' };
 }
 
 type Listen = (channel: string, handler: (payload: string) => void) => Promise<() => Promise<void>>;
@@ -218,8 +270,14 @@ export class IdempotencyLayer {
         released.cancel();
         continue;
       }
-      if (row.expired) {
-        released.cancel();
+      const decision = decideExistingKey(row, scope, { remainingMs: deadline - Date.now(), waitedOnAttempt, instanceId: this.instance?.id });
+      if (decision.kind === 'wait') {
+        waitedOnAttempt ??= row.attempt;
+        await released.wait(decision.ms);
+        continue;
+      }
+      released.cancel();
+      if (decision.kind === 'expired') {
         // Past its window the key belongs to no request any more, whatever input it had (Stripe's
         // rule): it is deleted here rather than waiting for the retention job, and the insert
         // above runs again. Only the attempt read is deleted, and only if it is still expired; a
@@ -229,29 +287,9 @@ export class IdempotencyLayer {
         this.options.logger.info({ clientId: scope.clientId, operation: scope.operation }, 'idempotency key used after its window: it starts a new request');
         continue;
       }
-      if (row.operation !== scope.operation || row.fingerprint !== scope.fingerprint) {
-        released.cancel();
-        return { kind: 'reused' };
-      }
-      if (row.response !== null && row.response_final) {
-        released.cancel();
-        return { kind: 'replay', response: row.response };
-      }
-      if (row.locked_ms !== null && !row.holder_gone) {
-        const remaining = deadline - Date.now();
-        if (remaining <= 0) {
-          released.cancel();
-          return { kind: 'busy' };
-        }
-        waitedOnAttempt ??= row.attempt;
-        const heldElsewhere = this.instance !== undefined && row.locked_by !== null && row.locked_by !== this.instance.id;
-        await released.wait(Math.min(Number(row.locked_ms) + 50, remaining, heldElsewhere ? HOLDER_PROBE_MS : Infinity));
-        continue;
-      }
-      released.cancel();
-      if (waitedOnAttempt !== undefined && row.attempt === waitedOnAttempt && row.response !== null) {
-        return { kind: 'replay', response: row.response };
-      }
+      if (decision.kind === 'reused') return { kind: 'reused' };
+      if (decision.kind === 'busy') return { kind: 'busy' };
+      if (decision.kind === 'replay') return { kind: 'replay', response: decision.response };
       // A lease that ran out, or whose holder is gone, is taken over (the row lock of the update
       // lets one request of many do it; the others find the key held again).
       const taken = await em.execute<Array<{ attempt: number; subject_id: string | null }>>(

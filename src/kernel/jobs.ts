@@ -162,6 +162,23 @@ export function retryDelayMs(attempt: number, settings: Pick<JobQueueSettings, '
   return Math.round(capped * (1 - random() * 0.1));
 }
 
+/** What follows a failed run: kept as `failed`, or run again after `delayMs`. */
+export type AfterFailedRun = { kind: 'failed' } | { kind: 'retry'; delayMs: number };
+
+/**
+ * What follows a failed run (`attempt`: the run that failed, 1 for the first): kept as `failed`
+ * once the job has had its `maxAttempts` runs, else run again after `retryDelayMs`.
+ */
+export function afterFailedRun(
+  attempt: number,
+  maxAttempts: number,
+  settings: Pick<JobQueueSettings, 'backoffBaseMs' | 'backoffMaxMs'>,
+  random: () => number = Math.random,
+): AfterFailedRun {
+  if (attempt >= maxAttempts) return { kind: 'failed' };
+  return { kind: 'retry', delayMs: retryDelayMs(attempt, settings, random) };
+}
+
 /**
  * The job queue and this instance's worker. Modules `register` a handler per kind and `enqueue`
  * inside the transaction of the change that needs the work, so the job exists if and only if the
@@ -559,7 +576,8 @@ export class JobQueue {
 
   private async retryOrFail(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, error: unknown, log: () => Logger): Promise<void> {
     const message = errorText(error);
-    if (row.attempts >= row.max_attempts) {
+    const next = afterFailedRun(row.attempts, row.max_attempts, this.settings);
+    if (next.kind === 'failed') {
       await em.execute(
         `update job set status = 'failed', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
          where id = ? and locked_by = ? and status = 'running'`,
@@ -568,7 +586,7 @@ export class JobQueue {
       this.failed({ id: row.id, kind: row.kind, attempts: row.attempts }, message);
       return;
     }
-    const delayMs = retryDelayMs(row.attempts, this.settings);
+    const { delayMs } = next;
     // Back to pending, unless a newer pending job of the same kind and key already covers the work
     // (the unique index admits one waiting job per key).
     const retried = await em.execute<Array<{ id: string }>>(
@@ -607,7 +625,8 @@ export class JobQueue {
   }
 }
 
-function errorText(error: unknown): string {
+/** The error a row keeps of a failed run: its name (unless a plain Error) and message, at most MAX_ERROR_LENGTH characters. */
+export function errorText(error: unknown): string {
   const text = error instanceof Error ? `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}` : String(error);
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
 }

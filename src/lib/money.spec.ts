@@ -65,6 +65,25 @@ describe('Money arithmetic', () => {
 
   it('refuses to mix currencies', () => {
     expect(() => eur('1').add(Money.fromDecimal('1', 'USD'))).toThrow(/EUR with USD/);
+    expect(() => eur('1').subtract(Money.fromDecimal('1', 'USD'))).toThrow(/EUR with USD/);
+    expect(() => eur('1').compare(Money.fromDecimal('1', 'USD'))).toThrow(/EUR with USD/);
+  });
+
+  it('tells the same digits in another currency apart without throwing (the amount checks of every subject kind)', () => {
+    expect(eur('10.00').equals(Money.fromDecimal('10.00', 'USD'))).toBe(false);
+    expect(eur('10.00').equals(eur('10.01'))).toBe(false);
+  });
+
+  it('says whether an amount is positive', () => {
+    expect([eur('0.01'), eur('0'), eur('-0.01'), Money.zero('EUR')].map((money) => money.isPositive())).toEqual([true, false, false, false]);
+  });
+
+  it('writes itself with its currency, in minor units as given', () => {
+    expect(eur('10.5').toString()).toBe('EUR 10.50');
+    expect(Money.fromDecimal('1000', 'CLP').toString()).toBe('CLP 1000');
+    expect(Money.ofMinor(1050n, 'EUR').toDecimal()).toBe('10.50');
+    expect(Money.ofMinor(-5n, 'EUR').toDecimal()).toBe('-0.05');
+    expect(Money.zero('CLP').toDecimal()).toBe('0');
   });
 
   it('reads stored values with trailing zeros but nothing inexact', () => {

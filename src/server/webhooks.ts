@@ -8,7 +8,7 @@ import type { Database } from '../db/database.js';
 import { BodyTooLarge, readBody, sendJson, singleValued } from '../lib/http.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 import type { SignatureRejection } from '../providers/provider.js';
-import type { RejectedRecord } from '../kernel/inbox/inbox.js';
+import type { AcceptWebhookOutcome, RejectedRecord } from '../kernel/inbox/inbox.js';
 import type { Services } from '../services.js';
 import type { GatewayMetrics } from './metrics.js';
 
@@ -30,6 +30,37 @@ const REJECTION_STATUS: Record<SignatureRejection, 401> = {
   SIGNATURE_MISMATCH: 401,
   TIMESTAMP_OUT_OF_WINDOW: 401,
 };
+
+/** The HTTP answer to a delivery: its status and JSON body. */
+export interface WebhookAnswer {
+  status: number;
+  body: { received: boolean; outcome?: string; reason?: string };
+}
+
+/**
+ * What the provider is answered for what became of its delivery. 2xx means stored (or kept) for
+ * good, so the provider stops: a delivery stored and decided, whatever its outcome (a duplicate,
+ * an anomaly...), and an authentic one no retry could ever apply. 404 for a path that names no
+ * account, 401 for a signature or freshness failure (the sender's retry, signed, is a first
+ * delivery), 503 when a handler cannot decide it yet, 500 when nothing could be stored: the
+ * provider retries those, and its retry is a first delivery.
+ */
+export function webhookAnswer(outcome: AcceptWebhookOutcome): WebhookAnswer {
+  switch (outcome.kind) {
+    case 'not_found':
+      return { status: 404, body: { received: false, reason: 'NOT_FOUND' } };
+    case 'refused':
+      return { status: REJECTION_STATUS[outcome.reason], body: { received: false, reason: outcome.reason } };
+    case 'unprocessable':
+      return { status: 200, body: { received: true, outcome: 'rejected', reason: outcome.reason } };
+    case 'received':
+      return { status: 200, body: { received: true, outcome: outcome.result.outcome } };
+    case 'retry_later':
+      return { status: 503, body: { received: false, reason: 'RETRY_LATER' } };
+    case 'failed':
+      return { status: 500, body: { received: false, reason: 'INTERNAL_ERROR' } };
+  }
+}
 
 /** The path's provider and account, as the sender wrote them. */
 export interface WebhookPath {
@@ -123,12 +154,13 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
       sendJson(res, 500, { received: false, reason: 'INTERNAL_ERROR' });
       return;
     }
+    const answer = webhookAnswer(outcome);
     switch (outcome.kind) {
       case 'not_found':
-        return reject(404, 'NOT_FOUND');
+        return reject(answer.status, 'NOT_FOUND');
       case 'refused':
         logRejectedRecord(outcome.record, outcome.account.code, outcome.reason);
-        return reject(REJECTION_STATUS[outcome.reason], outcome.reason);
+        return reject(answer.status, outcome.reason);
       case 'unprocessable': {
         // Acknowledged so the provider stops: every retry would be refused the same way.
         const { reason, unstorable } = outcome;
@@ -136,7 +168,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
         metrics.recordWebhook(provider, 'rejected', reason);
         const where = unstorable && { problem: unstorable.problem, at: unstorable.path.join('.') };
         log().warn({ provider, account: outcome.account.code, reason, ...where }, 'verified webhook kept as rejected: it cannot be processed');
-        sendJson(res, 200, { received: true, outcome: 'rejected', reason });
+        sendJson(res, answer.status, answer.body);
         return;
       }
       case 'received': {
@@ -148,20 +180,20 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
         );
         // Sent only now that the transaction has committed: 2xx means durable, and so is the
         // follow-up work (the deposit's details) the inbox enqueued in that transaction.
-        sendJson(res, 200, { received: true, outcome: result.outcome });
+        sendJson(res, answer.status, answer.body);
         return;
       }
       case 'retry_later':
         metrics.recordWebhook(provider, 'retry_later');
         log().warn({ provider, account: outcome.account.code, event: outcome.event.name, eventId: outcome.event.eventId, reason: outcome.message }, 'webhook deferred until the provider retries');
         // Nothing was committed; the provider's retry is a first delivery.
-        sendJson(res, 503, { received: false, reason: 'RETRY_LATER' });
+        sendJson(res, answer.status, answer.body);
         return;
       case 'failed':
         metrics.recordWebhook(provider, 'error');
         log().error({ err: outcome.error, provider, account: outcome.account.code, event: outcome.event.name, eventId: outcome.event.eventId }, 'webhook could not be stored');
         // 5xx: nothing was committed, and the provider retries (spec: Webhook retry window).
-        sendJson(res, 500, { received: false, reason: 'INTERNAL_ERROR' });
+        sendJson(res, answer.status, answer.body);
         return;
     }
 

@@ -2,7 +2,8 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isId } from '../../lib/ids.js';
-import type { TransitionPath } from '../../kernel/transitions.js';
+import type { TransitionPath, TransitionResult } from '../../kernel/transitions.js';
+import type { PayoutStatus } from '../../providers/provider.js';
 import { livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
 import { payoutTransitions } from './payout-transitions.js';
 
@@ -17,9 +18,8 @@ export function createPayoutWebhookHandler(transitions: TransitionPath): Webhook
     if (!payoutId) {
       return { outcome: 'unmatched', reason: `PAYOUT_NOT_FOUND: no ${input.account.code} payout for reference ${subject.reference}` };
     }
-    const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'payout', subjectId: payoutId };
     const mismatch = livemodeMismatch(input);
-    if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
+    if (mismatch) return { outcome: 'anomaly', subjectType: 'payout', subjectId: payoutId, reason: mismatch };
     const result = await transitions.apply(tx, payoutTransitions, {
         id: payoutId,
         change: {
@@ -30,18 +30,24 @@ export function createPayoutWebhookHandler(transitions: TransitionPath): Webhook
         },
         source: `webhook:${input.provider}/${input.account.code}`,
       });
-    switch (result.outcome) {
-      case 'applied':
-        return { ...found, outcome: 'applied' };
-      case 'noop':
-      case 'stale':
-        return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: payout is already ${subject.status}` };
-      case 'anomaly':
-        return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
-      case 'not_found':
-        return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
-    }
+    return payoutReportDecision(result, payoutId, subject.status);
   } };
+}
+
+/** What a payout report's transition outcome makes of its delivery. */
+export function payoutReportDecision(result: Pick<TransitionResult<unknown>, 'outcome' | 'reason'>, payoutId: string, reported: PayoutStatus): WebhookDecision {
+  const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'payout', subjectId: payoutId };
+  switch (result.outcome) {
+    case 'applied':
+      return { ...found, outcome: 'applied' };
+    case 'noop':
+    case 'stale':
+      return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: payout is already ${reported}` };
+    case 'anomaly':
+      return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+    case 'not_found':
+      return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+  }
 }
 
 /**

@@ -4,15 +4,17 @@
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 
-import type { WebhookEvent } from '../../providers/provider.js';
+import type { Money } from '../../lib/money.js';
+import type { RefundStatus, WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { TransitionPath } from '../../kernel/transitions.js';
+import type { TransitionPath, TransitionResult } from '../../kernel/transitions.js';
 import { findEventDeposit } from '../deposits/deposit-webhooks.js';
 import { WebhookRetryLater, livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
 import { Refund } from './refund.entity.js';
 import { refundTransitions, attachProviderReference, recordProviderRefund as recordProviderRefundRow } from './refund-transitions.js';
 
-type RefundSubject = Extract<WebhookEvent['subject'], { kind: 'refund' }>;
+/** A refund event's subject, as the provider's adapter reads it. */
+export type RefundSubject = Extract<WebhookEvent['subject'], { kind: 'refund' }>;
 
 /**
  * Thrown when an event names a provider refund that one of several of our in-flight refunds
@@ -41,28 +43,37 @@ export function refundWebhookHandler(transitions: TransitionPath): WebhookSubjec
         firstSight = 'REFUND_RECORDED: made outside the gateway';
       }
     }
-    const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'refund', subjectId: refundId };
     const mismatch = livemodeMismatch(input);
-    if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
+    if (mismatch) return { outcome: 'anomaly', subjectType: 'refund', subjectId: refundId, reason: mismatch };
     const result = await transitions.apply(tx, refundTransitions, {
         id: refundId,
         change: { status: subject.status, providerStatus: subject.providerStatus, ...(subject.amount ? { amount: subject.amount } : {}) },
         source: `webhook:${input.provider}/${input.account.code}`,
       });
-    switch (result.outcome) {
-      case 'applied':
-        return { ...found, outcome: 'applied' };
-      case 'noop':
-      case 'stale':
-        return firstSight
-          ? { ...found, outcome: 'applied', reason: firstSight }
-          : { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: refund is already ${subject.status}` };
-      case 'anomaly':
-        return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
-      case 'not_found':
-        return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
-    }
+    return refundReportDecision(result, refundId, subject.status, firstSight);
   } };
+}
+
+/**
+ * What a refund report's transition outcome makes of its delivery. `firstSight`: why a report of
+ * the status the refund already has still counts as applied (its reference, or the refund itself,
+ * was recorded from this very event).
+ */
+export function refundReportDecision(result: Pick<TransitionResult<unknown>, 'outcome' | 'reason'>, refundId: string, reported: RefundStatus, firstSight?: string): WebhookDecision {
+  const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'refund', subjectId: refundId };
+  switch (result.outcome) {
+    case 'applied':
+      return { ...found, outcome: 'applied' };
+    case 'noop':
+    case 'stale':
+      return firstSight
+        ? { ...found, outcome: 'applied', reason: firstSight }
+        : { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: refund is already ${reported}` };
+    case 'anomaly':
+      return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+    case 'not_found':
+      return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
+  }
 }
 
 /**
@@ -127,14 +138,31 @@ async function recordProviderRefund(
   deposit: Deposit | undefined,
   transitions: TransitionPath,
 ): Promise<Recorded> {
-  const notFound = (why: string): Recorded => ({
-    kind: 'refused',
-    decision: { outcome: 'unmatched', reason: `REFUND_NOT_FOUND: no ${input.account.code} refund for reference ${subject.reference}${why}` },
+  const checked = checkProviderRefund(input.account.code, subject, deposit);
+  if (!checked.ok) return { kind: 'refused', decision: checked.decision };
+  const refund = await recordProviderRefundRow(tx, checked.deposit, { amount: checked.amount, reference: subject.reference, providerStatus: subject.providerStatus }, transitions);
+  return { kind: 'recorded', refundId: refund.id };
+}
+
+/** A refund made outside the gateway that may be recorded (its deposit and amount), or the decision that refuses it. */
+export type ProviderRefundCheck = { ok: true; deposit: Deposit; amount: Money } | { ok: false; decision: WebhookDecision };
+
+/**
+ * Whether a refund the provider reports, matching no refund of ours, can be recorded as made
+ * outside the gateway: `deposit` is the locked deposit of the payment the event names, if any.
+ * Refused when it names no payment of ours, carries no amount or one in another currency, or
+ * one that is not positive; deferred while the payment is not settled; refused for a deposit that
+ * is not refundable, or an approval beyond what is left of the deposit.
+ */
+export function checkProviderRefund(accountCode: string, subject: RefundSubject, deposit: Deposit | undefined): ProviderRefundCheck {
+  const notFound = (why: string): ProviderRefundCheck => ({
+    ok: false,
+    decision: { outcome: 'unmatched', reason: `REFUND_NOT_FOUND: no ${accountCode} refund for reference ${subject.reference}${why}` },
   });
   if (!subject.depositReference) return notFound(' and the event names no payment');
   if (!deposit) return notFound(` of an unknown payment ${subject.depositReference}`);
-  const refused = (outcome: WebhookDecision['outcome'], reason: string): Recorded => ({
-    kind: 'refused',
+  const refused = (outcome: WebhookDecision['outcome'], reason: string): ProviderRefundCheck => ({
+    ok: false,
     decision: { outcome, reason, subjectType: 'deposit', subjectId: deposit.id },
   });
 
@@ -154,7 +182,5 @@ async function recordProviderRefund(
   if (subject.status === 'APPROVED' && deposit.refundedMoney().add(subject.amount).compare(deposit.amountMoney()) > 0) {
     return refused('anomaly', `REFUND_EXCEEDS_DEPOSIT: ${subject.amount.toString()} on top of ${deposit.refundedMoney().toString()} refunded of ${deposit.amountMoney().toString()}`);
   }
-
-  const refund = await recordProviderRefundRow(tx, deposit, { amount: subject.amount, reference: subject.reference, providerStatus: subject.providerStatus }, transitions);
-  return { kind: 'recorded', refundId: refund.id };
+  return { ok: true, deposit, amount: subject.amount };
 }

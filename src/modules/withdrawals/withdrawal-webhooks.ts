@@ -3,7 +3,7 @@
 
 import { LockMode } from '@mikro-orm/core';
 import { livemodeMismatch, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
-import type { SubjectKind, TransitionPath } from '../../kernel/transitions.js';
+import type { SubjectKind, TransitionPath, TransitionResult } from '../../kernel/transitions.js';
 import { newId } from '../../lib/ids.js';
 import type { Money } from '../../lib/money.js';
 import type { WithdrawalStatus } from '../../providers/provider.js';
@@ -102,25 +102,34 @@ export function withdrawalWebhookHandler(transitions: TransitionPath): WebhookSu
         { provider: input.provider, merchantAccount: input.account.code, providerReference: subject.reference },
         { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
       );
-      const found: WebhookDecision = { outcome: 'applied', subjectType: 'withdrawal', subjectId: withdrawal.id };
       const result = await transitions.apply(tx, withdrawalTransitions, {
         id: withdrawal.id,
         locked: withdrawal,
         change: { status: subject.status, providerStatus: subject.providerStatus, ...(subject.amount ? { amount: subject.amount } : {}) },
         source: `webhook:${input.provider}/${input.account.code}`,
       });
-      const reason = result.reason !== undefined ? { reason: result.reason } : {};
-      switch (result.outcome) {
-        case 'applied':
-          return found;
-        case 'noop':
-          return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: withdrawal is already ${withdrawal.status}` };
-        case 'stale':
-          return { ...found, outcome: 'duplicate', ...reason };
-        case 'anomaly':
-        case 'not_found':
-          return { ...found, outcome: 'anomaly', ...reason };
-      }
+      return withdrawalReportDecision(result, withdrawal.id, withdrawal.status);
     },
   };
+}
+
+/**
+ * What a report about a recorded withdrawal makes of its delivery, by its transition outcome;
+ * `status`: the withdrawal's status as it now stands. An earlier step after a later one (`stale`)
+ * is a duplicate, not an anomaly.
+ */
+export function withdrawalReportDecision(result: Pick<TransitionResult<unknown>, 'outcome' | 'reason'>, withdrawalId: string, status: WithdrawalStatus): WebhookDecision {
+  const found: WebhookDecision = { outcome: 'applied', subjectType: 'withdrawal', subjectId: withdrawalId };
+  const reason = result.reason !== undefined ? { reason: result.reason } : {};
+  switch (result.outcome) {
+    case 'applied':
+      return found;
+    case 'noop':
+      return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: withdrawal is already ${status}` };
+    case 'stale':
+      return { ...found, outcome: 'duplicate', ...reason };
+    case 'anomaly':
+    case 'not_found':
+      return { ...found, outcome: 'anomaly', ...reason };
+  }
 }
