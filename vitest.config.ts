@@ -33,7 +33,15 @@ const include = process.env.TEST_SET === 'both-databases' ? bothDatabasesGlobs()
  * but a fresh clone has no last run and falls back to file size; a long file started late would
  * hold the run open alone at its end.
  */
-const LONGEST = ['test/hardening/fuzz.test.ts', 'test/foundation/process.test.ts', 'test/recovery/crash.test.ts'];
+const LONGEST = [
+  'test/hardening/fuzz.test.ts',
+  'test/foundation/process.test.ts',
+  'test/recovery/crash.test.ts',
+  // On PGlite: four gateway starts, one of them migrating an empty directory; the CLI opening the database ten times.
+  'test/foundation/restart.test.ts',
+  'test/foundation/cli.test.ts',
+  'test/notifications/delivery.test.ts',
+];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
