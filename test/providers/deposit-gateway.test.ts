@@ -126,7 +126,7 @@ describe('create on every rail', () => {
     expect(adapter.validateDeposit(account(TEST_KEY), request)).toEqual([]);
     const deposit = value(await adapter.createDeposit(account(TEST_KEY), request));
     expect(deposit).toMatchObject({ status: 'PENDING', providerStatus: 'redirected', merchantReference: request.depositId, amount });
-    expect(deposit.redirectUrl).toBeTruthy();
+    expect(deposit.redirectUrl).toBe(`${sandbox.checkoutUrl}/acquirer/latam/${deposit.reference}`);
   });
 
   it('UPI and PIX: flat shape', async () => {
@@ -207,7 +207,9 @@ describe('lookups', () => {
     await sandbox.controls.idle();
     const deposit = value(await adapter.getDeposit(account(TEST_KEY), created.reference));
     expect(deposit).toMatchObject({ status: 'DECLINED', providerStatus: 'declined', declineReason: 'declined' });
-    expect(deposit.statusReason).toBeTruthy();
+    // the processor's code and text, as the provider reports them
+    expect(deposit.statusReason).toBe('05 Do not honour');
+    expect(sandbox.controls.payment(created.reference)).toMatchObject({ status_reason: deposit.statusReason });
     expect(deposit.approvedAt).toBeUndefined();
   });
 
@@ -253,19 +255,20 @@ describe('provider errors', () => {
   });
 
   // Sent without validation, as a caller that skipped it would: the provider's 422s must still map.
-  it.each<[string, CreateDepositRequest['details'], Money, Customer, string]>([
-    ['crypto below 10.00', { rail: 'CRYPTO' }, money('5.00', 'EUR'), named, 'AMOUNT_BELOW_MINIMUM'],
-    ['crypto in GBP', { rail: 'CRYPTO' }, money('50.00', 'GBP'), named, 'CURRENCY_NOT_SUPPORTED'],
-    ['card above 10,000', { rail: 'CARD' }, money('10000.01', 'EUR'), billing, 'AMOUNT_ABOVE_MAXIMUM'],
-    ['card below 1.00', { rail: 'CARD' }, money('0.50', 'EUR'), billing, 'AMOUNT_BELOW_MINIMUM'],
-    ['UPI below its band ("between 100 and 50000")', { rail: 'UPI' }, money('99', 'INR'), { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' }, 'AMOUNT_BELOW_MINIMUM'],
-    ['UPI above its band', { rail: 'UPI' }, money('60000', 'INR'), { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' }, 'AMOUNT_ABOVE_MAXIMUM'],
-    ['PIX in USD', { rail: 'PIX' }, money('50', 'USD'), { ...named, phone: '+5511912345678', personalId: '52998224725' }, 'CURRENCY_NOT_SUPPORTED'],
-    ['UPI without personalId', { rail: 'UPI' }, money('500', 'INR'), { ...named, phone: '+919812345678' }, 'PROVIDER_REJECTED'],
-  ])('422 %s → %s', async (_label, details, amount, customer, code) => {
+  it.each<[string, CreateDepositRequest['details'], Money, Customer, string, string]>([
+    ['crypto below 10.00', { rail: 'CRYPTO' }, money('5.00', 'EUR'), named, 'AMOUNT_BELOW_MINIMUM', 'Amount 5.00 is below the minimum of 10.00 EUR'],
+    ['crypto in GBP', { rail: 'CRYPTO' }, money('50.00', 'GBP'), named, 'CURRENCY_NOT_SUPPORTED', 'Unsupported currency GBP: crypto supports EUR and USD'],
+    ['card above 10,000', { rail: 'CARD' }, money('10000.01', 'EUR'), billing, 'AMOUNT_ABOVE_MAXIMUM', 'Amount 10000.01 is above the maximum of 10000.00 EUR for cards'],
+    ['card below 1.00', { rail: 'CARD' }, money('0.50', 'EUR'), billing, 'AMOUNT_BELOW_MINIMUM', 'Amount 0.50 is below the minimum of 1.00 EUR for cards'],
+    ['UPI below its band ("between 100 and 50000")', { rail: 'UPI' }, money('99', 'INR'), { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' }, 'AMOUNT_BELOW_MINIMUM', 'Enter an amount between 100 and 50000 INR'],
+    ['UPI above its band', { rail: 'UPI' }, money('60000', 'INR'), { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' }, 'AMOUNT_ABOVE_MAXIMUM', 'Enter an amount between 100 and 50000 INR'],
+    ['PIX in USD', { rail: 'PIX' }, money('50', 'USD'), { ...named, phone: '+5511912345678', personalId: '52998224725' }, 'CURRENCY_NOT_SUPPORTED', 'PIX settles BRL only'],
+    ['UPI without personalId', { rail: 'UPI' }, money('500', 'INR'), { ...named, phone: '+919812345678' }, 'PROVIDER_REJECTED', "personalId is required: the payer's UPI ID"],
+  ])('422 %s → %s', async (_label, details, amount, customer, code, providerMessage) => {
     const error = failure(await adapter.createDeposit(account(TEST_KEY), { depositId: newId(), amount, details, customer }));
     expect(error).toMatchObject({ code, httpStatus: 422, outcomeUnknown: false });
-    expect(error.providerMessage).toBeTruthy();
+    // The provider's own words, kept as it gave them
+    expect(error.providerMessage).toBe(providerMessage);
     expect(error.message).not.toBe(error.providerMessage);
   });
 
