@@ -66,7 +66,9 @@ export async function loadCardForm(scriptUrl: string, formAction: string, brands
     parsed = true;
     for (const listener of listeners) listener();
   }
-  expect(frameSrc, 'the loader frames the processor\'s card fields').toBeDefined();
+  // The card fields are the processor's own page, served from where its loader came.
+  const fields = `${new URL(scriptUrl).origin}/card/`;
+  expect(frameSrc?.slice(0, fields.length), 'the loader frames the processor\'s card fields').toBe(fields);
   return { fieldsUrl: frameSrc!, injectedIntoMerchantForm: injected };
 }
 

@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import type { TestDatabase } from '../support/database.js';
-import { take, wsClient } from '../support/ws.js';
+import { wsClient } from '../support/ws.js';
+import { collect, subscribed } from './support.js';
 import { insertDeposit, paymentEnvelope, sendWebhook } from '../webhooks/support.js';
 import { ClaimDepositCreditMutation, CreditEventsQuery, DepositCreditSubscription } from './operations.js';
 
@@ -70,11 +71,14 @@ describe('claimDepositCredit', () => {
     const deposit = await succeededDeposit();
     const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
     try {
-      const live = take(ws, DepositCreditSubscription, { id: deposit.id }, 1);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Claimed once the gateway has registered the subscription, so the claim cannot come before it.
+      const live = await subscribed(t, () => collect(ws, DepositCreditSubscription, { id: deposit.id }));
       const made = (await claim(deposit.id)).data!.claimDepositCredit.claim!;
 
-      expect((await live)[0]!.data!.depositUpdated).toEqual({ id: deposit.id, status: 'SUCCEEDED', creditClaimedAt: made.claimedAt });
+      const first = await live.until(() => true);
+      live.stop();
+      expect(live.errors).toEqual([]);
+      expect(first).toEqual({ id: deposit.id, status: 'SUCCEEDED', creditClaimedAt: made.claimedAt });
     } finally {
       await ws.dispose();
     }

@@ -396,16 +396,17 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
 // A second session holding the marks' table is PostgreSQL's.
 describe.skipIf(!process.env.DATABASE_URL)('an event this instance commits', () => {
   it('reaches its subscribers at once, while the log cannot even be read, once and as the log holds it', async () => {
-    // given: a subscription the bus follows the log for, caught up, with no read in flight
-    // (the read a commit wakes takes milliseconds; the safety poll comes seconds after it)
+    // given: a subscription the bus follows the log for, caught up, with no read in flight (the
+    // next one is the safety poll, seconds after the last)
     const deposit = await insertDeposit(t);
     const live = await publishedFromNow();
     await laterEventSeen(live.seen);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    // and a session holding the marks' table: every read of the log, which writes a mark first, waits
     const admin = new pg.Client({ connectionString: t.database.env.DATABASE_URL });
     await admin.connect();
     try {
+      // (the bus's own word that its read is over, and that none is due before the safety poll)
+      await expect.poll(() => t.gateway.eventBus.idle, { timeout: 10_000, interval: 5 }).toBe(true);
+      // and a session holding the marks' table: every read of the log, which writes a mark first, waits
       await admin.query('begin');
       await admin.query('lock table payment_event_horizon in exclusive mode');
 
@@ -519,16 +520,17 @@ describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and come
 describe.skipIf(!process.env.DATABASE_URL)("the event bus's own session is cut", () => {
   it('the next read opens a new one: every change committed since reaches the subscriber, once and in order', async () => {
     // given: a live admin subscriber that has seen one change, so the bus's session is open
-    const live = await liveSubscriberOf(3);
+    const live = await liveSubscriberOf(4);
     const { updates, admin, database } = live;
-    const [seen, next, last] = live.deposits as [Deposit, Deposit, Deposit];
+    const [seen, next, last, after] = live.deposits as [Deposit, Deposit, Deposit, Deposit];
     const busSessions = async () =>
       (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = 'gateway-event-bus'", [database])).rows.map((row) => row.pid);
     try {
       expect((await sendWebhook(t, paymentEnvelope(seen, 'approved'))).body.outcome).toBe('applied');
       await updates.until((update) => update.id === seen.id);
-      const [before] = await busSessions();
-      expect(before).toBeDefined();
+      const sessions = await busSessions();
+      expect(sessions).toEqual([expect.any(Number)]);
+      const [before] = sessions;
 
       // when: its backend is terminated, and two changes commit
       await admin.query('SELECT pg_terminate_backend($1)', [before]);
@@ -539,15 +541,19 @@ describe.skipIf(!process.env.DATABASE_URL)("the event bus's own session is cut",
       await updates.until((update) => update.id === last.id, 20_000);
       // and the bus's next read, which their NOTIFY wakes, opens a new session and publishes nothing again
       await expect.poll(async () => {
-        const after = await busSessions();
-        return after.length === 1 && after[0] !== before;
+        const now = await busSessions();
+        return now.length === 1 && now[0] !== before;
       }, { timeout: 10_000 }).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // A repeat would be published before a change committed after it (position order): once a
+      // later change has arrived, every repeat would have too.
+      expect((await sendWebhook(t, paymentEnvelope(after, 'approved'))).body.outcome).toBe('applied');
+      await updates.until((update) => update.id === after.id, 20_000);
       expect(updates.errors).toEqual([]);
       expect(live.ourUpdates()).toEqual([
         [seen.id, 'SUCCEEDED'],
         [next.id, 'DECLINED'],
         [last.id, 'SUCCEEDED'],
+        [after.id, 'SUCCEEDED'],
       ]);
     } finally {
       await live.close();

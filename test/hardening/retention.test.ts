@@ -98,7 +98,6 @@ describe('idempotency keys expire after their window', () => {
     const again = await createDeposit({ ...CARD_INPUT, idempotencyKey });
     expect(again.deposit!.id).toBe(secondId);
     expect(await keyRows(idempotencyKey)).toBe(1);
-    expect(t.logs.some((line) => line.includes('idempotency key used after its window'))).toBe(true);
   });
 
   it('takes other input under an expired key as a new request, not IDEMPOTENCY_KEY_REUSED', async () => {
@@ -269,7 +268,10 @@ describe('webhook bodies lose their personal data after their window', () => {
       await expect
         .poll(async () => (await own.gateway.db.fork().findOneOrFail(WebhookDelivery, { eventId: envelope.id })).rawBody, { timeout: 10_000, interval: 50 })
         .toBe('');
-      expect(own.logs.some((line) => line.includes('"retention sweep done"'))).toBe(true);
+      // erased by the retention job, which ran on its own, and counted once its sweep was over
+      // (the body is erased in a batch of its own before the sweep ends)
+      await expect.poll(() => metric(own, /^gateway_retention_removed_total\{data="webhook_bodies"\} (\d+)/m), { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => metric(own, /^gateway_jobs_total\{kind="retention\.sweep",outcome="succeeded"\} (\d+)/m), { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(1);
     } finally {
       await own.close();
     }

@@ -22,8 +22,6 @@ let sandbox: DepositGatewaySandbox;
 let receiver: http.Server;
 const received: { body: Buffer; headers: Record<string, string | undefined> }[] = [];
 const logLines: string[] = [];
-/** The sandbox's own log: a line for every API request it answers, even to a caller that is gone. */
-const sandboxLines: string[] = [];
 
 const account = (apiKey: string, livemode = false): MerchantAccount => ({
   code: `acct-${apiKey.slice(-6)}`,
@@ -49,7 +47,6 @@ const capturingLogger = (lines: string[]) =>
 const logger = capturingLogger(logLines);
 // Bound to `provider` as the provider registry binds every adapter's logger.
 const adapter = createDepositGatewayAdapter({ timeoutMs: 400, maxRetries: 2, retryBaseMs: 10, logger: logger.child({ provider: 'deposit-gateway' }) });
-const sandboxLogger = capturingLogger(sandboxLines);
 
 let seq = 0;
 const newId = (prefix = 'dep') => `${prefix}_${Date.now().toString(36)}_${(seq++).toString(36)}`;
@@ -84,7 +81,6 @@ beforeAll(async () => {
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks/deposit-gateway/hooks`;
   sandbox = await startDepositGatewaySandbox({
     timeScale: 0.01,
-    logger: sandboxLogger,
     accounts: [
       { apiKey: TEST_KEY, webhookSecret: SECRET },
       { apiKey: LIVE_KEY, webhookSecret: SECRET },
@@ -126,7 +122,7 @@ describe('create on every rail', () => {
     expect(adapter.validateDeposit(account(TEST_KEY), request)).toEqual([]);
     const deposit = value(await adapter.createDeposit(account(TEST_KEY), request));
     expect(deposit).toMatchObject({ status: 'PENDING', providerStatus: 'redirected', merchantReference: request.depositId, amount });
-    expect(deposit.redirectUrl).toBeTruthy();
+    expect(deposit.redirectUrl).toBe(`${sandbox.checkoutUrl}/acquirer/latam/${deposit.reference}`);
   });
 
   it('UPI and PIX: flat shape', async () => {
@@ -207,7 +203,9 @@ describe('lookups', () => {
     await sandbox.controls.idle();
     const deposit = value(await adapter.getDeposit(account(TEST_KEY), created.reference));
     expect(deposit).toMatchObject({ status: 'DECLINED', providerStatus: 'declined', declineReason: 'declined' });
-    expect(deposit.statusReason).toBeTruthy();
+    // the processor's code and text, as the provider reports them
+    expect(deposit.statusReason).toBe('05 Do not honour');
+    expect(sandbox.controls.payment(created.reference)).toMatchObject({ status_reason: deposit.statusReason });
     expect(deposit.approvedAt).toBeUndefined();
   });
 
@@ -253,19 +251,20 @@ describe('provider errors', () => {
   });
 
   // Sent without validation, as a caller that skipped it would: the provider's 422s must still map.
-  it.each<[string, CreateDepositRequest['details'], Money, Customer, string]>([
-    ['crypto below 10.00', { rail: 'CRYPTO' }, money('5.00', 'EUR'), named, 'AMOUNT_BELOW_MINIMUM'],
-    ['crypto in GBP', { rail: 'CRYPTO' }, money('50.00', 'GBP'), named, 'CURRENCY_NOT_SUPPORTED'],
-    ['card above 10,000', { rail: 'CARD' }, money('10000.01', 'EUR'), billing, 'AMOUNT_ABOVE_MAXIMUM'],
-    ['card below 1.00', { rail: 'CARD' }, money('0.50', 'EUR'), billing, 'AMOUNT_BELOW_MINIMUM'],
-    ['UPI below its band ("between 100 and 50000")', { rail: 'UPI' }, money('99', 'INR'), { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' }, 'AMOUNT_BELOW_MINIMUM'],
-    ['UPI above its band', { rail: 'UPI' }, money('60000', 'INR'), { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' }, 'AMOUNT_ABOVE_MAXIMUM'],
-    ['PIX in USD', { rail: 'PIX' }, money('50', 'USD'), { ...named, phone: '+5511912345678', personalId: '52998224725' }, 'CURRENCY_NOT_SUPPORTED'],
-    ['UPI without personalId', { rail: 'UPI' }, money('500', 'INR'), { ...named, phone: '+919812345678' }, 'PROVIDER_REJECTED'],
-  ])('422 %s → %s', async (_label, details, amount, customer, code) => {
+  it.each<[string, CreateDepositRequest['details'], Money, Customer, string, string]>([
+    ['crypto below 10.00', { rail: 'CRYPTO' }, money('5.00', 'EUR'), named, 'AMOUNT_BELOW_MINIMUM', 'Amount 5.00 is below the minimum of 10.00 EUR'],
+    ['crypto in GBP', { rail: 'CRYPTO' }, money('50.00', 'GBP'), named, 'CURRENCY_NOT_SUPPORTED', 'Unsupported currency GBP: crypto supports EUR and USD'],
+    ['card above 10,000', { rail: 'CARD' }, money('10000.01', 'EUR'), billing, 'AMOUNT_ABOVE_MAXIMUM', 'Amount 10000.01 is above the maximum of 10000.00 EUR for cards'],
+    ['card below 1.00', { rail: 'CARD' }, money('0.50', 'EUR'), billing, 'AMOUNT_BELOW_MINIMUM', 'Amount 0.50 is below the minimum of 1.00 EUR for cards'],
+    ['UPI below its band ("between 100 and 50000")', { rail: 'UPI' }, money('99', 'INR'), { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' }, 'AMOUNT_BELOW_MINIMUM', 'Enter an amount between 100 and 50000 INR'],
+    ['UPI above its band', { rail: 'UPI' }, money('60000', 'INR'), { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' }, 'AMOUNT_ABOVE_MAXIMUM', 'Enter an amount between 100 and 50000 INR'],
+    ['PIX in USD', { rail: 'PIX' }, money('50', 'USD'), { ...named, phone: '+5511912345678', personalId: '52998224725' }, 'CURRENCY_NOT_SUPPORTED', 'PIX settles BRL only'],
+    ['UPI without personalId', { rail: 'UPI' }, money('500', 'INR'), { ...named, phone: '+919812345678' }, 'PROVIDER_REJECTED', "personalId is required: the payer's UPI ID"],
+  ])('422 %s → %s', async (_label, details, amount, customer, code, providerMessage) => {
     const error = failure(await adapter.createDeposit(account(TEST_KEY), { depositId: newId(), amount, details, customer }));
     expect(error).toMatchObject({ code, httpStatus: 422, outcomeUnknown: false });
-    expect(error.providerMessage).toBeTruthy();
+    // The provider's own words, kept as it gave them
+    expect(error.providerMessage).toBe(providerMessage);
     expect(error.message).not.toBe(error.providerMessage);
   });
 
@@ -326,8 +325,7 @@ describe('retries and idempotency', () => {
 
   it('a payment whose first attempt timed out is still created once', async () => {
     const request = card('43.00');
-    const answered = () =>
-      sandboxLines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'sandbox api request' && line.method === 'POST' && line.path === '/v1/payments').length;
+    const answered = () => sandbox.controls.processedCount('/payments', 'POST');
     const before = answered();
     // A slow provider: it takes the first attempt after our 400 ms time-out, whoever still waits.
     sandbox.controls.failNext({ hangMs: 700, thenProcess: true, evenIfCallerGone: true, apiKey: TEST_KEY });

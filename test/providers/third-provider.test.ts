@@ -46,9 +46,10 @@ describe('a third provider registered from test/', () => {
     const deposit = created.data!.createDeposit.deposit!;
     // The enum value is derived from the registered name, in this gateway's schema only.
     expect(deposit).toMatchObject({ status: 'PENDING', rail: 'PIX', provider: 'THIRD_GATEWAY', merchantAccount: ACCOUNT, amount: { amount, currency: 'BRL' } });
-    const payment = [...sandbox.payments.values()].find((candidate) => candidate.merchant_reference === deposit.id);
-    expect(payment).toBeDefined();
-    return { id: deposit.id, reference: payment!.id };
+    // One payment at the provider, for this deposit's amount, waiting to be paid
+    const payments = [...sandbox.payments.values()].filter((candidate) => candidate.merchant_reference === deposit.id);
+    expect(payments).toEqual([{ id: expect.any(String), merchant_reference: deposit.id, amount, currency: 'BRL', status: 'pending', created_at: expect.any(String) }]);
+    return { id: deposit.id, reference: payments[0]!.id };
   }
 
   it('takes a deposit through create, a signed webhook, a live subscription, reconciliation and events(after:)', async () => {

@@ -8,7 +8,7 @@ import { newId } from '../../src/lib/ids.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import type { ReconcileResult } from '../../src/modules/reconciliation/reconciler.js';
 import type { Customer } from '../../src/providers/provider.js';
-import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { execute, metric, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
 import { eventsOf } from '../webhooks/support.js';
@@ -77,6 +77,8 @@ describe('a deposit whose creation timed out', () => {
     // webhooks are lost; the client sends no retry
     sandbox().controls.webhooks({ dropNext: 2 });
     sandbox().controls.failNext({ hangMs: 1500, thenProcess: true, method: 'POST' });
+    const corrections = () => metric(t, /^gateway_reconciler_corrections_total\{from="PENDING",to="SUCCEEDED"\} (\d+)/m);
+    const correctedBefore = await corrections();
     const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
     expect(created.errors).toBeUndefined();
     expect(created.data!.createDeposit.userErrors).toEqual([expect.objectContaining({ code: 'PROVIDER_UNAVAILABLE' })]);
@@ -91,7 +93,15 @@ describe('a deposit whose creation timed out', () => {
     expect(await providerPayments(id)).toEqual([expect.objectContaining({ status: 'approved' })]);
     expect(await statusChanges(id)).toEqual(['PENDING->SUCCEEDED']);
     expect(sandbox().controls.deliveries().filter((delivery) => delivery.dropped)).toHaveLength(2);
-    expect(t.logs.some((line) => line.includes('reconciler resubmitted a deposit') && line.includes(id))).toBe(true);
+    // The client sent no retry and the adapter none either: the calls after the first are the
+    // reconciler's, under the deposit's own id, and the status change is counted as its correction.
+    const submissions = sandbox()
+      .controls.requestBodies('/payments', 'POST')
+      .map((body) => JSON.parse(body) as { merchant_reference?: string; idempotency_key?: string })
+      .filter((body) => body.merchant_reference === id);
+    expect(submissions.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(submissions.map((body) => body.idempotency_key))).toEqual(new Set([id]));
+    expect((await corrections()) - correctedBefore).toBe(1);
   });
 
   it('a deposit committed but never submitted (a crash before the provider call) is submitted under its own id', async () => {

@@ -7,7 +7,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startDepositGatewaySandbox, type DepositGatewaySandbox, type DepositGatewaySandboxOptions } from '../../src/sandbox/deposit-gateway/index.js';
-import { FIRST_RETRY_MS } from '../../src/sandbox/deposit-gateway/webhooks.js';
 
 type Json = Record<string, any>;
 
@@ -168,8 +167,9 @@ describe('webhook delivery', () => {
     const events = receiver.received.map((item) => item.body.event);
     expect(events).toContain('payment.pending');
     expect(events).toContain('payment.declined');
-    const timedOut = sandbox.controls.deliveries().find((item) => item.url === receiver.url && item.error?.startsWith('no answer'));
-    expect(timedOut).toBeDefined();
+    // The one request the receiver held is recorded as unanswered, and was retried (both events arrived)
+    const timedOut = sandbox.controls.deliveries().filter((item) => item.url === receiver.url && item.statusCode === null);
+    expect(timedOut).toMatchObject([{ statusCode: null, error: 'no answer within 10 s', dropped: false, gaveUp: false }]);
   });
 
   it('gives up after 24 simulated hours', async () => {
@@ -196,9 +196,17 @@ describe('webhook delivery', () => {
     // A first attempt failed: its retry is scheduled.
     await expect.poll(() => sandbox.controls.deliveries().some((item) => item.statusCode === 500), { timeout: 10_000, interval: 5 }).toBe(true);
     await sandbox.close();
-    // Nothing happens after a close to wait for: the retry it must have cancelled was due one first
-    // backoff (10 s, 500 ms on this clock) after that attempt; twice that covers its request too.
-    await new Promise((resolve) => setTimeout(resolve, 2 * FIRST_RETRY_MS * timeScale));
+
+    // A witness on the same clock, whose first attempts fail after the close: its retries come one
+    // first backoff later, as the closed sandbox's would have, but were scheduled after them (timers
+    // of one duration fire in the order they were set). Once the witness's retries have landed, a
+    // retry the close failed to cancel would have been sent before them.
+    const witnessReceiver = await startReceiver(() => 500);
+    const witness = await startSandbox(witnessReceiver.url, { timeScale });
+    await createPayment(witness);
+    const witnessRetries = () => witness.controls.deliveries().filter((item) => item.attempt === 2).map((item) => item.event);
+    await expect.poll(() => witnessRetries().sort(), { timeout: 10_000, interval: 5 }).toEqual(['payment.approved', 'payment.pending']);
+
     // An attempt already written when the close came may still land; a retry would repeat an event
     // the receiver has: no event arrives twice.
     const ids = receiver.received.map((delivery) => String(delivery.body.id));

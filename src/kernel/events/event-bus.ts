@@ -70,6 +70,8 @@ export class EventBus implements TopicFeed {
   private reading: Promise<void> | undefined;
   /** A wake-up arrived during a read: read again right after it. */
   private again = false;
+  /** The last read left committed events that were not final yet: it reads again shortly, with back-off. */
+  private settling = false;
   private timer: NodeJS.Timeout | undefined;
   private settleDelayMs = SETTLE_RETRY_MIN_MS;
   private reads = 0;
@@ -95,6 +97,14 @@ export class EventBus implements TopicFeed {
   /** Whether the bus reads every wake-up (see the class comment); false while this instance has no subscription. */
   get following(): boolean {
     return this.isFollowing;
+  }
+
+  /**
+   * No read of the log is running, and none is due before the next wake-up or the safety poll
+   * (no committed events wait to become final): what a test waits for before it holds the log.
+   */
+  get idle(): boolean {
+    return this.reading === undefined && !this.settling;
   }
 
   /** A subscription waits for the bus to follow: read the head, then let it join. */
@@ -166,6 +176,8 @@ export class EventBus implements TopicFeed {
       return;
     }
     clearTimeout(this.timer);
+    // The read due shortly, if any, is this one (or none: nobody to publish to).
+    this.settling = false;
     if (!this.pubsub.hasSubscribers(PAYMENT_EVENTS_TOPIC)) {
       // Nobody to publish to: this wake-up is not read, so the cursor may now be behind.
       this.isFollowing = false;
@@ -232,6 +244,7 @@ export class EventBus implements TopicFeed {
       this.logger.error({ err: error, position: String(this.last) }, 'could not read the payment event log; retrying');
       pending = true;
     }
+    this.settling = pending;
     if (pending) {
       this.schedule(this.settleDelayMs);
       this.settleDelayMs = Math.min(this.settleDelayMs * 2, SETTLE_RETRY_MAX_MS);

@@ -106,6 +106,11 @@ export interface DepositGatewaySandboxControls {
   events(apiKey?: string): WebhookEnvelope[];
   /** API requests received under /v1 whose path starts with the prefix (`/payments` or `/v1/payments`). */
   requestCount(pathPrefix?: string, method?: string): number;
+  /**
+   * Those of them the sandbox has processed: answered, or done for a caller that had gone (a held
+   * request counts once its hold is over; one failed by failNext without processing never does).
+   */
+  processedCount(pathPrefix?: string, method?: string): number;
   /** From now on the payment reports this `net` instead of amount minus fee (a provider fault, for tests). */
   misreportNet(reference: string, net: string): void;
   /** The raw bodies of those requests, byte for byte as received, oldest first. */
@@ -176,7 +181,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   for (const account of options.accounts) store.accounts.set(account.apiKey, { ...account });
   const dispatcher = new WebhookDispatcher(clock, (apiKey) => store.accounts.get(apiKey), logger);
   const failures: FailureRule[] = [];
-  const requests: Array<{ method: string; path: string; receivedAt: number; bodyText?: string }> = [];
+  const requests: Array<{ method: string; path: string; receivedAt: number; bodyText?: string; processed?: boolean }> = [];
   const hangTimers = new Set<NodeJS.Timeout>();
 
   function matchingRequests(pathPrefix?: string, method?: string): typeof requests {
@@ -234,6 +239,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
       // Durable before acknowledged: what a create or settle changed is on disk before the answer leaves.
       if (request.method !== 'GET' && !('status' in caller)) state?.save();
       logger?.debug({ method: request.method, path: url.pathname, status: result.status }, 'sandbox api request');
+      entry.processed = true;
       // A caller that gave up (or died) gets no answer; the work above is done all the same.
       if (response.destroyed || response.writableEnded) return;
       sendJson(response, result.status, result.body);
@@ -335,6 +341,9 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     events: (apiKey) => dispatcher.events(apiKey),
     requestCount(pathPrefix, method) {
       return matchingRequests(pathPrefix, method).length;
+    },
+    processedCount(pathPrefix, method) {
+      return matchingRequests(pathPrefix, method).filter((entry) => entry.processed === true).length;
     },
     misreportNet(reference, net) {
       const payment = store.payments.get(reference);
