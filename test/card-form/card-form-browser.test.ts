@@ -87,7 +87,7 @@ describe.skipIf(skipWithoutChromium("the card form's browser tests"))('embedded 
         const frameBox = await iframe.boundingBox();
         const payBox = await pay.boundingBox();
         return frameBox && payBox ? payBox.y + payBox.height <= frameBox.y + frameBox.height && payBox.x + payBox.width <= frameBox.x + frameBox.width : false;
-      }, { timeout: 10_000 })
+      })
       .toBe(true);
     const frameBox = (await iframe.boundingBox())!;
     expect(frameBox.width).toBeLessThanOrEqual(320);

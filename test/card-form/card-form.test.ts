@@ -188,7 +188,7 @@ describe('settleCardDeposit', () => {
       quiet.gateway.sandboxes.depositGateway!.controls.complete(reference, 'declined', { declineReason: 'declined' });
       await quiet.gateway.sandboxes.depositGateway!.controls.idle();
       const read = () => execute(quiet.gateway.graphqlUrl, DepositQuery, { id }, { key: quiet.keys.webCashier });
-      await expect.poll(async () => (await read()).data!.deposit!.status, { timeout: 10_000 }).toBe('DECLINED');
+      await expect.poll(async () => (await read()).data!.deposit!.status).toBe('DECLINED');
       expect((await read()).data!.deposit!.declineReason).toBeNull();
 
       // when: the shopper's return settles it

@@ -62,7 +62,7 @@ describe('typed client operations', () => {
   it('refund a deposit and pay a player out, followed live', async () => {
     const created = await execute(t.gateway.graphqlUrl, CreateDepositDocument, { input: CARD_INPUT }, { key: t.keys.webCashier });
     const depositId = created.data!.createDeposit.deposit!.id;
-    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositDocument, { id: depositId }, { key: t.keys.webCashier })).data!.deposit!.status, { timeout: 15_000 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositDocument, { id: depositId }, { key: t.keys.webCashier })).data!.deposit!.status).toBe('SUCCEEDED');
     const refund = await execute(t.gateway.graphqlUrl, RequestRefundDocument, { input: { depositId, amount: '5.00', reason: 'goodwill' } }, { key: t.keys.admin });
     expect(refund.data!.requestRefund.userErrors).toEqual([]);
     expect(refund.data!.requestRefund.refund).toMatchObject({ amount: { amount: '5.00', currency: 'EUR' }, reason: 'goodwill' });

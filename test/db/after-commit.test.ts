@@ -52,7 +52,7 @@ describe('work after a commit', () => {
       expect(answer).toBe('answered');
       expect(await rows()).toEqual([1]);
       expect(ran).toEqual(['after the failed one']);
-      await expect.poll(() => heard, { timeout: 10_000 }).toContain('committed-1');
+      await expect.poll(() => heard).toContain('committed-1');
       expect(failures()).toContain('fan-out failed after commit 1');
     } finally {
       await unlisten();
@@ -95,7 +95,7 @@ describe.skipIf(!process.env.DATABASE_URL)('wake-ups for the other instances (Po
     await other.query(`LISTEN ${CHANNEL}`);
     try {
       await inTransaction(t.gateway.db.fork(), async (tx) => signalOnCommit(tx, CHANNEL, 'first'));
-      await expect.poll(() => heard, { timeout: 10_000 }).toContain('first');
+      await expect.poll(() => heard).toContain('first');
 
       // when: a transaction signals the channel, and work registered for its commit looks at what
       // this process has written to its sockets by then
@@ -114,7 +114,7 @@ describe.skipIf(!process.env.DATABASE_URL)('wake-ups for the other instances (Po
 
       // then: the wake-up was on its way already, and the other session hears it
       expect(wokenFirst).toBe(true);
-      await expect.poll(() => heard, { timeout: 10_000 }).toContain('ahead-of-the-work');
+      await expect.poll(() => heard).toContain('ahead-of-the-work');
     } finally {
       await other.end();
     }

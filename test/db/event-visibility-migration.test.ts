@@ -35,9 +35,9 @@ describe('Migration20261123110000_event_visibility', () => {
   it("backfills each event's merchant account from its deposit, refund (its deposit's) or payout", async () => {
     // given: a deposit on dg-other with a refund, and a payout on dg-test, with their events
     const depositId = (await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: { ...CARD_INPUT, merchantAccount: 'dg-other' } }, { key: t.keys.webCashier })).data!.createDeposit.deposit!.id;
-    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id: depositId }, { key: t.keys.admin })).data!.deposit!.status, { timeout: 10_000 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id: depositId }, { key: t.keys.admin })).data!.deposit!.status).toBe('SUCCEEDED');
     const refundId = (await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId, amount: '5.00' } }, { key: t.keys.admin })).data!.requestRefund.refund!.id;
-    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id: refundId }, { key: t.keys.admin })).data!.refund!.status, { timeout: 10_000 }).toBe('APPROVED');
+    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id: refundId }, { key: t.keys.admin })).data!.refund!.status).toBe('APPROVED');
     const payoutId = (await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: { ...CHILE_INPUT, merchantAccount: 'dg-test' } }, { key: t.keys.admin })).data!.createPayout.payout!.id;
     await t.gateway.sandboxes.depositGateway!.controls.idle();
     await jobsSettled(t);

@@ -48,8 +48,8 @@ describe('Migration20261124110000_idempotency_columns', () => {
     const second = await createDeposit(subjectLost);
     const [firstId, secondId] = [first.deposit!.id, second.deposit!.id];
     expect(first.deposit!.status).toBe('PENDING');
-    await expect.poll(() => statusOf(firstId), { timeout: 10_000 }).toBe('SUCCEEDED');
-    await expect.poll(() => statusOf(secondId), { timeout: 10_000 }).toBe('SUCCEEDED');
+    await expect.poll(() => statusOf(firstId)).toBe('SUCCEEDED');
+    await expect.poll(() => statusOf(secondId)).toBe('SUCCEEDED');
     await t.gateway.sandboxes.depositGateway!.controls.idle();
     await jobsSettled(t);
 

@@ -92,7 +92,7 @@ describe('hosted checkout', () => {
     const controls = t.gateway.sandboxes.depositGateway!.controls;
     const paymentReference = controls.complete(sessionId, 'approved');
     await expect
-      .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: t.keys.webCashier })).data!.deposit!.status, { timeout: 10_000 })
+      .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: t.keys.webCashier })).data!.deposit!.status)
       .toBe('SUCCEEDED');
 
     // when
@@ -105,7 +105,7 @@ describe('hosted checkout', () => {
     expect(controls.refunds(sessionId)).toEqual([]);
     const refundId = requested.data!.requestRefund.refund!.id;
     await expect
-      .poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id: refundId }, { key: t.keys.admin })).data!.refund!.status, { timeout: 10_000 })
+      .poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id: refundId }, { key: t.keys.admin })).data!.refund!.status)
       .toBe('APPROVED');
     const read = await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: t.keys.webCashier });
     expect(read.data!.deposit!.status).toBe('SUCCEEDED');

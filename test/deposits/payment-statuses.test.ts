@@ -30,10 +30,10 @@ describe('payment statuses without a transition in the spec', () => {
   it('approved_for_payment is AUTHORIZED, and the settlement that follows makes it SUCCEEDED', async () => {
     const { id, reference } = await openDeposit();
     controls().complete(reference, 'approved_for_payment');
-    await expect.poll(async () => (await read(id)).status, { timeout: 10_000, interval: 20 }).toBe('AUTHORIZED');
+    await expect.poll(async () => (await read(id)).status, { interval: 20 }).toBe('AUTHORIZED');
     expect(await read(id)).toMatchObject({ providerStatus: 'approved_for_payment', approvedAt: null });
     controls().complete(reference, 'approved');
-    await expect.poll(async () => (await read(id)).status, { timeout: 10_000, interval: 20 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await read(id)).status, { interval: 20 }).toBe('SUCCEEDED');
   });
 
   it.each([
@@ -43,7 +43,7 @@ describe('payment statuses without a transition in the spec', () => {
   ] as const)('%s is %s, with no payment.declined and no money', async (outcome, status) => {
     const { id, reference } = await openDeposit();
     controls().complete(reference, outcome);
-    await expect.poll(async () => (await read(id)).status, { timeout: 10_000, interval: 20 }).toBe(status);
+    await expect.poll(async () => (await read(id)).status, { interval: 20 }).toBe(status);
     expect(await read(id)).toMatchObject({ providerStatus: outcome, approvedAt: null });
     const events = controls().events().filter((event) => event.data.reference === reference).map((event) => event.event);
     expect(events).toContain(`payment.${outcome}`);

@@ -26,7 +26,7 @@ async function approvedAtTheProviderOnly(amount: string): Promise<{ id: string; 
     expect(created.data!.createDeposit.userErrors).toEqual([]);
     const id = created.data!.createDeposit.deposit!.id;
     const reference = (await readDeposit(t, id)).providerReference!;
-    await expect.poll(() => controls().payment(reference)?.status, { timeout: 10_000, interval: 20 }).toBe('approved');
+    await expect.poll(() => controls().payment(reference)?.status, { interval: 20 }).toBe('approved');
     return { id, reference };
   } finally {
     controls().webhooks({ apiKey: dgKey(), dropNext: 0 });
@@ -46,7 +46,7 @@ describe('provider details of a payment', () => {
     const { id, reference } = await approvedAtTheProviderOnly('31.00');
     await approvedWebhook(id, reference, 60_000);
     const approvedAt = controls().payment(reference)!.approved_at!;
-    await expect.poll(async () => (await read(id)).fee, { timeout: 10_000, interval: 20 }).not.toBeNull();
+    await expect.poll(async () => (await read(id)).fee, { interval: 20 }).not.toBeNull();
     const deposit = await read(id);
     expect(deposit.status).toBe('SUCCEEDED');
     expect(new Date(deposit.approvedAt!).toISOString()).toBe(approvedAt);
@@ -58,7 +58,7 @@ describe('provider details of a payment', () => {
     controls().misreportNet(reference, '39.99');
     await approvedWebhook(id, reference, 0);
 
-    await expect.poll(async () => (await read(id)).events.map((event) => event.type), { timeout: 10_000, interval: 20 }).toContain('deposit.net_mismatch');
+    await expect.poll(async () => (await read(id)).events.map((event) => event.type), { interval: 20 }).toContain('deposit.net_mismatch');
     const deposit = await read(id);
     expect(deposit).toMatchObject({ status: 'SUCCEEDED', fee: { amount: view.fee, currency: 'EUR' }, net: null });
     expect(deposit.events.filter((event) => event.type === 'deposit.net_mismatch')).toHaveLength(1);
@@ -70,7 +70,7 @@ describe('provider details of a payment', () => {
     const { id, reference } = await approvedAtTheProviderOnly('41.00');
     await approvedWebhook(id, reference, 0);
     const view = controls().payment(reference)!;
-    await expect.poll(async () => (await read(id)).net, { timeout: 10_000, interval: 20 }).toEqual({ amount: view.net, currency: 'EUR' });
+    await expect.poll(async () => (await read(id)).net, { interval: 20 }).toEqual({ amount: view.net, currency: 'EUR' });
     expect((await read(id)).events.map((event) => event.type)).not.toContain('deposit.net_mismatch');
   });
 });

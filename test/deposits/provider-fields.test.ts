@@ -122,7 +122,7 @@ describe('hosted checkout', () => {
     expect(bodies('/checkout-sessions').find((body) => body.merchant_reference === id)).toMatchObject({ [HOSTED_CHECKOUT_CURRENCY_FIELD]: 'GBP', amount: '30.00' });
     expect(await (await fetch(created.deposit!.redirectUrl!)).text()).toContain('30.00 GBP');
     await press(created.deposit!.redirectUrl!, 'pay');
-    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data!.deposit!.status, { timeout: 10_000, interval: 20 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data!.deposit!.status, { interval: 20 }).toBe('SUCCEEDED');
     expect((await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data!.deposit!.amount).toEqual({ amount: '30.00', currency: 'GBP' });
   });
 
@@ -164,6 +164,6 @@ describe('LATAM currency override (A30)', () => {
     const id = created.data!.createDeposit.deposit!.id;
     expect(bodies('/payments').find((body) => body.merchant_reference === id)).toMatchObject({ country: 'PERU', currency: 'USD', amount: '50.25' });
     controls().complete((await readDeposit(t, id)).providerReference!, 'approved');
-    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data!.deposit!.status, { timeout: 10_000, interval: 20 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data!.deposit!.status, { interval: 20 }).toBe('SUCCEEDED');
   });
 });

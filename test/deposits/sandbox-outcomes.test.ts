@@ -57,7 +57,7 @@ describe('card decline reasons', () => {
     // code is never in the cashier's answer
     expect(settled.errors).toBeUndefined();
     expect(settled.data!.settleCardDeposit.deposit).toMatchObject({ status: 'DECLINED' });
-    await expect.poll(async () => (await read(id)).declineReason, { timeout: 10_000, interval: 20 }).toBe(reason);
+    await expect.poll(async () => (await read(id)).declineReason, { interval: 20 }).toBe(reason);
     expect(JSON.stringify(settled)).not.toContain(processorCode);
     expect(JSON.stringify(await read(id))).not.toContain(processorCode);
   });
@@ -88,7 +88,7 @@ describe('statuses the payer picks on the sandbox\'s payment page', () => {
     const page = new URL(redirectUrl);
     const answer = await fetch(`${page.origin}${page.pathname}/${action}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
     expect(answer.status).toBe(303);
-    await expect.poll(async () => (await read(id)).status, { timeout: 10_000, interval: 20 }).toBe(status);
+    await expect.poll(async () => (await read(id)).status, { interval: 20 }).toBe(status);
     expect(await read(id)).toMatchObject({ providerStatus, approvedAt: null });
   });
 });
@@ -98,7 +98,7 @@ describe('a refund the provider cancels', () => {
     // Given a succeeded card deposit
     const { id } = await createDeposit({ ...CARD_INPUT, amount: '40.00' });
     controls().complete((await readDeposit(t, id)).providerReference!, 'approved');
-    await expect.poll(async () => (await read(id)).status, { timeout: 10_000, interval: 20 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await read(id)).status, { interval: 20 }).toBe('SUCCEEDED');
 
     // When a refund is requested that the provider cancels (the sandbox's trigger amount)
     const requested = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId: id, amount: '10.31' } }, { key: t.refundsKey });
@@ -108,7 +108,7 @@ describe('a refund the provider cancels', () => {
 
     // Then the refund ends REJECTED, and the deposit keeps its money
     await expect
-      .poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id: refundId }, { key: t.refundsKey })).data!.refund!.status, { timeout: 10_000, interval: 20 })
+      .poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id: refundId }, { key: t.refundsKey })).data!.refund!.status, { interval: 20 })
       .toBe('REJECTED');
     const refund = (await execute(t.gateway.graphqlUrl, RefundQuery, { id: refundId }, { key: t.refundsKey })).data!.refund!;
     expect(refund).toMatchObject({ providerStatus: 'cancelled', deposit: { id, status: 'SUCCEEDED' } });

@@ -69,7 +69,7 @@ export async function subscribed<T>(t: TestGateway, start: () => T): Promise<T> 
   const pubsub = t.gateway.services.pubsub;
   const before = pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC);
   const started = start();
-  await expect.poll(() => pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC), { timeout: 10_000, interval: 10 }).toBeGreaterThan(before);
+  await expect.poll(() => pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC), { interval: 10 }).toBeGreaterThan(before);
   return started;
 }
 

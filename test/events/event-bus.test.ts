@@ -66,7 +66,7 @@ async function publishedFromNow(): Promise<{ seen: EventNotification[]; stop(): 
   const seen: EventNotification[] = [];
   const subscription = t.gateway.services.pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC);
   expect(subscription.attach({ offer: (notification) => void seen.push(notification), end: () => undefined })).toBe(true);
-  await expect.poll(() => subscription.joined, { timeout: 10_000, interval: 5 }).toBe(true);
+  await expect.poll(() => subscription.joined, { interval: 5 }).toBe(true);
   return { seen, stop: () => void subscription.return() };
 }
 
@@ -78,14 +78,14 @@ async function publishedFromNow(): Promise<{ seen: EventNotification[]; stop(): 
 async function laterEventSeen(...seen: EventNotification[][]): Promise<void> {
   const later = await insertDeposit(t);
   await appendEvent(later);
-  for (const list of seen) await expect.poll(() => list.some((n) => n.subjectId === later.id), { timeout: 10_000 }).toBe(true);
+  for (const list of seen) await expect.poll(() => list.some((n) => n.subjectId === later.id)).toBe(true);
 }
 
 /** Once the earlier tests' subscriptions are gone, one commit the bus leaves unread: it no longer follows the log. */
 async function idleBus(deposit: Deposit): Promise<void> {
-  await expect.poll(() => t.gateway.services.pubsub.hasSubscribers(PAYMENT_EVENTS_TOPIC), { timeout: 10_000 }).toBe(false);
+  await expect.poll(() => t.gateway.services.pubsub.hasSubscribers(PAYMENT_EVENTS_TOPIC)).toBe(false);
   await appendEvent(deposit);
-  await expect.poll(() => t.gateway.eventBus.following, { timeout: 10_000 }).toBe(false);
+  await expect.poll(() => t.gateway.eventBus.following).toBe(false);
 }
 
 describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
@@ -102,7 +102,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
 
     // then: one after commit, carrying the snapshot, and no repeat before an event committed after
     // it (the bus publishes in position order: a repeat would come before that one)
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
     await laterEventSeen(live.seen);
     const mine = live.seen.filter((n) => n.subjectId === deposit.id);
     live.stop();
@@ -138,7 +138,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     });
 
     // then: once, after the commit
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
     await laterEventSeen(live.seen);
     live.stop();
     expect(live.seen.filter((n) => n.subjectId === deposit.id)).toHaveLength(1);
@@ -167,7 +167,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     await em.flush();
     const live = await collectNotifications(t.gateway.services.pubsub);
     await appendEvent(deposit);
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
     live.stop();
     expect(live.seen.find((n) => n.subjectId === deposit.id)!.snapshot).toMatchObject({ id: deposit.id, redirectUrl: loaded.redirectUrl });
   });
@@ -230,7 +230,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
       await appendEvent(deposit);
       await appendEvent(deposit);
       // The bus has been woken by both commits (PGlite wakes it after its after-commit statement) ...
-      await expect.poll(() => wakeUps, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(2);
+      await expect.poll(() => wakeUps, { interval: 5 }).toBeGreaterThanOrEqual(2);
       // ... and a read it started then would have been sent before a statement sent now is answered.
       events = await eventsOf(t, deposit.id);
     } finally {
@@ -279,7 +279,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
       await Promise.all(writers);
     }
     const last = writes.map((write) => BigInt(write.position)).reduce((a, b) => (a > b ? a : b));
-    await expect.poll(() => live.seen.some((n) => BigInt(n.position) === last), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => live.seen.some((n) => BigInt(n.position) === last)).toBe(true);
     // Published in position order: once an event committed after every write is out, whatever the
     // bus was still to publish of the writes (a repeat, one out of order) has come before it.
     await laterEventSeen(live.seen);
@@ -298,7 +298,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     await t.gateway.db.fork().execute('select pg_notify(?, ?)', [PAYMENT_EVENTS_CHANNEL, '{"not":"an event"}']);
     const deposit = await insertDeposit(t);
     await appendEvent(deposit);
-    await expect.poll(() => live.seen.some((n) => n.subjectId === deposit.id), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => live.seen.some((n) => n.subjectId === deposit.id)).toBe(true);
     live.stop();
     expect(live.seen.every((n) => typeof n.position === 'string' && typeof n.id === 'string')).toBe(true);
     expect(live.seen.some((n) => 'not' in n)).toBe(false);
@@ -379,8 +379,8 @@ describe.skipIf(!process.env.DATABASE_URL)('two gateway instances on one databas
     // then
     expect(outcomes).toEqual(['applied', 'duplicate', 'duplicate']);
     // (An event is published once final: a write transaction elsewhere on the server can hold it back a while.)
-    await expect.poll(() => onB.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
-    await expect.poll(() => onA.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => onB.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
+    await expect.poll(() => onA.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
     // A repeat would come before an event committed after it, on each instance (published in position order).
     await laterEventSeen(onA.seen, onB.seen);
     onA.stop();
@@ -405,7 +405,7 @@ describe.skipIf(!process.env.DATABASE_URL)('an event this instance commits', () 
     await admin.connect();
     try {
       // (the bus's own word that its read is over, and that none is due before the safety poll)
-      await expect.poll(() => t.gateway.eventBus.idle, { timeout: 10_000, interval: 5 }).toBe(true);
+      await expect.poll(() => t.gateway.eventBus.idle, { interval: 5 }).toBe(true);
       // and a session holding the marks' table: every read of the log, which writes a mark first, waits
       await admin.query('begin');
       await admin.query('lock table payment_event_horizon in exclusive mode');
@@ -414,7 +414,7 @@ describe.skipIf(!process.env.DATABASE_URL)('an event this instance commits', () 
       expect((await sendWebhook(t, JSON.stringify(paymentEnvelope(deposit, 'approved')))).body.outcome).toBe('applied');
 
       // then: published from the transition's own statement, with no read of the log
-      await expect.poll(() => live.seen.some((n) => n.subjectId === deposit.id && n.toStatus === 'SUCCEEDED'), { timeout: 5_000 }).toBe(true);
+      await expect.poll(() => live.seen.some((n) => n.subjectId === deposit.id && n.toStatus === 'SUCCEEDED')).toBe(true);
     } finally {
       await admin.query('rollback');
       await admin.end();
@@ -486,7 +486,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and come
       await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
       try {
         await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND query ILIKE 'LISTEN %'", [database]);
-        await expect.poll(() => listenBackends(admin, database), { timeout: 10_000 }).toEqual([]);
+        await expect.poll(() => listenBackends(admin, database)).toEqual([]);
         expect((await sendWebhook(t, paymentEnvelope(gap1, 'approved'))).body.outcome).toBe('applied');
         expect((await sendWebhook(t, paymentEnvelope(gap2, 'declined'))).body.outcome).toBe('applied');
         expect((await sendWebhook(t, paymentEnvelope(gap3, 'approved'))).body.outcome).toBe('applied');
@@ -494,7 +494,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the LISTEN connection drops and come
         await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
       }
       // ... then it comes back, and one more change commits
-      await expect.poll(() => listenBackends(admin, database), { timeout: 20_000, interval: 100 }).toHaveLength(1);
+      await expect.poll(() => listenBackends(admin, database), { interval: 100 }).toHaveLength(1);
       expect((await sendWebhook(t, paymentEnvelope(after, 'approved'))).body.outcome).toBe('applied');
 
       // then: every change reached the subscriber once, in the order it was committed; the last
@@ -543,7 +543,7 @@ describe.skipIf(!process.env.DATABASE_URL)("the event bus's own session is cut",
       await expect.poll(async () => {
         const now = await busSessions();
         return now.length === 1 && now[0] !== before;
-      }, { timeout: 10_000 }).toBe(true);
+      }).toBe(true);
       // A repeat would be published before a change committed after it (position order): once a
       // later change has arrived, every repeat would have too.
       expect((await sendWebhook(t, paymentEnvelope(after, 'approved'))).body.outcome).toBe('applied');

@@ -45,7 +45,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a transaction left open in the gatew
       expect(created.data!.createDeposit.userErrors).toEqual([]);
 
       // then: readiness reports the stall past EVENT_LOG_STALLED_AFTER_MS, and stays ready
-      await expect.poll(async () => (await readiness()).body.eventLog.status, { timeout: 10_000 }).toBe('stalled');
+      await expect.poll(async () => (await readiness()).body.eventLog.status).toBe('stalled');
       const stalled = await readiness();
       expect(stalled.httpStatus).toBe(200);
       expect(stalled.body.status).toBe('ready');
@@ -61,7 +61,7 @@ describe.skipIf(!process.env.DATABASE_URL)("a transaction left open in the gatew
       // then: every committed event becomes final, and both say so
       // (read together: the deposit's later changes, its fee and net, may still be committing)
       await expect
-        .poll(async () => ({ readiness: (await readiness()).body.eventLog, seconds: await metric(t, UNFINAL_SECONDS), positions: await metric(t, UNFINAL_POSITIONS) }), { timeout: 10_000 })
+        .poll(async () => ({ readiness: (await readiness()).body.eventLog, seconds: await metric(t, UNFINAL_SECONDS), positions: await metric(t, UNFINAL_POSITIONS) }))
         .toEqual({ readiness: { status: 'current', unfinalSeconds: 0, unfinalPositions: 0 }, seconds: 0, positions: 0 });
     } finally {
       await session.query('rollback').catch(() => undefined);

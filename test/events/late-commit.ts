@@ -61,9 +61,9 @@ export async function lateCommitIsNeverSkipped(t: TestGateway & { database: Test
     });
     try {
       t.gateway.eventBus.wake();
-      await expect.poll(() => busReads.length, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => busReads.length, { interval: 5 }).toBeGreaterThanOrEqual(1);
       t.gateway.eventBus.wake();
-      await expect.poll(() => busReads.length, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(2);
+      await expect.poll(() => busReads.length, { interval: 5 }).toBeGreaterThanOrEqual(2);
     } finally {
       unwatch();
     }
@@ -80,9 +80,9 @@ export async function lateCommitIsNeverSkipped(t: TestGateway & { database: Test
 
     // then: both, in position order, for the pager and for the live subscriber
     await expect
-      .poll(async () => (await events.page(t.gateway.db.fork(), { after: cursor, limit: 10 })).map((event) => event.subjectId), { timeout: 10_000 })
+      .poll(async () => (await events.page(t.gateway.db.fork(), { after: cursor, limit: 10 })).map((event) => event.subjectId))
       .toEqual([b.id, a.id]);
-    await expect.poll(() => live.seen.filter((event) => event.subjectId === a.id || event.subjectId === b.id).map((event) => event.subjectId), { timeout: 10_000 }).toEqual([b.id, a.id]);
+    await expect.poll(() => live.seen.filter((event) => event.subjectId === a.id || event.subjectId === b.id).map((event) => event.subjectId)).toEqual([b.id, a.id]);
     await options.afterward?.();
   } finally {
     live.stop();

@@ -50,7 +50,7 @@ describe.skipIf(skipWithoutChromium("the example cashier's browser tests"))('exa
     const frames: string[] = [];
     page.on('websocket', (socket) => socket.on('framereceived', (frame) => frames.push(String(frame.payload))));
     await page.goto(`${t.gateway.url}/examples/cashier`);
-    await expect.poll(() => page.textContent('#viewer'), { timeout: 10_000 }).toContain('web-cashier (demo)');
+    await expect.poll(() => page.textContent('#viewer')).toContain('web-cashier (demo)');
     return { page, frames };
   }
 
@@ -61,7 +61,7 @@ describe.skipIf(skipWithoutChromium("the example cashier's browser tests"))('exa
     await page.selectOption('#rail', rail);
     await page.click('#create');
     await page.waitForSelector('#deposit:not([hidden])', { timeout: 15_000 });
-    await expect.poll(() => pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC), { timeout: 10_000, interval: 20 }).toBeGreaterThan(before);
+    await expect.poll(() => pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC), { interval: 20 }).toBeGreaterThan(before);
     return (await page.textContent('#deposit-id'))!;
   }
 

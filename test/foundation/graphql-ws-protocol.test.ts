@@ -70,11 +70,11 @@ describe('graphql-transport-ws protocol', () => {
 
     const stream = randomUUID();
     raw.send({ id: stream, type: 'subscribe', payload: { query: STREAM } });
-    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(1);
+    await expect.poll(subscribers, { interval: 10 }).toBe(1);
     raw.send({ id: stream, type: 'subscribe', payload: { query: STREAM } });
     expect((await raw.closed).code).toBe(4409);
     // and the closed socket's subscription left the topic
-    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(0);
+    await expect.poll(subscribers, { interval: 10 }).toBe(0);
   });
 
   it('refuses an invalid operation with an error message, and a subscription its root field refuses with next (errors) then complete', async () => {
@@ -122,15 +122,15 @@ describe('graphql-transport-ws protocol', () => {
     const raw = await acknowledged(t.keys.admin);
     const ids = [randomUUID(), randomUUID(), randomUUID()];
     for (const id of ids) raw.send({ id, type: 'subscribe', payload: { query: STREAM } });
-    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 3);
+    await expect.poll(subscribers, { interval: 10 }).toBe(before + 3);
 
     raw.send({ id: ids[0], type: 'complete' });
-    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 2);
+    await expect.poll(subscribers, { interval: 10 }).toBe(before + 2);
     // completed by the client: no complete frame back
     expect(raw.messages.filter((message) => message.id === ids[0])).toEqual([]);
 
     raw.socket.terminate();
-    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before);
+    await expect.poll(subscribers, { interval: 10 }).toBe(before);
   });
 
   it('lets a completed id run again, and refuses with 4409 any running id, not only the first', async () => {
@@ -139,16 +139,16 @@ describe('graphql-transport-ws protocol', () => {
     const [first, second] = [randomUUID(), randomUUID()];
     raw.send({ id: first, type: 'subscribe', payload: { query: STREAM } });
     raw.send({ id: second, type: 'subscribe', payload: { query: STREAM } });
-    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 2);
+    await expect.poll(subscribers, { interval: 10 }).toBe(before + 2);
 
     raw.send({ id: first, type: 'complete' });
-    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 1);
+    await expect.poll(subscribers, { interval: 10 }).toBe(before + 1);
     raw.send({ id: first, type: 'subscribe', payload: { query: STREAM } });
-    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before + 2);
+    await expect.poll(subscribers, { interval: 10 }).toBe(before + 2);
 
     raw.send({ id: second, type: 'subscribe', payload: { query: STREAM } });
     expect((await raw.closed).code).toBe(4409);
-    await expect.poll(subscribers, { timeout: 10_000, interval: 10 }).toBe(before);
+    await expect.poll(subscribers, { interval: 10 }).toBe(before);
   });
 });
 
@@ -160,7 +160,7 @@ describe('graphql-ws at shutdown', () => {
       const ownSubscribers = () => own.gateway.services.pubsub.subscriberCount(PAYMENT_EVENTS_TOPIC);
       const subscribed = await acknowledgedSocket(own.gateway.wsUrl, own.keys.admin);
       subscribed.send({ id: randomUUID(), type: 'subscribe', payload: { query: STREAM } });
-      await expect.poll(ownSubscribers, { timeout: 10_000, interval: 10 }).toBe(1);
+      await expect.poll(ownSubscribers, { interval: 10 }).toBe(1);
       const waiting = await rawWs(own.gateway.wsUrl);
 
       closing = own.close();

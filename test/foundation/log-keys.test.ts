@@ -80,13 +80,13 @@ describe('log lines', () => {
     const refunded = await execute(url, RequestRefundMutation, { input: { depositId, amount: '5.00' } }, { key: refundsKey });
     expect(refunded.errors).toBeUndefined();
     const refundId = refunded.data!.requestRefund.refund!.id;
-    await expect.poll(async () => (await execute(url, RefundQuery, { id: refundId }, { key: refundsKey })).data?.refund?.status, { timeout: 10_000, interval: 20 }).toBe('APPROVED');
+    await expect.poll(async () => (await execute(url, RefundQuery, { id: refundId }, { key: refundsKey })).data?.refund?.status, { interval: 20 }).toBe('APPROVED');
 
     // A payout, paid by webhook.
     const payout = await execute(url, CreatePayoutMutation, { input: CHILE_INPUT }, { key: payoutsKey });
     expect(payout.errors).toBeUndefined();
     const payoutId = payout.data!.createPayout.payout!.id;
-    await expect.poll(async () => (await execute(url, PayoutQuery, { id: payoutId }, { key: payoutsKey })).data?.payout?.status, { timeout: 10_000, interval: 20 }).toBe('PAID');
+    await expect.poll(async () => (await execute(url, PayoutQuery, { id: payoutId }, { key: payoutsKey })).data?.payout?.status, { interval: 20 }).toBe('PAID');
 
     // A Thai QR code, paid through the QR sandbox, which delivers its webhook.
     const payer = { name: 'Somchai Jaidee', bankName: 'Kasikornbank', bankAccount: '1234567890' };
@@ -94,7 +94,7 @@ describe('log lines', () => {
     expect(qr.errors).toBeUndefined();
     const qrId = qr.data!.createQrCode.deposit!.id;
     expect((await execute(url, SimulateQrPaymentMutation, { input: { depositId: qrId, outcome: 'SUCCEEDED' } }, { key: t.keys.admin })).errors).toBeUndefined();
-    await expect.poll(async () => (await execute(url, DepositQuery, { id: qrId }, { key: t.keys.webCashier })).data?.deposit?.status, { timeout: 10_000, interval: 20 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await execute(url, DepositQuery, { id: qrId }, { key: t.keys.webCashier })).data?.deposit?.status, { interval: 20 }).toBe('SUCCEEDED');
 
     // A webhook whose signature does not verify, and one for an account that does not exist.
     for (const account of ['dg-test', 'no-such-account']) {

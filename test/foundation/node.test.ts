@@ -18,7 +18,7 @@ const node = async (id: string, key: string) =>
 describe('node(id)', () => {
   it('finds deposits, refunds and payouts for those who may see them', async () => {
     const deposit = (await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier })).data!.createDeposit.deposit!.id;
-    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit }, { key: t.keys.webCashier })).data!.deposit!.status, { timeout: 15_000 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit }, { key: t.keys.webCashier })).data!.deposit!.status).toBe('SUCCEEDED');
     const refund = (
       await postRaw(t.gateway.graphqlUrl, { query: `mutation { requestRefund(input: { depositId: "${deposit}", amount: "5.00" }) { refund { id } userErrors { code } } }` }, t.keys.admin)
     ).body.data.requestRefund.refund.id as string;

@@ -253,7 +253,7 @@ describe('a trusted-documents-only client', () => {
       // then: the second one refuses full documents once the change's notification arrives (its
       // key cache would otherwise keep the old rule for 30 s)
       await expect
-        .poll(async () => (await execute(other.gateway.graphqlUrl, CashierContextDocument, {}, { key: cashier.key })).errors?.[0]?.extensions?.code, { timeout: 10_000, interval: 50 })
+        .poll(async () => (await execute(other.gateway.graphqlUrl, CashierContextDocument, {}, { key: cashier.key })).errors?.[0]?.extensions?.code, { interval: 50 })
         .toBe('PERSISTED_DOCUMENT_REQUIRED');
     } finally {
       await other.close();

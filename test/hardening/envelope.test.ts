@@ -31,7 +31,7 @@ async function logsDuring<T>(run: () => Promise<T>, done: (lines: Logged[]) => b
   const from = t.logs.length;
   const result = await run();
   const lines = () => t.logs.slice(from).map((line) => JSON.parse(line) as Logged);
-  await expect.poll(() => done(lines()), { timeout: 5_000, interval: 10 }).toBe(true);
+  await expect.poll(() => done(lines()), { interval: 10 }).toBe(true);
   return { result, lines: lines() };
 }
 

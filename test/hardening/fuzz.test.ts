@@ -384,7 +384,7 @@ async function sendWsEnvelope(one: WsEnvelopeCase): Promise<Answer> {
   socket.on('close', (code) => (closedWith = code));
   socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${t.keys[one.key]}` } })));
   const started = () => t.logs.slice(logsFrom).some((line) => line.includes(id));
-  await expect.poll(() => answer !== undefined || closedWith !== undefined || started(), { timeout: 10_000, interval: 5 }).toBe(true);
+  await expect.poll(() => answer !== undefined || closedWith !== undefined || started(), { interval: 5 }).toBe(true);
   socket.close();
   const errors = answer?.type === 'error' ? (answer.payload as Array<{ extensions?: { code?: string } }>) : answer?.type === 'next' ? ((answer.payload as { errors?: Array<{ extensions?: { code?: string } }> }).errors ?? []) : [];
   // The server's own failures (4500, 1011) count as a 5xx; the protocol's refusals (4400 and the like) as a 400.

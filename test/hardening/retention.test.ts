@@ -167,7 +167,7 @@ describe('webhook bodies lose their personal data after their window', () => {
     const created = await createDeposit(CARD_INPUT);
     const id = created.deposit!.id;
     await expect
-      .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.admin })).data?.deposit?.fee?.amount ?? null, { timeout: 10_000, interval: 25 })
+      .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.admin })).data?.deposit?.fee?.amount ?? null, { interval: 25 })
       .not.toBeNull();
     await sandbox().idle();
     await t.gateway.services.jobs.runUntilIdle(['deposit.fetch_details']);
@@ -266,12 +266,12 @@ describe('webhook bodies lose their personal data after their window', () => {
       expect((await sendWebhook(own, envelope, { secrets: [accountSecrets(own)[0]!] })).status).toBe(200);
       ownClock.advance(31 * DAY);
       await expect
-        .poll(async () => (await own.gateway.db.fork().findOneOrFail(WebhookDelivery, { eventId: envelope.id })).rawBody, { timeout: 10_000, interval: 50 })
+        .poll(async () => (await own.gateway.db.fork().findOneOrFail(WebhookDelivery, { eventId: envelope.id })).rawBody, { interval: 50 })
         .toBe('');
       // erased by the retention job, which ran on its own, and counted once its sweep was over
       // (the body is erased in a batch of its own before the sweep ends)
-      await expect.poll(() => metric(own, /^gateway_retention_removed_total\{data="webhook_bodies"\} (\d+)/m), { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(1);
-      await expect.poll(() => metric(own, /^gateway_jobs_total\{kind="retention\.sweep",outcome="succeeded"\} (\d+)/m), { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => metric(own, /^gateway_retention_removed_total\{data="webhook_bodies"\} (\d+)/m), { interval: 50 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => metric(own, /^gateway_jobs_total\{kind="retention\.sweep",outcome="succeeded"\} (\d+)/m), { interval: 50 }).toBeGreaterThanOrEqual(1);
     } finally {
       await own.close();
     }

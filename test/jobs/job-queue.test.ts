@@ -125,7 +125,7 @@ describe('the job queue', () => {
 
     // when / then: B takes it only once the lease has run out
     expect(await b.runDue()).toBe(0);
-    await expect.poll(() => b.runDue(), { timeout: 10_000, interval: 50 }).toBe(1);
+    await expect.poll(() => b.runDue(), { interval: 50 }).toBe(1);
     expect(await rows('lease')).toEqual([{ status: 'succeeded', attempts: 2 }]);
 
     // A's late failure changes nothing: the job is B's now.
@@ -171,7 +171,7 @@ describe('the job queue', () => {
     await enqueue(a, 'late-own-completion');
     const running = a.runDue();
     await hung.entered;
-    await expect.poll(() => b.runDue(), { timeout: 10_000, interval: 50 }).toBe(1);
+    await expect.poll(() => b.runDue(), { interval: 50 }).toBe(1);
     const asBLeftIt = await fullRows('late-own-completion');
     const sentLate = await completionsDuring(async () => {
       hung.open();
@@ -200,7 +200,7 @@ describe('the job queue', () => {
     try {
       // The pass a start runs at once (work left by a stopped instance) is over before anything is enqueued.
       await jobs.start();
-      await expect.poll(() => claims.length, { timeout: 10_000 }).toBe(1);
+      await expect.poll(() => claims.length).toBe(1);
       claims.length = 0;
 
       // Nothing else wakes this worker (its poll is a minute away): only the commits' wake-up.
@@ -209,7 +209,7 @@ describe('the job queue', () => {
       await enqueue(jobs, 'woken-2');
       await enqueue(jobs, 'woken-3');
 
-      await expect.poll(() => ran.length, { timeout: 10_000 }).toBe(3);
+      await expect.poll(() => ran.length).toBe(3);
       expect(ran.sort()).toEqual(['woken-1', 'woken-2', 'woken-3']);
       // One claim took all three, and it waited out the delay from the first commit's wake-up:
       // however busy the machine, a claim can only come later than that, never sooner. (The
@@ -277,14 +277,14 @@ describe('the job queue', () => {
 
     // when: it comes due and an instance runs it, it has enqueued the next one, which waits
     // (Jobs of other kinds left by earlier tests may be due too: what counts is what ran.)
-    await expect.poll(async () => (await a.runDue(), ran.length), { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => (await a.runDue(), ran.length), { interval: 20 }).toBeGreaterThanOrEqual(1);
     expect(await waiting()).toHaveLength(1);
     expect(new Set((await statuses()).slice(0, -1))).toEqual(new Set(['succeeded']));
 
     // when: an occurrence fails, it is not retried: the next one, already waiting, does its work
     failing = true;
     const before = ran.length;
-    await expect.poll(async () => (await b.runDue(), ran.length), { timeout: 10_000, interval: 20 }).toBeGreaterThan(before);
+    await expect.poll(async () => (await b.runDue(), ran.length), { interval: 20 }).toBeGreaterThan(before);
     failing = false;
     expect((await statuses()).at(-2)).toBe('superseded');
     expect(await waiting()).toHaveLength(1);
@@ -294,7 +294,7 @@ describe('the job queue', () => {
     expect(await waiting()).toEqual([]);
 
     // then: a worker that runs the kind enqueues the next one within an interval, and one only
-    await expect.poll(async () => (await Promise.all([a.runDue(), b.runDue()]), (await waiting()).length), { timeout: 10_000, interval: 20 }).toBe(1);
+    await expect.poll(async () => (await Promise.all([a.runDue(), b.runDue()]), (await waiting()).length), { interval: 20 }).toBe(1);
     expect(new Set(await statuses())).toEqual(new Set(['succeeded', 'superseded', 'pending']));
     expect(new Set(ran)).toEqual(new Set(['tick']));
   });

@@ -55,7 +55,7 @@ describe('what an endpoint is sent', () => {
     const endpoint = await createEndpoint(t, hooks, clientId(t, 'web-cashier'));
     const depositId = await cardDeposit(t, t.keys.webCashier);
     // The cashier's own catch-up log says what it should be sent.
-    await expect.poll(async () => (await depositEvents(t.keys.webCashier, depositId)).map((edge) => edge.node.type), { timeout: 10_000 }).toContain('deposit.status_changed');
+    await expect.poll(async () => (await depositEvents(t.keys.webCashier, depositId)).map((edge) => edge.node.type)).toContain('deposit.status_changed');
     // Every event of the deposit arrives, in log order (its fee and net may still be on their way: compare again until both agree).
     let events: string[] = [];
     const arrived = () => hooks.delivered.filter((item) => item.data.id === depositId).map((item) => item.id);
@@ -63,7 +63,7 @@ describe('what an endpoint is sent', () => {
       .poll(async () => {
         events = (await depositEvents(t.keys.webCashier, depositId)).map((edge) => edge.node.id);
         return JSON.stringify(arrived()) === JSON.stringify(events);
-      }, { timeout: 10_000 })
+      })
       .toBe(true);
     expect(arrived()).toEqual(events);
     const received = hooks.delivered.filter((item) => item.data.id === depositId);
@@ -77,7 +77,7 @@ describe('what an endpoint is sent', () => {
     expect(received.at(-1)!.data.status).toBe('SUCCEEDED');
     // Admins read each delivery and its one attempt (recorded once the receiver's answer is in).
     await expect
-      .poll(async () => (await deliveries(t, endpoint.id, { subjectId: depositId })).map((delivery) => [delivery.state, delivery.attempts.map((attempt) => attempt.httpStatus)]), { timeout: 10_000 })
+      .poll(async () => (await deliveries(t, endpoint.id, { subjectId: depositId })).map((delivery) => [delivery.state, delivery.attempts.map((attempt) => attempt.httpStatus)]))
       .toEqual(events.map(() => ['DELIVERED', [200]]));
   });
 
@@ -88,11 +88,11 @@ describe('what an endpoint is sent', () => {
     await createEndpoint(t, filtered, clientId(t, 'web-cashier'), ['deposit.created']);
     const mine = await cardDeposit(t, t.keys.webCashier);
     const theirs = await cardDeposit(t, t.keys.mobileCashier);
-    await expect.poll(() => typesOf(web, mine), { timeout: 10_000 }).toContain('deposit.status_changed');
-    await expect.poll(() => typesOf(filtered, mine), { timeout: 10_000 }).toEqual(['deposit.created']);
+    await expect.poll(() => typesOf(web, mine)).toContain('deposit.status_changed');
+    await expect.poll(() => typesOf(filtered, mine)).toEqual(['deposit.created']);
     // Everything after the mobile cashier's deposit has been fanned out: none of it is here.
     const later = await cardDeposit(t, t.keys.webCashier);
-    await expect.poll(() => typesOf(web, later), { timeout: 10_000 }).toContain('deposit.created');
+    await expect.poll(() => typesOf(web, later)).toContain('deposit.created');
     expect(typesOf(web, theirs)).toEqual([]);
     expect(typesOf(filtered, theirs)).toEqual([]);
     expect(filtered.delivered.every((item) => item.type === 'deposit.created')).toBe(true);
@@ -106,7 +106,7 @@ describe('a receiver that is down', () => {
     const endpoint = await createEndpoint(t, hooks, clientId(t, 'web-cashier'));
     const ids = [await cardDeposit(t, t.keys.webCashier, '11.00'), await cardDeposit(t, t.keys.webCashier, '12.00')];
     // Every lane has tried and failed at least once.
-    await expect.poll(async () => (await deliveries(t, endpoint.id)).filter((delivery) => delivery.attemptCount > 0).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => (await deliveries(t, endpoint.id)).filter((delivery) => delivery.attemptCount > 0).length).toBeGreaterThanOrEqual(2);
     expect(hooks.delivered).toEqual([]);
     const failed = (await deliveries(t, endpoint.id)).find((delivery) => delivery.attemptCount > 0)!;
     expect(failed).toMatchObject({ state: 'PENDING' });
@@ -114,7 +114,7 @@ describe('a receiver that is down', () => {
     // When the receiver is back an hour later
     hooks.answer = () => 200;
     clock.advance(HOUR);
-    for (const id of ids) await expect.poll(() => typesOf(hooks, id), { timeout: 10_000 }).toContain('deposit.status_changed');
+    for (const id of ids) await expect.poll(() => typesOf(hooks, id)).toContain('deposit.status_changed');
     for (const id of ids) {
       let events: string[] = [];
       const arrived = () => hooks.delivered.filter((item) => item.data.id === id).map((item) => item.id);
@@ -122,7 +122,7 @@ describe('a receiver that is down', () => {
         .poll(async () => {
           events = (await depositEvents(t.keys.webCashier, id)).map((edge) => edge.node.id);
           return JSON.stringify(arrived()) === JSON.stringify(events);
-        }, { timeout: 10_000 })
+        })
         .toBe(true);
       // In log order per subject, each once.
       expect(arrived()).toEqual(events);
@@ -137,10 +137,10 @@ describe('a receiver that is down', () => {
     hooks.answer = (received) => (received.data.id === stuck ? 500 : 200);
     stuck = await cardDeposit(t, t.keys.webCashier, '13.00');
     const other = await cardDeposit(t, t.keys.webCashier, '14.00');
-    await expect.poll(() => typesOf(hooks, other), { timeout: 10_000 }).toContain('deposit.status_changed');
+    await expect.poll(() => typesOf(hooks, other)).toContain('deposit.status_changed');
     expect(typesOf(hooks, stuck)).toEqual([]);
     // The stuck lane's head waits for its back-off; the rest of its lane waits behind it.
-    await expect.poll(async () => (await deliveries(t, endpoint.id, { subjectId: stuck })).some((delivery) => delivery.attemptCount > 0), { timeout: 10_000 }).toBe(true);
+    await expect.poll(async () => (await deliveries(t, endpoint.id, { subjectId: stuck })).some((delivery) => delivery.attemptCount > 0)).toBe(true);
     const lane = await deliveries(t, endpoint.id, { subjectId: stuck });
     expect(lane.every((delivery) => delivery.state === 'PENDING')).toBe(true);
     expect(lane.filter((delivery) => delivery.attemptCount > 0)).toHaveLength(1);
@@ -151,9 +151,9 @@ describe('a receiver that is down', () => {
     hooks.answer = () => 500;
     const endpoint = await createEndpoint(t, hooks, clientId(t, 'web-cashier'), ['deposit.created']);
     const depositId = await cardDeposit(t, t.keys.webCashier, '15.00');
-    await expect.poll(async () => (await deliveries(t, endpoint.id))[0]?.attemptCount ?? 0, { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => (await deliveries(t, endpoint.id))[0]?.attemptCount ?? 0).toBeGreaterThanOrEqual(1);
     clock.advance(3 * DAY + HOUR);
-    await expect.poll(async () => (await deliveries(t, endpoint.id))[0]?.state, { timeout: 10_000 }).toBe('FAILED');
+    await expect.poll(async () => (await deliveries(t, endpoint.id))[0]?.state).toBe('FAILED');
     const admin = await execute(t.gateway.graphqlUrl, EventsQuery, {}, { key: t.keys.admin });
     const failing = admin.data!.events.edges.filter((edge) => edge.node.type === 'notification_endpoint.failing' && edge.node.subjectId === endpoint.id);
     expect(failing).toHaveLength(1);
@@ -167,8 +167,8 @@ describe('a receiver that is down', () => {
     const failed = (await deliveries(t, endpoint.id))[0]!;
     const redelivered = await execute(t.gateway.graphqlUrl, RedeliverMutation, { deliveryId: failed.id }, { key: t.keys.admin });
     expect(redelivered.data!.redeliverNotification).toMatchObject({ delivery: { id: failed.id, state: 'PENDING' }, userErrors: [] });
-    await expect.poll(() => typesOf(hooks, depositId), { timeout: 10_000 }).toEqual(['deposit.created']);
-    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, graphql(`query HealedEndpoints { notificationEndpoints { id state } }`), {}, { key: t.keys.admin })).data!.notificationEndpoints.find((item) => item.id === endpoint.id)!.state, { timeout: 10_000 }).toBe('HEALTHY');
+    await expect.poll(() => typesOf(hooks, depositId)).toEqual(['deposit.created']);
+    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, graphql(`query HealedEndpoints { notificationEndpoints { id state } }`), {}, { key: t.keys.admin })).data!.notificationEndpoints.find((item) => item.id === endpoint.id)!.state).toBe('HEALTHY');
   });
 });
 
@@ -179,12 +179,12 @@ describe('redelivery and replay', () => {
     const first = await cardDeposit(t, t.keys.webCashier, '16.00');
     const second = await cardDeposit(t, t.keys.webCashier, '17.00');
     // Two subjects, two lanes: neither waits for the other, so wait for both.
-    await expect.poll(() => [typesOf(hooks, first), typesOf(hooks, second)], { timeout: 10_000 }).toEqual([['deposit.created'], ['deposit.created']]);
+    await expect.poll(() => [typesOf(hooks, first), typesOf(hooks, second)]).toEqual([['deposit.created'], ['deposit.created']]);
     const created = hooks.delivered.find((item) => item.data.id === first)!;
     // Redeliver by event and endpoint
     const again = await execute(t.gateway.graphqlUrl, RedeliverMutation, { eventId: created.id, endpointId: endpoint.id }, { key: t.keys.admin });
     expect(again.data!.redeliverNotification.userErrors).toEqual([]);
-    await expect.poll(() => typesOf(hooks, first), { timeout: 10_000 }).toEqual(['deposit.created', 'deposit.created']);
+    await expect.poll(() => typesOf(hooks, first)).toEqual(['deposit.created', 'deposit.created']);
     const copies = hooks.delivered.filter((item) => item.data.id === first);
     expect(copies[1]!.id).toBe(copies[0]!.id);
     expect(copies[1]!.body).toBe(copies[0]!.body);
@@ -200,7 +200,7 @@ describe('redelivery and replay', () => {
     const replay = await execute(t.gateway.graphqlUrl, ReplayMutation, { endpointId: endpoint.id, after: cursor }, { key: t.keys.admin });
     expect(replay.data!.replayNotificationEndpoint.userErrors).toEqual([]);
     await expect
-      .poll(() => [typesOf(hooks, first), typesOf(hooks, second)], { timeout: 10_000 })
+      .poll(() => [typesOf(hooks, first), typesOf(hooks, second)])
       .toEqual([['deposit.created', 'deposit.created', 'deposit.created'], ['deposit.created', 'deposit.created']]);
     expect(typesOf(hooks, theirs)).toEqual([]);
   });

@@ -98,7 +98,7 @@ describe('changing an endpoint', () => {
     // Enabled again: from the log's current end.
     await execute(t.gateway.graphqlUrl, UpdateMutation, { input: { id: endpoint.id, enabled: true } }, { key: t.keys.admin });
     const heard = await cardDeposit(t, t.keys.webCashier);
-    await expect.poll(() => typesOf(hooks, heard), { timeout: 10_000 }).toEqual(['deposit.created']);
+    await expect.poll(() => typesOf(hooks, heard)).toEqual(['deposit.created']);
     expect(typesOf(hooks, quiet)).toEqual([]);
     const deleted = await execute(t.gateway.graphqlUrl, DeleteMutation, { id: endpoint.id }, { key: t.keys.admin });
     expect(deleted.data!.deleteNotificationEndpoint).toMatchObject({ endpoint: { id: endpoint.id }, userErrors: [] });
@@ -128,12 +128,12 @@ describe('rotating the secret', () => {
     expect(payload.endpoint!.previousSecretExpiresAt).not.toBeNull();
     hooks.secrets.push(payload.secret!);
     const during = await cardDeposit(t, t.keys.webCashier);
-    await expect.poll(() => typesOf(hooks, during), { timeout: 10_000 }).toEqual(['deposit.created']);
+    await expect.poll(() => typesOf(hooks, during)).toEqual(['deposit.created']);
     expect(hooks.delivered.find((item) => item.data.id === during)!.verifiedBy).toEqual([0, 1]);
     // After the 24 h overlap
     clock.advance(25 * HOUR);
     const after = await cardDeposit(t, t.keys.webCashier);
-    await expect.poll(() => typesOf(hooks, after), { timeout: 10_000 }).toEqual(['deposit.created']);
+    await expect.poll(() => typesOf(hooks, after)).toEqual(['deposit.created']);
     expect(hooks.delivered.find((item) => item.data.id === after)!.verifiedBy).toEqual([1]);
     const trail = await execute(t.gateway.graphqlUrl, TrailQuery, { objectId: endpoint.id }, { key: t.keys.admin });
     expect(trail.data!.adminActions.edges.map((edge) => edge.node.action)).toContain('rotateNotificationSecret');

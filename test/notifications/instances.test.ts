@@ -42,7 +42,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one database', () =
     await createEndpoint(a, hooks, clientId(a, 'web-cashier'));
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push(await cardDeposit(a, a.keys.webCashier, `${20 + i}.00`));
-    for (const id of ids) await expect.poll(() => typesOf(hooks, id), { timeout: 15_000 }).toContain('deposit.status_changed');
+    for (const id of ids) await expect.poll(() => typesOf(hooks, id)).toContain('deposit.status_changed');
     expect(hooks.overlaps).toEqual([]);
     const eventIds = hooks.delivered.map((item) => item.id);
     expect(new Set(eventIds).size).toBe(eventIds.length);
@@ -88,7 +88,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a gateway killed mid-delivery', () =
     const c = await startTestGateway({ database: a.database, env: { ...FAST_NOTIFICATIONS, RECONCILER_ENABLED: 'false', DEMO_CLIENTS: 'false' } });
     gateways.push(c);
     // Then the event arrives, under the webhook-id the dead attempt carried
-    await expect.poll(() => typesOf(hooks, depositId), { timeout: 15_000 }).toEqual(['deposit.created']);
+    await expect.poll(() => typesOf(hooks, depositId)).toEqual(['deposit.created']);
     expect(hooks.delivered.find((item) => item.data.id === depositId)!.id).toBe(held[0]);
   });
 });

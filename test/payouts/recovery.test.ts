@@ -61,7 +61,7 @@ describe('payout reconciliation', () => {
     const id = created.payout!.id;
 
     // when / then: the reconciler resubmits it, the provider pays it and says so
-    await expect.poll(() => statusOf(id), { timeout: 10_000, interval: 100 }).toBe('PAID');
+    await expect.poll(() => statusOf(id), { interval: 100 }).toBe('PAID');
     expect(await providerPayouts(id)).toEqual([expect.objectContaining({ status: 'paid' })]);
   });
 
@@ -84,7 +84,7 @@ describe('payout reconciliation', () => {
     expect(paid.status).toBe(200);
 
     // then: the reconciler finds the reversal in the provider's list
-    await expect.poll(() => statusOf(id), { timeout: 10_000, interval: 100 }).toBe('REVERTED');
+    await expect.poll(() => statusOf(id), { interval: 100 }).toBe('REVERTED');
     const read = await execute(t.gateway.graphqlUrl, PayoutQuery, { id }, { key: payoutsKey });
     expect(read.data!.payout!.events.filter((event) => event.type === 'payout.status_changed').map((event) => `${event.fromStatus}->${event.toStatus}`)).toEqual([
       'PENDING->PAID',
@@ -123,11 +123,11 @@ describe('payout reconciliation', () => {
 
     // when: the reconciler keeps not finding it
     const missing = async () => (await allEvents(t.keys.admin)).filter((event) => event.type === 'payout.missing_at_provider' && event.subjectId === id);
-    await expect.poll(async () => (await missing()).length, { timeout: 10_000, interval: 100 }).toBe(1);
+    await expect.poll(async () => (await missing()).length, { interval: 100 }).toBe(1);
     // Reported at its second check (PAYOUT_MISSING_AFTER_CHECKS); two more that did not find it
     // either, each of which would have raised it again in the transaction that counted it.
     const checks = async () => Number((await t.gateway.db.fork().execute<Array<{ missing_checks: number }>>('select missing_checks from payout where id = ?', [id]))[0]?.missing_checks);
-    await expect.poll(checks, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(4);
+    await expect.poll(checks, { interval: 50 }).toBeGreaterThanOrEqual(4);
 
     // then: raised once, seen by admins only, logged and counted; the payout itself is unchanged
     expect(await missing()).toHaveLength(1);

@@ -82,7 +82,7 @@ async function succeededDeposit(key: string): Promise<string> {
   const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key });
   expect(created.data!.createDeposit.userErrors).toEqual([]);
   const id = created.data!.createDeposit.deposit!.id;
-  await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key })).data?.deposit?.status, { timeout: 10_000 }).toBe('SUCCEEDED');
+  await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key })).data?.deposit?.status).toBe('SUCCEEDED');
   await t.gateway.sandboxes.depositGateway!.controls.idle();
   await jobsSettled(t);
   return id;
@@ -107,7 +107,7 @@ async function succeededDepositNotifications(filter?: (event: EventNotification)
   // The deposit is settled (its jobs done): every event of it is in the log, and the bus publishes
   // each once it is final. Captured once as many notifications arrived as the log holds events.
   const inLog = async () => (await eventsAfter(t.gateway.graphqlUrl, t.keys.admin)).nodes.filter((node) => node.subjectId === depositId).length;
-  await expect.poll(async () => captured().length > 0 && captured().length === (await inLog()), { timeout: 10_000, interval: 20 }).toBe(true);
+  await expect.poll(async () => captured().length > 0 && captured().length === (await inLog()), { interval: 20 }).toBe(true);
   await capture.return();
   await reading;
   return { depositId, captured: captured() };
@@ -124,7 +124,7 @@ const payloadOf = (frame: string, operationId: string) => {
 async function replay(notification: EventNotification, subscribers: RawSubscriber[]): Promise<void> {
   const before = subscribers.map((subscriber) => subscriber.frames.length);
   t.gateway.services.pubsub.publish(PAYMENT_EVENTS_TOPIC, structuredClone(notification));
-  await expect.poll(() => subscribers.every((subscriber, index) => subscriber.frames.length === before[index]! + 1), { timeout: 10_000, interval: 10 }).toBe(true);
+  await expect.poll(() => subscribers.every((subscriber, index) => subscriber.frames.length === before[index]! + 1), { interval: 10 }).toBe(true);
 }
 
 /** How graphql-js executes `query` for one caller with this event, in a context of its own: the frame a lone subscriber gets. */
@@ -188,7 +188,7 @@ describe('subscription fan-out', () => {
     const cashiers = await Promise.all(Array.from({ length: 4 }, () => rawSubscriber(t.keys.webCashier, STREAM)));
     const everyone = [...admins, ...cashiers];
     // Subscribed at once, each one's wait ends when the first of them joins: wait for all sixteen.
-    await expect.poll(() => t.gateway.services.pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC), { timeout: 10_000, interval: 10 }).toBeGreaterThanOrEqual(opened + everyone.length);
+    await expect.poll(() => t.gateway.services.pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC), { interval: 10 }).toBeGreaterThanOrEqual(opened + everyone.length);
     const before = await executions();
 
     // when: three changes of the deposit are published back to back, as one read of the event log does
@@ -197,7 +197,7 @@ describe('subscription fan-out', () => {
     const last = captured.at(-1)!;
     const changes = statuses.map((status): EventNotification => ({ ...structuredClone(last), snapshot: { ...structuredClone(last.snapshot!), status } }));
     for (const change of changes) t.gateway.services.pubsub.publish(PAYMENT_EVENTS_TOPIC, change);
-    await expect.poll(() => everyone.every((subscriber) => subscriber.frames.length === 3), { timeout: 10_000, interval: 10 }).toBe(true);
+    await expect.poll(() => everyone.every((subscriber) => subscriber.frames.length === 3), { interval: 10 }).toBe(true);
 
     // then: two groups (admins, the cashier), three events: six executions for sixteen subscribers
     expect((await executions()) - before).toBe(6);
@@ -218,10 +218,10 @@ describe('subscription fan-out', () => {
     const webDeposit = await succeededDeposit(t.keys.webCashier);
     const payloads = (subscriber: RawSubscriber) => subscriber.frames.map((frame) => JSON.parse(payloadOf(frame, subscriber.operationId)) as { data: { depositUpdated: { id: string; status: string } } });
     const ids = (subscriber: RawSubscriber) => [...new Set(payloads(subscriber).map((payload) => payload.data.depositUpdated.id))].sort();
-    await expect.poll(() => admins.every((subscriber) => ids(subscriber).includes(webDeposit)), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => admins.every((subscriber) => ids(subscriber).includes(webDeposit))).toBe(true);
     // every event is published by now (succeededDeposit waits for it); frames in flight still arrive
     const counts = (group: RawSubscriber[]) => new Set(group.map((subscriber) => subscriber.frames.length)).size;
-    await expect.poll(() => [web, mobile, admins].every((group) => counts(group) === 1), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => [web, mobile, admins].every((group) => counts(group) === 1)).toBe(true);
 
     // then: each cashier sees its own deposit alone, an admin both, the subscribers by id nothing after subscribing
     for (const subscriber of web) expect(ids(subscriber)).toEqual([webDeposit]);
@@ -265,7 +265,7 @@ describe('subscription fan-out', () => {
     try {
       t.gateway.services.pubsub.publish(PAYMENT_EVENTS_TOPIC, hidden);
       t.gateway.services.pubsub.publish(PAYMENT_EVENTS_TOPIC, visible);
-      await expect.poll(() => refundsSubscribers.every((s) => s.frames.length >= 1) && adminSubscribers.every((s) => s.frames.length === 2), { timeout: 10_000, interval: 10 }).toBe(true);
+      await expect.poll(() => refundsSubscribers.every((s) => s.frames.length >= 1) && adminSubscribers.every((s) => s.frames.length === 2), { interval: 10 }).toBe(true);
     } finally {
       seen = statusReason.mock.calls.map(([, context]) => context);
       statusReason.mockRestore();
@@ -342,7 +342,7 @@ describe('subscription fan-out', () => {
     // and: each subscriber received it once, the frame a lone subscriber gets
     const notification = (await published.next()).value as EventNotification;
     await published.return();
-    await expect.poll(() => admins.map((admin) => admin.frames.length), { timeout: 10_000, interval: 10 }).toEqual([1, 1, 1]);
+    await expect.poll(() => admins.map((admin) => admin.frames.length), { interval: 10 }).toEqual([1, 1, 1]);
     for (const admin of admins) expect(admin.frames[0]).toBe(await lonelyFrame(t.keys.admin, admin.operationId, SNAPSHOT_ONLY, variables, notification));
     expect((JSON.parse(payloadOf(admins[0]!.frames[0]!, admins[0]!.operationId)) as { data: { depositUpdated: { id: string; status: string } } }).data.depositUpdated).toMatchObject({ id: depositId, status: 'SUCCEEDED' });
     for (const admin of admins) admin.close();

@@ -86,7 +86,7 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
     const unlisten = await t.gateway.db.listen(PAYMENT_EVENTS_CHANNEL, () => void (wakeUps += 1));
     try {
       await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier }); // warm
-      await expect.poll(() => wakeUps, { timeout: 10_000, interval: 5 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => wakeUps, { interval: 5 }).toBeGreaterThanOrEqual(1);
       const warmed = wakeUps;
       const statements = await recorded(async () => {
         const response = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
@@ -95,7 +95,7 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
       // The wake-up of the commit that appended its creation event comes right after it, to the bus
       // first; a read the bus started on it would be sent before a statement sent afterwards has
       // come back.
-      await expect.poll(() => wakeUps, { timeout: 10_000, interval: 5 }).toBeGreaterThan(warmed);
+      await expect.poll(() => wakeUps, { interval: 5 }).toBeGreaterThan(warmed);
       await t.gateway.db.fork().execute('select 1');
       expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(4);
       expect(busReads).toEqual([]);
@@ -137,7 +137,7 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
       async () => {
         const sent = await sendWebhook(t, paymentEnvelope(await readDeposit(t, id), 'approved'));
         expect(sent.body.outcome).toBe('applied');
-        await expect.poll(async () => (await readDeposit(t, id)).fee, { timeout: 10_000, interval: 20 }).not.toBeNull();
+        await expect.poll(async () => (await readDeposit(t, id)).fee, { interval: 20 }).not.toBeNull();
       },
       /^\s*update\s+job\b|\b(from|update)\s+"?api_client"?\b|\/\* (event-bus|relay) \*\/|^\s*select "d0"\.\* from "deposit"/i,
     );

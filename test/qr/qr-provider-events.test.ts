@@ -35,7 +35,7 @@ async function qrDeposit(paid = true): Promise<{ id: string; paymentId: string }
   const [row] = await t.gateway.db.fork().execute<{ provider_reference: string }[]>('select provider_reference from deposit where id = ?', [id]);
   if (paid) {
     await execute(t.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: id, outcome: 'SUCCEEDED' } }, { key: t.keys.admin });
-    await expect.poll(async () => (await refundsOf(id)).status, { timeout: 10_000, interval: 20 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await refundsOf(id)).status, { interval: 20 }).toBe('SUCCEEDED');
   }
   return { id, paymentId: row!.provider_reference };
 }
@@ -96,7 +96,7 @@ describe('refunds made on the QR gateway dashboard', () => {
   it('a failed dashboard refund is recorded REJECTED and returns no money', async () => {
     const { id, paymentId } = await qrDeposit();
     emit('refund.failed', { refund_id: 'rf_dash_failed', payment_id: paymentId, status: 'failed', amount: 2_500n, currency: 'THB' });
-    await expect.poll(async () => (await refundsOf(id)).refundStatus, { timeout: 10_000, interval: 20 }).toBe('REJECTED');
+    await expect.poll(async () => (await refundsOf(id)).refundStatus, { interval: 20 }).toBe('REJECTED');
     const deposit = await refundsOf(id);
     expect(deposit).toMatchObject({ status: 'SUCCEEDED', refundedAmount: { amount: '0.00' } });
     expect(deposit.refunds).toEqual([expect.objectContaining({ origin: 'PROVIDER', status: 'REJECTED', amount: { amount: '25.00', currency: 'THB' } })]);
@@ -127,7 +127,7 @@ describe('refunds made on the QR gateway dashboard', () => {
     expect(await refundsOf(id)).toMatchObject({ status: 'PENDING', refunds: [] });
 
     await execute(t.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: id, outcome: 'SUCCEEDED' } }, { key: t.keys.admin });
-    await expect.poll(async () => (await refundsOf(id)).status, { timeout: 15_000, interval: 50 }).toBe('REFUNDED');
+    await expect.poll(async () => (await refundsOf(id)).status, { interval: 50 }).toBe('REFUNDED');
     const deposit = await refundsOf(id);
     const moves = deposit.events.filter((event) => event.type === 'deposit.status_changed').map((event) => [event.fromStatus, event.toStatus]);
     expect(moves).toEqual([
@@ -146,7 +146,7 @@ describe('refunds made on the QR gateway dashboard', () => {
     emit('refund.completed', { refund_id: 'rf_orphan', payment_id: paymentId, status: 'completed', amount: 15_000n, currency: 'THB' });
     await idle();
     await execute(t.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: id, outcome: 'FAILED' } }, { key: t.keys.admin });
-    await expect.poll(async () => (await refundsOf(id)).status, { timeout: 15_000, interval: 50 }).toBe('DECLINED');
+    await expect.poll(async () => (await refundsOf(id)).status, { interval: 50 }).toBe('DECLINED');
     // The release of the deliveries that waited is a job the status change scheduled.
     await jobsSettled(t);
     const kept = (await deliveries(id)).filter((row) => row.eventName === 'refund.completed');
@@ -199,7 +199,7 @@ describe('withdrawals', () => {
     // server are still open, that can take longer than the page's own short wait.
     const logged = async () => (await wholeLog(t.keys.admin)).filter((node) => node.subjectId === withdrawal.id);
     await expect
-      .poll(async () => (await logged()).map((node) => [node.subjectType, node.toStatus, node.withdrawal?.status]), { timeout: 10_000, interval: 50 })
+      .poll(async () => (await logged()).map((node) => [node.subjectType, node.toStatus, node.withdrawal?.status]), { interval: 50 })
       .toEqual([
         ['withdrawal', 'PENDING', 'PENDING'],
         ['withdrawal', 'SUCCEEDED', 'SUCCEEDED'],
@@ -229,7 +229,7 @@ describe('the QR sandbox dashboard, as a developer uses it', () => {
 
     const refunded = await post('/dashboard/refunds', { code: paymentId, amount: '40.00', outcome: 'completed' });
     expect(refunded.status).toBe(303);
-    await expect.poll(async () => (await refundsOf(id)).refundedAmount.amount, { timeout: 10_000, interval: 20 }).toBe('40.00');
+    await expect.poll(async () => (await refundsOf(id)).refundedAmount.amount, { interval: 20 }).toBe('40.00');
     expect((await refundsOf(id)).refunds).toEqual([expect.objectContaining({ origin: 'PROVIDER', status: 'APPROVED', amount: { amount: '40.00', currency: 'THB' } })]);
 
     expect((await post('/dashboard/withdrawals', { account: '0', amount: '2500.00', outcome: 'succeeded' })).status).toBe(303);
@@ -237,7 +237,7 @@ describe('the QR sandbox dashboard, as a developer uses it', () => {
       const listed = await execute(t.gateway.graphqlUrl, WithdrawalsQuery, { filter: { merchantAccount: 'qr-test' } }, { key: asAdmin.key() });
       return listed.data!.withdrawals.edges.map((edge) => edge.node).find((node) => node.amount?.amount === '2500.00');
     };
-    await expect.poll(async () => (await latest())?.status, { timeout: 10_000, interval: 50 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await latest())?.status, { interval: 50 }).toBe('SUCCEEDED');
     // Sent a few scaled seconds apart; a loaded machine may still deliver one step after the next (then it is STALE).
     const steps = (await latest())!.events.map((event) => event.toStatus!);
     expect(steps.at(-1)).toBe('SUCCEEDED');

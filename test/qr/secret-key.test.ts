@@ -59,7 +59,7 @@ describe('a QR account with a plain sk_ secret key and a pk_test_ publishable ke
     const simulated = await execute(t.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: deposit.id, outcome: 'SUCCEEDED' } }, { key: t.keys.admin });
     expect(simulated.data!.simulateQrPayment.userErrors).toEqual([]);
     await expect
-      .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: t.keys.admin })).data!.deposit, { timeout: 10_000 })
+      .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: t.keys.admin })).data!.deposit)
       .toMatchObject({ status: 'SUCCEEDED', livemode: false, merchantAccount: 'qr-test' });
   });
 

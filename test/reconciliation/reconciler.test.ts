@@ -55,7 +55,7 @@ describe('background reconciler', () => {
     // when: only the background reconciler can tell the gateway
     const id = await createDeposit(t);
     const status = async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data!.deposit!.status;
-    await expect.poll(status, { timeout: 5_000, interval: 20 }).toBe('SUCCEEDED');
+    await expect.poll(status, { interval: 20 }).toBe('SUCCEEDED');
     // The message follows once the event is final (a write transaction elsewhere on the
     // PostgreSQL server can hold it back a while).
     await updates.until((update) => update.id === id && update.status === 'SUCCEEDED', 10_000);
@@ -105,7 +105,7 @@ describe('background reconciler', () => {
   it('leaves a deposit whose webhook arrived alone', async () => {
     const id = await createDeposit(t);
     await t.gateway.sandboxes.depositGateway!.controls.idle();
-    await expect.poll(() => statusChanges(t, id), { timeout: 5_000 }).toEqual(['PENDING->SUCCEEDED']);
+    await expect.poll(() => statusChanges(t, id)).toEqual(['PENDING->SUCCEEDED']);
     // A pass that read the provider while the deposit was PENDING has applied what it read by now.
     await passAfterNow(t);
     expect(await statusChanges(t, id)).toEqual(['PENDING->SUCCEEDED']);
@@ -179,7 +179,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two reconcilers on one database', ()
 
       // then
       for (const id of ids) {
-        await expect.poll(async () => (await statusChanges(a, id)).length, { timeout: 10_000, interval: 50 }).toBe(1);
+        await expect.poll(async () => (await statusChanges(a, id)).length, { interval: 50 }).toBe(1);
       }
       // Every pass either instance had in flight, which may still be applying what it read, is over.
       await Promise.all([passAfterNow(a), passAfterNow(b)]);

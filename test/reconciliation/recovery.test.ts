@@ -86,7 +86,7 @@ describe('a deposit whose creation timed out', () => {
     expect(created.data!.createDeposit.deposit).toMatchObject({ status: 'PENDING', redirectUrl: null });
 
     // when: only the background reconciler runs
-    await expect.poll(() => statusOf(id), { timeout: 15_000, interval: 100 }).toBe('SUCCEEDED');
+    await expect.poll(() => statusOf(id), { interval: 100 }).toBe('SUCCEEDED');
     await sandbox().controls.idle();
 
     // then
@@ -107,7 +107,7 @@ describe('a deposit whose creation timed out', () => {
   it('a deposit committed but never submitted (a crash before the provider call) is submitted under its own id', async () => {
     const id = await insertUnsubmitted({ rail: 'CARD', request: { details: { rail: 'CARD' }, customer: CARD_INPUT.customer as Customer } });
 
-    await expect.poll(() => statusOf(id), { timeout: 15_000, interval: 100 }).toBe('SUCCEEDED');
+    await expect.poll(() => statusOf(id), { interval: 100 }).toBe('SUCCEEDED');
     await sandbox().controls.idle();
 
     expect(await providerPayments(id)).toHaveLength(1);
@@ -128,7 +128,7 @@ describe('a QR code committed but never created at the QR gateway', () => {
     });
 
     const reference = async () => (await t.gateway.db.fork().findOneOrFail(Deposit, { id })).providerReference;
-    await expect.poll(reference, { timeout: 15_000, interval: 100 }).toMatch(/^qr_/);
+    await expect.poll(reference, { interval: 100 }).toMatch(/^qr_/);
     const qr = t.gateway.sandboxes.qrGateway!.controls;
     expect(qr.code((await reference())!)).toMatchObject({ reference: id });
     expect(await statusOf(id)).toBe('PENDING');
@@ -152,7 +152,7 @@ describe('a hosted checkout deposit whose session answer was lost', () => {
     const paymentReference = sandbox().controls.complete(session.id, 'approved');
 
     // then: the reconciler finds and applies it
-    await expect.poll(() => statusOf(id), { timeout: 15_000, interval: 100 }).toBe('SUCCEEDED');
+    await expect.poll(() => statusOf(id), { interval: 100 }).toBe('SUCCEEDED');
     expect(await statusChanges(id)).toEqual(['PENDING->SUCCEEDED']);
     const row = await t.gateway.db.fork().findOneOrFail(Deposit, { id });
     expect(row.paymentReference).toBe(paymentReference);
@@ -163,7 +163,7 @@ describe('a hosted checkout deposit whose session answer was lost', () => {
   it('is EXPIRED once its session can no longer be paid and the provider shows no payment for it', async () => {
     const id = await insertUnsubmitted({ ...hosted, createdAt: new Date(Date.now() - 3 * 3600_000) });
 
-    await expect.poll(() => statusOf(id), { timeout: 15_000, interval: 100 }).toBe('EXPIRED');
+    await expect.poll(() => statusOf(id), { interval: 100 }).toBe('EXPIRED');
     expect(await statusChanges(id)).toEqual(['PENDING->EXPIRED']);
     expect(await providerPayments(id, ACCOUNTS[1]!.apiKey)).toEqual([]);
   });
@@ -178,7 +178,7 @@ describe('a hosted checkout deposit whose session answer was lost', () => {
     const id = await insertUnsubmitted({ ...hosted, createdAt: new Date(Date.now() - 60_000), updatedAt: new Date(Date.now() - 60_000) });
 
     const checks = () => checked.filter((result) => result.deposit?.id === id);
-    await expect.poll(() => checks().length, { timeout: 15_000, interval: 20 }).toBeGreaterThan(0);
+    await expect.poll(() => checks().length, { interval: 20 }).toBeGreaterThan(0);
     expect(checks()[0]).toMatchObject({ outcome: 'noop' });
     expect(await statusOf(id)).toBe('PENDING');
     expect(await statusChanges(id)).toEqual([]);

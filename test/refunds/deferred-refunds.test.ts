@@ -51,7 +51,7 @@ async function depositOf(id: string) {
 }
 
 async function expectReleased(id: string): Promise<void> {
-  await expect.poll(async () => (await depositOf(id)).status, { timeout: 15_000, interval: 50 }).toBe('REFUNDED');
+  await expect.poll(async () => (await depositOf(id)).status, { interval: 50 }).toBe('REFUNDED');
   const deposit = await depositOf(id);
   expect(deposit.events.filter((event) => event.type === 'deposit.status_changed').map((event) => [event.fromStatus, event.toStatus])).toEqual([
     ['PENDING', 'SUCCEEDED'],

@@ -22,8 +22,8 @@ describe('depositUpdated(id) with nested fields', () => {
     const published = await collectNotifications(t.gateway.services.pubsub);
     const deposit = await succeededDeposit(t, '30.00');
     await t.gateway.sandboxes.depositGateway!.controls.idle();
-    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id: deposit.id }, { key: t.keys.admin })).data!.deposit!.events.length, { timeout: 10_000 }).toBe(3);
-    await expect.poll(() => published.seen.filter((event) => event.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id: deposit.id }, { key: t.keys.admin })).data!.deposit!.events.length).toBe(3);
+    await expect.poll(() => published.seen.filter((event) => event.subjectId === deposit.id).length).toBe(3);
     published.stop();
     const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.refundsKey}` });
     const updates = await subscribed(t, () => collect(ws, DepositUpdatedNestedSubscription, { id: deposit.id }));

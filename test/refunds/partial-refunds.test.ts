@@ -26,7 +26,7 @@ describe('refunding a deposit in parts', () => {
 
     const first = await refund({ depositId: deposit.id, amount: '10.00' });
     expect(first.data!.requestRefund.userErrors).toEqual([]);
-    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { timeout: 10_000, interval: 20 }).toBe('10.00');
+    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { interval: 20 }).toBe('10.00');
     expect(await depositOf(deposit.id)).toMatchObject({ status: 'SUCCEEDED', refundStatus: 'APPROVED' });
     // The provider's own words: the payment is `refunded` (in part); its refund_status is not `refunded`.
     expect(providerPayment(deposit.reference)).toMatchObject({ status: 'refunded', refund_status: 'approved' });
@@ -34,7 +34,7 @@ describe('refunding a deposit in parts', () => {
     const second = await refund({ depositId: deposit.id, amount: '15.00' });
     expect(second.data!.requestRefund.userErrors).toEqual([]);
     expect(second.data!.requestRefund.refund!.amount).toEqual({ amount: '15.00', currency: 'EUR' });
-    await expect.poll(async () => (await depositOf(deposit.id)).status, { timeout: 10_000, interval: 20 }).toBe('REFUNDED');
+    await expect.poll(async () => (await depositOf(deposit.id)).status, { interval: 20 }).toBe('REFUNDED');
     const refunded = await depositOf(deposit.id);
     expect(refunded.refundedAmount.amount).toBe('25.00');
     expect(refunded.refunds.map((item) => [item.amount.amount, item.status]).sort()).toEqual([
@@ -58,7 +58,7 @@ describe('refunding a deposit in parts', () => {
   it('a part beyond the rest is refused with the amount still refundable', async () => {
     const deposit = await succeededDeposit(t, '25.00');
     expect((await refund({ depositId: deposit.id, amount: '10.00' })).data!.requestRefund.userErrors).toEqual([]);
-    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { timeout: 10_000, interval: 20 }).toBe('10.00');
+    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { interval: 20 }).toBe('10.00');
     const beyond = await refund({ depositId: deposit.id, amount: '15.01' });
     expect(beyond.data!.requestRefund).toMatchObject({ refund: null, userErrors: [{ field: ['amount'], code: 'REFUND_EXCEEDS_REFUNDABLE', message: expect.stringContaining('15.00') }] });
   });
@@ -66,7 +66,7 @@ describe('refunding a deposit in parts', () => {
   it('a payment.refunded report after a partial refund is explained by the refunds, not an anomaly', async () => {
     const deposit = await succeededDeposit(t, '25.00');
     expect((await refund({ depositId: deposit.id, amount: '10.00' })).data!.requestRefund.userErrors).toEqual([]);
-    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { timeout: 10_000, interval: 20 }).toBe('10.00');
+    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { interval: 20 }).toBe('10.00');
     const row = await readDeposit(t, deposit.id);
     const answer = await sendWebhook(t, paymentEnvelope(row, 'refunded'));
     expect(answer.status).toBe(200);

@@ -52,7 +52,7 @@ describe('reconciling REQUESTED refunds', () => {
     const id = requested.refund!.id;
 
     // when: only the reconciler runs
-    await expect.poll(() => refundStatus(id), { timeout: 10_000, interval: 100 }).toBe('APPROVED');
+    await expect.poll(() => refundStatus(id), { interval: 100 }).toBe('APPROVED');
 
     // then
     expect(controls().deliveries().filter((entry) => entry.dropped)).toHaveLength(2);
@@ -69,7 +69,7 @@ describe('reconciling REQUESTED refunds', () => {
     const id = requested.refund!.id;
 
     // when / then: the reconciler resubmits it and the provider's webhooks decide it
-    await expect.poll(() => refundStatus(id), { timeout: 10_000, interval: 100 }).toBe('APPROVED');
+    await expect.poll(() => refundStatus(id), { interval: 100 }).toBe('APPROVED');
     await controls().idle();
     expect(controls().refunds(deposit.reference)).toEqual([expect.objectContaining({ amount: '10.00', status: 'approved' })]);
     expect(await depositRefunds(deposit.id)).toMatchObject({ status: 'SUCCEEDED', refundedAmount: { amount: '10.00' } });
@@ -91,7 +91,7 @@ describe('a provider\'s payment-level "refunded"', () => {
   it('after our own refund moved the deposit to REFUNDED, is a duplicate', async () => {
     const deposit = await succeededDeposit(t, '21.00');
     const requested = await requestRefund(deposit.id, '21.00');
-    await expect.poll(() => refundStatus(requested.refund!.id), { timeout: 10_000, interval: 50 }).toBe('APPROVED');
+    await expect.poll(() => refundStatus(requested.refund!.id), { interval: 50 }).toBe('APPROVED');
     const envelope = paymentEnvelope(await readDeposit(t, deposit.id), 'refunded');
 
     const answered = await sendWebhook(t, envelope);

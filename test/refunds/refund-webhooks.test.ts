@@ -102,7 +102,7 @@ describe('refund events that are not applied', () => {
     const requested = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId: deposit.id, amount: '10.00' } }, { key: t.refundsKey });
     const id = requested.data!.requestRefund.refund!.id;
     await expect
-      .poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id }, { key: t.refundsKey })).data!.refund!.status, { timeout: 10_000, interval: 20 })
+      .poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id }, { key: t.refundsKey })).data!.refund!.status, { interval: 20 })
       .toBe('APPROVED');
     const reference = (await providerReferenceOf(id))!;
 

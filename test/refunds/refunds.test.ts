@@ -86,13 +86,13 @@ describe('a partial refund', () => {
     const first = await refund({ depositId: deposit.id, amount: '10.5' });
     expect(first.data!.requestRefund.userErrors).toEqual([]);
     expect(first.data!.requestRefund.refund!.amount).toEqual({ amount: '10.50', currency: 'EUR' });
-    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { timeout: 10_000, interval: 20 }).toBe('10.50');
+    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { interval: 20 }).toBe('10.50');
     expect(await depositOf(deposit.id)).toMatchObject({ status: 'SUCCEEDED', refundStatus: 'APPROVED' });
 
     // The rest: no amount means everything still refundable.
     const rest = await refund({ depositId: deposit.id });
     expect(rest.data!.requestRefund.refund!.amount.amount).toBe('14.50');
-    await expect.poll(async () => (await depositOf(deposit.id)).status, { timeout: 10_000, interval: 20 }).toBe('REFUNDED');
+    await expect.poll(async () => (await depositOf(deposit.id)).status, { interval: 20 }).toBe('REFUNDED');
     const read = await depositOf(deposit.id);
     expect(read.refundedAmount.amount).toBe('25.00');
     expect(read.refunds.map((item) => [item.amount.amount, item.status])).toEqual([
@@ -153,7 +153,7 @@ describe('racing refunds', () => {
     expect(accepted).toHaveLength(2);
     expect(refused.map((result) => result.data!.requestRefund.userErrors[0]!.code)).toEqual(['REFUND_EXCEEDS_REFUNDABLE', 'REFUND_EXCEEDS_REFUNDABLE', 'REFUND_EXCEEDS_REFUNDABLE']);
     expect(refundCalls(t)).toBe(before + 2);
-    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { timeout: 10_000, interval: 20 }).toBe('20.00');
+    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { interval: 20 }).toBe('20.00');
     expect((await depositOf(deposit.id)).status).toBe('SUCCEEDED');
   });
 
@@ -161,7 +161,7 @@ describe('racing refunds', () => {
     const deposit = await succeededDeposit(t, '25.00');
     const results = await Promise.all([refund({ depositId: deposit.id }), refund({ depositId: deposit.id })]);
     expect(results.map((result) => result.data!.requestRefund.userErrors.map((error) => error.code)).sort()).toEqual([[], ['REFUND_EXCEEDS_REFUNDABLE']]);
-    await expect.poll(async () => (await depositOf(deposit.id)).status, { timeout: 10_000, interval: 20 }).toBe('REFUNDED');
+    await expect.poll(async () => (await depositOf(deposit.id)).status, { interval: 20 }).toBe('REFUNDED');
     expect((await depositOf(deposit.id)).refunds).toHaveLength(1);
   });
 });
@@ -176,13 +176,13 @@ describe('a rejected refund', () => {
     const rejected = await updates.until((update) => update.id === id && update.status === 'REJECTED');
     await ws.dispose();
     expect(rejected).toMatchObject({ providerStatus: 'rejected', amount: { amount: '5.13' } });
-    await expect.poll(async () => (await depositOf(deposit.id)).refundStatus, { timeout: 10_000, interval: 20 }).toBe('REJECTED');
+    await expect.poll(async () => (await depositOf(deposit.id)).refundStatus, { interval: 20 }).toBe('REJECTED');
     expect(await depositOf(deposit.id)).toMatchObject({ status: 'SUCCEEDED', refundedAmount: { amount: '0.00' } });
 
     // The rejected 5.13 no longer holds any of the 25.00.
     const full = await refund({ depositId: deposit.id });
     expect(full.data!.requestRefund.refund!.amount.amount).toBe('25.00');
-    await expect.poll(async () => (await depositOf(deposit.id)).status, { timeout: 10_000, interval: 20 }).toBe('REFUNDED');
+    await expect.poll(async () => (await depositOf(deposit.id)).status, { interval: 20 }).toBe('REFUNDED');
   });
 });
 
@@ -219,7 +219,7 @@ describe('idempotency', () => {
     const retry = await refund(input);
     expect(retry.data!.requestRefund.userErrors).toEqual([]);
     expect(retry.data!.requestRefund.refund!.id).toBe(first.data!.requestRefund.refund!.id);
-    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { timeout: 10_000, interval: 20 }).toBe('7.00');
+    await expect.poll(async () => (await depositOf(deposit.id)).refundedAmount.amount, { interval: 20 }).toBe('7.00');
   });
 });
 

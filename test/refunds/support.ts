@@ -29,10 +29,10 @@ export async function succeededDeposit(t: TestGateway, amount = '25.00'): Promis
   expect(created.data!.createDeposit.userErrors).toEqual([]);
   const id = created.data!.createDeposit.deposit!.id;
   await expect
-    .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data?.deposit?.status, { timeout: 10_000, interval: 20 })
+    .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data?.deposit?.status, { interval: 20 })
     .toBe('SUCCEEDED');
   const settled = async () => (await t.gateway.db.fork().execute<Array<{ provider_reference: string; fee: string | null }>>('select provider_reference, fee from deposit where id = ?', [id]))[0]!;
-  await expect.poll(async () => (await settled()).fee, { timeout: 10_000, interval: 20 }).not.toBeNull();
+  await expect.poll(async () => (await settled()).fee, { interval: 20 }).not.toBeNull();
   return { id, reference: (await settled()).provider_reference };
 }
 

@@ -161,7 +161,7 @@ describe('webhook delivery', () => {
     const receiver = await startReceiver((_item, index) => (index === 0 ? 'hang' : 200));
     const sandbox = await startSandbox('http://127.0.0.1:9/unreachable');
     await createPayment(sandbox, { ...card, amount: '10.13' });
-    await expect.poll(() => sandbox.controls.deliveries().some((item) => item.statusCode === null && item.error !== null && !item.dropped), { timeout: 10_000, interval: 5 }).toBe(true);
+    await expect.poll(() => sandbox.controls.deliveries().some((item) => item.statusCode === null && item.error !== null && !item.dropped), { interval: 5 }).toBe(true);
     sandbox.controls.setAccount(KEY, { webhookUrl: receiver.url });
     await sandbox.controls.idle();
     const events = receiver.received.map((item) => item.body.event);
@@ -194,7 +194,7 @@ describe('webhook delivery', () => {
     const sandbox = await startSandbox(receiver.url, { timeScale });
     await createPayment(sandbox);
     // A first attempt failed: its retry is scheduled.
-    await expect.poll(() => sandbox.controls.deliveries().some((item) => item.statusCode === 500), { timeout: 10_000, interval: 5 }).toBe(true);
+    await expect.poll(() => sandbox.controls.deliveries().some((item) => item.statusCode === 500), { interval: 5 }).toBe(true);
     await sandbox.close();
 
     // A witness on the same clock, whose first attempts fail after the close: its retries come one
@@ -205,7 +205,7 @@ describe('webhook delivery', () => {
     const witness = await startSandbox(witnessReceiver.url, { timeScale });
     await createPayment(witness);
     const witnessRetries = () => witness.controls.deliveries().filter((item) => item.attempt === 2).map((item) => item.event);
-    await expect.poll(() => witnessRetries().sort(), { timeout: 10_000, interval: 5 }).toEqual(['payment.approved', 'payment.pending']);
+    await expect.poll(() => witnessRetries().sort(), { interval: 5 }).toEqual(['payment.approved', 'payment.pending']);
 
     // An attempt already written when the close came may still land; a retry would repeat an event
     // the receiver has: no event arrives twice.
@@ -307,7 +307,7 @@ describe('failNext', () => {
       const failed = new Promise<Error>((resolve) => request.on('error', resolve));
       request.end(JSON.stringify(card));
       // Once the sandbox has read the request and holds it, the client gives up, as on a time-out.
-      await expect.poll(() => sandbox.controls.requestBodies('/payments'), { timeout: 10_000, interval: 5 }).toEqual([JSON.stringify(card)]);
+      await expect.poll(() => sandbox.controls.requestBodies('/payments'), { interval: 5 }).toEqual([JSON.stringify(card)]);
       request.destroy(new Error('client time-out'));
       expect(await failed).toBeInstanceOf(Error);
       expect(answered).toBe(false);

@@ -48,12 +48,12 @@ describe('restarting a gateway that hosts the sandboxes', () => {
     const paid = await fetch(`${deposit.redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
     expect(paid.status).toBe(303);
     const read = (id: string) => execute(second.gateway.graphqlUrl, DepositQuery, { id }, { key: second.keys.webCashier }).then((response) => response.data!.deposit!.status);
-    await expect.poll(() => read(deposit.id), { timeout: 15_000 }).toBe('SUCCEEDED');
+    await expect.poll(() => read(deposit.id)).toBe('SUCCEEDED');
 
     // and the QR payment made before the restart is still payable and reported
     const simulated = await execute(second.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: qrDeposit.id, outcome: 'SUCCEEDED' } }, { key: second.keys.admin });
     expect(simulated.errors).toBeUndefined();
     expect(simulated.data!.simulateQrPayment.userErrors).toEqual([]);
-    await expect.poll(() => read(qrDeposit.id), { timeout: 15_000 }).toBe('SUCCEEDED');
+    await expect.poll(() => read(qrDeposit.id)).toBe('SUCCEEDED');
   });
 });

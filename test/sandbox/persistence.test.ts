@@ -155,7 +155,7 @@ describe('deposit gateway sandbox on a state directory', () => {
     const port = Number(new URL(first.checkoutUrl).port);
     const { reference } = (await api(first, 'POST', '/payments', { ...openBanking, idempotency_key: 'dep_retry_order', merchant_reference: 'dep_retry_order' })).body.payment as { reference: string };
     first.controls.complete(reference, 'approved');
-    await expect.poll(() => first.controls.deliveries().filter((delivery) => delivery.statusCode === null).length, { timeout: 10_000 }).toBeGreaterThan(0);
+    await expect.poll(() => first.controls.deliveries().filter((delivery) => delivery.statusCode === null).length).toBeGreaterThan(0);
 
     // when: the sandbox restarts, and the receiver is back
     await first.close();
@@ -238,13 +238,13 @@ describe('QR gateway sandbox on a state directory', () => {
     const events = ['withdrawal.pending', 'withdrawal.processed', 'withdrawal.succeeded'];
     expect((await qr(first, 'POST', '/Thai/v1/webhooks', { url: receiver.url, events, secret: 'whsec_qr_persistence_1234' })).status).toBe(200);
     const withdrawalId = first.controls.withdraw(QR_KEY, 250_000n, 'succeeded');
-    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => receiver.received.length).toBe(1);
 
     // when: the sandbox stops before the next step (due 1 s later at this time scale) and starts again
     await first.close();
     expect(receiver.received).toHaveLength(1);
     const second = await startQr(port, 0.5);
-    await expect.poll(() => receiver.received.length, { timeout: 10_000 }).toBe(3);
+    await expect.poll(() => receiver.received.length).toBe(3);
     await second.controls.idle();
 
     // then: each step arrived once, in order, for that withdrawal

@@ -314,7 +314,7 @@ describe('QR gateway sandbox', () => {
 
     it('expires a code on the scaled clock with payment.failed', async () => {
       const created = await call('POST', '/v1/qr-codes', code({ expires_in: 60 }), { key: HOOK_KEY });
-      await expect.poll(() => sandbox.controls.code(created.json.id)?.status, { timeout: 5_000, interval: 50 }).toBe('failed');
+      await expect.poll(() => sandbox.controls.code(created.json.id)?.status, { interval: 50 }).toBe('failed');
       await sandbox.controls.idle();
       const delivery = receiver.received.find((item) => JSON.parse(item.body).data.payment_id === created.json.id);
       expect(JSON.parse(delivery?.body ?? '{}')).toMatchObject({ event: 'payment.failed', data: { status: 'failed', failure_reason: 'expired' } });

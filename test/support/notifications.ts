@@ -15,6 +15,6 @@ export async function collectNotifications(pubsub: LocalPubSub): Promise<{ seen:
   void (async () => {
     for await (const notification of iterator) seen.push(notification);
   })();
-  await expect.poll(() => iterator.joined, { timeout: 10_000, interval: 5 }).toBe(true);
+  await expect.poll(() => iterator.joined, { interval: 5 }).toBe(true);
   return { seen, stop: () => void iterator.return?.() };
 }

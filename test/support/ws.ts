@@ -102,7 +102,7 @@ export async function rawSocket(url: string, protocols: string[] = ['graphql-tra
     closed,
     send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
     next: async (predicate) => {
-      await expect.poll(() => messages.some(predicate), { timeout: 10_000, interval: 10 }).toBe(true);
+      await expect.poll(() => messages.some(predicate), { interval: 10 }).toBe(true);
       return messages.find(predicate)!;
     },
   };

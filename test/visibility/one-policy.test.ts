@@ -53,7 +53,7 @@ async function deposit(who: Who, merchantAccount: string): Promise<string> {
   expect(created.errors).toBeUndefined();
   expect(created.data!.createDeposit.userErrors).toEqual([]);
   const id = created.data!.createDeposit.deposit!.id;
-  await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: keys.admin })).data!.deposit!.status, { timeout: 10_000 }).toBe('SUCCEEDED');
+  await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: keys.admin })).data!.deposit!.status).toBe('SUCCEEDED');
   return id;
 }
 
@@ -62,7 +62,7 @@ async function refund(who: Who, depositId: string): Promise<string> {
   expect(requested.errors).toBeUndefined();
   expect(requested.data!.requestRefund.userErrors).toEqual([]);
   const id = requested.data!.requestRefund.refund!.id;
-  await expect.poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id }, { key: keys.admin })).data!.refund!.status, { timeout: 10_000 }).toBe('APPROVED');
+  await expect.poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id }, { key: keys.admin })).data!.refund!.status).toBe('APPROVED');
   return id;
 }
 
@@ -71,7 +71,7 @@ async function payout(who: Who, merchantAccount: string): Promise<string> {
   expect(created.errors).toBeUndefined();
   expect(created.data!.createPayout.userErrors).toEqual([]);
   const id = created.data!.createPayout.payout!.id;
-  await expect.poll(async () => (await execute(t.gateway.graphqlUrl, PayoutQuery, { id }, { key: keys.admin })).data!.payout!.status, { timeout: 10_000 }).toBe('PAID');
+  await expect.poll(async () => (await execute(t.gateway.graphqlUrl, PayoutQuery, { id }, { key: keys.admin })).data!.payout!.status).toBe('PAID');
   return id;
 }
 

@@ -115,7 +115,7 @@ export async function approvedWithWebhookLost(t: TestGateway): Promise<{ id: str
     expect(created.data?.createDeposit.userErrors).toEqual([]);
     const id = created.data!.createDeposit.deposit!.id;
     const reference = (await readDeposit(t, id)).providerReference!;
-    await expect.poll(() => controls.payment(reference)?.status, { timeout: 10_000, interval: 20 }).toBe('approved');
+    await expect.poll(() => controls.payment(reference)?.status, { interval: 20 }).toBe('approved');
     return { id, reference };
   } finally {
     controls.webhooks({ apiKey, dropNext: 0 });

@@ -32,7 +32,7 @@ afterAll(() => t?.close());
 async function publishedPastNow(live: { seen: EventNotification[] }): Promise<void> {
   const later = await insertDeposit(t);
   expect((await sendWebhook(t, paymentEnvelope(later, 'declined'))).body.outcome).toBe('applied');
-  await expect.poll(() => live.seen.some((n) => n.subjectId === later.id), { timeout: 10_000 }).toBe(true);
+  await expect.poll(() => live.seen.some((n) => n.subjectId === later.id)).toBe(true);
 }
 
 describe('a verified approved webhook', () => {
@@ -64,7 +64,7 @@ describe('a verified approved webhook', () => {
     expect(delivery!.rawBody).toBe(bytes);
 
     // Live delivery waits until the transactions running beside the commit have ended (docs/kernel.md "Event log order").
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
     await publishedPastNow(live);
     const mine = live.seen.filter((n) => n.subjectId === deposit.id);
     live.stop();
@@ -145,7 +145,7 @@ describe('exactly one status change per real transition', () => {
     expect(await eventsOf(t, deposit.id)).toHaveLength(1);
     expect(await deliveries(t, { subjectId: deposit.id })).toHaveLength(1);
     // Live delivery waits until the transactions running beside the commit have ended (docs/kernel.md "Event log order").
-    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
     await publishedPastNow(live);
     expect(live.seen.filter((n) => n.subjectId === deposit.id)).toHaveLength(1);
     live.stop();
@@ -377,7 +377,7 @@ describe('when the database is down', () => {
     // Counted as a webhook that could not be stored, for the operators.
     expect(await metric(t, errors)).toBe(errorsBefore + 1);
     if (t.database.kind === 'postgresql') {
-      await expect.poll(async () => (await sendWebhook(t, bytes, { header })).status, { timeout: 10_000 }).toBe(200);
+      await expect.poll(async () => (await sendWebhook(t, bytes, { header })).status).toBe(200);
       expect((await readDeposit(t, deposit.id)).status).toBe('SUCCEEDED');
       expect(await eventsOf(t, deposit.id)).toHaveLength(1);
     }
