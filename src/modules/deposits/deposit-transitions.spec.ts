@@ -15,6 +15,7 @@ import { TransitionPath, type Transition } from '../../kernel/transitions.js';
 import { Money } from '../../lib/money.js';
 import type { DepositStatus } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
+import { depositFields } from './deposit.fixture.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES } from './deposit-snapshot.js';
 import { depositTransitions, FETCH_DEPOSIT_DETAILS, LOCKED_DEPOSIT_PROPERTIES, type DepositChange, type LockedDeposit, type TransitionDeposit } from './deposit-transitions.js';
 
@@ -53,42 +54,10 @@ function fakeTx(taken = 0) {
   return { tx: tx as unknown as SqlEntityManager, calls };
 }
 
-const CREATED = new Date('2026-01-02T03:04:05.000Z');
 
 /** A deposit read under its lock without an entity (a webhook's row), EUR 10.00, PENDING. */
 function lockedDeposit(overrides: Partial<LockedDeposit> = {}): LockedDeposit {
-  return {
-    id: 'dep_1',
-    clientId: 'cli_1',
-    merchantAccount: 'acct-1',
-    provider: 'deposit-gateway',
-    rail: 'CARD',
-    livemode: false,
-    status: 'PENDING',
-    providerStatus: 'pending',
-    statusReason: null,
-    amount: '10.00',
-    currency: 'EUR',
-    fee: null,
-    net: null,
-    refundedAmount: '0.00',
-    refundStatus: null,
-    disputed: false,
-    redirectUrl: null,
-    merchantReference: null,
-    declineReason: null,
-    qrPayload: null,
-    qrExpiresAt: null,
-    crypto: null,
-    metadata: null,
-    approvedAt: null,
-    creditClaimedAt: null,
-    createdAt: CREATED,
-    updatedAt: CREATED,
-    providerReference: 'pi_1',
-    paymentReference: 'pi_1',
-    ...overrides,
-  };
+  return depositFields(overrides);
 }
 
 /** The same deposit as a managed entity (the card settle call, reconciliation). */

@@ -13,45 +13,15 @@ import { Money } from '../../lib/money.js';
 import type { DepositStatus, RefundStatus } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import { depositTransitions } from '../deposits/deposit-transitions.js';
+import { depositFields, FIXTURE_CREATED } from '../deposits/deposit.fixture.js';
 import { Refund } from './refund.entity.js';
 import { DEPOSIT_REFUND_UPDATED, refundTransitions, type LockedRefund, type RefundChange } from './refund-transitions.js';
 
-const CREATED = new Date('2026-01-02T03:04:05.000Z');
+const CREATED = FIXTURE_CREATED;
 
 /** A SUCCEEDED EUR 10.00 deposit, nothing refunded yet. */
 function deposit(overrides: Partial<Deposit> = {}): Deposit {
-  return Object.assign(new Deposit(), {
-    id: 'dep_1',
-    clientId: 'cli_1',
-    merchantAccount: 'acct-1',
-    provider: 'deposit-gateway',
-    rail: 'CARD',
-    livemode: false,
-    status: 'SUCCEEDED',
-    providerStatus: 'succeeded',
-    statusReason: null,
-    amount: '10.00',
-    currency: 'EUR',
-    fee: null,
-    net: null,
-    refundedAmount: '0.00',
-    refundStatus: null,
-    disputed: false,
-    redirectUrl: null,
-    merchantReference: null,
-    declineReason: null,
-    qrPayload: null,
-    qrExpiresAt: null,
-    crypto: null,
-    metadata: null,
-    approvedAt: CREATED,
-    creditClaimedAt: null,
-    createdAt: CREATED,
-    updatedAt: CREATED,
-    providerReference: 'pi_1',
-    paymentReference: 'pi_1',
-    ...overrides,
-  } satisfies Partial<Deposit>);
+  return Object.assign(new Deposit(), depositFields({ status: 'SUCCEEDED', providerStatus: 'succeeded', approvedAt: CREATED }), overrides);
 }
 
 /** A EUR 5.00 refund of dep_1 the provider knows (it has a reference), REQUESTED. */
