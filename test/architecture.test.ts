@@ -52,11 +52,12 @@ function unitOf(file: string): string {
   return parts.length > 1 ? parts[0]! : file;
 }
 
+/** The gateway's own source: not the unit specs, nor the fixtures only they use (neither is built into dist/). */
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(full);
-    return /\.(ts|mts)$/.test(entry.name) && !/\.(spec\.ts|d\.mts)$/.test(entry.name) ? [full] : [];
+    return /\.(ts|mts)$/.test(entry.name) && !/\.(spec\.ts|fixture\.ts|d\.mts)$/.test(entry.name) ? [full] : [];
   });
 }
 
