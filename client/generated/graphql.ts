@@ -12,6 +12,8 @@ export type CardInput = {
 
 /** The deposit whose credit to claim. */
 export type ClaimDepositCreditInput = {
+  /** This claim's own key, as an idempotency key (1 to 255 printable ASCII characters, no spaces; also accepted as the Idempotency-Key header). The claim that wins records it: the same client claiming again under the same key (a retry after a lost answer or a time-out) is told firstClaim: true again; any other claim firstClaim: false. Without a key, a winning claim whose answer was lost cannot be told it won. */
+  claimKey?: string | null | undefined;
   /** The SUCCEEDED deposit (dep_…) whose amount the player is credited. */
   depositId: string | number;
 };

@@ -172,14 +172,23 @@ function render(deposit) {
 }
 
 /**
+ * Each deposit's claim key, made once per page: a claim sent again after its answer was lost (a
+ * network error, a time-out) is the same claim, and is told again whether it won. A page loaded
+ * anew makes a new key, so a reload never credits twice.
+ */
+const claimKeys = new Map();
+
+/**
  * A SUCCEEDED deposit's credit, claimed from the gateway: the one answer with firstClaim: true is
  * where a real cashier credits the player's wallet; every other answer says it was done already.
  */
 async function claimCredit(id) {
   if (claiming.has(id)) return;
   claiming.add(id);
+  const claimKey = claimKeys.get(id) ?? `credit-${id}-${crypto.randomUUID()}`;
+  claimKeys.set(id, claimKey);
   try {
-    const { claim, userErrors } = (await request(ClaimDepositCredit, { input: { depositId: id } })).claimDepositCredit;
+    const { claim, userErrors } = (await request(ClaimDepositCredit, { input: { depositId: id, claimKey } })).claimDepositCredit;
     if (!claim) return showErrors(userErrors.map((error) => `Credit: ${error.message} (${error.code})`));
     if (current?.id !== id) return;
     const at = new Date(claim.claimedAt).toLocaleTimeString();

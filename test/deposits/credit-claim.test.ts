@@ -4,6 +4,8 @@
 // later event of the deposit (a chargeback, a refund) carries creditClaimedAt, so a ledger knows to
 // debit. Real gateway instances on a real database; webhooks signed as the provider signs them.
 
+import { request as httpRequest } from 'node:http';
+import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import type { TestDatabase } from '../support/database.js';
@@ -94,17 +96,84 @@ describe('claimDepositCredit', () => {
   });
 });
 
+/** A claim under its own key, as a cashier retrying it would send it. */
+const claimWithKey = (depositId: string, claimKey: string, key = t.keys.webCashier, gateway: TestGateway = t) =>
+  execute(gateway.gateway.graphqlUrl, ClaimDepositCreditMutation, { input: { depositId, claimKey } }, { key });
+
+/** Sends a claim and hangs up as soon as it is written: the gateway works on, the caller never reads the answer. */
+function claimAndHangUp(depositId: string, claimKey: string): Promise<void> {
+  const body = JSON.stringify({ query: print(ClaimDepositCreditMutation), variables: { input: { depositId, claimKey } } });
+  return new Promise((resolve) => {
+    const request = httpRequest(t.gateway.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${t.keys.webCashier}` } });
+    request.on('error', () => resolve());
+    request.on('finish', () => {
+      request.destroy();
+      resolve();
+    });
+    request.end(body);
+  });
+}
+
+/** When the deposit's credit was claimed, as the gateway stored it (epoch ms), or null while unclaimed. */
+async function claimedRow(depositId: string): Promise<number | null> {
+  const [row] = await t.gateway.db.fork().execute<Array<{ claimed_ms: string | null }>>('select (extract(epoch from credit_claimed_at) * 1000)::bigint::text as claimed_ms from deposit where id = ?', [depositId]);
+  return row?.claimed_ms == null ? null : Number(row.claimed_ms);
+}
+
+describe('a claim key', () => {
+  it('tells the winning claim, retried after its answer was lost, that it won; any other key or client that it did not', async () => {
+    // given: a cashier claims the credit under its key and loses the answer (it hangs up)
+    const deposit = await succeededDeposit();
+    await claimAndHangUp(deposit.id, 'credit-dep-1/attempt');
+    await expect.poll(() => claimedRow(deposit.id)).not.toBeNull();
+
+    // when: it retries under the same key, as on a time-out it must
+    const retried = (await claimWithKey(deposit.id, 'credit-dep-1/attempt')).data!.claimDepositCredit;
+
+    // then: it won, at the time the lost claim was made; so it credits the player, once
+    expect(retried).toMatchObject({ claim: { firstClaim: true }, deposit: { creditClaimedAt: retried.claim!.claimedAt }, userErrors: [] });
+    expect(Date.parse(retried.claim!.claimedAt)).toBe(await claimedRow(deposit.id));
+    // The same key again (or as the Idempotency-Key header) is still the same claim.
+    expect((await claimWithKey(deposit.id, 'credit-dep-1/attempt')).data!.claimDepositCredit.claim).toEqual(retried.claim);
+    const byHeader = await execute(t.gateway.graphqlUrl, ClaimDepositCreditMutation, { input: { depositId: deposit.id } }, { key: t.keys.webCashier, headers: { 'idempotency-key': 'credit-dep-1/attempt' } });
+    expect(byHeader.data!.claimDepositCredit.claim).toEqual(retried.claim);
+    // Another key, no key, or the same key from another client is another claim: it did not win.
+    for (const other of [await claimWithKey(deposit.id, 'credit-dep-1/other'), await claim(deposit.id), await claimWithKey(deposit.id, 'credit-dep-1/attempt', t.keys.admin)]) {
+      expect(other.data!.claimDepositCredit).toMatchObject({ claim: { firstClaim: false, claimedAt: retried.claim!.claimedAt }, userErrors: [] });
+    }
+    // One claim, one event.
+    const page = await execute(t.gateway.graphqlUrl, CreditEventsQuery, { first: 100 }, { key: t.keys.webCashier });
+    expect(page.data!.events.edges.filter((edge) => edge.node.subjectId === deposit.id && edge.node.type === 'deposit.credit_claimed')).toHaveLength(1);
+  });
+
+  it('follows the rules of idempotency keys: a malformed one is refused on its field, and nothing is claimed', async () => {
+    const deposit = await succeededDeposit();
+    for (const bad of ['', 'has space', 'k'.repeat(256), 'clé']) {
+      expect((await claimWithKey(deposit.id, bad)).data!.claimDepositCredit).toEqual({
+        claim: null,
+        deposit: null,
+        userErrors: [{ field: ['claimKey'], code: 'INVALID_FORMAT', message: 'claimKey must be 1 to 255 printable ASCII characters without spaces' }],
+      });
+    }
+    expect(await claimedRow(deposit.id)).toBeNull();
+    expect((await claimWithKey(deposit.id, 'credit-dep-2')).data!.claimDepositCredit.claim).toMatchObject({ firstClaim: true });
+  });
+});
+
 describe.runIf(process.env.DATABASE_URL)('raced from two gateway instances', () => {
-  it('20 concurrent claims across both make exactly one first claim, and one event', async () => {
+  it('20 concurrent claims across both, each under its own key, make exactly one first claim, and one event; the winner\'s key wins again', async () => {
     const second = await startTestGateway({ database: t.database });
     try {
       const deposit = await succeededDeposit();
       const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => claim(deposit.id, t.keys.webCashier, i % 2 === 0 ? t : second)),
+        Array.from({ length: 20 }, (_, i) => claimWithKey(deposit.id, `race-${i}`, t.keys.webCashier, i % 2 === 0 ? t : second)),
       );
       const claims = answers.map((answer) => answer.data!.claimDepositCredit.claim!);
       expect(claims.filter((one) => one.firstClaim)).toHaveLength(1);
       expect(new Set(claims.map((one) => one.claimedAt)).size).toBe(1);
+      const winner = claims.findIndex((one) => one.firstClaim);
+      expect((await claimWithKey(deposit.id, `race-${winner}`, t.keys.webCashier, second)).data!.claimDepositCredit.claim).toEqual(claims[winner]);
+      expect((await claimWithKey(deposit.id, `race-${(winner + 1) % 20}`)).data!.claimDepositCredit.claim).toMatchObject({ firstClaim: false });
       const page = await execute(t.gateway.graphqlUrl, CreditEventsQuery, { first: 100 }, { key: t.keys.webCashier });
       expect(page.data!.events.edges.filter((edge) => edge.node.subjectId === deposit.id && edge.node.type === 'deposit.credit_claimed')).toHaveLength(1);
     } finally {

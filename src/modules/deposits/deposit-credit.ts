@@ -1,11 +1,15 @@
 // The exactly-once credit hand-off: the first claim of a SUCCEEDED deposit's credit, from any
-// instance or transport, is the only one answered `firstClaim: true`; every later claim gets the
-// original time. The deposit's row lock decides between racing claims, and the claim commits with
-// its event (`deposit.credit_claimed`), so it is in the log and reaches every subscriber.
+// instance or transport, is the one answered `firstClaim: true`; every other claim gets the
+// original time and `firstClaim: false`. The winning claim records its client's claim key, so the
+// same claim retried after its answer was lost (a cashier instance died, a proxy timed out) is
+// told again that it won, and the player is still credited once. The deposit's row lock decides
+// between racing claims, and the claim commits with its event (`deposit.credit_claimed`), so it is
+// in the log and reaches every subscriber.
 
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { EventLog } from '../../kernel/events/event-log.js';
+import { IDEMPOTENCY_KEY_PATTERN } from '../../kernel/idempotency.js';
 import { maySee } from '../../kernel/visibility.js';
 import type { FieldError } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
@@ -16,17 +20,29 @@ export const DEPOSIT_CREDIT_CLAIMED = 'deposit.credit_claimed';
 
 export interface CreditClaim {
   claimedAt: Date;
-  /** True for the one claim that made it; false for every claim after it. */
+  /** True for the one claim that made it (and for that claim retried under its key); false for every other. */
   firstClaim: boolean;
+}
+
+/**
+ * The input error of a malformed claim key: the rules of idempotency keys (1 to 255 printable
+ * ASCII characters without spaces); none for a well-formed or absent key.
+ */
+export function claimKeyErrors(claimKey: string | undefined): FieldError[] {
+  if (claimKey === undefined || IDEMPOTENCY_KEY_PATTERN.test(claimKey)) return [];
+  return [{ field: ['claimKey'], code: 'INVALID_FORMAT', message: 'claimKey must be 1 to 255 printable ASCII characters without spaces' }];
 }
 
 export type CreditClaimResult = { deposit: DepositSnapshot | null; claim: CreditClaim | null; errors: FieldError[] };
 
 /**
  * Claims the credit of a deposit for its owning client (or an admin). Only a SUCCEEDED deposit's
- * credit can be claimed; a claim of any other answers its current status and changes nothing.
+ * credit can be claimed; a claim of any other answers its current status and changes nothing. With
+ * `claimKey`, a claim by the same client under the key of the claim that won is that claim again.
  */
-export async function claimDepositCredit(em: SqlEntityManager, events: EventLog, client: ApiClient, depositId: string): Promise<CreditClaimResult> {
+export async function claimDepositCredit(em: SqlEntityManager, events: EventLog, client: ApiClient, depositId: string, claimKey?: string): Promise<CreditClaimResult> {
+  const invalid = claimKeyErrors(claimKey);
+  if (invalid.length > 0) return { deposit: null, claim: null, errors: invalid };
   return em.transactional(async (tx) => {
     const deposit = await tx.findOne(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     // Only its owner credits a player: another client that may read the deposit (a back office)
@@ -34,12 +50,17 @@ export async function claimDepositCredit(em: SqlEntityManager, events: EventLog,
     if (!deposit || !maySee(client, 'deposit', deposit) || !(client.isAdmin() || deposit.clientId === client.id)) {
       return { deposit: null, claim: null, errors: [{ field: ['depositId'], code: 'NOT_FOUND', message: `No deposit ${depositId}` }] };
     }
-    if (deposit.creditClaimedAt) return { deposit: toDepositSnapshot(deposit), claim: { claimedAt: deposit.creditClaimedAt, firstClaim: false }, errors: [] };
+    if (deposit.creditClaimedAt) {
+      const sameClaim = claimKey !== undefined && deposit.creditClaimKey === claimKey && deposit.creditClaimedBy === client.id;
+      return { deposit: toDepositSnapshot(deposit), claim: { claimedAt: deposit.creditClaimedAt, firstClaim: sameClaim }, errors: [] };
+    }
     if (deposit.status !== 'SUCCEEDED') {
       const message = `Only a SUCCEEDED deposit's credit can be claimed; this one is ${deposit.status}`;
       return { deposit: toDepositSnapshot(deposit), claim: null, errors: [{ field: ['depositId'], code: 'DEPOSIT_NOT_SUCCEEDED', message }] };
     }
     deposit.creditClaimedAt = new Date();
+    deposit.creditClaimKey = claimKey ?? null;
+    deposit.creditClaimedBy = client.id;
     await tx.flush();
     const snapshot = toDepositSnapshot(deposit);
     await events.append(tx, {

@@ -88,6 +88,10 @@ export const DepositSchema = defineEntity({
     approvedAt: p.datetime().nullable(),
     /** When the client first claimed the credit of this SUCCEEDED deposit (claimDepositCredit); null until then. */
     creditClaimedAt: p.datetime().nullable(),
+    /** The key of the claim that took the credit (its client's, 1 to 255 printable ASCII characters); null for a claim made without one. */
+    creditClaimKey: p.string().length(255).nullable(),
+    /** The client whose claim took the credit; null before the claim key existed. */
+    creditClaimedBy: p.string().length(30).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

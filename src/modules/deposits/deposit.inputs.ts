@@ -146,4 +146,11 @@ function stripNulls<T extends object>(value: T): Partial<T> {
 export class ClaimDepositCreditInput {
   @Field(() => ID, { description: 'The SUCCEEDED deposit (dep_…) whose amount the player is credited.' })
   depositId!: string;
+
+  @Field({
+    nullable: true,
+    description:
+      'This claim\'s own key, as an idempotency key (1 to 255 printable ASCII characters, no spaces; also accepted as the Idempotency-Key header). The claim that wins records it: the same client claiming again under the same key (a retry after a lost answer or a time-out) is told firstClaim: true again; any other claim firstClaim: false. Without a key, a winning claim whose answer was lost cannot be told it won.',
+  })
+  claimKey?: string;
 }

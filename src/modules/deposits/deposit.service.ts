@@ -128,9 +128,9 @@ export class DepositService {
     return this.deps.operations.resume(em, this.operation, id);
   }
 
-  /** Claims the credit of a SUCCEEDED deposit exactly once (deposit-credit.ts). */
-  claimCredit(em: SqlEntityManager, client: ApiClient, depositId: string): Promise<CreditClaimResult> {
-    return claimDepositCredit(em, this.deps.events, client, depositId);
+  /** Claims the credit of a SUCCEEDED deposit exactly once, a retry under the winning claim's key included (deposit-credit.ts). */
+  claimCredit(em: SqlEntityManager, client: ApiClient, depositId: string, claimKey?: string): Promise<CreditClaimResult> {
+    return claimDepositCredit(em, this.deps.events, client, depositId, claimKey);
   }
 
   /** A deposit the client may see (the visibility policy, src/kernel/visibility.ts), or null. */
