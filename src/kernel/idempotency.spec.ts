@@ -29,6 +29,11 @@ describe('idempotencyKeyErrors', () => {
   ])('refuses a key that is %s, on the idempotencyKey field', (_case, key) => {
     expect(idempotencyKeyErrors(key)).toEqual([{ field: ['idempotencyKey'], code: 'INVALID_FORMAT', message: 'idempotencyKey must be 1 to 255 printable ASCII characters without spaces' }]);
   });
+
+  it('names the field that carries the key, when it is not idempotencyKey (a credit claim\'s claimKey)', () => {
+    expect(idempotencyKeyErrors('credit-dep_01/attempt#1', 'claimKey')).toEqual([]);
+    expect(idempotencyKeyErrors('has space', 'claimKey')).toEqual([{ field: ['claimKey'], code: 'INVALID_FORMAT', message: 'claimKey must be 1 to 255 printable ASCII characters without spaces' }]);
+  });
 });
 
 const scope: IdempotencyScope = { clientId: 'cli_1', key: 'order-1001', operation: 'deposit', fingerprint: 'f'.repeat(64) };

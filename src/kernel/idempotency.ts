@@ -20,11 +20,12 @@ export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * The input error of a malformed idempotency key, for every operation that takes one (checked with
- * the rest of its input, before any I/O); none for a well-formed or absent key.
+ * the rest of its input, before any I/O); none for a well-formed or absent key. `field`: the input
+ * field that carries a key under these rules (a credit claim's `claimKey`).
  */
-export function idempotencyKeyErrors(key: string | undefined): FieldError[] {
+export function idempotencyKeyErrors(key: string | undefined, field = 'idempotencyKey'): FieldError[] {
   if (key === undefined || IDEMPOTENCY_KEY_PATTERN.test(key)) return [];
-  return [{ field: ['idempotencyKey'], code: 'INVALID_FORMAT', message: 'idempotencyKey must be 1 to 255 printable ASCII characters without spaces' }];
+  return [{ field: [field], code: 'INVALID_FORMAT', message: `${field} must be 1 to 255 printable ASCII characters without spaces` }];
 }
 
 /** What a key is reserved for: the same key may not serve two kinds of operation. */

@@ -9,7 +9,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { EventLog } from '../../kernel/events/event-log.js';
-import { IDEMPOTENCY_KEY_PATTERN } from '../../kernel/idempotency.js';
+import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 import { maySee } from '../../kernel/visibility.js';
 import type { FieldError } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
@@ -24,15 +24,6 @@ export interface CreditClaim {
   firstClaim: boolean;
 }
 
-/**
- * The input error of a malformed claim key: the rules of idempotency keys (1 to 255 printable
- * ASCII characters without spaces); none for a well-formed or absent key.
- */
-export function claimKeyErrors(claimKey: string | undefined): FieldError[] {
-  if (claimKey === undefined || IDEMPOTENCY_KEY_PATTERN.test(claimKey)) return [];
-  return [{ field: ['claimKey'], code: 'INVALID_FORMAT', message: 'claimKey must be 1 to 255 printable ASCII characters without spaces' }];
-}
-
 export type CreditClaimResult = { deposit: DepositSnapshot | null; claim: CreditClaim | null; errors: FieldError[] };
 
 /**
@@ -41,7 +32,7 @@ export type CreditClaimResult = { deposit: DepositSnapshot | null; claim: Credit
  * `claimKey`, a claim by the same client under the key of the claim that won is that claim again.
  */
 export async function claimDepositCredit(em: SqlEntityManager, events: EventLog, client: ApiClient, depositId: string, claimKey?: string): Promise<CreditClaimResult> {
-  const invalid = claimKeyErrors(claimKey);
+  const invalid = idempotencyKeyErrors(claimKey, 'claimKey');
   if (invalid.length > 0) return { deposit: null, claim: null, errors: invalid };
   return em.transactional(async (tx) => {
     const deposit = await tx.findOne(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
