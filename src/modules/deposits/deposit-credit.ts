@@ -27,9 +27,11 @@ export interface CreditClaim {
 export type CreditClaimResult = { deposit: DepositSnapshot | null; claim: CreditClaim | null; errors: FieldError[] };
 
 /**
- * Claims the credit of a deposit for its owning client (or an admin). Only a SUCCEEDED deposit's
- * credit can be claimed; a claim of any other answers its current status and changes nothing. With
- * `claimKey`, a claim by the same client under the key of the claim that won is that claim again.
+ * Claims the credit of a deposit for its owning client, the one that credits the player. Only a
+ * SUCCEEDED deposit's credit can be claimed; a claim of any other answers its current status and
+ * changes nothing. With `claimKey`, a claim by the same client under the key of the claim that won
+ * is that claim again. An admin may read the deposit but not claim it: a claim outside the cashier
+ * would take the credit for good while no one credits the player.
  */
 export async function claimDepositCredit(em: SqlEntityManager, events: EventLog, client: ApiClient, depositId: string, claimKey?: string): Promise<CreditClaimResult> {
   const invalid = idempotencyKeyErrors(claimKey, 'claimKey');
@@ -37,9 +39,13 @@ export async function claimDepositCredit(em: SqlEntityManager, events: EventLog,
   return em.transactional(async (tx) => {
     const deposit = await tx.findOne(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     // Only its owner credits a player: another client that may read the deposit (a back office)
-    // learns nothing here, as for a deposit it cannot see.
+    // learns nothing here, as for a deposit it cannot see; an admin is told why it cannot claim.
     if (!deposit || !maySee(client, 'deposit', deposit) || !(client.isAdmin() || deposit.clientId === client.id)) {
       return { deposit: null, claim: null, errors: [{ field: ['depositId'], code: 'NOT_FOUND', message: `No deposit ${depositId}` }] };
+    }
+    if (deposit.clientId !== client.id) {
+      const message = 'Only the deposit\'s own client claims its credit (it credits the player); read creditClaimedAt on the deposit instead';
+      return { deposit: toDepositSnapshot(deposit), claim: null, errors: [{ field: ['depositId'], code: 'CREDIT_CLAIM_OWNER_ONLY', message }] };
     }
     if (deposit.creditClaimedAt) {
       const sameClaim = claimKey !== undefined && deposit.creditClaimKey === claimKey && deposit.creditClaimedBy === client.id;

@@ -31,7 +31,7 @@ export class DepositResolver {
   @Authorized('CASHIER')
   @Mutation(() => ClaimDepositCreditPayload, {
     description:
-      'Claims the credit of a SUCCEEDED deposit, exactly once: the first call anywhere answers firstClaim: true (credit the player then), every later one firstClaim: false with the original time, except the winning claim itself retried under its claimKey, which is told firstClaim: true again. For the deposit\'s own client, or an admin.',
+      'Claims the credit of a SUCCEEDED deposit, exactly once: the first call anywhere answers firstClaim: true (credit the player then), every later one firstClaim: false with the original time, except the winning claim itself retried under its claimKey, which is told firstClaim: true again. For the deposit\'s own client only: an admin is refused (CREDIT_CLAIM_OWNER_ONLY) and reads creditClaimedAt instead.',
   })
   async claimDepositCredit(@Ctx() ctx: RequestContext, @Arg('input', { description: 'The deposit whose credit to claim.' }) input: ClaimDepositCreditInput): Promise<ClaimDepositCreditPayload> {
     const result = await ctx.services.deposits.claimCredit(ctx.em, ctx.client!, input.depositId, input.claimKey ?? ctx.idempotencyKey);
