@@ -15,6 +15,7 @@ import { cardSettlePath } from '../../src/providers/deposit-gateway/assumptions.
 import { execute, metric, startTestGateway } from '../support/gateway.js';
 import { CARD_INPUT, VALID_DEPOSITS } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
+import { DepositRefundsQuery, RequestRefundMutation } from '../refunds/operations.js';
 import { CardSessionQuery, SettleCardDepositMutation } from './operations.js';
 import { loadCardForm, submitCard, TEST_CARD, type CardEntry } from './shopper.js';
 
@@ -155,6 +156,29 @@ describe('settleCardDeposit', () => {
     // The provider's own payment.approved webhook (fired by the settle call) changes nothing either.
     await t.gateway.sandboxes.depositGateway!.controls.idle();
     expect(await statusChanges(id)).toEqual(['PENDING->SUCCEEDED']);
+  });
+
+  it('after a partial refund, answers the settled payment again, without an anomaly or an error-level line', async () => {
+    // given: a settled card deposit, refunded in part (the provider then reports the payment `refunded`)
+    const id = await createCardDeposit();
+    await payAtProcessor(id);
+    await execute(t.gateway.graphqlUrl, SettleCardDepositMutation, { input: { depositId: id } }, { key: t.keys.webCashier });
+    const requested = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId: id, amount: '5.00', reason: 'partial' } }, { key: t.keys.admin });
+    expect(requested.data!.requestRefund.userErrors).toEqual([]);
+    const refunded = async () => (await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id }, { key: t.keys.admin })).data!.deposit!;
+    await expect.poll(async () => (await refunded()).refundedAmount.amount).toBe('5.00');
+    const linesBefore = t.logs.length;
+
+    // when: the cashier settles again, as often as it likes
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push(await execute(t.gateway.graphqlUrl, SettleCardDepositMutation, { input: { depositId: id } }, { key: t.keys.webCashier }));
+
+    // then: the payment is settled, as before; nothing changes, and nothing pages an operator
+    for (const answer of answers) expect(answer.data!.settleCardDeposit).toMatchObject({ alreadyProcessed: true, userErrors: [], deposit: { id, status: 'SUCCEEDED' } });
+    expect(await refunded()).toMatchObject({ status: 'SUCCEEDED', refundedAmount: { amount: '5.00' } });
+    expect(await statusChanges(id)).toEqual(['PENDING->SUCCEEDED']);
+    const errorLines = t.logs.slice(linesBefore).map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level >= 50);
+    expect(errorLines).toEqual([]);
   });
 
   it('two settle calls at once still make one change', async () => {

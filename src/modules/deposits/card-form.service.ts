@@ -145,6 +145,14 @@ export class CardFormService {
       };
     }
 
+    if (truth.status === 'REFUNDED' && (deposit.status === 'SUCCEEDED' || deposit.status === 'REFUNDED')) {
+      // The settle call asks how the card payment ended, and that was applied before: approved.
+      // `refunded` ("returned, in full or in part", the spec) speaks of refunds since, which reach
+      // the deposit through their own events and reconciliation, not through a settle call that
+      // any cashier may repeat at will.
+      return { deposit, errors: [], alreadyProcessed: true };
+    }
+
     const applied = await em.transactional(async (tx) => {
       // Committed with the change: the settle result carries no fee or net (the detail fetch, as
       // after a webhook), and refunds that overtook the payment are released (reactions of the change).
@@ -166,7 +174,9 @@ export class CardFormService {
     if (applied.outcome === 'noop') await this.deps.deposits.recordDetails(em, deposit, truth);
     const current = await em.refreshOrFail(deposit);
     if (applied.outcome === 'anomaly') {
-      this.deps.logger.error({ anomaly: applied.reason, depositId: deposit.id, reference }, 'card settle result refused');
+      // A warning, not an error: a client asks for this call as often as it likes, so what it
+      // answers must not page an operator each time. The reason is on the record and in the answer.
+      this.deps.logger.warn({ anomaly: applied.reason, depositId: deposit.id, reference }, 'card settle result refused');
       const code = userErrorCodeOf(applied.reason, 'ANOMALY');
       return { deposit: current, errors: [{ field: [], code, message: 'The provider\'s settle result does not fit this deposit; nothing was applied' }], alreadyProcessed: false };
     }
