@@ -66,6 +66,7 @@ export const USER_ERROR_CODES = {
   DEPOSIT_NOT_SUBMITTED: { kind: 'state', meaning: 'The deposit has not reached the provider yet; try again shortly.' },
   NOT_A_CARD_DEPOSIT: { kind: 'state', meaning: 'The embedded card form serves CARD deposits only.' },
   DEPOSIT_NOT_SUCCEEDED: { kind: 'state', meaning: 'Only a SUCCEEDED deposit\'s credit can be claimed; the message names its current status.' },
+  CANNOT_RESTRICT_SELF: { kind: 'state', meaning: 'A client cannot make itself trusted-documents-only: the manifest holds no admin tooling, so it could not undo it. Another admin can.' },
   CREDIT_CLAIM_OWNER_ONLY: { kind: 'state', meaning: 'Only the deposit\'s own client claims its credit (it credits the player); an admin reads the claim on the deposit instead, and nothing is claimed.' },
   DEPOSIT_NOT_REFUNDABLE: { kind: 'state', meaning: 'Only a SUCCEEDED deposit whose provider payment is known can be refunded.' },
   DEPOSIT_DISPUTED: { kind: 'state', meaning: 'A chargeback is open on the deposit; it cannot be refunded.' },

@@ -95,6 +95,14 @@ describe('an admin marking a client trusted-documents-only', () => {
     expect(set.data!.setApiClientTrustedDocuments).toEqual({ client: null, userErrors: [expect.objectContaining({ field: ['id'], code: 'NOT_FOUND' })] });
   });
 
+  it('refuses an admin that would restrict itself (it could not undo it), and changes nothing', async () => {
+    const admin = t.gateway.demoClients.find((client) => client.roles.includes('ADMIN'))!;
+    const set = await execute(t.gateway.graphqlUrl, SetApiClientTrustedDocumentsMutation, { input: { id: admin.id, trustedDocumentsOnly: true } }, { key: t.keys.admin });
+    expect(set.data!.setApiClientTrustedDocuments).toEqual({ client: null, userErrors: [{ field: ['id'], code: 'CANNOT_RESTRICT_SELF', message: expect.stringContaining('could not undo it') }] });
+    // Still free to send full documents, and to lift the rule from itself (a no-op) or set it on others.
+    expect((await execute(t.gateway.graphqlUrl, SetApiClientTrustedDocumentsMutation, { input: { id: admin.id, trustedDocumentsOnly: false } }, { key: t.keys.admin })).data!.setApiClientTrustedDocuments.userErrors).toEqual([]);
+  });
+
   it('is refused to a cashier', async () => {
     const set = await execute(t.gateway.graphqlUrl, SetApiClientTrustedDocumentsMutation, { input: { id: 'cli_00000000000000000000000000', trustedDocumentsOnly: false } }, { key: t.keys.mobileCashier });
     expect(set.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');

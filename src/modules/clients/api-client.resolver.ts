@@ -52,13 +52,13 @@ export class ApiClientResolver {
 
   @Authorized('ADMIN')
   @Mutation(() => SetApiClientTrustedDocumentsPayload, {
-    description: 'Marks a client trusted-documents-only, or lets it send full documents again; takes effect at once, on every instance. Admins only.',
+    description: 'Marks a client trusted-documents-only, or lets it send full documents again; takes effect at once, on every instance. Admins only; an admin cannot restrict itself (CANNOT_RESTRICT_SELF), since it could not undo it.',
   })
   async setApiClientTrustedDocuments(
-    @Ctx() { em, services }: GatewayContext,
+    @Ctx() { em, services, client }: GatewayContext,
     @Arg('input', { description: 'The client and its new rule.' }) input: SetApiClientTrustedDocumentsInput,
   ): Promise<SetApiClientTrustedDocumentsPayload> {
-    const result = await services.clients.setTrustedDocumentsOnly(em, input.id, input.trustedDocumentsOnly);
+    const result = await services.clients.setTrustedDocumentsOnly(em, input.id, input.trustedDocumentsOnly, client?.id);
     return result.ok ? { client: ApiClientNode.from(result.client), userErrors: [] } : { client: null, userErrors: userErrors(result.errors) };
   }
 }

@@ -192,7 +192,12 @@ export class ApiClientService {
    * change reaches every instance's key cache when it commits, so no instance goes on answering
    * with the old rule.
    */
-  async setTrustedDocumentsOnly(em: SqlEntityManager, id: string, trustedDocumentsOnly: boolean): Promise<{ ok: true; client: ApiClient } | { ok: false; errors: FieldError[] }> {
+  async setTrustedDocumentsOnly(em: SqlEntityManager, id: string, trustedDocumentsOnly: boolean, callerId?: string): Promise<{ ok: true; client: ApiClient } | { ok: false; errors: FieldError[] }> {
+    // An admin restricted to the manifest's documents could not send this mutation again to undo
+    // it (the manifest holds no admin tooling): it would lock itself out. Another admin may.
+    if (trustedDocumentsOnly && id === callerId) {
+      return { ok: false, errors: [{ field: ['id'], code: 'CANNOT_RESTRICT_SELF', message: 'A client cannot make itself trusted-documents-only: it could not undo it. Ask another admin.' }] };
+    }
     const client = await em.transactional(async (tx) => {
       const found = await tx.findOne(ApiClient, { id });
       if (!found) return null;
