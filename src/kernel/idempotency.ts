@@ -299,8 +299,8 @@ export class IdempotencyLayer {
          returning attempt, subject_id`,
         [this.options.leaseMs / 1000, this.instance?.id ?? null, scope.clientId, scope.key, this.instance?.id ?? null],
       );
-      if (taken[0] && row.holder_gone) this.options.logger.info({ clientId: scope.clientId, operation: scope.operation }, 'idempotency key held by an instance that is gone: taken over before its lease ran out');
       if (taken[0]) {
+        if (row.holder_gone) this.options.logger.info({ clientId: scope.clientId, operation: scope.operation }, 'idempotency key held by an instance that is gone: taken over before its lease ran out');
         if (taken[0].subject_id) this.options.logger.info({ clientId: scope.clientId, operation: scope.operation, subjectId: taken[0].subject_id }, 'resuming an idempotent request');
         return { kind: 'owned', scope, attempt: taken[0].attempt, subjectId: taken[0].subject_id };
       }
