@@ -155,6 +155,11 @@ export function checkEnvelope(fields: Record<string, unknown>, transport: Transp
     const refused = checkPersistedQuery(persisted, text);
     if (refused) return refused;
   }
+  // A document id sent with a text names that text, as a persisted query's hash does: a text of
+  // another document is refused, never run in place of the one named (or the other way round).
+  if (typeof documentId === 'string' && text !== undefined && `sha256:${sha256(text)}` !== documentId) {
+    return refusal(PERSISTED_QUERY_HASH_MISMATCH, 'The "documentId" is not the SHA-256 of the query sent with it.');
+  }
   if (text !== undefined) return undefined;
   // A document named by hash alone is looked up later: in the manifest (both transports), or in
   // Apollo's persisted-query cache (HTTP). graphql-ws wants a `query` string, so such a client sends "".
@@ -171,10 +176,32 @@ function checkPersistedQuery(persisted: unknown, query: string | undefined): Env
   if (typeof hash !== 'string' || !SHA256_HEX.test(hash)) {
     return refusal(INVALID_PERSISTED_QUERY, '"extensions.persistedQuery.sha256Hash" must be 64 lowercase hex digits.');
   }
-  if (query !== undefined && createHash('sha256').update(query).digest('hex') !== hash) {
+  if (query !== undefined && sha256(query) !== hash) {
     return refusal(PERSISTED_QUERY_HASH_MISMATCH, 'The persisted query hash is not the SHA-256 of the query sent with it.');
   }
   return undefined;
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * The fields of a well-formed envelope (`checkEnvelope` found nothing to refuse) that Apollo would
+ * read otherwise than this file does, to be dropped before it reads them: `variables` or
+ * `extensions` given as null (Apollo refuses null in a GET's parameters, and it means "none"), and
+ * an empty `query` beside a persisted document's hash (no text: the hash names the document, as
+ * over graphql-ws, where a client must send a string; Apollo would compare the hash with the
+ * SHA-256 of "").
+ */
+export function fieldsMeaningNothing(fields: Record<string, unknown>): Array<'query' | 'variables' | 'extensions'> {
+  const dropped: Array<'query' | 'variables' | 'extensions'> = [];
+  const { query, variables, extensions, documentId } = fields;
+  if (variables === null) dropped.push('variables');
+  if (extensions === null) dropped.push('extensions');
+  const persisted = isRecord(extensions) ? extensions.persistedQuery : undefined;
+  if (query === '' && (typeof documentId === 'string' || (persisted !== undefined && persisted !== null))) dropped.push('query');
+  return dropped;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { RequestContext, RequestLineFields } from '../graphql/context.js';
-import { checkEnvelope, checkTransport, httpRefusals, refusalBody, refusalError, resolveOperation, type EnvelopeRefusal } from '../graphql/envelope.js';
+import { checkEnvelope, checkTransport, fieldsMeaningNothing, httpRefusals, refusalBody, refusalError, resolveOperation, type EnvelopeRefusal } from '../graphql/envelope.js';
 import { QUERY_TOO_LONG, queryTooLong } from '../graphql/limits.js';
 import { readBody, sendJson } from '../lib/http.js';
 
@@ -40,6 +40,15 @@ function postBodyRefusal(parsed: unknown): EnvelopeRefusal | undefined {
   if (Array.isArray(parsed)) return httpRefusals.batch();
   if (typeof parsed !== 'object' || parsed === null) return httpRefusals.malformedJson();
   return checkEnvelope(parsed as Record<string, unknown>, 'http-post');
+}
+
+/** A POST body as Apollo is to read it: without the fields that mean nothing (`fieldsMeaningNothing`). */
+function withoutFieldsMeaningNothing(body: Record<string, unknown>): Record<string, unknown> {
+  const dropped = fieldsMeaningNothing(body);
+  if (dropped.length === 0) return body;
+  const kept = { ...body };
+  for (const name of dropped) delete kept[name];
+  return kept;
 }
 
 /**
@@ -141,7 +150,7 @@ export async function readUsualGraphqlPost(req: GraphqlHttpRequest, res: ServerR
   }
   const refused = postBodyRefusal(parsed);
   if (refused) return refuseWith(refused);
-  req.body = parsed;
+  req.body = withoutFieldsMeaningNothing(parsed as Record<string, unknown>);
   return !refuseLongQuery(req, res, undefined, options.maxQueryChars);
 }
 
@@ -177,7 +186,9 @@ export function httpEnvelope(options: HttpEnvelopeOptions): Array<RequestHandler
   const fields = (req: Request, res: Response, next: NextFunction) => {
     if (req.method === 'POST') {
       const refused = postBodyRefusal(req.body);
-      return refused ? refuse(req, res, refused) : next();
+      if (refused) return refuse(req, res, refused);
+      req.body = withoutFieldsMeaningNothing(req.body as Record<string, unknown>);
+      return next();
     }
     const parameters = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
     const given: Record<string, unknown> = {};
@@ -197,6 +208,14 @@ export function httpEnvelope(options: HttpEnvelopeOptions): Array<RequestHandler
     }
     const refused = checkEnvelope(given, 'http-get');
     if (refused) return refuse(req, res, refused);
+    const dropped = fieldsMeaningNothing(given);
+    if (dropped.length > 0) {
+      // Apollo reads a GET's parameters from the URL (src/server/apollo-http.ts), as the trusted
+      // documents' check does: the URL is what changes.
+      for (const name of dropped) parameters.delete(name);
+      const search = parameters.toString();
+      req.url = `${req.url.split('?')[0]}${search === '' ? '' : `?${search}`}`;
+    }
     next();
   };
   const queryLength = (req: Request, res: Response, next: NextFunction) => {

@@ -80,6 +80,8 @@ const HTTP_CASES: HttpCase[] = [
   { name: 'a persisted query of another version', body: { extensions: { persistedQuery: { version: 2, sha256Hash: sha256(VIEWER) } } }, status: 400, code: 'INVALID_PERSISTED_QUERY', message: /must be 1/ },
   { name: 'a persisted query hash that is not one', body: { query: VIEWER, extensions: { persistedQuery: { version: 1, sha256Hash: 'abc' } } }, status: 400, code: 'INVALID_PERSISTED_QUERY', message: /64 lowercase hex digits/ },
   { name: 'a persisted query hash of another query', body: { query: VIEWER, extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { name } }') } } }, status: 400, code: 'PERSISTED_QUERY_HASH_MISMATCH', message: /not the SHA-256 of the query/ },
+  { name: 'a documentId sent with the text of another document', body: { query: VIEWER, documentId: `sha256:${sha256('{ viewer { name } }')}` }, status: 400, code: 'PERSISTED_QUERY_HASH_MISMATCH', message: /"documentId" is not the SHA-256 of the query/ },
+  { name: 'a documentId in a GET with the text of another document', method: 'GET', search: { query: VIEWER, documentId: `sha256:${sha256('{ viewer { name } }')}` }, headers: { 'apollo-require-preflight': 'true' }, status: 400, code: 'PERSISTED_QUERY_HASH_MISMATCH', message: /"documentId" is not the SHA-256 of the query/ },
   { name: 'an operationName that matches nothing', body: { query: 'query A { viewer { id } }', operationName: 'B' }, status: 400, code: 'OPERATION_NOT_FOUND', message: /no operation named "B"/ },
   { name: 'a name sent with an anonymous operation', body: { query: VIEWER, operationName: 'A' }, status: 400, code: 'OPERATION_NOT_FOUND', message: /operation has no name/ },
   { name: 'a mutation with a name that matches nothing', body: { query: 'mutation M { revokeApiClient(input: { id: "cli_x" }) { userErrors { code } } }', operationName: 'N' }, status: 400, code: 'OPERATION_NOT_FOUND', message: /no operation named "N"/ },
@@ -153,6 +155,48 @@ describe('a malformed envelope over HTTP', () => {
     const byHash = await sendHttp({ name: 'by hash', headers, body: { extensions: { persistedQuery } }, status: 200, code: '', message: /./ });
     expect(byHash).toMatchObject({ status: 200, body: { data: { viewer: { id: expect.any(String) } } } });
   });
+
+  it.each(FORMS)('reads an empty query beside a persisted query hash as no text, as graphql-ws does, with nothing logged above info (%s)', async (form) => {
+    const query = `{ viewer { id } } # ${randomUUID()}`;
+    const persistedQuery = { version: 1, sha256Hash: sha256(query) };
+    const headers = { authorization: `Bearer ${t.keys.webCashier}` };
+    const get = (hash: typeof persistedQuery): HttpCase => ({ name: 'GET', method: 'GET', search: { query: '', extensions: JSON.stringify({ persistedQuery: hash }) }, headers: { ...headers, 'apollo-require-preflight': 'true' }, status: 200, code: '', message: /./ });
+    const post = (hash: typeof persistedQuery): HttpCase => ({ name: 'POST', headers, body: { query: '', extensions: { persistedQuery: hash } }, status: 200, code: '', message: /./ });
+    const done = (lines: Logged[]) => lines.some((line) => line.msg === 'request completed');
+    for (const unknown of [post(persistedQuery), get(persistedQuery)]) {
+      const { result, lines } = await logsDuring(() => sendHttp(unknown, form), done);
+      expect(result).toMatchObject({ status: 200, body: { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] } });
+      expectQuiet(lines);
+    }
+    await sendHttp({ name: 'register', headers, body: { query, extensions: { persistedQuery } }, status: 200, code: '', message: /./ }, form);
+    for (const known of [post(persistedQuery), get(persistedQuery)]) {
+      const { result, lines } = await logsDuring(() => sendHttp(known, form), done);
+      expect(result).toMatchObject({ status: 200, body: { data: { viewer: { id: expect.any(String) } } } });
+      expectQuiet(lines);
+    }
+  });
+
+  it.each(FORMS)('reads variables and extensions given as null in a GET as none, as a POST does (%s)', async (form) => {
+    const headers = { authorization: `Bearer ${t.keys.webCashier}`, 'apollo-require-preflight': 'true' };
+    const { result, lines } = await logsDuring(
+      () => sendHttp({ name: 'GET', method: 'GET', search: { query: VIEWER, variables: 'null', extensions: 'null' }, headers, status: 200, code: '', message: /./ }, form),
+      (lines) => lines.some((line) => line.msg === 'request completed'),
+    );
+    expect(result).toMatchObject({ status: 200, body: { data: { viewer: { id: expect.any(String) } } } });
+    expectQuiet(lines);
+    const posted = await sendHttp({ name: 'POST', headers, body: { query: VIEWER, variables: null, extensions: null }, status: 200, code: '', message: /./ }, form);
+    expect(posted).toMatchObject({ status: 200, body: { data: { viewer: { id: expect.any(String) } } } });
+  });
+
+  it('answers a document whose anonymous operation stands beside another as invalid GraphQL, not by operation name', async () => {
+    const { result, lines } = await logsDuring(
+      () => sendHttp({ name: 'two anonymous', headers: { authorization: `Bearer ${t.keys.webCashier}` }, body: { query: '{ viewer { id } } { viewer { name } }' }, status: 400, code: '', message: /./ }),
+      (lines) => lines.some((line) => line.msg === 'request completed'),
+    );
+    expect(result.status).toBe(400);
+    expect(result.body.errors).toEqual([expect.objectContaining({ message: 'This anonymous operation must be the only defined operation.', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }), expect.anything()]);
+    expectQuiet(lines);
+  });
 });
 
 /** A graphql-transport-ws socket of the web cashier past `connection_ack`. */
@@ -171,6 +215,7 @@ const WS_ERROR_CASES: WsCase[] = [
   { name: 'an empty query', payload: { query: '' }, code: 'QUERY_MISSING', message: /Send the query text in "query"/ },
   { name: 'a persisted query of another version', payload: { query: VIEWER, extensions: { persistedQuery: { version: 3 } } }, code: 'INVALID_PERSISTED_QUERY', message: /must be 1/ },
   { name: 'a persisted query hash of another query', payload: { query: VIEWER, extensions: { persistedQuery: { version: 1, sha256Hash: sha256('{ viewer { name } }') } } }, code: 'PERSISTED_QUERY_HASH_MISMATCH', message: /not the SHA-256/ },
+  { name: 'a documentId sent with the text of another document', payload: { query: VIEWER, documentId: `sha256:${sha256('{ viewer { name } }')}` }, code: 'PERSISTED_QUERY_HASH_MISMATCH', message: /"documentId" is not the SHA-256/ },
   { name: 'an operationName that matches nothing', payload: { query: 'query A { viewer { id } }', operationName: 'B' }, code: 'OPERATION_NOT_FOUND', message: /no operation named "B"/ },
   { name: 'a name sent with an anonymous operation', payload: { query: VIEWER, operationName: 'A' }, code: 'OPERATION_NOT_FOUND', message: /operation has no name/ },
   { name: 'two operations and no name', payload: { query: 'query A { viewer { id } } subscription B { heartbeat { sequence } }' }, code: 'OPERATION_NAME_REQUIRED', message: /2 operations/ },
