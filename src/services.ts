@@ -34,13 +34,18 @@ import { OperationRunner } from './kernel/operation.js';
 import { registerDepositJobs } from './modules/deposits/deposit-jobs.js';
 import { registerInboxJobs } from './kernel/inbox/deferred.js';
 import { TransitionPath } from './kernel/transitions.js';
+import { Redactions } from './kernel/redaction.js';
+import { DEPOSIT_REDACTION } from './modules/deposits/deposit-snapshot.js';
+import { REFUND_REDACTION } from './modules/refunds/refund-snapshot.js';
+import { PAYOUT_REDACTION } from './modules/payouts/payout-snapshot.js';
+import { WITHDRAWAL_REDACTION } from './modules/withdrawals/withdrawal-snapshot.js';
 import { depositWebhookHandler } from './modules/deposits/deposit-webhooks.js';
 import { depositTransitions } from './modules/deposits/deposit-transitions.js';
 import { refundTransitions } from './modules/refunds/refund-transitions.js';
 import { applyPaymentRefunded } from './modules/refunds/refund-accounting.js';
 import { payoutTransitions } from './modules/payouts/payout-transitions.js';
 import { withdrawalTransitions } from './modules/withdrawals/withdrawal-webhooks.js';
-import { NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
+import { NOTIFICATION_ENDPOINT_REDACTION, NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
 import { Notifier } from './modules/notifications/notifier.js';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './modules/notifications/notification-settings.js';
 
@@ -95,6 +100,14 @@ export function createServices(options: CreateServicesOptions): Services {
   transitions.register(refundTransitions);
   transitions.register(payoutTransitions);
   transitions.register(withdrawalTransitions);
+  // What of each subject kind only admins may read, asked by every path that shows a snapshot.
+  const redactions = new Redactions();
+  redactions.register(DEPOSIT_REDACTION);
+  redactions.register(REFUND_REDACTION);
+  redactions.register(PAYOUT_REDACTION);
+  redactions.register(WITHDRAWAL_REDACTION);
+  redactions.register(NOTIFICATION_ENDPOINT_REDACTION);
+  redactions.assertComplete();
   // A webhook's changed deposit row, handed to the detail fetch it schedules when this instance runs it.
   const writtenDeposits = new WrittenDeposits();
   const deposits = new DepositService({ accounts, providers, registry, events, transitions, operations, logger: logger.child({ component: 'deposits' }), written: writtenDeposits });
@@ -110,7 +123,7 @@ export function createServices(options: CreateServicesOptions): Services {
   const refunds = new RefundService({ accounts, providers: Object.fromEntries(registry.withCapability('refunds').map((name) => [name, moneyMovement(providers[name])])), transitions, operations, logger: logger.child({ component: 'refunds' }) });
   const reconcilerLogger = logger.child({ component: 'reconciler' });
   const notificationSettings = options.notifications ?? DEFAULT_NOTIFICATION_SETTINGS;
-  const notifier = new Notifier({ jobs, events, clock, logger: logger.child({ component: 'notifications' }), settings: () => notificationSettings });
+  const notifier = new Notifier({ jobs, events, redactions, clock, logger: logger.child({ component: 'notifications' }), settings: () => notificationSettings });
   // Every append schedules the fan-out in its own statement, while an enabled endpoint exists.
   events.onAppend(notifier.appendHook());
   return {
@@ -119,6 +132,7 @@ export function createServices(options: CreateServicesOptions): Services {
     events,
     webhooks,
     transitions,
+    redactions,
     deposits,
     payouts,
     withdrawals: new WithdrawalService(),

@@ -192,6 +192,28 @@ describe('the provider registry', () => {
   });
 });
 
+/** The identifiers a file's code uses (comments are prose). */
+function identifiersIn(text: string): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node)) found.add(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true));
+  return found;
+}
+
+describe('admin-only fields', () => {
+  it('are the redaction policies\' alone: no module\'s GraphQL file decides one by asking isAdmin', () => {
+    // A field hidden by a resolver's own check would be shown by every path that does not run it
+    // (notifications); each subject kind's policy (src/kernel/redaction.ts) is asked instead.
+    const deciding = [...graph.keys()].filter((file) => file.startsWith('modules/') && API_FILE.test(file) && identifiersIn(readFileSync(path.join(SRC, file), 'utf8')).has('isAdmin'));
+    expect(deciding).toEqual([]);
+    expect(identifiersIn('// isAdmin\nconst shown = isAdmin(viewer);').has('isAdmin')).toBe(true);
+    expect(identifiersIn('/** isAdmin */ const shown = mayRead(viewer);').has('isAdmin')).toBe(false);
+  });
+});
+
 describe('the circle finder', () => {
   it('finds a circle of three and nothing in a chain', () => {
     expect(circles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);

@@ -21,6 +21,7 @@ import type { AdminActionService } from '../modules/audit/admin-action.service.j
 import type { IdempotencyLayer } from '../kernel/idempotency.js';
 import type { Retention } from '../kernel/retention.js';
 import type { TransitionPath } from '../kernel/transitions.js';
+import type { Redactions } from '../kernel/redaction.js';
 import type { NotificationEndpoints } from '../modules/notifications/notification-endpoints.js';
 import type { Notifier } from '../modules/notifications/notifier.js';
 
@@ -32,6 +33,8 @@ export interface Services {
   webhooks: WebhookInbox;
   /** The one path by which any subject's status changes (src/kernel/transitions.ts), with every subject kind registered. */
   transitions: TransitionPath;
+  /** What of each subject kind only admins may read (src/kernel/redaction.ts), with every subject kind registered. */
+  redactions: Redactions;
   deposits: DepositService;
   refunds: RefundService;
   payouts: PayoutService;

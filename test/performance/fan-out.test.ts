@@ -11,7 +11,7 @@ import { messageText } from '../../src/lib/ws-message.js';
 import { onCommitted } from '../../src/db/commit-signals.js';
 import { buildGatewaySchema } from '../../src/graphql/schema/schema.js';
 import type { GatewayContext, GroupContext } from '../../src/graphql/context.js';
-import { DepositResolver } from '../../src/modules/deposits/deposit.resolver.js';
+import { DepositRefundsResolver } from '../../src/modules/refunds/refund.resolver.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import { toDepositSnapshot } from '../../src/modules/deposits/deposit-snapshot.js';
 import { PAYMENT_EVENTS_TOPIC, type EventNotification } from '../../src/kernel/events/event-notification.js';
@@ -258,8 +258,8 @@ describe('subscription fan-out', () => {
     // when: a change on another merchant account (admins only), then one on the deposit's account with an admin-only status reason
     const hidden: EventNotification = { ...structuredClone(last), merchantAccount: 'qr-test', snapshot: { ...structuredClone(last.snapshot!), merchantAccount: 'qr-test', status: 'PENDING' } };
     const visible: EventNotification = { ...structuredClone(last), snapshot: { ...structuredClone(last.snapshot!), statusReason: 'sandbox-approved' } };
-    // (what a Deposit field resolver is handed, as type-graphql calls it)
-    const statusReason = vi.spyOn(DepositResolver.prototype, 'statusReason');
+    // (what a caller-dependent Deposit field resolver is handed, as type-graphql calls it)
+    const refunds = vi.spyOn(DepositRefundsResolver.prototype, 'refunds');
     const before = await executions();
     let seen: GatewayContext[];
     try {
@@ -267,8 +267,8 @@ describe('subscription fan-out', () => {
       t.gateway.services.pubsub.publish(PAYMENT_EVENTS_TOPIC, visible);
       await expect.poll(() => refundsSubscribers.every((s) => s.frames.length >= 1) && adminSubscribers.every((s) => s.frames.length === 2), { interval: 10 }).toBe(true);
     } finally {
-      seen = statusReason.mock.calls.map(([, context]) => context);
-      statusReason.mockRestore();
+      seen = refunds.mock.calls.map(([, context]) => context);
+      refunds.mockRestore();
     }
 
     // then: one execution per group and event: the admins' group ran both, the refunds offices' group the visible one

@@ -9,7 +9,6 @@ import type { Client } from 'graphql-ws';
 import { collect, subscribed, type Collector } from '../deposits/support.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
-import { CreateApiClientMutation } from '../foundation/operations.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { CreatePayoutMutation, PayoutQuery } from '../payouts/operations.js';
 import { RefundQuery, RequestRefundMutation } from '../refunds/operations.js';
@@ -17,6 +16,7 @@ import { execute, postRaw, startTestGateway, type TestGateway } from '../support
 import { jobsSettled } from '../support/jobs.js';
 import { wsClient } from '../support/ws.js';
 import { DepositStream, PayoutStream, RefundStream, VisibleDepositsQuery, VisibleEventsQuery, VisiblePayoutsQuery } from './operations.js';
+import { createClient } from './support.js';
 
 /** Two test-mode accounts of the deposit gateway, both served by the in-process sandbox. */
 const ACCOUNTS = [
@@ -30,13 +30,6 @@ let t: TestGateway;
 const keys = {} as Record<Who, string>;
 const sockets: Client[] = [];
 const streams = {} as Record<Who, Array<Collector<{ id: string; status: string }>>>;
-
-async function createClient(name: string, roles: Array<'REFUNDS' | 'PAYOUTS'>, merchantAccounts: string[]): Promise<string> {
-  const created = await execute(t.gateway.graphqlUrl, CreateApiClientMutation, { input: { name, roles, merchantAccounts } }, { key: keys.admin });
-  expect(created.errors).toBeUndefined();
-  expect(created.data!.createApiClient.userErrors).toEqual([]);
-  return created.data!.createApiClient.key!;
-}
 
 /** Opens `who`'s live streams (no id: everything it may see) and waits until the gateway holds them. */
 async function listen(who: Who, documents: Array<typeof DepositStream | typeof RefundStream | typeof PayoutStream>): Promise<void> {
@@ -115,8 +108,8 @@ beforeAll(async () => {
   const started = await startTestGateway({ env: { MERCHANT_ACCOUNTS: JSON.stringify(ACCOUNTS) } });
   t = started;
   Object.assign(keys, { admin: started.keys.admin, webCashier: started.keys.webCashier, mobileCashier: started.keys.mobileCashier });
-  keys.refundsBackOffice = await createClient('refunds-dg-test', ['REFUNDS'], ['dg-test']);
-  keys.payoutsBackOffice = await createClient('payouts-dg-test', ['PAYOUTS'], ['dg-test']);
+  keys.refundsBackOffice = (await createClient(t, 'refunds-dg-test', ['REFUNDS'], ['dg-test'])).key;
+  keys.payoutsBackOffice = (await createClient(t, 'payouts-dg-test', ['PAYOUTS'], ['dg-test'])).key;
 });
 
 afterAll(async () => {

@@ -25,10 +25,23 @@ import { guardStorableArguments } from '../storable-arguments.js';
 import { auditMutations } from '../audit.js';
 import { LocalPubSub, typeGraphqlPubSub } from '../../lib/pubsub.js';
 import { withPaymentProviders } from '../../modules/deposits/deposit.types.js';
+import { DEPOSIT_REDACTION } from '../../modules/deposits/deposit-snapshot.js';
+import { PAYOUT_REDACTION } from '../../modules/payouts/payout-snapshot.js';
+import { REFUND_REDACTION } from '../../modules/refunds/refund-snapshot.js';
+import { WITHDRAWAL_REDACTION } from '../../modules/withdrawals/withdrawal-snapshot.js';
+import { redactAdminOnlyFields, type RedactedType } from '../redaction.js';
 import type { ProviderDefinition } from '../../providers/registry.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, DepositEventsResolver, PayoutEventsResolver, WithdrawalEventsResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver, AdminActionResolver, NotificationResolver];
+
+/** The type that shows each subject kind, with the kind's redaction policy (notification endpoints have no such type). */
+export const REDACTED_TYPES: readonly RedactedType[] = [
+  { type: 'Deposit', policy: DEPOSIT_REDACTION },
+  { type: 'Refund', policy: REFUND_REDACTION },
+  { type: 'Payout', policy: PAYOUT_REDACTION },
+  { type: 'Withdrawal', policy: WITHDRAWAL_REDACTION },
+];
 
 /**
  * @param pubsub the instance's local fan-out; subscriptions in this schema use their own
@@ -58,6 +71,8 @@ export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub()
   if (config.mutation) config.mutation.description = 'Changes: money operations (each with an idempotency key) and admin actions. Business failures come back as userErrors in the payload.';
   if (config.subscription) config.subscription.description = 'Live changes over graphql-ws (subprotocol graphql-transport-ws), as they commit on any gateway instance.';
   const full = new GraphQLSchema({ ...config, types: [...config.types.filter((type) => type.name !== DecimalScalar.name), DecimalScalar] });
+  // Admin-only fields answer null to other readers, on every path to their type.
+  redactAdminOnlyFields(full, REDACTED_TYPES);
   // Text the database cannot store is refused at the boundary, never met as a database error.
   // The audit wraps outermost, so a mutation refused for its text is audited too.
   return auditMutations(guardStorableArguments(full));

@@ -2,14 +2,15 @@
 // rows, live notifications and the API's Deposit objects are made from.
 
 import type { DepositStatus, ProviderName, Rail, RefundStatus } from '../../providers/provider.js';
+import { redactionPolicy } from '../../kernel/redaction.js';
 import { isoText, type WithIsoDates } from '../../lib/iso-time.js';
 import { canonicalDecimal } from '../../lib/money.js';
 import type { Deposit } from './deposit.entity.js';
 
 /**
  * A deposit as it stood right after a change: every field clients may read, in JSON form
- * (amounts as decimal strings, dates as ISO strings). Admin-only fields are included and are
- * filtered by the API layer, never by the producer.
+ * (amounts as decimal strings, dates as ISO strings). Admin-only fields are included, and are
+ * withheld per reader by `DEPOSIT_REDACTION` on every path that shows the snapshot, never by the producer.
  */
 export interface DepositSnapshot {
   id: string;
@@ -48,6 +49,13 @@ export interface DepositSnapshot {
 }
 
 /**
+ * What of a deposit only admins may read, on every path (queries, `events(after:)`, subscriptions,
+ * notifications): the processor's own code, never to be shown to players. Adding a field here is
+ * all it takes to withhold it everywhere.
+ */
+export const DEPOSIT_REDACTION = redactionPolicy<DepositSnapshot>('deposit', { adminOnly: ['statusReason'] });
+
+/**
  * The properties a snapshot is made of: what a read that skips the entity selects (the request,
  * submission and provider-reference columns stay in the table).
  */
@@ -63,7 +71,7 @@ export type DepositFacts = WithIsoDates<Pick<Deposit, (typeof DEPOSIT_SNAPSHOT_P
 /**
  * The deposit as it stands now, in the shape of `DepositSnapshot`: amounts as canonical decimal
  * strings in the deposit's currency (`"10.50"`, `"1000"` for CLP), dates as ISO strings. Admin-only
- * fields (`statusReason`) are included; the API layer filters them per caller.
+ * fields (`DEPOSIT_REDACTION`) are included; each path withholds them per reader.
  */
 export function toDepositSnapshot(deposit: DepositFacts): DepositSnapshot {
   return {

@@ -1,12 +1,12 @@
 // GraphQL entry points of deposits: createDeposit, deposit(id), deposits, depositUpdated and the caller-dependent Deposit fields.
 // Deposit fields also resolve for subscription groups, whose context has a viewer and no client: they read `ctx.viewer` only.
+// Admin-only fields are DEPOSIT_REDACTION's (deposit-snapshot.ts), withheld for every path by src/graphql/redaction.ts.
 
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
-import { Arg, Authorized, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext, RequestContext } from '../../graphql/context.js';
 import { keepReadAhead, visibilityCheck, type ReadAheadEvents } from '../../graphql/loaders.js';
 import { fieldsNamed, selectionsAt } from '../../graphql/selection.js';
-import { isAdmin } from '../../kernel/visibility.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import type { DepositSnapshot } from './deposit-snapshot.js';
@@ -88,11 +88,6 @@ export class DepositResolver {
   })
   depositUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this deposit; omit for every deposit the key may see.' }) _id?: string): DepositNode {
     return depositOfEvent(event);
-  }
-
-  @FieldResolver(() => String, { nullable: true, description: 'The processor\'s exact code. Admins only (null for other callers); never show it to players.' })
-  statusReason(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext): string | null {
-    return isAdmin(ctx.viewer) ? deposit.statusReason : null;
   }
 }
 

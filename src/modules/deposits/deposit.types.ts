@@ -156,7 +156,8 @@ export class DepositNode extends Node {
   @Field(() => String, { nullable: true, description: 'The provider\'s own status word, for support.' })
   providerStatus!: string | null;
 
-  /** Admins only: resolved by DepositResolver.statusReason. */
+  /** Admins only (`DEPOSIT_REDACTION`): null for other readers on every path (src/graphql/redaction.ts). */
+  @Field(() => String, { nullable: true, description: 'The processor\'s exact code. Admins only (null for other callers); never show it to players.' })
   statusReason!: string | null;
 
   @Field(() => Money, { description: 'The amount the player pays.' })

@@ -14,11 +14,23 @@ import { PAYOUT_CREATED, PAYOUT_STATUS_CHANGED } from '../payouts/payout-transit
 import { DEPOSIT_REFUND_UPDATED, REFUND_CREATED, REFUND_STATUS_CHANGED } from '../refunds/refund-transitions.js';
 import { WITHDRAWAL_CREATED, WITHDRAWAL_STATUS_CHANGED } from '../withdrawals/withdrawal-webhooks.js';
 import { checkDestinationUrl } from '../../lib/outbound-http.js';
+import { redactionPolicy } from '../../kernel/redaction.js';
 import { newSecret } from './notification-signing.js';
 import type { NotificationSettings } from './notification-settings.js';
 
 /** Recorded (admin only) when an endpoint's delivery is given up after NOTIFICATION_RETRY_FOR_MS. */
 export const NOTIFICATION_ENDPOINT_FAILING = 'notification_endpoint.failing';
+
+/** An endpoint as its events carry it (the notifier writes it when the endpoint starts failing). */
+export interface NotificationEndpointSnapshot {
+  id: string;
+  clientId: string;
+  url: string;
+  state: 'healthy' | 'failing';
+}
+
+/** No field apart: an endpoint's events are admin-only events, which no other client is sent. */
+export const NOTIFICATION_ENDPOINT_REDACTION = redactionPolicy<NotificationEndpointSnapshot>('endpoint', { adminOnly: [] });
 
 /**
  * Event types an endpoint may filter on: every type the event log records. The admin-only ones

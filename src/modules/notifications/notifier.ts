@@ -9,6 +9,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { FINAL_POSITION_SQL, type AppendHook, type EventLog } from '../../kernel/events/event-log.js';
 import { PaymentEvent } from '../../kernel/events/payment-event.entity.js';
 import { JOBS_CHANNEL, type JobQueue } from '../../kernel/jobs.js';
+import { redact, type Reader, type RedactionPolicy, type Redactions } from '../../kernel/redaction.js';
 import type { Role } from '../../kernel/roles.js';
 import { visibleEventsWhere, type Caller } from '../../kernel/visibility.js';
 import type { Clock } from '../../lib/clock.js';
@@ -121,12 +122,13 @@ interface SendTarget {
   previous_secret: string | null;
   previous_secret_expires_at: Date | string | null;
   usable: boolean;
-  /** The client is an admin: it reads admin-only fields, as through the API. */
-  admin: boolean;
+  /** The endpoint's client's roles: its reads of the subject's fields are the API's (the redaction policy). */
+  client_roles: string[] | string;
   /** The endpoint is FAILING: a delivery makes it HEALTHY again. */
   failing: boolean;
   /** The event, read with the endpoint. */
   event_type: string;
+  event_subject_type: string;
   event_created_at: Date | string;
   event_data: unknown;
 }
@@ -140,6 +142,8 @@ export class Notifier {
     private readonly deps: {
       jobs: JobQueue;
       events: EventLog;
+      /** What of each subject kind the endpoint's client may read: the API's own redaction policies. */
+      redactions: Redactions;
       clock: Clock;
       logger: Logger;
       settings: () => NotificationSettings;
@@ -310,8 +314,8 @@ export class Notifier {
     const settings = this.deps.settings();
     const [target] = await em.execute<SendTarget[]>(
       `select e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
-         'ADMIN' = any(c.roles) as admin, e.state = 'failing' as failing,
-         ev.type as event_type, ev.created_at as event_created_at, ev.data as event_data
+         c.roles as client_roles, e.state = 'failing' as failing,
+         ev.type as event_type, ev.subject_type as event_subject_type, ev.created_at as event_created_at, ev.data as event_data
        from notification_endpoint e join api_client c on c.id = e.client_id join payment_event ev on ev.id = ?
        where e.id = ?`,
       [delivery.event_id, lane.endpointId],
@@ -322,7 +326,8 @@ export class Notifier {
       return 'stopped';
     }
     const event = { id: delivery.event_id, type: target.event_type, created_at: target.event_created_at, data: target.event_data };
-    const body = notificationBody(event, target.admin);
+    const reader: Reader = { roles: textArray(target.client_roles) as Role[] };
+    const body = notificationBody(event, this.deps.redactions.of(target.event_subject_type), reader);
     const secrets = [target.secret, ...(target.previous_secret && target.previous_secret_expires_at && new Date(target.previous_secret_expires_at) > this.deps.clock.now() ? [target.previous_secret] : [])];
     const headers = signedHeaders(secrets, event.id, Math.floor(Date.now() / 1000), body);
     const result = await postOnce({ url: target.url, headers, body, timeoutMs: settings.timeoutMs, policy: settings.policy });
@@ -570,19 +575,13 @@ function deliveryView(row: DeliveryRow): NotificationDeliveryView {
 }
 
 /**
- * Snapshot fields the API shows admins alone (resolved per caller there, e.g. DepositResolver.statusReason):
- * null for any other client, as its queries would read them.
- */
-const ADMIN_ONLY_SNAPSHOT_FIELDS = ['statusReason'] as const;
-
-/**
  * `{ id, type, createdAt, data }`, `data` the subject's snapshot as the API serves it to the
- * endpoint's client: the same bytes on every retry.
+ * endpoint's client: its subject kind's redaction policy (the one the API's types ask) withholds
+ * the admin-only fields from any other reader. The same bytes on every retry.
  */
-export function notificationBody(event: { id: string; type: string; created_at: Date | string; data: unknown }, admin: boolean): string {
+export function notificationBody(event: { id: string; type: string; created_at: Date | string; data: unknown }, policy: RedactionPolicy, reader: Reader): string {
   const data = (typeof event.data === 'string' ? JSON.parse(event.data) : event.data) as Record<string, unknown>;
-  if (!admin) for (const field of ADMIN_ONLY_SNAPSHOT_FIELDS) if (field in data) data[field] = null;
-  return JSON.stringify({ id: event.id, type: event.type, createdAt: new Date(event.created_at).toISOString(), data });
+  return JSON.stringify({ id: event.id, type: event.type, createdAt: new Date(event.created_at).toISOString(), data: redact(reader, policy, data) });
 }
 
 function laneKey(lane: Lane): string {

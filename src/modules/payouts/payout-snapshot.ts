@@ -1,6 +1,7 @@
 // Turns a Payout entity into the JSON snapshot that event rows and live notifications carry.
 
 import type { PayoutStatus, ProviderName } from '../../providers/provider.js';
+import { redactionPolicy } from '../../kernel/redaction.js';
 import type { Payout, StoredBeneficiary } from './payout.entity.js';
 
 /**
@@ -17,7 +18,7 @@ export interface PayoutSnapshot {
   country: string;
   status: PayoutStatus;
   providerStatus: string | null;
-  /** Admin only; filtered by the API layer. */
+  /** Admin only (`PAYOUT_REDACTION`). */
   statusReason: string | null;
   amount: string;
   currency: string;
@@ -31,9 +32,19 @@ export interface PayoutSnapshot {
 }
 
 /**
+ * What of a payout only admins may read, on every path (queries, `events(after:)`, subscriptions,
+ * notifications): the provider's own message on a refusal; and the full account and CCI numbers,
+ * which no snapshot carries (masked there for every reader), shown to admins from the payout row.
+ */
+export const PAYOUT_REDACTION = redactionPolicy<PayoutSnapshot>('payout', {
+  adminOnly: ['statusReason'],
+  unmaskedForAdmins: ['beneficiary.accountNumber', 'beneficiary.cci'],
+});
+
+/**
  * The payout as it stands now: amount as a canonical decimal string, dates as ISO strings, the
- * beneficiary as stored (already masked). Admin-only `statusReason` is included; the API layer
- * filters it per caller.
+ * beneficiary as stored (already masked). Admin-only `statusReason` is included; each path
+ * withholds it per reader (`PAYOUT_REDACTION`).
  */
 export function toPayoutSnapshot(payout: Payout): PayoutSnapshot {
   const b = payout.beneficiary;

@@ -1,19 +1,24 @@
 // GraphQL root fields of payouts (createPayout, payout, payouts, payoutUpdated) and the Payout fields that depend on the caller.
 // Payout fields also resolve for subscription groups, whose context has a viewer and no client: they read `ctx.viewer` only.
+// Admin-only fields are PAYOUT_REDACTION's (payout-snapshot.ts): statusReason is withheld for every path by
+// src/graphql/redaction.ts; the full beneficiary numbers, which no snapshot holds, are read here for whom it allows.
 
 import { GraphQLError } from 'graphql';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext, RequestContext } from '../../graphql/context.js';
 import { loaders } from '../../graphql/loaders.js';
-import { isAdmin } from '../../kernel/visibility.js';
+import { readsUnmasked } from '../../kernel/redaction.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
-import type { PayoutSnapshot } from './payout-snapshot.js';
+import { PAYOUT_REDACTION, type PayoutSnapshot } from './payout-snapshot.js';
 import { PAYMENT_EVENTS_TOPIC, subjectUpdates, type EventNotification } from '../../kernel/events/event-notification.js';
 import { toPayoutSnapshot } from './payout-snapshot.js';
 import { CreatePayoutInput } from './payout.inputs.js';
 import { CreatePayoutPayload } from './payout.payloads.js';
 import { PayoutBeneficiaryNode, PayoutConnection, PayoutFilter, PayoutNode } from './payout.types.js';
+
+/** The beneficiary's numbers the payout row keeps in full (payoutAccountNumbers), for the readers PAYOUT_REDACTION shows them to. */
+const UNMASKABLE = ['accountNumber', 'cci'] as const;
 
 @Resolver(() => PayoutNode)
 export class PayoutResolver {
@@ -76,17 +81,12 @@ export class PayoutResolver {
   @FieldResolver(() => PayoutBeneficiaryNode, { description: 'Who is paid; account and CCI numbers masked for all but admin clients.' })
   async beneficiary(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): Promise<PayoutBeneficiaryNode> {
     const masked = payout.maskedBeneficiary;
-    if (!isAdmin(ctx.viewer)) return masked;
+    const unmasked = UNMASKABLE.filter((field) => readsUnmasked(ctx.viewer, PAYOUT_REDACTION, `beneficiary.${field}`));
+    if (unmasked.length === 0) return masked;
     const full = await loaders(ctx).payoutAccountNumbers.load(payout.id);
-    return Object.assign(new PayoutBeneficiaryNode(), masked, {
-      accountNumber: full?.accountNumber ?? masked.accountNumber,
-      cci: full?.cci ?? masked.cci,
-    });
-  }
-
-  @FieldResolver(() => String, { nullable: true, description: 'The provider\'s own message on a refusal. Admins only (null for other callers).' })
-  statusReason(@Root() payout: PayoutNode, @Ctx() ctx: GatewayContext): string | null {
-    return isAdmin(ctx.viewer) ? payout.statusReason : null;
+    const shown = Object.assign(new PayoutBeneficiaryNode(), masked);
+    for (const field of unmasked) shown[field] = full?.[field] ?? masked[field];
+    return shown;
   }
 }
 

@@ -46,7 +46,8 @@ export class PayoutNode extends Node {
   @Field(() => String, { nullable: true, description: 'The provider\'s own status word, for support.' })
   providerStatus!: string | null;
 
-  /** Admins only: resolved by PayoutResolver.statusReason. */
+  /** Admins only (`PAYOUT_REDACTION`): null for other readers on every path (src/graphql/redaction.ts). */
+  @Field(() => String, { nullable: true, description: 'The provider\'s own message on a refusal. Admins only (null for other callers).' })
   statusReason!: string | null;
 
   @Field(() => Money, { description: 'The amount paid out, in the country\'s currency.' })

@@ -3,6 +3,7 @@
 
 import type { RefundStatus } from '../../providers/provider.js';
 import { isoText, type WithIsoDates } from '../../lib/iso-time.js';
+import { redactionPolicy } from '../../kernel/redaction.js';
 import { canonicalDecimal } from '../../lib/money.js';
 import type { Refund } from './refund.entity.js';
 
@@ -25,6 +26,9 @@ export interface RefundSnapshot {
   createdAt: string;
   updatedAt: string;
 }
+
+/** Nothing of a refund is for admins alone: whoever may see it reads all of it. */
+export const REFUND_REDACTION = redactionPolicy<RefundSnapshot>('refund', { adminOnly: [] });
 
 /** The properties a snapshot is made of: what a read that skips the entity selects. */
 export const REFUND_SNAPSHOT_PROPERTIES = [

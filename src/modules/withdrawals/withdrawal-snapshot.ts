@@ -2,6 +2,7 @@
 
 import type { ProviderName, WithdrawalStatus } from '../../providers/provider.js';
 import type { Withdrawal } from './withdrawal.entity.js';
+import { redactionPolicy } from '../../kernel/redaction.js';
 
 /** A withdrawal as it stood right after a change, in JSON form. Admins only. */
 export interface WithdrawalSnapshot {
@@ -17,6 +18,9 @@ export interface WithdrawalSnapshot {
   createdAt: string;
   updatedAt: string;
 }
+
+/** No field apart: only admins see withdrawals at all (the visibility policy). */
+export const WITHDRAWAL_REDACTION = redactionPolicy<WithdrawalSnapshot>('withdrawal', { adminOnly: [] });
 
 export function toWithdrawalSnapshot(withdrawal: Withdrawal): WithdrawalSnapshot {
   return {
