@@ -26,6 +26,7 @@ const STANDING_SQL = `select current_user::text as role, current_database()::tex
   to_regclass('mikro_orm_migrations') is not null as migrated
   from pg_roles r where r.rolname = current_user`;
 
+/** Reads the connected role's standing (PostgreSQL only; one statement, no privilege needed). */
 export async function readRoleStanding(em: SqlEntityManager): Promise<RoleStanding> {
   const [row] = await em.execute<Array<{ role: string; database: string; schema: string; superuser: boolean; read_all_stats: boolean; can_create: boolean; migrated: boolean }>>(STANDING_SQL);
   if (!row) throw new Error('The database role was not found in pg_roles');
