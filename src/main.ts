@@ -3,6 +3,7 @@
 import 'reflect-metadata';
 import { loadConfigOrExit } from './config.js';
 import { DataDirInUse } from './db/data-dir-lock.js';
+import { DatabaseRoleError } from './db/role.js';
 import { ListenError } from './lib/http.js';
 import { createLogger } from './lib/logger.js';
 import { startGateway, type Gateway } from './server/gateway.js';
@@ -51,11 +52,12 @@ try {
   }
   printBanner(started);
 } catch (error) {
-  // A busy port or a held data directory is for whoever started the process to fix: one line
-  // naming what to change, on stderr, and in the log without a stack. Anything else is a bug.
-  if (error instanceof ListenError || error instanceof DataDirInUse) {
+  // A busy port, a held data directory or a database role that cannot migrate is for whoever
+  // started the process to fix: one line naming what to change, on stderr, and in the log without
+  // a stack. Anything else is a bug.
+  if (error instanceof ListenError || error instanceof DataDirInUse || error instanceof DatabaseRoleError) {
     process.stderr.write(`${error.message}\n`);
-    if (!atTerminal) logger.fatal({ code: error instanceof ListenError ? error.code : 'DATA_DIR_IN_USE' }, error.message);
+    if (!atTerminal) logger.fatal({ code: error instanceof DataDirInUse ? 'DATA_DIR_IN_USE' : error.code }, error.message);
   } else {
     logger.fatal({ err: error }, 'gateway failed to start');
   }

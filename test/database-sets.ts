@@ -8,7 +8,7 @@
 
 /** What can differ between PostgreSQL and PGlite, by file: CI runs these on both. */
 export const ON_BOTH_DATABASES: Readonly<Record<string, string>> = {
-  'test/db/': 'the database layer itself: schema, migrations, transactions on the wire',
+  'test/db/': "the database layer itself: schema, migrations, transactions on the wire; what a plain PostgreSQL role sees of other roles' sessions is PostgreSQL's and skips itself on PGlite",
   'src/kernel/visibility.spec.ts': "the visibility policy's SQL filters, run on the real event log table",
   'test/foundation/restart.test.ts': 'a restart: an empty data folder migrated once, data kept',
   'test/foundation/health.test.ts': 'readiness follows the database',

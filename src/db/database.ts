@@ -22,6 +22,7 @@ import { PostgresNotifications } from './notifications/postgres.js';
 import { patchPooledClient } from './pg-patches.js';
 import { allowPreparedStatements } from './prepared.js';
 import { pgTimeoutOptions } from './pg-timeouts.js';
+import { DatabaseRoleError, readRoleStanding, roleNotice } from './role.js';
 import { migrations } from './migrations/index.js';
 
 export type DatabaseKind = 'postgresql' | 'pglite';
@@ -152,10 +153,19 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
 
   await orm.schema.ensureDatabase();
-  const pending = await orm.migrator.getPending();
+  // PostgreSQL: what the role may do, read before the migrator first writes (it creates its own
+  // table on a fresh database).
+  const standing = kind === 'postgresql' ? await readRoleStanding(orm.em.fork() as SqlEntityManager) : undefined;
+  const pending = standing && !standing.canCreate && !standing.migrated ? migrations : await orm.migrator.getPending();
+  if (standing && !standing.canCreate && pending.length > 0) {
+    await orm.close(true);
+    throw new DatabaseRoleError(standing, pending.length);
+  }
   await orm.migrator.up();
   const appliedMigrations = pending.map((migration) => migration.name);
   log.info({ kind, applied: appliedMigrations }, appliedMigrations.length ? 'database migrated' : 'database schema is current');
+  const notice = standing && roleNotice(standing);
+  if (notice) log.info(notice.fields, notice.message);
 
   const instanceLock = kind === 'postgresql' ? await InstanceLock.acquire(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log) : undefined;
   const instance = instanceLock ?? thisProcessIdentity();

@@ -12,7 +12,8 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * The oldest running transaction that may be ours is the lowest id the snapshot sees running
  * (`pg_snapshot_xip`) that is not proven to be another database's: the backend running it
- * (`pg_stat_activity.backend_xid` and `datid`, both readable by any role, not only superusers) or
+ * (`pg_stat_activity.backend_xid` and `datid`, which PostgreSQL shows every role for every
+ * session: no privilege needed, test/db/plain-role.test.ts) or
  * the prepared transaction holding it (`pg_prepared_xacts`) is connected to another database. A
  * transaction writes only to its own database's tables, so another database's never holds a
  * position. Whatever cannot be told counts as ours and holds the log back, as before, until a

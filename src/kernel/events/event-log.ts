@@ -116,8 +116,10 @@ export interface EventPageInput {
  *
  * Transactions of other databases on the same server are left out (migration 20261127113000,
  * `payment_event_final_position()`): they cannot hold a position, and a long one (a migration, a
- * batch job) would otherwise hold every reader back for as long as it runs. A scalar subquery, so
- * a statement computes it once.
+ * batch job) would otherwise hold every reader back for as long as it runs. What it reads of other
+ * sessions (pg_stat_activity's `datid` and `backend_xid`) PostgreSQL shows every role, so a plain
+ * role needs no privilege for it; and a transaction it cannot place counts as this database's,
+ * holding readers back, never letting them skip. A scalar subquery, so a statement computes it once.
  */
 export const FINAL_POSITION_SQL = '(select payment_event_final_position())';
 

@@ -48,6 +48,25 @@ const FANOUT_BATCH = 500;
 const FANOUT_AGAIN_MS = 100;
 /** An enabled endpoint's cursor is behind the committed log: a fan-out has work. */
 const ENDPOINT_BEHIND_SQL = 'exists (select from notification_endpoint where enabled and cursor < (select coalesce(max(position), 0) from payment_event))';
+/**
+ * Another session of this database runs a transaction that has an id, so it may be appending an
+ * event this statement cannot see yet: a gateway instance's, or any other writer's.
+ *
+ * It reads only `datid` and `backend_xid` of pg_stat_activity, which PostgreSQL shows every role
+ * for every session, whatever the session's role: no privilege is needed, and pg_read_all_stats
+ * would change nothing. Seen on PostgreSQL 15.20 by a role that is no superuser and a member of
+ * no role: another role's session shows its datid, backend_xid and backend_xmin, while its state
+ * is null and its query reads "<insufficient privilege>" (pg_stat_get_activity gives pid, datid,
+ * usesysid, application_name, backend_xid and backend_xmin to all callers, the rest to members
+ * of the session's role and of pg_read_all_stats). So a writer of another role counts as one of
+ * the gateway's own, e.g. an instance logged in under other credentials or an admin's session
+ * (test/db/plain-role.test.ts). A writer missed here, on a server that published less, would
+ * still be sent after the sweep's next look (NOTIFICATION_SWEEP_INTERVAL_MS later), never lost.
+ */
+export const WRITER_RUNNING_SQL = `exists (
+  select from pg_stat_activity
+  where datid = (select oid from pg_database where datname = current_database()) and backend_xid is not null and pid <> pg_backend_pid()
+)`;
 /** Deliveries one lane job sends before it hands the lane to a fresh job (so no job outlasts its lease). */
 const LANE_BATCH = 50;
 /** Lanes one sweep wakes. */
@@ -192,11 +211,7 @@ export class Notifier {
     // batch), or while a transaction of this database that may append is running: it may have
     // skipped its own fan-out job because this one was still waiting when it wrote its event.
     const [behind] = await em.execute<Array<{ behind: boolean }>>(
-      `select ${ENDPOINT_BEHIND_SQL}
-         or (exists (select from notification_endpoint where enabled) and exists (
-           select from pg_stat_activity
-           where datid = (select oid from pg_database where datname = current_database()) and backend_xid is not null and pid <> pg_backend_pid()
-         )) as behind`,
+      `select ${ENDPOINT_BEHIND_SQL} or (exists (select from notification_endpoint where enabled) and ${WRITER_RUNNING_SQL}) as behind`,
     );
     if (behind?.behind) {
       await em.transactional((tx) => this.deps.jobs.enqueue(tx, NOTIFICATIONS_FANOUT, {}, { dedupeKey: FANOUT_KEY, runAt: new Date(Date.now() + FANOUT_AGAIN_MS) }));
