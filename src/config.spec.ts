@@ -146,8 +146,17 @@ describe('retention settings', () => {
   const DAY = 24 * HOUR;
   const base = { NODE_ENV: 'test' };
 
-  it('default to a 24-hour key window, 30 days for keys in doubt and for webhook bodies, an hourly sweep', () => {
-    expect(loadConfig(base).retention).toEqual({ enabled: true, intervalMs: HOUR, batchSize: 500, idempotencyKeyWindowMs: DAY, idempotencyInDoubtWindowMs: 30 * DAY, webhookBodyMs: 30 * DAY });
+  it('default to a 24-hour key window, 30 days for keys in doubt and for webhook bodies, 90 days for personal data, an hourly sweep', () => {
+    expect(loadConfig(base).retention).toEqual({
+      enabled: true,
+      intervalMs: HOUR,
+      batchSize: 500,
+      idempotencyKeyWindowMs: DAY,
+      idempotencyInDoubtWindowMs: 30 * DAY,
+      webhookBodyMs: 30 * DAY,
+      personalDataMs: 90 * DAY,
+    });
+    expect(loadConfig({ ...base, PERSONAL_DATA_RETENTION_MS: String(120 * DAY) }).retention.personalDataMs).toBe(120 * DAY);
   });
 
   it('refuse a bad value with a message naming the variable', () => {
@@ -158,6 +167,8 @@ describe('retention settings', () => {
     expect(problems({ ...base, RETENTION_BATCH_SIZE: '0' })).toEqual([expect.stringMatching(/^RETENTION_BATCH_SIZE:/)]);
     expect(problems({ ...base, RETENTION_INTERVAL_MS: '-5' })).toEqual([expect.stringMatching(/^RETENTION_INTERVAL_MS:/)]);
     expect(problems({ ...base, RETENTION_ENABLED: 'maybe' })).toEqual(['RETENTION_ENABLED: must be true or false']);
+    expect(problems({ ...base, PERSONAL_DATA_RETENTION_MS: '90 days' })).toEqual([expect.stringMatching(/^PERSONAL_DATA_RETENTION_MS: must be a whole number/)]);
+    expect(problems({ ...base, PERSONAL_DATA_RETENTION_MS: String(366 * DAY) })).toEqual([expect.stringMatching(/^PERSONAL_DATA_RETENTION_MS: must be at most 31536000000/)]);
   });
 
   it('refuse an in-doubt window shorter than the key window', () => {
@@ -165,6 +176,19 @@ describe('retention settings', () => {
       expect.stringMatching(/^IDEMPOTENCY_IN_DOUBT_WINDOW_MS: must be at least IDEMPOTENCY_KEY_WINDOW_MS/),
     ]);
     expect(loadConfig({ ...base, IDEMPOTENCY_KEY_WINDOW_MS: String(2 * DAY), IDEMPOTENCY_IN_DOUBT_WINDOW_MS: String(2 * DAY) }).retention.idempotencyInDoubtWindowMs).toBe(2 * DAY);
+  });
+
+  it('refuse a personal data window shorter than an idempotency key may still answer or resume its payment', () => {
+    // The in-doubt window (30 days by default) is the longer of the two.
+    expect(problems({ ...base, PERSONAL_DATA_RETENTION_MS: String(29 * DAY) })).toEqual([
+      expect.stringMatching(/^PERSONAL_DATA_RETENTION_MS: must be at least IDEMPOTENCY_IN_DOUBT_WINDOW_MS/),
+    ]);
+    expect(problems({ ...base, IDEMPOTENCY_IN_DOUBT_WINDOW_MS: String(100 * DAY) })).toEqual([
+      expect.stringMatching(/^PERSONAL_DATA_RETENTION_MS: must be at least IDEMPOTENCY_IN_DOUBT_WINDOW_MS/),
+    ]);
+    // Equal is enough: a key expires at its window's end, when the data may go.
+    expect(loadConfig({ ...base, PERSONAL_DATA_RETENTION_MS: String(30 * DAY) }).retention.personalDataMs).toBe(30 * DAY);
+    expect(loadConfig({ ...base, IDEMPOTENCY_IN_DOUBT_WINDOW_MS: String(2 * DAY), PERSONAL_DATA_RETENTION_MS: String(2 * DAY) }).retention.personalDataMs).toBe(2 * DAY);
   });
 });
 

@@ -121,7 +121,7 @@ export interface GatewayConfig {
     /** Runs of one job before it is kept as failed. */
     maxAttempts: number;
   };
-  /** How long idempotency keys and webhook bodies are kept, and the recurring job that removes them (README "Retention"). */
+  /** How long idempotency keys, webhook bodies and payments' personal data are kept, and the recurring job that removes them (README "Retention"). */
   retention: RetentionConfig;
   /** Back-office notifications (docs/notifications.md). */
   notifications: NotificationsConfig;
@@ -161,6 +161,13 @@ export interface RetentionConfig {
   idempotencyInDoubtWindowMs: number;
   /** A verified webhook body, with the personal data in it, is erased this long after it was received (`WEBHOOK_BODY_RETENTION_MS`). */
   webhookBodyMs: number;
+  /**
+   * A final deposit's payer details and a final payout's beneficiary name and full account, CCI
+   * and document numbers are erased this long after the payment last changed
+   * (`PERSONAL_DATA_RETENTION_MS`). At least `idempotencyInDoubtWindowMs`: no idempotency key that
+   * may still answer or resume a payment outlives its personal data.
+   */
+  personalDataMs: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -174,6 +181,9 @@ export const DEFAULT_RETENTION: RetentionConfig = {
   idempotencyKeyWindowMs: DAY_MS,
   idempotencyInDoubtWindowMs: 30 * DAY_MS,
   webhookBodyMs: 30 * DAY_MS,
+  // A quarter after the payment's last change: support questions and statement reconciliation
+  // about a payment come within it; disputes are answered from what stays (README "Retention").
+  personalDataMs: 90 * DAY_MS,
 };
 
 /**
@@ -362,6 +372,7 @@ const envSchema = z.object({
   IDEMPOTENCY_KEY_WINDOW_MS: windowMs().default(DEFAULT_RETENTION.idempotencyKeyWindowMs),
   IDEMPOTENCY_IN_DOUBT_WINDOW_MS: windowMs().default(DEFAULT_RETENTION.idempotencyInDoubtWindowMs),
   WEBHOOK_BODY_RETENTION_MS: windowMs().default(DEFAULT_RETENTION.webhookBodyMs),
+  PERSONAL_DATA_RETENTION_MS: windowMs().default(DEFAULT_RETENTION.personalDataMs),
   // Back-office notifications (docs/notifications.md).
   NOTIFICATION_ALLOWED_DESTINATIONS: z.string().optional(),
   NOTIFICATION_TIMEOUT_MS: positiveInt(60_000).default(10_000),
@@ -432,6 +443,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   }
   if (e.JOBS_BACKOFF_MAX_MS < e.JOBS_BACKOFF_BASE_MS) problems.push('JOBS_BACKOFF_MAX_MS: must be at least JOBS_BACKOFF_BASE_MS');
   if (e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS < e.IDEMPOTENCY_KEY_WINDOW_MS) problems.push('IDEMPOTENCY_IN_DOUBT_WINDOW_MS: must be at least IDEMPOTENCY_KEY_WINDOW_MS (a key in doubt outlives a settled one)');
+  if (e.PERSONAL_DATA_RETENTION_MS < Math.max(e.IDEMPOTENCY_KEY_WINDOW_MS, e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS)) {
+    problems.push('PERSONAL_DATA_RETENTION_MS: must be at least IDEMPOTENCY_IN_DOUBT_WINDOW_MS and IDEMPOTENCY_KEY_WINDOW_MS (an idempotency key that may still answer or resume a payment must not outlive its personal data)');
+  }
   const allowedDestinations = parseAllowedDestinations(e.NOTIFICATION_ALLOWED_DESTINATIONS, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -499,6 +513,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       idempotencyKeyWindowMs: e.IDEMPOTENCY_KEY_WINDOW_MS,
       idempotencyInDoubtWindowMs: e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS,
       webhookBodyMs: e.WEBHOOK_BODY_RETENTION_MS,
+      personalDataMs: e.PERSONAL_DATA_RETENTION_MS,
     },
     notifications: {
       allowedDestinations,

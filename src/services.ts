@@ -41,6 +41,8 @@ import { PAYOUT_REDACTION } from './modules/payouts/payout-snapshot.js';
 import { WITHDRAWAL_REDACTION } from './modules/withdrawals/withdrawal-snapshot.js';
 import { depositWebhookHandler } from './modules/deposits/deposit-webhooks.js';
 import { depositTransitions } from './modules/deposits/deposit-transitions.js';
+import { depositPersonalData } from './modules/deposits/deposit-personal-data.js';
+import { payoutPersonalData } from './modules/payouts/payout-personal-data.js';
 import { refundTransitions } from './modules/refunds/refund-transitions.js';
 import { applyPaymentRefunded } from './modules/refunds/refund-accounting.js';
 import { payoutTransitions } from './modules/payouts/payout-transitions.js';
@@ -61,7 +63,7 @@ export interface CreateServicesOptions {
   logger?: Logger;
   /** Retention windows and sweep; default: `DEFAULT_RETENTION`. */
   retention?: GatewayConfig['retention'];
-  /** Measures retention ages (idempotency keys, webhook bodies) and notification retries; default: the system clock. */
+  /** Measures retention ages (idempotency keys, webhook bodies, payments' personal data) and notification retries; default: the system clock. */
   clock?: Clock;
   /** Back-office notifications' time-out, retries and destinations; default: `DEFAULT_NOTIFICATION_SETTINGS`. */
   notifications?: NotificationSettings;
@@ -126,6 +128,10 @@ export function createServices(options: CreateServicesOptions): Services {
   const notifier = new Notifier({ jobs, events, redactions, clock, logger: logger.child({ component: 'notifications' }), settings: () => notificationSettings });
   // Every append schedules the fan-out in its own statement, while an enabled endpoint exists.
   events.onAppend(notifier.appendHook());
+  // The personal data each module keeps on its payments, erased by the retention sweep (README "Retention").
+  const retention = new Retention({ idempotency, clock, logger: logger.child({ component: 'retention' }), settings: retentionConfig });
+  retention.register(depositPersonalData);
+  retention.register(payoutPersonalData);
   return {
     accounts,
     clients: new ApiClientService(() => accounts.codes()),
@@ -167,7 +173,7 @@ export function createServices(options: CreateServicesOptions): Services {
     notifier,
     pubsub: new LocalPubSub(),
     idempotency,
-    retention: new Retention({ idempotency, clock, logger: logger.child({ component: 'retention' }), settings: retentionConfig }),
+    retention,
     jobs,
     providers,
     registry,

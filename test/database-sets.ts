@@ -22,6 +22,7 @@ export const ON_BOTH_DATABASES: Readonly<Record<string, string>> = {
   'test/webhooks/webhook-inbox.test.ts': 'the webhook inbox: duplicates and order decided by unique constraints',
   'test/hardening/unstorable-text.test.ts': 'what text each database can store (NUL, lone surrogates)',
   'test/hardening/retention.test.ts': "retention's batched deletes and erasures (SKIP LOCKED, sha256() in SQL, partial index) and the key window in the idempotency claim",
+  'test/hardening/personal-data-retention.test.ts': "retention of payments' personal data: jsonb rewritten in SQL (jsonb_set, jsonb_to_recordset), a data-modifying CTE over payouts and their events, SKIP LOCKED, partial indexes",
   'test/deposits/details-race.test.ts': "a write guarded on the row's version (xmin)",
   'test/performance/write-path.test.ts': "statements per write, counted on each database's own driver (PGlite's transactions differ)",
   'test/deposits/flow.test.ts': 'the card deposit flow end to end, with offline catch-up',

@@ -55,7 +55,7 @@ export interface Services {
   pubsub: LocalPubSub;
   /** Idempotency keys of every money-moving mutation: started with the gateway, to hear releases from every instance. */
   idempotency: IdempotencyLayer;
-  /** Deletes expired idempotency keys and erases old webhook bodies: the `retention.sweep` job runs it. */
+  /** Deletes expired idempotency keys, erases old webhook bodies and old payments' personal data: the `retention.sweep` job runs it. */
   retention: Retention;
   /**
    * Durable follow-up work: job rows enqueued in the transaction of the change that needs them,

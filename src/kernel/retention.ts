@@ -1,5 +1,6 @@
-// Retention as a recurring job of the kernel's queue: expired idempotency keys are deleted and old
-// webhook bodies erased, in bounded batches, one sweep at a time across all instances. What each
+// Retention as a recurring job of the kernel's queue: expired idempotency keys are deleted, old
+// webhook bodies erased, and the personal data of payments final for long enough erased by the
+// modules that keep it, in bounded batches, one sweep at a time across all instances. What each
 // keeps and why: README "Retention".
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
@@ -9,7 +10,7 @@ import type { IdempotencyLayer } from './idempotency.js';
 import { eraseWebhookBodies } from './inbox/body-retention.js';
 import type { JobQueue } from './jobs.js';
 
-/** Recurring, every `RETENTION_INTERVAL_MS`: one pass over both kinds of data. */
+/** Recurring, every `RETENTION_INTERVAL_MS`: one pass over every kind of data. */
 export const RETENTION_SWEEP = 'retention.sweep';
 
 declare module './jobs.js' {
@@ -33,17 +34,49 @@ export interface RetentionSettings {
   batchSize: number;
   /** WEBHOOK_BODY_RETENTION_MS: a verified delivery's body is erased this long after it was received. */
   webhookBodyMs: number;
+  /** PERSONAL_DATA_RETENTION_MS: a final payment's personal data is erased this long after the payment last changed. */
+  personalDataMs: number;
+}
+
+/** When the personal data of a payment is due, and how much one statement erases. */
+export interface ErasePersonalDataOptions {
+  /** Payments that are final and last changed at or before this time are due. */
+  changedBefore: Date;
+  /** Erased in one transaction at most. */
+  limit: number;
+  /** Recorded as when the data was erased. */
+  erasedAt: Date;
+}
+
+/**
+ * The personal data one subject kind keeps (a deposit's payer, a payout's beneficiary), registered
+ * by the module that owns it: the kernel knows no payment's shape. What it keeps after erasure is
+ * the module's to say (README "Retention").
+ */
+export interface PersonalDataEraser {
+  /** The subject kind (`deposit`, `payout`): names its count in the sweep's log line and metrics. */
+  readonly subject: string;
+  /**
+   * Erases the personal data of up to `limit` due payments, oldest change first, in one short
+   * transaction that skips rows other transactions hold, and returns how many: fewer than `limit`
+   * when no more are due. Only final payments (nothing will submit them to a provider again) are
+   * due, and a payment is erased once: a second sweep finds nothing more of it. Logs nothing.
+   */
+  erase(em: SqlEntityManager, options: ErasePersonalDataOptions): Promise<number>;
 }
 
 /** What one sweep removed; `more` when it stopped at its batch limit with more due. */
 export interface RetentionResult {
   idempotencyKeys: number;
   webhookBodies: number;
+  /** Payments whose personal data was erased, by subject kind (every registered kind, 0 included). */
+  personalData: Record<string, number>;
   more: boolean;
 }
 
 export class Retention {
   private readonly listeners: Array<(result: RetentionResult) => void> = [];
+  private readonly erasers: PersonalDataEraser[] = [];
 
   constructor(
     private readonly deps: {
@@ -59,11 +92,20 @@ export class Retention {
     this.listeners.push(listener);
   }
 
+  /** Adds a subject kind's personal data to every later sweep; one eraser per kind. */
+  register(eraser: PersonalDataEraser): void {
+    if (this.erasers.some((registered) => registered.subject === eraser.subject)) throw new Error(`Personal data of ${eraser.subject} is already registered for retention`);
+    this.erasers.push(eraser);
+  }
+
   /**
-   * Deletes expired idempotency keys, then erases webhook bodies past their window, each in
-   * batches of `batchSize`, one statement each, until a batch comes back short. The idempotency
-   * layer decides which keys have expired (the rule its claim applies on every use); the cut-off
-   * for bodies is taken once, from the gateway's clock, at the start of the sweep.
+   * Deletes expired idempotency keys, then erases webhook bodies past their window, then the
+   * personal data of each registered subject kind, each in batches of `batchSize` until a batch
+   * comes back short. The idempotency layer decides which keys have expired (the rule its claim
+   * applies on every use); the other cut-offs are taken once, from the gateway's clock, at the
+   * start of the sweep. Keys go first: the personal data window is at least the longest a key
+   * may answer (config), so by then every key of the payment has expired, and its stored answer
+   * is deleted before, or with, the data it repeats.
    */
   async sweep(em: SqlEntityManager): Promise<RetentionResult> {
     const { idempotency, clock, logger, settings } = this.deps;
@@ -71,10 +113,19 @@ export class Retention {
     const now = clock.now();
     const receivedBefore = new Date(now.getTime() - settings.webhookBodyMs);
     const bodies = await batches(settings.batchSize, () => eraseWebhookBodies(em, { receivedBefore, limit: settings.batchSize, erasedAt: now }));
-    const result: RetentionResult = { idempotencyKeys: keys.count, webhookBodies: bodies.count, more: keys.more || bodies.more };
+    const changedBefore = new Date(now.getTime() - settings.personalDataMs);
+    const personalData: Record<string, number> = {};
+    let more = keys.more || bodies.more;
+    for (const eraser of this.erasers) {
+      const erased = await batches(settings.batchSize, () => eraser.erase(em, { changedBefore, limit: settings.batchSize, erasedAt: now }));
+      personalData[eraser.subject] = erased.count;
+      more ||= erased.more;
+    }
+    const result: RetentionResult = { idempotencyKeys: keys.count, webhookBodies: bodies.count, personalData, more };
+    // Counts only: never an id or a value of what was erased.
     logger.info(
-      { idempotencyKeysDeleted: result.idempotencyKeys, webhookBodiesErased: result.webhookBodies, more: result.more },
-      result.more ? 'retention sweep stopped at its batch limit; the next sweep goes on' : 'retention sweep done',
+      { idempotencyKeysDeleted: result.idempotencyKeys, webhookBodiesErased: result.webhookBodies, personalDataErased: personalData, more },
+      more ? 'retention sweep stopped at its batch limit; the next sweep goes on' : 'retention sweep done',
     );
     for (const listener of this.listeners) listener(result);
     return result;

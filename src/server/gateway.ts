@@ -80,7 +80,7 @@ export interface StartGatewayOptions {
    * must have been loaded with the same ones (`loadConfig(env, { providers })`).
    */
   providers?: readonly ProviderDefinition[];
-  /** Measures retention ages (idempotency keys, webhook bodies); default: the system clock. Tests move theirs forward. */
+  /** Measures retention ages (idempotency keys, webhook bodies, payments' personal data); default: the system clock. Tests move theirs forward. */
   clock?: Clock;
 }
 

@@ -113,7 +113,7 @@ export class GatewayMetrics {
 
   readonly retentionRemoved = new Counter({
     name: 'gateway_retention_removed_total',
-    help: 'What retention sweeps removed: data="idempotency_keys" (expired keys deleted) or "webhook_bodies" (verified webhook bodies erased after WEBHOOK_BODY_RETENTION_MS).',
+    help: 'What retention sweeps removed: data="idempotency_keys" (expired keys deleted), "webhook_bodies" (verified webhook bodies erased after WEBHOOK_BODY_RETENTION_MS), "deposit_personal_data" or "payout_personal_data" (payments whose personal data was erased after PERSONAL_DATA_RETENTION_MS).',
     labelNames: ['data'] as const,
     registers: [this.registry],
   });
@@ -309,6 +309,7 @@ export class GatewayMetrics {
   recordRetention(result: RetentionResult): void {
     if (result.idempotencyKeys) this.retentionRemoved.inc({ data: 'idempotency_keys' }, result.idempotencyKeys);
     if (result.webhookBodies) this.retentionRemoved.inc({ data: 'webhook_bodies' }, result.webhookBodies);
+    for (const [subject, count] of Object.entries(result.personalData)) if (count) this.retentionRemoved.inc({ data: `${subject}_personal_data` }, count);
   }
 
   recordJob(event: JobResultEvent): void {

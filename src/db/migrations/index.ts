@@ -28,6 +28,7 @@ import { Migration20261128100000_notifications } from './Migration20261128100000
 import { Migration20261128120000_admin_list_indexes } from './Migration20261128120000_admin_list_indexes.js';
 import { Migration20261206100000_idempotency_holder } from './Migration20261206100000_idempotency_holder.js';
 import { Migration20261206110000_deposit_credit_claim_key } from './Migration20261206110000_deposit_credit_claim_key.js';
+import { Migration20261207100000_personal_data_retention } from './Migration20261207100000_personal_data_retention.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -57,4 +58,5 @@ export const migrations = [
   { name: 'Migration20261128120000_admin_list_indexes', class: Migration20261128120000_admin_list_indexes },
   { name: 'Migration20261206100000_idempotency_holder', class: Migration20261206100000_idempotency_holder },
   { name: 'Migration20261206110000_deposit_credit_claim_key', class: Migration20261206110000_deposit_credit_claim_key },
+  { name: 'Migration20261207100000_personal_data_retention', class: Migration20261207100000_personal_data_retention },
 ];

@@ -112,7 +112,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
         },
       );
       if (!rows[0]) throw new Error(`deposit ${created.id} was not recorded`);
-      return { ok: true, row: { ...created, providerReference: null, paymentReference: null, submissionError: null, request: stored } };
+      return { ok: true, row: { ...created, providerReference: null, paymentReference: null, submissionError: null, request: stored, personalDataErasedAt: null } };
     },
     load: async (em, id) => (await plainRows<DepositRow>(em, Deposit, `select ${columnList(em, Deposit, DEPOSIT_ROW_PROPERTIES)} from deposit where id = ?`, [id]))[0] ?? null,
     awaitingProvider: (deposit) => deposit.status === 'PENDING' && !deposit.providerReference,
@@ -186,18 +186,18 @@ async function recordSubmitted(em: SqlEntityManager, deposit: DepositRow, create
   );
   if (!rows[0]) throw new Error(`deposit ${id} vanished while its provider answer was recorded`);
   // The stored request is not changed by the answer: kept from the row, not read back.
-  return { ...deposit, ...plainRow<Omit<DepositRow, 'request'>>(em, Deposit, rows[0]) };
+  return { ...deposit, ...plainRow<Omit<DepositRow, 'request' | 'personalDataErasedAt'>>(em, Deposit, rows[0]) };
 }
 
 /**
  * A deposit as the lifecycle handles it: plain facts (its snapshot's, its references, its last
  * submission error and stored request), read and written by SQL alone, no entity made or tracked.
  */
-export type DepositRow = LockedDeposit & Pick<Deposit, 'submissionError' | 'request'>;
+export type DepositRow = LockedDeposit & Pick<Deposit, 'submissionError' | 'request' | 'personalDataErasedAt'>;
 
-/** What the lifecycle reads back of a deposit after a change: everything of `DepositRow` but the request, which no answer changes. */
+/** What the lifecycle reads back of a deposit after a change: everything of `DepositRow` but the request and its erasure, which no answer changes. */
 const STANDING_PROPERTIES = [...LOCKED_DEPOSIT_PROPERTIES, 'submissionError'] as const satisfies ReadonlyArray<keyof DepositRow>;
-const DEPOSIT_ROW_PROPERTIES = [...STANDING_PROPERTIES, 'request'] as const satisfies ReadonlyArray<keyof DepositRow>;
+const DEPOSIT_ROW_PROPERTIES = [...STANDING_PROPERTIES, 'request', 'personalDataErasedAt'] as const satisfies ReadonlyArray<keyof DepositRow>;
 
 /** A validated deposit request, ready to record. */
 export interface PreparedDeposit {
@@ -217,6 +217,9 @@ function storedRequest(request: Omit<CreateDepositRequest, 'depositId'>): Deposi
 }
 
 function requestOf(deposit: DepositRow): Omit<CreateDepositRequest, 'depositId'> {
+  // Only final deposits are erased, and a final deposit is never submitted again: sending masked
+  // identifiers to a provider would be a bug, never a request.
+  if (deposit.personalDataErasedAt) throw new Error(`deposit ${deposit.id} cannot be submitted: its payer's personal data was erased`);
   const stored = deposit.request;
   const details = { ...stored.details } as RailDetails & { expiresAt?: string | Date };
   if (typeof details.expiresAt === 'string') details.expiresAt = new Date(details.expiresAt);

@@ -20,13 +20,21 @@ export type Jsonified<T> = T extends Date
  *
  * Never store card numbers, CVCs or bank account numbers here (e.g. a Thai QR payer's
  * `bankAccount` is dropped or masked before saving): this column is readable by every admin tool
- * and backup, and the provider already holds what it needs.
+ * and backup, and the provider already holds what it needs. The payer's other details are kept
+ * until the deposit is final and unchanged for PERSONAL_DATA_RETENTION_MS, then erased
+ * (deposit-personal-data.ts): `customer` keeps its country, document type and masked identifiers,
+ * and a Thai QR block loses its `payer`.
  */
 export interface DepositRequest {
-  details: Jsonified<RailDetails>;
+  details: StoredRailDetails;
   customer: Customer;
   returnUrl?: string;
 }
+
+type ThaiQrDetails = Extract<RailDetails, { rail: 'THAI_QR' }>;
+
+/** A rail block as kept: a Thai QR block's `payer` (a name and a bank) is gone once its personal data is erased. */
+export type StoredRailDetails = Jsonified<Exclude<RailDetails, ThaiQrDetails>> | Jsonified<Omit<ThaiQrDetails, 'payer'> & Partial<Pick<ThaiQrDetails, 'payer'>>>;
 
 /** Crypto quote terms as the provider returned them (crypto rail only). */
 export interface CryptoTerms {
@@ -92,6 +100,11 @@ export const DepositSchema = defineEntity({
     creditClaimKey: p.string().length(255).nullable(),
     /** The client whose claim took the credit; null before the claim key existed. */
     creditClaimedBy: p.string().length(30).nullable(),
+    /**
+     * When retention erased the payer's personal data from `request` (PERSONAL_DATA_RETENTION_MS
+     * after the final deposit's last change); null while it is kept.
+     */
+    personalDataErasedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

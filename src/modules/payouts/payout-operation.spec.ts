@@ -1,24 +1,7 @@
-// Unit spec of the payout service's pure helpers: masking and the mapping of provider refusals to user errors.
+// Unit spec of the payout service's pure helpers: the mapping of provider refusals to user errors.
 
 import { describe, expect, it } from 'vitest';
-import { maskIdentifier, userErrorsOf } from './payout-operation.js';
-
-describe('maskIdentifier', () => {
-  it('keeps the last four characters behind a fixed-width mask', () => {
-    expect(maskIdentifier('002180000118359710')).toBe('****9710');
-    expect(maskIdentifier('12345')).toBe('****2345');
-  });
-
-  it('never cuts a character made of two UTF-16 units in half', () => {
-    expect(maskIdentifier('12345😀🈚𼂴é')).toBe('****😀🈚𼂴é');
-    expect(maskIdentifier('😀😀😀😀')).toBe('****');
-  });
-
-  it('hides short values entirely', () => {
-    expect(maskIdentifier('1234')).toBe('****');
-    expect(maskIdentifier('12')).toBe('****');
-  });
-});
+import { userErrorsOf } from './payout-operation.js';
 
 describe('userErrorsOf', () => {
   it('turns the provider\'s missing array into one FIELD_REQUIRED per field path', () => {

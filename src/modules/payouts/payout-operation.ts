@@ -6,6 +6,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
+import { maskIdentifier } from '../../lib/masking.js';
 import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import { accountNotConfigured, markEntityUnknown, type MoneyOperation } from '../../kernel/operation.js';
 import type { CreatePayoutRequest, FieldError, MerchantAccount, PayoutBeneficiary, ProviderError, ProviderPayout } from '../../providers/provider.js';
@@ -23,16 +24,6 @@ export interface PayoutOperationDeps {
   provider: PayoutProvider;
   events: EventLog;
   transitions: TransitionPath;
-}
-
-/**
- * `****1234`: the last four characters behind a fixed-width mask, so the length is not told either.
- * Counted in code points, never UTF-16 units: cutting a surrogate pair in half would leave text
- * that PostgreSQL refuses to store.
- */
-export function maskIdentifier(value: string): string {
-  const characters = Array.from(value);
-  return `****${characters.length > 4 ? characters.slice(-4).join('') : ''}`;
 }
 
 /**

@@ -7,7 +7,8 @@ import type { PayoutStatus, ProviderName } from '../../providers/provider.js';
 /**
  * The beneficiary as kept for showing and reconciling a payout: identifiers masked to their last
  * four characters (`****1234`). This column travels into event rows, notifications and every
- * response, so it never holds a full account, CCI or document number.
+ * response, so it never holds a full account, CCI or document number. `name` becomes null, here
+ * and in the payout's events, once retention erases the payout's personal data.
  */
 export interface StoredBeneficiary {
   name: string | null;
@@ -60,6 +61,11 @@ export const PayoutSchema = defineEntity({
      * under the same id, which is the provider's idempotency key.
      */
     submissionError: p.string().length(64).nullable(),
+    /**
+     * When retention erased the beneficiary's name and full numbers (PERSONAL_DATA_RETENTION_MS
+     * after the final payout's last change); null while they are kept.
+     */
+    personalDataErasedAt: p.datetime().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -27,15 +27,18 @@ registerEnumType(PayoutStatusEnum, {
   },
 });
 
-@ObjectType('PayoutBeneficiary', { description: 'Who is paid. Account, CCI and document numbers are masked (****1234); admins see the full account and CCI numbers.' })
+@ObjectType('PayoutBeneficiary', {
+  description:
+    'Who is paid. Account, CCI and document numbers are masked (****1234); admins see the full account and CCI numbers. Once the payout is final and unchanged for PERSONAL_DATA_RETENTION_MS (90 days), the name is erased (null) and admins too see the numbers masked.',
+})
 export class PayoutBeneficiaryNode {
-  @Field(() => String, { nullable: true, description: 'The beneficiary\'s full name.' }) name!: string | null;
+  @Field(() => String, { nullable: true, description: 'The beneficiary\'s full name; null once retention erased it.' }) name!: string | null;
   @Field(() => String, { nullable: true, description: 'Identity document type, e.g. RUT, DNI, CC.' }) documentType!: string | null;
-  @Field(() => String, { nullable: true, description: 'Always masked: the gateway does not keep it.' }) documentNumber!: string | null;
-  @Field(() => String, { nullable: true, description: 'Masked (****1234) except for admin clients.' }) accountNumber!: string | null;
+  @Field(() => String, { nullable: true, description: 'Always masked: the full number is kept only to resubmit the payout, until retention erases it.' }) documentNumber!: string | null;
+  @Field(() => String, { nullable: true, description: 'Masked (****1234) except for admin clients, and for them too once retention erased the full number.' }) accountNumber!: string | null;
   @Field(() => String, { nullable: true, description: 'The beneficiary\'s bank code.' }) bankCode!: string | null;
   @Field(() => String, { nullable: true, description: 'Account type, e.g. checking or savings.' }) accountType!: string | null;
-  @Field(() => String, { nullable: true, description: 'Peru\'s interbank number. Masked except for admin clients.' }) cci!: string | null;
+  @Field(() => String, { nullable: true, description: 'Peru\'s interbank number. Masked except for admin clients, and for them too once retention erased the full number.' }) cci!: string | null;
 }
 
 @ObjectType('Payout', { implements: Node, description: 'Money going out to a player\'s bank account (LATAM).' })
