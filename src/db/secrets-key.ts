@@ -21,7 +21,7 @@ export class SecretsKeyFileInvalid extends Error {
     readonly file: string,
     problems: readonly string[],
   ) {
-    super(`The secrets key file ${file} ${problems.join('; ')}. Restore it from a backup, or set GATEWAY_SECRETS_KEY.`);
+    super(`The secrets key file ${file}: ${problems.join('; ')}. Restore it from a backup of the data directory, or set GATEWAY_SECRETS_KEY.`);
   }
 }
 
