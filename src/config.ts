@@ -1,9 +1,11 @@
 // The gateway's configuration: the only reader of process.env. Parsed and validated once at
 // start-up; a bad value stops the process with a message naming the variable.
 
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseAllowEntry, type OutboundPolicy } from './lib/outbound-http.js';
+import { SecretsKeyring } from './lib/sealed-secrets.js';
 import type { MerchantAccount, ProviderName } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
 import type { ProviderDefinition, ProviderRegistry } from './providers/registry.js';
@@ -125,6 +127,12 @@ export interface GatewayConfig {
   retention: RetentionConfig;
   /** Back-office notifications (docs/notifications.md). */
   notifications: NotificationsConfig;
+  /**
+   * The keys that seal the secrets the database holds (`GATEWAY_SECRETS_KEY` or
+   * `GATEWAY_SECRETS_KEY_FILE`; docs/secrets.md). Undefined outside production when neither is
+   * set: the gateway then uses the key file in `dataDir`, generated on first start.
+   */
+  secretsKeyring: SecretsKeyring | undefined;
 }
 
 /** Back-office notifications: time-out, retries, secret rotation, sweep, destinations (docs/notifications.md). */
@@ -281,6 +289,15 @@ const merchantAccountSchema = z.object({
   whiteLabel: z.boolean().optional(),
 });
 
+/**
+ * Settings that hold secrets and may be given as a file instead (`<NAME>_FILE`, as Docker and
+ * Kubernetes secrets are mounted): one or the other, never both.
+ */
+export const FILE_SETTINGS = ['DATABASE_URL', 'MERCHANT_ACCOUNTS', 'METRICS_TOKEN', 'GATEWAY_SECRETS_KEY'] as const;
+
+/** Largest file a `*_FILE` setting reads: a secret, or a JSON list of accounts, is far smaller. */
+const MAX_SECRET_FILE_BYTES = 1024 * 1024;
+
 const portNumber = z
   .string()
   .regex(/^[0-9]+$/, 'must be a port number')
@@ -319,6 +336,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_CLIENTS: booleanString.optional(),
   MERCHANT_ACCOUNTS: z.string().optional(),
+  GATEWAY_SECRETS_KEY: z.string().optional(),
   SANDBOX_TIME_SCALE: z
     .string()
     .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, 'must be a positive decimal such as 1 or 0.01')
@@ -400,21 +418,42 @@ export interface LoadConfigOptions {
 export function loadConfig(env: Env = process.env, options: LoadConfigOptions = {}): GatewayConfig {
   const registry = providerRegistry(options.providers);
   // Empty strings are treated as unset, as in most twelve-factor tooling.
-  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const cleaned: Env = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const problems: string[] = [];
+  // A setting given as a file is read here, and its problems name the *_FILE variable.
+  const fromFile = new Set<string>();
+  for (const name of FILE_SETTINGS) {
+    const file = cleaned[`${name}_FILE`];
+    if (file === undefined) continue;
+    if (cleaned[name] !== undefined) {
+      problems.push(`${name}_FILE: ${name} is set too; give the value or the file, not both`);
+      continue;
+    }
+    const content = readSecretFile(file, `${name}_FILE`, problems);
+    if (content !== undefined) {
+      cleaned[name] = content;
+      fromFile.add(name);
+    }
+  }
+  const named = (name: string) => (fromFile.has(name) ? `${name}_FILE` : name);
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    throw new ConfigError([...problems, ...parsed.error.issues.map((issue) => `${[named(String(issue.path[0])), ...issue.path.slice(1)].join('.')}: ${issue.message}`)]);
   }
   const e = parsed.data;
-  const problems: string[] = [];
   const production = e.NODE_ENV === 'production';
 
-  const merchantAccounts = e.MERCHANT_ACCOUNTS ? parseMerchantAccounts(e.MERCHANT_ACCOUNTS, registry, problems) : defaultSandboxAccounts(registry);
+  const merchantAccounts = e.MERCHANT_ACCOUNTS ? parseMerchantAccounts(e.MERCHANT_ACCOUNTS, named('MERCHANT_ACCOUNTS'), registry, problems) : defaultSandboxAccounts(registry);
   const demoClients = e.DEMO_CLIENTS ?? !production;
+  const secretsKeyring = parseSecretsKey(e.GATEWAY_SECRETS_KEY, named('GATEWAY_SECRETS_KEY'), problems);
 
   if (production) {
-    if (!e.DATABASE_URL) problems.push('DATABASE_URL: required when NODE_ENV=production (the embedded database is for development)');
-    if (!e.MERCHANT_ACCOUNTS) problems.push('MERCHANT_ACCOUNTS: required when NODE_ENV=production (the provider sandboxes are for development)');
+    // A *_FILE that could not be read is a problem of its own already.
+    if (!e.DATABASE_URL && !cleaned.DATABASE_URL_FILE) problems.push('DATABASE_URL: required when NODE_ENV=production, or DATABASE_URL_FILE (the embedded database is for development)');
+    if (!e.MERCHANT_ACCOUNTS && !cleaned.MERCHANT_ACCOUNTS_FILE) problems.push('MERCHANT_ACCOUNTS: required when NODE_ENV=production, or MERCHANT_ACCOUNTS_FILE (the provider sandboxes are for development)');
+    if (!e.GATEWAY_SECRETS_KEY && !cleaned.GATEWAY_SECRETS_KEY_FILE) {
+      problems.push('GATEWAY_SECRETS_KEY: required when NODE_ENV=production, or GATEWAY_SECRETS_KEY_FILE: it seals the signing secrets the database holds (a new key: `node dist/src/cli/secrets.js new-key`; docs/secrets.md)');
+    }
     for (const account of merchantAccounts.filter((candidate) => candidate.sandbox && e.MERCHANT_ACCOUNTS)) {
       problems.push(`MERCHANT_ACCOUNTS[${account.code}].sandbox: sandbox accounts are refused when NODE_ENV=production`);
     }
@@ -524,7 +563,52 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       backoffMaxMs: e.NOTIFICATION_BACKOFF_MAX_MS,
       sweepIntervalMs: e.NOTIFICATION_SWEEP_INTERVAL_MS,
     },
+    secretsKeyring,
   };
+}
+
+/** The configured keyring, or undefined when none is configured; a bad entry is a problem naming it (never its key). */
+function parseSecretsKey(setting: string | undefined, name: string, problems: string[]): SecretsKeyring | undefined {
+  if (setting === undefined) return undefined;
+  const parsed = SecretsKeyring.parse(setting);
+  if (parsed.ok) return parsed.keyring;
+  problems.push(...parsed.problems.map((problem) => `${name}: ${problem}`));
+  return undefined;
+}
+
+/**
+ * The content of a file that holds a secret, trimmed (a mounted secret often ends in a newline),
+ * or undefined after a problem naming `name` and the path. Never the content in a problem.
+ */
+function readSecretFile(file: string, name: string, problems: string[]): string | undefined {
+  let content: string;
+  try {
+    const stat = statSync(file);
+    if (!stat.isFile()) {
+      problems.push(`${name}: ${JSON.stringify(file)} is not a file`);
+      return undefined;
+    }
+    if (stat.size > MAX_SECRET_FILE_BYTES) {
+      problems.push(`${name}: ${JSON.stringify(file)} is larger than ${MAX_SECRET_FILE_BYTES} bytes`);
+      return undefined;
+    }
+    content = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    problems.push(`${name}: cannot read ${JSON.stringify(file)} (${fileErrorReason(error)})`);
+    return undefined;
+  }
+  if (content === '') {
+    problems.push(`${name}: ${JSON.stringify(file)} is empty`);
+    return undefined;
+  }
+  return content;
+}
+
+/** Why a file could not be read, in a few words from its system error code (the message could name more than the path). */
+function fileErrorReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reasons: Record<string, string> = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'a directory', ENOTDIR: 'a part of the path is not a directory', ELOOP: 'too many symbolic links' };
+  return (code && reasons[code]) ?? code ?? 'unreadable';
 }
 
 /** Comma-separated CIDRs and host names; each bad entry is a problem naming it. */
@@ -561,13 +645,18 @@ export function loadConfigOrExit(env: Env = process.env): GatewayConfig {
   }
 }
 
-function parseMerchantAccounts(json: string, registry: ProviderRegistry, problems: string[]): MerchantAccountConfig[] {
+function parseMerchantAccounts(json: string, name: string, registry: ProviderRegistry, problems: string[]): MerchantAccountConfig[] {
   let raw: unknown;
   try {
     raw = JSON.parse(json);
   } catch {
-    problems.push('MERCHANT_ACCOUNTS: must be a JSON array of merchant accounts');
+    problems.push(`${name}: must be a JSON array of merchant accounts`);
     return [];
+  }
+  if (Array.isArray(raw)) {
+    const before = problems.length;
+    raw = raw.map((entry: unknown, index) => readAccountFiles(entry, index, problems));
+    if (problems.length > before) return [];
   }
   const parsed = z.array(merchantAccountSchema).min(1, 'must list at least one account').safeParse(raw);
   if (!parsed.success) {
@@ -595,6 +684,35 @@ function parseMerchantAccounts(json: string, registry: ProviderRegistry, problem
     });
   }
   return accounts;
+}
+
+/**
+ * An account's `apiKeyFile` (the key) and `webhookSecretsFile` (one secret a line, the current
+ * one first) read into `apiKey` and `webhookSecrets`: each given as a value or as a file, not both.
+ */
+function readAccountFiles(entry: unknown, index: number, problems: string[]): unknown {
+  if (typeof entry !== 'object' || entry === null) return entry;
+  const { apiKeyFile, webhookSecretsFile, ...account } = entry as Record<string, unknown>;
+  const label = `MERCHANT_ACCOUNTS[${typeof account.code === 'string' ? account.code : index}]`;
+  const read = (field: string, file: unknown, valueField: string): string | undefined => {
+    if (file === undefined) return undefined;
+    if (typeof file !== 'string' || file === '') {
+      problems.push(`${label}.${field}: must be a file path`);
+      return undefined;
+    }
+    if (account[valueField] !== undefined) {
+      problems.push(`${label}.${field}: ${valueField} is given too; give the value or the file, not both`);
+      return undefined;
+    }
+    return readSecretFile(file, `${label}.${field}`, problems);
+  };
+  const apiKey = read('apiKeyFile', apiKeyFile, 'apiKey');
+  const secrets = read('webhookSecretsFile', webhookSecretsFile, 'webhookSecrets');
+  return {
+    ...account,
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(secrets !== undefined ? { webhookSecrets: secrets.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '') } : {}),
+  };
 }
 
 /**

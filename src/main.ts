@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { loadConfigOrExit } from './config.js';
 import { DataDirInUse } from './db/data-dir-lock.js';
 import { DatabaseRoleError } from './db/role.js';
+import { SecretsKeyFileInvalid } from './db/secrets-key.js';
 import { ListenError } from './lib/http.js';
 import { createLogger } from './lib/logger.js';
 import { startGateway, type Gateway } from './server/gateway.js';
@@ -52,12 +53,12 @@ try {
   }
   printBanner(started);
 } catch (error) {
-  // A busy port, a held data directory or a database role that cannot migrate is for whoever
-  // started the process to fix: one line naming what to change, on stderr, and in the log without
-  // a stack. Anything else is a bug.
-  if (error instanceof ListenError || error instanceof DataDirInUse || error instanceof DatabaseRoleError) {
+  // A busy port, a held data directory, a database role that cannot migrate or an unusable key
+  // file is for whoever started the process to fix: one line naming what to change, on stderr, and
+  // in the log without a stack. Anything else is a bug.
+  if (error instanceof ListenError || error instanceof DataDirInUse || error instanceof DatabaseRoleError || error instanceof SecretsKeyFileInvalid) {
     process.stderr.write(`${error.message}\n`);
-    if (!atTerminal) logger.fatal({ code: error instanceof DataDirInUse ? 'DATA_DIR_IN_USE' : error.code }, error.message);
+    if (!atTerminal) logger.fatal({ code: error instanceof DataDirInUse ? 'DATA_DIR_IN_USE' : error instanceof SecretsKeyFileInvalid ? 'SECRETS_KEY_FILE_INVALID' : error.code }, error.message);
   } else {
     logger.fatal({ err: error }, 'gateway failed to start');
   }

@@ -47,13 +47,18 @@ import { refundTransitions } from './modules/refunds/refund-transitions.js';
 import { applyPaymentRefunded } from './modules/refunds/refund-accounting.js';
 import { payoutTransitions } from './modules/payouts/payout-transitions.js';
 import { withdrawalTransitions } from './modules/withdrawals/withdrawal-webhooks.js';
-import { NOTIFICATION_ENDPOINT_REDACTION, NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
+import { ENDPOINT_SECRET_COLUMNS, NOTIFICATION_ENDPOINT_REDACTION, NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
+import { NO_SECRETS_KEY, type SecretSealer } from './lib/sealed-secrets.js';
+import type { SealedColumns } from './db/sealed-columns.js';
 import { Notifier } from './modules/notifications/notifier.js';
 import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './modules/notifications/notification-settings.js';
 
 import type { Services } from './graphql/services.js';
 
 export type { Services };
+
+/** Every column of sealed secrets, as the modules that own them declare them: what `secrets reseal` and the start's checks go through. */
+export const SEALED_COLUMNS: readonly SealedColumns[] = [ENDPOINT_SECRET_COLUMNS];
 
 export interface CreateServicesOptions {
   merchantAccounts: MerchantAccount[];
@@ -67,6 +72,8 @@ export interface CreateServicesOptions {
   clock?: Clock;
   /** Back-office notifications' time-out, retries and destinations; default: `DEFAULT_NOTIFICATION_SETTINGS`. */
   notifications?: NotificationSettings;
+  /** Seals and opens the secrets the database holds (src/db/secrets-key.ts resolves it); default: none, which seals nothing (a CLI that holds no secret). */
+  secrets?: SecretSealer;
 }
 
 export function createServices(options: CreateServicesOptions): Services {
@@ -125,7 +132,8 @@ export function createServices(options: CreateServicesOptions): Services {
   const refunds = new RefundService({ accounts, providers: Object.fromEntries(registry.withCapability('refunds').map((name) => [name, moneyMovement(providers[name])])), transitions, operations, logger: logger.child({ component: 'refunds' }) });
   const reconcilerLogger = logger.child({ component: 'reconciler' });
   const notificationSettings = options.notifications ?? DEFAULT_NOTIFICATION_SETTINGS;
-  const notifier = new Notifier({ jobs, events, redactions, clock, logger: logger.child({ component: 'notifications' }), settings: () => notificationSettings });
+  const secrets = options.secrets ?? NO_SECRETS_KEY;
+  const notifier = new Notifier({ jobs, events, redactions, clock, logger: logger.child({ component: 'notifications' }), settings: () => notificationSettings, secrets });
   // Every append schedules the fan-out in its own statement, while an enabled endpoint exists.
   events.onAppend(notifier.appendHook());
   // The personal data each module keeps on its payments, erased by the retention sweep (README "Retention").
@@ -169,7 +177,7 @@ export function createServices(options: CreateServicesOptions): Services {
     }),
     webhookAdmin: new WebhookAdminService({ webhooks }),
     adminActions: new AdminActionService(),
-    notificationEndpoints: new NotificationEndpoints({ clock, settings: () => notificationSettings }),
+    notificationEndpoints: new NotificationEndpoints({ clock, settings: () => notificationSettings, secrets }),
     notifier,
     pubsub: new LocalPubSub(),
     idempotency,

@@ -7,7 +7,9 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import type { Database } from '../db/database.js';
+import { openCliDatabase, type CliIo } from './cli-database.js';
+
+export type { CliIo };
 
 const USAGE = `Usage:
   npm run client -- create --name <name> --role <ROLE> [--role <ROLE>...] [--account <code>...] [--json]
@@ -15,12 +17,6 @@ const USAGE = `Usage:
   npm run client -- revoke <id>
 
 Roles: CASHIER, PAYOUTS, REFUNDS, ADMIN. The key is printed once; only its hash is stored.`;
-
-export interface CliIo {
-  env: Record<string, string | undefined>;
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
 
 /** Runs the CLI and returns its exit code. */
 export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
@@ -48,48 +44,10 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
     return values.help ? 0 : 64;
   }
 
-  // Loaded once the command is known to need them: the ORM and its drivers are most of the CLI's
-  // start-up time, which a usage message need not wait for.
-  const [{ ConfigError, loadConfig }, { openDatabase }, { DataDirInUse }, { entities }, { createLogger }, { createServices }] = await Promise.all([
-    import('../config.js'),
-    import('../db/database.js'),
-    import('../db/data-dir-lock.js'),
-    import('../entities.js'),
-    import('../lib/logger.js'),
-    import('../services.js'),
-  ]);
-
-  let config;
-  try {
-    config = loadConfig(io.env);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      io.err(error.message);
-      return 78;
-    }
-    throw error;
-  }
-
-  // Logs go to stderr so that --json output stays one clean JSON document on stdout.
-  const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.err(line.trimEnd()) } });
-  let db: Database;
-  try {
-    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, entities, timeouts: config.database });
-  } catch (error) {
-    // The gateway running on the embedded database: what to do instead, in one line.
-    if (error instanceof DataDirInUse) {
-      io.err(error.message);
-      return 75; // EX_TEMPFAIL: try again once the gateway is stopped
-    }
-    // PostgreSQL unreachable or refusing us (a system or SQLSTATE code): the reason, never the
-    // URL, which may hold a password.
-    const code = (error as { code?: unknown }).code;
-    if (config.databaseUrl && typeof code === 'string') {
-      io.err(`Could not open the database at DATABASE_URL: ${(error as Error).message}`);
-      return 69; // EX_UNAVAILABLE
-    }
-    throw error;
-  }
+  const opened = await openCliDatabase(io);
+  if (!opened.ok) return opened.exitCode;
+  const { config, db, logger } = opened;
+  const { createServices } = await import('../services.js');
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const em = db.fork();
   try {

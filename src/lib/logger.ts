@@ -1,5 +1,6 @@
 // Structured logging. Every logger in the gateway comes from here, so redaction is applied
-// everywhere: API keys, webhook secrets, authorization headers and account numbers never reach a log.
+// everywhere: API keys, webhook and signing secrets, the settings that hold them, authorization
+// headers and account numbers never reach a log.
 
 import { createRequire } from 'node:module';
 import { pino, type Bindings, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
@@ -21,6 +22,25 @@ const REDACT_PATHS = [
   'webhookSecrets',
   '*.webhookSecrets',
   '*.*.webhookSecrets',
+  'previous_secret',
+  '*.previous_secret',
+  'previousSecret',
+  '*.previousSecret',
+  'plaintext',
+  '*.plaintext',
+  // Settings that hold secrets, should an environment or a configuration ever be logged.
+  'GATEWAY_SECRETS_KEY',
+  '*.GATEWAY_SECRETS_KEY',
+  'METRICS_TOKEN',
+  '*.METRICS_TOKEN',
+  'DATABASE_URL',
+  '*.DATABASE_URL',
+  'MERCHANT_ACCOUNTS',
+  '*.MERCHANT_ACCOUNTS',
+  'databaseUrl',
+  '*.databaseUrl',
+  'secretsKeyring',
+  '*.secretsKeyring',
   'password',
   '*.password',
   'authorization',

@@ -13,6 +13,8 @@ import { outboundPolicy, type GatewayConfig, type MerchantAccountConfig } from '
 import { providerRegistry } from '../providers/index.js';
 import type { ProviderDefinition } from '../providers/registry.js';
 import { openDatabase, type Database } from '../db/database.js';
+import { sealAtStart } from '../db/sealed-columns.js';
+import { secretsKeyring } from '../db/secrets-key.js';
 import { entities } from '../entities.js';
 import { compiledExecution } from '../graphql/compiled-execution.js';
 import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type RequestLineFields } from '../graphql/context.js';
@@ -34,7 +36,7 @@ import { assertPayoutTransitionsConsistent } from '../modules/payouts/payout-sta
 import { assertRefundTransitionsConsistent } from '../modules/refunds/refund-status.js';
 import { assertWithdrawalTransitionsConsistent } from '../modules/withdrawals/withdrawal-status.js';
 import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
-import { createServices, type Services } from '../services.js';
+import { createServices, SEALED_COLUMNS, type Services } from '../services.js';
 import { apolloHttpHandler, urlSearch } from './apollo-http.js';
 import { drainHttpServer } from './drain.js';
 import { envelopePlugin, httpEnvelope, INTERNAL_ERROR_BODY, readUsualGraphqlPost, usualGraphqlPost, type GraphqlHttpRequest } from './envelope.js';
@@ -94,7 +96,15 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   assertRefundTransitionsConsistent();
   assertPayoutTransitionsConsistent();
   assertWithdrawalTransitionsConsistent();
+  // Before the database: a key file that cannot be used stops the start before anything opens.
+  const keyring = secretsKeyring(config, logger);
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, entities, timeouts: config.database });
+  try {
+    await sealAtStart(() => db.fork(), keyring, SEALED_COLUMNS, logger);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const registry = providerRegistry(extraProviders);
   const services = createServices({
     merchantAccounts: config.merchantAccounts,
@@ -103,6 +113,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     logger,
     retention: config.retention,
     notifications: { ...config.notifications, policy: outboundPolicy(config) },
+    secrets: keyring,
     ...(clock ? { clock } : {}),
   });
   const metrics = new GatewayMetrics();

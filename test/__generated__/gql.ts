@@ -38,17 +38,17 @@ type Documents = {
     "\n  query RetainedDeliveries($filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: 50, filter: $filter) {\n      edges {\n        node { id eventId eventName outcome reason subjectType subjectId bodySha256 bodyErasedAt receivedAt }\n      }\n    }\n  }\n": typeof types.RetainedDeliveriesDocument,
     "\n  mutation RetainedReplay($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome bodyErasedAt }\n      outcome\n      userErrors { field code message }\n    }\n  }\n": typeof types.RetainedReplayDocument,
     "\n  query NotificationEvents($after: String) {\n    events(first: 100, after: $after) { edges { cursor node { id type subjectId } } }\n  }\n": typeof types.NotificationEventsDocument,
-    "\n  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {\n    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {\n      delivery { id state eventId }\n      userErrors { field code message }\n    }\n  }\n": typeof types.RedeliverNotificationDocument,
     "\n  mutation ReplayNotificationEndpoint($endpointId: ID!, $after: String!) {\n    replayNotificationEndpoint(endpointId: $endpointId, after: $after) {\n      endpoint { id cursor }\n      userErrors { field code message }\n    }\n  }\n": typeof types.ReplayNotificationEndpointDocument,
     "query FailingEndpoints { notificationEndpoints { id state } }": typeof types.FailingEndpointsDocument,
     "query HealedEndpoints { notificationEndpoints { id state } }": typeof types.HealedEndpointsDocument,
-    "\n  mutation RotateNotificationSecret($id: ID!) {\n    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }\n  }\n": typeof types.RotateNotificationSecretDocument,
     "\n  mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {\n    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled } userErrors { field code message } }\n  }\n": typeof types.UpdateNotificationEndpointDocument,
     "\n  mutation DeleteNotificationEndpoint($id: ID!) {\n    deleteNotificationEndpoint(id: $id) { endpoint { id } userErrors { field code message } }\n  }\n": typeof types.DeleteNotificationEndpointDocument,
     "\n  query NotificationTrail($objectId: ID) {\n    adminActions(first: 20, filter: { objectId: $objectId }) { edges { node { action outcome } } }\n  }\n": typeof types.NotificationTrailDocument,
     "\n  mutation CreateNotificationEndpoint($input: CreateNotificationEndpointInput!) {\n    createNotificationEndpoint(input: $input) {\n      endpoint { id clientId url eventTypes enabled state cursor }\n      secret\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreateNotificationEndpointDocument,
     "\n  query NotificationEndpoints($clientId: ID) {\n    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled state cursor previousSecretExpiresAt }\n  }\n": typeof types.NotificationEndpointsDocument,
     "\n  query NotificationDeliveries($endpointId: ID!, $filter: NotificationDeliveryFilter, $first: Int) {\n    notificationDeliveries(endpointId: $endpointId, filter: $filter, first: $first) {\n      edges {\n        node {\n          id eventId eventType eventCursor subjectType subjectId state attemptCount nextAttemptAt deliveredAt\n          attempts { attemptedAt httpStatus errorCode durationMs responseExcerpt }\n        }\n      }\n    }\n  }\n": typeof types.NotificationDeliveriesDocument,
+    "\n  mutation RotateNotificationSecret($id: ID!) {\n    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }\n  }\n": typeof types.RotateNotificationSecretDocument,
+    "\n  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {\n    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {\n      delivery { id state eventId }\n      userErrors { field code message }\n    }\n  }\n": typeof types.RedeliverNotificationDocument,
     "\n  fragment PayoutFields on Payout {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    country\n    beneficiary { name documentType documentNumber accountNumber bankCode accountType cci }\n    provider\n    merchantAccount\n    merchantReference\n    failureCode\n    livemode\n    createdAt\n    updatedAt\n  }\n": typeof types.PayoutFieldsFragmentDoc,
     "\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      payout { ...PayoutFields }\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreatePayoutDocument,
     "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": typeof types.PayoutDocument,
@@ -105,17 +105,17 @@ const documents: Documents = {
     "\n  query RetainedDeliveries($filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: 50, filter: $filter) {\n      edges {\n        node { id eventId eventName outcome reason subjectType subjectId bodySha256 bodyErasedAt receivedAt }\n      }\n    }\n  }\n": types.RetainedDeliveriesDocument,
     "\n  mutation RetainedReplay($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome bodyErasedAt }\n      outcome\n      userErrors { field code message }\n    }\n  }\n": types.RetainedReplayDocument,
     "\n  query NotificationEvents($after: String) {\n    events(first: 100, after: $after) { edges { cursor node { id type subjectId } } }\n  }\n": types.NotificationEventsDocument,
-    "\n  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {\n    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {\n      delivery { id state eventId }\n      userErrors { field code message }\n    }\n  }\n": types.RedeliverNotificationDocument,
     "\n  mutation ReplayNotificationEndpoint($endpointId: ID!, $after: String!) {\n    replayNotificationEndpoint(endpointId: $endpointId, after: $after) {\n      endpoint { id cursor }\n      userErrors { field code message }\n    }\n  }\n": types.ReplayNotificationEndpointDocument,
     "query FailingEndpoints { notificationEndpoints { id state } }": types.FailingEndpointsDocument,
     "query HealedEndpoints { notificationEndpoints { id state } }": types.HealedEndpointsDocument,
-    "\n  mutation RotateNotificationSecret($id: ID!) {\n    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }\n  }\n": types.RotateNotificationSecretDocument,
     "\n  mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {\n    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled } userErrors { field code message } }\n  }\n": types.UpdateNotificationEndpointDocument,
     "\n  mutation DeleteNotificationEndpoint($id: ID!) {\n    deleteNotificationEndpoint(id: $id) { endpoint { id } userErrors { field code message } }\n  }\n": types.DeleteNotificationEndpointDocument,
     "\n  query NotificationTrail($objectId: ID) {\n    adminActions(first: 20, filter: { objectId: $objectId }) { edges { node { action outcome } } }\n  }\n": types.NotificationTrailDocument,
     "\n  mutation CreateNotificationEndpoint($input: CreateNotificationEndpointInput!) {\n    createNotificationEndpoint(input: $input) {\n      endpoint { id clientId url eventTypes enabled state cursor }\n      secret\n      userErrors { field code message }\n    }\n  }\n": types.CreateNotificationEndpointDocument,
     "\n  query NotificationEndpoints($clientId: ID) {\n    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled state cursor previousSecretExpiresAt }\n  }\n": types.NotificationEndpointsDocument,
     "\n  query NotificationDeliveries($endpointId: ID!, $filter: NotificationDeliveryFilter, $first: Int) {\n    notificationDeliveries(endpointId: $endpointId, filter: $filter, first: $first) {\n      edges {\n        node {\n          id eventId eventType eventCursor subjectType subjectId state attemptCount nextAttemptAt deliveredAt\n          attempts { attemptedAt httpStatus errorCode durationMs responseExcerpt }\n        }\n      }\n    }\n  }\n": types.NotificationDeliveriesDocument,
+    "\n  mutation RotateNotificationSecret($id: ID!) {\n    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }\n  }\n": types.RotateNotificationSecretDocument,
+    "\n  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {\n    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {\n      delivery { id state eventId }\n      userErrors { field code message }\n    }\n  }\n": types.RedeliverNotificationDocument,
     "\n  fragment PayoutFields on Payout {\n    id\n    status\n    providerStatus\n    statusReason\n    amount { amount currency }\n    country\n    beneficiary { name documentType documentNumber accountNumber bankCode accountType cci }\n    provider\n    merchantAccount\n    merchantReference\n    failureCode\n    livemode\n    createdAt\n    updatedAt\n  }\n": types.PayoutFieldsFragmentDoc,
     "\n  mutation CreatePayout($input: CreatePayoutInput!) {\n    createPayout(input: $input) {\n      payout { ...PayoutFields }\n      userErrors { field code message }\n    }\n  }\n": types.CreatePayoutDocument,
     "\n  query Payout($id: ID!) {\n    payout(id: $id) {\n      ...PayoutFields\n      events { id type fromStatus toStatus }\n    }\n  }\n": types.PayoutDocument,
@@ -261,10 +261,6 @@ export function graphql(source: "\n  query NotificationEvents($after: String) {\
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {\n    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {\n      delivery { id state eventId }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {\n    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {\n      delivery { id state eventId }\n      userErrors { field code message }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  mutation ReplayNotificationEndpoint($endpointId: ID!, $after: String!) {\n    replayNotificationEndpoint(endpointId: $endpointId, after: $after) {\n      endpoint { id cursor }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation ReplayNotificationEndpoint($endpointId: ID!, $after: String!) {\n    replayNotificationEndpoint(endpointId: $endpointId, after: $after) {\n      endpoint { id cursor }\n      userErrors { field code message }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -274,10 +270,6 @@ export function graphql(source: "query FailingEndpoints { notificationEndpoints 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "query HealedEndpoints { notificationEndpoints { id state } }"): (typeof documents)["query HealedEndpoints { notificationEndpoints { id state } }"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation RotateNotificationSecret($id: ID!) {\n    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }\n  }\n"): (typeof documents)["\n  mutation RotateNotificationSecret($id: ID!) {\n    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -302,6 +294,14 @@ export function graphql(source: "\n  query NotificationEndpoints($clientId: ID) 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query NotificationDeliveries($endpointId: ID!, $filter: NotificationDeliveryFilter, $first: Int) {\n    notificationDeliveries(endpointId: $endpointId, filter: $filter, first: $first) {\n      edges {\n        node {\n          id eventId eventType eventCursor subjectType subjectId state attemptCount nextAttemptAt deliveredAt\n          attempts { attemptedAt httpStatus errorCode durationMs responseExcerpt }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query NotificationDeliveries($endpointId: ID!, $filter: NotificationDeliveryFilter, $first: Int) {\n    notificationDeliveries(endpointId: $endpointId, filter: $filter, first: $first) {\n      edges {\n        node {\n          id eventId eventType eventCursor subjectType subjectId state attemptCount nextAttemptAt deliveredAt\n          attempts { attemptedAt httpStatus errorCode durationMs responseExcerpt }\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RotateNotificationSecret($id: ID!) {\n    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }\n  }\n"): (typeof documents)["\n  mutation RotateNotificationSecret($id: ID!) {\n    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {\n    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {\n      delivery { id state eventId }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {\n    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {\n      delivery { id state eventId }\n      userErrors { field code message }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

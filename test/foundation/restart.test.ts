@@ -1,7 +1,11 @@
 // A restart on the same data keeps clients, and the migration is applied exactly once, on
 // embedded PGlite always and on PostgreSQL when DATABASE_URL is set. Nothing an admin does through
 // the API keeps the next start from succeeding: a revoked demo client stays revoked, with its history.
+// With no GATEWAY_SECRETS_KEY, the first start generates the key that seals secrets into the data
+// directory, readable by its owner alone, and every later start uses it.
 
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../src/db/migrations/index.js';
 import { createTestDatabase } from '../support/database.js';
@@ -23,12 +27,17 @@ describe.each(kinds)('restart on %s', (kind) => {
       const created = await execute(first.gateway.graphqlUrl, CreateApiClientMutation, { input: { name: 'survivor', roles: ['REFUNDS'] } }, { key: first.keys.admin });
       const key = created.data!.createApiClient.key!;
       const demoKeys = first.keys;
+      const keyFile = path.join(database.env.DATA_DIR!, 'secrets.key');
+      const sealingKey = readFileSync(keyFile, 'utf8');
+      expect(sealingKey).toMatch(/^local:[A-Za-z0-9+/]{43}=\n$/);
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       await first.close();
 
       const second = await startTestGateway({ database });
       try {
         expect(second.gateway.db.appliedMigrations).toEqual([]);
         expect(second.keys).toEqual(demoKeys);
+        expect(readFileSync(keyFile, 'utf8')).toBe(sealingKey);
         const viewer = await execute(second.gateway.graphqlUrl, ViewerQuery, {}, { key });
         expect(viewer.data?.viewer.name).toBe('survivor');
         const rows = await second.gateway.db.fork().execute<{ count: string }[]>('select count(*)::text as count from mikro_orm_migrations');

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../__generated__/gql.js';
 import { execute, type TestGateway } from '../support/gateway.js';
-import { cardDeposit, clientId, createEndpoint, deliveries, typesOf, useNotificationGateway } from './support.js';
+import { cardDeposit, clientId, createEndpoint, deliveries, RedeliverMutation, typesOf, useNotificationGateway } from './support.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -14,15 +14,6 @@ const DAY = 24 * HOUR;
 const EventsQuery = graphql(`
   query NotificationEvents($after: String) {
     events(first: 100, after: $after) { edges { cursor node { id type subjectId } } }
-  }
-`);
-
-const RedeliverMutation = graphql(`
-  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {
-    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {
-      delivery { id state eventId }
-      userErrors { field code message }
-    }
   }
 `);
 

@@ -6,15 +6,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../__generated__/gql.js';
 import { execute, type TestGateway } from '../support/gateway.js';
-import { cardDeposit, clientId, createEndpoint, CreateEndpointMutation, EndpointsQuery, typesOf, useNotificationGateway } from './support.js';
+import { cardDeposit, clientId, createEndpoint, CreateEndpointMutation, EndpointsQuery, RotateMutation, typesOf, useNotificationGateway } from './support.js';
 
 const HOUR = 3_600_000;
-
-const RotateMutation = graphql(`
-  mutation RotateNotificationSecret($id: ID!) {
-    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }
-  }
-`);
 
 const UpdateMutation = graphql(`
   mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {

@@ -5,6 +5,7 @@
 // with the same webhook-id, and the receiver gets it.
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +15,8 @@ import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { cardDeposit, clientId, createEndpoint, FAST_NOTIFICATIONS, startReceiver, typesOf, type Receiver } from './support.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
+/** The key every instance seals and opens the endpoints' secrets with, as in production: one for all. */
+const SECRETS = { GATEWAY_SECRETS_KEY: `k1:${randomBytes(32).toString('base64')}` };
 const receivers: Receiver[] = [];
 const gateways: TestGateway[] = [];
 const children: ChildProcess[] = [];
@@ -32,9 +35,9 @@ async function receiver(): Promise<Receiver> {
 
 describe.skipIf(!process.env.DATABASE_URL)('two instances on one database', () => {
   it('send every event, each once, never one event twice at the same moment', async () => {
-    const a = await startTestGateway({ env: { ...FAST_NOTIFICATIONS, JOBS_CONCURRENCY: '4', RECONCILER_ENABLED: 'false' } });
+    const a = await startTestGateway({ env: { ...FAST_NOTIFICATIONS, ...SECRETS, JOBS_CONCURRENCY: '4', RECONCILER_ENABLED: 'false' } });
     gateways.push(a);
-    const b = await startTestGateway({ database: a.database, env: { ...FAST_NOTIFICATIONS, JOBS_CONCURRENCY: '4', RECONCILER_ENABLED: 'false', DEMO_CLIENTS: 'false' } });
+    const b = await startTestGateway({ database: a.database, env: { ...FAST_NOTIFICATIONS, ...SECRETS, JOBS_CONCURRENCY: '4', RECONCILER_ENABLED: 'false', DEMO_CLIENTS: 'false' } });
     gateways.push(b);
     const hooks = await receiver();
     // A receiver a little slow to answer, so that a second send of one event would overlap the first.
@@ -64,7 +67,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a gateway killed mid-delivery', () =
 
   it('loses nothing: after the restart the event arrives, with the webhook-id of the attempt that died', async () => {
     // Instance A takes the API's requests and runs no jobs; instance B, a process of its own, sends.
-    const a = await startTestGateway({ env: { ...FAST_NOTIFICATIONS, JOBS_ENABLED: 'false', RECONCILER_ENABLED: 'false' } });
+    const a = await startTestGateway({ env: { ...FAST_NOTIFICATIONS, ...SECRETS, JOBS_ENABLED: 'false', RECONCILER_ENABLED: 'false' } });
     gateways.push(a);
     const hooks = await receiver();
     const held: string[] = [];
@@ -76,7 +79,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a gateway killed mid-delivery', () =
     const b = spawn(process.execPath, [path.join(build, 'src/main.js')], {
       cwd: root,
       stdio: 'ignore',
-      env: { ...env, ...FAST_NOTIFICATIONS, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: a.database.env.DATABASE_URL!, DATA_DIR: dataDir, DEMO_CLIENTS: 'false', RECONCILER_ENABLED: 'false', LOG_LEVEL: 'warn' },
+      env: { ...env, ...FAST_NOTIFICATIONS, ...SECRETS, NODE_ENV: 'test', HOST: '127.0.0.1', PORT: '0', DATABASE_URL: a.database.env.DATABASE_URL!, DATA_DIR: dataDir, DEMO_CLIENTS: 'false', RECONCILER_ENABLED: 'false', LOG_LEVEL: 'warn' },
     });
     children.push(b);
     const depositId = await cardDeposit(a, a.keys.webCashier);
@@ -85,7 +88,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a gateway killed mid-delivery', () =
     b.kill('SIGKILL');
     await new Promise((resolve) => b.once('exit', resolve));
     // and another instance runs the jobs
-    const c = await startTestGateway({ database: a.database, env: { ...FAST_NOTIFICATIONS, RECONCILER_ENABLED: 'false', DEMO_CLIENTS: 'false' } });
+    const c = await startTestGateway({ database: a.database, env: { ...FAST_NOTIFICATIONS, ...SECRETS, RECONCILER_ENABLED: 'false', DEMO_CLIENTS: 'false' } });
     gateways.push(c);
     // Then the event arrives, under the webhook-id the dead attempt carried
     await expect.poll(() => typesOf(hooks, depositId)).toEqual(['deposit.created']);

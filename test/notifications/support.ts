@@ -117,6 +117,21 @@ export const DeliveriesQuery = graphql(`
   }
 `);
 
+export const RotateMutation = graphql(`
+  mutation RotateNotificationSecret($id: ID!) {
+    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }
+  }
+`);
+
+export const RedeliverMutation = graphql(`
+  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {
+    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {
+      delivery { id state eventId }
+      userErrors { field code message }
+    }
+  }
+`);
+
 /** Admin: an endpoint for `clientId` at the receiver, whose secret the receiver then verifies with. */
 export async function createEndpoint(t: TestGateway, receiver: Receiver, clientId: string, eventTypes?: string[]) {
   const result = await execute(t.gateway.graphqlUrl, CreateEndpointMutation, { input: { clientId, url: receiver.url, ...(eventTypes ? { eventTypes } : {}) } }, { key: t.keys.admin });

@@ -1,10 +1,12 @@
 // Admin management of notification endpoints: create (the secret shown once), list, update, rotate
 // the secret, delete. Every refusal is a userError that changes nothing. Rows are read and written
-// with plain SQL, as the job queue's are; the secret is never read except to sign or to answer the
-// one create or rotate call that made it.
+// with plain SQL, as the job queue's are; the secret is stored sealed (docs/secrets.md), and never
+// opened except to sign or to keep signing with it during a rotation's overlap.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import type { SealedColumns } from '../../db/sealed-columns.js';
 import type { Clock } from '../../lib/clock.js';
+import type { SealedPlace, SecretSealer } from '../../lib/sealed-secrets.js';
 import { newId } from '../../lib/ids.js';
 import type { FieldError } from '../../providers/provider.js';
 import { DEPOSIT_DISPUTED } from '../disputes/chargeback-webhooks.js';
@@ -56,6 +58,16 @@ export const NOTIFICATION_EVENT_TYPES: readonly string[] = [
 ];
 
 const MAX_URL_LENGTH = 2_000;
+
+const ENDPOINT_TABLE = 'notification_endpoint';
+
+/** The endpoint's signing secrets, sealed: what a re-seal goes through. */
+export const ENDPOINT_SECRET_COLUMNS: SealedColumns = { table: ENDPOINT_TABLE, idColumn: 'id', columns: ['secret', 'previous_secret'] };
+
+/** Where an endpoint's secret is sealed to: its row and column, so it opens nowhere else. */
+export function secretPlace(endpointId: string, column: 'secret' | 'previous_secret'): SealedPlace {
+  return { table: ENDPOINT_TABLE, column, id: endpointId };
+}
 
 export type EndpointState = 'healthy' | 'failing';
 
@@ -129,7 +141,7 @@ export interface UpdateEndpointInput {
 }
 
 export class NotificationEndpoints {
-  constructor(private readonly deps: { clock: Clock; settings: () => NotificationSettings }) {}
+  constructor(private readonly deps: { clock: Clock; settings: () => NotificationSettings; secrets: SecretSealer }) {}
 
   /**
    * Registers an endpoint for a client, enabled and healthy, its cursor at the log's current end:
@@ -139,13 +151,14 @@ export class NotificationEndpoints {
   async create(em: SqlEntityManager, input: CreateEndpointInput): Promise<EndpointResult> {
     const errors = [...(await this.checkClient(em, input.clientId)), ...this.checkUrl(input.url), ...checkEventTypes(input.eventTypes)];
     if (errors.length > 0) return { ok: false, errors };
+    const id = newId('nep');
     const secret = newSecret();
     const now = new Date();
     const rows = await em.execute<EndpointRow[]>(
       `insert into notification_endpoint (id, client_id, url, event_types, enabled, state, secret, cursor, created_at, updated_at)
        values (?, ?, ?, ?::text[], true, 'healthy', ?, (select coalesce(max(position), 0) from payment_event), ?, ?)
        returning ${ENDPOINT_COLUMNS}`,
-      [newId('nep'), input.clientId, input.url, uniqueTypes(input.eventTypes), secret, now, now],
+      [id, input.clientId, input.url, uniqueTypes(input.eventTypes), this.deps.secrets.seal(secret, secretPlace(id, 'secret')), now, now],
     );
     return { ok: true, endpoint: endpointView(rows[0]!), secret };
   }
@@ -193,17 +206,26 @@ export class NotificationEndpoints {
    * A new secret signs from now on; the one it replaces still signs too (a second `v1,` entry)
    * for NOTIFICATION_SECRET_OVERLAP_MS on the gateway's clock, so the receiver can switch without
    * refusing a delivery. A second rotation within the overlap drops the oldest secret.
+   *
+   * A current secret that no configured key opens (its key lost) cannot sign during an overlap:
+   * the new secret then signs alone, at once. That is the way back for an endpoint after a lost key.
    */
   async rotate(em: SqlEntityManager, id: string): Promise<EndpointResult> {
     const secret = newSecret();
-    const now = this.deps.clock.now();
-    const rows = await em.execute<EndpointRow[]>(
-      `update notification_endpoint set previous_secret = secret, previous_secret_expires_at = ?, secret = ?, updated_at = ?
-       where id = ? returning ${ENDPOINT_COLUMNS}`,
-      [new Date(now.getTime() + this.deps.settings().secretOverlapMs), secret, new Date(), id],
-    );
-    if (!rows[0]) return { ok: false, errors: [notFound(['id'])] };
-    return { ok: true, endpoint: endpointView(rows[0]), secret };
+    const overlapEnds = new Date(this.deps.clock.now().getTime() + this.deps.settings().secretOverlapMs);
+    return em.transactional(async (tx) => {
+      // The row held: a re-seal of it waits, and two rotations take turns.
+      const [current] = await tx.execute<Array<{ secret: string }>>('select secret from notification_endpoint where id = ? for update', [id]);
+      if (!current) return { ok: false, errors: [notFound(['id'])] };
+      const opened = this.deps.secrets.open(current.secret, secretPlace(id, 'secret'));
+      const previous = opened.ok ? this.deps.secrets.seal(opened.plaintext, secretPlace(id, 'previous_secret')) : null;
+      const rows = await tx.execute<EndpointRow[]>(
+        `update notification_endpoint set previous_secret = ?, previous_secret_expires_at = ?, secret = ?, updated_at = ?
+         where id = ? returning ${ENDPOINT_COLUMNS}`,
+        [previous, previous === null ? null : overlapEnds, this.deps.secrets.seal(secret, secretPlace(id, 'secret')), new Date(), id],
+      );
+      return { ok: true, endpoint: endpointView(rows[0]!), secret };
+    });
   }
 
   /** Deletes the endpoint with its deliveries and their attempts; nothing more is sent to it. */

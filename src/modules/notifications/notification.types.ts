@@ -83,7 +83,7 @@ export class NotificationAttemptNode {
   @Field(() => Int, { nullable: true, description: 'The HTTP status answered; null when there was no answer.' })
   httpStatus!: number | null;
 
-  @Field(() => String, { nullable: true, description: 'Why there was no answer: TIMEOUT, DNS_FAILED, CONNECTION_FAILED, TLS_FAILED, RESPONSE_TOO_LARGE, PROTOCOL_ERROR, or a refused destination (ADDRESS_NOT_ALLOWED, …).' })
+  @Field(() => String, { nullable: true, description: 'Why there was no answer: TIMEOUT, DNS_FAILED, CONNECTION_FAILED, TLS_FAILED, RESPONSE_TOO_LARGE, PROTOCOL_ERROR, a refused destination (ADDRESS_NOT_ALLOWED, …), or SECRET_UNAVAILABLE: nothing was sent, as the endpoint\'s signing secret opens under no configured key (docs/secrets.md).' })
   errorCode!: string | null;
 
   @Field(() => Int, { description: 'How long it took, in milliseconds.' })

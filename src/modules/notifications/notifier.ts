@@ -15,8 +15,9 @@ import { visibleEventsWhere, type Caller } from '../../kernel/visibility.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
 import type { Logger } from '../../lib/logger.js';
+import type { OpenFailure, SecretSealer } from '../../lib/sealed-secrets.js';
 import type { FieldError } from '../../providers/provider.js';
-import { NOTIFICATION_ENDPOINT_FAILING, textArray } from './notification-endpoints.js';
+import { NOTIFICATION_ENDPOINT_FAILING, secretPlace, textArray } from './notification-endpoints.js';
 import { claimLeaseMs, notificationRetryDelayMs, type NotificationSettings } from './notification-settings.js';
 import { signedHeaders } from './notification-signing.js';
 import { postOnce, type PostResult } from '../../lib/outbound-http.js';
@@ -75,6 +76,16 @@ const SWEEP_LANES = 500;
 const EXCERPT_BYTES = 1_024;
 /** The merchant account of an event that belongs to none (an endpoint's): admins alone see those. */
 const NO_MERCHANT_ACCOUNT = '-';
+/** An attempt's error code when the endpoint's secret does not open under the configured keys: nothing was sent. */
+export const SECRET_UNAVAILABLE = 'SECRET_UNAVAILABLE';
+
+/** An attempt that was not made: the delivery could not be signed. */
+interface NotSigned {
+  kind: 'not_signed';
+  code: typeof SECRET_UNAVAILABLE;
+  message: string;
+  durationMs: 0;
+}
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 export type DeliveryOutcome = 'delivered' | 'retrying' | 'failed';
@@ -166,6 +177,7 @@ export class Notifier {
       clock: Clock;
       logger: Logger;
       settings: () => NotificationSettings;
+      secrets: SecretSealer;
     },
   ) {}
 
@@ -340,16 +352,41 @@ export class Notifier {
       await em.execute('update notification_delivery set claimed_by = null, claim_expires_at = null where id = ? and claimed_by = ?', [delivery.id, this.instance]);
       return 'stopped';
     }
+    const secrets = this.openSecrets(lane.endpointId, delivery, target);
+    if (!secrets.ok) {
+      // Never sent unsigned nor signed with anything else: a failed attempt, retried on the usual
+      // back-off (a key configured again lets the next one go), and the endpoint FAILING at once.
+      this.deps.logger.error(
+        { endpointId: lane.endpointId, deliveryId: delivery.id, eventId: delivery.event_id, errorCode: SECRET_UNAVAILABLE, reason: secrets.code, keyId: secrets.keyId },
+        `notification not sent: its endpoint's signing secret does not open (${secrets.message})`,
+      );
+      return this.record(em, lane, delivery, { kind: 'not_signed', code: SECRET_UNAVAILABLE, message: secrets.message, durationMs: 0 }, target.failing);
+    }
     const event = { id: delivery.event_id, type: target.event_type, created_at: target.event_created_at, data: target.event_data };
     const reader: Reader = { roles: textArray(target.client_roles) as Role[] };
     const body = notificationBody(event, this.deps.redactions.of(target.event_subject_type), reader);
-    const secrets = [target.secret, ...(target.previous_secret && target.previous_secret_expires_at && new Date(target.previous_secret_expires_at) > this.deps.clock.now() ? [target.previous_secret] : [])];
-    const headers = signedHeaders(secrets, event.id, Math.floor(Date.now() / 1000), body);
+    const headers = signedHeaders(secrets.plaintexts, event.id, Math.floor(Date.now() / 1000), body);
     const result = await postOnce({ url: target.url, headers, body, timeoutMs: settings.timeoutMs, policy: settings.policy });
     return this.record(em, lane, delivery, result, target.failing);
   }
 
-  private async record(em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, result: PostResult, endpointFailing: boolean): Promise<DeliveryOutcome> {
+  /**
+   * The secrets that sign: the current one, and the previous one during a rotation's overlap.
+   * A previous secret that does not open is left out (the current one still signs); a current
+   * one that does not open means the delivery cannot be signed.
+   */
+  private openSecrets(endpointId: string, delivery: ClaimedDelivery, target: SendTarget): { ok: true; plaintexts: string[] } | OpenFailure {
+    const current = this.deps.secrets.open(target.secret, secretPlace(endpointId, 'secret'));
+    if (!current.ok) return current;
+    const overlapping = target.previous_secret != null && target.previous_secret_expires_at != null && new Date(target.previous_secret_expires_at) > this.deps.clock.now();
+    if (!overlapping) return { ok: true, plaintexts: [current.plaintext] };
+    const previous = this.deps.secrets.open(target.previous_secret!, secretPlace(endpointId, 'previous_secret'));
+    if (previous.ok) return { ok: true, plaintexts: [current.plaintext, previous.plaintext] };
+    this.deps.logger.warn({ endpointId, deliveryId: delivery.id, reason: previous.code, keyId: previous.keyId }, `notification signed with the current secret alone: the previous one does not open (${previous.message})`);
+    return { ok: true, plaintexts: [current.plaintext] };
+  }
+
+  private async record(em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, result: PostResult | NotSigned, endpointFailing: boolean): Promise<DeliveryOutcome> {
     const settings = this.deps.settings();
     const now = this.deps.clock.now();
     const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
@@ -395,7 +432,8 @@ export class Notifier {
       // Another instance took the delivery over after this claim's lease ran out: it decides.
       if (updated.length === 0) return;
       if (ok && endpointFailing) await tx.execute("update notification_endpoint set state = 'healthy', updated_at = ? where id = ? and state = 'failing'", [new Date(), lane.endpointId]);
-      if (outcome === 'failed') await this.markFailing(tx, lane.endpointId);
+      // An endpoint that cannot sign is failing now, not after the retry window: nothing it is sent goes out.
+      if (outcome === 'failed' || result.kind === 'not_signed') await this.markFailing(tx, lane.endpointId);
       if (outcome === 'retrying') await this.wakeLanes(tx, [lane], new Date(Date.now() + retryInMs));
     });
     for (const listener of this.listeners) listener(outcome);
@@ -405,7 +443,7 @@ export class Notifier {
     return outcome;
   }
 
-  /** The endpoint is failing: once, as an admin-only event of the log (which admin endpoints are sent too). */
+  /** The endpoint is failing: once (until a delivery makes it healthy again), as an admin-only event of the log (which admin endpoints are sent too). */
   private async markFailing(tx: SqlEntityManager, endpointId: string): Promise<void> {
     const [endpoint] = await tx.execute<Array<{ client_id: string; url: string }>>(
       "update notification_endpoint set state = 'failing', updated_at = ? where id = ? and state = 'healthy' returning client_id, url",

@@ -1,0 +1,62 @@
+// What every command-line tool of the gateway does before its command: read the configuration and
+// open the database as the gateway does, saying in one line, with a conventional exit code, why not.
+
+import type { GatewayConfig } from '../config.js';
+import type { Database } from '../db/database.js';
+import type { Logger } from '../lib/logger.js';
+
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+export type CliDatabase = { ok: true; config: GatewayConfig; db: Database; logger: Logger } | { ok: false; exitCode: number };
+
+/**
+ * The configuration (exit 78 on a bad one, every problem listed) and the database (75 while a
+ * gateway holds the embedded one, 69 when PostgreSQL cannot be reached). Logs go to stderr at
+ * warn, so a command's --json output stays one clean document on stdout.
+ */
+export async function openCliDatabase(io: CliIo): Promise<CliDatabase> {
+  // Loaded once a command is known to need them: the ORM and its drivers are most of a CLI's
+  // start-up time, which a usage message need not wait for.
+  const [{ ConfigError, loadConfig }, { openDatabase }, { DataDirInUse }, { entities }, { createLogger }] = await Promise.all([
+    import('../config.js'),
+    import('../db/database.js'),
+    import('../db/data-dir-lock.js'),
+    import('../entities.js'),
+    import('../lib/logger.js'),
+  ]);
+
+  let config;
+  try {
+    config = loadConfig(io.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.err(error.message);
+      return { ok: false, exitCode: 78 }; // EX_CONFIG
+    }
+    throw error;
+  }
+
+  const logger = createLogger({ level: 'warn', destination: { write: (line: string) => io.err(line.trimEnd()) } });
+  try {
+    const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, entities, timeouts: config.database });
+    return { ok: true, config, db, logger };
+  } catch (error) {
+    // The gateway running on the embedded database: what to do instead, in one line.
+    if (error instanceof DataDirInUse) {
+      io.err(error.message);
+      return { ok: false, exitCode: 75 }; // EX_TEMPFAIL: try again once the gateway is stopped
+    }
+    // PostgreSQL unreachable or refusing us (a system or SQLSTATE code): the reason, never the
+    // URL, which may hold a password.
+    const code = (error as { code?: unknown }).code;
+    if (config.databaseUrl && typeof code === 'string') {
+      io.err(`Could not open the database at DATABASE_URL: ${(error as Error).message}`);
+      return { ok: false, exitCode: 69 }; // EX_UNAVAILABLE
+    }
+    throw error;
+  }
+}
