@@ -263,7 +263,8 @@ function webhookFloor(adapter: DepositProvider, account: MerchantAccount, query:
     const deliveryId = newId('whd');
     const connection = await connect();
     try {
-      // BEGIN goes with the first statement, as the gateway sends it (src/db/pg-patches.ts): values inlined, one round trip.
+      // BEGIN goes with the first statement in one round trip, as the gateway sends it (src/db/pg-patches.ts, which binds the
+      // values in the extended protocol); here one simple query with the floor's own values inlined, as before.
       const rows = (await connection.query(
         inlined(`begin; with inserted as (insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, raw_body, received_at)
            values (?, ?, ?, ?, ?, 'ignored', ?, ?) on conflict (provider, merchant_account, event_id) do nothing returning id)

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.js';
 import { inTransaction } from '../../src/db/transaction.js';
-import { openWireDatabase, type WireDatabase } from '../support/wire.js';
+import { openWireDatabase, type RoundTrip, type WireDatabase } from '../support/wire.js';
 
 let wire: WireDatabase | undefined;
 let db: Database;
@@ -18,9 +18,14 @@ afterAll(async () => {
   await wire?.close();
 });
 
-/** What the pg clients were asked to send while `work` ran. */
-async function recorded(work: () => Promise<unknown>): Promise<unknown[]> {
+/** The round trips the pg connections made while `work` ran. */
+async function recorded(work: () => Promise<unknown>): Promise<RoundTrip[]> {
   return (await wire!.recorded(work)).wire;
+}
+
+/** Round trips of one simple-protocol query each. */
+function simpleQueries(...texts: string[]): RoundTrip[] {
+  return texts.map((text) => [{ query: text }]);
 }
 
 async function rows(): Promise<number[]> {
@@ -35,7 +40,7 @@ describe.skipIf(!process.env.DATABASE_URL)('a transaction on the wire', () => {
         await tx.execute('insert into wire_scratch values (2)');
       }),
     );
-    expect(wire).toEqual(['begin; insert into wire_scratch values (1)', 'insert into wire_scratch values (2)', 'commit']);
+    expect(wire).toEqual(simpleQueries('begin; insert into wire_scratch values (1)', 'insert into wire_scratch values (2)', 'commit'));
     expect(await rows()).toEqual([1, 2]);
   });
 

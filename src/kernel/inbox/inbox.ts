@@ -417,7 +417,7 @@ export class WebhookInbox {
       const lookup = handler?.find?.(tx, input, subject);
       let found: Record<string, unknown> | undefined;
       if (lookup) {
-        // Prepared (src/db/prepared.ts), as the transaction's first statement: `begin; execute …`.
+        // Prepared (src/db/prepared.ts), as the transaction's first statement: it goes with its BEGIN in one round trip, values bound.
         const rows = await executePrepared<Record<string, unknown>>(
           tx,
           `with inserted as (${insert.sql}) select inserted.id as inbox_delivery_id, d.* from inserted left join lateral (${lookup.sql}) d on true`,
