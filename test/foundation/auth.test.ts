@@ -46,6 +46,16 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
     variables: { input: { id: 'cli_00000000000000000000000000' } },
     roles: ['ADMIN'],
   },
+  'Mutation.createApiKey': {
+    query: 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { userErrors { code } } }',
+    variables: { input: { clientId: 'cli_00000000000000000000000000' } },
+    roles: ['ADMIN'],
+  },
+  'Mutation.revokeApiKey': {
+    query: 'mutation($input: RevokeApiKeyInput!) { revokeApiKey(input: $input) { userErrors { code } } }',
+    variables: { input: { keyId: 'key_00000000000000000000000000' } },
+    roles: ['ADMIN'],
+  },
   'Mutation.setApiClientTrustedDocuments': {
     query: 'mutation($input: SetApiClientTrustedDocumentsInput!) { setApiClientTrustedDocuments(input: $input) { userErrors { code } } }',
     variables: { input: { id: 'cli_00000000000000000000000000', trustedDocumentsOnly: true } },
