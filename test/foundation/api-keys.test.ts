@@ -198,7 +198,7 @@ describe('rolling a key', () => {
     expect(own.data!.viewer.keys.map((key) => key.id)).toEqual([firstId, second.apiKey!.id]);
   });
 
-  it('records both actions in the admin trail, with the key and its client', async () => {
+  it('records both actions in the admin trail, with the key and its client, and never writes the key to a log line', async () => {
     const client = await newClient('audited-keys');
     const created = await createKey(client.id);
     await revokeKey(a, created.apiKey!.id);
@@ -207,6 +207,8 @@ describe('rolling a key', () => {
       ['revokeApiKey', 'OK', [{ kind: 'input.keyId', id: created.apiKey!.id }]],
       ['createApiKey', 'OK', [{ kind: 'input.clientId', id: client.id }, { kind: 'apiKey', id: created.apiKey!.id }]],
     ]);
+    expect(a.logs.some((line) => line.includes('"createApiKey"'))).toBe(true);
+    expect(a.logs.join('\n')).not.toContain(created.key!);
   });
 });
 
