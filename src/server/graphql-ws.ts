@@ -1,10 +1,11 @@
 // graphql-ws on the same HTTP server and path as POST /graphql: the graphql-transport-ws protocol
 // (what graphql-ws clients speak), served here on `ws` directly. The key arrives as
 // connectionParams.authorization; a missing or bad key closes the socket with 4401, and the key is
-// checked again for every operation. Revoking a key, or its client, closes every socket that used it
-// with 4403, on every instance; so does the key's expiry, when it comes. Subscriptions fan out through SubscriptionFanOut: each event is executed once
-// per group of alike subscriptions, in a context of its own. Errors leave through the same
-// formatter as HTTP: the same codes, and "Internal error" for the unexpected.
+// checked again for every operation. Revoking a key, or its client, closes every socket that used
+// it with 4403, on every instance; so does the key's expiry, when it comes (connections-by-key.ts).
+// Subscriptions fan out through SubscriptionFanOut: each event is executed once per group of alike
+// subscriptions, in a context of its own. Errors leave through the same formatter as HTTP: the
+// same codes, and "Internal error" for the unexpected.
 //
 // Why not graphql-ws's own server: it keeps, for every subscription, the suspended async functions
 // of its message handler and `for await` loop (with the message, the execution arguments and three
@@ -395,7 +396,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     if (malformed) return refuse([refusalError(malformed)]);
     const connectionKey = await authenticate(options.services, options.db.fork(), connection.authorization);
     if (!connectionKey.client) {
-      // Expired between two checks of the expiry timer's: closed as the timer would close it.
+      // Expired a moment before the key's expiry timer fires: closed as the timer would close it.
       if (connectionKey.authFailure === 'EXPIRED') socket.close(WS_KEY_REVOKED, 'API key expired');
       else socket.close(WS_UNAUTHORIZED, 'Unauthorized');
       return refuse([new GraphQLError('The API key is no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })]);

@@ -171,14 +171,13 @@ export class ApiClientService {
       return { ok: false, errors: [{ field: ['expiresAt'], code: 'EXPIRY_OUT_OF_RANGE', message: `expiresAt must be in the future (it is ${isoString(now)} now); omit it for a key that does not expire` }] };
     }
     const key = generateKey();
-    const outcome = await em.transactional(async (tx): Promise<CreateApiKeyResult> => {
+    return em.transactional(async (tx): Promise<CreateApiKeyResult> => {
       // Locked, so that a revocation of the client committing meanwhile is seen, not raced.
       const client = await tx.findOne(ApiClient, { id: input.clientId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!client) return { ok: false, errors: [{ field: ['clientId'], code: 'NOT_FOUND', message: `No client with id ${input.clientId}` }] };
       if (client.isRevoked()) return { ok: false, errors: [{ field: ['clientId'], code: 'CLIENT_REVOKED', message: `Client ${client.id} is revoked: it gets no new key` }] };
       return { ok: true, apiKey: await insertKey(tx, client.id, key, expiresAt, now), key };
     });
-    return outcome;
   }
 
   /**
