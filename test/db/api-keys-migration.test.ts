@@ -4,7 +4,7 @@
 // used, and the client can be given a second key at once.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Migration20261207100000_api_keys } from '../../src/db/migrations/Migration20261207100000_api_keys.js';
+import { Migration20261207120000_api_keys } from '../../src/db/migrations/Migration20261207120000_api_keys.js';
 import { newId } from '../../src/lib/ids.js';
 import { hashKey } from '../../src/modules/clients/api-client.service.js';
 import { ApiClientKeysQuery, CreateApiClientMutation, CreateApiKeyMutation, ViewerQuery } from '../foundation/operations.js';
@@ -19,7 +19,7 @@ afterAll(() => t?.close());
 /** Runs the migration's `down` or `up` SQL on the gateway's database. */
 async function run(direction: 'up' | 'down'): Promise<void> {
   const em = t.gateway.db.fork();
-  const migration = new Migration20261207100000_api_keys(em.getDriver(), em.config);
+  const migration = new Migration20261207120000_api_keys(em.getDriver(), em.config);
   migration[direction]();
   for (const query of migration.getQueries()) await em.execute(query);
 }
@@ -42,7 +42,7 @@ async function viewerOf(key: string): Promise<{ id?: string; code?: unknown }> {
   return { id: response.data?.viewer.id, code: response.errors?.[0]?.extensions?.code };
 }
 
-describe('Migration20261207100000_api_keys', () => {
+describe('Migration20261207120000_api_keys', () => {
   it("keeps every existing client's key working, listed as its first key, and drops the old columns", async () => {
     // given: a client made through the API, then the schema as the previous migration left it ...
     const created = await execute(t.gateway.graphqlUrl, CreateApiClientMutation, { input: { name: 'made-before', roles: ['REFUNDS'] } }, { key: t.keys.admin });

@@ -10,7 +10,7 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * `down` keeps one key per client (its newest usable one, else its newest), the others are lost.
  */
-export class Migration20261207100000_api_keys extends Migration {
+export class Migration20261207120000_api_keys extends Migration {
   override up(): void {
     this.addSql(`
       create table api_key (
