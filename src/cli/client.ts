@@ -1,22 +1,31 @@
-// `npm run client -- <command>`: create, list and revoke internal API clients from a terminal.
+// `npm run client -- <command>`: create, list and revoke internal API clients and their keys from
+// a terminal.
 //
 //   client create --name web-cashier --role CASHIER [--role REFUNDS] [--account dg-test] [--json]
 //   client list [--json]
 //   client revoke <id>
+//   client create-key <client-id> [--expires-at <ISO 8601 time>] [--json]
+//   client revoke-key <key-id>
 
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { openCliDatabase, type CliIo } from './cli-database.js';
+import type { ApiKey } from '../modules/clients/api-key.entity.js';
 
 export type { CliIo };
 
 const USAGE = `Usage:
   npm run client -- create --name <name> --role <ROLE> [--role <ROLE>...] [--account <code>...] [--json]
   npm run client -- list [--json]
-  npm run client -- revoke <id>
+  npm run client -- revoke <client-id>
+  npm run client -- create-key <client-id> [--expires-at <time>] [--json]
+  npm run client -- revoke-key <key-id>
 
-Roles: CASHIER, PAYOUTS, REFUNDS, ADMIN. The key is printed once; only its hash is stored.`;
+Roles: CASHIER, PAYOUTS, REFUNDS, ADMIN. A key is printed once; only its hash is stored.
+create-key adds a key to a client, whose other keys keep working: roll a key by creating the new
+one, deploying it, then revoking the old one. --expires-at is an ISO 8601 time with an offset
+(2027-01-31T00:00:00Z), after which the key is refused; without it the key does not expire.`;
 
 /** Runs the CLI and returns its exit code. */
 export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
@@ -29,6 +38,7 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
         name: { type: 'string' },
         role: { type: 'string', multiple: true },
         account: { type: 'string', multiple: true },
+        'expires-at': { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -78,20 +88,57 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
       }
       case 'list': {
         const clients = await services.clients.list(em);
+        const keys = await services.clients.keysOf(em, clients.map((c) => c.id));
         if (values.json) {
           io.out(
             JSON.stringify(
-              clients.map((c) => ({ id: c.id, name: c.name, roles: c.roles, keyPrefix: c.keyPrefix, createdAt: c.createdAt, lastUsedAt: c.lastUsedAt ?? null, revokedAt: c.revokedAt ?? null })),
+              clients.map((c) => ({ id: c.id, name: c.name, roles: c.roles, createdAt: c.createdAt, revokedAt: c.revokedAt ?? null, keys: (keys.get(c.id) ?? []).map(keyJson) })),
             ),
           );
         } else if (clients.length === 0) {
           io.out('No clients.');
         } else {
+          const now = new Date();
           for (const c of clients) {
-            const state = c.revokedAt ? `revoked ${c.revokedAt.toISOString()}` : c.lastUsedAt ? `last used ${c.lastUsedAt.toISOString()}` : 'never used';
-            io.out(`${c.id}  ${c.name.padEnd(28)} ${c.roles.join(',').padEnd(16)} ${c.keyPrefix}…  ${state}`);
+            io.out(`${c.id}  ${c.name.padEnd(28)} ${c.roles.join(',').padEnd(16)} ${c.revokedAt ? `revoked ${c.revokedAt.toISOString()}` : 'active'}`);
+            for (const key of keys.get(c.id) ?? []) io.out(`  ${key.id}  ${key.prefix}…  ${keyState(key, now)}`);
           }
         }
+        return 0;
+      }
+      case 'create-key': {
+        const clientId = rest[0];
+        if (!clientId) {
+          io.err(`create-key needs a client id\n\n${USAGE}`);
+          return 64;
+        }
+        const expiresAt = values['expires-at'] === undefined ? null : await parseTime(values['expires-at']);
+        const result = await services.clients.createKey(em, { clientId, expiresAt });
+        if (!result.ok) {
+          for (const error of result.errors) io.err(`${error.field.join('.')}: ${error.message} (${error.code})`);
+          return 65;
+        }
+        const { apiKey, key } = result;
+        if (values.json) {
+          io.out(JSON.stringify({ ...keyJson(apiKey), key }));
+        } else {
+          io.out(`Created key ${apiKey.id} for ${clientId}${apiKey.expiresAt ? `, expiring ${apiKey.expiresAt.toISOString()}` : ''}; the client's other keys keep working.`);
+          io.out(`Key (shown once, store it now): ${key}`);
+        }
+        return 0;
+      }
+      case 'revoke-key': {
+        const keyId = rest[0];
+        if (!keyId) {
+          io.err(`revoke-key needs a key id\n\n${USAGE}`);
+          return 64;
+        }
+        const result = await services.clients.revokeKey(em, keyId);
+        if (!result.ok) {
+          io.err(result.errors.map((error) => error.message).join('\n'));
+          return 65;
+        }
+        io.out(`Revoked key ${result.apiKey.id} (${result.apiKey.prefix}…) of ${result.apiKey.clientId} at ${result.apiKey.revokedAt!.toISOString()}.`);
         return 0;
       }
       case 'revoke': {
@@ -114,6 +161,28 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
     }
   } finally {
     await db.close();
+  }
+}
+
+/** A key as `list --json` and `create-key --json` show it: never its hash. */
+function keyJson(key: ApiKey) {
+  return { id: key.id, clientId: key.clientId, prefix: key.prefix, createdAt: key.createdAt, expiresAt: key.expiresAt ?? null, lastUsedAt: key.lastUsedAt ?? null, revokedAt: key.revokedAt ?? null };
+}
+
+function keyState(key: ApiKey, now: Date): string {
+  const used = key.lastUsedAt ? `last used ${key.lastUsedAt.toISOString()}` : 'never used';
+  if (key.revokedAt) return `revoked ${key.revokedAt.toISOString()}, ${used}`;
+  if (key.expiresAt) return `${key.expiresAt <= now ? 'expired' : 'expires'} ${key.expiresAt.toISOString()}, ${used}`;
+  return used;
+}
+
+/** An ISO 8601 date-time as the API's DateTime takes it; anything else an invalid Date, which createKey refuses by name. */
+async function parseTime(text: string): Promise<Date> {
+  const { DateTimeResolver } = await import('graphql-scalars');
+  try {
+    return DateTimeResolver.parseValue(text);
+  } catch {
+    return new Date(Number.NaN);
   }
 }
 

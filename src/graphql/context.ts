@@ -6,6 +6,7 @@ import { Kind, type OperationDefinitionNode } from 'graphql';
 import type { Viewer, Visibility } from '../kernel/visibility.js';
 import type { Logger } from '../lib/logger.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
+import type { UsedKey } from '../modules/clients/key-cache.js';
 import type { Services } from './services.js';
 import type { AuthFailure } from './errors.js';
 
@@ -33,6 +34,8 @@ interface ExecutionContext {
 /** One caller's execution: an HTTP request, or one graphql-ws operation (a subscription's root field subscribing included). */
 export interface RequestContext extends ExecutionContext {
   client: ApiClient | null;
+  /** The key `client` authenticated with (absent when there is no client). */
+  apiKey?: UsedKey;
   /** Why `client` is null. */
   authFailure: AuthFailure;
   /** The client itself, or {@link NO_VIEWER} when there is none. */
@@ -79,11 +82,12 @@ export async function authenticate(
   services: Services,
   em: SqlEntityManager,
   authorization: unknown,
-): Promise<{ client: ApiClient | null; authFailure: AuthFailure }> {
+): Promise<{ client: ApiClient; apiKey: UsedKey; authFailure: 'MISSING' } | { client: null; apiKey?: undefined; authFailure: AuthFailure }> {
   if (authorization === undefined || authorization === null || authorization === '') return { client: null, authFailure: 'MISSING' };
   const key = bearerKey(authorization);
-  const client = key ? await services.clients.authenticate(em, key) : null;
-  return { client, authFailure: client ? 'MISSING' : 'INVALID' };
+  if (!key) return { client: null, authFailure: 'INVALID' };
+  const outcome = await services.clients.authenticateKey(em, key);
+  return outcome.ok ? { client: outcome.client, apiKey: outcome.key, authFailure: 'MISSING' } : { client: null, authFailure: outcome.refusal };
 }
 
 /** Longest operation description a log line carries; the name is the caller's own text. */

@@ -11,13 +11,17 @@ import { ENVELOPE_CODES } from './envelope.js';
 import { LIMIT_RULE_CODES } from './limits.js';
 import { PERSISTED_DOCUMENT_CODES } from './trusted-documents.js';
 
-export type AuthFailure = 'MISSING' | 'INVALID';
+/** Why a request has no client: no key, a key that is not valid, or one past its expiry. */
+export type AuthFailure = 'MISSING' | 'INVALID' | 'EXPIRED';
+
+const AUTH_FAILURE_MESSAGES: Record<AuthFailure, string> = {
+  MISSING: 'Authentication required: send "Authorization: Bearer <key>"',
+  INVALID: 'The API key is not valid (unknown, malformed or revoked)',
+  EXPIRED: 'The API key has expired: use another key of this client, or ask an admin for a new one',
+};
 
 export function unauthenticated(failure: AuthFailure = 'MISSING'): GraphQLError {
-  const message =
-    failure === 'MISSING'
-      ? 'Authentication required: send "Authorization: Bearer <key>"'
-      : 'The API key is not valid (unknown, malformed or revoked)';
+  const message = AUTH_FAILURE_MESSAGES[failure];
   return new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
 }
 

@@ -6,6 +6,7 @@ import DataLoader from 'dataloader';
 import type { PaymentEventRecord } from '../kernel/events/event-log.js';
 import type { PaymentSubjectType } from '../kernel/events/payment-event.entity.js';
 import { seenBy, type SubjectType, type VisibilityFacts } from '../kernel/visibility.js';
+import type { ApiKey } from '../modules/clients/api-key.entity.js';
 import type { DepositSnapshot } from '../modules/deposits/deposit-snapshot.js';
 import type { RefundSnapshot } from '../modules/refunds/refund-snapshot.js';
 import type { GatewayContext } from './context.js';
@@ -23,6 +24,8 @@ export interface Loaders {
   depositRefunds: DataLoader<string, RefundSnapshot[]>;
   /** Deposits by id, for `Refund.deposit` (no visibility check: whoever sees a refund sees its deposit). */
   deposits: DataLoader<string, DepositSnapshot>;
+  /** Keys of each API client, oldest first. */
+  apiKeys: DataLoader<string, ApiKey[]>;
 }
 
 const perContext = new WeakMap<GatewayContext, Loaders>();
@@ -60,6 +63,10 @@ export function loaders(context: GatewayContext): Loaders {
       deposits: new DataLoader(async (ids) => {
         const found = await context.services.refunds.depositsOf(context.em, ids);
         return ids.map((id) => found.get(id) ?? new Error(`No deposit ${id}`));
+      }),
+      apiKeys: new DataLoader(async (ids) => {
+        const found = await context.services.clients.keysOf(context.em, ids);
+        return ids.map((id) => found.get(id) ?? []);
       }),
     };
     perContext.set(context, existing);

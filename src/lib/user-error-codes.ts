@@ -32,7 +32,7 @@ export const USER_ERROR_CODES = {
   METADATA_TOO_LARGE: { kind: 'input', meaning: 'A deposit\'s metadata has too many entries, or a key or value (or all of it together) is longer than the gateway keeps; the message gives the limit.' },
   REFERENCE_TOO_LONG: { kind: 'input', meaning: 'The reference sent to the provider is longer than the provider accepts; the message gives the limit.' },
   URL_NOT_HTTPS: { kind: 'input', meaning: 'A return or redirect address must use https://.' },
-  EXPIRY_OUT_OF_RANGE: { kind: 'input', meaning: 'An expiry is outside the window the rail allows (hosted checkout sessions, Ecuador payment links, Thai QR codes); the message gives the window.' },
+  EXPIRY_OUT_OF_RANGE: { kind: 'input', meaning: 'An expiry is outside the window allowed: the rail\'s (hosted checkout sessions, Ecuador payment links, Thai QR codes), or the future for an API key\'s; the message gives the window.' },
   URL_INVALID: { kind: 'input', meaning: 'A notification endpoint URL is not an absolute http(s) URL.' },
   URL_SCHEME_NOT_ALLOWED: { kind: 'input', meaning: 'A notification endpoint URL must use https:// (http:// is accepted outside production, to a loopback address only).' },
   URL_CREDENTIALS_NOT_ALLOWED: { kind: 'input', meaning: 'A notification endpoint URL must not carry a user name or password; authenticate the gateway by the signature instead.' },
@@ -66,6 +66,7 @@ export const USER_ERROR_CODES = {
   DEPOSIT_NOT_SUBMITTED: { kind: 'state', meaning: 'The deposit has not reached the provider yet; try again shortly.' },
   NOT_A_CARD_DEPOSIT: { kind: 'state', meaning: 'The embedded card form serves CARD deposits only.' },
   DEPOSIT_NOT_SUCCEEDED: { kind: 'state', meaning: 'Only a SUCCEEDED deposit\'s credit can be claimed; the message names its current status.' },
+  CANNOT_REVOKE_OWN_LAST_KEY: { kind: 'state', meaning: 'An admin cannot revoke the last usable key of its own client: it could never act again. Create another key first (createApiKey), or ask another admin.' },
   CANNOT_RESTRICT_SELF: { kind: 'state', meaning: 'A client cannot make itself trusted-documents-only: the manifest holds no admin tooling, so it could not undo it. Another admin can.' },
   CREDIT_CLAIM_OWNER_ONLY: { kind: 'state', meaning: 'Only the deposit\'s own client claims its credit (it credits the player); an admin reads the claim on the deposit instead, and nothing is claimed.' },
   DEPOSIT_NOT_REFUNDABLE: { kind: 'state', meaning: 'Only a SUCCEEDED deposit whose provider payment is known can be refunded.' },
@@ -76,7 +77,7 @@ export const USER_ERROR_CODES = {
   DELIVERY_NOT_FOUND: { kind: 'state', meaning: 'No stored webhook delivery has this id.' },
   DELIVERY_REJECTED: { kind: 'state', meaning: 'The webhook delivery was rejected when it arrived and kept no body, so it cannot be replayed.' },
   DELIVERY_BODY_ERASED: { kind: 'state', meaning: 'The webhook delivery\'s body, with the personal data in it, was erased after WEBHOOK_BODY_RETENTION_MS, so it cannot be replayed. Its outcome and the change it made stay on record; reconcileDeposit asks the provider for a deposit\'s current status.' },
-  CLIENT_REVOKED: { kind: 'state', meaning: 'The API client is revoked: nothing is delivered to it, so no notification endpoint can be made or replayed for it.' },
+  CLIENT_REVOKED: { kind: 'state', meaning: 'The API client is revoked: it gets no new key, and nothing is delivered to it, so no notification endpoint can be made or replayed for it.' },
   PAYLOAD_INVALID: { kind: 'state', meaning: 'The stored webhook body is not an event the gateway can apply.' },
 
   // Provider.

@@ -21,6 +21,7 @@ import type { Logger } from '../lib/logger.js';
 import { FELL_BEHIND, MAX_BUFFERED, TopicSubscription, type TopicConsumer } from '../lib/pubsub.js';
 import { visibilityClass, visibilityOf, type Visibility } from '../kernel/visibility.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
+import type { UsedKey } from '../modules/clients/key-cache.js';
 import type { Services } from '../services.js';
 import type { GroupContext, RequestContext } from '../graphql/context.js';
 
@@ -95,8 +96,8 @@ export class SubscriptionFanOut {
    * The context of one caller's execution over the socket, with an EntityManager fork of its own: a
    * query or mutation, or a subscription's root field subscribing.
    */
-  context(client: ApiClient, introspectionAllowed: boolean, requestId: string, logger: Logger = this.options.logger): RequestContext {
-    return { requestId, logger, em: this.options.db.fork(), client, authFailure: 'MISSING', viewer: client, services: this.options.services, introspectionAllowed };
+  context(client: ApiClient, introspectionAllowed: boolean, requestId: string, logger: Logger = this.options.logger, apiKey?: UsedKey): RequestContext {
+    return { requestId, logger, em: this.options.db.fork(), client, ...(apiKey ? { apiKey } : {}), authFailure: 'MISSING', viewer: client, services: this.options.services, introspectionAllowed };
   }
 
   /** The context of one group's run of one event, with an EntityManager fork of its own: its visibility, no client. */

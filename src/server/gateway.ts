@@ -160,7 +160,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   // A duplicate request waiting on an idempotency key is woken by the holder's release, whichever
   // instance holds it, and takes the key over at once if the holder's process is gone.
   await services.idempotency.start((channel, handler) => db.listen(channel, handler), db.instance);
-  // Known keys are authenticated from memory; a revocation committed on any instance empties it.
+  // Known keys are authenticated from memory; a revocation (of a client or of one key) committed on any instance empties it.
   await services.clients.start((channel, handler, options) => db.listen(channel, handler, options));
 
   const demoClients = config.demoClients ? await ensureDemoClients(db.fork(), services.clients, config.dataDir) : [];
@@ -301,7 +301,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   const serveGraphql = apolloHttpHandler(apollo, {
     context: async ({ req }): Promise<RequestContext> => {
       const em = db.fork();
-      const { client, authFailure } = await authenticate(services, em, req.headers.authorization);
+      const { client, apiKey, authFailure } = await authenticate(services, em, req.headers.authorization);
       const { id: requestId, line: requestLine } = req as RequestWithLog;
       if (client) requestLine.clientId = client.id;
       // Refused before Apollo reads the document (a request hook's error would be a 500).
@@ -313,6 +313,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
           requestLine,
           em,
           client,
+          ...(apiKey ? { apiKey } : {}),
           authFailure,
           viewer: client ?? NO_VIEWER,
           services,
@@ -462,6 +463,7 @@ class HttpRequestContext implements RequestContext {
   declare requestLine?: RequestLineFields;
   declare em: RequestContext['em'];
   declare client: RequestContext['client'];
+  declare apiKey?: RequestContext['apiKey'];
   declare authFailure: RequestContext['authFailure'];
   declare viewer: RequestContext['viewer'];
   declare services: Services;

@@ -1,10 +1,11 @@
 // graphql-ws on the same HTTP server and path as POST /graphql: the graphql-transport-ws protocol
 // (what graphql-ws clients speak), served here on `ws` directly. The key arrives as
 // connectionParams.authorization; a missing or bad key closes the socket with 4401, and the key is
-// checked again for every operation. Revoking a key closes every socket that used it with 4403,
-// on every instance. Subscriptions fan out through SubscriptionFanOut: each event is executed once
-// per group of alike subscriptions, in a context of its own. Errors leave through the same
-// formatter as HTTP: the same codes, and "Internal error" for the unexpected.
+// checked again for every operation. Revoking a key, or its client, closes every socket that used
+// it with 4403, on every instance; so does the key's expiry, when it comes (connections-by-key.ts).
+// Subscriptions fan out through SubscriptionFanOut: each event is executed once per group of alike
+// subscriptions, in a context of its own. Errors leave through the same formatter as HTTP: the
+// same codes, and "Internal error" for the unexpected.
 //
 // Why not graphql-ws's own server: it keeps, for every subscription, the suspended async functions
 // of its message handler and `for await` loop (with the message, the execution arguments and three
@@ -21,8 +22,8 @@ import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, MessageType, handleProtocols,
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { messageText } from '../lib/ws-message.js';
 import type { Logger } from '../lib/logger.js';
-import { detachedClient, type ApiClient } from '../modules/clients/api-client.entity.js';
-import { API_CLIENT_REVOKED_CHANNEL } from '../modules/clients/api-client.service.js';
+import { detachedClient } from '../modules/clients/api-client.entity.js';
+import { API_CLIENT_REVOKED_CHANNEL, API_KEY_REVOKED_CHANNEL } from '../modules/clients/api-client.service.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { authenticate, describeOperation } from '../graphql/context.js';
@@ -33,11 +34,12 @@ import type { TrustedDocuments } from '../graphql/trusted-documents.js';
 import { usesIntrospection } from './introspection.js';
 import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
 import { SubscriptionFanOut, type Member, type SubscriptionSink } from './fan-out.js';
+import { ConnectionsByKey, WS_KEY_REVOKED, type IndexedSocket, type KeyInUse } from './connections-by-key.js';
+
+export { WS_KEY_REVOKED } from './connections-by-key.js';
 
 /** Close code for a missing or bad key at connection time, or on an operation. */
 export const WS_UNAUTHORIZED = 4401;
-/** Close code for a socket whose key (or an operation's key) was revoked while it was open. */
-export const WS_KEY_REVOKED = 4403;
 
 /** Keep-alive ticks per keep-alive period, each pinging its share of the sockets. */
 const KEEP_ALIVE_SLICES = 12;
@@ -70,7 +72,7 @@ const DOCUMENT_CACHE_SIZE = 200;
  * One open socket: its protocol state, its key and its operations. Thousands stay open and idle, so
  * it keeps no more than it must: its id and keep-alive slice are derived from a serial number.
  */
-class Connection implements SubscriptionSink {
+class Connection implements SubscriptionSink, IndexedSocket {
   initReceived = false;
   acknowledged = false;
   /** A ping was sent and no pong has come back yet. */
@@ -83,8 +85,8 @@ class Connection implements SubscriptionSink {
   private firstId: string | undefined;
   private first: Member | null = null;
   private others: Map<string, Member | null> | undefined;
-  /** The clients whose keys this socket uses (the connection's, and operations' own): one id, or several. */
-  clientIds: string | string[] | undefined;
+  /** The keys this socket uses (the connection's, and operations' own): one, or several. */
+  keys: KeyInUse | KeyInUse[] | undefined;
 
   constructor(
     readonly socket: WebSocket,
@@ -147,7 +149,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes, handleProtocols, clientTracking: false });
   const rules = [...specifiedRules, ...options.validationRules];
   const connections = new Map<WebSocket, Connection>();
-  const byClient = new ConnectionsByClient();
+  const byKey = new ConnectionsByKey();
   const formatError = createFormatError({ logger: log, development: options.development });
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
   const fanOut = new SubscriptionFanOut({
@@ -164,10 +166,14 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   // As graphql-ws with isProd: the reason of a close after an unexpected failure names no error.
   const internalReason = (error: unknown) => (options.development ? limitCloseReason(error instanceof Error ? error.message : String(error)) : 'Internal server error');
 
-  // Any instance may commit a revocation: each one closes the sockets it holds for that client.
-  const unlisten = await options.db.listen(API_CLIENT_REVOKED_CHANNEL, (clientId) => {
-    const closed = byClient.closeAll(clientId, WS_KEY_REVOKED, 'API key revoked');
+  // Any instance may commit a revocation: each one closes the sockets it holds for that client, or key.
+  const unlistenClients = await options.db.listen(API_CLIENT_REVOKED_CHANNEL, (clientId) => {
+    const closed = byKey.closeClient(clientId, WS_KEY_REVOKED, 'API key revoked');
     if (closed > 0) log.info({ clientId, sockets: closed }, 'closed the sockets of a revoked client');
+  });
+  const unlistenKeys = await options.db.listen(API_KEY_REVOKED_CHANNEL, (keyId) => {
+    const closed = byKey.closeKey(keyId, WS_KEY_REVOKED, 'API key revoked');
+    if (closed > 0) log.info({ keyId, sockets: closed }, 'closed the sockets of a revoked key');
   });
 
   function subscriptionEnded(connection: Connection, operationId: string, error?: unknown): void {
@@ -226,7 +232,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     if (connection) {
       connections.delete(this);
       clearTimeout(connection.initTimer);
-      byClient.remove(connection);
+      byKey.remove(connection);
       for (const member of connection.takeOperations()) member.close();
     }
     if (openSockets === 0) allClosed?.();
@@ -307,9 +313,9 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         const params = message.payload ?? {};
         // GraphiQL sends its header editor's names as they are typed; accept either case.
         const authorization = params.authorization ?? params.Authorization;
-        let client: ApiClient | null;
+        let authenticated: Awaited<ReturnType<typeof authenticate>>;
         try {
-          ({ client } = await authenticate(options.services, options.db.fork(), authorization));
+          authenticated = await authenticate(options.services, options.db.fork(), authorization);
         } catch (error) {
           // The reason carries the correlation id of the logged error, never the error itself.
           const correlationId = randomUUID();
@@ -317,16 +323,16 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           socket.close(CloseCode.InternalServerError, `Internal error ${correlationId}`);
           return;
         }
-        if (!client) {
+        if (!authenticated.client) {
           options.metrics.wsConnections.inc({ outcome: 'rejected' });
-          socket.close(WS_UNAUTHORIZED, 'Unauthorized');
+          socket.close(WS_UNAUTHORIZED, authenticated.authFailure === 'EXPIRED' ? 'API key expired' : 'Unauthorized');
           return;
         }
         if (socket.readyState !== socket.OPEN) return;
         options.metrics.wsConnections.inc({ outcome: 'accepted' });
-        // Thousands of sockets may send one key: each keeps the text another socket of the client holds, not a copy.
-        connection.authorization = byClient.sharedAuthorization(client.id, authorization);
-        byClient.add(client.id, connection);
+        // Thousands of sockets may send one key: each keeps the text another socket of the key holds, not a copy.
+        connection.authorization = byKey.sharedAuthorization(authenticated.apiKey.id, authorization);
+        byKey.add(authenticated.apiKey, connection);
         if (socket.readyState !== socket.OPEN) return;
         connection.acknowledged = true;
         connection.send({ type: MessageType.ConnectionAck });
@@ -388,21 +394,23 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     // Well-typed (graphql-ws checked the fields' types), but too deep or with a bad persisted query.
     const malformed = checkEnvelope(payload as unknown as Record<string, unknown>, 'ws');
     if (malformed) return refuse([refusalError(malformed)]);
-    const connectionClient = (await authenticate(options.services, options.db.fork(), connection.authorization)).client;
-    if (!connectionClient) {
-      socket.close(WS_UNAUTHORIZED, 'Unauthorized');
+    const connectionKey = await authenticate(options.services, options.db.fork(), connection.authorization);
+    if (!connectionKey.client) {
+      // Expired a moment before the key's expiry timer fires: closed as the timer would close it.
+      if (connectionKey.authFailure === 'EXPIRED') socket.close(WS_KEY_REVOKED, 'API key expired');
+      else socket.close(WS_UNAUTHORIZED, 'Unauthorized');
       return refuse([new GraphQLError('The API key is no longer valid', { extensions: { code: 'UNAUTHENTICATED' } })]);
     }
     // GraphiQL sends its Headers tab with every operation; such an operation runs as that key
     // (which must itself be valid), never as more than it.
     const operationAuthorization = headerOf(payload.extensions, 'authorization');
-    let client = connectionClient;
+    let { client, apiKey } = connectionKey;
     if (operationAuthorization !== undefined) {
-      const operationClient = (await authenticate(options.services, options.db.fork(), operationAuthorization)).client;
-      if (!operationClient) return refuse([unauthenticated('INVALID')]);
-      client = operationClient;
-      // Revoking this key must end the subscriptions it opened here too.
-      byClient.add(client.id, connection);
+      const operationKey = await authenticate(options.services, options.db.fork(), operationAuthorization);
+      if (!operationKey.client) return refuse([unauthenticated(operationKey.authFailure === 'EXPIRED' ? 'EXPIRED' : 'INVALID')]);
+      ({ client, apiKey } = operationKey);
+      // Revoking this key (or its client), or its expiry, must end the subscriptions it opened here too.
+      byKey.add(apiKey, connection);
     }
     // A document sent by hash (graphql-ws wants a `query`: such a client sends ""), or a document a
     // trusted-documents-only client may not run: resolved or refused before parsing, as over HTTP.
@@ -454,7 +462,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       connection.setOperation(id, subscribed);
       return;
     }
-    const contextValue = fanOut.context(client, introspectionAllowed, `${connection.connectionId}/${payload.operationName ?? 'anonymous'}`, log.child({ connectionId: connection.connectionId, clientId: client.id }));
+    const contextValue = fanOut.context(client, introspectionAllowed, `${connection.connectionId}/${payload.operationName ?? 'anonymous'}`, log.child({ connectionId: connection.connectionId, clientId: client.id }), apiKey);
     const result = await execute({ ...args, contextValue });
     options.metrics.graphqlOperations.inc({ operation: label(), type: 'ws', outcome: 'success' });
     if (!stillWanted()) return;
@@ -467,7 +475,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   return {
     async close() {
       clearInterval(keepAlive);
-      await unlisten();
+      await unlistenClients();
+      await unlistenKeys();
       // No socket opens after this (ws refuses upgrades once closing); then every open one closes.
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       const closed = openSockets === 0 ? Promise.resolve() : new Promise<void>((resolve) => (allClosed = resolve));
@@ -475,95 +484,6 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       await closed;
     },
   };
-}
-
-/**
- * How long a revocation is remembered for sockets indexed after it, and how many at most. A key
- * authenticated just before its revocation committed can be indexed just after the notification
- * (milliseconds); after the key cache's 30 s no instance authenticates it at all. Minutes are far
- * beyond both, and the cap keeps a burst of revocations from growing the set without end.
- */
-export const REVOKED_MEMORY = { ms: 5 * 60_000, maxEntries: 10_000 };
-
-/** The open connections each client's key is used on (for the connection or for one of its operations). */
-export class ConnectionsByClient {
-  private readonly byClient = new Map<string, Set<Connection>>();
-  /**
-   * Clients revoked while this instance ran, with when (insertion order is revocation order). A
-   * key authenticated just before its revocation committed, but indexed just after the
-   * notification, is closed here instead of living on.
-   */
-  private readonly revoked = new Map<string, number>();
-
-  constructor(
-    private readonly memory: { ms: number; maxEntries: number } = REVOKED_MEMORY,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** How many revocations are remembered now (tests). */
-  rememberedRevocations(): number {
-    this.forgetOldRevocations();
-    return this.revoked.size;
-  }
-
-  add(clientId: string, connection: Connection): void {
-    this.forgetOldRevocations();
-    if (this.revoked.has(clientId)) {
-      connection.socket.close(WS_KEY_REVOKED, 'API key revoked');
-      return;
-    }
-    const ids = connection.clientIds;
-    if (ids === clientId || (Array.isArray(ids) && ids.includes(clientId))) return;
-    // One id in the field itself: an array only for a socket whose operations use other keys.
-    if (ids === undefined) connection.clientIds = clientId;
-    else if (typeof ids === 'string') connection.clientIds = [ids, clientId];
-    else ids.push(clientId);
-    let set = this.byClient.get(clientId);
-    if (!set) {
-      set = new Set();
-      this.byClient.set(clientId, set);
-    }
-    set.add(connection);
-  }
-
-  /** `authorization` as an open connection of the client already holds it, when one holds the same: one string for both. */
-  sharedAuthorization(clientId: string, authorization: unknown): unknown {
-    // One open connection of the client is enough to compare with: all of them share one string.
-    const other = this.byClient.get(clientId)?.values().next().value;
-    return other && other.authorization === authorization ? other.authorization : authorization;
-  }
-
-  /** Closes every socket of the client; returns how many. */
-  closeAll(clientId: string, code: number, reason: string): number {
-    this.revoked.delete(clientId);
-    this.revoked.set(clientId, this.now());
-    this.forgetOldRevocations();
-    const set = this.byClient.get(clientId);
-    if (!set) return 0;
-    const open = [...set];
-    for (const connection of open) connection.socket.close(code, reason);
-    return open.length;
-  }
-
-  /** Drops the revocations older than the memory, and the oldest beyond its size. */
-  private forgetOldRevocations(): void {
-    const oldest = this.now() - this.memory.ms;
-    for (const [clientId, at] of this.revoked) {
-      if (at > oldest && this.revoked.size <= this.memory.maxEntries) break;
-      this.revoked.delete(clientId);
-    }
-  }
-
-  /** The socket closed. */
-  remove(connection: Connection): void {
-    const ids = connection.clientIds;
-    for (const clientId of typeof ids === 'string' ? [ids] : (ids ?? [])) {
-      const set = this.byClient.get(clientId);
-      set?.delete(connection);
-      if (set?.size === 0) this.byClient.delete(clientId);
-    }
-    connection.clientIds = undefined;
-  }
 }
 
 /** This instance's random part of every connection id: a UUID's first 24 characters. */

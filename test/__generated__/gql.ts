@@ -35,6 +35,10 @@ type Documents = {
     "\n  query AdminActions($first: Int, $after: String, $filter: AdminActionFilter) {\n    adminActions(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id action clientId clientName requestId objects { kind id } outcome startedAt finishedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.AdminActionsDocument,
     "\n  mutation SetApiClientTrustedDocuments($input: SetApiClientTrustedDocumentsInput!) {\n    setApiClientTrustedDocuments(input: $input) {\n      client { id name trustedDocumentsOnly }\n      userErrors { field code message }\n    }\n  }\n": typeof types.SetApiClientTrustedDocumentsDocument,
     "\n  query ApiClientRules($first: Int) {\n    apiClients(first: $first) {\n      edges { node { id name trustedDocumentsOnly } }\n    }\n  }\n": typeof types.ApiClientRulesDocument,
+    "\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      apiKey { id clientId prefix createdAt expiresAt lastUsedAt revokedAt }\n      key\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($input: RevokeApiKeyInput!) {\n    revokeApiKey(input: $input) {\n      apiKey { id clientId prefix revokedAt }\n      userErrors { field code message }\n    }\n  }\n": typeof types.RevokeApiKeyDocument,
+    "\n  query ApiClientKeys($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges { node { id name lastUsedAt revokedAt keys { id prefix createdAt expiresAt lastUsedAt revokedAt } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": typeof types.ApiClientKeysDocument,
+    "\n  query ViewerKeys {\n    viewer { id keys { id prefix expiresAt revokedAt } }\n  }\n": typeof types.ViewerKeysDocument,
     "\n  query RetainedDeliveries($filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: 50, filter: $filter) {\n      edges {\n        node { id eventId eventName outcome reason subjectType subjectId bodySha256 bodyErasedAt receivedAt }\n      }\n    }\n  }\n": typeof types.RetainedDeliveriesDocument,
     "\n  mutation RetainedReplay($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome bodyErasedAt }\n      outcome\n      userErrors { field code message }\n    }\n  }\n": typeof types.RetainedReplayDocument,
     "\n  query NotificationEvents($after: String) {\n    events(first: 100, after: $after) { edges { cursor node { id type subjectId } } }\n  }\n": typeof types.NotificationEventsDocument,
@@ -102,6 +106,10 @@ const documents: Documents = {
     "\n  query AdminActions($first: Int, $after: String, $filter: AdminActionFilter) {\n    adminActions(first: $first, after: $after, filter: $filter) {\n      edges {\n        cursor\n        node { id action clientId clientName requestId objects { kind id } outcome startedAt finishedAt }\n      }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.AdminActionsDocument,
     "\n  mutation SetApiClientTrustedDocuments($input: SetApiClientTrustedDocumentsInput!) {\n    setApiClientTrustedDocuments(input: $input) {\n      client { id name trustedDocumentsOnly }\n      userErrors { field code message }\n    }\n  }\n": types.SetApiClientTrustedDocumentsDocument,
     "\n  query ApiClientRules($first: Int) {\n    apiClients(first: $first) {\n      edges { node { id name trustedDocumentsOnly } }\n    }\n  }\n": types.ApiClientRulesDocument,
+    "\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      apiKey { id clientId prefix createdAt expiresAt lastUsedAt revokedAt }\n      key\n      userErrors { field code message }\n    }\n  }\n": types.CreateApiKeyDocument,
+    "\n  mutation RevokeApiKey($input: RevokeApiKeyInput!) {\n    revokeApiKey(input: $input) {\n      apiKey { id clientId prefix revokedAt }\n      userErrors { field code message }\n    }\n  }\n": types.RevokeApiKeyDocument,
+    "\n  query ApiClientKeys($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges { node { id name lastUsedAt revokedAt keys { id prefix createdAt expiresAt lastUsedAt revokedAt } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n": types.ApiClientKeysDocument,
+    "\n  query ViewerKeys {\n    viewer { id keys { id prefix expiresAt revokedAt } }\n  }\n": types.ViewerKeysDocument,
     "\n  query RetainedDeliveries($filter: WebhookDeliveryFilter) {\n    webhookDeliveries(first: 50, filter: $filter) {\n      edges {\n        node { id eventId eventName outcome reason subjectType subjectId bodySha256 bodyErasedAt receivedAt }\n      }\n    }\n  }\n": types.RetainedDeliveriesDocument,
     "\n  mutation RetainedReplay($id: ID!) {\n    replayWebhookDelivery(id: $id) {\n      delivery { id outcome bodyErasedAt }\n      outcome\n      userErrors { field code message }\n    }\n  }\n": types.RetainedReplayDocument,
     "\n  query NotificationEvents($after: String) {\n    events(first: 100, after: $after) { edges { cursor node { id type subjectId } } }\n  }\n": types.NotificationEventsDocument,
@@ -246,6 +254,22 @@ export function graphql(source: "\n  mutation SetApiClientTrustedDocuments($inpu
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ApiClientRules($first: Int) {\n    apiClients(first: $first) {\n      edges { node { id name trustedDocumentsOnly } }\n    }\n  }\n"): (typeof documents)["\n  query ApiClientRules($first: Int) {\n    apiClients(first: $first) {\n      edges { node { id name trustedDocumentsOnly } }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      apiKey { id clientId prefix createdAt expiresAt lastUsedAt revokedAt }\n      key\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateApiKey($input: CreateApiKeyInput!) {\n    createApiKey(input: $input) {\n      apiKey { id clientId prefix createdAt expiresAt lastUsedAt revokedAt }\n      key\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeApiKey($input: RevokeApiKeyInput!) {\n    revokeApiKey(input: $input) {\n      apiKey { id clientId prefix revokedAt }\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeApiKey($input: RevokeApiKeyInput!) {\n    revokeApiKey(input: $input) {\n      apiKey { id clientId prefix revokedAt }\n      userErrors { field code message }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ApiClientKeys($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges { node { id name lastUsedAt revokedAt keys { id prefix createdAt expiresAt lastUsedAt revokedAt } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"): (typeof documents)["\n  query ApiClientKeys($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges { node { id name lastUsedAt revokedAt keys { id prefix createdAt expiresAt lastUsedAt revokedAt } } }\n      pageInfo { hasNextPage endCursor }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ViewerKeys {\n    viewer { id keys { id prefix expiresAt revokedAt } }\n  }\n"): (typeof documents)["\n  query ViewerKeys {\n    viewer { id keys { id prefix expiresAt revokedAt } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -41,8 +41,6 @@ async function insertClient(name: string): Promise<string> {
     id: newId('cli'),
     name,
     roles: ['CASHIER'],
-    keyPrefix: 'gw_test_xxxx',
-    keyHash: newId('cli').padEnd(64, '0').slice(0, 64),
   });
   await em.flush();
   return client.id;

@@ -46,6 +46,16 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
     variables: { input: { id: 'cli_00000000000000000000000000' } },
     roles: ['ADMIN'],
   },
+  'Mutation.createApiKey': {
+    query: 'mutation($input: CreateApiKeyInput!) { createApiKey(input: $input) { userErrors { code } } }',
+    variables: { input: { clientId: 'cli_00000000000000000000000000' } },
+    roles: ['ADMIN'],
+  },
+  'Mutation.revokeApiKey': {
+    query: 'mutation($input: RevokeApiKeyInput!) { revokeApiKey(input: $input) { userErrors { code } } }',
+    variables: { input: { keyId: 'key_00000000000000000000000000' } },
+    roles: ['ADMIN'],
+  },
   'Mutation.setApiClientTrustedDocuments': {
     query: 'mutation($input: SetApiClientTrustedDocumentsInput!) { setApiClientTrustedDocuments(input: $input) { userErrors { code } } }',
     variables: { input: { id: 'cli_00000000000000000000000000', trustedDocumentsOnly: true } },
@@ -240,9 +250,9 @@ describe('client lifecycle', () => {
   it('stores only a hash of the key', async () => {
     const created = await execute(url, CreateApiClientMutation, { input: { name: 'hash-check', roles: ['CASHIER'] } }, { key: t.keys.admin });
     const key = created.data!.createApiClient.key!;
-    const rows = await t.gateway.db.fork().execute<{ key_hash: string }[]>('select key_hash from api_client where name = ?', ['hash-check']);
-    expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(rows[0]!.key_hash).not.toContain(key.slice(3));
+    const rows = await t.gateway.db.fork().execute<{ hash: string; prefix: string }[]>('select k.hash, k.prefix from api_key k join api_client c on c.id = k.client_id where c.name = ?', ['hash-check']);
+    expect(rows).toEqual([{ hash: expect.stringMatching(/^[0-9a-f]{64}$/), prefix: key.slice(0, 10) }]);
+    expect(rows[0]!.hash).not.toContain(key.slice(3));
   });
 
   it('rejects bad client input as userErrors, including a taken name, without SQL', async () => {

@@ -1,5 +1,5 @@
-// The client CLI: create (plain and --json), list, revoke, and the keys it prints work on a
-// gateway started on the same database.
+// The client CLI: create (plain and --json), list, revoke, create-key and revoke-key, and the keys
+// it prints work on a gateway started on the same database.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runClientCli } from '../../src/cli/client.js';
@@ -51,6 +51,58 @@ describe('npm run client', () => {
     } finally {
       await t.close();
     }
+  });
+
+  it('adds a key to a client and revokes one key, leaving the other working, and lists the keys without secrets', async () => {
+    // given: a client with its first key
+    const created = JSON.parse((await cli('create', '--name', 'rolled-cashier', '--role', 'CASHIER', '--json')).out) as { id: string; key: string };
+
+    // when: a second key that expires in a day, made with --json, and one made plainly
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const second = await cli('create-key', created.id, '--expires-at', expiresAt, '--json');
+    expect(second.code).toBe(0);
+    const secondKey = JSON.parse(second.out) as { id: string; clientId: string; prefix: string; expiresAt: string; key: string };
+    expect(secondKey).toMatchObject({ id: expect.stringMatching(/^key_/), clientId: created.id, prefix: secondKey.key.slice(0, 10), expiresAt, key: expect.stringMatching(/^gw_/) });
+    const plain = await cli('create-key', created.id);
+    expect(plain.out).toMatch(/Key \(shown once, store it now\): gw_/);
+
+    // then: list shows the three keys, never a key itself
+    const list = await cli('list', '--json');
+    const listed = (JSON.parse(list.out) as Array<{ id: string; keys: Array<{ id: string; prefix: string; expiresAt: string | null; revokedAt: string | null }> }>).find((client) => client.id === created.id)!;
+    expect(listed.keys.map((key) => [key.prefix, key.expiresAt])).toEqual([
+      [created.key.slice(0, 10), null],
+      [secondKey.prefix, expiresAt],
+      [expect.any(String), null],
+    ]);
+    for (const key of [created.key, secondKey.key]) expect(list.out).not.toContain(key);
+    expect((await cli('list')).out).toContain(`${listed.keys[1]!.id}  ${secondKey.prefix}…  expires ${expiresAt}, never used`);
+
+    // when: the first key is revoked
+    const revoked = await cli('revoke-key', listed.keys[0]!.id);
+    expect(revoked.code).toBe(0);
+    expect(revoked.out).toMatch(new RegExp(`^Revoked key ${listed.keys[0]!.id} \\(${created.key.slice(0, 10)}…\\) of ${created.id} at `));
+
+    // then: on a gateway, the first key is refused and the second works
+    const t = await startTestGateway({ database, env: { DEMO_CLIENTS: 'false' } });
+    try {
+      expect((await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: created.key })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+      expect((await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: secondKey.key })).data?.viewer.id).toBe(created.id);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a key with an expiry that is past or not a time, and a key id it does not know', async () => {
+    const created = JSON.parse((await cli('create', '--name', 'refused-keys', '--role', 'CASHIER', '--json')).out) as { id: string };
+    const past = await cli('create-key', created.id, '--expires-at', '2020-01-01T00:00:00Z');
+    expect(past).toMatchObject({ code: 65, err: expect.stringMatching(/^expiresAt: expiresAt must be in the future .* \(EXPIRY_OUT_OF_RANGE\)$/) });
+    const notATime = await cli('create-key', created.id, '--expires-at', 'tomorrow');
+    expect(notATime).toMatchObject({ code: 65, err: expect.stringMatching(/^expiresAt: .*ISO 8601.* \(INVALID_FORMAT\)$/) });
+    expect(await cli('create-key', 'cli_nope')).toMatchObject({ code: 65, err: expect.stringMatching(/No client with id cli_nope/) });
+    expect((await cli('create-key')).code).toBe(64);
+    expect(await cli('revoke-key', 'key_nope')).toMatchObject({ code: 65, err: 'No key with id key_nope' });
+    const list = JSON.parse((await cli('list', '--json')).out) as Array<{ id: string; keys: unknown[] }>;
+    expect(list.find((client) => client.id === created.id)!.keys).toHaveLength(1);
   });
 
   it('explains bad usage and bad input', async () => {

@@ -115,3 +115,37 @@ export const ApiClientRulesQuery = graphql(`
     }
   }
 `);
+
+export const CreateApiKeyMutation = graphql(`
+  mutation CreateApiKey($input: CreateApiKeyInput!) {
+    createApiKey(input: $input) {
+      apiKey { id clientId prefix createdAt expiresAt lastUsedAt revokedAt }
+      key
+      userErrors { field code message }
+    }
+  }
+`);
+
+export const RevokeApiKeyMutation = graphql(`
+  mutation RevokeApiKey($input: RevokeApiKeyInput!) {
+    revokeApiKey(input: $input) {
+      apiKey { id clientId prefix revokedAt }
+      userErrors { field code message }
+    }
+  }
+`);
+
+export const ApiClientKeysQuery = graphql(`
+  query ApiClientKeys($first: Int, $after: String) {
+    apiClients(first: $first, after: $after) {
+      edges { node { id name lastUsedAt revokedAt keys { id prefix createdAt expiresAt lastUsedAt revokedAt } } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`);
+
+export const ViewerKeysQuery = graphql(`
+  query ViewerKeys {
+    viewer { id keys { id prefix expiresAt revokedAt } }
+  }
+`);

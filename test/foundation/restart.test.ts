@@ -1,6 +1,7 @@
 // A restart on the same data keeps clients, and the migration is applied exactly once, on
 // embedded PGlite always and on PostgreSQL when DATABASE_URL is set. Nothing an admin does through
-// the API keeps the next start from succeeding: a revoked demo client stays revoked, with its history.
+// the API keeps the next start from succeeding: a revoked demo client stays revoked, with its history,
+// and a demo client whose printed key alone was revoked gets a new key.
 // With no GATEWAY_SECRETS_KEY, the first start generates the key that seals secrets into the data
 // directory, readable by its owner alone, and every later start uses it.
 
@@ -12,7 +13,7 @@ import { createTestDatabase } from '../support/database.js';
 import { execute, startTestGateway } from '../support/gateway.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
-import { CreateApiClientMutation, RevokeApiClientMutation, ViewerQuery } from './operations.js';
+import { ApiClientKeysQuery, CreateApiClientMutation, RevokeApiClientMutation, RevokeApiKeyMutation, ViewerQuery } from './operations.js';
 
 const kinds = process.env.DATABASE_URL ? (['pglite', 'postgresql'] as const) : (['pglite'] as const);
 
@@ -50,7 +51,7 @@ describe.each(kinds)('restart on %s', (kind) => {
     }
   });
 
-  it('starts again after an admin revoked a demo client that has deposits, which keeps them and stays revoked', async () => {
+  it('starts again after an admin revoked a demo client that has deposits, which keeps them and stays revoked, and a demo key, which is replaced', async () => {
     const database = await createTestDatabase(kind);
     try {
       const first = await startTestGateway({ database });
@@ -59,14 +60,24 @@ describe.each(kinds)('restart on %s', (kind) => {
       const cashier = first.gateway.demoClients.find((client) => client.name.startsWith('web-cashier'))!;
       const revoked = await execute(first.gateway.graphqlUrl, RevokeApiClientMutation, { input: { id: cashier.id } }, { key: first.keys.admin });
       expect(revoked.data!.revokeApiClient.userErrors).toEqual([]);
+      // ... and the mobile cashier's key alone, not the client
+      const mobile = first.gateway.demoClients.find((client) => client.name.startsWith('mobile-cashier'))!;
+      const listed = await execute(first.gateway.graphqlUrl, ApiClientKeysQuery, { first: 100 }, { key: first.keys.admin });
+      const [mobileKey] = listed.data!.apiClients.edges.find((edge) => edge.node.id === mobile.id)!.node.keys;
+      const revokedKey = await execute(first.gateway.graphqlUrl, RevokeApiKeyMutation, { input: { keyId: mobileKey!.id } }, { key: first.keys.admin });
+      expect(revokedKey.data!.revokeApiKey.userErrors).toEqual([]);
       const { admin, mobileCashier } = first.keys;
       await first.close();
 
       const second = await startTestGateway({ database });
       try {
-        // The same client, still revoked, listed without a key; the other demo keys unchanged.
+        // The same client, still revoked, listed without a key; the admin's key unchanged; the
+        // mobile cashier, the same client, with a new key that works where the revoked one does not.
         expect(second.gateway.demoClients.find((client) => client.name.startsWith('web-cashier'))).toMatchObject({ id: cashier.id, key: null, revokedAt: expect.any(Date) });
-        expect(second.keys).toEqual({ webCashier: '', mobileCashier, admin });
+        expect(second.keys).toEqual({ webCashier: '', mobileCashier: expect.stringMatching(/^gw_/), admin });
+        expect(second.keys.mobileCashier).not.toBe(mobileCashier);
+        expect((await execute(second.gateway.graphqlUrl, ViewerQuery, {}, { key: second.keys.mobileCashier })).data?.viewer.id).toBe(mobile.id);
+        expect((await execute(second.gateway.graphqlUrl, ViewerQuery, {}, { key: mobileCashier })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
         expect((await execute(second.gateway.graphqlUrl, ViewerQuery, {}, { key: first.keys.webCashier })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
         // Its deposit is still there for the admin.
         const read = await execute(second.gateway.graphqlUrl, DepositQuery, { id: depositId }, { key: admin });

@@ -29,6 +29,7 @@ import { Migration20261128120000_admin_list_indexes } from './Migration202611281
 import { Migration20261206100000_idempotency_holder } from './Migration20261206100000_idempotency_holder.js';
 import { Migration20261206110000_deposit_credit_claim_key } from './Migration20261206110000_deposit_credit_claim_key.js';
 import { Migration20261207100000_personal_data_retention } from './Migration20261207100000_personal_data_retention.js';
+import { Migration20261207120000_api_keys } from './Migration20261207120000_api_keys.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -59,4 +60,5 @@ export const migrations = [
   { name: 'Migration20261206100000_idempotency_holder', class: Migration20261206100000_idempotency_holder },
   { name: 'Migration20261206110000_deposit_credit_claim_key', class: Migration20261206110000_deposit_credit_claim_key },
   { name: 'Migration20261207100000_personal_data_retention', class: Migration20261207100000_personal_data_retention },
+  { name: 'Migration20261207120000_api_keys', class: Migration20261207120000_api_keys },
 ];

@@ -1,5 +1,5 @@
 // An internal client of the gateway (web cashier, mobile cashier, admin tooling, a back-office
-// service). Its key is shown once at creation and stored only as a SHA-256 hash.
+// service): its roles and rules. Its keys are rows of their own (api-key.entity.ts).
 
 import { defineEntity, p } from '@mikro-orm/core';
 import type { Role } from '../../kernel/roles.js';
@@ -11,15 +11,11 @@ export const ApiClientSchema = defineEntity({
     id: p.string().primary().length(30),
     name: p.string().length(100).unique(),
     roles: p.array().$type<Role[]>(),
-    /** First characters of the key, safe to show, so an operator can tell keys apart. */
-    keyPrefix: p.string().length(16),
-    keyHash: p.string().length(64).unique().hidden(),
     /** Merchant account codes this client may use; null means every account. */
     merchantAccounts: p.array().$type<string[]>().nullable(),
     /** Runs only the documents of the persisted-documents manifest (src/graphql/trusted-documents.ts). */
     trustedDocumentsOnly: p.boolean().default(false),
     createdAt: p.datetime().onCreate(() => new Date()),
-    lastUsedAt: p.datetime().nullable(),
     revokedAt: p.datetime().nullable(),
   },
 });
@@ -72,11 +68,9 @@ export function detachedClient(client: ApiClient): ApiClient {
     id: client.id,
     name: client.name,
     roles,
-    keyPrefix: client.keyPrefix,
     merchantAccounts,
     trustedDocumentsOnly: client.trustedDocumentsOnly,
     createdAt: client.createdAt,
-    lastUsedAt: client.lastUsedAt ?? null,
     revokedAt: client.revokedAt ?? null,
   })) as unknown as ApiClient;
 }

@@ -1,19 +1,22 @@
-// Internal API clients: creating them with a one-time key, authenticating keys by their hash,
-// listing, revoking, and marking them trusted-documents-only. Knows nothing of HTTP or GraphQL.
+// Internal API clients and their keys: creating a client with its first key and adding keys to it
+// (each shown once), authenticating keys by their hash, listing, revoking a key or a whole client,
+// and marking a client trusted-documents-only. Knows nothing of HTTP or GraphQL.
 
 import { createHash, randomBytes } from 'node:crypto';
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
+import { isoString } from '../../lib/iso-time.js';
 import type { FieldError } from '../../providers/provider.js';
 import { ApiClient, detachedClient } from './api-client.entity.js';
-import { KeyCache } from './key-cache.js';
+import { ApiKey, isExpired } from './api-key.entity.js';
+import { KeyCache, type KeyHolder, type UsedKey } from './key-cache.js';
 import { isRole, type Role } from '../../kernel/roles.js';
 
 /** Keys look like `gw_` + 43 url-safe characters (256 random bits). */
 const KEY_PATTERN = /^gw_[A-Za-z0-9_-]{43}$/;
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,99}$/;
-/** lastUsedAt is a hint for operators, not an audit log: write it at most once a minute per client. */
+/** lastUsedAt is a hint for operators, not an audit log: write it at most once a minute per key. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 /**
  * Authenticated clients kept in memory per instance. Internal clients are few; the time-out is a
@@ -30,6 +33,13 @@ const KEY_CACHE = { maxEntries: 1_000, ttlMs: 30_000 };
 export const API_CLIENT_REVOKED_CHANNEL = 'api_client_revoked';
 
 /**
+ * PostgreSQL NOTIFY channel carrying the id of one key just revoked (its client's other keys stay
+ * good). Sent in the revoking transaction, like a client's revocation: every instance forgets the
+ * key and closes the sockets opened with it on commit.
+ */
+export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
+
+/**
  * PostgreSQL NOTIFY channel carrying the id of a client whose access rules changed (its
  * trusted-documents rule): sent in the changing transaction, so every instance drops the client
  * from its key cache on commit, as a revocation does, and its next request reads the new rule.
@@ -44,8 +54,29 @@ export interface CreateApiClientInput {
 }
 
 export type CreateApiClientResult =
-  | { ok: true; client: ApiClient; /** Shown once; only its hash is stored. */ key: string }
+  | { ok: true; client: ApiClient; /** Shown once; only its hash is stored. */ key: string; apiKey: ApiKey }
   | { ok: false; errors: FieldError[] };
+
+export interface CreateApiKeyInput {
+  clientId: string;
+  /** When the key stops working; null or omitted: never. Must be in the future. */
+  expiresAt?: Date | null;
+}
+
+export type CreateApiKeyResult =
+  | { ok: true; apiKey: ApiKey; /** Shown once; only its hash is stored. */ key: string }
+  | { ok: false; errors: FieldError[] };
+
+export type RevokeApiKeyResult = { ok: true; apiKey: ApiKey } | { ok: false; errors: FieldError[] };
+
+/** Why a key was refused: unknown, malformed or revoked (its own revocation or its client's), or expired. */
+export type KeyRefusal = 'INVALID' | 'EXPIRED';
+
+/** The outcome of authenticating a key: its client and the key itself, or why it was refused. */
+export type KeyAuthentication = ({ ok: true } & KeyHolder) | { ok: false; refusal: KeyRefusal };
+
+const INVALID: KeyAuthentication = Object.freeze({ ok: false, refusal: 'INVALID' });
+const EXPIRED: KeyAuthentication = Object.freeze({ ok: false, refusal: 'EXPIRED' });
 
 /** Subscribes to a NOTIFY channel (`Database.listen`). */
 export type Listen = (
@@ -70,9 +101,9 @@ export class ApiClientService {
   constructor(private readonly knownAccounts: () => string[]) {}
 
   /**
-   * Starts caching authenticated clients, and forgetting each one whose revocation or change of
-   * rules any instance (or the CLI) commits. After the LISTEN connection comes back, everything is
-   * forgotten: a notification sent while it was down is lost.
+   * Starts caching authenticated clients, and forgetting each one (or each key) whose revocation or
+   * change of rules any instance (or the CLI) commits. After the LISTEN connection comes back,
+   * everything is forgotten: a notification sent while it was down is lost.
    */
   async start(listen: Listen): Promise<void> {
     if (this.unlisten) return;
@@ -81,9 +112,11 @@ export class ApiClientService {
     const options = { onReconnect: () => cache.clear() };
     const unlistenRevoked = await listen(API_CLIENT_REVOKED_CHANNEL, forget, options);
     const unlistenChanged = await listen(API_CLIENT_CHANGED_CHANNEL, forget, options);
+    const unlistenKeyRevoked = await listen(API_KEY_REVOKED_CHANNEL, (keyId) => cache.forgetKey(keyId), options);
     this.unlisten = async () => {
       await unlistenRevoked();
       await unlistenChanged();
+      await unlistenKeyRevoked();
     };
     this.keyCache = cache;
   }
@@ -98,52 +131,133 @@ export class ApiClientService {
     const errors = this.validate(input);
     if (errors.length > 0) return { ok: false, errors };
 
+    const now = new Date();
     const key = generateKey();
-    const client = em.create(ApiClient, {
-      id: newId('cli'),
-      name: input.name,
-      roles: [...new Set(input.roles)] as Role[],
-      keyPrefix: key.slice(0, 10),
-      keyHash: hashKey(key),
-      merchantAccounts: input.merchantAccounts ? [...new Set(input.merchantAccounts)] : null,
-      trustedDocumentsOnly: false,
-      createdAt: new Date(),
-    });
+    let created: { client: ApiClient; apiKey: ApiKey };
     try {
-      await em.flush();
+      created = await em.transactional(async (tx) => {
+        const client = tx.create(ApiClient, {
+          id: newId('cli'),
+          name: input.name,
+          roles: [...new Set(input.roles)] as Role[],
+          merchantAccounts: input.merchantAccounts ? [...new Set(input.merchantAccounts)] : null,
+          trustedDocumentsOnly: false,
+          createdAt: now,
+        });
+        // The client's row first: its key refers to it.
+        await tx.flush();
+        return { client, apiKey: await insertKey(tx, client.id, key, null, now) };
+      });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) {
         return { ok: false, errors: [{ field: ['name'], code: 'NAME_TAKEN', message: `A client named "${input.name}" already exists` }] };
       }
       throw error;
     }
-    return { ok: true, client, key };
+    return { ok: true, ...created, key };
   }
 
   /**
-   * The active client holding `key`, or null for a malformed, unknown or revoked key. The lookup
-   * is by SHA-256 of the key: keys carry 256 random bits, so a fast hash is enough and the stored
-   * value is useless to anyone who reads the table. Once started, a key seen recently costs no
-   * statement; the client returned is then shared by every request with that key and must not be
-   * changed.
+   * Adds a key to a client, which keeps its other keys: the way to roll a key without a moment in
+   * which the client has none. The key is returned once; only its hash is stored. A revoked client
+   * gets no new key, and an expiry must be a valid time in the future.
    */
-  async authenticate(em: SqlEntityManager, key: string, now = new Date()): Promise<ApiClient | null> {
-    if (!KEY_PATTERN.test(key)) return null;
+  async createKey(em: SqlEntityManager, input: CreateApiKeyInput, now = new Date()): Promise<CreateApiKeyResult> {
+    const expiresAt = input.expiresAt ?? null;
+    if (expiresAt !== null && Number.isNaN(expiresAt.getTime())) {
+      return { ok: false, errors: [{ field: ['expiresAt'], code: 'INVALID_FORMAT', message: 'expiresAt must be an ISO 8601 date-time with an offset, such as 2027-01-31T00:00:00Z' }] };
+    }
+    if (expiresAt !== null && isExpired(expiresAt, now)) {
+      return { ok: false, errors: [{ field: ['expiresAt'], code: 'EXPIRY_OUT_OF_RANGE', message: `expiresAt must be in the future (it is ${isoString(now)} now); omit it for a key that does not expire` }] };
+    }
+    const key = generateKey();
+    return em.transactional(async (tx): Promise<CreateApiKeyResult> => {
+      // Locked, so that a revocation of the client committing meanwhile is seen, not raced.
+      const client = await tx.findOne(ApiClient, { id: input.clientId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!client) return { ok: false, errors: [{ field: ['clientId'], code: 'NOT_FOUND', message: `No client with id ${input.clientId}` }] };
+      if (client.isRevoked()) return { ok: false, errors: [{ field: ['clientId'], code: 'CLIENT_REVOKED', message: `Client ${client.id} is revoked: it gets no new key` }] };
+      return { ok: true, apiKey: await insertKey(tx, client.id, key, expiresAt, now), key };
+    });
+  }
+
+  /**
+   * Revokes one key at once: every later request with it fails, and every gateway instance closes
+   * the sockets opened with it when the revocation commits. The client and its other keys stay.
+   * Revoking twice keeps the first revocation time (and closes any socket still open). A client may
+   * be left with no usable key (an admin then adds one, or revokes the client), except the caller
+   * itself (`callerId`): an admin revoking its own last usable key could never act again, so that
+   * is refused (CANNOT_REVOKE_OWN_LAST_KEY); another admin may.
+   */
+  async revokeKey(em: SqlEntityManager, keyId: string, callerId?: string): Promise<RevokeApiKeyResult> {
+    const outcome = await em.transactional(async (tx): Promise<RevokeApiKeyResult> => {
+      // The client's row is locked first: two revocations of one client's keys take turns, so that
+      // each sees what the other left usable.
+      const owner = await tx.execute<Array<{ id: string }>>('select c.id from api_client c join api_key k on k.client_id = c.id where k.id = ? for update of c', [keyId]);
+      if (owner.length === 0) return { ok: false, errors: [{ field: ['keyId'], code: 'NOT_FOUND', message: `No key with id ${keyId}` }] };
+      const apiKey = await tx.findOneOrFail(ApiKey, { id: keyId });
+      const now = new Date();
+      if (apiKey.clientId === callerId && apiKey.revokedAt == null) {
+        const others = await tx.count(ApiKey, { clientId: callerId, id: { $ne: keyId }, revokedAt: null, $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] });
+        if (others === 0) {
+          return {
+            ok: false,
+            errors: [{ field: ['keyId'], code: 'CANNOT_REVOKE_OWN_LAST_KEY', message: 'This is the last usable key of the client calling: revoking it would lock it out. Create another key first, or ask another admin.' }],
+          };
+        }
+      }
+      apiKey.revokedAt ??= now;
+      await tx.flush();
+      await tx.execute('select pg_notify(?, ?)', [API_KEY_REVOKED_CHANNEL, apiKey.id]);
+      return { ok: true, apiKey };
+    });
+    // Refused here from now on, without waiting for the notification to come back.
+    if (outcome.ok) this.keyCache?.forgetKey(outcome.apiKey.id);
+    return outcome;
+  }
+
+  /**
+   * The active client holding `key`, with the key, or why it is refused: malformed, unknown or
+   * revoked (the key, or its client) is INVALID; past its expiry, EXPIRED. The lookup is by SHA-256
+   * of the key: keys carry 256 random bits, so a fast hash is enough and the stored value is useless
+   * to anyone who reads the table. Once started, a key seen recently costs no statement; the client
+   * returned is then shared by every request with that key and must not be changed. Expiry is
+   * checked against `now` on every call, a key answered from memory included.
+   */
+  async authenticateKey(em: SqlEntityManager, key: string, now = new Date()): Promise<KeyAuthentication> {
+    if (!KEY_PATTERN.test(key)) return INVALID;
     const keyHash = hashKey(key);
     const cache = this.keyCache;
     const cached = cache?.get(keyHash, now.getTime());
-    if (cached) return cached;
+    if (cached) return isExpired(cached.key.expiresAt, now) ? EXPIRED : { ok: true, ...cached };
     const generation = cache?.generation();
-    const client = await em.findOne(ApiClient, { keyHash });
-    if (!client || client.isRevoked()) return null;
-    if (!client.lastUsedAt || now.getTime() - client.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
-      await em.nativeUpdate(ApiClient, { id: client.id }, { lastUsedAt: now });
-      client.lastUsedAt = now;
+    const apiKey = await em.findOne(ApiKey, { hash: keyHash });
+    if (!apiKey || apiKey.revokedAt != null) return INVALID;
+    if (isExpired(apiKey.expiresAt ?? null, now)) return EXPIRED;
+    const client = await em.findOne(ApiClient, { id: apiKey.clientId });
+    if (!client || client.isRevoked()) return INVALID;
+    if (!apiKey.lastUsedAt || now.getTime() - apiKey.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
+      await em.nativeUpdate(ApiKey, { id: apiKey.id }, { lastUsedAt: now });
+      apiKey.lastUsedAt = now;
     }
-    if (!cache || generation === undefined) return client;
-    const copy = detachedClient(client);
-    cache.store(keyHash, copy, generation, Date.now());
-    return copy;
+    const used: UsedKey = Object.freeze({ id: apiKey.id, clientId: client.id, prefix: apiKey.prefix, expiresAt: apiKey.expiresAt ?? null });
+    if (!cache || generation === undefined) return { ok: true, client, key: used };
+    const holder: KeyHolder = Object.freeze({ client: detachedClient(client), key: used });
+    cache.store(keyHash, holder, generation, Date.now());
+    return { ok: true, ...holder };
+  }
+
+  /** The active client holding `key`, or null when the key is refused (see {@link authenticateKey}). */
+  async authenticate(em: SqlEntityManager, key: string, now = new Date()): Promise<ApiClient | null> {
+    const outcome = await this.authenticateKey(em, key, now);
+    return outcome.ok ? outcome.client : null;
+  }
+
+  /** The keys of each client, oldest first, in one statement. */
+  async keysOf(em: SqlEntityManager, clientIds: readonly string[]): Promise<Map<string, ApiKey[]>> {
+    const keys = new Map<string, ApiKey[]>(clientIds.map((id) => [id, []]));
+    if (clientIds.length === 0) return keys;
+    for (const key of await em.find(ApiKey, { clientId: { $in: [...clientIds] } }, { orderBy: { clientId: 'asc', createdAt: 'asc', id: 'asc' } })) keys.get(key.clientId)?.push(key);
+    return keys;
   }
 
   list(em: SqlEntityManager): Promise<ApiClient[]> {
@@ -233,4 +347,11 @@ export class ApiClientService {
     });
     return errors;
   }
+}
+
+/** Inserts a key of `clientId` whose secret is `key`. */
+async function insertKey(tx: SqlEntityManager, clientId: string, key: string, expiresAt: Date | null, now: Date): Promise<ApiKey> {
+  const apiKey = tx.create(ApiKey, { id: newId('key', now.getTime()), clientId, prefix: key.slice(0, 10), hash: hashKey(key), createdAt: now, expiresAt, lastUsedAt: null, revokedAt: null });
+  await tx.flush();
+  return apiKey;
 }

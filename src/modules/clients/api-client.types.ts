@@ -1,10 +1,12 @@
-// GraphQL shapes of internal API clients: the object, its inputs and payloads. Never the key hash.
+// GraphQL shapes of internal API clients and their keys: the objects, inputs and payloads. Never a
+// key's hash, and a key's secret only in the payload that creates it.
 
 import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { Node } from '../../graphql/node.js';
 import { connectionType } from '../../graphql/relay.js';
 import { UserError } from '../../graphql/user-error.js';
 import type { ApiClient } from './api-client.entity.js';
+import type { ApiKey } from './api-key.entity.js';
 import type { Role } from '../../kernel/roles.js';
 
 export const RoleEnum = { CASHIER: 'CASHIER', PAYOUTS: 'PAYOUTS', REFUNDS: 'REFUNDS', ADMIN: 'ADMIN' } as const satisfies Record<Role, Role>;
@@ -20,6 +22,42 @@ registerEnumType(RoleEnum, {
   },
 });
 
+@ObjectType('ApiKey', { description: 'One key of an API client. The key itself is shown once, when it is created; only its prefix is kept in clear.' })
+export class ApiKeyNode {
+  @Field(() => ID, { description: 'The key\'s id (key_…), to revoke it; not the key.' })
+  id!: string;
+
+  @Field(() => ID, { description: 'The client the key belongs to.' })
+  clientId!: string;
+
+  @Field({ description: 'First characters of the key, to tell keys apart.' })
+  prefix!: string;
+
+  @Field({ description: 'When the key was created.' })
+  createdAt!: Date;
+
+  @Field(() => Date, { nullable: true, description: 'From this time on the key is refused (UNAUTHENTICATED, "expired") and the sockets opened with it are closed (4403); null if it does not expire.' })
+  expiresAt!: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'About when the key was last used (updated at most once a minute); null if never.' })
+  lastUsedAt!: Date | null;
+
+  @Field(() => Date, { nullable: true, description: 'When the key was revoked; null while it is not. A revoked client refuses every key, whatever this says.' })
+  revokedAt!: Date | null;
+
+  static from(key: ApiKey): ApiKeyNode {
+    return Object.assign(new ApiKeyNode(), {
+      id: key.id,
+      clientId: key.clientId,
+      prefix: key.prefix,
+      createdAt: key.createdAt,
+      expiresAt: key.expiresAt ?? null,
+      lastUsedAt: key.lastUsedAt ?? null,
+      revokedAt: key.revokedAt ?? null,
+    });
+  }
+}
+
 @ObjectType('ApiClient', { implements: Node, description: 'An internal client of the gateway and its access.' })
 export class ApiClientNode extends Node {
   @Field({ description: 'Unique name of the client, e.g. web-cashier.' })
@@ -28,8 +66,8 @@ export class ApiClientNode extends Node {
   @Field(() => [RoleEnum], { description: 'What the client may do.' })
   roles!: Role[];
 
-  @Field({ description: 'First characters of the key, to tell keys apart. The key itself is shown once, at creation.' })
-  keyPrefix!: string;
+  /** The prefix of the key the request authenticated with, when this is its caller (`viewer`): known without a lookup. */
+  callerKeyPrefix?: string;
 
   @Field(() => [String], { nullable: true, description: 'Merchant accounts the client may use; null means all.' })
   merchantAccounts!: string[] | null;
@@ -40,23 +78,19 @@ export class ApiClientNode extends Node {
   @Field({ description: 'When the client was created.' })
   createdAt!: Date;
 
-  @Field(() => Date, { nullable: true, description: 'About when its key was last used (updated at most once a minute); null if never.' })
-  lastUsedAt!: Date | null;
-
-  @Field(() => Date, { nullable: true, description: 'When it was revoked; null while its key is valid.' })
+  @Field(() => Date, { nullable: true, description: 'When the client was revoked, with every key of it; null while it is not.' })
   revokedAt!: Date | null;
 
-  static from(client: ApiClient): ApiClientNode {
+  static from(client: ApiClient, callerKeyPrefix?: string): ApiClientNode {
     return Object.assign(new ApiClientNode(), {
       id: client.id,
       name: client.name,
       roles: client.roles,
-      keyPrefix: client.keyPrefix,
       merchantAccounts: client.merchantAccounts ?? null,
       trustedDocumentsOnly: client.trustedDocumentsOnly,
       createdAt: client.createdAt,
-      lastUsedAt: client.lastUsedAt ?? null,
       revokedAt: client.revokedAt ?? null,
+      ...(callerKeyPrefix === undefined ? {} : { callerKeyPrefix }),
     });
   }
 }
@@ -83,6 +117,42 @@ export class CreateApiClientPayload {
 
   @Field(() => String, { nullable: true, description: 'The new key. Shown only here, once: store it now.' })
   key!: string | null;
+
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
+  userErrors!: UserError[];
+}
+
+@InputType({ description: 'A new key for an API client, which keeps its other keys.' })
+export class CreateApiKeyInput {
+  @Field(() => ID, { description: 'The client\'s id.' })
+  clientId!: string;
+
+  @Field(() => Date, { nullable: true, description: 'When the key stops working: a time in the future. Omit it, or null, for a key that does not expire.' })
+  expiresAt?: Date | null;
+}
+
+@ObjectType({ description: 'The answer to createApiKey: the key\'s record and the key itself, or what stopped it.' })
+export class CreateApiKeyPayload {
+  @Field(() => ApiKeyNode, { nullable: true, description: 'The new key\'s record, without the key.' })
+  apiKey!: ApiKeyNode | null;
+
+  @Field(() => String, { nullable: true, description: 'The new key. Shown only here, once: store it now.' })
+  key!: string | null;
+
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
+  userErrors!: UserError[];
+}
+
+@InputType({ description: 'The key to revoke.' })
+export class RevokeApiKeyInput {
+  @Field(() => ID, { description: 'The key\'s id (key_…), as `ApiClient.keys` lists it.' })
+  keyId!: string;
+}
+
+@ObjectType({ description: 'The answer to revokeApiKey: the revoked key\'s record, or what stopped it.' })
+export class RevokeApiKeyPayload {
+  @Field(() => ApiKeyNode, { nullable: true, description: 'The key, now revoked.' })
+  apiKey!: ApiKeyNode | null;
 
   @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
   userErrors!: UserError[];

@@ -5,7 +5,8 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import type { ApiClientService } from './api-client.service.js';
+import { hashKey, type ApiClientService } from './api-client.service.js';
+import { ApiKey } from './api-key.entity.js';
 import type { Role } from '../../kernel/roles.js';
 
 export interface DemoClient {
@@ -31,7 +32,9 @@ const FILE_NAME = 'demo-clients.json';
  * fresh data directory, or after the database was reset). A demo client is never deleted: its
  * deposits, payouts and audit trail refer to it. One an admin revoked stays revoked, listed
  * without a key; so does one whose key this directory no longer holds (the key file edited or
- * lost), which is revoked now, since nobody here can use or show its key.
+ * lost), which is revoked now, since nobody here can use or show its key. One whose stored key an
+ * admin revoked, or that expired, while the client itself was not, gets a new key: its other
+ * keys stay as they are.
  */
 export async function ensureDemoClients(em: SqlEntityManager, clients: ApiClientService, dataDir: string): Promise<DemoClient[]> {
   const file = path.join(dataDir, FILE_NAME);
@@ -46,6 +49,13 @@ export async function ensureDemoClients(em: SqlEntityManager, clients: ApiClient
       continue;
     }
     const existing = await clients.findByName(em, demo.name);
+    if (existing && !existing.revokedAt && known?.key && (await em.count(ApiKey, { clientId: existing.id, hash: hashKey(known.key) })) > 0) {
+      const renewed = await clients.createKey(em, { clientId: existing.id });
+      if (!renewed.ok) throw new Error(`Could not renew the key of demo client ${demo.name}: ${renewed.errors.map((e) => e.message).join('; ')}`);
+      result.push({ id: existing.id, name: demo.name, roles: demo.roles, key: renewed.key, revokedAt: null });
+      changed = true;
+      continue;
+    }
     if (existing) {
       const revoked = existing.revokedAt ? existing : await revokeLost(em, clients, existing.id);
       result.push({ id: existing.id, name: demo.name, roles: demo.roles, key: null, revokedAt: revoked.revokedAt ?? null });

@@ -3,6 +3,21 @@
 
 import type { ApiClient } from './api-client.entity.js';
 
+/** The key a request authenticated with: what may be shown of it, and when it expires. */
+export interface UsedKey {
+  readonly id: string;
+  readonly clientId: string;
+  readonly prefix: string;
+  /** Checked on every authentication, a cached one included; null: it does not expire. */
+  readonly expiresAt: Date | null;
+}
+
+/** A key and its client, as one authentication found them. */
+export interface KeyHolder {
+  readonly client: ApiClient;
+  readonly key: UsedKey;
+}
+
 export interface KeyCacheOptions {
   /** Most clients kept; the least recently used one leaves first. */
   maxEntries: number;
@@ -14,13 +29,14 @@ export interface KeyCacheOptions {
 }
 
 interface Entry {
-  client: ApiClient;
+  holder: KeyHolder;
   expiresAt: number;
 }
 
 /**
- * Clients keyed by the SHA-256 of their key (never the key itself). An entry is a detached copy,
- * shared by every request that uses the key: nobody may change it.
+ * Clients and their keys, by the SHA-256 of the key (never the key itself). An entry's client is a
+ * detached copy, shared by every request that uses the key: nobody may change it. A key's own
+ * expiry is its holder's to check on each use: the cache's time-out knows nothing of it.
  *
  * The race it must survive: a lookup reads a client just before its revocation commits, the
  * revocation's notification empties the cache, and then the lookup stores what it read. Every
@@ -38,32 +54,40 @@ export class KeyCache {
     return this.current;
   }
 
-  get(keyHash: string, now: number): ApiClient | undefined {
+  get(keyHash: string, now: number): KeyHolder | undefined {
     const entry = this.entries.get(keyHash);
     if (!entry) return undefined;
     this.entries.delete(keyHash);
     if (entry.expiresAt <= now) return undefined;
     // Re-inserted, so the Map's order is least recently used first.
     this.entries.set(keyHash, entry);
-    return entry.client;
+    return entry.holder;
   }
 
-  /** Keeps `client` unless something was forgotten since `generation` was taken. */
-  store(keyHash: string, client: ApiClient, generation: number, now: number): void {
+  /** Keeps `holder` unless something was forgotten since `generation` was taken. */
+  store(keyHash: string, holder: KeyHolder, generation: number, now: number): void {
     if (generation !== this.current) return;
     this.entries.delete(keyHash);
-    this.entries.set(keyHash, { client, expiresAt: now + this.options.ttlMs });
+    this.entries.set(keyHash, { holder, expiresAt: now + this.options.ttlMs });
     while (this.entries.size > this.options.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
     }
   }
 
-  /** Drops the client (a revocation): at most `maxEntries` to look at, and revocations are rare. */
+  /** Drops the client, under every key of it (a revocation): at most `maxEntries` to look at, and revocations are rare. */
   forget(clientId: string): void {
     this.current += 1;
     for (const [keyHash, entry] of this.entries) {
-      if (entry.client.id === clientId) this.entries.delete(keyHash);
+      if (entry.holder.client.id === clientId) this.entries.delete(keyHash);
+    }
+  }
+
+  /** Drops one key of a client (its revocation); the client's other keys stay. */
+  forgetKey(keyId: string): void {
+    this.current += 1;
+    for (const [keyHash, entry] of this.entries) {
+      if (entry.holder.key.id === keyId) this.entries.delete(keyHash);
     }
   }
 
