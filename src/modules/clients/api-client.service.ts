@@ -8,6 +8,7 @@ import { newId } from '../../lib/ids.js';
 import type { FieldError } from '../../providers/provider.js';
 import { ApiClient, detachedClient } from './api-client.entity.js';
 import { KeyCache } from './key-cache.js';
+import { FailedKeys } from './failed-keys.js';
 import { isRole, type Role } from '../../kernel/roles.js';
 
 /** Keys look like `gw_` + 43 url-safe characters (256 random bits). */
@@ -21,6 +22,12 @@ const LAST_USED_GRANULARITY_MS = 60_000;
  * active client's lastUsedAt still moves about once a minute.
  */
 const KEY_CACHE = { maxEntries: 1_000, ttlMs: 30_000 };
+/**
+ * Keys that failed authentication, remembered per instance (by hash) so that repeating one costs
+ * no statement: some 150 bytes an entry, so at most a few MB; ten minutes, as a failure never
+ * turns into a success (see failed-keys.ts).
+ */
+const FAILED_KEYS = { maxEntries: 20_000, ttlMs: 10 * 60_000 };
 
 /**
  * PostgreSQL NOTIFY channel carrying the id of a client whose key was just revoked. Sent in the
@@ -66,6 +73,8 @@ export class ApiClientService {
   /** Present once `start` listens for revocations: without hearing them, nothing may be cached. */
   private keyCache: KeyCache | undefined;
   private unlisten: (() => Promise<void>) | undefined;
+  /** Keys that failed recently: safe without notifications, so kept from the start. */
+  readonly failedKeys = new FailedKeys(FAILED_KEYS);
 
   constructor(private readonly knownAccounts: () => string[]) {}
 
@@ -133,9 +142,13 @@ export class ApiClientService {
     const cache = this.keyCache;
     const cached = cache?.get(keyHash, now.getTime());
     if (cached) return cached;
+    if (this.failedKeys.has(keyHash, Date.now())) return null;
     const generation = cache?.generation();
     const client = await em.findOne(ApiClient, { keyHash });
-    if (!client || client.isRevoked()) return null;
+    if (!client || client.isRevoked()) {
+      this.failedKeys.remember(keyHash, Date.now());
+      return null;
+    }
     if (!client.lastUsedAt || now.getTime() - client.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
       await em.nativeUpdate(ApiClient, { id: client.id }, { lastUsedAt: now });
       client.lastUsedAt = now;
