@@ -33,6 +33,7 @@ import type { TrustedDocuments } from '../graphql/trusted-documents.js';
 import { usesIntrospection } from './introspection.js';
 import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
 import { SubscriptionFanOut, type Member, type SubscriptionSink } from './fan-out.js';
+import { MAX_PENDING_OPERATIONS, MessageBucket, SUBSCRIPTION_LIMIT, WS_TOO_MANY_MESSAGES, type WsLimits } from './ws-limits.js';
 
 /** Close code for a missing or bad key at connection time, or on an operation. */
 export const WS_UNAUTHORIZED = 4401;
@@ -61,6 +62,8 @@ export interface GraphqlWsOptions {
   connectionInitTimeoutMs: number;
   /** As graphql-ws (12 s): every socket is pinged this often, and closed if the previous ping got no pong (`GRAPHQL_WS_KEEP_ALIVE_MS`). */
   keepAliveMs: number;
+  /** Per-socket rate of messages and number of operations (src/server/ws-limits.ts). */
+  limits: WsLimits;
 }
 
 /** Query texts kept parsed and validated: subscribers mostly send the same few documents. */
@@ -85,12 +88,21 @@ class Connection implements SubscriptionSink {
   private others: Map<string, Member | null> | undefined;
   /** The clients whose keys this socket uses (the connection's, and operations' own): one id, or several. */
   clientIds: string | string[] | undefined;
+  /** Operations being set up now: beyond MAX_PENDING_OPERATIONS the socket is not read. */
+  pending = 0;
 
   constructor(
     readonly socket: WebSocket,
     /** The socket's place in the order sockets opened on this instance. */
     readonly serial: number,
+    /** The socket's rate of messages. */
+    readonly bucket: MessageBucket,
   ) {}
+
+  /** Operations held now: subscriptions, and operations being set up or run. */
+  operationCount(): number {
+    return (this.firstId === undefined ? 0 : 1) + (this.others?.size ?? 0);
+  }
 
   /** Names the socket in log lines and request ids, from its acknowledgement on. */
   get connectionId(): string {
@@ -199,7 +211,13 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   // One set of handlers for every socket (`this` is the socket), so a socket costs no closures.
   function onMessage(this: WebSocket, data: RawData): void {
     const connection = connections.get(this);
-    if (!connection) return;
+    // A socket closing (over its rate, say) is read no further.
+    if (!connection || this.readyState !== this.OPEN) return;
+    if (!connection.bucket.take(Date.now())) {
+      log.warn({ connectionId: connection.acknowledged ? connection.connectionId : undefined, clientId: connection.clientIds }, 'graphql-ws socket closed: too many messages');
+      this.close(WS_TOO_MANY_MESSAGES, 'Too many messages');
+      return;
+    }
     handleMessage(connection, messageText(data)).catch((error: unknown) => {
       log.error({ err: error }, 'unexpected error handling a graphql-ws message');
       connection.socket.close(CloseCode.InternalServerError, internalReason(error));
@@ -252,7 +270,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       socket.close(CloseCode.SubprotocolNotAcceptable, 'Subprotocol not acceptable');
       return;
     }
-    const connection = new Connection(socket, opened++);
+    const connection = new Connection(socket, opened++, new MessageBucket(options.limits, Date.now()));
     connections.set(socket, connection);
     connection.initTimer = setTimeout(() => {
       connection.initTimer = undefined;
@@ -347,7 +365,15 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           socket.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
           return;
         }
+        // Beyond its limit a socket's new operation is refused; the ones it holds go on.
+        if (connection.operationCount() >= options.limits.maxOperations) {
+          sendErrors(connection, id, [new GraphQLError(`A socket may hold at most ${options.limits.maxOperations} operations at once; complete one first`, { extensions: { code: SUBSCRIPTION_LIMIT } })]);
+          return;
+        }
         connection.setOperation(id, null);
+        // Backpressure: while too many of its operations are being set up, the socket is not read.
+        connection.pending += 1;
+        if (connection.pending >= MAX_PENDING_OPERATIONS) socket.pause();
         try {
           await runOperation(connection, id, payload);
         } catch (error) {
@@ -357,6 +383,9 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           connection.deleteOperation(id);
           const original = error instanceof Error ? error : new Error(String(error));
           sendErrors(connection, id, [new GraphQLError(original.message, { originalError: original })]);
+        } finally {
+          connection.pending -= 1;
+          if (socket.isPaused && connection.pending < MAX_PENDING_OPERATIONS) socket.resume();
         }
         return;
       }
