@@ -72,6 +72,8 @@ export interface GatewayConfig {
     wsConnectionInitTimeoutMs: number;
     /** Every graphql-ws socket is pinged this often, and closed if the previous ping got no pong. */
     wsKeepAliveMs: number;
+    /** Per graphql-ws socket: messages a second and at once (over them: closed with 4429), and operations held at once. */
+    wsLimits: { messagesPerSecond: number; messageBurst: number; maxOperations: number };
     /** The persisted-documents manifest (hash -> document) codegen writes for the cashier apps, read at start. */
     trustedDocumentsFile: string;
   };
@@ -233,6 +235,12 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectTimeoutMs: 5
 
 /** graphql-ws's own timings (its server's `connectionInitWaitTimeout` and keep-alive), the defaults of the `GRAPHQL_WS_*` settings. */
 export const DEFAULT_GRAPHQL_WS_TIMINGS = { connectionInitTimeoutMs: 3_000, keepAliveMs: 12_000 } as const;
+/**
+ * What one graphql-ws socket may ask: a client sends a few messages a second (a subscription, its
+ * completion, pings), so 100 a second with bursts of 200 is far above any honest use and far below
+ * what would slow the gateway for others; 100 operations held at once is more than any cashier runs.
+ */
+export const DEFAULT_GRAPHQL_WS_LIMITS = { messagesPerSecond: 100, messageBurst: 200, maxOperations: 100 } as const;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -364,6 +372,9 @@ const envSchema = z.object({
   GRAPHQL_COMPILED_DOCUMENTS: positiveInt(100_000).default(1000),
   GRAPHQL_WS_CONNECTION_INIT_TIMEOUT_MS: positiveInt(600_000).default(DEFAULT_GRAPHQL_WS_TIMINGS.connectionInitTimeoutMs),
   GRAPHQL_WS_KEEP_ALIVE_MS: positiveInt(3_600_000).default(DEFAULT_GRAPHQL_WS_TIMINGS.keepAliveMs),
+  GRAPHQL_WS_MESSAGES_PER_SECOND: positiveInt(100_000).default(DEFAULT_GRAPHQL_WS_LIMITS.messagesPerSecond),
+  GRAPHQL_WS_MESSAGE_BURST: positiveInt(100_000).default(DEFAULT_GRAPHQL_WS_LIMITS.messageBurst),
+  GRAPHQL_WS_MAX_SUBSCRIPTIONS: positiveInt(100_000).default(DEFAULT_GRAPHQL_WS_LIMITS.maxOperations),
   TRUSTED_DOCUMENTS_FILE: z.string().min(1).default('client/generated/persisted-documents.json'),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt(10_000_000).default(65_536),
@@ -523,6 +534,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       compiledDocuments: e.GRAPHQL_COMPILED_DOCUMENTS,
       wsConnectionInitTimeoutMs: e.GRAPHQL_WS_CONNECTION_INIT_TIMEOUT_MS,
       wsKeepAliveMs: e.GRAPHQL_WS_KEEP_ALIVE_MS,
+      wsLimits: { messagesPerSecond: e.GRAPHQL_WS_MESSAGES_PER_SECOND, messageBurst: e.GRAPHQL_WS_MESSAGE_BURST, maxOperations: e.GRAPHQL_WS_MAX_SUBSCRIPTIONS },
       trustedDocumentsFile: path.resolve(e.TRUSTED_DOCUMENTS_FILE),
     },
     metrics: { listener: metricsPort === 'shared' ? undefined : { host: e.METRICS_HOST, port: metricsPort }, token: e.METRICS_TOKEN },

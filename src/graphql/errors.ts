@@ -49,6 +49,8 @@ const CLIENT_CODES = new Set([
   'NOT_FOUND',
   'TOO_MANY_MONEY_OPERATIONS',
   'QUERY_TOO_LONG',
+  // A graphql-ws socket's `subscribe` beyond its operation limit (src/server/ws-limits.ts).
+  'SUBSCRIPTION_LIMIT',
   ...LIMIT_RULE_CODES,
   ...PERSISTED_DOCUMENT_CODES,
   ...ENVELOPE_CODES,

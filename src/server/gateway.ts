@@ -350,6 +350,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     trustedDocuments,
     connectionInitTimeoutMs: config.graphql.wsConnectionInitTimeoutMs,
     keepAliveMs: config.graphql.wsKeepAliveMs,
+    limits: config.graphql.wsLimits,
   });
 
   const metricsHttp = config.metrics.listener ? metricsServer(serveMetrics) : undefined;

@@ -37,6 +37,7 @@ import { SubscriptionFanOut, type Member, type SubscriptionSink } from './fan-ou
 import { ConnectionsByKey, WS_KEY_REVOKED, type IndexedSocket, type KeyInUse } from './connections-by-key.js';
 
 export { WS_KEY_REVOKED } from './connections-by-key.js';
+import { MAX_PENDING_OPERATIONS, MessageBucket, SUBSCRIPTION_LIMIT, WS_TOO_MANY_MESSAGES, type WsLimits } from './ws-limits.js';
 
 /** Close code for a missing or bad key at connection time, or on an operation. */
 export const WS_UNAUTHORIZED = 4401;
@@ -63,6 +64,8 @@ export interface GraphqlWsOptions {
   connectionInitTimeoutMs: number;
   /** As graphql-ws (12 s): every socket is pinged this often, and closed if the previous ping got no pong (`GRAPHQL_WS_KEEP_ALIVE_MS`). */
   keepAliveMs: number;
+  /** Per-socket rate of messages and number of operations (src/server/ws-limits.ts). */
+  limits: WsLimits;
 }
 
 /** Query texts kept parsed and validated: subscribers mostly send the same few documents. */
@@ -87,12 +90,21 @@ class Connection implements SubscriptionSink, IndexedSocket {
   private others: Map<string, Member | null> | undefined;
   /** The keys this socket uses (the connection's, and operations' own): one, or several. */
   keys: KeyInUse | KeyInUse[] | undefined;
+  /** Operations being set up now: beyond MAX_PENDING_OPERATIONS the socket is not read. */
+  pending = 0;
 
   constructor(
     readonly socket: WebSocket,
     /** The socket's place in the order sockets opened on this instance. */
     readonly serial: number,
+    /** The socket's rate of messages. */
+    readonly bucket: MessageBucket,
   ) {}
+
+  /** Operations held now: subscriptions, and operations being set up or run. */
+  operationCount(): number {
+    return (this.firstId === undefined ? 0 : 1) + (this.others?.size ?? 0);
+  }
 
   /** Names the socket in log lines and request ids, from its acknowledgement on. */
   get connectionId(): string {
@@ -205,7 +217,14 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   // One set of handlers for every socket (`this` is the socket), so a socket costs no closures.
   function onMessage(this: WebSocket, data: RawData): void {
     const connection = connections.get(this);
-    if (!connection) return;
+    // A socket closing (over its rate, say) is read no further.
+    if (!connection || this.readyState !== this.OPEN) return;
+    if (!connection.bucket.take(Date.now())) {
+      const keys = [connection.keys ?? []].flat();
+      log.warn({ connectionId: connection.acknowledged ? connection.connectionId : undefined, clientIds: [...new Set(keys.map((use) => use.clientId))] }, 'graphql-ws socket closed: too many messages');
+      this.close(WS_TOO_MANY_MESSAGES, 'Too many messages');
+      return;
+    }
     handleMessage(connection, messageText(data)).catch((error: unknown) => {
       log.error({ err: error }, 'unexpected error handling a graphql-ws message');
       connection.socket.close(CloseCode.InternalServerError, internalReason(error));
@@ -258,7 +277,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       socket.close(CloseCode.SubprotocolNotAcceptable, 'Subprotocol not acceptable');
       return;
     }
-    const connection = new Connection(socket, opened++);
+    const connection = new Connection(socket, opened++, new MessageBucket(options.limits, Date.now()));
     connections.set(socket, connection);
     connection.initTimer = setTimeout(() => {
       connection.initTimer = undefined;
@@ -353,7 +372,15 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           socket.close(CloseCode.SubscriberAlreadyExists, `Subscriber for ${id} already exists`);
           return;
         }
+        // Beyond its limit a socket's new operation is refused; the ones it holds go on.
+        if (connection.operationCount() >= options.limits.maxOperations) {
+          sendErrors(connection, id, [new GraphQLError(`A socket may hold at most ${options.limits.maxOperations} operations at once; complete one first`, { extensions: { code: SUBSCRIPTION_LIMIT } })]);
+          return;
+        }
         connection.setOperation(id, null);
+        // Backpressure: while too many of its operations are being set up, the socket is not read.
+        connection.pending += 1;
+        if (connection.pending >= MAX_PENDING_OPERATIONS) socket.pause();
         try {
           await runOperation(connection, id, payload);
         } catch (error) {
@@ -363,6 +390,9 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
           connection.deleteOperation(id);
           const original = error instanceof Error ? error : new Error(String(error));
           sendErrors(connection, id, [new GraphQLError(original.message, { originalError: original })]);
+        } finally {
+          connection.pending -= 1;
+          if (socket.isPaused && connection.pending < MAX_PENDING_OPERATIONS) socket.resume();
         }
         return;
       }

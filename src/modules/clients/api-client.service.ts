@@ -11,6 +11,7 @@ import type { FieldError } from '../../providers/provider.js';
 import { ApiClient, detachedClient } from './api-client.entity.js';
 import { ApiKey, isExpired } from './api-key.entity.js';
 import { KeyCache, type KeyHolder, type UsedKey } from './key-cache.js';
+import { FailedKeys } from './failed-keys.js';
 import { isRole, type Role } from '../../kernel/roles.js';
 
 /** Keys look like `gw_` + 43 url-safe characters (256 random bits). */
@@ -24,6 +25,12 @@ const LAST_USED_GRANULARITY_MS = 60_000;
  * active client's lastUsedAt still moves about once a minute.
  */
 const KEY_CACHE = { maxEntries: 1_000, ttlMs: 30_000 };
+/**
+ * Keys that failed authentication, remembered per instance (by hash) so that repeating one costs
+ * no statement: some 150 bytes an entry, so at most a few MB; ten minutes, as a failure never
+ * turns into a success (see failed-keys.ts).
+ */
+const FAILED_KEYS = { maxEntries: 20_000, ttlMs: 10 * 60_000 };
 
 /**
  * PostgreSQL NOTIFY channel carrying the id of a client whose key was just revoked. Sent in the
@@ -97,6 +104,8 @@ export class ApiClientService {
   /** Present once `start` listens for revocations: without hearing them, nothing may be cached. */
   private keyCache: KeyCache | undefined;
   private unlisten: (() => Promise<void>) | undefined;
+  /** Keys that failed recently: safe without notifications, so kept from the start. */
+  readonly failedKeys = new FailedKeys(FAILED_KEYS);
 
   constructor(private readonly knownAccounts: () => string[]) {}
 
@@ -229,12 +238,14 @@ export class ApiClientService {
     const cache = this.keyCache;
     const cached = cache?.get(keyHash, now.getTime());
     if (cached) return isExpired(cached.key.expiresAt, now) ? EXPIRED : { ok: true, ...cached };
+    if (this.failedKeys.has(keyHash, Date.now())) return INVALID;
     const generation = cache?.generation();
     const apiKey = await em.findOne(ApiKey, { hash: keyHash });
-    if (!apiKey || apiKey.revokedAt != null) return INVALID;
+    if (!apiKey || apiKey.revokedAt != null) return this.refused(keyHash);
+    // Not remembered as failed: an expired key is told so, every time.
     if (isExpired(apiKey.expiresAt ?? null, now)) return EXPIRED;
     const client = await em.findOne(ApiClient, { id: apiKey.clientId });
-    if (!client || client.isRevoked()) return INVALID;
+    if (!client || client.isRevoked()) return this.refused(keyHash);
     if (!apiKey.lastUsedAt || now.getTime() - apiKey.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
       await em.nativeUpdate(ApiKey, { id: apiKey.id }, { lastUsedAt: now });
       apiKey.lastUsedAt = now;
@@ -244,6 +255,12 @@ export class ApiClientService {
     const holder: KeyHolder = Object.freeze({ client: detachedClient(client), key: used });
     cache.store(keyHash, holder, generation, Date.now());
     return { ok: true, ...holder };
+  }
+
+  /** INVALID, remembered: a key unknown or revoked (or its client revoked) never becomes valid. */
+  private refused(keyHash: string): KeyAuthentication {
+    this.failedKeys.remember(keyHash, Date.now());
+    return INVALID;
   }
 
   /** The active client holding `key`, or null when the key is refused (see {@link authenticateKey}). */
