@@ -51,7 +51,7 @@ async function p99(count: number, run: () => Promise<void>): Promise<number> {
   return times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)]!;
 }
 
-/** Statements reading API clients (authentication lookups) issued while `action` runs. */
+/** Statements reading API keys or clients (authentication lookups) issued while `action` runs. */
 async function clientLookupsDuring(action: () => Promise<void>): Promise<number> {
   let lookups = 0;
   const unwatch = t.gateway.db.watchQueries((sql) => {
