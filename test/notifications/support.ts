@@ -100,7 +100,7 @@ export const CreateEndpointMutation = graphql(`
 
 export const EndpointsQuery = graphql(`
   query NotificationEndpoints($clientId: ID) {
-    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled state cursor previousSecretExpiresAt }
+    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled disabledReason state cursor previousSecretExpiresAt }
   }
 `);
 

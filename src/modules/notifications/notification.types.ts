@@ -17,6 +17,16 @@ registerEnumType(NotificationEndpointStateEnum, {
   },
 });
 
+export const NotificationEndpointDisabledReasonEnum = { ADMIN: 'ADMIN', CLIENT_REVOKED: 'CLIENT_REVOKED' } as const;
+registerEnumType(NotificationEndpointDisabledReasonEnum, {
+  name: 'NotificationEndpointDisabledReason',
+  description: 'Why an endpoint is disabled.',
+  valuesConfig: {
+    ADMIN: { description: 'An admin disabled it (updateNotificationEndpoint); enabling it again starts at the log\'s current end.' },
+    CLIENT_REVOKED: { description: 'Its API client was revoked, which disables every endpoint of the client for good: it cannot be enabled again (CLIENT_REVOKED); its pending deliveries stay unsent until it is deleted.' },
+  },
+});
+
 export const NotificationDeliveryStateEnum = { PENDING: 'PENDING', DELIVERED: 'DELIVERED', FAILED: 'FAILED' } as const;
 registerEnumType(NotificationDeliveryStateEnum, {
   name: 'NotificationDeliveryState',
@@ -29,6 +39,7 @@ registerEnumType(NotificationDeliveryStateEnum, {
 });
 
 type EndpointStateValue = (typeof NotificationEndpointStateEnum)[keyof typeof NotificationEndpointStateEnum];
+type DisabledReasonValue = (typeof NotificationEndpointDisabledReasonEnum)[keyof typeof NotificationEndpointDisabledReasonEnum];
 type DeliveryStateValue = (typeof NotificationDeliveryStateEnum)[keyof typeof NotificationDeliveryStateEnum];
 
 @ObjectType('NotificationEndpoint', { description: 'A URL a back-office client\'s events are POSTed to, signed (Standard Webhooks). Never shows its secret.' })
@@ -47,6 +58,9 @@ export class NotificationEndpointNode {
 
   @Field({ description: 'False: nothing is sent to it; enabling it again starts at the log\'s current end.' })
   enabled!: boolean;
+
+  @Field(() => NotificationEndpointDisabledReasonEnum, { nullable: true, description: 'Why it is disabled (ADMIN, or CLIENT_REVOKED for good); null while it is enabled.' })
+  disabledReason!: DisabledReasonValue | null;
 
   @Field(() => NotificationEndpointStateEnum, { description: 'HEALTHY, or FAILING after a delivery was given up.' })
   state!: EndpointStateValue;
@@ -67,6 +81,7 @@ export class NotificationEndpointNode {
     return Object.assign(new NotificationEndpointNode(), {
       ...view,
       state: view.state === 'failing' ? NotificationEndpointStateEnum.FAILING : NotificationEndpointStateEnum.HEALTHY,
+      disabledReason: view.disabledReason === null ? null : (view.disabledReason.toUpperCase() as DisabledReasonValue),
       cursor: encodeCursor(view.cursor),
     });
   }
@@ -176,7 +191,7 @@ export class UpdateNotificationEndpointInput {
   @Field(() => [String], { nullable: true, description: 'Empty: every type.' })
   eventTypes?: string[] | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'False stops sending; true starts again at the log\'s current end.' })
+  @Field(() => Boolean, { nullable: true, description: 'False stops sending; true starts again at the log\'s current end (refused with CLIENT_REVOKED for an endpoint of a revoked client).' })
   enabled?: boolean | null;
 }
 
