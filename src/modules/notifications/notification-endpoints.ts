@@ -85,6 +85,10 @@ export interface NotificationEndpointView {
   /** Null while it is enabled. */
   disabledReason: EndpointDisabledReason | null;
   state: EndpointState;
+  /** Since when every attempt to it has failed (the gateway's clock); null once one succeeds. */
+  failedSince: Date | null;
+  /** While its receiver fails every attempt: when the next probe may go (its lanes wait for it). */
+  nextProbeAt: Date | null;
   /** The last log position fanned out to it. */
   cursor: string;
   /** Until when the previous secret still signs, after a rotation; null when only one signs. */
@@ -96,7 +100,7 @@ export interface NotificationEndpointView {
 export type EndpointResult = { ok: true; endpoint: NotificationEndpointView; /** Only from create and rotate. */ secret?: string } | { ok: false; errors: FieldError[]; endpoint?: NotificationEndpointView };
 
 export const ENDPOINT_COLUMNS =
-  'id, client_id, url, event_types, enabled, disabled_reason, state, cursor::text as cursor, previous_secret_expires_at, created_at, updated_at';
+  'id, client_id, url, event_types, enabled, disabled_reason, state, failed_since, next_probe_at, cursor::text as cursor, previous_secret_expires_at, created_at, updated_at';
 
 interface EndpointRow {
   id: string;
@@ -106,6 +110,8 @@ interface EndpointRow {
   enabled: boolean;
   disabled_reason: EndpointDisabledReason | null;
   state: EndpointState;
+  failed_since: Date | string | null;
+  next_probe_at: Date | string | null;
   cursor: string;
   previous_secret_expires_at: Date | string | null;
   created_at: Date | string;
@@ -121,6 +127,8 @@ export function endpointView(row: EndpointRow): NotificationEndpointView {
     enabled: row.enabled,
     disabledReason: row.disabled_reason,
     state: row.state,
+    failedSince: row.failed_since == null ? null : new Date(row.failed_since),
+    nextProbeAt: row.next_probe_at == null ? null : new Date(row.next_probe_at),
     cursor: row.cursor,
     previousSecretExpiresAt: row.previous_secret_expires_at == null ? null : new Date(row.previous_secret_expires_at),
     createdAt: new Date(row.created_at),
@@ -190,6 +198,7 @@ export class NotificationEndpoints {
    * endpoint enabled again starts at the log's current end, as a new one does: what happened
    * while it was disabled is not sent (replay sends it). Its pending deliveries go out again. An
    * endpoint of a revoked client is not enabled again (CLIENT_REVOKED): nothing would be sent.
+   * A new URL, or enabling it again, while its receiver was being probed probes it at once.
    */
   async update(em: SqlEntityManager, input: UpdateEndpointInput): Promise<EndpointResult> {
     return em.transactional(async (tx) => {
@@ -202,6 +211,7 @@ export class NotificationEndpoints {
         ...(reenabled ? await this.checkClientActive(tx, current.clientId) : []),
       ];
       if (errors.length > 0) return { ok: false, errors, endpoint: current };
+      const probeNow = reenabled || (input.url != null && input.url !== current.url);
       const rows = await tx.execute<EndpointRow[]>(
         `update notification_endpoint set
            url = coalesce(?, url),
@@ -209,9 +219,10 @@ export class NotificationEndpoints {
            enabled = coalesce(?, enabled),
            disabled_reason = case when coalesce(?, enabled) then null when enabled then 'admin' else disabled_reason end,
            cursor = case when ? then (select coalesce(max(position), 0) from payment_event) else cursor end,
+           next_probe_at = case when ? and next_probe_at is not null then least(next_probe_at, ?) else next_probe_at end,
            updated_at = ?
          where id = ? returning ${ENDPOINT_COLUMNS}`,
-        [input.url ?? null, input.eventTypes != null ? uniqueTypes(input.eventTypes) : null, input.enabled ?? null, input.enabled ?? null, reenabled, new Date(), input.id],
+        [input.url ?? null, input.eventTypes != null ? uniqueTypes(input.eventTypes) : null, input.enabled ?? null, input.enabled ?? null, reenabled, probeNow, this.deps.clock.now(), new Date(), input.id],
       );
       if (!rows[0]) return { ok: false, errors: [notFound(['id'])] };
       return { ok: true, endpoint: endpointView(rows[0]) };

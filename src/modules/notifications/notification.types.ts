@@ -65,6 +65,15 @@ export class NotificationEndpointNode {
   @Field(() => NotificationEndpointStateEnum, { description: 'HEALTHY, or FAILING after a delivery was given up.' })
   state!: EndpointStateValue;
 
+  @Field(() => Date, { nullable: true, description: 'Since when every attempt to it has failed (the gateway\'s clock); null once one succeeds.' })
+  failedSince!: Date | null;
+
+  @Field(() => Date, {
+    nullable: true,
+    description: 'While its receiver has failed every attempt for NOTIFICATION_PROBE_INTERVAL_MS: when the next probe goes (one delivery, the one waiting longest, every NOTIFICATION_PROBE_INTERVAL_MS); its lanes wait for it, and its first success sends them all. Null otherwise.',
+  })
+  nextProbeAt!: Date | null;
+
   @Field({ description: 'The last event position fanned out to it, as an events() cursor: replayNotificationEndpoint(after:) takes one.' })
   cursor!: string;
 
