@@ -320,3 +320,18 @@ describe('settings given as files (*_FILE)', () => {
     expect(wrong.join()).not.toContain('wrong_provider_key');
   });
 });
+
+describe('notification retries', () => {
+  it('back a lane off from 5 s to an hour, and probe a receiver that fails every attempt once a minute', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).notifications).toMatchObject({ backoffBaseMs: 5_000, backoffMaxMs: 3_600_000, probeIntervalMs: 60_000, retryForMs: 3 * 24 * 3_600_000 });
+    expect(loadConfig({ NODE_ENV: 'test', NOTIFICATION_PROBE_INTERVAL_MS: '30000' }).notifications.probeIntervalMs).toBe(30_000);
+  });
+
+  it('refuse a probe interval longer than the back-off cap, naming both, and one that is not a whole number of milliseconds', () => {
+    expect(problems({ NOTIFICATION_BACKOFF_MAX_MS: '30000' })).toEqual([
+      "NOTIFICATION_PROBE_INTERVAL_MS: must be at most NOTIFICATION_BACKOFF_MAX_MS (a probe is what comes sooner than a lane's longest wait)",
+    ]);
+    expect(problems({ NOTIFICATION_BACKOFF_MAX_MS: '30000', NOTIFICATION_PROBE_INTERVAL_MS: '30000' })).toEqual([]);
+    expect(problems({ NOTIFICATION_PROBE_INTERVAL_MS: '1m' })).toEqual([expect.stringMatching(/^NOTIFICATION_PROBE_INTERVAL_MS: /)]);
+  });
+});

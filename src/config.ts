@@ -155,6 +155,11 @@ export interface NotificationsConfig {
   backoffMaxMs: number;
   /** The safety-net sweep's period (`NOTIFICATION_SWEEP_INTERVAL_MS`): due lanes and a fan-out left behind. */
   sweepIntervalMs: number;
+  /**
+   * While an endpoint's receiver fails every attempt, its lanes wait and one probe (its delivery
+   * waiting longest) goes this often; the first success wakes them all (`NOTIFICATION_PROBE_INTERVAL_MS`, 1 min).
+   */
+  probeIntervalMs: number;
 }
 
 /** Retention windows and the sweep that applies them. Every window is measured on the gateway's clock. */
@@ -410,6 +415,7 @@ const envSchema = z.object({
   NOTIFICATION_BACKOFF_BASE_MS: positiveInt(HOUR_MS).default(5_000),
   NOTIFICATION_BACKOFF_MAX_MS: positiveInt(DAY_MS).default(HOUR_MS),
   NOTIFICATION_SWEEP_INTERVAL_MS: positiveInt(HOUR_MS).default(10_000),
+  NOTIFICATION_PROBE_INTERVAL_MS: positiveInt(HOUR_MS).default(60_000),
 });
 
 type Env = Record<string, string | undefined>;
@@ -496,6 +502,9 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   if (e.PERSONAL_DATA_RETENTION_MS < Math.max(e.IDEMPOTENCY_KEY_WINDOW_MS, e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS)) {
     problems.push('PERSONAL_DATA_RETENTION_MS: must be at least IDEMPOTENCY_IN_DOUBT_WINDOW_MS and IDEMPOTENCY_KEY_WINDOW_MS (an idempotency key that may still answer or resume a payment must not outlive its personal data)');
   }
+  if (e.NOTIFICATION_PROBE_INTERVAL_MS > e.NOTIFICATION_BACKOFF_MAX_MS) {
+    problems.push('NOTIFICATION_PROBE_INTERVAL_MS: must be at most NOTIFICATION_BACKOFF_MAX_MS (a probe is what comes sooner than a lane\'s longest wait)');
+  }
   const allowedDestinations = parseAllowedDestinations(e.NOTIFICATION_ALLOWED_DESTINATIONS, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -574,6 +583,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       backoffBaseMs: e.NOTIFICATION_BACKOFF_BASE_MS,
       backoffMaxMs: e.NOTIFICATION_BACKOFF_MAX_MS,
       sweepIntervalMs: e.NOTIFICATION_SWEEP_INTERVAL_MS,
+      probeIntervalMs: e.NOTIFICATION_PROBE_INTERVAL_MS,
     },
     secretsKeyring,
   };

@@ -140,9 +140,13 @@ export function createServices(options: CreateServicesOptions): Services {
   const retention = new Retention({ idempotency, clock, logger: logger.child({ component: 'retention' }), settings: retentionConfig });
   retention.register(depositPersonalData);
   retention.register(payoutPersonalData);
+  const notificationEndpoints = new NotificationEndpoints({ clock, settings: () => notificationSettings, secrets });
+  const clients = new ApiClientService(() => accounts.codes());
+  // A revoked client's endpoints are disabled with it: nothing would be sent to them.
+  clients.onRevoke((tx, clientId) => notificationEndpoints.disableForRevokedClient(tx, clientId));
   return {
     accounts,
-    clients: new ApiClientService(() => accounts.codes()),
+    clients,
     events,
     webhooks,
     transitions,
@@ -177,7 +181,7 @@ export function createServices(options: CreateServicesOptions): Services {
     }),
     webhookAdmin: new WebhookAdminService({ webhooks }),
     adminActions: new AdminActionService(),
-    notificationEndpoints: new NotificationEndpoints({ clock, settings: () => notificationSettings, secrets }),
+    notificationEndpoints,
     notifier,
     pubsub: new LocalPubSub(),
     idempotency,

@@ -77,7 +77,7 @@ export const USER_ERROR_CODES = {
   DELIVERY_NOT_FOUND: { kind: 'state', meaning: 'No stored webhook delivery has this id.' },
   DELIVERY_REJECTED: { kind: 'state', meaning: 'The webhook delivery was rejected when it arrived and kept no body, so it cannot be replayed.' },
   DELIVERY_BODY_ERASED: { kind: 'state', meaning: 'The webhook delivery\'s body, with the personal data in it, was erased after WEBHOOK_BODY_RETENTION_MS, so it cannot be replayed. Its outcome and the change it made stay on record; reconcileDeposit asks the provider for a deposit\'s current status.' },
-  CLIENT_REVOKED: { kind: 'state', meaning: 'The API client is revoked: it gets no new key, and nothing is delivered to it, so no notification endpoint can be made or replayed for it.' },
+  CLIENT_REVOKED: { kind: 'state', meaning: 'The API client is revoked: it gets no new key, nothing is delivered to it, so no notification endpoint can be made for it, and its endpoints (disabled by the revocation) cannot be enabled again.' },
   PAYLOAD_INVALID: { kind: 'state', meaning: 'The stored webhook body is not an event the gateway can apply.' },
 
   // Provider.

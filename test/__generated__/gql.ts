@@ -45,11 +45,12 @@ type Documents = {
     "\n  mutation ReplayNotificationEndpoint($endpointId: ID!, $after: String!) {\n    replayNotificationEndpoint(endpointId: $endpointId, after: $after) {\n      endpoint { id cursor }\n      userErrors { field code message }\n    }\n  }\n": typeof types.ReplayNotificationEndpointDocument,
     "query FailingEndpoints { notificationEndpoints { id state } }": typeof types.FailingEndpointsDocument,
     "query HealedEndpoints { notificationEndpoints { id state } }": typeof types.HealedEndpointsDocument,
-    "\n  mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {\n    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled } userErrors { field code message } }\n  }\n": typeof types.UpdateNotificationEndpointDocument,
+    "\n  mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {\n    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled disabledReason } userErrors { field code message } }\n  }\n": typeof types.UpdateNotificationEndpointDocument,
     "\n  mutation DeleteNotificationEndpoint($id: ID!) {\n    deleteNotificationEndpoint(id: $id) { endpoint { id } userErrors { field code message } }\n  }\n": typeof types.DeleteNotificationEndpointDocument,
     "\n  query NotificationTrail($objectId: ID) {\n    adminActions(first: 20, filter: { objectId: $objectId }) { edges { node { action outcome } } }\n  }\n": typeof types.NotificationTrailDocument,
+    "\n  query OutageEvents {\n    events(first: 100) { edges { node { id type subjectId } } }\n  }\n": typeof types.OutageEventsDocument,
     "\n  mutation CreateNotificationEndpoint($input: CreateNotificationEndpointInput!) {\n    createNotificationEndpoint(input: $input) {\n      endpoint { id clientId url eventTypes enabled state cursor }\n      secret\n      userErrors { field code message }\n    }\n  }\n": typeof types.CreateNotificationEndpointDocument,
-    "\n  query NotificationEndpoints($clientId: ID) {\n    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled state cursor previousSecretExpiresAt }\n  }\n": typeof types.NotificationEndpointsDocument,
+    "\n  query NotificationEndpoints($clientId: ID) {\n    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled disabledReason state failedSince nextProbeAt cursor previousSecretExpiresAt }\n  }\n": typeof types.NotificationEndpointsDocument,
     "\n  query NotificationDeliveries($endpointId: ID!, $filter: NotificationDeliveryFilter, $first: Int) {\n    notificationDeliveries(endpointId: $endpointId, filter: $filter, first: $first) {\n      edges {\n        node {\n          id eventId eventType eventCursor subjectType subjectId state attemptCount nextAttemptAt deliveredAt\n          attempts { attemptedAt httpStatus errorCode durationMs responseExcerpt }\n        }\n      }\n    }\n  }\n": typeof types.NotificationDeliveriesDocument,
     "\n  mutation RotateNotificationSecret($id: ID!) {\n    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }\n  }\n": typeof types.RotateNotificationSecretDocument,
     "\n  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {\n    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {\n      delivery { id state eventId }\n      userErrors { field code message }\n    }\n  }\n": typeof types.RedeliverNotificationDocument,
@@ -116,11 +117,12 @@ const documents: Documents = {
     "\n  mutation ReplayNotificationEndpoint($endpointId: ID!, $after: String!) {\n    replayNotificationEndpoint(endpointId: $endpointId, after: $after) {\n      endpoint { id cursor }\n      userErrors { field code message }\n    }\n  }\n": types.ReplayNotificationEndpointDocument,
     "query FailingEndpoints { notificationEndpoints { id state } }": types.FailingEndpointsDocument,
     "query HealedEndpoints { notificationEndpoints { id state } }": types.HealedEndpointsDocument,
-    "\n  mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {\n    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled } userErrors { field code message } }\n  }\n": types.UpdateNotificationEndpointDocument,
+    "\n  mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {\n    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled disabledReason } userErrors { field code message } }\n  }\n": types.UpdateNotificationEndpointDocument,
     "\n  mutation DeleteNotificationEndpoint($id: ID!) {\n    deleteNotificationEndpoint(id: $id) { endpoint { id } userErrors { field code message } }\n  }\n": types.DeleteNotificationEndpointDocument,
     "\n  query NotificationTrail($objectId: ID) {\n    adminActions(first: 20, filter: { objectId: $objectId }) { edges { node { action outcome } } }\n  }\n": types.NotificationTrailDocument,
+    "\n  query OutageEvents {\n    events(first: 100) { edges { node { id type subjectId } } }\n  }\n": types.OutageEventsDocument,
     "\n  mutation CreateNotificationEndpoint($input: CreateNotificationEndpointInput!) {\n    createNotificationEndpoint(input: $input) {\n      endpoint { id clientId url eventTypes enabled state cursor }\n      secret\n      userErrors { field code message }\n    }\n  }\n": types.CreateNotificationEndpointDocument,
-    "\n  query NotificationEndpoints($clientId: ID) {\n    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled state cursor previousSecretExpiresAt }\n  }\n": types.NotificationEndpointsDocument,
+    "\n  query NotificationEndpoints($clientId: ID) {\n    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled disabledReason state failedSince nextProbeAt cursor previousSecretExpiresAt }\n  }\n": types.NotificationEndpointsDocument,
     "\n  query NotificationDeliveries($endpointId: ID!, $filter: NotificationDeliveryFilter, $first: Int) {\n    notificationDeliveries(endpointId: $endpointId, filter: $filter, first: $first) {\n      edges {\n        node {\n          id eventId eventType eventCursor subjectType subjectId state attemptCount nextAttemptAt deliveredAt\n          attempts { attemptedAt httpStatus errorCode durationMs responseExcerpt }\n        }\n      }\n    }\n  }\n": types.NotificationDeliveriesDocument,
     "\n  mutation RotateNotificationSecret($id: ID!) {\n    rotateNotificationSecret(id: $id) { endpoint { id previousSecretExpiresAt } secret userErrors { field code message } }\n  }\n": types.RotateNotificationSecretDocument,
     "\n  mutation RedeliverNotification($deliveryId: ID, $eventId: ID, $endpointId: ID) {\n    redeliverNotification(deliveryId: $deliveryId, eventId: $eventId, endpointId: $endpointId) {\n      delivery { id state eventId }\n      userErrors { field code message }\n    }\n  }\n": types.RedeliverNotificationDocument,
@@ -297,7 +299,7 @@ export function graphql(source: "query HealedEndpoints { notificationEndpoints {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {\n    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled } userErrors { field code message } }\n  }\n"): (typeof documents)["\n  mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {\n    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled } userErrors { field code message } }\n  }\n"];
+export function graphql(source: "\n  mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {\n    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled disabledReason } userErrors { field code message } }\n  }\n"): (typeof documents)["\n  mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {\n    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled disabledReason } userErrors { field code message } }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -309,11 +311,15 @@ export function graphql(source: "\n  query NotificationTrail($objectId: ID) {\n 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query OutageEvents {\n    events(first: 100) { edges { node { id type subjectId } } }\n  }\n"): (typeof documents)["\n  query OutageEvents {\n    events(first: 100) { edges { node { id type subjectId } } }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation CreateNotificationEndpoint($input: CreateNotificationEndpointInput!) {\n    createNotificationEndpoint(input: $input) {\n      endpoint { id clientId url eventTypes enabled state cursor }\n      secret\n      userErrors { field code message }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateNotificationEndpoint($input: CreateNotificationEndpointInput!) {\n    createNotificationEndpoint(input: $input) {\n      endpoint { id clientId url eventTypes enabled state cursor }\n      secret\n      userErrors { field code message }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query NotificationEndpoints($clientId: ID) {\n    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled state cursor previousSecretExpiresAt }\n  }\n"): (typeof documents)["\n  query NotificationEndpoints($clientId: ID) {\n    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled state cursor previousSecretExpiresAt }\n  }\n"];
+export function graphql(source: "\n  query NotificationEndpoints($clientId: ID) {\n    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled disabledReason state failedSince nextProbeAt cursor previousSecretExpiresAt }\n  }\n"): (typeof documents)["\n  query NotificationEndpoints($clientId: ID) {\n    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled disabledReason state failedSince nextProbeAt cursor previousSecretExpiresAt }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

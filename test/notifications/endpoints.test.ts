@@ -1,18 +1,20 @@
 // Managing back-office notification endpoints as an admin (docs/notifications.md): the secret is
 // shown once, bad input is refused with a specific userError and changes nothing, every action lands
-// in the admin trail, and a rotation's overlap lets the old and the new secret both verify, then the
-// new one alone, under the Standard Webhooks reference library.
+// in the admin trail, a rotation's overlap lets the old and the new secret both verify, then the
+// new one alone, under the Standard Webhooks reference library, and revoking a client disables its
+// endpoints for good.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { graphql } from '../__generated__/gql.js';
+import { CreateApiClientMutation, RevokeApiClientMutation } from '../foundation/operations.js';
 import { execute, type TestGateway } from '../support/gateway.js';
-import { cardDeposit, clientId, createEndpoint, CreateEndpointMutation, EndpointsQuery, RotateMutation, typesOf, useNotificationGateway } from './support.js';
+import { cardDeposit, clientId, createEndpoint, CreateEndpointMutation, deliveries, EndpointsQuery, RotateMutation, typesOf, useNotificationGateway } from './support.js';
 
 const HOUR = 3_600_000;
 
 const UpdateMutation = graphql(`
   mutation UpdateNotificationEndpoint($input: UpdateNotificationEndpointInput!) {
-    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled } userErrors { field code message } }
+    updateNotificationEndpoint(input: $input) { endpoint { id url eventTypes enabled disabledReason } userErrors { field code message } }
   }
 `);
 
@@ -85,12 +87,13 @@ describe('changing an endpoint', () => {
     const hooks = await receiver();
     const endpoint = await createEndpoint(t, hooks, clientId(t, 'web-cashier'));
     const updated = await execute(t.gateway.graphqlUrl, UpdateMutation, { input: { id: endpoint.id, eventTypes: ['deposit.created'], enabled: false } }, { key: t.keys.admin });
-    expect(updated.data!.updateNotificationEndpoint).toMatchObject({ endpoint: { eventTypes: ['deposit.created'], enabled: false }, userErrors: [] });
+    expect(updated.data!.updateNotificationEndpoint).toMatchObject({ endpoint: { eventTypes: ['deposit.created'], enabled: false, disabledReason: 'ADMIN' }, userErrors: [] });
     const refused = await execute(t.gateway.graphqlUrl, UpdateMutation, { input: { id: endpoint.id, url: 'nope' } }, { key: t.keys.admin });
     expect(refused.data!.updateNotificationEndpoint.userErrors).toMatchObject([{ field: ['url'], code: 'URL_INVALID' }]);
     const quiet = await cardDeposit(t, t.keys.webCashier);
     // Enabled again: from the log's current end.
-    await execute(t.gateway.graphqlUrl, UpdateMutation, { input: { id: endpoint.id, enabled: true } }, { key: t.keys.admin });
+    const enabled = await execute(t.gateway.graphqlUrl, UpdateMutation, { input: { id: endpoint.id, enabled: true } }, { key: t.keys.admin });
+    expect(enabled.data!.updateNotificationEndpoint).toMatchObject({ endpoint: { enabled: true, disabledReason: null }, userErrors: [] });
     const heard = await cardDeposit(t, t.keys.webCashier);
     await expect.poll(() => typesOf(hooks, heard)).toEqual(['deposit.created']);
     expect(typesOf(hooks, quiet)).toEqual([]);
@@ -131,5 +134,59 @@ describe('rotating the secret', () => {
     expect(hooks.delivered.find((item) => item.data.id === after)!.verifiedBy).toEqual([1]);
     const trail = await execute(t.gateway.graphqlUrl, TrailQuery, { objectId: endpoint.id }, { key: t.keys.admin });
     expect(trail.data!.adminActions.edges.map((edge) => edge.node.action)).toContain('rotateNotificationSecret');
+  });
+});
+
+/** Rows of the job table, as a reader of it sees them: `notifications.deliver` jobs of one endpoint's lanes, and finished sweeps. */
+async function jobCounts(endpointId: string): Promise<{ deliver: number; openDeliver: number; sweeps: number }> {
+  const [row] = await t.gateway.db.fork().execute<Array<{ deliver: string | number; open_deliver: string | number; sweeps: string | number }>>(
+    `select count(*) filter (where kind = 'notifications.deliver' and payload->>'endpointId' = ?) as deliver,
+       count(*) filter (where kind = 'notifications.deliver' and payload->>'endpointId' = ? and status in ('pending', 'running')) as open_deliver,
+       count(*) filter (where kind = 'notifications.sweep' and status = 'succeeded') as sweeps
+     from job`,
+    [endpointId, endpointId],
+  );
+  return { deliver: Number(row!.deliver), openDeliver: Number(row!.open_deliver), sweeps: Number(row!.sweeps) };
+}
+
+describe('revoking an endpoint\'s client', () => {
+  it('disables its endpoints for good: no job wakes their lanes again, nothing is sent, and enabling one again is refused', async () => {
+    // Given a back office whose receiver is down, with a delivery pending after a failed attempt
+    const created = await execute(t.gateway.graphqlUrl, CreateApiClientMutation, { input: { name: 'ledger-to-revoke', roles: ['CASHIER'] } }, { key: t.keys.admin });
+    expect(created.errors).toBeUndefined();
+    const backOffice = created.data!.createApiClient;
+    const hooks = await receiver();
+    hooks.answer = () => 503;
+    const endpoint = await createEndpoint(t, hooks, backOffice.client!.id, ['deposit.created']);
+    const depositId = await cardDeposit(t, backOffice.key!, '19.00');
+    await expect.poll(async () => (await deliveries(t, endpoint.id))[0]?.attemptCount ?? 0).toBeGreaterThanOrEqual(1);
+
+    // When the client is revoked
+    const revoked = await execute(t.gateway.graphqlUrl, RevokeApiClientMutation, { input: { id: backOffice.client!.id } }, { key: t.keys.admin });
+    expect(revoked.errors).toBeUndefined();
+    expect(revoked.data!.revokeApiClient.userErrors).toEqual([]);
+
+    // Then its endpoint is disabled, and says why
+    expect((await endpoints()).find((item) => item.id === endpoint.id)).toMatchObject({ enabled: false, disabledReason: 'CLIENT_REVOKED' });
+    // The pending delivery is due on the gateway's clock from now on: the lane's job already
+    // waiting runs (and sends nothing), and then the sweeps wake it no more.
+    clock.advance(HOUR);
+    await expect.poll(async () => (await jobCounts(endpoint.id)).openDeliver).toBe(0);
+    const before = await jobCounts(endpoint.id);
+    const requests = hooks.requests;
+    const [pending] = await deliveries(t, endpoint.id);
+    await expect.poll(async () => (await jobCounts(endpoint.id)).sweeps).toBeGreaterThanOrEqual(before.sweeps + 5);
+    expect((await jobCounts(endpoint.id)).deliver).toBe(before.deliver);
+    expect(hooks.requests).toBe(requests);
+    expect(await deliveries(t, endpoint.id)).toEqual([pending]);
+    expect(pending).toMatchObject({ subjectId: depositId, state: 'PENDING' });
+
+    // An admin cannot enable it again: nothing would be sent to a revoked client
+    const refused = await execute(t.gateway.graphqlUrl, UpdateMutation, { input: { id: endpoint.id, enabled: true } }, { key: t.keys.admin });
+    expect(refused.data!.updateNotificationEndpoint.userErrors).toMatchObject([{ field: ['enabled'], code: 'CLIENT_REVOKED' }]);
+    expect((await endpoints()).find((item) => item.id === endpoint.id)).toMatchObject({ enabled: false, disabledReason: 'CLIENT_REVOKED' });
+    // Deleting it is what an admin does with it (its deliveries go with it)
+    const deleted = await execute(t.gateway.graphqlUrl, DeleteMutation, { id: endpoint.id }, { key: t.keys.admin });
+    expect(deleted.data!.deleteNotificationEndpoint.userErrors).toEqual([]);
   });
 });

@@ -100,7 +100,7 @@ export const CreateEndpointMutation = graphql(`
 
 export const EndpointsQuery = graphql(`
   query NotificationEndpoints($clientId: ID) {
-    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled state cursor previousSecretExpiresAt }
+    notificationEndpoints(clientId: $clientId) { id clientId url eventTypes enabled disabledReason state failedSince nextProbeAt cursor previousSecretExpiresAt }
   }
 `);
 
@@ -173,15 +173,16 @@ export const FAST_NOTIFICATIONS = {
 };
 
 /**
- * A test file's gateway with the fast notification settings above, on a clock the test moves, and
- * the receivers the file starts: the gateway starts before the file's tests, and all close after.
+ * A test file's gateway with the fast notification settings above (and `env`'s), on a clock the
+ * test moves, and the receivers the file starts: the gateway starts before the file's tests, and
+ * all close after.
  */
-export function useNotificationGateway(): { clock: ManualClock; gateway: () => TestGateway; receiver: () => Promise<Receiver> } {
+export function useNotificationGateway(env: Record<string, string> = {}): { clock: ManualClock; gateway: () => TestGateway; receiver: () => Promise<Receiver> } {
   const clock = new ManualClock();
   let gateway: TestGateway | undefined;
   const receivers: Receiver[] = [];
   beforeAll(async () => {
-    gateway = await startTestGateway({ clock, env: FAST_NOTIFICATIONS });
+    gateway = await startTestGateway({ clock, env: { ...FAST_NOTIFICATIONS, ...env } });
   });
   afterAll(async () => {
     await gateway?.close();

@@ -30,6 +30,8 @@ import { Migration20261206100000_idempotency_holder } from './Migration202612061
 import { Migration20261206110000_deposit_credit_claim_key } from './Migration20261206110000_deposit_credit_claim_key.js';
 import { Migration20261207100000_personal_data_retention } from './Migration20261207100000_personal_data_retention.js';
 import { Migration20261207120000_api_keys } from './Migration20261207120000_api_keys.js';
+import { Migration20261208100000_notification_endpoint_disabled_reason } from './Migration20261208100000_notification_endpoint_disabled_reason.js';
+import { Migration20261208110000_notification_endpoint_probe } from './Migration20261208110000_notification_endpoint_probe.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -61,4 +63,6 @@ export const migrations = [
   { name: 'Migration20261206110000_deposit_credit_claim_key', class: Migration20261206110000_deposit_credit_claim_key },
   { name: 'Migration20261207100000_personal_data_retention', class: Migration20261207100000_personal_data_retention },
   { name: 'Migration20261207120000_api_keys', class: Migration20261207120000_api_keys },
+  { name: 'Migration20261208100000_notification_endpoint_disabled_reason', class: Migration20261208100000_notification_endpoint_disabled_reason },
+  { name: 'Migration20261208110000_notification_endpoint_probe', class: Migration20261208110000_notification_endpoint_probe },
 ];

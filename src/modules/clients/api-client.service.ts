@@ -92,6 +92,13 @@ export type Listen = (
   options?: { onReconnect?: () => void },
 ) => Promise<() => Promise<void>>;
 
+/**
+ * Work a revocation does in its own transaction for a module that keeps something of the client
+ * (its notification endpoints are disabled): it commits with the revocation, or not at all.
+ * Registered once, where the modules are wired together (src/services.ts).
+ */
+export type RevocationHook = (tx: SqlEntityManager, clientId: string) => Promise<void>;
+
 export function hashKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
@@ -106,8 +113,14 @@ export class ApiClientService {
   private unlisten: (() => Promise<void>) | undefined;
   /** Keys that failed recently: safe without notifications, so kept from the start. */
   readonly failedKeys = new FailedKeys(FAILED_KEYS);
+  private readonly revocationHooks: RevocationHook[] = [];
 
   constructor(private readonly knownAccounts: () => string[]) {}
+
+  /** Adds work to every revocation's transaction (`RevocationHook`). */
+  onRevoke(hook: RevocationHook): void {
+    this.revocationHooks.push(hook);
+  }
 
   /**
    * Starts caching authenticated clients, and forgetting each one (or each key) whose revocation or
@@ -299,8 +312,9 @@ export class ApiClientService {
 
   /**
    * Revokes a client's key at once: every later request fails, and every gateway instance closes
-   * the client's open subscription sockets when the revocation commits. Revoking twice keeps the
-   * first revocation time (and closes any socket still open).
+   * the client's open subscription sockets when the revocation commits. The registered hooks run in
+   * the same transaction. Revoking twice keeps the first revocation time (and closes any socket
+   * still open, and runs the hooks again).
    */
   async revoke(em: SqlEntityManager, id: string): Promise<{ ok: true; client: ApiClient } | { ok: false; errors: FieldError[] }> {
     const client = await em.transactional(async (tx) => {
@@ -308,6 +322,7 @@ export class ApiClientService {
       if (!found) return null;
       found.revokedAt ??= new Date();
       await tx.flush();
+      for (const hook of this.revocationHooks) await hook(tx, found.id);
       await tx.execute('select pg_notify(?, ?)', [API_CLIENT_REVOKED_CHANNEL, found.id]);
       return found;
     });

@@ -71,6 +71,9 @@ export function secretPlace(endpointId: string, column: 'secret' | 'previous_sec
 
 export type EndpointState = 'healthy' | 'failing';
 
+/** Why an endpoint is disabled: by an admin, or because its client was revoked (for good: it cannot be enabled again). */
+export type EndpointDisabledReason = 'admin' | 'client_revoked';
+
 /** An endpoint as admins see it: never its secrets. */
 export interface NotificationEndpointView {
   id: string;
@@ -79,7 +82,13 @@ export interface NotificationEndpointView {
   /** Empty: every type. */
   eventTypes: string[];
   enabled: boolean;
+  /** Null while it is enabled. */
+  disabledReason: EndpointDisabledReason | null;
   state: EndpointState;
+  /** Since when every attempt to it has failed (the gateway's clock); null once one succeeds. */
+  failedSince: Date | null;
+  /** While its receiver fails every attempt: when the next probe may go (its lanes wait for it). */
+  nextProbeAt: Date | null;
   /** The last log position fanned out to it. */
   cursor: string;
   /** Until when the previous secret still signs, after a rotation; null when only one signs. */
@@ -90,7 +99,8 @@ export interface NotificationEndpointView {
 
 export type EndpointResult = { ok: true; endpoint: NotificationEndpointView; /** Only from create and rotate. */ secret?: string } | { ok: false; errors: FieldError[]; endpoint?: NotificationEndpointView };
 
-export const ENDPOINT_COLUMNS = 'id, client_id, url, event_types, enabled, state, cursor::text as cursor, previous_secret_expires_at, created_at, updated_at';
+export const ENDPOINT_COLUMNS =
+  'id, client_id, url, event_types, enabled, disabled_reason, state, failed_since, next_probe_at, cursor::text as cursor, previous_secret_expires_at, created_at, updated_at';
 
 interface EndpointRow {
   id: string;
@@ -98,7 +108,10 @@ interface EndpointRow {
   url: string;
   event_types: string[] | string;
   enabled: boolean;
+  disabled_reason: EndpointDisabledReason | null;
   state: EndpointState;
+  failed_since: Date | string | null;
+  next_probe_at: Date | string | null;
   cursor: string;
   previous_secret_expires_at: Date | string | null;
   created_at: Date | string;
@@ -112,7 +125,10 @@ export function endpointView(row: EndpointRow): NotificationEndpointView {
     url: row.url,
     eventTypes: textArray(row.event_types),
     enabled: row.enabled,
+    disabledReason: row.disabled_reason,
     state: row.state,
+    failedSince: row.failed_since == null ? null : new Date(row.failed_since),
+    nextProbeAt: row.next_probe_at == null ? null : new Date(row.next_probe_at),
     cursor: row.cursor,
     previousSecretExpiresAt: row.previous_secret_expires_at == null ? null : new Date(row.previous_secret_expires_at),
     createdAt: new Date(row.created_at),
@@ -180,26 +196,49 @@ export class NotificationEndpoints {
   /**
    * Changes the URL, the event types or whether it is enabled; what is not given stays. An
    * endpoint enabled again starts at the log's current end, as a new one does: what happened
-   * while it was disabled is not sent (replay sends it). Its pending deliveries go out again.
+   * while it was disabled is not sent (replay sends it). Its pending deliveries go out again. An
+   * endpoint of a revoked client is not enabled again (CLIENT_REVOKED): nothing would be sent.
+   * A new URL, or enabling it again, while its receiver was being probed probes it at once.
    */
   async update(em: SqlEntityManager, input: UpdateEndpointInput): Promise<EndpointResult> {
-    const current = await this.find(em, input.id);
-    if (!current) return { ok: false, errors: [notFound(['id'])] };
-    const errors = [...(input.url != null ? this.checkUrl(input.url) : []), ...(input.eventTypes != null ? checkEventTypes(input.eventTypes) : [])];
-    if (errors.length > 0) return { ok: false, errors, endpoint: current };
-    const reenabled = input.enabled === true && !current.enabled;
-    const rows = await em.execute<EndpointRow[]>(
-      `update notification_endpoint set
-         url = coalesce(?, url),
-         event_types = coalesce(?::text[], event_types),
-         enabled = coalesce(?, enabled),
-         cursor = case when ? then (select coalesce(max(position), 0) from payment_event) else cursor end,
-         updated_at = ?
-       where id = ? returning ${ENDPOINT_COLUMNS}`,
-      [input.url ?? null, input.eventTypes != null ? uniqueTypes(input.eventTypes) : null, input.enabled ?? null, reenabled, new Date(), input.id],
+    return em.transactional(async (tx) => {
+      const current = await this.find(tx, input.id);
+      if (!current) return { ok: false, errors: [notFound(['id'])] };
+      const reenabled = input.enabled === true && !current.enabled;
+      const errors = [
+        ...(input.url != null ? this.checkUrl(input.url) : []),
+        ...(input.eventTypes != null ? checkEventTypes(input.eventTypes) : []),
+        ...(reenabled ? await this.checkClientActive(tx, current.clientId) : []),
+      ];
+      if (errors.length > 0) return { ok: false, errors, endpoint: current };
+      const probeNow = reenabled || (input.url != null && input.url !== current.url);
+      const rows = await tx.execute<EndpointRow[]>(
+        `update notification_endpoint set
+           url = coalesce(?, url),
+           event_types = coalesce(?::text[], event_types),
+           enabled = coalesce(?, enabled),
+           disabled_reason = case when coalesce(?, enabled) then null when enabled then 'admin' else disabled_reason end,
+           cursor = case when ? then (select coalesce(max(position), 0) from payment_event) else cursor end,
+           next_probe_at = case when ? and next_probe_at is not null then least(next_probe_at, ?) else next_probe_at end,
+           updated_at = ?
+         where id = ? returning ${ENDPOINT_COLUMNS}`,
+        [input.url ?? null, input.eventTypes != null ? uniqueTypes(input.eventTypes) : null, input.enabled ?? null, input.enabled ?? null, reenabled, probeNow, this.deps.clock.now(), new Date(), input.id],
+      );
+      if (!rows[0]) return { ok: false, errors: [notFound(['id'])] };
+      return { ok: true, endpoint: endpointView(rows[0]) };
+    });
+  }
+
+  /**
+   * Disables every endpoint of a client being revoked, in the revocation's transaction, with the
+   * reason `client_revoked`: the sweep wakes none of their lanes again, their pending deliveries
+   * stay unsent (an admin reads them, and deletes the endpoint), and none can be enabled again.
+   */
+  async disableForRevokedClient(tx: SqlEntityManager, clientId: string): Promise<void> {
+    await tx.execute(
+      "update notification_endpoint set enabled = false, disabled_reason = 'client_revoked', updated_at = ? where client_id = ? and disabled_reason is distinct from 'client_revoked'",
+      [new Date(), clientId],
     );
-    if (!rows[0]) return { ok: false, errors: [notFound(['id'])] };
-    return { ok: true, endpoint: endpointView(rows[0]) };
   }
 
   /**
@@ -240,6 +279,17 @@ export class NotificationEndpoints {
     if (!rows[0]) return [{ field: ['clientId'], code: 'NOT_FOUND', message: `No API client has the id ${JSON.stringify(clientId)}.` }];
     if (rows[0].revoked_at != null) return [{ field: ['clientId'], code: 'CLIENT_REVOKED', message: 'The API client is revoked: nothing would be delivered to it.' }];
     return [];
+  }
+
+  /**
+   * An endpoint is enabled again only for a client that is not revoked. The client's row is read
+   * under a share lock: a revocation committing meanwhile waits for this change, then disables
+   * the endpoint again, or is seen here.
+   */
+  private async checkClientActive(tx: SqlEntityManager, clientId: string): Promise<FieldError[]> {
+    const rows = await tx.execute<Array<{ revoked_at: Date | null }>>('select revoked_at from api_client where id = ? for share', [clientId]);
+    if (rows[0]?.revoked_at == null) return [];
+    return [{ field: ['enabled'], code: 'CLIENT_REVOKED', message: 'The endpoint\'s client is revoked: nothing would be delivered to it, so it stays disabled. Delete it, or create an endpoint for an active client.' }];
   }
 
   private checkUrl(url: string): FieldError[] {

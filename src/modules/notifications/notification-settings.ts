@@ -16,6 +16,7 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
   backoffBaseMs: 5_000,
   backoffMaxMs: 3_600_000,
   sweepIntervalMs: 10_000,
+  probeIntervalMs: 60_000,
   policy: { production: false, allow: [] },
 };
 

@@ -17,6 +17,16 @@ registerEnumType(NotificationEndpointStateEnum, {
   },
 });
 
+export const NotificationEndpointDisabledReasonEnum = { ADMIN: 'ADMIN', CLIENT_REVOKED: 'CLIENT_REVOKED' } as const;
+registerEnumType(NotificationEndpointDisabledReasonEnum, {
+  name: 'NotificationEndpointDisabledReason',
+  description: 'Why an endpoint is disabled.',
+  valuesConfig: {
+    ADMIN: { description: 'An admin disabled it (updateNotificationEndpoint); enabling it again starts at the log\'s current end.' },
+    CLIENT_REVOKED: { description: 'Its API client was revoked, which disables every endpoint of the client for good: it cannot be enabled again (CLIENT_REVOKED); its pending deliveries stay unsent until it is deleted.' },
+  },
+});
+
 export const NotificationDeliveryStateEnum = { PENDING: 'PENDING', DELIVERED: 'DELIVERED', FAILED: 'FAILED' } as const;
 registerEnumType(NotificationDeliveryStateEnum, {
   name: 'NotificationDeliveryState',
@@ -29,6 +39,7 @@ registerEnumType(NotificationDeliveryStateEnum, {
 });
 
 type EndpointStateValue = (typeof NotificationEndpointStateEnum)[keyof typeof NotificationEndpointStateEnum];
+type DisabledReasonValue = (typeof NotificationEndpointDisabledReasonEnum)[keyof typeof NotificationEndpointDisabledReasonEnum];
 type DeliveryStateValue = (typeof NotificationDeliveryStateEnum)[keyof typeof NotificationDeliveryStateEnum];
 
 @ObjectType('NotificationEndpoint', { description: 'A URL a back-office client\'s events are POSTed to, signed (Standard Webhooks). Never shows its secret.' })
@@ -48,8 +59,20 @@ export class NotificationEndpointNode {
   @Field({ description: 'False: nothing is sent to it; enabling it again starts at the log\'s current end.' })
   enabled!: boolean;
 
+  @Field(() => NotificationEndpointDisabledReasonEnum, { nullable: true, description: 'Why it is disabled (ADMIN, or CLIENT_REVOKED for good); null while it is enabled.' })
+  disabledReason!: DisabledReasonValue | null;
+
   @Field(() => NotificationEndpointStateEnum, { description: 'HEALTHY, or FAILING after a delivery was given up.' })
   state!: EndpointStateValue;
+
+  @Field(() => Date, { nullable: true, description: 'Since when every attempt to it has failed (the gateway\'s clock); null once one succeeds.' })
+  failedSince!: Date | null;
+
+  @Field(() => Date, {
+    nullable: true,
+    description: 'While its receiver has failed every attempt for NOTIFICATION_PROBE_INTERVAL_MS: when the next probe goes (one delivery, the one waiting longest, every NOTIFICATION_PROBE_INTERVAL_MS); its lanes wait for it, and its first success sends them all. Null otherwise.',
+  })
+  nextProbeAt!: Date | null;
 
   @Field({ description: 'The last event position fanned out to it, as an events() cursor: replayNotificationEndpoint(after:) takes one.' })
   cursor!: string;
@@ -67,6 +90,7 @@ export class NotificationEndpointNode {
     return Object.assign(new NotificationEndpointNode(), {
       ...view,
       state: view.state === 'failing' ? NotificationEndpointStateEnum.FAILING : NotificationEndpointStateEnum.HEALTHY,
+      disabledReason: view.disabledReason === null ? null : (view.disabledReason.toUpperCase() as DisabledReasonValue),
       cursor: encodeCursor(view.cursor),
     });
   }
@@ -176,7 +200,7 @@ export class UpdateNotificationEndpointInput {
   @Field(() => [String], { nullable: true, description: 'Empty: every type.' })
   eventTypes?: string[] | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'False stops sending; true starts again at the log\'s current end.' })
+  @Field(() => Boolean, { nullable: true, description: 'False stops sending; true starts again at the log\'s current end (refused with CLIENT_REVOKED for an endpoint of a revoked client).' })
   enabled?: boolean | null;
 }
 

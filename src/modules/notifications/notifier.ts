@@ -1,7 +1,8 @@
 // The delivery engine of back-office notifications (docs/notifications.md): the fan-out from the
 // event log to each endpoint's deliveries, the lanes that send them in order per subject, the
-// retries on the gateway's clock, redelivery and replay, and the sweep that catches up whatever a
-// lost wake-up or a crashed instance left behind. Everything runs as jobs of the kernel's queue.
+// retries on the gateway's clock, the probe of a receiver that fails every attempt, redelivery and
+// replay, and the sweep that catches up whatever a lost wake-up or a crashed instance left behind.
+// Everything runs as jobs of the kernel's queue.
 
 import { randomUUID } from 'node:crypto';
 import { raw } from '@mikro-orm/core';
@@ -25,6 +26,7 @@ import { postOnce, type PostResult } from '../../lib/outbound-http.js';
 export const NOTIFICATIONS_FANOUT = 'notifications.fanout';
 export const NOTIFICATIONS_DELIVER = 'notifications.deliver';
 export const NOTIFICATIONS_SWEEP = 'notifications.sweep';
+export const NOTIFICATIONS_PROBE = 'notifications.probe';
 
 /** One lane: an endpoint's deliveries about one subject, sent oldest position first. */
 export interface Lane {
@@ -38,6 +40,7 @@ declare module '../../kernel/jobs.js' {
     [NOTIFICATIONS_FANOUT]: Record<string, never>;
     [NOTIFICATIONS_DELIVER]: Lane;
     [NOTIFICATIONS_SWEEP]: Record<string, never>;
+    [NOTIFICATIONS_PROBE]: { endpointId: string };
   }
 }
 
@@ -70,8 +73,11 @@ export const WRITER_RUNNING_SQL = `exists (
 )`;
 /** Deliveries one lane job sends before it hands the lane to a fresh job (so no job outlasts its lease). */
 const LANE_BATCH = 50;
-/** Lanes one sweep wakes. */
+/** Lanes one sweep wakes (and probes it starts, and lanes one probe's success wakes). */
 const SWEEP_LANES = 500;
+/** An enabled endpoint (`e`) whose probe is due on the gateway's clock (the one parameter). */
+const PROBE_DUE_WHERE = 'e.enabled and e.next_probe_at <= ?';
+const PROBE_DUE_SQL = `exists (select from notification_endpoint e where ${PROBE_DUE_WHERE})`;
 /** Longest response excerpt kept on an attempt. */
 const EXCERPT_BYTES = 1_024;
 /** The merchant account of an event that belongs to none (an endpoint's): admins alone see those. */
@@ -121,6 +127,12 @@ interface ClaimedDelivery {
   first_failed_at: Date | string | null;
 }
 
+/** A probe's delivery: the head of one of the endpoint's lanes. */
+interface ClaimedProbe extends ClaimedDelivery {
+  subject_type: string;
+  subject_id: string;
+}
+
 /** An endpoint's client and event types, as `readableBy` reads them (ENDPOINT_READER_COLUMNS, `e` the endpoint and `c` its client). */
 interface EndpointReader {
   client_id: string;
@@ -146,6 +158,18 @@ function readableBy(endpoint: EndpointReader): object[] {
   return [visibleEventsWhere(viewer), ...(types.length > 0 ? [{ type: { $in: types } }] : [])];
 }
 
+/** What a failed or successful attempt did to its endpoint's health. */
+interface EndpointHealth {
+  /** The endpoint is being probed: its lanes wait for the probe. */
+  probing: boolean;
+  /** This failure started the probing. */
+  startedProbing: boolean;
+  /** Deliveries given up with this failure, besides the attempt's own. */
+  gaveUp: number;
+  /** This success ended the probing and woke every lane. */
+  resumedLanes: boolean;
+}
+
 interface SendTarget {
   url: string;
   secret: string;
@@ -154,7 +178,7 @@ interface SendTarget {
   usable: boolean;
   /** The endpoint's client's roles: its reads of the subject's fields are the API's (the redaction policy). */
   client_roles: string[] | string;
-  /** The endpoint is FAILING: a delivery makes it HEALTHY again. */
+  /** The endpoint is FAILING, or its attempts have been failing: a delivery makes it HEALTHY again (and wakes its lanes). */
   failing: boolean;
   /** The event, read with the endpoint. */
   event_type: string;
@@ -293,7 +317,8 @@ export class Notifier {
    * Sends one lane's pending deliveries, oldest position first, while its head is due on the
    * gateway's clock. The head is claimed with a lease (database time) before it is sent, so no two
    * instances send it at once; a failure schedules the lane's next try after its back-off and
-   * stops the lane there (other lanes go on); a delivery given up moves the lane on.
+   * stops the lane there (other lanes go on); a delivery given up moves the lane on. While the
+   * endpoint is being probed the lane sends nothing: the probe's first success wakes it.
    */
   async deliverLane(em: SqlEntityManager, lane: Lane): Promise<void> {
     for (let sent = 0; sent < LANE_BATCH; sent++) {
@@ -311,8 +336,9 @@ export class Notifier {
   }
 
   /**
-   * Claims the lane's head if it is due and no live claim holds it: the delivery, or why not:
-   * `wait` (nothing pending, or another instance holds the head), `{ runInMs }` (not due yet).
+   * Claims the lane's head if it is due, no live claim holds it and its endpoint is not being
+   * probed: the delivery, or why not: `wait` (nothing pending, another instance holds the head, or
+   * the endpoint is being probed), `{ runInMs }` (not due yet).
    */
   private async claimHead(em: SqlEntityManager, lane: Lane): Promise<ClaimedDelivery | 'wait' | { runInMs: number }> {
     const now = this.deps.clock.now();
@@ -320,28 +346,31 @@ export class Notifier {
       `update notification_delivery d set claimed_by = ?, claim_expires_at = now() + make_interval(secs => ?), updated_at = ?
        where d.id = (select id from notification_delivery where endpoint_id = ? and subject_type = ? and subject_id = ? and state = 'pending' order by position limit 1)
          and d.state = 'pending' and d.next_attempt_at <= ? and (d.claim_expires_at is null or d.claim_expires_at <= now())
+         and not exists (select from notification_endpoint e where e.id = d.endpoint_id and e.next_probe_at is not null)
        returning d.id, d.event_id, d.attempts, d.first_failed_at`,
       [this.instance, claimLeaseMs(this.deps.settings()) / 1000, new Date(), lane.endpointId, lane.subjectType, lane.subjectId, now],
     );
     if (claimed[0]) return claimed[0];
-    const [head] = await em.execute<Array<{ next_attempt_at: Date | string; claimed: boolean }>>(
-      `select next_attempt_at, coalesce(claim_expires_at > now(), false) as claimed from notification_delivery
-       where endpoint_id = ? and subject_type = ? and subject_id = ? and state = 'pending' order by position limit 1`,
+    const [head] = await em.execute<Array<{ next_attempt_at: Date | string; claimed: boolean; probing: boolean }>>(
+      `select d.next_attempt_at, coalesce(d.claim_expires_at > now(), false) as claimed, e.next_probe_at is not null as probing
+       from notification_delivery d join notification_endpoint e on e.id = d.endpoint_id
+       where d.endpoint_id = ? and d.subject_type = ? and d.subject_id = ? and d.state = 'pending' order by d.position limit 1`,
       [lane.endpointId, lane.subjectType, lane.subjectId],
     );
-    // Nothing pending, or another instance is sending the head (it goes on with the lane).
-    if (!head || head.claimed) return 'wait';
+    // Nothing pending, another instance is sending the head (it goes on with the lane), or the
+    // endpoint is being probed (its first success wakes the lane).
+    if (!head || head.claimed || head.probing) return 'wait';
     const waitMs = new Date(head.next_attempt_at).getTime() - now.getTime();
     // Not due on the gateway's clock: the lane's job waits that long (the sweep wakes it sooner if the clock jumps).
     return waitMs > 0 ? { runInMs: waitMs } : 'wait';
   }
 
-  /** POSTs one claimed delivery and records the attempt and its outcome. */
-  private async send(em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery): Promise<DeliveryOutcome | 'stopped'> {
+  /** POSTs one claimed delivery (a lane's, or a probe's) and records the attempt and its outcome. */
+  private async send(em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, probe = false): Promise<DeliveryOutcome | 'stopped'> {
     const settings = this.deps.settings();
     const [target] = await em.execute<SendTarget[]>(
       `select e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
-         c.roles as client_roles, e.state = 'failing' as failing,
+         c.roles as client_roles, (e.state = 'failing' or e.failed_since is not null) as failing,
          ev.type as event_type, ev.subject_type as event_subject_type, ev.created_at as event_created_at, ev.data as event_data
        from notification_endpoint e join api_client c on c.id = e.client_id join payment_event ev on ev.id = ?
        where e.id = ?`,
@@ -360,14 +389,14 @@ export class Notifier {
         { endpointId: lane.endpointId, deliveryId: delivery.id, eventId: delivery.event_id, errorCode: SECRET_UNAVAILABLE, reason: secrets.code, keyId: secrets.keyId },
         `notification not sent: its endpoint's signing secret does not open (${secrets.message})`,
       );
-      return this.record(em, lane, delivery, { kind: 'not_signed', code: SECRET_UNAVAILABLE, message: secrets.message, durationMs: 0 }, target.failing);
+      return this.record(em, lane, delivery, { kind: 'not_signed', code: SECRET_UNAVAILABLE, message: secrets.message, durationMs: 0 }, target.failing, probe);
     }
     const event = { id: delivery.event_id, type: target.event_type, created_at: target.event_created_at, data: target.event_data };
     const reader: Reader = { roles: textArray(target.client_roles) as Role[] };
     const body = notificationBody(event, this.deps.redactions.of(target.event_subject_type), reader);
     const headers = signedHeaders(secrets.plaintexts, event.id, Math.floor(Date.now() / 1000), body);
     const result = await postOnce({ url: target.url, headers, body, timeoutMs: settings.timeoutMs, policy: settings.policy });
-    return this.record(em, lane, delivery, result, target.failing);
+    return this.record(em, lane, delivery, result, target.failing, probe);
   }
 
   /**
@@ -386,7 +415,7 @@ export class Notifier {
     return { ok: true, plaintexts: [current.plaintext] };
   }
 
-  private async record(em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, result: PostResult | NotSigned, endpointFailing: boolean): Promise<DeliveryOutcome> {
+  private async record(em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, result: PostResult | NotSigned, endpointFailing: boolean, probe: boolean): Promise<DeliveryOutcome> {
     const settings = this.deps.settings();
     const now = this.deps.clock.now();
     const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
@@ -400,8 +429,10 @@ export class Notifier {
       eventId: delivery.event_id,
       attempt,
       durationMs: result.durationMs,
+      ...(probe ? { probe } : {}),
       ...(result.kind === 'response' ? { httpStatus: result.status } : { errorCode: result.code }),
     };
+    let health: EndpointHealth = { probing: false, startedProbing: false, gaveUp: 0, resumedLanes: false };
     await em.transactional(async (tx) => {
       await tx.execute(
         'insert into notification_attempt (id, delivery_id, attempted_at, http_status, error_code, duration_ms, response_excerpt) values (?, ?, ?, ?, ?, ?, ?)',
@@ -431,16 +462,137 @@ export class Notifier {
       );
       // Another instance took the delivery over after this claim's lease ran out: it decides.
       if (updated.length === 0) return;
-      if (ok && endpointFailing) await tx.execute("update notification_endpoint set state = 'healthy', updated_at = ? where id = ? and state = 'failing'", [new Date(), lane.endpointId]);
+      if (ok) {
+        if (endpointFailing) health = { ...health, resumedLanes: await this.endpointAnswered(tx, lane.endpointId, now) };
+      } else {
+        health = await this.endpointFailed(tx, lane.endpointId, now);
+      }
       // An endpoint that cannot sign is failing now, not after the retry window: nothing it is sent goes out.
-      if (outcome === 'failed' || result.kind === 'not_signed') await this.markFailing(tx, lane.endpointId);
-      if (outcome === 'retrying') await this.wakeLanes(tx, [lane], new Date(Date.now() + retryInMs));
+      if (outcome === 'failed' || result.kind === 'not_signed' || health.gaveUp > 0) await this.markFailing(tx, lane.endpointId);
+      // While the endpoint is probed, the probe goes before the lane's own retry.
+      if (outcome === 'retrying' && !health.probing) await this.wakeLanes(tx, [lane], new Date(Date.now() + retryInMs));
     });
     for (const listener of this.listeners) listener(outcome);
     if (ok) this.deps.logger.info(log, 'notification delivered');
     else if (outcome === 'failed') this.deps.logger.warn(log, 'notification given up after its retry window; the endpoint is marked failing');
     else this.deps.logger.info({ ...log, retryInMs }, 'notification attempt failed; it will be retried');
+    if (health.resumedLanes) this.deps.logger.info({ endpointId: lane.endpointId }, 'notification endpoint answers again; its lanes resume');
+    if (health.startedProbing) {
+      this.deps.logger.warn(
+        { endpointId: lane.endpointId, probeIntervalMs: settings.probeIntervalMs },
+        'notification endpoint has failed every attempt for a probe interval; its lanes wait while one probe goes each interval',
+      );
+    }
+    if (health.gaveUp > 0) this.deps.logger.warn({ endpointId: lane.endpointId, deliveries: health.gaveUp }, 'notifications given up with a failed probe: their retry window had run out');
     return outcome;
+  }
+
+  /**
+   * A 2xx from an endpoint that was failing: it is HEALTHY, and its failing streak is over. If it
+   * was being probed, every lane that waited for the probe goes now, whatever its own back-off:
+   * their heads are due at once and (up to a sweep's worth) woken here, the rest by the sweep.
+   * True when it was being probed.
+   */
+  private async endpointAnswered(tx: SqlEntityManager, endpointId: string, now: Date): Promise<boolean> {
+    const [endpoint] = await tx.execute<Array<{ probed: boolean }>>(
+      `update notification_endpoint e set state = 'healthy', failed_since = null, next_probe_at = null,
+         updated_at = case when e.state = 'failing' then ? else e.updated_at end
+       from (select next_probe_at from notification_endpoint where id = ?) before
+       where e.id = ? and (e.state = 'failing' or e.failed_since is not null or e.next_probe_at is not null)
+       returning before.next_probe_at is not null as probed`,
+      [new Date(), endpointId, endpointId],
+    );
+    if (!endpoint?.probed) return false;
+    await tx.execute("update notification_delivery set next_attempt_at = ?, updated_at = ? where endpoint_id = ? and state = 'pending' and next_attempt_at > ?", [now, new Date(), endpointId, now]);
+    const lanes = await tx.execute<Array<{ subject_type: string; subject_id: string }>>(
+      "select distinct subject_type, subject_id from notification_delivery where endpoint_id = ? and state = 'pending' limit ?",
+      [endpointId, SWEEP_LANES],
+    );
+    await this.wakeLanes(tx, lanes.map((row) => ({ endpointId, subjectType: row.subject_type, subjectId: row.subject_id })));
+    return true;
+  }
+
+  /**
+   * A failed attempt: the endpoint's failing streak starts, or goes on. Once it has failed every
+   * attempt for a probe interval it is probed: its lanes wait, and one probe goes every
+   * NOTIFICATION_PROBE_INTERVAL_MS (the first scheduled here). While it is probed, a failure gives
+   * up every delivery of it whose retry window has run out (the receiver still refuses), so the
+   * window holds however many lanes wait for their turn to be probed.
+   */
+  private async endpointFailed(tx: SqlEntityManager, endpointId: string, now: Date): Promise<EndpointHealth> {
+    const settings = this.deps.settings();
+    const [endpoint] = await tx.execute<Array<{ probing: boolean; started: boolean }>>(
+      `update notification_endpoint e set failed_since = coalesce(e.failed_since, ?),
+         next_probe_at = case when e.next_probe_at is null and e.failed_since <= ? then ? else e.next_probe_at end
+       from (select next_probe_at from notification_endpoint where id = ?) before
+       where e.id = ?
+       returning e.next_probe_at is not null as probing, before.next_probe_at is null and e.next_probe_at is not null as started`,
+      [now, new Date(now.getTime() - settings.probeIntervalMs), new Date(now.getTime() + settings.probeIntervalMs), endpointId, endpointId],
+    );
+    if (!endpoint?.probing) return { probing: false, startedProbing: false, gaveUp: 0, resumedLanes: false };
+    if (endpoint.started) await this.deps.jobs.enqueue(tx, NOTIFICATIONS_PROBE, { endpointId }, { runAt: new Date(Date.now() + settings.probeIntervalMs) });
+    const gaveUp = await tx.execute<Array<{ id: string }>>(
+      `update notification_delivery set state = 'failed', next_attempt_at = ?, updated_at = ?
+       where endpoint_id = ? and state = 'pending' and first_failed_at <= ? and (claim_expires_at is null or claim_expires_at <= now())
+       returning id`,
+      [now, new Date(), endpointId, new Date(now.getTime() - settings.retryForMs)],
+    );
+    return { probing: true, startedProbing: endpoint.started, gaveUp: gaveUp.length, resumedLanes: false };
+  }
+
+  /**
+   * One probe of an endpoint whose receiver fails every attempt, at most one per
+   * NOTIFICATION_PROBE_INTERVAL_MS on the gateway's clock whichever instance runs it: the run that
+   * takes the turn schedules the next one, then sends the head of the endpoint's lanes that has
+   * waited longest for its next try (a real delivery, signed as any other, so a receiver that is
+   * back applies it). Its success wakes every lane (`endpointAnswered`); its failure is that
+   * delivery's attempt, with its back-off and retry window. With nothing pending, probing stops
+   * until a lane fails again.
+   */
+  async probe(em: SqlEntityManager, endpointId: string): Promise<void> {
+    const settings = this.deps.settings();
+    const now = this.deps.clock.now();
+    const turn = await em.transactional(async (tx) => {
+      const taken = await tx.execute<Array<{ id: string }>>(
+        'update notification_endpoint set next_probe_at = ? where id = ? and enabled and next_probe_at <= ? returning id',
+        [new Date(now.getTime() + settings.probeIntervalMs), endpointId, now],
+      );
+      if (taken.length === 0) return false;
+      await this.deps.jobs.enqueue(tx, NOTIFICATIONS_PROBE, { endpointId }, { runAt: new Date(Date.now() + settings.probeIntervalMs) });
+      return true;
+    });
+    if (!turn) return;
+    const claimed = await this.claimProbe(em, endpointId);
+    if (claimed === 'none') {
+      await em.execute('update notification_endpoint set next_probe_at = null where id = ?', [endpointId]);
+      return;
+    }
+    if (claimed === 'busy') return;
+    await this.send(em, { endpointId, subjectType: claimed.subject_type, subjectId: claimed.subject_id }, claimed, true);
+  }
+
+  /**
+   * Claims the probe's delivery: of the heads of the endpoint's lanes that no live claim holds, the
+   * one due earliest. `none`: nothing pending; `busy`: every head is being sent already.
+   */
+  private async claimProbe(em: SqlEntityManager, endpointId: string): Promise<ClaimedProbe | 'none' | 'busy'> {
+    const [claimed] = await em.execute<ClaimedProbe[]>(
+      `update notification_delivery d set claimed_by = ?, claim_expires_at = now() + make_interval(secs => ?), updated_at = ?
+       where d.id = (
+         select id from (
+           select distinct on (subject_type, subject_id) id, position, next_attempt_at, claim_expires_at
+           from notification_delivery where endpoint_id = ? and state = 'pending'
+           order by subject_type, subject_id, position
+         ) heads
+         where claim_expires_at is null or claim_expires_at <= now()
+         order by next_attempt_at, position limit 1
+       ) and d.state = 'pending' and (d.claim_expires_at is null or d.claim_expires_at <= now())
+       returning d.id, d.event_id, d.attempts, d.first_failed_at, d.subject_type, d.subject_id`,
+      [this.instance, claimLeaseMs(this.deps.settings()) / 1000, new Date(), endpointId],
+    );
+    if (claimed) return claimed;
+    const [pending] = await em.execute<Array<{ pending: boolean }>>("select exists (select from notification_delivery where endpoint_id = ? and state = 'pending') as pending", [endpointId]);
+    return pending?.pending ? 'busy' : 'none';
   }
 
   /** The endpoint is failing: once (until a delivery makes it healthy again), as an admin-only event of the log (which admin endpoints are sent too). */
@@ -466,26 +618,34 @@ export class Notifier {
   /**
    * The safety net, every NOTIFICATION_SWEEP_INTERVAL_MS: wakes every lane whose head is due on
    * the gateway's clock and held by no live claim (a lost wake-up, a crashed instance's claim, a
-   * clock moved forward), and a fan-out when an endpoint is behind the log.
+   * clock moved forward), of an enabled endpoint not being probed; a probe of each endpoint whose
+   * probe is due; and a fan-out when an endpoint is behind the log. A disabled endpoint's lanes
+   * (a revoked client's among them) are never woken.
    */
   async sweep(em: SqlEntityManager): Promise<void> {
+    const now = this.deps.clock.now();
     const due = await em.execute<Array<{ endpoint_id: string; subject_type: string; subject_id: string }>>(
       `select endpoint_id, subject_type, subject_id from (
          select distinct on (d.endpoint_id, d.subject_type, d.subject_id) d.endpoint_id, d.subject_type, d.subject_id, d.next_attempt_at, d.claim_expires_at
-         from notification_delivery d join notification_endpoint e on e.id = d.endpoint_id and e.enabled
+         from notification_delivery d join notification_endpoint e on e.id = d.endpoint_id and e.enabled and e.next_probe_at is null
          where d.state = 'pending'
          order by d.endpoint_id, d.subject_type, d.subject_id, d.position
        ) heads
        where next_attempt_at <= ? and (claim_expires_at is null or claim_expires_at <= now())
        limit ?`,
-      [this.deps.clock.now(), SWEEP_LANES],
+      [now, SWEEP_LANES],
     );
-    const [behind] = await em.execute<Array<{ behind: boolean }>>(
-      `select ${ENDPOINT_BEHIND_SQL} as behind`,
+    const [behind] = await em.execute<Array<{ behind: boolean; probes: boolean }>>(
+      `select ${ENDPOINT_BEHIND_SQL} as behind, ${PROBE_DUE_SQL} as probes`,
+      [now],
     );
-    if (due.length === 0 && !behind?.behind) return;
+    const probes = behind?.probes
+      ? await em.execute<Array<{ id: string }>>(`select id from notification_endpoint e where ${PROBE_DUE_WHERE} order by next_probe_at limit ?`, [now, SWEEP_LANES])
+      : [];
+    if (due.length === 0 && !behind?.behind && probes.length === 0) return;
     await em.transactional(async (tx) => {
       await this.wakeLanes(tx, due.map((row) => ({ endpointId: row.endpoint_id, subjectType: row.subject_type, subjectId: row.subject_id })));
+      await this.deps.jobs.enqueueMany(tx, NOTIFICATIONS_PROBE, probes.map((row) => ({ payload: { endpointId: row.id }, dedupeKey: row.id })));
       if (behind?.behind) await this.deps.jobs.enqueue(tx, NOTIFICATIONS_FANOUT, {}, { dedupeKey: FANOUT_KEY });
     });
   }
@@ -512,6 +672,12 @@ export class Notifier {
       );
       if (!row) return { delivery: null, errors: [{ field: ['deliveryId'], code: 'NOT_FOUND', message: 'No notification delivery has this id.' }] };
       await this.wakeLanes(tx, [{ endpointId: row.endpoint_id, subjectType: row.subject_type, subjectId: row.subject_id }]);
+      // An endpoint being probed is probed at once: its lanes, this one's too, wait for a probe.
+      const probed = await tx.execute<Array<{ id: string }>>(
+        'update notification_endpoint set next_probe_at = least(next_probe_at, ?) where id = ? and next_probe_at is not null returning id',
+        [this.deps.clock.now(), row.endpoint_id],
+      );
+      if (probed.length > 0) await this.deps.jobs.enqueue(tx, NOTIFICATIONS_PROBE, { endpointId: row.endpoint_id }, { dedupeKey: row.endpoint_id });
       return { delivery: (await this.findDelivery(tx, deliveryId))!, errors: [] };
     });
   }
@@ -651,5 +817,6 @@ function excerpt(body: string): string {
 export function registerNotificationJobs(jobs: JobQueue, notifier: Notifier, options: { sweepIntervalMs: number }): void {
   jobs.register(NOTIFICATIONS_FANOUT, (em) => notifier.fanout(em));
   jobs.register(NOTIFICATIONS_DELIVER, (em, lane) => notifier.deliverLane(em, lane));
+  jobs.register(NOTIFICATIONS_PROBE, (em, { endpointId }) => notifier.probe(em, endpointId));
   jobs.recurring(NOTIFICATIONS_SWEEP, { everyMs: options.sweepIntervalMs, payload: {} }, (em) => notifier.sweep(em));
 }
