@@ -16,7 +16,7 @@ import { entities } from '../../src/entities.js';
 import { MARK_SQL } from '../../src/kernel/events/event-log.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { WRITER_RUNNING_SQL } from '../../src/modules/notifications/notifier.js';
-import { databaseForFile } from '../support/database.js';
+import { databaseForFile, dropDatabase } from '../support/database.js';
 import { appendRaw } from '../events/late-commit.js';
 
 const otherRole = process.env.TEST_OTHER_ROLE;
@@ -211,7 +211,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the gateway on a plain PostgreSQL ro
         await held.end('rollback');
       } finally {
         await writer.end();
-        await owner.query(`drop database if exists ${name} with (force)`);
+        await dropDatabase(owner, name);
         await owner.end();
       }
     });
@@ -299,7 +299,7 @@ describe.skipIf(!process.env.DATABASE_URL)('the gateway on a plain PostgreSQL ro
           await inside.end();
         }
       } finally {
-        await owner.query(`drop database if exists ${name} with (force)`);
+        await dropDatabase(owner, name);
         await owner.end();
       }
     });

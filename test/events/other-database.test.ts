@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositUpdatedSubscription } from '../deposits/operations.js';
 import { collect, eventsAfter, subscribed } from '../deposits/support.js';
-import type { TestDatabase } from '../support/database.js';
+import { dropDatabase, type TestDatabase } from '../support/database.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { wsClient } from '../support/ws.js';
 import { lateCommitIsNeverSkipped } from './late-commit.js';
@@ -51,7 +51,7 @@ async function holdWriteInAnotherDatabase(): Promise<HeldTransaction> {
     async release() {
       await session.query('rollback').catch(() => undefined);
       await session.end();
-      await admin.query(`drop database if exists ${name} with (force)`);
+      await dropDatabase(admin, name);
       await admin.end();
     },
   };

@@ -45,13 +45,31 @@ export async function createTestDatabase(kind?: 'postgresql' | 'pglite', options
       const admin = new pg.Client({ connectionString: baseUrl });
       await admin.connect();
       try {
-        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropDatabase(admin, name);
       } finally {
         await admin.end();
       }
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Drops a database and ends its sessions. A plain role (CI's, README "The database role") may end
+ * its own sessions only: an autovacuum worker that happens to be in the database belongs to no
+ * role, and PostgreSQL refuses the FORCE while it runs (insufficient_privilege). The worker is
+ * done within moments, so the drop is tried again for up to ten seconds.
+ */
+export async function dropDatabase(admin: pg.Client, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '42501' || attempt >= 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }
 
 /**
