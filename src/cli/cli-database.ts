@@ -1,6 +1,8 @@
-// What every command-line tool of the gateway does before its command: read the configuration and
-// open the database as the gateway does, saying in one line, with a conventional exit code, why not.
+// What every command-line tool of the gateway does before its command: read its command line, the
+// configuration and the database as the gateway does, saying in one line, with a conventional exit
+// code, why not.
 
+import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import type { GatewayConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import type { Logger } from '../lib/logger.js';
@@ -9,6 +11,34 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   out: (text: string) => void;
   err: (text: string) => void;
+}
+
+/** The values of a command line whose options are `O` (node:util's parseArgs, positionals allowed). */
+export type CommandValues<O extends ParseArgsOptionsConfig> = ReturnType<typeof parseArgs<{ args: string[]; allowPositionals: true; options: O }>>['values'];
+
+export type ParsedCommand<O extends ParseArgsOptionsConfig> = { ok: true; command: string; rest: string[]; values: CommandValues<O> } | { ok: false; exitCode: number };
+
+/**
+ * The command (the first positional), the positionals after it and the option values; or the exit
+ * code once the usage has been printed: 0 for `--help`/`-h` (on stdout), 64 (EX_USAGE, on stderr
+ * with the reason) for an option parseArgs refuses, and 64 with the usage on stdout for no command.
+ */
+export function parseCommand<const O extends ParseArgsOptionsConfig>(argv: string[], options: O, usage: string, io: CliIo): ParsedCommand<O> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...options, help: { type: 'boolean', short: 'h', default: false } } });
+  } catch (error) {
+    io.err(`${(error as Error).message}\n\n${usage}`);
+    return { ok: false, exitCode: 64 }; // EX_USAGE
+  }
+  const [command, ...rest] = parsed.positionals;
+  // The options are the caller's with `help` added, which the generic result type cannot show.
+  const help = (parsed.values as { help?: boolean }).help === true;
+  if (help || !command) {
+    io.out(usage);
+    return { ok: false, exitCode: help ? 0 : 64 };
+  }
+  return { ok: true, command, rest, values: parsed.values };
 }
 
 export type CliDatabase = { ok: true; config: GatewayConfig; db: Database; logger: Logger } | { ok: false; exitCode: number };

@@ -8,9 +8,8 @@
 //   client revoke-key <key-id>
 
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { openCliDatabase, type CliIo } from './cli-database.js';
+import { openCliDatabase, parseCommand, type CliIo } from './cli-database.js';
 import type { ApiKey } from '../modules/clients/api-key.entity.js';
 
 export type { CliIo };
@@ -29,30 +28,20 @@ one, deploying it, then revoking the old one. --expires-at is an ISO 8601 time w
 
 /** Runs the CLI and returns its exit code. */
 export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        name: { type: 'string' },
-        role: { type: 'string', multiple: true },
-        account: { type: 'string', multiple: true },
-        'expires-at': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    io.err(`${(error as Error).message}\n\n${USAGE}`);
-    return 64; // EX_USAGE
-  }
-  const [command, ...rest] = parsed.positionals;
-  const { values } = parsed;
-  if (values.help || !command) {
-    io.out(USAGE);
-    return values.help ? 0 : 64;
-  }
+  const parsed = parseCommand(
+    argv,
+    {
+      name: { type: 'string' },
+      role: { type: 'string', multiple: true },
+      account: { type: 'string', multiple: true },
+      'expires-at': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    USAGE,
+    io,
+  );
+  if (!parsed.ok) return parsed.exitCode;
+  const { command, rest, values } = parsed;
 
   const opened = await openCliDatabase(io);
   if (!opened.ok) return opened.exitCode;

@@ -5,9 +5,8 @@
 //   secrets reseal [--batch-size 100] [--json] every value under the first configured key
 
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
-import { openCliDatabase, type CliIo } from './cli-database.js';
+import { openCliDatabase, parseCommand, type CliIo } from './cli-database.js';
 
 const USAGE = `Usage:
   npm run secrets -- new-key [--id <keyId>]
@@ -23,30 +22,11 @@ const MAX_BATCH_SIZE = 10_000;
 
 /** Runs the CLI and returns its exit code. */
 export async function runSecretsCli(argv: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        id: { type: 'string' },
-        'batch-size': { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    io.err(`${(error as Error).message}\n\n${USAGE}`);
-    return 64; // EX_USAGE
-  }
-  const [command, ...rest] = parsed.positionals;
-  const { values } = parsed;
-  if (values.help || !command) {
-    io.out(USAGE);
-    return values.help ? 0 : 64;
-  }
+  const parsed = parseCommand(argv, { id: { type: 'string' }, 'batch-size': { type: 'string' }, json: { type: 'boolean', default: false } }, USAGE, io);
+  if (!parsed.ok) return parsed.exitCode;
+  const { command, rest, values } = parsed;
   if (rest.length > 0 || !['new-key', 'status', 'reseal'].includes(command)) {
-    io.err(`Unknown command "${parsed.positionals.join(' ')}"\n\n${USAGE}`);
+    io.err(`Unknown command "${[command, ...rest].join(' ')}"\n\n${USAGE}`);
     return 64;
   }
 

@@ -122,7 +122,7 @@ describe('the operations a socket holds', () => {
           deposits.push(created.data!.createDeposit.deposit!.id);
           return ids.filter((id) => !raw.messages.some((message) => message.id === id && message.type === 'next')).length;
         },
-        { timeout: 30_000, interval: 200 },
+        { interval: 200 },
       )
       .toBe(0);
     const last = deposits.at(-1);

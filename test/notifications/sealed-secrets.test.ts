@@ -157,7 +157,7 @@ describe('signing secrets at rest', () => {
     const depositId = await cardDeposit(b, b.keys.webCashier);
     // Then nothing is sent: each attempt is recorded as SECRET_UNAVAILABLE, and both endpoints are FAILING
     for (const endpoint of [one, two]) {
-      await expect.poll(async () => (await deliveries(b, endpoint.id)).find((delivery) => delivery.subjectId === depositId)?.attempts[0]?.errorCode, { timeout: 30_000 }).toBe('SECRET_UNAVAILABLE');
+      await expect.poll(async () => (await deliveries(b, endpoint.id)).find((delivery) => delivery.subjectId === depositId)?.attempts[0]?.errorCode).toBe('SECRET_UNAVAILABLE');
       // (retried on the back-off meanwhile, each time the same)
       const [delivery] = (await deliveries(b, endpoint.id)).filter((item) => item.subjectId === depositId);
       expect(delivery!.state).toBe('PENDING');

@@ -244,7 +244,7 @@ async function made(): Promise<void> {
     for (const who of ['admin', ...subject.readers] as Who[]) {
       await streams[who][kind]!.until((message) => message.id === subject.id && message.status === subject.status);
       await expect
-        .poll(() => receivers[who].delivered.some((received) => received.data.id === subject.id && received.data.status === subject.status), { timeout: 15_000 })
+        .poll(() => receivers[who].delivered.some((received) => received.data.id === subject.id && received.data.status === subject.status))
         .toBe(true);
     }
   }
