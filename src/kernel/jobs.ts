@@ -63,10 +63,22 @@ export interface EnqueueOptions {
   runAt?: Date;
   /** While a job of this kind and key waits, enqueuing another is a no-op (e.g. one pending detail fetch per deposit). */
   dedupeKey?: string;
+  /**
+   * With a dedupe key: a job already waiting under it is moved up to this one's `runAt` when that
+   * is sooner, instead of being left as it is (a wake-up that must not wait out a later retry).
+   */
+  sooner?: boolean;
   /** An SQL condition the job is enqueued under, read by the insert itself (e.g. that work waits for it). */
   onlyIf?: { sql: string; params: unknown[] };
   /** Default: the queue's `maxAttempts`. */
   maxAttempts?: number;
+}
+
+/** What an insert does when a job of its kind and dedupe key already waits: nothing, or move it up (`sooner`). */
+function onConflict(options: Pick<EnqueueOptions, 'sooner'>): string {
+  return options.sooner
+    ? "on conflict (kind, dedupe_key) where status = 'pending' do update set run_at = excluded.run_at, updated_at = excluded.updated_at where excluded.run_at < job.run_at"
+    : "on conflict (kind, dedupe_key) where status = 'pending' do nothing";
 }
 
 export interface JobQueueSettings {
@@ -294,7 +306,7 @@ export class JobQueue {
     await tx.execute(
       `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
        values ${rows.join(', ')}
-       on conflict (kind, dedupe_key) where status = 'pending' do nothing`,
+       ${onConflict(options)}`,
       params,
     );
   }
@@ -329,7 +341,7 @@ export class JobQueue {
     return {
       sql: `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
        ${options.onlyIf ? 'select ' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?${options.onlyIf ? ` where ${options.onlyIf.sql}` : ')'}
-       on conflict (kind, dedupe_key) where status = 'pending' do nothing`,
+       ${onConflict(options)}`,
       params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now, ...(options.onlyIf?.params ?? [])],
     };
   }

@@ -105,6 +105,29 @@ describe('the job queue', () => {
     ]);
   });
 
+  it('moves a waiting job up when one of its key is asked for sooner, never later, and leaves it alone otherwise', async () => {
+    const jobs = queue(async () => undefined);
+    const runAt = async () => Number((await file.db.fork().execute<Array<{ at: string }>>("select (extract(epoch from run_at) * 1000)::bigint::text as at from job where kind = 'test.record' and dedupe_key = 'key-sooner' and status = 'pending'"))[0]!.at);
+    const inAnHour = new Date(Date.now() + 3_600_000);
+    const enqueueAt = (at: Date | undefined, sooner: boolean) =>
+      file.db.fork().transactional((tx) => jobs.enqueue(tx, 'test.record', { name: 'sooner' }, { dedupeKey: 'key-sooner', ...(at ? { runAt: at } : {}), ...(sooner ? { sooner } : {}) }));
+
+    await enqueueAt(inAnHour, false);
+    expect(await runAt()).toBe(inAnHour.getTime());
+    // Without `sooner`, an equal job asked for now is covered by the one waiting: nothing moves.
+    await enqueueAt(undefined, false);
+    expect(await runAt()).toBe(inAnHour.getTime());
+    // Asked for later, even with `sooner`: nothing moves.
+    await enqueueAt(new Date(inAnHour.getTime() + 60_000), true);
+    expect(await runAt()).toBe(inAnHour.getTime());
+    // Asked for now with `sooner`: the waiting job is due now, and is still the only one.
+    await enqueueAt(undefined, true);
+    expect(await runAt()).toBeLessThanOrEqual(Date.now());
+    expect(await rows('sooner')).toEqual([{ status: 'pending', attempts: 0 }]);
+    await jobs.runDue();
+    expect(await rows('sooner')).toEqual([{ status: 'succeeded', attempts: 1 }]);
+  });
+
   it('takes a job again once the lease of the worker running it has run out, and the late worker cannot complete it', async () => {
     // given: worker A claims the job and hangs (as a dead process would, its lease is all that is left)
     const hung = gate();

@@ -40,8 +40,8 @@ async function database(): Promise<TestDatabase> {
 }
 
 /** A gateway on `db` with these keys (none: the data directory's key file); closed after the file if the test does not close it. */
-async function gateway(db: TestDatabase, secretsKey?: string): Promise<TestGateway> {
-  const started = await startTestGateway({ database: db, env: { ...FAST_NOTIFICATIONS, RECONCILER_ENABLED: 'false', ...(secretsKey ? { GATEWAY_SECRETS_KEY: secretsKey } : {}) } });
+async function gateway(db: TestDatabase, secretsKey?: string, env: Record<string, string> = {}): Promise<TestGateway> {
+  const started = await startTestGateway({ database: db, env: { ...FAST_NOTIFICATIONS, RECONCILER_ENABLED: 'false', ...(secretsKey ? { GATEWAY_SECRETS_KEY: secretsKey } : {}), ...env } });
   opened.push(started);
   return started;
 }
@@ -152,13 +152,15 @@ describe('signing secrets at rest', () => {
 
     // When the gateway starts again on that database (a restored dump, say) with another key
     const other = newKey('other');
-    const b = await gateway(db, other);
+    // Retries ten minutes apart: a redelivery below goes at once, not when the lane's retry is due.
+    const slowRetries = { NOTIFICATION_BACKOFF_BASE_MS: '600000' };
+    const b = await gateway(db, other, slowRetries);
     expect(b.logs.some((line) => line.includes('sealed under keys this gateway is not given') && line.includes('"keyIds":["a"]'))).toBe(true);
     const depositId = await cardDeposit(b, b.keys.webCashier);
     // Then nothing is sent: each attempt is recorded as SECRET_UNAVAILABLE, and both endpoints are FAILING
     for (const endpoint of [one, two]) {
       await expect.poll(async () => (await deliveries(b, endpoint.id)).find((delivery) => delivery.subjectId === depositId)?.attempts[0]?.errorCode).toBe('SECRET_UNAVAILABLE');
-      // (retried on the back-off meanwhile, each time the same)
+      // (retried on the back-off, each time the same)
       const [delivery] = (await deliveries(b, endpoint.id)).filter((item) => item.subjectId === depositId);
       expect(delivery!.state).toBe('PENDING');
       for (const attempt of delivery!.attempts) {
@@ -181,7 +183,7 @@ describe('signing secrets at rest', () => {
     await b.close();
 
     // The key given back (after the one that sealed since): the first endpoint's delivery goes out, signed with its own secret
-    const c = await gateway(db, `${other},${original}`);
+    const c = await gateway(db, `${other},${original}`, slowRetries);
     const waiting = (await deliveries(c, one.id)).find((item) => item.subjectId === depositId)!;
     expect((await execute(c.gateway.graphqlUrl, RedeliverMutation, { deliveryId: waiting.id }, { key: c.keys.admin })).data!.redeliverNotification.userErrors).toEqual([]);
     await expect.poll(() => typesOf(kept, depositId)).toEqual(['deposit.created']);

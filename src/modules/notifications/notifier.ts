@@ -308,9 +308,12 @@ export class Notifier {
     );
   }
 
-  /** One deliver job per lane (a lane's job already waiting covers it). */
+  /**
+   * One deliver job per lane, at `runAt` (default now). A lane's job already waiting covers it, moved
+   * up if it waits for later (a retry's back-off): a redelivery or an endpoint back goes now.
+   */
   private async wakeLanes(tx: SqlEntityManager, lanes: readonly Lane[], runAt?: Date): Promise<void> {
-    await this.deps.jobs.enqueueMany(tx, NOTIFICATIONS_DELIVER, lanes.map((lane) => ({ payload: lane, dedupeKey: laneKey(lane) })), runAt ? { runAt } : {});
+    await this.deps.jobs.enqueueMany(tx, NOTIFICATIONS_DELIVER, lanes.map((lane) => ({ payload: lane, dedupeKey: laneKey(lane) })), { sooner: true, ...(runAt ? { runAt } : {}) });
   }
 
   /**
@@ -677,7 +680,7 @@ export class Notifier {
         'update notification_endpoint set next_probe_at = least(next_probe_at, ?) where id = ? and next_probe_at is not null returning id',
         [this.deps.clock.now(), row.endpoint_id],
       );
-      if (probed.length > 0) await this.deps.jobs.enqueue(tx, NOTIFICATIONS_PROBE, { endpointId: row.endpoint_id }, { dedupeKey: row.endpoint_id });
+      if (probed.length > 0) await this.deps.jobs.enqueue(tx, NOTIFICATIONS_PROBE, { endpointId: row.endpoint_id }, { dedupeKey: row.endpoint_id, sooner: true });
       return { delivery: (await this.findDelivery(tx, deliveryId))!, errors: [] };
     });
   }
