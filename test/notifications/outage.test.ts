@@ -16,8 +16,13 @@ const DAY = 24 * HOUR;
 /** NOTIFICATION_PROBE_INTERVAL_MS and NOTIFICATION_BACKOFF_MAX_MS: their defaults. */
 const PROBE_INTERVAL = MINUTE;
 const BACKOFF_CAP = HOUR;
-/** A lane's retry number 11 waits the cap: 5 s · 2^10 is more than an hour. */
-const ATTEMPTS_AT_CAP = 11;
+/**
+ * NOTIFICATION_BACKOFF_BASE_MS: five minutes rather than the default 5 s, so a lane's back-off
+ * reaches the cap in five failures rather than eleven (each one a probe interval of the test).
+ */
+const BACKOFF_BASE = 5 * MINUTE;
+/** A lane's retry number 5 waits the cap: 5 min · 2^4 is more than an hour. */
+const ATTEMPTS_AT_CAP = 5;
 
 const EventsQuery = graphql(`
   query OutageEvents {
@@ -27,7 +32,12 @@ const EventsQuery = graphql(`
 
 // The default time-out: a busy machine's slow answer must not count as one more failure of a lane
 // whose back-off is at its cap once the receiver is back.
-const notifications = useNotificationGateway({ NOTIFICATION_PROBE_INTERVAL_MS: String(PROBE_INTERVAL), NOTIFICATION_BACKOFF_MAX_MS: String(BACKOFF_CAP), NOTIFICATION_TIMEOUT_MS: '10000' });
+const notifications = useNotificationGateway({
+  NOTIFICATION_PROBE_INTERVAL_MS: String(PROBE_INTERVAL),
+  NOTIFICATION_BACKOFF_BASE_MS: String(BACKOFF_BASE),
+  NOTIFICATION_BACKOFF_MAX_MS: String(BACKOFF_CAP),
+  NOTIFICATION_TIMEOUT_MS: '10000',
+});
 const { clock, receiver } = notifications;
 let t: TestGateway;
 beforeAll(() => {
@@ -51,10 +61,13 @@ async function attemptsMade(endpointId: string): Promise<number> {
   return (await deliveries(t, endpointId)).reduce((sum, delivery) => sum + delivery.attemptCount, 0);
 }
 
-/** The receiver has failed every lane once, then, a probe interval later, the endpoint is probed. */
+/**
+ * The receiver has failed every lane once; then their first retries (each due within the back-off
+ * base, more than a probe interval on) fail too, and the endpoint is probed.
+ */
 async function untilProbed(hooks: Receiver, endpointId: string, lanes: number): Promise<void> {
   await expect.poll(async () => (await heads(endpointId)).filter((head) => head.attemptCount > 0).length).toBe(lanes);
-  clock.advance(PROBE_INTERVAL + 1_000);
+  clock.advance(BACKOFF_BASE + 1_000);
   await expect.poll(async () => (await endpointState(endpointId)).nextProbeAt).not.toBeNull();
   // Lanes whose retry was already on its way when the probing began have been sent it.
   await jobsSettled(t);
