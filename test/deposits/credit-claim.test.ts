@@ -27,6 +27,16 @@ async function succeededDeposit(gateway: TestGateway = t) {
   return deposit;
 }
 
+/**
+ * The deposit's events in the web cashier's events(first:) page. The log lists an event once it is
+ * final (no earlier position can still commit), so a test waits for one as a reader would: polling.
+ */
+async function eventsOf(depositId: string) {
+  const page = await execute(t.gateway.graphqlUrl, CreditEventsQuery, { first: 100 }, { key: t.keys.webCashier });
+  expect(page.errors).toBeUndefined();
+  return page.data!.events.edges.map((edge) => edge.node).filter((node) => node.subjectId === depositId);
+}
+
 const claim = (depositId: string, key = t.keys.webCashier, gateway: TestGateway = t) =>
   execute(gateway.gateway.graphqlUrl, ClaimDepositCreditMutation, { input: { depositId } }, { key });
 
@@ -93,9 +103,8 @@ describe('claimDepositCredit', () => {
     const chargeback = { id: `evt_cb_${deposit.id}`, event: 'chargeback.opened', livemode: false, created_at: new Date().toISOString(), data: { reference: deposit.providerReference, merchant_reference: deposit.id, amount: deposit.amount, currency: deposit.currency } };
     expect((await sendWebhook(t, chargeback)).body).toMatchObject({ outcome: 'applied' });
 
-    const page = await execute(t.gateway.graphqlUrl, CreditEventsQuery, { first: 100 }, { key: t.keys.webCashier });
-    const mine = page.data!.events.edges.map((edge) => edge.node).filter((node) => node.subjectId === deposit.id);
-    expect(mine.map((node) => node.type).slice(-2)).toEqual(['deposit.credit_claimed', 'deposit.disputed']);
+    let mine = await eventsOf(deposit.id);
+    await expect.poll(async () => (mine = await eventsOf(deposit.id)).map((node) => node.type).slice(-2)).toEqual(['deposit.credit_claimed', 'deposit.disputed']);
     const [claimed, disputed] = mine.slice(-2);
     expect(claimed).toMatchObject({ fromStatus: 'SUCCEEDED', toStatus: 'SUCCEEDED', deposit: { creditClaimedAt: expect.any(String), disputed: false } });
     expect(disputed!.deposit).toMatchObject({ disputed: true, creditClaimedAt: claimed!.deposit!.creditClaimedAt });
@@ -148,8 +157,8 @@ describe('a claim key', () => {
       expect(other.data!.claimDepositCredit).toMatchObject({ claim: { firstClaim: false, claimedAt: retried.claim!.claimedAt }, userErrors: [] });
     }
     // One claim, one event.
-    const page = await execute(t.gateway.graphqlUrl, CreditEventsQuery, { first: 100 }, { key: t.keys.webCashier });
-    expect(page.data!.events.edges.filter((edge) => edge.node.subjectId === deposit.id && edge.node.type === 'deposit.credit_claimed')).toHaveLength(1);
+    await expect.poll(async () => (await eventsOf(deposit.id)).filter((node) => node.type === 'deposit.credit_claimed').length).toBeGreaterThan(0);
+    expect((await eventsOf(deposit.id)).filter((node) => node.type === 'deposit.credit_claimed')).toHaveLength(1);
   });
 
   it('follows the rules of idempotency keys: a malformed one is refused on its field, and nothing is claimed', async () => {
@@ -180,8 +189,9 @@ describe.runIf(process.env.DATABASE_URL)('raced from two gateway instances', () 
       const winner = claims.findIndex((one) => one.firstClaim);
       expect((await claimWithKey(deposit.id, `race-${winner}`, t.keys.webCashier, second)).data!.claimDepositCredit.claim).toEqual(claims[winner]);
       expect((await claimWithKey(deposit.id, `race-${(winner + 1) % 20}`)).data!.claimDepositCredit.claim).toMatchObject({ firstClaim: false });
-      const page = await execute(t.gateway.graphqlUrl, CreditEventsQuery, { first: 100 }, { key: t.keys.webCashier });
-      expect(page.data!.events.edges.filter((edge) => edge.node.subjectId === deposit.id && edge.node.type === 'deposit.credit_claimed')).toHaveLength(1);
+      const claimedEvents = async () => (await eventsOf(deposit.id)).filter((node) => node.type === 'deposit.credit_claimed').length;
+      await expect.poll(claimedEvents).toBeGreaterThan(0);
+      expect(await claimedEvents()).toBe(1);
     } finally {
       await second.close();
     }
