@@ -1,6 +1,7 @@
 // Each test file gets a database of its own: a fresh PostgreSQL database when DATABASE_URL is set
 // (as in CI), else a PGlite directory of its own, so files run in parallel without sharing state.
-// A PGlite directory starts as a copy of the run's migrated template (test/global-setup.ts).
+// Either starts as a copy of the run's migrated template (test/global-setup.ts): a PGlite directory
+// copied, a PostgreSQL database created with the template database as its TEMPLATE.
 
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { entities } from '../../src/entities.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { postgresTemplateName } from '../global-setup.js';
 
 export interface TestDatabase {
   /** Environment for loadConfig: DATABASE_URL (PostgreSQL) and DATA_DIR. */
@@ -21,8 +23,8 @@ export interface TestDatabase {
 
 export interface CreateTestDatabaseOptions {
   /**
-   * PGlite: an empty directory, as a first start on a laptop finds, instead of a copy of the
-   * migrated template (for a test of what the first start does).
+   * No database yet (PostgreSQL) or an empty directory (PGlite), as a first start finds, instead of
+   * a copy of the run's migrated template: for a test of what the first start does.
    */
   empty?: boolean;
 }
@@ -38,6 +40,8 @@ export async function createTestDatabase(kind?: 'postgresql' | 'pglite', options
   const name = `gw_test_${randomBytes(6).toString('hex')}`;
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
+  // Empty: the gateway's first start creates the database and applies every migration.
+  if (!options.empty) await createFromTemplate(baseUrl, name);
   return {
     env: { DATABASE_URL: url.toString(), DATA_DIR: dataDir },
     kind: 'postgresql',
@@ -111,6 +115,70 @@ function pgliteTemplate(): Promise<string> {
     return target;
   })();
   return template;
+}
+
+const postgresTemplates = new Map<string, Promise<string>>();
+
+/**
+ * Creates database `name` on the server of `baseUrl` as a copy of the run's migrated template
+ * there: a file copy in the server, where applying every migration to a new database took most of a
+ * test file's start. The first worker that needs the template on a server builds it aside, migrated
+ * as the gateway migrates, and renames it into place; a worker that loses that race drops its own.
+ */
+async function createFromTemplate(baseUrl: string, name: string): Promise<void> {
+  const server = new URL(baseUrl).host;
+  let template = postgresTemplates.get(server);
+  if (!template) {
+    template = buildPostgresTemplate(baseUrl);
+    postgresTemplates.set(server, template);
+  }
+  const from = await template;
+  await withAdmin(baseUrl, async (admin) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${from}`);
+        return;
+      } catch (error) {
+        // 55006: the template is in use: another session on it, for a moment (the rename of a
+        // losing build, an autovacuum worker). Nothing else connects to it.
+        if ((error as { code?: string }).code !== '55006' || attempt >= 40) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  });
+}
+
+async function buildPostgresTemplate(baseUrl: string): Promise<string> {
+  const target = postgresTemplateName(inject('runDir'));
+  const building = `${target}_${randomBytes(4).toString('hex')}`;
+  const exists = (admin: pg.Client) => admin.query('select 1 from pg_database where datname = $1', [target]).then((result) => (result.rowCount ?? 0) > 0);
+  if (await withAdmin(baseUrl, exists)) return target;
+  const url = new URL(baseUrl);
+  url.pathname = `/${building}`;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-template-'));
+  const db = await openDatabase({ databaseUrl: url.toString(), dataDir, logger: createLogger({ level: 'silent' }), entities });
+  await db.close();
+  await rm(dataDir, { recursive: true, force: true });
+  await withAdmin(baseUrl, async (admin) => {
+    try {
+      await admin.query(`ALTER DATABASE ${building} RENAME TO ${target}`);
+    } catch (error) {
+      // 42P04: another worker's template is in place.
+      if ((error as { code?: string }).code !== '42P04') throw error;
+      await dropDatabase(admin, building);
+    }
+  });
+  return target;
+}
+
+async function withAdmin<T>(baseUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    return await work(admin);
+  } finally {
+    await admin.end();
+  }
 }
 
 /**
