@@ -11,6 +11,7 @@ import type { FieldError } from '../../providers/provider.js';
 import { ApiClient, detachedClient } from './api-client.entity.js';
 import { ApiKey, isExpired } from './api-key.entity.js';
 import { KeyCache, type KeyHolder, type UsedKey } from './key-cache.js';
+import type { AuthFailureLog } from './auth-failure-log.js';
 import { FailedKeys } from './failed-keys.js';
 import { isRole, type Role } from '../../kernel/roles.js';
 
@@ -115,7 +116,11 @@ export class ApiClientService {
   readonly failedKeys = new FailedKeys(FAILED_KEYS);
   private readonly revocationHooks: RevocationHook[] = [];
 
-  constructor(private readonly knownAccounts: () => string[]) {}
+  constructor(
+    private readonly knownAccounts: () => string[],
+    /** Where refused keys are told, a bounded number of lines (none: not logged, as in the CLI). */
+    private readonly authFailures?: AuthFailureLog,
+  ) {}
 
   /** Adds work to every revocation's transaction (`RevocationHook`). */
   onRevoke(hook: RevocationHook): void {
@@ -144,6 +149,7 @@ export class ApiClientService {
   }
 
   async stop(): Promise<void> {
+    this.authFailures?.flush();
     this.keyCache = undefined;
     await this.unlisten?.();
     this.unlisten = undefined;
@@ -246,6 +252,12 @@ export class ApiClientService {
    * checked against `now` on every call, a key answered from memory included.
    */
   async authenticateKey(em: SqlEntityManager, key: string, now = new Date()): Promise<KeyAuthentication> {
+    const outcome = await this.lookUpKey(em, key, now);
+    if (!outcome.ok) this.authFailures?.note(!KEY_PATTERN.test(key) ? 'malformed' : outcome.refusal === 'EXPIRED' ? 'expired' : 'invalid');
+    return outcome;
+  }
+
+  private async lookUpKey(em: SqlEntityManager, key: string, now: Date): Promise<KeyAuthentication> {
     if (!KEY_PATTERN.test(key)) return INVALID;
     const keyHash = hashKey(key);
     const cache = this.keyCache;
