@@ -84,6 +84,11 @@ export async function startTopology(env: BenchEnvironment, database: BenchDataba
     // no bench here measures.
     RECONCILER_ENABLED: 'false',
     GRAPHIQL: 'false',
+    // The benches drive one demo client far past the per-client defaults (100 a second, 1,000
+    // subscriptions): they measure the gateway's cost, the limit check included, not its refusals.
+    CLIENT_REQUESTS_PER_SECOND: '1000000',
+    CLIENT_REQUEST_BURST: '1000000',
+    CLIENT_MAX_SUBSCRIPTIONS: '1000000',
   };
   let started = 0;
   const spawnGateway = (): Promise<GatewayChild> =>

@@ -74,6 +74,8 @@ export interface GatewayConfig {
     wsKeepAliveMs: number;
     /** Per graphql-ws socket: messages a second and at once (over them: closed with 4429), and operations held at once. */
     wsLimits: { messagesPerSecond: number; messageBurst: number; maxOperations: number };
+    /** Per client, unless an admin set its own (setApiClientLimits): requests a second and at once, subscriptions held at once. */
+    clientLimits: ClientLimits;
     /** The persisted-documents manifest (hash -> document) codegen writes for the cashier apps, read at start. */
     trustedDocumentsFile: string;
   };
@@ -240,6 +242,23 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectTimeoutMs: 5
 
 /** graphql-ws's own timings (its server's `connectionInitWaitTimeout` and keep-alive), the defaults of the `GRAPHQL_WS_*` settings. */
 export const DEFAULT_GRAPHQL_WS_TIMINGS = { connectionInitTimeoutMs: 3_000, keepAliveMs: 12_000 } as const;
+
+/** Per-client limits (README "Client limits"), held across every instance (src/modules/clients/client-limits.ts). */
+export interface ClientLimits {
+  /** Requests a second, over HTTP and graphql-ws `subscribe` messages alike, sustained. */
+  requestsPerSecond: number;
+  /** Requests a client may send at once above its rate, after a quiet spell. */
+  burst: number;
+  /** Subscriptions a client may hold open at once, over every socket and instance. */
+  maxSubscriptions: number;
+}
+
+/** Generous: a cashier serving thousands of players stays far below them (README "Client limits"). */
+export const DEFAULT_CLIENT_LIMITS: Readonly<ClientLimits> = Object.freeze({ requestsPerSecond: 100, burst: 200, maxSubscriptions: 1_000 });
+
+/** The largest value a limit may be set to (the columns are integers). */
+export const MAX_CLIENT_LIMIT = 1_000_000;
+
 /**
  * What one graphql-ws socket may ask: a client sends a few messages a second (a subscription, its
  * completion, pings), so 100 a second with bursts of 200 is far above any honest use and far below
@@ -380,6 +399,9 @@ const envSchema = z.object({
   GRAPHQL_WS_MESSAGES_PER_SECOND: positiveInt(100_000).default(DEFAULT_GRAPHQL_WS_LIMITS.messagesPerSecond),
   GRAPHQL_WS_MESSAGE_BURST: positiveInt(100_000).default(DEFAULT_GRAPHQL_WS_LIMITS.messageBurst),
   GRAPHQL_WS_MAX_SUBSCRIPTIONS: positiveInt(100_000).default(DEFAULT_GRAPHQL_WS_LIMITS.maxOperations),
+  CLIENT_REQUESTS_PER_SECOND: positiveInt(MAX_CLIENT_LIMIT).default(DEFAULT_CLIENT_LIMITS.requestsPerSecond),
+  CLIENT_REQUEST_BURST: positiveInt(MAX_CLIENT_LIMIT).default(DEFAULT_CLIENT_LIMITS.burst),
+  CLIENT_MAX_SUBSCRIPTIONS: positiveInt(MAX_CLIENT_LIMIT).default(DEFAULT_CLIENT_LIMITS.maxSubscriptions),
   TRUSTED_DOCUMENTS_FILE: z.string().min(1).default('client/generated/persisted-documents.json'),
   HTTP_BODY_LIMIT_BYTES: positiveInt(50_000_000).default(102_400),
   WEBHOOK_BODY_LIMIT_BYTES: positiveInt(10_000_000).default(65_536),
@@ -544,6 +566,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       wsConnectionInitTimeoutMs: e.GRAPHQL_WS_CONNECTION_INIT_TIMEOUT_MS,
       wsKeepAliveMs: e.GRAPHQL_WS_KEEP_ALIVE_MS,
       wsLimits: { messagesPerSecond: e.GRAPHQL_WS_MESSAGES_PER_SECOND, messageBurst: e.GRAPHQL_WS_MESSAGE_BURST, maxOperations: e.GRAPHQL_WS_MAX_SUBSCRIPTIONS },
+      clientLimits: { requestsPerSecond: e.CLIENT_REQUESTS_PER_SECOND, burst: e.CLIENT_REQUEST_BURST, maxSubscriptions: e.CLIENT_MAX_SUBSCRIPTIONS },
       trustedDocumentsFile: path.resolve(e.TRUSTED_DOCUMENTS_FILE),
     },
     metrics: { listener: metricsPort === 'shared' ? undefined : { host: e.METRICS_HOST, port: metricsPort }, token: e.METRICS_TOKEN },

@@ -1,7 +1,7 @@
 // The domain services, created once per gateway and shared by every request (they hold no
 // request state; each call receives its own EntityManager fork), and the job kinds they handle.
 
-import { DEFAULT_RETENTION, type GatewayConfig } from './config.js';
+import { DEFAULT_CLIENT_LIMITS, DEFAULT_RETENTION, type ClientLimits, type GatewayConfig } from './config.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { Retention } from './kernel/retention.js';
 import { createLogger, type Logger } from './lib/logger.js';
@@ -75,6 +75,8 @@ export interface CreateServicesOptions {
   notifications?: NotificationSettings;
   /** Seals and opens the secrets the database holds (src/db/secrets-key.ts resolves it); default: none, which seals nothing (a CLI that holds no secret). */
   secrets?: SecretSealer;
+  /** The limits of a client that has none of its own; default: `DEFAULT_CLIENT_LIMITS`. */
+  clientLimits?: ClientLimits;
 }
 
 export function createServices(options: CreateServicesOptions): Services {
@@ -142,7 +144,7 @@ export function createServices(options: CreateServicesOptions): Services {
   retention.register(depositPersonalData);
   retention.register(payoutPersonalData);
   const notificationEndpoints = new NotificationEndpoints({ clock, settings: () => notificationSettings, secrets });
-  const clients = new ApiClientService(() => accounts.codes(), new AuthFailureLog(logger.child({ component: 'authentication' })));
+  const clients = new ApiClientService(() => accounts.codes(), new AuthFailureLog(logger.child({ component: 'authentication' })), options.clientLimits ?? DEFAULT_CLIENT_LIMITS);
   // A revoked client's endpoints are disabled with it: nothing would be sent to them.
   clients.onRevoke((tx, clientId) => notificationEndpoints.disableForRevokedClient(tx, clientId));
   return {

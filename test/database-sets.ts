@@ -43,6 +43,7 @@ export const ON_ONE_DATABASE: Readonly<Record<string, string>> = {
   'test/foundation/process.test.ts': 'npm start, which runs on PGlite whatever DATABASE_URL says: the PostgreSQL step already runs it on PGlite',
   'test/hardening/fuzz.test.ts': "input checks answer before any write; what reaches storage is unstorable-text.test.ts's, run on both",
   'test/hardening/envelope.test.ts': 'malformed envelopes are refused before anything reads or writes the database',
+  'test/hardening/client-limits.test.ts': "per-client limits are held in memory above the database; their sharing between instances runs on PostgreSQL only (two instances need one server), in this file's PostgreSQL run",
   'test/hardening/ws-flood.test.ts': "per-socket limits and the memory of failed keys, above the database; the lookups they spare are the clients' plain reads",
   'test/payouts/': 'payout rules, modes and provider answers above the database; the payout flow runs on both',
   'test/performance/': 'read paths, fan-out and compiled execution of the same queries above the database; the write path runs on both',

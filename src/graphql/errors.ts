@@ -35,6 +35,21 @@ export function forbidden(detail: string, options: { httpStatus?: number } = {})
   });
 }
 
+/**
+ * A client over its request rate (src/modules/clients/client-limits.ts): HTTP 429 with Retry-After
+ * (the formatter strips `http` from the body), or an error on that graphql-ws operation.
+ */
+export function rateLimited(retryAfterSeconds: number): GraphQLError {
+  return new GraphQLError(`Too many requests: this client is over its rate (README "Client limits"); retry after ${retryAfterSeconds} s`, {
+    extensions: {
+      code: 'RATE_LIMITED',
+      retryAfterSeconds,
+      // Apollo takes an error's headers only as a Map; graphql-yoga's typings (a GraphiQL dependency) declare a record.
+      http: { status: 429, headers: new Map([['retry-after', String(retryAfterSeconds)]]) as unknown as Record<string, string> },
+    },
+  });
+}
+
 /** Error codes whose messages were written for clients and pass through unmasked. */
 const CLIENT_CODES = new Set([
   'UNAUTHENTICATED',
@@ -49,8 +64,10 @@ const CLIENT_CODES = new Set([
   'NOT_FOUND',
   'TOO_MANY_MONEY_OPERATIONS',
   'QUERY_TOO_LONG',
-  // A graphql-ws socket's `subscribe` beyond its operation limit (src/server/ws-limits.ts).
+  // A graphql-ws socket's `subscribe` beyond its operation limit (src/server/ws-limits.ts), or its client's.
   'SUBSCRIPTION_LIMIT',
+  // A client over its request rate (rateLimited above); also a provider's code (PROVIDER_ERROR_CODES).
+  'RATE_LIMITED',
   ...LIMIT_RULE_CODES,
   ...PERSISTED_DOCUMENT_CODES,
   ...ENVELOPE_CODES,

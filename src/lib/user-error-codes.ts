@@ -32,6 +32,7 @@ export const USER_ERROR_CODES = {
   METADATA_TOO_LARGE: { kind: 'input', meaning: 'A deposit\'s metadata has too many entries, or a key or value (or all of it together) is longer than the gateway keeps; the message gives the limit.' },
   REFERENCE_TOO_LONG: { kind: 'input', meaning: 'The reference sent to the provider is longer than the provider accepts; the message gives the limit.' },
   URL_NOT_HTTPS: { kind: 'input', meaning: 'A return or redirect address must use https://.' },
+  LIMIT_OUT_OF_RANGE: { kind: 'input', meaning: 'A client limit (setApiClientLimits) is not a whole number in its range; the message gives the range. Null gives the client the gateway\'s default.' },
   EXPIRY_OUT_OF_RANGE: { kind: 'input', meaning: 'An expiry is outside the window allowed: the rail\'s (hosted checkout sessions, Ecuador payment links, Thai QR codes), or the future for an API key\'s; the message gives the window.' },
   URL_INVALID: { kind: 'input', meaning: 'A notification endpoint URL is not an absolute http(s) URL.' },
   URL_SCHEME_NOT_ALLOWED: { kind: 'input', meaning: 'A notification endpoint URL must use https:// (http:// is accepted outside production, to a loopback address only).' },

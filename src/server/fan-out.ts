@@ -229,6 +229,8 @@ class Group {
  */
 export class Member implements TopicConsumer<unknown> {
   private closed = false;
+  /** The client whose subscriptions this one counts against (its limit), released when the socket lets it go. */
+  heldFor: string | undefined = undefined;
   /** Deliveries not sent yet, oldest first, while the oldest is being computed. */
   private backlog: Delivery[] | undefined;
 

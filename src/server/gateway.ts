@@ -13,12 +13,13 @@ import { outboundPolicy, type GatewayConfig, type MerchantAccountConfig } from '
 import { providerRegistry } from '../providers/index.js';
 import type { ProviderDefinition } from '../providers/registry.js';
 import { openDatabase, type Database } from '../db/database.js';
+import { ClientLimitsSync } from '../modules/clients/client-limits.js';
 import { sealAtStart } from '../db/sealed-columns.js';
 import { secretsKeyring } from '../db/secrets-key.js';
 import { entities } from '../entities.js';
 import { compiledExecution } from '../graphql/compiled-execution.js';
 import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type RequestLineFields } from '../graphql/context.js';
-import { createFormatError } from '../graphql/errors.js';
+import { createFormatError, rateLimited } from '../graphql/errors.js';
 import { armorLimits, maxMoneyFieldsRule } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema/schema.js';
 import { TrustedDocuments } from '../graphql/trusted-documents.js';
@@ -114,6 +115,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     retention: config.retention,
     notifications: { ...config.notifications, policy: outboundPolicy(config) },
     secrets: keyring,
+    clientLimits: config.graphql.clientLimits,
     ...(clock ? { clock } : {}),
   });
   const metrics = new GatewayMetrics();
@@ -162,6 +164,11 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   await services.idempotency.start((channel, handler) => db.listen(channel, handler), db.instance);
   // Known keys are authenticated from memory; a revocation (of a client or of one key) committed on any instance empties it.
   await services.clients.start((channel, handler, options) => db.listen(channel, handler, options));
+  // Instances on one PostgreSQL database share each client's limits (the embedded one has one process).
+  const limitsSync = db.kind === 'postgresql'
+    ? new ClientLimitsSync({ limiter: services.clients.limiter, instance: String(db.instance.id), fork: () => db.fork(), logger: logger.child({ component: 'client-limits' }) })
+    : undefined;
+  limitsSync?.start();
 
   const demoClients = config.demoClients ? await ensureDemoClients(db.fork(), services.clients, config.dataDir) : [];
   // Only a demo client with a working key can fill GraphiQL's header or the example cashier.
@@ -303,7 +310,12 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       const em = db.fork();
       const { client, apiKey, authFailure } = await authenticate(services, em, req.headers.authorization);
       const { id: requestId, line: requestLine } = req as RequestWithLog;
-      if (client) requestLine.clientId = client.id;
+      if (client) {
+        requestLine.clientId = client.id;
+        // The client's rate (README "Client limits"), from memory: over it, 429 with Retry-After.
+        const admission = services.clients.limiter.take(client.id, services.clients.limitsOf(client));
+        if (!admission.ok) throw rateLimited(admission.retryAfterSeconds);
+      }
       // Refused before Apollo reads the document (a request hook's error would be a 500).
       const refusal = trustedDocuments.refusalForHttp({ method: req.method!, body: req.body, search: urlSearch(req.url!) }, client);
       if (refusal) throw refusal;
@@ -368,6 +380,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     await apollo.stop(); // closes the API's server, if it listens
     await eventBus.stop();
     await services.idempotency.stop();
+    await limitsSync?.stop();
     await services.clients.stop();
     await db.close();
     throw error;
@@ -441,7 +454,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       await sandboxes.close();
       await eventBus.stop();
       await services.idempotency.stop();
-      await services.clients.stop();
+      await limitsSync?.stop();
+    await services.clients.stop();
       await db.close();
     },
   };

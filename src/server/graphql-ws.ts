@@ -28,7 +28,7 @@ import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { authenticate, describeOperation } from '../graphql/context.js';
 import { checkEnvelope, closeReason, refusalError, resolveOperation } from '../graphql/envelope.js';
-import { createFormatError, forbidden, isRuleCode, unauthenticated } from '../graphql/errors.js';
+import { createFormatError, forbidden, isRuleCode, rateLimited, unauthenticated } from '../graphql/errors.js';
 import { queryTooLong } from '../graphql/limits.js';
 import type { TrustedDocuments } from '../graphql/trusted-documents.js';
 import { usesIntrospection } from './introspection.js';
@@ -99,6 +99,8 @@ class Connection implements SubscriptionSink, IndexedSocket {
     readonly serial: number,
     /** The socket's rate of messages. */
     readonly bucket: MessageBucket,
+    /** Gives back a subscription its client held (ClientLimiter.closeSubscription). */
+    private readonly release: (clientId: string) => void,
   ) {}
 
   /** Operations held now: subscriptions, and operations being set up or run. */
@@ -130,6 +132,8 @@ class Connection implements SubscriptionSink, IndexedSocket {
   }
 
   deleteOperation(id: string): void {
+    const member = this.operation(id);
+    if (member?.heldFor !== undefined) this.release(member.heldFor);
     if (id === this.firstId) {
       this.firstId = undefined;
       this.first = null;
@@ -141,6 +145,7 @@ class Connection implements SubscriptionSink, IndexedSocket {
   /** Removes every operation; returns the subscriptions' members, to be closed. */
   takeOperations(): Member[] {
     const members = [this.first, ...(this.others?.values() ?? [])].filter((member): member is Member => member !== null);
+    for (const member of members) if (member.heldFor !== undefined) this.release(member.heldFor);
     this.firstId = undefined;
     this.first = null;
     this.others = undefined;
@@ -162,6 +167,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const rules = [...specifiedRules, ...options.validationRules];
   const connections = new Map<WebSocket, Connection>();
   const byKey = new ConnectionsByKey();
+  const clients = options.services.clients;
+  const releaseSubscription = (clientId: string) => clients.limiter.closeSubscription(clientId);
   const formatError = createFormatError({ logger: log, development: options.development });
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
   const fanOut = new SubscriptionFanOut({
@@ -277,7 +284,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       socket.close(CloseCode.SubprotocolNotAcceptable, 'Subprotocol not acceptable');
       return;
     }
-    const connection = new Connection(socket, opened++, new MessageBucket(options.limits, Date.now()));
+    const connection = new Connection(socket, opened++, new MessageBucket(options.limits, Date.now()), releaseSubscription);
     connections.set(socket, connection);
     connection.initTimer = setTimeout(() => {
       connection.initTimer = undefined;
@@ -442,6 +449,10 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       // Revoking this key (or its client), or its expiry, must end the subscriptions it opened here too.
       byKey.add(apiKey, connection);
     }
+    // The client's rate, as over HTTP: this operation is refused, the socket stays open.
+    const limits = clients.limitsOf(client);
+    const admission = clients.limiter.take(client.id, limits);
+    if (!admission.ok) return refuse([rateLimited(admission.retryAfterSeconds)]);
     // A document sent by hash (graphql-ws wants a `query`: such a client sends ""), or a document a
     // trusted-documents-only client may not run: resolved or refused before parsing, as over HTTP.
     const persisted = options.trustedDocuments.resolve(payload, client, { automaticPersistedQueries: false });
@@ -475,9 +486,20 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       // A subscription keeps only a member of its group; its contexts are built when used.
       // The key cache's copy of the client is shared by every subscription using that key.
       const caller = { client: detachedClient(client), connectionId: connection.connectionId, query: payload.query, introspectionAllowed };
-      const subscribed = await fanOut.subscribe(args, caller, connection, id);
+      // The client's subscriptions, on every socket and instance: over its maximum, this one is refused and the others run on.
+      if (!clients.limiter.openSubscription(client.id, limits)) {
+        return refuse([new GraphQLError(`This client may hold at most ${limits.maxSubscriptions} subscriptions at once; complete one first`, { extensions: { code: SUBSCRIPTION_LIMIT } })]);
+      }
+      let subscribed: Awaited<ReturnType<typeof fanOut.subscribe>>;
+      try {
+        subscribed = await fanOut.subscribe(args, caller, connection, id);
+      } catch (error) {
+        clients.limiter.closeSubscription(client.id);
+        throw error;
+      }
       options.metrics.graphqlOperations.inc({ operation: label(), type: 'ws', outcome: 'success' });
       if (!('close' in subscribed)) {
+        clients.limiter.closeSubscription(client.id);
         // Refused by the root field (not allowed, no such id): its errors in a `next`, then `complete`, as graphql-ws does.
         if (!stillWanted()) return;
         connection.deleteOperation(id);
@@ -486,9 +508,12 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         return;
       }
       if (!stillWanted() || socket.readyState !== socket.OPEN) {
+        clients.limiter.closeSubscription(client.id);
         subscribed.close();
         return;
       }
+      // Given back when the socket lets the operation go, however it ends (Connection.deleteOperation, takeOperations).
+      subscribed.heldFor = client.id;
       connection.setOperation(id, subscribed);
       return;
     }

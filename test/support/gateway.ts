@@ -42,6 +42,11 @@ export async function startTestGateway(options: StartTestGatewayOptions = {}): P
     LOG_LEVEL: 'debug',
     DEMO_CLIENTS: 'true',
     SANDBOX_TIME_SCALE: '0.01',
+    // Tests send as fast as they can with the demo keys; the per-client limits are the business of
+    // the tests that set them (test/hardening/client-limits.test.ts), not a brake on every other.
+    CLIENT_REQUESTS_PER_SECOND: '1000000',
+    CLIENT_REQUEST_BURST: '1000000',
+    CLIENT_MAX_SUBSCRIPTIONS: '1000000',
     // GRAPHQL_COMPILE_AFTER=0 runs the whole suite with every query compiled from its first run.
     ...(process.env.GRAPHQL_COMPILE_AFTER ? { GRAPHQL_COMPILE_AFTER: process.env.GRAPHQL_COMPILE_AFTER } : {}),
     ...database.env,

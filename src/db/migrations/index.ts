@@ -32,6 +32,7 @@ import { Migration20261207100000_personal_data_retention } from './Migration2026
 import { Migration20261207120000_api_keys } from './Migration20261207120000_api_keys.js';
 import { Migration20261208100000_notification_endpoint_disabled_reason } from './Migration20261208100000_notification_endpoint_disabled_reason.js';
 import { Migration20261208110000_notification_endpoint_probe } from './Migration20261208110000_notification_endpoint_probe.js';
+import { Migration20261208120000_client_limits } from './Migration20261208120000_client_limits.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -65,4 +66,5 @@ export const migrations = [
   { name: 'Migration20261207120000_api_keys', class: Migration20261207120000_api_keys },
   { name: 'Migration20261208100000_notification_endpoint_disabled_reason', class: Migration20261208100000_notification_endpoint_disabled_reason },
   { name: 'Migration20261208110000_notification_endpoint_probe', class: Migration20261208110000_notification_endpoint_probe },
+  { name: 'Migration20261208120000_client_limits', class: Migration20261208120000_client_limits },
 ];

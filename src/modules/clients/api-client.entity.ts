@@ -15,6 +15,10 @@ export const ApiClientSchema = defineEntity({
     merchantAccounts: p.array().$type<string[]>().nullable(),
     /** Runs only the documents of the persisted-documents manifest (src/graphql/trusted-documents.ts). */
     trustedDocumentsOnly: p.boolean().default(false),
+    /** Its own limits (src/modules/clients/client-limits.ts); null: the gateway's default. */
+    requestsPerSecond: p.integer().nullable(),
+    requestBurst: p.integer().nullable(),
+    maxSubscriptions: p.integer().nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     revokedAt: p.datetime().nullable(),
   },
@@ -70,6 +74,9 @@ export function detachedClient(client: ApiClient): ApiClient {
     roles,
     merchantAccounts,
     trustedDocumentsOnly: client.trustedDocumentsOnly,
+    requestsPerSecond: client.requestsPerSecond ?? null,
+    requestBurst: client.requestBurst ?? null,
+    maxSubscriptions: client.maxSubscriptions ?? null,
     createdAt: client.createdAt,
     revokedAt: client.revokedAt ?? null,
   })) as unknown as ApiClient;

@@ -15,6 +15,9 @@ import {
   RevokeApiClientPayload,
   RevokeApiKeyInput,
   RevokeApiKeyPayload,
+  ClientLimitsNode,
+  SetApiClientLimitsInput,
+  SetApiClientLimitsPayload,
   SetApiClientTrustedDocumentsInput,
   SetApiClientTrustedDocumentsPayload,
 } from './api-client.types.js';
@@ -51,6 +54,11 @@ export class ApiClientResolver {
       if (key.lastUsedAt && (!last || key.lastUsedAt > last)) last = key.lastUsedAt;
     }
     return last;
+  }
+
+  @FieldResolver(() => ClientLimitsNode, { description: 'What the client may send: its own limits, or the gateway\'s defaults (setApiClientLimits).' })
+  limits(@Root() client: ApiClientNode, @Ctx() { services }: GatewayContext): ClientLimitsNode {
+    return Object.assign(new ClientLimitsNode(), services.clients.limitsOf(client.storedLimits));
   }
 
   @Authorized('ADMIN')
@@ -98,6 +106,15 @@ export class ApiClientResolver {
   @Mutation(() => RevokeApiClientPayload, { description: 'Revokes a client and every key of it at once. Admins only.' })
   async revokeApiClient(@Ctx() { em, services }: GatewayContext, @Arg('input', { description: 'The client to revoke.' }) input: RevokeApiClientInput): Promise<RevokeApiClientPayload> {
     const result = await services.clients.revoke(em, input.id);
+    return result.ok ? { client: ApiClientNode.from(result.client), userErrors: [] } : { client: null, userErrors: userErrors(result.errors) };
+  }
+
+  @Authorized('ADMIN')
+  @Mutation(() => SetApiClientLimitsPayload, {
+    description: 'Sets what a client may send (requests a second, burst, subscriptions held), at once on every instance. Admins only.',
+  })
+  async setApiClientLimits(@Ctx() { em, services }: GatewayContext, @Arg('input', { description: 'The client and its new limits.' }) input: SetApiClientLimitsInput): Promise<SetApiClientLimitsPayload> {
+    const result = await services.clients.setLimits(em, input.clientId, input);
     return result.ok ? { client: ApiClientNode.from(result.client), userErrors: [] } : { client: null, userErrors: userErrors(result.errors) };
   }
 

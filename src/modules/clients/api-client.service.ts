@@ -12,6 +12,7 @@ import { ApiClient, detachedClient } from './api-client.entity.js';
 import { ApiKey, isExpired } from './api-key.entity.js';
 import { KeyCache, type KeyHolder, type UsedKey } from './key-cache.js';
 import type { AuthFailureLog } from './auth-failure-log.js';
+import { ClientLimiter, DEFAULT_CLIENT_LIMITS, effectiveLimits, MAX_CLIENT_LIMIT, type ClientLimits, type StoredLimits } from './client-limits.js';
 import { FailedKeys } from './failed-keys.js';
 import { isRole, type Role } from '../../kernel/roles.js';
 
@@ -116,11 +117,54 @@ export class ApiClientService {
   readonly failedKeys = new FailedKeys(FAILED_KEYS);
   private readonly revocationHooks: RevocationHook[] = [];
 
+  /** Each client's request rate and subscriptions, held from memory (client-limits.ts). */
+  readonly limiter: ClientLimiter;
+
   constructor(
     private readonly knownAccounts: () => string[],
     /** Where refused keys are told, a bounded number of lines (none: not logged, as in the CLI). */
     private readonly authFailures?: AuthFailureLog,
-  ) {}
+    defaultLimits: ClientLimits = DEFAULT_CLIENT_LIMITS,
+  ) {
+    this.limiter = new ClientLimiter(defaultLimits);
+  }
+
+  /** The limits `client` is held to: its own, or the gateway's defaults. */
+  limitsOf(client: StoredLimits): ClientLimits {
+    return effectiveLimits(client, this.limiter.defaults);
+  }
+
+  /**
+   * Sets a client's limits, at once on every instance: a value given replaces the client's own, null
+   * gives it back the gateway's default, and one left out stays as it is.
+   */
+  async setLimits(
+    em: SqlEntityManager,
+    id: string,
+    input: { requestsPerSecond?: number | null; burst?: number | null; maxSubscriptions?: number | null },
+  ): Promise<{ ok: true; client: ApiClient } | { ok: false; errors: FieldError[] }> {
+    const errors: FieldError[] = [];
+    for (const [field, value, least] of [['requestsPerSecond', input.requestsPerSecond, 1], ['burst', input.burst, 1], ['maxSubscriptions', input.maxSubscriptions, 0]] as const) {
+      if (value != null && (!Number.isInteger(value) || value < least || value > MAX_CLIENT_LIMIT)) {
+        errors.push({ field: [field], code: 'LIMIT_OUT_OF_RANGE', message: `${field} must be a whole number from ${least} to ${MAX_CLIENT_LIMIT}, or null for the gateway's default` });
+      }
+    }
+    if (errors.length > 0) return { ok: false, errors };
+    const client = await em.transactional(async (tx) => {
+      const found = await tx.findOne(ApiClient, { id });
+      if (!found) return null;
+      if (input.requestsPerSecond !== undefined) found.requestsPerSecond = input.requestsPerSecond;
+      if (input.burst !== undefined) found.requestBurst = input.burst;
+      if (input.maxSubscriptions !== undefined) found.maxSubscriptions = input.maxSubscriptions;
+      await tx.flush();
+      await tx.execute('select pg_notify(?, ?)', [API_CLIENT_CHANGED_CHANNEL, found.id]);
+      return found;
+    });
+    if (!client) return { ok: false, errors: [{ field: ['clientId'], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
+    // The new limits hold here from now on, without waiting for the notification to come back.
+    this.keyCache?.forget(client.id);
+    return { ok: true, client };
+  }
 
   /** Adds work to every revocation's transaction (`RevocationHook`). */
   onRevoke(hook: RevocationHook): void {

@@ -1,12 +1,13 @@
 // GraphQL shapes of internal API clients and their keys: the objects, inputs and payloads. Never a
 // key's hash, and a key's secret only in the payload that creates it.
 
-import { Field, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Node } from '../../graphql/node.js';
 import { connectionType } from '../../graphql/relay.js';
 import { UserError } from '../../graphql/user-error.js';
 import type { ApiClient } from './api-client.entity.js';
 import type { ApiKey } from './api-key.entity.js';
+import type { StoredLimits } from './client-limits.js';
 import type { Role } from '../../kernel/roles.js';
 
 export const RoleEnum = { CASHIER: 'CASHIER', PAYOUTS: 'PAYOUTS', REFUNDS: 'REFUNDS', ADMIN: 'ADMIN' } as const satisfies Record<Role, Role>;
@@ -69,6 +70,9 @@ export class ApiClientNode extends Node {
   /** The prefix of the key the request authenticated with, when this is its caller (`viewer`): known without a lookup. */
   callerKeyPrefix?: string;
 
+  /** Its own limits as stored (null: the gateway's default), for the `limits` field. */
+  storedLimits!: StoredLimits;
+
   @Field(() => [String], { nullable: true, description: 'Merchant accounts the client may use; null means all.' })
   merchantAccounts!: string[] | null;
 
@@ -90,6 +94,7 @@ export class ApiClientNode extends Node {
       trustedDocumentsOnly: client.trustedDocumentsOnly,
       createdAt: client.createdAt,
       revokedAt: client.revokedAt ?? null,
+      storedLimits: { requestsPerSecond: client.requestsPerSecond ?? null, requestBurst: client.requestBurst ?? null, maxSubscriptions: client.maxSubscriptions ?? null },
       ...(callerKeyPrefix === undefined ? {} : { callerKeyPrefix }),
     });
   }
@@ -185,6 +190,42 @@ export class SetApiClientTrustedDocumentsInput {
 @ObjectType({ description: 'The answer to setApiClientTrustedDocuments: the client with its new rule, or what stopped it.' })
 export class SetApiClientTrustedDocumentsPayload {
   @Field(() => ApiClientNode, { nullable: true, description: 'The client, with its new rule.' })
+  client!: ApiClientNode | null;
+
+  @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
+  userErrors!: UserError[];
+}
+
+@ObjectType('ClientLimits', { description: 'What a client may send (README "Client limits"): its own limits where an admin set them, the gateway\'s defaults otherwise.' })
+export class ClientLimitsNode {
+  @Field(() => Int, { description: 'Requests a second, sustained: HTTP requests and graphql-ws subscribe messages alike. Over it: HTTP 429 with Retry-After, or the operation refused, with the code RATE_LIMITED.' })
+  requestsPerSecond!: number;
+
+  @Field(() => Int, { description: 'Requests at once above the rate, after a quiet spell.' })
+  burst!: number;
+
+  @Field(() => Int, { description: 'Subscriptions held open at once, over every socket and instance. Over it: a new one is refused with SUBSCRIPTION_LIMIT; the others keep running.' })
+  maxSubscriptions!: number;
+}
+
+@InputType({ description: 'A client\'s new limits: a value replaces its own, null gives it back the gateway\'s default, a field left out stays as it is.' })
+export class SetApiClientLimitsInput {
+  @Field(() => ID, { description: 'The client\'s id.' })
+  clientId!: string;
+
+  @Field(() => Int, { nullable: true, description: 'Requests a second (1 to 1,000,000), or null for the default.' })
+  requestsPerSecond?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Requests at once above the rate (1 to 1,000,000), or null for the default.' })
+  burst?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Subscriptions held at once (0 to 1,000,000), or null for the default.' })
+  maxSubscriptions?: number | null;
+}
+
+@ObjectType({ description: 'The answer to setApiClientLimits: the client with its limits, or what stopped it.' })
+export class SetApiClientLimitsPayload {
+  @Field(() => ApiClientNode, { nullable: true, description: 'The client, with its new limits.' })
   client!: ApiClientNode | null;
 
   @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' })
