@@ -5,7 +5,7 @@ import { DEFAULT_CLIENT_LIMITS, DEFAULT_RETENTION, type ClientLimits, type Gatew
 import { systemClock, type Clock } from './lib/clock.js';
 import { Retention } from './kernel/retention.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import { AuthFailureLog } from './modules/clients/auth-failure-log.js';
+import { SummarisedLog } from './lib/summarised-log.js';
 import { JobQueue } from './kernel/jobs.js';
 import { LocalPubSub } from './lib/pubsub.js';
 import type { MerchantAccount } from './providers/provider.js';
@@ -144,7 +144,7 @@ export function createServices(options: CreateServicesOptions): Services {
   retention.register(depositPersonalData);
   retention.register(payoutPersonalData);
   const notificationEndpoints = new NotificationEndpoints({ clock, settings: () => notificationSettings, secrets });
-  const clients = new ApiClientService(() => accounts.codes(), new AuthFailureLog(logger.child({ component: 'authentication' })), options.clientLimits ?? DEFAULT_CLIENT_LIMITS);
+  const clients = new ApiClientService(() => accounts.codes(), new SummarisedLog(logger.child({ component: 'authentication' }), 'authentication failed'), options.clientLimits ?? DEFAULT_CLIENT_LIMITS);
   // A revoked client's endpoints are disabled with it: nothing would be sent to them.
   clients.onRevoke((tx, clientId) => notificationEndpoints.disableForRevokedClient(tx, clientId));
   return {

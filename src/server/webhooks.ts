@@ -7,6 +7,7 @@ import { Router } from 'express';
 import type { Database } from '../db/database.js';
 import { BodyTooLarge, readBody, sendJson, singleValued } from '../lib/http.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
+import { SummarisedLog } from '../lib/summarised-log.js';
 import type { SignatureRejection } from '../providers/provider.js';
 import type { AcceptWebhookOutcome, RejectedRecord } from '../kernel/inbox/inbox.js';
 import type { Services } from '../services.js';
@@ -103,6 +104,8 @@ type WebhookRequest = IncomingMessage & { log?: Logger };
 export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequest, res: ServerResponse, path: WebhookPath) => Promise<void> {
   const { db, services, metrics, bodyLimitBytes } = options;
   const inbox = services.webhooks;
+  // Anyone can send to a webhook path: a flood of refusals writes a bounded number of lines (every one is counted in the metrics).
+  const rejections = new SummarisedLog(options.logger.child({ component: 'webhooks' }), 'webhook rejected');
 
   return async (req, res, path) => {
     // Made only when something is logged (the request's own logger too): most deliveries log one
@@ -114,7 +117,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
     const known = inbox.target(providerParam, accountParam);
     const reject = (status: number, reason: string) => {
       metrics.recordWebhook(provider, 'rejected', reason);
-      log().warn({ provider, account: services.accounts.get(accountParam)?.code, status, reason }, 'webhook rejected');
+      rejections.note(reason, { provider, account: services.accounts.get(accountParam)?.code, status });
       // A refused large body is left unread: closing the connection spares reading the rest.
       if (status === 413) res.setHeader('connection', 'close');
       sendJson(res, status, { received: false, reason });

@@ -61,6 +61,11 @@ const ROOT_FIELDS: Record<string, { query: string; variables?: Record<string, un
     variables: { input: { id: 'cli_00000000000000000000000000', trustedDocumentsOnly: true } },
     roles: ['ADMIN'],
   },
+  'Mutation.setApiClientLimits': {
+    query: 'mutation($input: SetApiClientLimitsInput!) { setApiClientLimits(input: $input) { userErrors { code } } }',
+    variables: { input: { clientId: 'cli_00000000000000000000000000', burst: 5 } },
+    roles: ['ADMIN'],
+  },
   'Query.deposit': { query: '{ deposit(id: "dep_00000000000000000000000000") { id } }', roles: ['CASHIER', 'REFUNDS'] },
   'Query.deposits': { query: '{ deposits(first: 1) { edges { cursor } } }', roles: ['CASHIER', 'REFUNDS'] },
   'Query.events': { query: '{ events(first: 1) { edges { cursor } } }', roles: 'any' },

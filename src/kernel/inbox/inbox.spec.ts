@@ -154,18 +154,19 @@ describe('WebhookInbox.accept: what becomes of a delivery', () => {
 
   it('is refused for a failed signature: kept as rejected with the bytes\' SHA-256 only, and the account\'s oldest unauthentic rows beyond the cap deleted', async () => {
     const { adapter } = fakeAdapter({ ok: false, reason: 'SIGNATURE_MISMATCH' });
-    const em = new FakeEm((sql) => (sql.startsWith('delete') ? [{ id: 'whd_old1' }, { id: 'whd_old2' }] : []));
+    const em = new FakeEm((sql) => (sql.startsWith('with kept') ? [{ pruned: 2 }] : []));
     const outcome = await inbox(adapter).accept(em.asEm(), { ...acceptInput('forged'), keepRejectedPerAccount: 100 });
 
     expect(outcome).toEqual({ kind: 'refused', provider: 'deposit-gateway', account: ACCOUNT, reason: 'SIGNATURE_MISMATCH', record: { ok: true, pruned: 2 } });
-    const [insert] = em.statements('insert into webhook_delivery');
-    expect(insert?.sql).toContain("values (?, ?, ?, ?, '', 'rejected', ?, null, null, '', ?, ?)");
-    const id = insert?.params[0];
-    expect(insert?.params).toEqual([id, 'deposit-gateway', 'acct-1', `rejected:${String(id)}`, 'SIGNATURE_MISMATCH', sha256('forged'), NOW]);
-    const [prune] = em.statements('delete from webhook_delivery');
-    expect(prune?.params).toEqual(['acct-1', 'SIGNATURE_MISSING', 'SIGNATURE_MALFORMED', 'SIGNATURE_MISMATCH', 'TIMESTAMP_OUT_OF_WINDOW', 100]);
+    // One statement: the record, and the account's unauthentic rows beyond the cap deleted.
+    const [statement] = em.statements('with kept as (insert into webhook_delivery');
+    expect(statement?.sql).toContain("values (?, ?, ?, ?, '', 'rejected', ?, null, null, '', ?, ?)");
+    expect(statement?.sql).toContain('delete from webhook_delivery');
+    const id = statement?.params[0];
+    // The delete keeps one fewer than the cap: it does not see the row inserted beside it.
+    expect(statement?.params).toEqual([id, 'deposit-gateway', 'acct-1', `rejected:${String(id)}`, 'SIGNATURE_MISMATCH', sha256('forged'), NOW, 'acct-1', 'SIGNATURE_MISSING', 'SIGNATURE_MALFORMED', 'SIGNATURE_MISMATCH', 'TIMESTAMP_OUT_OF_WINDOW', 99]);
     // Outside any transaction: nothing else is stored.
-    expect(em.log).toEqual(['execute insert into', 'execute delete from']);
+    expect(em.log).toEqual(['execute with kept']);
   });
 
   it('still answers refused when its record cannot be kept: the answer does not depend on it', async () => {

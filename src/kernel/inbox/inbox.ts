@@ -290,22 +290,26 @@ export class WebhookInbox {
    */
   async recordRejected(em: SqlEntityManager, input: RejectedWebhookInput): Promise<RecordRejectedResult> {
     const id = newId('whd');
-    await em.execute(
-      `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at)
-       values (?, ?, ?, ?, '', 'rejected', ?, null, null, '', ?, ?)`,
-      [id, input.provider, input.account.code, `rejected:${id}`, input.reason, createHash('sha256').update(input.body).digest('hex'), input.receivedAt],
+    const insert = `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at)
+       values (?, ?, ?, ?, '', 'rejected', ?, null, null, '', ?, ?)`;
+    const values = [id, input.provider, input.account.code, `rejected:${id}`, input.reason, createHash('sha256').update(input.body).digest('hex'), input.receivedAt];
+    if (input.keepPerAccount === undefined || !isUnauthentic(input.reason)) {
+      await em.execute(insert, values);
+      return { id, pruned: 0 };
+    }
+    // One statement for the record and the cap, as anyone can send these: only this account's
+    // unauthentic rows (verified deliveries, authentic rejected ones and other accounts are never
+    // touched). The delete does not see the row inserted beside it, so it keeps one fewer.
+    const [row] = await em.execute<Array<{ pruned: number }>>(
+      `with kept as (${insert} returning id), pruned as (
+         delete from webhook_delivery where id in (
+           select id from webhook_delivery where merchant_account = ? and outcome = 'rejected' and reason in (${UNAUTHENTIC_REASONS.map(() => '?').join(', ')})
+           order by received_at desc, id desc offset ?)
+         returning id)
+       select (select count(*) from pruned)::int as pruned`,
+      [...values, input.account.code, ...UNAUTHENTIC_REASONS, Math.max(input.keepPerAccount - 1, 0)],
     );
-    if (input.keepPerAccount === undefined || !isUnauthentic(input.reason)) return { id, pruned: 0 };
-    // Only this account's unauthentic rows: verified deliveries, authentic rejected ones, and other
-    // accounts are never touched.
-    const pruned = await em.execute<{ id: string }[]>(
-      `delete from webhook_delivery where id in (
-         select id from webhook_delivery where merchant_account = ? and outcome = 'rejected' and reason in (${UNAUTHENTIC_REASONS.map(() => '?').join(', ')})
-         order by received_at desc, id desc offset ?)
-       returning id`,
-      [input.account.code, ...UNAUTHENTIC_REASONS, input.keepPerAccount],
-    );
-    return { id, pruned: pruned.length };
+    return { id, pruned: Number(row?.pruned ?? 0) };
   }
 
   /**

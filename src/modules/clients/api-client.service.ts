@@ -11,7 +11,7 @@ import type { FieldError } from '../../providers/provider.js';
 import { ApiClient, detachedClient } from './api-client.entity.js';
 import { ApiKey, isExpired } from './api-key.entity.js';
 import { KeyCache, type KeyHolder, type UsedKey } from './key-cache.js';
-import type { AuthFailureLog } from './auth-failure-log.js';
+import type { SummarisedLog } from '../../lib/summarised-log.js';
 import { ClientLimiter, DEFAULT_CLIENT_LIMITS, effectiveLimits, MAX_CLIENT_LIMIT, type ClientLimits, type StoredLimits } from './client-limits.js';
 import { FailedKeys } from './failed-keys.js';
 import { isRole, type Role } from '../../kernel/roles.js';
@@ -123,7 +123,7 @@ export class ApiClientService {
   constructor(
     private readonly knownAccounts: () => string[],
     /** Where refused keys are told, a bounded number of lines (none: not logged, as in the CLI). */
-    private readonly authFailures?: AuthFailureLog,
+    private readonly authFailures?: SummarisedLog,
     defaultLimits: ClientLimits = DEFAULT_CLIENT_LIMITS,
   ) {
     this.limiter = new ClientLimiter(defaultLimits);
