@@ -1,12 +1,12 @@
 // Counts the SQL statements a request costs, as a test of constant-cost lists needs: background
 // work (webhooks, detail fetches after approvals) is waited out first, and the job worker's own
-// polling of its table and the event bus's reads of the log, which run on timers and wake-ups
-// whatever the request does, are left out.
+// polling of its table, the event bus's reads of the log and the instances' sharing of client
+// limits, which run on timers and wake-ups whatever the request does, are left out.
 
 import type { TestGateway } from './gateway.js';
 import { jobsSettled, TEST_WAIT_MARK } from './jobs.js';
 
-const JOB_WORKER = /\b(from|update|into)\s+"?job"?\b|\/\* (event-bus|relay) \*\//i;
+const JOB_WORKER = /\b(from|update|into)\s+"?job"?\b|\/\* (event-bus|relay|client-limits) \*\//i;
 
 /** Statements issued while `action` runs, apart from the job worker's. */
 export async function statementsOf(t: TestGateway, action: () => Promise<void>): Promise<number> {

@@ -192,7 +192,7 @@ export class ClientLimitsSync {
     const reports = limiter.report();
     try {
       const rows = await this.options.fork().execute<Array<{ client_id: string | null; used: string | null; subscriptions: string | null; last_id: string | null }>>(
-        `with reported as (
+        `/* client-limits */ with reported as (
            insert into client_usage (client_id, instance, used, subscriptions, reported_at)
            select client_id, ?, used, subscriptions, now() from jsonb_to_recordset(?::jsonb) as r(client_id text, used int, subscriptions int)
          ), pruned as (
