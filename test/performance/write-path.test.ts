@@ -18,11 +18,12 @@ afterAll(() => t?.close());
 
 /**
  * Left out: the job worker's polling and the event bus's reads (both run on timers and wake-ups
- * whatever the request does), the relay's statement after a commit (on PostgreSQL it runs on its own
+ * whatever the request does), the instances' sharing of client limits (a timer while a client is
+ * active), the relay's statement after a commit (on PostgreSQL it runs on its own
  * session, which the ORM does not see; on PGlite through the ORM), and the API key lookup and its
  * last-used write (cached elsewhere). A job the request enqueues (`insert into job`) is counted.
  */
-const UNRELATED = /\b(from|update)\s+"?(job|api_client)"?\b|\/\* (event-bus|relay) \*\//i;
+const UNRELATED = /\b(from|update)\s+"?(job|api_client)"?\b|\/\* (event-bus|relay|client-limits) \*\//i;
 
 /** Every statement issued while `action` runs, but the job worker's polling and the API key's. */
 function recorded(action: () => Promise<void>): Promise<string[]> {
@@ -139,7 +140,7 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
         expect(sent.body.outcome).toBe('applied');
         await expect.poll(async () => (await readDeposit(t, id)).fee, { interval: 20 }).not.toBeNull();
       },
-      /^\s*update\s+job\b|\b(from|update)\s+"?api_client"?\b|\/\* (event-bus|relay) \*\/|^\s*select "d0"\.\* from "deposit"/i,
+      /^\s*update\s+job\b|\b(from|update)\s+"?api_client"?\b|\/\* (event-bus|relay|client-limits) \*\/|^\s*select "d0"\.\* from "deposit"/i,
     );
     // The webhook: BEGIN, inbox row with its deposit locked, status with its event, job and
     // outcome, COMMIT. The follow-up, after the provider's answer, without a transaction and
