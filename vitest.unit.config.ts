@@ -30,5 +30,8 @@ export default defineConfig({
     // changes the environment, so nothing leaks from one file into the next.
     pool: 'threads',
     isolate: false,
+    // The property specs run thousands of cases; on a busy machine (CI beside other work) one can
+    // take more than vitest's 5 s. This bound is a backstop for a hang, never a speed check.
+    testTimeout: 60_000,
   },
 });
