@@ -150,18 +150,27 @@ export class ApiClientService {
       }
     }
     if (errors.length > 0) return { ok: false, errors };
+    return this.change(em, id, 'clientId', (client) => {
+      if (input.requestsPerSecond !== undefined) client.requestsPerSecond = input.requestsPerSecond;
+      if (input.burst !== undefined) client.requestBurst = input.burst;
+      if (input.maxSubscriptions !== undefined) client.maxSubscriptions = input.maxSubscriptions;
+    });
+  }
+
+  /**
+   * Changes a client's rules in a transaction that tells every instance (`api_client_changed`);
+   * they hold here from now on, without waiting for the notification to come back.
+   */
+  private async change(em: SqlEntityManager, id: string, idField: string, apply: (client: ApiClient) => void): Promise<{ ok: true; client: ApiClient } | { ok: false; errors: FieldError[] }> {
     const client = await em.transactional(async (tx) => {
       const found = await tx.findOne(ApiClient, { id });
       if (!found) return null;
-      if (input.requestsPerSecond !== undefined) found.requestsPerSecond = input.requestsPerSecond;
-      if (input.burst !== undefined) found.requestBurst = input.burst;
-      if (input.maxSubscriptions !== undefined) found.maxSubscriptions = input.maxSubscriptions;
+      apply(found);
       await tx.flush();
       await tx.execute('select pg_notify(?, ?)', [API_CLIENT_CHANGED_CHANNEL, found.id]);
       return found;
     });
-    if (!client) return { ok: false, errors: [{ field: ['clientId'], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
-    // The new limits hold here from now on, without waiting for the notification to come back.
+    if (!client) return { ok: false, errors: [{ field: [idField], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
     this.keyCache?.forget(client.id);
     return { ok: true, client };
   }
@@ -400,18 +409,9 @@ export class ApiClientService {
     if (trustedDocumentsOnly && id === callerId) {
       return { ok: false, errors: [{ field: ['id'], code: 'CANNOT_RESTRICT_SELF', message: 'A client cannot make itself trusted-documents-only: it could not undo it. Ask another admin.' }] };
     }
-    const client = await em.transactional(async (tx) => {
-      const found = await tx.findOne(ApiClient, { id });
-      if (!found) return null;
-      found.trustedDocumentsOnly = trustedDocumentsOnly;
-      await tx.flush();
-      await tx.execute('select pg_notify(?, ?)', [API_CLIENT_CHANGED_CHANNEL, found.id]);
-      return found;
+    return this.change(em, id, 'id', (client) => {
+      client.trustedDocumentsOnly = trustedDocumentsOnly;
     });
-    if (!client) return { ok: false, errors: [{ field: ['id'], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
-    // The new rule holds here from now on, without waiting for the notification to come back.
-    this.keyCache?.forget(client.id);
-    return { ok: true, client };
   }
 
   private validate(input: CreateApiClientInput): FieldError[] {
