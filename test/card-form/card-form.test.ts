@@ -150,7 +150,10 @@ describe('settleCardDeposit', () => {
 
     // then
     expect(first.errors).toBeUndefined();
-    expect(first.data!.settleCardDeposit).toMatchObject({ alreadyProcessed: false, userErrors: [], deposit: { id, status: 'SUCCEEDED', declineReason: null } });
+    // The settle call makes the provider send its payment.approved webhook at once: on a busy
+    // machine that webhook can be applied before the call's own answer is, and the first settle
+    // then finds the change made. Either way there is one change and one event (below).
+    expect(first.data!.settleCardDeposit).toMatchObject({ alreadyProcessed: expect.any(Boolean) as boolean, userErrors: [], deposit: { id, status: 'SUCCEEDED', declineReason: null } });
     expect(second.errors).toBeUndefined();
     expect(second.data!.settleCardDeposit).toMatchObject({ alreadyProcessed: true, userErrors: [], deposit: { id, status: 'SUCCEEDED' } });
     // The provider's own payment.approved webhook (fired by the settle call) changes nothing either.
