@@ -313,7 +313,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       if (client) {
         requestLine.clientId = client.id;
         // The client's rate (README "Client limits"), from memory: over it, 429 with Retry-After.
-        const admission = services.clients.limiter.take(client.id, services.clients.limitsOf(client));
+        const admission = services.clients.admit(client);
         if (!admission.ok) throw rateLimited(admission.retryAfterSeconds);
       }
       // Refused before Apollo reads the document (a request hook's error would be a 500).

@@ -168,7 +168,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const connections = new Map<WebSocket, Connection>();
   const byKey = new ConnectionsByKey();
   const clients = options.services.clients;
-  const releaseSubscription = (clientId: string) => clients.limiter.closeSubscription(clientId);
+  const releaseSubscription = (clientId: string) => clients.closeSubscription(clientId);
   const formatError = createFormatError({ logger: log, development: options.development });
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
   const fanOut = new SubscriptionFanOut({
@@ -450,8 +450,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       byKey.add(apiKey, connection);
     }
     // The client's rate, as over HTTP: this operation is refused, the socket stays open.
-    const limits = clients.limitsOf(client);
-    const admission = clients.limiter.take(client.id, limits);
+    const admission = clients.admit(client);
     if (!admission.ok) return refuse([rateLimited(admission.retryAfterSeconds)]);
     // A document sent by hash (graphql-ws wants a `query`: such a client sends ""), or a document a
     // trusted-documents-only client may not run: resolved or refused before parsing, as over HTTP.
@@ -487,34 +486,34 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
       // The key cache's copy of the client is shared by every subscription using that key.
       const caller = { client: detachedClient(client), connectionId: connection.connectionId, query: payload.query, introspectionAllowed };
       // The client's subscriptions, on every socket and instance: over its maximum, this one is refused and the others run on.
-      if (!clients.limiter.openSubscription(client.id, limits)) {
-        return refuse([new GraphQLError(`This client may hold at most ${limits.maxSubscriptions} subscriptions at once; complete one first`, { extensions: { code: SUBSCRIPTION_LIMIT } })]);
+      const opened = clients.openSubscription(client);
+      if (!opened.ok) {
+        return refuse([new GraphQLError(`This client may hold at most ${opened.maxSubscriptions} subscriptions at once; complete one first`, { extensions: { code: SUBSCRIPTION_LIMIT } })]);
       }
-      let subscribed: Awaited<ReturnType<typeof fanOut.subscribe>>;
+      // Held by the socket once it keeps the subscription, given back when it lets the operation go
+      // (Connection.deleteOperation, takeOperations); given back here on every other way out.
+      let kept = false;
       try {
-        subscribed = await fanOut.subscribe(args, caller, connection, id);
-      } catch (error) {
-        clients.limiter.closeSubscription(client.id);
-        throw error;
+        const subscribed = await fanOut.subscribe(args, caller, connection, id);
+        options.metrics.graphqlOperations.inc({ operation: label(), type: 'ws', outcome: 'success' });
+        if (!('close' in subscribed)) {
+          // Refused by the root field (not allowed, no such id): its errors in a `next`, then `complete`, as graphql-ws does.
+          if (!stillWanted()) return;
+          connection.deleteOperation(id);
+          sendResult(connection, id, subscribed);
+          connection.send({ id, type: MessageType.Complete });
+          return;
+        }
+        if (!stillWanted() || socket.readyState !== socket.OPEN) {
+          subscribed.close();
+          return;
+        }
+        subscribed.heldFor = client.id;
+        connection.setOperation(id, subscribed);
+        kept = true;
+      } finally {
+        if (!kept) clients.closeSubscription(client.id);
       }
-      options.metrics.graphqlOperations.inc({ operation: label(), type: 'ws', outcome: 'success' });
-      if (!('close' in subscribed)) {
-        clients.limiter.closeSubscription(client.id);
-        // Refused by the root field (not allowed, no such id): its errors in a `next`, then `complete`, as graphql-ws does.
-        if (!stillWanted()) return;
-        connection.deleteOperation(id);
-        sendResult(connection, id, subscribed);
-        connection.send({ id, type: MessageType.Complete });
-        return;
-      }
-      if (!stillWanted() || socket.readyState !== socket.OPEN) {
-        clients.limiter.closeSubscription(client.id);
-        subscribed.close();
-        return;
-      }
-      // Given back when the socket lets the operation go, however it ends (Connection.deleteOperation, takeOperations).
-      subscribed.heldFor = client.id;
-      connection.setOperation(id, subscribed);
       return;
     }
     const contextValue = fanOut.context(client, introspectionAllowed, `${connection.connectionId}/${payload.operationName ?? 'anonymous'}`, log.child({ connectionId: connection.connectionId, clientId: client.id }), apiKey);

@@ -12,7 +12,8 @@ import { ApiClient, detachedClient } from './api-client.entity.js';
 import { ApiKey, isExpired } from './api-key.entity.js';
 import { KeyCache, type KeyHolder, type UsedKey } from './key-cache.js';
 import type { SummarisedLog } from '../../lib/summarised-log.js';
-import { ClientLimiter, DEFAULT_CLIENT_LIMITS, effectiveLimits, MAX_CLIENT_LIMIT, type ClientLimits, type StoredLimits } from './client-limits.js';
+import { DEFAULT_CLIENT_LIMITS, MAX_CLIENT_LIMIT, type ClientLimits } from '../../config.js';
+import { ClientLimiter, effectiveLimits, type Admission, type StoredLimits } from './client-limits.js';
 import { FailedKeys } from './failed-keys.js';
 import { isRole, type Role } from '../../kernel/roles.js';
 
@@ -132,6 +133,22 @@ export class ApiClientService {
   /** The limits `client` is held to: its own, or the gateway's defaults. */
   limitsOf(client: StoredLimits): ClientLimits {
     return effectiveLimits(client, this.limiter.defaults);
+  }
+
+  /** One request of the client's rate (HTTP, or a graphql-ws operation), or when to try again. */
+  admit(client: ApiClient): Admission {
+    return this.limiter.take(client.id, this.limitsOf(client));
+  }
+
+  /** One of the client's subscriptions, unless it holds its maximum (the number, for the refusal). */
+  openSubscription(client: ApiClient): { ok: true } | { ok: false; maxSubscriptions: number } {
+    const limits = this.limitsOf(client);
+    return this.limiter.openSubscription(client.id, limits) ? { ok: true } : { ok: false, maxSubscriptions: limits.maxSubscriptions };
+  }
+
+  /** Gives back a subscription `openSubscription` opened. */
+  closeSubscription(clientId: string): void {
+    this.limiter.closeSubscription(clientId);
   }
 
   /**

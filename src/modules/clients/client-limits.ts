@@ -14,8 +14,6 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { ClientLimits } from '../../config.js';
 import type { Logger } from '../../lib/logger.js';
 
-export { DEFAULT_CLIENT_LIMITS, MAX_CLIENT_LIMIT, type ClientLimits } from '../../config.js';
-
 /** A client's own limits as stored: null where it takes the gateway's default. */
 export interface StoredLimits {
   requestsPerSecond?: number | null;
