@@ -78,7 +78,6 @@ describe('loadConfig', () => {
       description: 'Acme.',
       rails: ['PIX'],
       keys: { prefixes: { test: 'acme_test_', live: 'acme_live_' }, mode: (key) => (key.startsWith('acme_test_') ? 'test' : undefined), rule: () => 'an acme-pay key starts with acme_test_' },
-      capabilities: {},
       createAdapter: () => {
         throw new Error('not needed to load the configuration');
       },

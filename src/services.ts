@@ -10,7 +10,7 @@ import { JobQueue } from './kernel/jobs.js';
 import { LocalPubSub } from './lib/pubsub.js';
 import type { MerchantAccount } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
-import { moneyMovement, webhookRegistration, type Capability, type ProviderRegistry } from './providers/registry.js';
+import type { ProviderRegistry } from './providers/registry.js';
 import { ApiClientService } from './modules/clients/api-client.service.js';
 import { EventLog } from './kernel/events/event-log.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
@@ -80,19 +80,13 @@ export interface CreateServicesOptions {
 }
 
 export function createServices(options: CreateServicesOptions): Services {
-  const accounts = new MerchantAccountService(options.merchantAccounts);
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const { timeoutMs, maxRetries } = options.providers;
   const events = new EventLog();
   const registry = options.registry ?? providerRegistry();
+  // Each provider's ports; every service asks them for the port of an account's own provider.
   const providers = registry.createAdapters(options.providers, logger);
-  /** The first registered provider with a capability: the one whose API the capability's service calls. */
-  const capable = (capability: Capability) => {
-    const name = registry.withCapability(capability)[0];
-    if (name === undefined) throw new Error(`No registered provider has the ${capability} capability`);
-    return providers[name];
-  };
-  const payoutProvider = moneyMovement(capable('payouts'));
+  const accounts = new MerchantAccountService(options.merchantAccounts, providers);
   // A key's holder may spend every provider attempt before it answers; a crashed holder's key is
   // taken over after that.
   const retentionConfig = options.retention ?? DEFAULT_RETENTION;
@@ -123,7 +117,7 @@ export function createServices(options: CreateServicesOptions): Services {
   // A webhook's changed deposit row, handed to the detail fetch it schedules when this instance runs it.
   const writtenDeposits = new WrittenDeposits();
   const deposits = new DepositService({ accounts, providers, registry, events, transitions, operations, logger: logger.child({ component: 'deposits' }), written: writtenDeposits });
-  const webhooks = new WebhookInbox({ account: (code: string) => accounts.get(code), provider: (name: string) => (registry.has(name) ? providers[name] : undefined) }, clock);
+  const webhooks = new WebhookInbox({ account: (code: string) => accounts.get(code), provider: (name: string) => providers.findDeposits(name) }, clock);
   webhooks.register('deposit', depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions), written: writtenDeposits }));
   webhooks.register('refund', refundWebhookHandler(transitions));
   webhooks.register('chargeback', chargebackWebhookHandler(events));
@@ -131,8 +125,8 @@ export function createServices(options: CreateServicesOptions): Services {
   webhooks.register('withdrawal', withdrawalWebhookHandler(transitions));
   registerDepositJobs(jobs, deposits);
   registerInboxJobs(jobs, webhooks);
-  const payouts = new PayoutService({ accounts, provider: payoutProvider, events, transitions, operations, logger: logger.child({ component: 'payouts' }) });
-  const refunds = new RefundService({ accounts, providers: Object.fromEntries(registry.withCapability('refunds').map((name) => [name, moneyMovement(providers[name])])), transitions, operations, logger: logger.child({ component: 'refunds' }) });
+  const payouts = new PayoutService({ accounts, providers, events, transitions, operations, logger: logger.child({ component: 'payouts' }) });
+  const refunds = new RefundService({ accounts, providers, transitions, operations, logger: logger.child({ component: 'refunds' }) });
   const reconcilerLogger = logger.child({ component: 'reconciler' });
   const notificationSettings = options.notifications ?? DEFAULT_NOTIFICATION_SETTINGS;
   const secrets = options.secrets ?? NO_SECRETS_KEY;
@@ -157,9 +151,9 @@ export function createServices(options: CreateServicesOptions): Services {
     deposits,
     payouts,
     withdrawals: new WithdrawalService(),
-    qrCodes: new QrCodeService({ accounts, provider: webhookRegistration(capable('webhookRegistration')), deposits, logger: logger.child({ component: 'qr-codes' }) }),
+    qrCodes: new QrCodeService({ accounts, providers, deposits, logger: logger.child({ component: 'qr-codes' }) }),
     refunds,
-    cardForm: new CardFormService({ accounts, provider: moneyMovement(capable('cardForm')), deposits, transitions, logger: logger.child({ component: 'card-form' }) }),
+    cardForm: new CardFormService({ accounts, providers, deposits, transitions, logger: logger.child({ component: 'card-form' }) }),
     reconciler: new Reconciler({
       accounts,
       providers,
@@ -169,13 +163,14 @@ export function createServices(options: CreateServicesOptions): Services {
       jobs,
       logger: reconcilerLogger,
       payouts: {
-        provider: payoutProvider.name,
         accountsDue: (em, options) => accountsWithPayoutsDue(em, options),
         reconcile: async (em, account, options) => {
+          const port = providers.adapterFor(account, 'payouts');
+          if (!port.ok) throw new Error(port.error.message);
           const result = await reconcilePendingPayouts(
             em,
             account,
-            { provider: payoutProvider, events, transitions, resume: (fork, id) => payouts.resume(fork, id) },
+            { provider: port.port, events, transitions, resume: (fork, id) => payouts.resume(fork, id) },
             { ...options, logger: reconcilerLogger },
           );
           return { checked: result.checked, applied: result.applied, resubmitted: result.resubmitted, missing: result.missing.length };

@@ -64,7 +64,7 @@ export type CreatePayoutInput = {
   currency?: string | null | undefined;
   /** Same key and same input return the first result; also accepted as the Idempotency-Key header. */
   idempotencyKey?: string | null | undefined;
-  /** Merchant account code; defaults to the first deposit-gateway account the client may use. */
+  /** Merchant account code; defaults to the first account the client may use whose provider offers payouts. */
   merchantAccount?: string | number | null | undefined;
   /** Your own reference (up to 128 characters), echoed back. */
   merchantReference?: string | null | undefined;

@@ -130,7 +130,7 @@ function unwrap(type: GraphQLInputType): GraphQLInputType {
 /** The adapter of each page's provider, made once: validation needs no provider call. */
 let adapters: Map<RailPage, { provider: ProviderDefinition; adapter: DepositProvider }> | undefined;
 function adapterOf(page: RailPage): { provider: ProviderDefinition; adapter: DepositProvider } {
-  adapters ??= new Map(PROVIDER_PAGES.map(({ provider, page: of }) => [of, { provider, adapter: provider.createAdapter({ timeoutMs: 1_000, maxRetries: 0 }, createLogger({ level: 'silent' })) }]));
+  adapters ??= new Map(PROVIDER_PAGES.map(({ provider, page: of }) => [of, { provider, adapter: provider.createAdapter({ timeoutMs: 1_000, maxRetries: 0 }, createLogger({ level: 'silent' })).deposits }]));
   const found = adapters.get(page);
   if (!found) throw new Error(`No registered provider has the reference page ${page.slug}`);
   return found;

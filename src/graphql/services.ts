@@ -3,7 +3,7 @@
 
 import type { JobQueue } from '../kernel/jobs.js';
 import type { LocalPubSub } from '../lib/pubsub.js';
-import type { DepositProvider, ProviderName } from '../providers/provider.js';
+import type { ProviderAdapters } from '../providers/ports.js';
 import type { ProviderRegistry } from '../providers/registry.js';
 import type { ApiClientService } from '../modules/clients/api-client.service.js';
 import type { EventLog } from '../kernel/events/event-log.js';
@@ -62,8 +62,8 @@ export interface Services {
    * run by every instance's worker (started and stopped with the gateway).
    */
   jobs: JobQueue;
-  /** One adapter per provider; every call names its merchant account. */
-  providers: Readonly<Record<ProviderName, DepositProvider>>;
-  /** What each provider declared: rails, key rules, capabilities. */
+  /** Each provider's ports; a service asks for the port of an account's own provider (`adapterFor`). */
+  providers: ProviderAdapters;
+  /** What each provider declared: rails, key rules, settings. */
   registry: ProviderRegistry;
 }

@@ -72,6 +72,7 @@ export const USER_ERROR_CODES = {
   CREDIT_CLAIM_OWNER_ONLY: { kind: 'state', meaning: 'Only the deposit\'s own client claims its credit (it credits the player); an admin reads the claim on the deposit instead, and nothing is claimed.' },
   DEPOSIT_NOT_REFUNDABLE: { kind: 'state', meaning: 'Only a SUCCEEDED deposit whose provider payment is known can be refunded.' },
   DEPOSIT_DISPUTED: { kind: 'state', meaning: 'A chargeback is open on the deposit; it cannot be refunded.' },
+  CAPABILITY_NOT_SUPPORTED: { kind: 'state', meaning: 'The merchant account\'s provider does not offer this (payouts, the embedded card form, webhook registration or payment simulation); the message names the account and its provider. Use an account of a provider that does.' },
   REFUND_NOT_SUPPORTED: { kind: 'state', meaning: 'The deposit\'s provider has no refund API (Thai QR): refund on its dashboard; the refund then reaches the gateway as an event.' },
   REFUND_EXCEEDS_REFUNDABLE: { kind: 'state', meaning: 'The refund is more than is left to refund on the deposit, counting refunds still open.' },
   SIMULATION_NOT_AVAILABLE: { kind: 'state', meaning: "Payments can be simulated only on QR accounts the built-in sandbox serves, for a QR code that was created there; the real provider's test environment simulates from its merchant dashboard." },

@@ -14,8 +14,7 @@ function acme(overrides: Partial<ProviderDefinition> = {}): ProviderDefinition {
     description: 'Acme.',
     rails: ['PIX'],
     keys: { prefixes: { test: 'acme_test_', live: 'acme_live_' }, mode: (key) => (key.startsWith('acme_test_') ? 'test' : undefined), rule: () => 'an acme-pay key starts with acme_test_' },
-    capabilities: {},
-    createAdapter: () => ({ name: 'acme-pay', rails: ['PIX'] }) as unknown as DepositProvider,
+    createAdapter: () => ({ deposits: { name: 'acme-pay', rails: ['PIX'] } as unknown as DepositProvider }),
     ...overrides,
   };
 }
@@ -41,10 +40,23 @@ describe('the provider registry', () => {
     expect(registry.checkAccount({ code: 'a', provider: 'acme-pay', apiKey: 'acme_test_1' })).toEqual({ ok: true, mode: 'test' });
   });
 
-  it('makes one adapter per provider, refusing one with another name or without a capability it declares', () => {
-    expect(Object.keys(new ProviderRegistry(BUILT_IN_PROVIDERS).createAdapters(settings, silent))).toEqual(BUILT_IN_PROVIDERS.map((definition) => definition.name));
-    expect(() => new ProviderRegistry([acme({ createAdapter: () => ({ name: 'other' }) as unknown as DepositProvider })]).createAdapters(settings, silent)).toThrow(/adapter named "other"/);
-    expect(() => new ProviderRegistry([acme({ capabilities: { refunds: true } })]).createAdapters(settings, silent)).toThrow(/capabilities its adapter lacks: refunds \(requestRefund\)/);
+  it('makes one set of ports per provider, refusing a deposit port with another name', () => {
+    expect(new ProviderRegistry(BUILT_IN_PROVIDERS).createAdapters(settings, silent).names()).toEqual(BUILT_IN_PROVIDERS.map((definition) => definition.name));
+    expect(() => new ProviderRegistry([acme({ createAdapter: () => ({ deposits: { name: 'other' } as unknown as DepositProvider }) })]).createAdapters(settings, silent)).toThrow(/deposit adapter named "other"/);
+  });
+
+  it('hands a service the port of an account\'s own provider, or the user error that says the provider lacks it', () => {
+    const requestRefund = async () => ({ ok: false as const, error: { code: 'PROVIDER_UNAVAILABLE' as const, message: 'not in a unit test', outcomeUnknown: true } });
+    const adapters = new ProviderRegistry([acme({ createAdapter: () => ({ deposits: { name: 'acme-pay' } as unknown as DepositProvider, refunds: { requestRefund } }) })]).createAdapters(settings, silent);
+    const account = { code: 'acme-main', provider: 'acme-pay' as ProviderName };
+
+    const refunds = adapters.adapterFor(account, 'refunds');
+    expect(refunds).toEqual({ ok: true, port: { requestRefund } });
+    expect(adapters.capabilitiesOf('acme-pay')).toEqual(['refunds']);
+    expect(adapters.adapterFor(account, 'payouts')).toEqual({ ok: false, error: { code: 'CAPABILITY_NOT_SUPPORTED', message: 'Merchant account "acme-main" is at acme-pay, which offers no payouts' } });
+    // Refunds keep the code clients already handle.
+    expect(new ProviderRegistry([acme()]).createAdapters(settings, silent).adapterFor(account, 'refunds')).toMatchObject({ ok: false, error: { code: 'REFUND_NOT_SUPPORTED' } });
+    expect(adapters.findDeposits('nope')).toBeUndefined();
   });
 
   it('names a provider in GraphQL by its name in upper case, and back', () => {

@@ -1,23 +1,12 @@
 // The provider registry: what each provider adapter declares about itself (name, rails, key rules,
-// capabilities, the adapter's factory, its sandbox's default account), and the lookups the rest
+// the factory of its ports, its sandbox's default account), and the lookups the rest
 // of the gateway asks instead of naming a provider. The built-in providers are listed in one
 // composition point (src/providers/index.ts); a gateway may register more at start-up.
 
 import type { Logger } from '../lib/logger.js';
 import type { ProviderReference } from './reference.js';
-import type { DepositProvider, MerchantAccount, MoneyMovementProvider, ProviderName, Rail, WebhookRegistrationProvider } from './provider.js';
-
-/** What a provider does beyond deposits. Absent: no. */
-export interface ProviderCapabilities {
-  /** Refunds of its deposits (its adapter is a `MoneyMovementProvider`). */
-  refunds?: boolean;
-  /** Payouts to beneficiaries, and their reconciliation (its adapter is a `MoneyMovementProvider`). */
-  payouts?: boolean;
-  /** The embedded card form (its adapter is a `MoneyMovementProvider`). */
-  cardForm?: boolean;
-  /** Webhooks registered through the provider's API at start-up (its adapter is a `WebhookRegistrationProvider`). */
-  webhookRegistration?: boolean;
-}
+import { ProviderAdapters, type ProviderPorts } from './ports.js';
+import type { MerchantAccount, ProviderName, Rail } from './provider.js';
 
 /** Test or live, as a key says it; `unstated` for a usable key that does not say. */
 export type KeyMode = 'test' | 'live';
@@ -100,8 +89,10 @@ export interface ProviderSandbox {
  * const definition: ProviderDefinition = {
  *   name: 'acme-pay', description: 'Acme Pay: PIX.', rails: ['PIX'],
  *   keys: { mode: (key) => (key.startsWith('acme_test_') ? 'test' : undefined), rule: () => 'an acme-pay key starts with acme_test_' },
- *   capabilities: {},
- *   createAdapter: (settings, logger) => createAcmeAdapter({ timeoutMs: settings.timeoutMs, logger }),
+ *   createAdapter: (settings, logger) => {
+ *     const acme = createAcmeAdapter({ timeoutMs: settings.timeoutMs, logger });
+ *     return { deposits: acme, refunds: acme };
+ *   },
  * };
  */
 export interface ProviderDefinition {
@@ -112,9 +103,11 @@ export interface ProviderDefinition {
   /** Rails it serves. A rail served by several providers goes to the first registered, unless the request names an account. */
   readonly rails: readonly Rail[];
   readonly keys: ProviderKeyRules;
-  readonly capabilities: ProviderCapabilities;
-  /** Created once per gateway; the adapter's `name` must be the definition's. */
-  createAdapter(settings: ProviderSettings, logger: Logger): DepositProvider;
+  /**
+   * Its ports, created once per gateway: deposits always (whose `name` must be the definition's),
+   * and each capability it offers (src/providers/ports.ts). What it leaves out, it does not offer.
+   */
+  createAdapter(settings: ProviderSettings, logger: Logger): ProviderPorts;
   /** The in-process sandbox's test account, used when no MERCHANT_ACCOUNTS are configured. */
   readonly defaultSandboxAccount?: DefaultSandboxAccount;
   /** Its pages of the API reference (docs/reference/), one per rail. */
@@ -137,8 +130,6 @@ export interface ProviderDefinition {
    */
   baseUrlRule?(url: string): string | undefined;
 }
-
-export type Capability = keyof ProviderCapabilities;
 
 const NAME_PATTERN = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
 /** `provider` columns are varchar(32). */
@@ -201,15 +192,6 @@ export class ProviderRegistry {
     return this.definitions().filter((definition) => definition.rails.includes(rail)).map((definition) => definition.name);
   }
 
-  can(name: string, capability: Capability): boolean {
-    return this.byName.get(name as ProviderName)?.capabilities[capability] === true;
-  }
-
-  /** Providers with the capability, in registration order. */
-  withCapability(capability: Capability): ProviderName[] {
-    return this.names().filter((name) => this.can(name, capability));
-  }
-
   /** Why an account's provider, keys or base URL are refused; or the account's mode when all are fine. */
   checkAccount(account: AccountSettings): AccountCheck {
     const definition = this.byName.get(account.provider as ProviderName);
@@ -245,40 +227,14 @@ export class ProviderRegistry {
     return { ok: true, mode };
   }
 
-  /** One adapter per provider, checked to carry its definition's name. */
-  createAdapters(settings: ProviderSettings, logger: Logger): Record<ProviderName, DepositProvider> {
-    const adapters = {} as Record<ProviderName, DepositProvider>;
+  /** Each provider's ports, its deposit port checked to carry its definition's name. */
+  createAdapters(settings: ProviderSettings, logger: Logger): ProviderAdapters {
+    const ports = new Map<ProviderName, ProviderPorts>();
     for (const definition of this.byName.values()) {
-      const adapter = definition.createAdapter(settings, logger.child({ provider: definition.name }));
-      if (adapter.name !== definition.name) throw new Error(`Provider "${definition.name}" created an adapter named "${adapter.name}"`);
-      const missing = missingMethods(definition, adapter);
-      if (missing.length > 0) throw new Error(`Provider "${definition.name}" declares capabilities its adapter lacks: ${missing.join(', ')}`);
-      adapters[definition.name] = adapter;
+      const created = definition.createAdapter(settings, logger.child({ provider: definition.name }));
+      if (created.deposits.name !== definition.name) throw new Error(`Provider "${definition.name}" created a deposit adapter named "${created.deposits.name}"`);
+      ports.set(definition.name, created);
     }
-    return adapters;
+    return new ProviderAdapters(ports);
   }
-}
-
-/** The methods each capability needs of an adapter: checked when adapters are made, so `moneyMovement` and `webhookRegistration` below are never wrong. */
-const CAPABILITY_METHODS: Record<Capability, ReadonlyArray<keyof MoneyMovementProvider | keyof WebhookRegistrationProvider>> = {
-  refunds: ['requestRefund'],
-  payouts: ['validatePayout', 'createPayout', 'listPayouts'],
-  cardForm: ['getCardSession', 'settleCard', 'checkoutSessionDeadline'],
-  webhookRegistration: ['registerWebhook', 'simulatePayment'],
-};
-
-function missingMethods(definition: ProviderDefinition, adapter: DepositProvider): string[] {
-  return (Object.keys(CAPABILITY_METHODS) as Capability[])
-    .filter((capability) => definition.capabilities[capability] === true)
-    .flatMap((capability) => CAPABILITY_METHODS[capability].filter((method) => typeof (adapter as unknown as Record<string, unknown>)[method] !== 'function').map((method) => `${capability} (${method})`));
-}
-
-/** An adapter's refunds, payouts and card form, once its definition said it has them. */
-export function moneyMovement(adapter: DepositProvider): DepositProvider & MoneyMovementProvider {
-  return adapter as DepositProvider & MoneyMovementProvider;
-}
-
-/** An adapter's webhook registration, once its definition said it has one. */
-export function webhookRegistration(adapter: DepositProvider): DepositProvider & WebhookRegistrationProvider {
-  return adapter as DepositProvider & WebhookRegistrationProvider;
 }

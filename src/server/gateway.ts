@@ -405,7 +405,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   sandboxHost = sandboxes;
   // A provider with webhook registration (the QR gateway) sends events only to registered URLs:
   // register ours with each sandbox account and, when QR_REGISTER_WEBHOOK is on, with each real one.
-  const registering = (account: MerchantAccountConfig) => registry.can(account.provider, 'webhookRegistration') && (account.sandbox || config.providers.qrRegisterWebhook);
+  const registering = (account: MerchantAccountConfig) => services.providers.offers(account.provider, 'webhookRegistration') && (account.sandbox || config.providers.qrRegisterWebhook);
   for (const account of config.merchantAccounts.filter(registering)) {
     // A sandbox that kept its state across the restart still has our registration: no second one.
     const ours = `${config.publicUrl ?? url}/webhooks/${account.provider}/${account.code}`;

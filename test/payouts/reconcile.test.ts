@@ -4,7 +4,6 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcilePendingPayouts } from '../../src/modules/payouts/payout-reconciliation.js';
-import { moneyMovement } from '../../src/providers/registry.js';
 import { collect, subscribed } from '../deposits/support.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { wsClient } from '../support/ws.js';
@@ -32,7 +31,9 @@ describe('reconciling pending payouts', () => {
     expect((await execute(t.gateway.graphqlUrl, PayoutQuery, { id }, { key: payoutsKey })).data!.payout!.status).toBe('PENDING');
 
     const account = services.accounts.get('dg-test')!;
-    const deps = { provider: moneyMovement(services.providers['deposit-gateway']), events: services.events, transitions: services.transitions };
+    const payouts = services.providers.adapterFor(account, 'payouts');
+    if (!payouts.ok) throw new Error(payouts.error.message);
+    const deps = { provider: payouts.port, events: services.events, transitions: services.transitions };
     const [first, second] = await Promise.all([
       reconcilePendingPayouts(t.gateway.db.fork(), account, deps),
       reconcilePendingPayouts(t.gateway.db.fork(), account, deps),

@@ -1,18 +1,29 @@
 // Adding a provider is adding a folder: a provider defined only under test/ (its own adapter, its
-// own sandbox over real HTTP) is registered through the public API and takes a deposit through
-// every path the built-in ones use, with nothing in src/ naming it.
+// own sandbox over real HTTP) is registered through the public API and runs beside the two
+// built-in ones: it takes deposits through every path they use, refunds follow a deposit to it,
+// payouts on its account reach it while payouts on a deposit-gateway account reach that provider,
+// and its webhook registration is made at start beside the QR gateway's. Nothing in src/ names it.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGatewaySchema, printGatewaySchema } from '../../src/graphql/schema/schema.js';
 import { collect, eventsAfter, subscribed } from '../deposits/support.js';
 import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from '../deposits/operations.js';
+import { CreatePayoutMutation, PayoutQuery } from '../payouts/operations.js';
+import { CHILE_INPUT, payoutsClient } from '../payouts/fixtures.js';
+import { QrWebhookRegistrationsQuery } from '../qr/operations.js';
 import { ReconcileDepositMutation } from '../reconciliation/operations.js';
+import { RefundQuery, RequestRefundMutation } from '../refunds/operations.js';
 import { execute, metric, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { wsClient } from '../support/ws.js';
 import { thirdProvider, THIRD_PROVIDER } from './third-provider/provider.js';
 import { THIRD_API_KEY, THIRD_WEBHOOK_SECRET, type ThirdSandbox } from './third-provider/sandbox.js';
 
 const ACCOUNT = 'tp-test';
+/** The built-in providers' sandbox test accounts, beside the third provider's. */
+const BUILT_IN_ACCOUNTS = [
+  { code: 'dg-test', provider: 'deposit-gateway', sandbox: true, apiKey: 'svc_test_sandbox_deposit_gateway', webhookSecrets: ['whsec_sandbox_deposit_gateway'] },
+  { code: 'qr-test', provider: 'qr-gateway', sandbox: true, livemode: false, apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
+];
 
 describe('a third provider registered from test/', () => {
   let sandbox: ThirdSandbox;
@@ -25,7 +36,7 @@ describe('a third provider registered from test/', () => {
         // The background reconciler stays off: the test reconciles on demand, and sees what it did.
         RECONCILER_ENABLED: 'false',
         // A sandbox account: the gateway's sandbox host starts the sandbox the definition declares.
-        MERCHANT_ACCOUNTS: JSON.stringify([{ code: ACCOUNT, provider: THIRD_PROVIDER, sandbox: true, apiKey: THIRD_API_KEY, webhookSecrets: [THIRD_WEBHOOK_SECRET] }]),
+        MERCHANT_ACCOUNTS: JSON.stringify([{ code: ACCOUNT, provider: THIRD_PROVIDER, sandbox: true, apiKey: THIRD_API_KEY, webhookSecrets: [THIRD_WEBHOOK_SECRET] }, ...BUILT_IN_ACCOUNTS]),
       },
     });
     sandbox = t.gateway.sandboxes.registered.get(THIRD_PROVIDER) as ThirdSandbox;
@@ -36,7 +47,19 @@ describe('a third provider registered from test/', () => {
     expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(t.gateway.config.merchantAccounts.find((account) => account.code === ACCOUNT)?.baseUrl).toBe(sandbox.baseUrl);
     const ready = (await (await fetch(`${t.gateway.url}/readyz`)).json()) as { sandboxes: Record<string, string> };
-    expect(ready.sandboxes).toEqual({ [THIRD_PROVIDER]: 'up' });
+    expect(ready.sandboxes).toEqual({ 'deposit-gateway': 'up', 'qr-gateway': 'up', [THIRD_PROVIDER]: 'up' });
+  });
+
+  it('registered the gateway\'s webhook with the third provider at start, beside the QR gateway\'s registration', async () => {
+    // The provider's own record: one registration of our webhook route for every event it sends, with the account's secret.
+    expect(sandbox.registrations).toEqual([
+      expect.objectContaining({ url: `${t.gateway.url}/webhooks/${THIRD_PROVIDER}/${ACCOUNT}`, events: ['payment.paid', 'refund.approved', 'payout.paid'], secret: THIRD_WEBHOOK_SECRET }),
+    ]);
+    const listed = await execute(t.gateway.graphqlUrl, QrWebhookRegistrationsQuery, {}, { key: t.keys.admin });
+    expect(listed.errors).toBeUndefined();
+    expect(listed.data!.qrWebhookRegistrations.map((registration) => registration.url).sort()).toEqual(
+      [`${t.gateway.url}/webhooks/${THIRD_PROVIDER}/${ACCOUNT}`, `${t.gateway.url}/webhooks/qr-gateway/qr-test`].sort(),
+    );
   });
 
   async function createDeposit(amount: string): Promise<{ id: string; reference: string }> {
@@ -91,7 +114,7 @@ describe('a third provider registered from test/', () => {
 
   it('refuses a delivery signed with another secret, as the adapter decides, and changes nothing', async () => {
     const { id, reference } = await createDeposit('10.00');
-    const forged = JSON.stringify({ id: 'tp_evt_forged', type: 'payment.paid', payment: { ...sandbox.payments.get(reference)!, status: 'paid' } });
+    const forged = JSON.stringify({ id: 'tp_evt_forged', type: 'payment.paid', object: { ...sandbox.payments.get(reference)!, status: 'paid' } });
 
     const answer = await sandbox.send(forged, 'whsec_not_the_secret');
 
@@ -99,6 +122,63 @@ describe('a third provider registered from test/', () => {
     const deposit = await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier });
     expect(deposit.data!.deposit!.status).toBe('PENDING');
   });
+
+  it('sends a refund to the deposit\'s own provider, and applies that provider\'s signed answer', async () => {
+    // given: a paid PIX deposit at the third provider (the deposit gateway serves PIX too)
+    const { id, reference } = await createDeposit('30.00');
+    await sandbox.pay(reference);
+    await waitForStatus(id, 'SUCCEEDED');
+
+    // when: the back office refunds part of it
+    const requested = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId: id, amount: '12.50' } }, { key: t.keys.admin });
+
+    // then: the refund reached the third provider's sandbox, for this payment and amount
+    expect(requested.errors).toBeUndefined();
+    expect(requested.data!.requestRefund.userErrors).toEqual([]);
+    const refund = requested.data!.requestRefund.refund!;
+    expect(refund).toMatchObject({ status: 'REQUESTED', amount: { amount: '12.50', currency: 'BRL' } });
+    const atProvider = [...sandbox.refunds.values()].filter((candidate) => candidate.refund_id === refund.id);
+    expect(atProvider).toEqual([expect.objectContaining({ payment_id: reference, amount: '12.50', status: 'pending' })]);
+
+    // and: its approval, reported by the third provider, is applied to the refund
+    expect(await sandbox.approveRefund(atProvider[0]!.id)).toMatchObject({ status: 200, body: { outcome: 'applied' } });
+    const after = await execute(t.gateway.graphqlUrl, RefundQuery, { id: refund.id }, { key: t.keys.admin });
+    expect(after.data!.refund).toMatchObject({ status: 'APPROVED', deposit: { id } });
+  });
+
+  it('sends a payout to the provider of the account it names: the third provider for tp-test, the deposit gateway for dg-test', async () => {
+    const key = await payoutsClient(t, 'third-provider-payouts');
+    const depositGatewayPayouts = () => t.gateway.sandboxes.depositGateway!.controls.requestCount('/payouts', 'POST');
+    const before = depositGatewayPayouts();
+
+    // when: one payout on each provider's account
+    const third = await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: { country: 'BRAZIL', amount: '80.00', merchantAccount: ACCOUNT, beneficiary: { name: 'Ana Souza', accountNumber: '12345678' } } }, { key });
+    const deposit = await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: { ...CHILE_INPUT, merchantAccount: 'dg-test' } }, { key });
+
+    // then: each is at its own provider, and only there
+    expect(third.data!.createPayout.userErrors).toEqual([]);
+    expect(third.data!.createPayout.payout).toMatchObject({ status: 'PENDING', provider: 'THIRD_GATEWAY', merchantAccount: ACCOUNT, amount: { amount: '80.00', currency: 'BRL' } });
+    const thirdId = third.data!.createPayout.payout!.id;
+    expect([...sandbox.payouts.values()].map((payout) => payout.merchant_reference)).toEqual([thirdId]);
+    expect(deposit.data!.createPayout.userErrors).toEqual([]);
+    expect(deposit.data!.createPayout.payout).toMatchObject({ status: 'PENDING', provider: 'DEPOSIT_GATEWAY', merchantAccount: 'dg-test' });
+    expect(depositGatewayPayouts()).toBe(before + 1);
+
+    // and: the third provider's signed report settles its payout
+    expect(await sandbox.payPayout([...sandbox.payouts.values()][0]!.id)).toMatchObject({ status: 200, body: { outcome: 'applied' } });
+    expect((await execute(t.gateway.graphqlUrl, PayoutQuery, { id: thirdId }, { key })).data!.payout).toMatchObject({ status: 'PAID' });
+  });
+
+  it('refuses, as a user error, what an account\'s provider does not offer', async () => {
+    const key = await payoutsClient(t, 'qr-payouts');
+    const payout = await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: { country: 'BRAZIL', amount: '10.00', merchantAccount: 'qr-test', beneficiary: { accountNumber: '1' } } }, { key });
+    expect(payout.errors).toBeUndefined();
+    expect(payout.data!.createPayout).toEqual({ payout: null, userErrors: [{ field: ['merchantAccount'], code: 'CAPABILITY_NOT_SUPPORTED', message: 'Merchant account "qr-test" is at qr-gateway, which offers no payouts' }] });
+  });
+
+  async function waitForStatus(id: string, status: string): Promise<void> {
+    await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data!.deposit!.status).toBe(status);
+  }
 
   it('shows PaymentProvider.THIRD_GATEWAY in its own schema only: a gateway without it keeps the committed SDL', async () => {
     expect(printGatewaySchema(await buildGatewaySchema(undefined, [thirdProvider]))).toMatch(/THIRD_GATEWAY/);

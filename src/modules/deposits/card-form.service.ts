@@ -6,7 +6,8 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
 import type { Money } from '../../lib/money.js';
 import { userErrorCodeOf } from '../../lib/user-error-codes.js';
-import type { DepositStatus, FieldError, MerchantAccount, MoneyMovementProvider } from '../../providers/provider.js';
+import type { CardFormPort, ProviderAdapters } from '../../providers/ports.js';
+import type { DepositStatus, FieldError, MerchantAccount } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Deposit } from './deposit.entity.js';
@@ -54,13 +55,23 @@ export type CardReturnResult =
   | { ok: false; reason: Exclude<OrderTokenCheck, { ok: true }>['reason'] | 'NOT_FOUND' }
   | { ok: true; settle: SettleCardResult; deposit: Deposit };
 
+/** A CARD deposit at the provider, with the account and card form port that serve it. */
+interface CardDeposit {
+  ok: true;
+  deposit: Deposit;
+  account: MerchantAccount;
+  port: CardFormPort;
+  reference: string;
+}
+
 export class CardFormService {
   private returnBaseUrl: string | undefined;
 
   constructor(
     private readonly deps: {
       accounts: MerchantAccountService;
-      provider: MoneyMovementProvider;
+      /** The providers' ports: a card deposit's form is its own account's provider's. */
+      providers: ProviderAdapters;
       deposits: DepositService;
       transitions: TransitionPath;
       logger: Logger;
@@ -76,7 +87,7 @@ export class CardFormService {
     const found = await this.cardDeposit(em, client, depositId);
     if (!found.ok) return found;
     const { deposit, reference } = found;
-    const result = await this.deps.provider.getCardSession(found.account, reference);
+    const result = await found.port.getCardSession(found.account, reference);
     if (!result.ok) return { ok: false, notFound: false, providerFailure: true, error: { field: [], code: result.error.code, message: result.error.message } };
     const session = result.value;
     // `integrity` is never read from the provider's answer: the spec says to ignore it, because the
@@ -125,9 +136,9 @@ export class CardFormService {
     return { ok: true, deposit: settle.deposit ?? deposit, settle };
   }
 
-  private async settleFound(em: SqlEntityManager, found: { deposit: Deposit; account: MerchantAccount; reference: string }): Promise<SettleCardResult> {
-    const { deposit, account, reference } = found;
-    const result = await this.deps.provider.settleCard(account, reference);
+  private async settleFound(em: SqlEntityManager, found: CardDeposit): Promise<SettleCardResult> {
+    const { deposit, account, port, reference } = found;
+    const result = await port.settleCard(account, reference);
     if (!result.ok) return { deposit, errors: [{ field: [], code: result.error.code, message: result.error.message }], alreadyProcessed: false };
     const truth = result.value.deposit;
 
@@ -187,13 +198,13 @@ export class CardFormService {
     em: SqlEntityManager,
     client: ApiClient,
     depositId: string,
-  ): Promise<{ ok: true; deposit: Deposit; account: MerchantAccount; reference: string } | { ok: false; notFound: true } | { ok: false; notFound: false; error: FieldError }> {
+  ): Promise<CardDeposit | { ok: false; notFound: true } | { ok: false; notFound: false; error: FieldError }> {
     const deposit = await this.deps.deposits.findVisible(em, client, depositId);
     if (!deposit) return { ok: false, notFound: true };
     return this.prepare(deposit);
   }
 
-  private prepare(deposit: Deposit): { ok: true; deposit: Deposit; account: MerchantAccount; reference: string } | { ok: false; notFound: false; error: FieldError } {
+  private prepare(deposit: Deposit): CardDeposit | { ok: false; notFound: false; error: FieldError } {
     if (deposit.rail !== 'CARD') {
       return { ok: false, notFound: false, error: { field: ['depositId'], code: 'NOT_A_CARD_DEPOSIT', message: `Deposit ${deposit.id} is on the ${deposit.rail} rail; the card form serves CARD deposits only` } };
     }
@@ -204,6 +215,8 @@ export class CardFormService {
     if (!deposit.providerReference) {
       return { ok: false, notFound: false, error: { field: ['depositId'], code: 'DEPOSIT_NOT_SUBMITTED', message: `Deposit ${deposit.id} has not reached the provider yet; try again shortly` } };
     }
-    return { ok: true, deposit, account, reference: deposit.providerReference };
+    const found = this.deps.providers.adapterFor(account, 'cardForm');
+    if (!found.ok) return { ok: false, notFound: false, error: { field: ['depositId'], ...found.error } };
+    return { ok: true, deposit, account, port: found.port, reference: deposit.providerReference };
   }
 }

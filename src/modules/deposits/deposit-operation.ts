@@ -9,7 +9,8 @@ import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import { columnList, plainRow, plainRows } from '../../db/plain-rows.js';
 import { executePrepared } from '../../db/prepared.js';
 import { accountNotConfigured, type MoneyOperation } from '../../kernel/operation.js';
-import type { CreateDepositRequest, DepositProvider, MerchantAccount, ProviderDeposit, ProviderName, RailDetails } from '../../providers/provider.js';
+import type { ProviderAdapters } from '../../providers/ports.js';
+import type { CreateDepositRequest, DepositProvider, MerchantAccount, ProviderDeposit, RailDetails } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
@@ -21,7 +22,7 @@ import type { TransitionPath } from '../../kernel/transitions.js';
 
 export interface DepositOperationDeps {
   accounts: MerchantAccountService;
-  providers: Record<ProviderName, DepositProvider>;
+  providers: ProviderAdapters;
   events: EventLog;
   transitions: TransitionPath;
 }
@@ -123,7 +124,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
     call: async (_em, deposit) => {
       const account = deps.accounts.get(deposit.merchantAccount);
       if (!account) return { ok: false, error: accountNotConfigured(deposit.merchantAccount) };
-      return deps.providers[deposit.provider].createDeposit(account, { depositId: deposit.id, ...requestOf(deposit) });
+      return deps.providers.deposits(deposit.provider).createDeposit(account, { depositId: deposit.id, ...requestOf(deposit) });
     },
     accepted: (em, deposit, created) => recordSubmitted(em, deposit, created),
     markUnknown: async (em, deposit, error) => {

@@ -32,6 +32,7 @@ import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
+import type { ProviderAdapters } from '../../providers/ports.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import { claimDepositCredit, type CreditClaimResult } from './deposit-credit.js';
 import { versionedDeposit, versionedDepositColumns, type WrittenDeposit, type WrittenDeposits } from './written-deposits.js';
@@ -86,7 +87,7 @@ export class DepositService {
   constructor(
     private readonly deps: {
       accounts: MerchantAccountService;
-      providers: Readonly<Record<ProviderName, DepositProvider>>;
+      providers: ProviderAdapters;
       /** Which providers serve which rail. */
       registry: Pick<ProviderRegistry, 'forRail'>;
       events: EventLog;
@@ -185,7 +186,7 @@ export class DepositService {
       this.deps.logger.warn({ depositId, reason: held ? 'ACCOUNT_NOT_CONFIGURED' : 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
       return false;
     }
-    const result = await this.deps.providers[held.provider].getDeposit(account, reference);
+    const result = await this.deps.providers.deposits(held.provider).getDeposit(account, reference);
     if (!result.ok) throw new DepositDetailsUnavailable(`${result.error.code}: ${result.error.message}`);
     // The row as this instance's webhook just wrote it, if it did: the first attempt starts from it.
     return this.applyDetails(em, depositId, held, result.value, options, this.deps.written?.take(depositId));
@@ -372,7 +373,7 @@ export class DepositService {
     if (serving === undefined) return { ok: false, errors: [{ field: ['merchantAccount'], code: 'MERCHANT_ACCOUNT_NOT_FOUND', message: `No provider serves ${details.rail} deposits` }] };
     const resolved = this.deps.accounts.resolve(client, serving, input.merchantAccount);
     if (!resolved.ok) return { ok: false, errors: [{ field: ['merchantAccount'], code: resolved.code, message: resolved.message }] };
-    const provider = this.deps.providers[resolved.account.provider];
+    const provider = this.deps.providers.deposits(resolved.account.provider);
 
     if (input.merchantReference !== undefined && (input.merchantReference.length === 0 || input.merchantReference.length > MERCHANT_REFERENCE_MAX)) {
       errors.push({ field: ['merchantReference'], code: 'INVALID_FORMAT', message: `merchantReference must be 1 to ${MERCHANT_REFERENCE_MAX} characters` });

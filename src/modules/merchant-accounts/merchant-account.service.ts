@@ -1,6 +1,8 @@
 // The provider merchant accounts the gateway may use, from configuration. Their API keys and
 // webhook secrets stay inside this process: nothing here is ever handed to GraphQL or a log.
 
+import type { UserErrorCode } from '../../lib/user-error-codes.js';
+import { CAPABILITY_WORDS, type Capability, type PortOf, type ProviderAdapters } from '../../providers/ports.js';
 import type { MerchantAccount, ProviderName } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 
@@ -14,7 +16,11 @@ export interface MerchantAccountView {
 export class MerchantAccountService {
   private readonly byCode: Map<string, MerchantAccount>;
 
-  constructor(accounts: MerchantAccount[]) {
+  constructor(
+    accounts: MerchantAccount[],
+    /** The providers' ports: which capability each account's provider offers. */
+    private readonly adapters: ProviderAdapters,
+  ) {
     this.byCode = new Map(accounts.map((account) => [account.code, account]));
   }
 
@@ -49,6 +55,25 @@ export class MerchantAccountService {
     const account = [...this.byCode.values()].find((candidate) => candidate.provider === provider && (client.isAdmin() || client.mayUseAccount(candidate.code)));
     if (!account) return { ok: false, code: 'MERCHANT_ACCOUNT_NOT_FOUND', message: `No ${provider} merchant account is available to this client` };
     return { ok: true, account };
+  }
+
+  /**
+   * The account a request that needs a capability uses, with its provider's port: the named one if
+   * the client may use it and its provider offers the capability (otherwise the error says which
+   * is missing), or else the first account the client may use whose provider offers it.
+   *
+   * @example accounts.withPort(client, 'payouts', input.merchantAccount) // { ok: true, account, port }
+   */
+  withPort<C extends Capability>(client: ApiClient, capability: C, code?: string): { ok: true; account: MerchantAccount; port: PortOf<C> } | { ok: false; code: UserErrorCode; message: string } {
+    const usable = (account: MerchantAccount) => client.isAdmin() || client.mayUseAccount(account.code);
+    const account =
+      code !== undefined ? this.byCode.get(code) : [...this.byCode.values()].find((candidate) => usable(candidate) && this.adapters.offers(candidate.provider, capability));
+    if (!account || !usable(account)) {
+      const message = code !== undefined ? `No merchant account "${code}" is available to this client` : `No merchant account available to this client is at a provider that offers ${CAPABILITY_WORDS[capability]}`;
+      return { ok: false, code: 'MERCHANT_ACCOUNT_NOT_FOUND', message };
+    }
+    const found = this.adapters.adapterFor(account, capability);
+    return found.ok ? { ok: true, account, port: found.port } : { ok: false, ...found.error };
   }
 }
 

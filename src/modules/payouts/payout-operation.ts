@@ -16,12 +16,14 @@ import type { MerchantAccountService } from '../merchant-accounts/merchant-accou
 import { Payout, type StoredBeneficiary } from './payout.entity.js';
 import { toPayoutSnapshot, type PayoutSnapshot } from './payout-snapshot.js';
 import { payoutTransitions, PAYOUT_CREATED } from './payout-transitions.js';
-import type { CreatePayoutInput, PayoutProvider } from './payout-request.js';
+import type { CreatePayoutInput } from './payout-request.js';
+import type { ProviderAdapters } from '../../providers/ports.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 
 export interface PayoutOperationDeps {
   accounts: MerchantAccountService;
-  provider: PayoutProvider;
+  /** The providers' ports: a payout goes to its own account's provider. */
+  providers: ProviderAdapters;
   events: EventLog;
   transitions: TransitionPath;
 }
@@ -85,7 +87,11 @@ export function payoutOperation(deps: PayoutOperationDeps): MoneyOperation<Prepa
           error: { code: 'PROVIDER_UNAVAILABLE', message: 'BENEFICIARY_NOT_STORED: the full document number of this payout was not kept; it is resubmitted when its client retries with the same idempotency key', outcomeUnknown: true },
         };
       }
-      return deps.provider.createPayout(account, { payoutId: payout.id, ...request });
+      // Checked when the payout was requested: gone only if the configuration changed since, and
+      // then the payout waits, recoverable, for an account that can take it.
+      const found = deps.providers.adapterFor(account, 'payouts');
+      if (!found.ok) return { ok: false, error: accountNotConfigured(payout.merchantAccount) };
+      return found.port.createPayout(account, { payoutId: payout.id, ...request });
     },
     accepted: async (em, payout, created) => {
       await recordSubmitted(em, payout.id, created);

@@ -7,7 +7,8 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
-import type { MerchantAccount, MoneyMovementProvider, ProviderPayout } from '../../providers/provider.js';
+import type { PayoutPort } from '../../providers/ports.js';
+import type { MerchantAccount, ProviderPayout } from '../../providers/provider.js';
 import type { EventLog } from '../../kernel/events/event-log.js';
 import type { ResumeResult } from '../../kernel/operation.js';
 import { Payout } from './payout.entity.js';
@@ -36,7 +37,7 @@ export interface ReconcilePayoutsOptions {
 }
 
 export interface ReconcilePayoutsDeps {
-  provider: Pick<MoneyMovementProvider, 'listPayouts'>;
+  provider: Pick<PayoutPort, 'listPayouts'>;
   events: EventLog;
   transitions: TransitionPath;
   /** Resubmits a payout whose outcome is unknown (`PayoutService.resume`); without it such payouts are only looked for. */
@@ -73,7 +74,8 @@ const LIST_SKEW_MS = 10 * 60_000;
  * runs at once (which the reconciler's one job per account avoids) apply each change once.
  *
  * @example
- * await reconcilePendingPayouts(em, account, { provider: moneyMovement(services.providers[account.provider]), events: services.events },
+ * const payouts = services.providers.adapterFor(account, 'payouts');
+ * if (payouts.ok) await reconcilePendingPayouts(em, account, { provider: payouts.port, events: services.events },
  *   { createdBefore: new Date(Date.now() - 5 * 60_000) });
  */
 export async function reconcilePendingPayouts(

@@ -4,10 +4,6 @@ import { Field, ID, InputType } from 'type-graphql';
 import { DecimalScalar } from '../../graphql/scalars.js';
 import type { PayoutBeneficiary } from '../../providers/provider.js';
 import type { CreatePayoutInput as ServiceInput } from './payout.service.js';
-import { BUILT_IN_PROVIDERS } from '../../providers/index.js';
-
-/** The built-in provider that pays out (the services use the first with the capability). */
-const PAYOUT_PROVIDER = BUILT_IN_PROVIDERS.find((definition) => definition.capabilities.payouts)?.name ?? 'payout provider';
 
 @InputType({ description: 'The player being paid. Which fields are required depends on the country (all but Mexico need bankCode and accountType; Peru also cci).' })
 export class PayoutBeneficiaryInput {
@@ -40,7 +36,7 @@ export class CreatePayoutInput {
   @Field({ nullable: true, description: 'Same key and same input return the first result; also accepted as the Idempotency-Key header.' })
   idempotencyKey?: string;
 
-  @Field(() => ID, { nullable: true, description: `Merchant account code; defaults to the first ${PAYOUT_PROVIDER} account the client may use.` })
+  @Field(() => ID, { nullable: true, description: `Merchant account code; defaults to the first account the client may use whose provider offers payouts.` })
   merchantAccount?: string;
 
   /** The service's view of this input. */

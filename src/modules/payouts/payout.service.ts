@@ -20,13 +20,14 @@ import { Payout } from './payout.entity.js';
 import type { PayoutSnapshot } from './payout-snapshot.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { payoutOperation, type PreparedPayout } from './payout-operation.js';
-import type { CreatePayoutInput, PayoutProvider } from './payout-request.js';
+import type { CreatePayoutInput } from './payout-request.js';
+import type { ProviderAdapters } from '../../providers/ports.js';
 import { olderThan } from '../../db/keyset.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 
-export type { CreatePayoutInput, PayoutProvider } from './payout-request.js';
+export type { CreatePayoutInput } from './payout-request.js';
 
 export type CreatePayoutResult = { payout: PayoutSnapshot | null; errors: FieldError[] };
 
@@ -59,7 +60,8 @@ export class PayoutService {
   constructor(
     private readonly deps: {
       accounts: MerchantAccountService;
-      provider: PayoutProvider;
+      /** The providers' ports: a payout goes to an account whose provider offers payouts. */
+      providers: ProviderAdapters;
       events: EventLog;
       transitions: TransitionPath;
       operations: OperationRunner;
@@ -109,7 +111,7 @@ export class PayoutService {
 
   /** The livemode a list shows when the caller names none: that of the account `createPayout` would use by default. */
   defaultLivemode(client: ApiClient): boolean {
-    const resolved = this.deps.accounts.resolve(client, this.deps.provider.name);
+    const resolved = this.deps.accounts.withPort(client, 'payouts');
     return resolved.ok ? resolved.account.livemode : false;
   }
 
@@ -135,9 +137,9 @@ export class PayoutService {
 
   private prepare(client: ApiClient, input: CreatePayoutInput): { ok: true; account: MerchantAccount; request: Omit<CreatePayoutRequest, 'payoutId'> } | { ok: false; errors: FieldError[] } {
     const errors: FieldError[] = [];
-    const { provider } = this.deps;
-    const resolved = this.deps.accounts.resolve(client, provider.name, input.merchantAccount);
+    const resolved = this.deps.accounts.withPort(client, 'payouts', input.merchantAccount);
     if (!resolved.ok) return { ok: false, errors: [{ field: ['merchantAccount'], code: resolved.code, message: resolved.message }] };
+    const provider = resolved.port;
 
     if (input.merchantReference !== undefined && (input.merchantReference.length === 0 || input.merchantReference.length > MERCHANT_REFERENCE_MAX)) {
       errors.push({ field: ['merchantReference'], code: 'INVALID_FORMAT', message: `merchantReference must be 1 to ${MERCHANT_REFERENCE_MAX} characters` });
@@ -151,7 +153,7 @@ export class PayoutService {
       }
     }
 
-    const currency = input.currency ?? provider.defaultCurrency({ rail: 'LATAM', country: input.country });
+    const currency = input.currency ?? provider.payoutCurrency(input.country);
     if (!currency) {
       // No default currency means an unknown country: report that (the adapter's words) first.
       const probe = Money.parse(input.amount, 'USD');

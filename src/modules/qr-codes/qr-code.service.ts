@@ -1,11 +1,13 @@
-// Thai QR payments beyond what every deposit shares: registering the gateway's webhook URL with
-// the QR gateway, listing registrations, and driving its test mode (simulated payer outcomes).
-// Creating a QR payment is DepositService.create with the THAI_QR rail.
+// Thai QR payments beyond what every deposit shares: registering the gateway's webhook URL with a
+// provider that takes registrations (the QR gateway, or any provider offering the port), listing
+// registrations, and driving test mode (simulated payer outcomes). Creating a QR payment is
+// DepositService.create with the THAI_QR rail.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
 import { newId } from '../../lib/ids.js';
-import type { DepositProvider, FieldError, MerchantAccount, WebhookRegistrationProvider } from '../../providers/provider.js';
+import type { ProviderAdapters } from '../../providers/ports.js';
+import type { FieldError, MerchantAccount } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { DepositService } from '../deposits/deposit.service.js';
 import type { Deposit } from '../deposits/deposit.entity.js';
@@ -18,15 +20,15 @@ export class QrCodeService {
   constructor(
     private readonly deps: {
       accounts: MerchantAccountService;
-      /** The provider whose QR codes these are, with its webhook registration API. */
-      provider: Pick<DepositProvider, 'name'> & WebhookRegistrationProvider;
+      /** The providers' ports: registration and simulation go to the account's own provider. */
+      providers: ProviderAdapters;
       deposits: DepositService;
       logger: Logger;
     },
   ) {}
 
   /**
-   * Registers `url` for `events` at the QR gateway. The account's configured webhook secret is
+   * Registers `url` for `events` at the account's provider. The account's configured webhook secret is
    * sent, so deliveries verify with the secret the gateway already holds; no secret is stored or
    * shown anywhere else.
    */
@@ -34,9 +36,12 @@ export class QrCodeService {
     em: SqlEntityManager,
     input: { merchantAccount: string; url: string; events: string[] },
   ): Promise<{ registration: QrWebhookRegistration | null; errors: FieldError[] }> {
-    const account = this.qrAccount(input.merchantAccount);
-    if (!account) return { registration: null, errors: [{ field: ['merchantAccount'], code: 'MERCHANT_ACCOUNT_NOT_FOUND', message: `No QR gateway merchant account "${input.merchantAccount}"` }] };
-    const known = this.deps.provider.webhookEvents;
+    const account = this.deps.accounts.get(input.merchantAccount);
+    if (!account) return { registration: null, errors: [{ field: ['merchantAccount'], code: 'MERCHANT_ACCOUNT_NOT_FOUND', message: `No merchant account "${input.merchantAccount}"` }] };
+    const found = this.deps.providers.adapterFor(account, 'webhookRegistration');
+    if (!found.ok) return { registration: null, errors: [{ field: ['merchantAccount'], ...found.error }] };
+    const provider = found.port;
+    const known = provider.webhookEvents;
     const unknown = input.events.filter((event) => !known.includes(event));
     if (input.events.length === 0 || unknown.length > 0) {
       return {
@@ -44,7 +49,7 @@ export class QrCodeService {
         errors: [{ field: ['events'], code: 'INVALID_VALUE', message: `events must list one or more of ${known.join(', ')}${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}` }],
       };
     }
-    const result = await this.deps.provider.registerWebhook(account, { url: input.url, events: input.events, secret: account.webhookSecrets[0]! });
+    const result = await provider.registerWebhook(account, { url: input.url, events: input.events, secret: account.webhookSecrets[0]! });
     if (!result.ok) {
       const field = result.error.code === 'WEBHOOK_URL_INVALID' ? ['url'] : [];
       return { registration: null, errors: [{ field, code: result.error.code, message: result.error.message }] };
@@ -67,16 +72,19 @@ export class QrCodeService {
   }
 
   /**
-   * Registers the gateway's own webhook URL for every event on a QR account. With
+   * Registers the gateway's own webhook URL for every event on an account whose provider takes
+   * registrations. With
    * `reuseExisting`, an active registration of that URL already stored is kept (a restart does not
    * register twice); an in-process sandbox forgets its registrations, so those are always renewed.
    */
   async registerGatewayWebhook(em: SqlEntityManager, account: MerchantAccount, webhookBaseUrl: string, options: { reuseExisting: boolean }): Promise<void> {
     const url = `${webhookBaseUrl}/webhooks/${account.provider}/${account.code}`;
     if (options.reuseExisting && (await em.findOne(QrWebhookRegistration, { merchantAccount: account.code, url, status: 'active' }))) return;
-    const { errors } = await this.register(em, { merchantAccount: account.code, url, events: [...this.deps.provider.webhookEvents] });
-    if (errors.length > 0) this.deps.logger.error({ account: account.code, errors }, 'could not register the gateway webhook with the QR gateway');
-    else this.deps.logger.info({ account: account.code, url }, 'registered the gateway webhook with the QR gateway');
+    const found = this.deps.providers.adapterFor(account, 'webhookRegistration');
+    const events = found.ok ? [...found.port.webhookEvents] : [];
+    const { errors } = await this.register(em, { merchantAccount: account.code, url, events });
+    if (errors.length > 0) this.deps.logger.error({ account: account.code, errors }, 'could not register the gateway webhook with the provider');
+    else this.deps.logger.info({ account: account.code, url }, 'registered the gateway webhook with the provider');
   }
 
   /**
@@ -87,8 +95,9 @@ export class QrCodeService {
   async simulate(em: SqlEntityManager, client: ApiClient, depositId: string, outcome: SimulatedOutcome): Promise<{ deposit: Deposit | null; errors: FieldError[] }> {
     const deposit = await this.deps.deposits.findVisible(em, client, depositId);
     if (!deposit || deposit.rail !== 'THAI_QR') return { deposit: null, errors: [{ field: ['depositId'], code: 'NOT_FOUND', message: `No Thai QR deposit with id ${depositId}` }] };
-    const account = this.qrAccount(deposit.merchantAccount);
-    if (!account || account.livemode || !account.sandbox || !deposit.providerReference) {
+    const account = this.deps.accounts.get(deposit.merchantAccount);
+    const simulation = account && this.deps.providers.adapterFor(account, 'simulation');
+    if (!account || !simulation?.ok || account.livemode || !account.sandbox || !deposit.providerReference) {
       const message = !deposit.providerReference
         ? 'The QR code was not created at the provider'
         : account?.livemode
@@ -96,14 +105,9 @@ export class QrCodeService {
           : "This account is the QR gateway's own test environment: simulate the payment from its merchant dashboard; the API simulates payments on the built-in sandbox only";
       return { deposit, errors: [{ field: ['depositId'], code: 'SIMULATION_NOT_AVAILABLE', message }] };
     }
-    const result = await this.deps.provider.simulatePayment(account, deposit.providerReference, outcome);
+    const result = await simulation.port.simulatePayment(account, deposit.providerReference, outcome);
     if (!result.ok) return { deposit, errors: [{ field: [], code: result.error.code, message: result.error.message }] };
     // The status itself arrives as the provider's signed webhook, like a real payment.
     return { deposit: await em.refreshOrFail(deposit), errors: [] };
-  }
-
-  private qrAccount(code: string): MerchantAccount | undefined {
-    const account = this.deps.accounts.get(code);
-    return account?.provider === this.deps.provider.name ? account : undefined;
   }
 }

@@ -2,7 +2,8 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
-import type { DepositProvider, DepositStatus, MerchantAccount, MoneyMovementProvider, ProviderDeposit, ProviderName } from '../../providers/provider.js';
+import type { ProviderAdapters } from '../../providers/ports.js';
+import type { DepositStatus, MerchantAccount, ProviderDeposit } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { DepositService } from '../deposits/deposit.service.js';
 import { depositTransitions, type DepositChange } from '../deposits/deposit-transitions.js';
@@ -71,12 +72,10 @@ export interface PayoutPassOptions {
 
 /**
  * What the payouts module lends the reconciler (it never reads the payout table itself):
- * `provider` names the provider that pays out, `accountsDue` the merchant accounts with payouts
- * due for a check, and `reconcile` checks the due payouts of one of that provider's accounts (the
- * payouts module's `reconcilePendingPayouts`).
+ * `accountsDue` the merchant accounts with payouts due for a check, and `reconcile` checks the due
+ * payouts of one account whose provider offers payouts (the payouts module's `reconcilePendingPayouts`).
  */
 export interface PayoutReconciliation {
-  provider: string;
   accountsDue(em: SqlEntityManager, options: PayoutPassOptions): Promise<string[]>;
   reconcile(em: SqlEntityManager, account: MerchantAccount, options: PayoutPassOptions): Promise<PayoutPassResult>;
 }
@@ -97,7 +96,8 @@ export interface ReconcilerOptions {
 
 export interface ReconcilerDeps {
   accounts: MerchantAccountService;
-  providers: Record<ProviderName, DepositProvider>;
+  /** The providers' ports: deposit lookups, and the payment list where a provider offers one. */
+  providers: ProviderAdapters;
   deposits: Pick<DepositService, 'resume' | 'refreshFromProvider'>;
   refunds: Pick<RefundService, 'resume'>;
   transitions: TransitionPath;
@@ -164,26 +164,32 @@ export class Reconciler {
     return this.dueRows(em, 'refund', "status = 'REQUESTED'", queued, limit);
   }
 
-  /** The payout provider's accounts configured here with payouts due for a check. */
+  /** The accounts configured here, at providers that offer payouts, with payouts due for a check. */
   async payoutAccountsDue(em: SqlEntityManager): Promise<string[]> {
     const payouts = this.deps.payouts;
     if (!payouts) return [];
     const codes = await payouts.accountsDue(em, this.payoutOptions());
-    return codes.filter((code) => this.deps.accounts.get(code)?.provider === payouts.provider);
+    return codes.filter((code) => this.paysOut(code) !== undefined);
   }
 
   /**
-   * Checks the due payouts of one of the payout provider's accounts against its list (GET
-   * /payouts lists a whole account: one check per account, not per payout). Undefined when the
-   * account is not configured here, or no payouts module is plugged in.
+   * Checks the due payouts of one account against its provider's list (a payout list covers a whole
+   * account: one check per account, not per payout). Undefined when the account is not configured
+   * here, its provider offers no payouts, or no payouts module is plugged in.
    */
   async reconcilePayoutsOf(em: SqlEntityManager, code: string): Promise<PayoutPassResult | undefined> {
     const payouts = this.deps.payouts;
-    const account = this.deps.accounts.get(code);
-    if (!payouts || !account || account.provider !== payouts.provider) return undefined;
+    const account = this.paysOut(code);
+    if (!payouts || !account) return undefined;
     const result = await payouts.reconcile(em, account, this.payoutOptions());
     for (const listener of this.listeners) listener({ subject: 'payout', result });
     return result;
+  }
+
+  /** The configured account, when its provider offers payouts. */
+  private paysOut(code: string): MerchantAccount | undefined {
+    const account = this.deps.accounts.get(code);
+    return account && this.deps.providers.offers(account.provider, 'payouts') ? account : undefined;
   }
 
   private payoutOptions(): PayoutPassOptions {
@@ -268,7 +274,7 @@ export class Reconciler {
     }
 
     // Outside any transaction: no row lock is held while the provider answers.
-    const answer = await this.deps.providers[deposit.provider].getDeposit(account, reference);
+    const answer = await this.deps.providers.deposits(deposit.provider).getDeposit(account, reference);
     if (!answer.ok) {
       await this.release(em, depositId);
       return { outcome: 'provider_error', reason: `${answer.error.code}: ${answer.error.message}`, deposit };
@@ -348,10 +354,10 @@ export class Reconciler {
    * left for a later pass.
    */
   private async expireIfAbandoned(em: SqlEntityManager, deposit: Deposit, account: MerchantAccount, conclusive: boolean): Promise<ReconcileResult> {
-    const provider = this.deps.providers[deposit.provider];
+    const listing = this.deps.providers.adapterFor(account, 'depositListing');
     const details = deposit.request.details;
     const lifetime = details.rail === 'HOSTED_CHECKOUT' ? details.expiresInSeconds : undefined;
-    const deadline = isListing(provider) ? provider.checkoutSessionDeadline(deposit.createdAt, lifetime) : undefined;
+    const deadline = listing.ok ? listing.port.checkoutSessionDeadline(deposit.createdAt, lifetime) : undefined;
     if (!conclusive || !deadline || Date.now() < deadline.getTime() || deposit.status !== 'PENDING') {
       await this.release(em, deposit.id);
       return { outcome: 'noop', deposit };
@@ -378,8 +384,10 @@ export class Reconciler {
    * items created before the deposit (so an absent payment does not exist).
    */
   private async findHostedPayment(account: MerchantAccount, deposit: Deposit): Promise<{ ok: true; reference?: string; conclusive: boolean } | { ok: false; reason: string }> {
-    const provider = this.deps.providers[deposit.provider];
-    if (!isListing(provider)) return { ok: true, conclusive: false };
+    // A provider with no payment list cannot be searched: the deposit waits for its webhook.
+    const listing = this.deps.providers.adapterFor(account, 'depositListing');
+    if (!listing.ok) return { ok: true, conclusive: false };
+    const provider = listing.port;
     const floor = deposit.createdAt.getTime() - LIST_SKEW_MS;
     let before: string | undefined;
     for (let page = 0; page < HOSTED_SEARCH_PAGES; page++) {
@@ -443,7 +451,7 @@ export class Reconciler {
     const account = this.deps.accounts.get(deposit.merchantAccount);
     const reference = deposit.providerPaymentReference();
     if (!account || account.provider !== deposit.provider || !reference) return done({ outcome: 'noop', reason: 'PAYMENT_NOT_LOOKED_UP: no account or payment reference to ask about' });
-    const answer = await this.deps.providers[deposit.provider].getDeposit(account, reference);
+    const answer = await this.deps.providers.deposits(deposit.provider).getDeposit(account, reference);
     if (!answer.ok) return done({ outcome: 'provider_error', reason: `${answer.error.code}: ${answer.error.message}` });
     const word = answer.value.refundStatus;
     if (!word || word.status === 'REQUESTED') return done({ outcome: 'noop' });
@@ -525,8 +533,4 @@ function changeOf(truth: ProviderDeposit): DepositChange {
 
 function detailsMissing(deposit: Deposit, truth: ProviderDeposit): boolean {
   return (Boolean(truth.fee) && deposit.fee == null) || (Boolean(truth.net) && deposit.net == null) || (Boolean(truth.declineReason) && deposit.declineReason == null);
-}
-
-function isListing(provider: DepositProvider): provider is DepositProvider & Pick<MoneyMovementProvider, 'listDeposits' | 'checkoutSessionDeadline'> {
-  return typeof (provider as Partial<MoneyMovementProvider>).listDeposits === 'function';
 }

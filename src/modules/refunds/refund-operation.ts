@@ -10,7 +10,8 @@ import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import { userErrorCodeOf, type UserErrorCode } from '../../lib/user-error-codes.js';
 import { accountNotConfigured, markEntityUnknown, type MoneyOperation } from '../../kernel/operation.js';
-import type { FieldError, MerchantAccount, MoneyMovementProvider, ProviderError, ProviderName, ProviderRefund } from '../../providers/provider.js';
+import type { ProviderAdapters, RefundPort } from '../../providers/ports.js';
+import type { FieldError, MerchantAccount, ProviderError, ProviderRefund } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
@@ -21,8 +22,8 @@ import type { TransitionPath } from '../../kernel/transitions.js';
 
 export interface RefundOperationDeps {
   accounts: MerchantAccountService;
-  /** Providers that take refunds; a deposit at any other provider cannot be refunded here. */
-  providers: Partial<Record<ProviderName, MoneyMovementProvider>>;
+  /** The providers' ports: a deposit whose provider offers no refunds cannot be refunded here. */
+  providers: ProviderAdapters;
   transitions: TransitionPath;
   logger: Logger;
 }
@@ -40,9 +41,11 @@ export function refundOperation(deps: RefundOperationDeps): MoneyOperation<Prepa
     awaitingProvider: (refund) => refund.origin === 'GATEWAY' && refund.status === 'REQUESTED' && !refund.providerReference,
     call: async (em, refund) => {
       const deposit = await em.findOneOrFail(Deposit, { id: refund.depositId });
+      // Checked when the refund was requested: gone only if the configuration changed since, and
+      // then the refund waits, recoverable, for an account that can take it.
       const target = refundTarget(deps, deposit);
-      if (!target) return { ok: false, error: accountNotConfigured(deposit.merchantAccount) };
-      return target.provider.requestRefund(target.account, {
+      if (!target.ok) return { ok: false, error: accountNotConfigured(deposit.merchantAccount) };
+      return target.port.requestRefund(target.account, {
         refundId: refund.id,
         // The payment's reference: for hosted checkout, not the session id the deposit was created with.
         depositReference: deposit.providerPaymentReference()!,
@@ -68,11 +71,15 @@ export function refundOperation(deps: RefundOperationDeps): MoneyOperation<Prepa
   };
 }
 
-/** The account and provider a deposit's refunds go to, or undefined when its provider takes none through the gateway. */
-export function refundTarget(deps: Pick<RefundOperationDeps, 'accounts' | 'providers'>, deposit: Deposit): { account: MerchantAccount; provider: MoneyMovementProvider } | undefined {
-  const provider = deps.providers[deposit.provider];
+/** The account and refund port a deposit's refunds go to: its own account's provider, or why there is none. */
+export function refundTarget(
+  deps: Pick<RefundOperationDeps, 'accounts' | 'providers'>,
+  deposit: Deposit,
+): { ok: true; account: MerchantAccount; port: RefundPort } | { ok: false; code: UserErrorCode; message: string } {
   const account = deps.accounts.get(deposit.merchantAccount);
-  return provider && account ? { account, provider } : undefined;
+  if (!account) return { ok: false, code: 'ACCOUNT_NOT_CONFIGURED', message: `Merchant account ${deposit.merchantAccount} is not configured on this gateway` };
+  const found = deps.providers.adapterFor(account, 'refunds');
+  return found.ok ? { ok: true, account, port: found.port } : { ok: false, ...found.error };
 }
 
 /**

@@ -8,7 +8,8 @@ import { requestFingerprint } from '../../lib/fingerprint.js';
 import type { Logger } from '../../lib/logger.js';
 import { Money } from '../../lib/money.js';
 import type { UserErrorCode } from '../../lib/user-error-codes.js';
-import type { FieldError, MoneyMovementProvider, ProviderName, ProviderRefund } from '../../providers/provider.js';
+import type { ProviderAdapters } from '../../providers/ports.js';
+import type { FieldError, ProviderRefund } from '../../providers/provider.js';
 import { maySee } from '../../kernel/visibility.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import { Deposit } from '../deposits/deposit.entity.js';
@@ -41,8 +42,8 @@ export class RefundService {
   constructor(
     private readonly deps: {
       accounts: MerchantAccountService;
-      /** Providers that take refunds; a deposit at any other provider cannot be refunded here. */
-      providers: Partial<Record<ProviderName, MoneyMovementProvider>>;
+      /** The providers' ports: a deposit whose provider offers no refunds cannot be refunded here. */
+      providers: ProviderAdapters;
       transitions: TransitionPath;
       operations: OperationRunner;
       logger: Logger;
@@ -63,7 +64,8 @@ export class RefundService {
     if (errors.length) return { refund: null, errors };
     const deposit = await em.findOne(Deposit, { id: input.depositId });
     if (!deposit || !mayRefund(client, deposit)) return refused(['depositId'], 'NOT_FOUND', `No deposit with id ${input.depositId}`);
-    if (!refundTarget(this.deps, deposit)) return refused(['depositId'], 'REFUND_NOT_SUPPORTED', 'Deposits at this provider cannot be refunded through the gateway');
+    const target = refundTarget(this.deps, deposit);
+    if (!target.ok) return refused(['depositId'], target.code, target.message);
     let requested: Money | undefined;
     if (input.amount !== undefined) {
       const parsed = Money.parse(input.amount, deposit.currency);

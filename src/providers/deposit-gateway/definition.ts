@@ -1,4 +1,4 @@
-// What the deposit gateway declares to the provider registry: its rails, key rules and capabilities.
+// What the deposit gateway declares to the provider registry: its rails, key rules and ports.
 
 import type { ProviderDefinition } from '../registry.js';
 import { createDepositGatewayAdapter, DEPOSIT_GATEWAY_RAILS } from './index.js';
@@ -29,8 +29,11 @@ export const depositGatewayProvider: ProviderDefinition = {
     },
     rule: () => `a deposit-gateway key starts with ${KEY_PREFIXES.test} (test) or ${KEY_PREFIXES.live} (live)`,
   },
-  capabilities: { refunds: true, payouts: true, cardForm: true },
-  createAdapter: (settings, logger) => createDepositGatewayAdapter({ timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries, logger }),
+  createAdapter(settings, logger) {
+    const adapter = createDepositGatewayAdapter({ timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries, logger });
+    // One adapter serves every port: deposits, refunds, payouts, the card form and the payment list.
+    return { deposits: adapter, refunds: adapter, payouts: adapter, cardForm: adapter, depositListing: adapter };
+  },
   defaultSandboxAccount: { code: 'dg-test', apiKey: 'svc_test_sandbox_deposit_gateway', webhookSecrets: ['whsec_sandbox_deposit_gateway'] },
   reference: DEPOSIT_GATEWAY_REFERENCE,
   baseUrlRule(url) {

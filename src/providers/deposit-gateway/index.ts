@@ -1,4 +1,4 @@
-// The deposit gateway adapter: DepositProvider and MoneyMovementProvider over the provider's HTTP API.
+// The deposit gateway adapter: deposits, refunds, payouts, the card form and the payment list over the provider's HTTP API.
 
 import { createLogger, type Logger } from '../../lib/logger.js';
 import type {
@@ -9,7 +9,6 @@ import type {
   DepositProvider,
   FieldError,
   MerchantAccount,
-  MoneyMovementProvider,
   Page,
   ProviderDeposit,
   ProviderError,
@@ -51,6 +50,7 @@ import {
 } from './mapping.js';
 import { AMOUNT_BANDS, PAGE_LIMIT } from './rules.js';
 import { verifySignature } from './signature.js';
+import type { CardFormPort, DepositListingPort, PayoutPort, RefundPort } from '../ports.js';
 import { defaultCurrency, validateDepositRequest, validatePayoutRequest, type DepositToValidate, type PayoutToValidate } from './validation.js';
 
 export interface DepositGatewayAdapterOptions {
@@ -66,7 +66,10 @@ export interface DepositGatewayAdapterOptions {
 }
 
 export type DepositGatewayAdapter = DepositProvider &
-  MoneyMovementProvider & {
+  RefundPort &
+  PayoutPort &
+  CardFormPort &
+  DepositListingPort & {
     validateDeposit(account: MerchantAccount, request: DepositToValidate): FieldError[];
     validatePayout(account: MerchantAccount, request: PayoutToValidate): FieldError[];
   };
@@ -118,6 +121,11 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
 
     defaultCurrency(details: RailDetails) {
       return defaultCurrency(details);
+    },
+
+    payoutCurrency(country: string) {
+      // Spec (Payout request): `country` "selects rail and currency"; the currency defaults to the country's.
+      return defaultCurrency({ rail: 'LATAM', country });
     },
 
     async createDeposit(account, deposit: CreateDepositRequest) {

@@ -1,4 +1,4 @@
-// What the QR gateway declares to the provider registry: its rail, key rules and capabilities.
+// What the QR gateway declares to the provider registry: its rail, key rules and ports.
 
 import type { ProviderDefinition } from '../registry.js';
 import { DEFAULT_AMOUNT_UNIT, PUBLISHABLE_KEY_MODE_PREFIX, PUBLISHABLE_KEY_PREFIX, SECRET_KEY_MODE_PREFIX, SECRET_KEY_PREFIX, publishableKeyMode, secretKeyMode, type AmountUnit } from './assumptions.js';
@@ -31,14 +31,16 @@ export const qrGatewayProvider: ProviderDefinition = {
       rule: () => `a qr-gateway publishable key starts with ${PUBLISHABLE_KEY_MODE_PREFIX.test} (test) or ${PUBLISHABLE_KEY_MODE_PREFIX.live} (live)`,
     },
   },
-  capabilities: { webhookRegistration: true },
-  createAdapter: (settings, logger) =>
-    createQrGatewayAdapter({
+  createAdapter(settings, logger) {
+    const adapter = createQrGatewayAdapter({
       amountUnit: (settings.qrAmountUnit as AmountUnit | undefined) ?? DEFAULT_AMOUNT_UNIT,
       timeoutMs: settings.timeoutMs,
       maxRetries: settings.maxRetries,
       logger,
-    }),
+    });
+    // No refunds, payouts or payment list in its API (refunds are made on its dashboard and reach us as events).
+    return { deposits: adapter, webhookRegistration: adapter, simulation: adapter };
+  },
   defaultSandboxAccount: { code: 'qr-test', apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
   reference: QR_GATEWAY_REFERENCE,
   baseUrlRule(url) {

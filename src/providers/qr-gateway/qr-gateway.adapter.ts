@@ -16,9 +16,9 @@ import type {
   RawWebhook,
   RegisterWebhookRequest,
   WebhookRegistration,
-  WebhookRegistrationProvider,
   WebhookVerification,
 } from '../provider.js';
+import type { SimulationPort, WebhookRegistrationPort } from '../ports.js';
 import { toProviderAmount } from './amount.js';
 import {
   DEFAULT_EXPIRY_SECONDS,
@@ -52,7 +52,7 @@ export interface QrGatewayAdapterOptions {
   logger?: Logger;
 }
 
-export type QrGatewayAdapter = DepositProvider & WebhookRegistrationProvider & { readonly name: 'qr-gateway' };
+export type QrGatewayAdapter = DepositProvider & WebhookRegistrationPort & SimulationPort & { readonly name: 'qr-gateway' };
 
 type HttpOutcome = { ok: true; status: number; body: unknown } | { ok: false; error: ProviderError };
 

@@ -1,24 +1,31 @@
-// The test-only "third gateway": an adapter for one rail (PIX) and its registry definition, written
-// against the public provider interface (src/providers/provider.ts) and registry
-// (src/providers/registry.ts) alone. Nothing in src/ knows it: it proves that adding a provider is
-// adding a folder and registering it.
+// The test-only "third gateway": an adapter offering deposits (PIX, a rail the deposit gateway also
+// serves), refunds, payouts and webhook registration, and its registry definition, written against
+// the public provider interface (src/providers/provider.ts, ports.ts) and registry
+// (src/providers/registry.ts) alone. Nothing in src/ knows it: it proves that adding a provider,
+// with every capability it offers, is adding a folder and registering it.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Money } from '../../../src/lib/money.js';
+import type { PayoutPort, RefundPort, WebhookRegistrationPort } from '../../../src/providers/ports.js';
 import type {
   CreateDepositRequest,
   DepositProvider,
   DepositStatus,
   FieldError,
   MerchantAccount,
+  PayoutStatus,
   ProviderDeposit,
+  ProviderPayout,
+  ProviderRefund,
   ProviderResult,
   RailDetails,
   RawWebhook,
+  RefundStatus,
+  WebhookEvent,
   WebhookVerification,
 } from '../../../src/providers/provider.js';
 import type { ProviderDefinition } from '../../../src/providers/registry.js';
-import { startThirdSandbox, type ThirdPayment } from './sandbox.js';
+import { startThirdSandbox, type ThirdPayment, type ThirdPayout, type ThirdRefund } from './sandbox.js';
 
 declare module '../../../src/providers/provider.js' {
   interface ProviderNames {
@@ -29,12 +36,17 @@ declare module '../../../src/providers/provider.js' {
 export const THIRD_PROVIDER = 'third-gateway';
 const SIGNATURE_HEADER = 'tp-signature';
 const FRESHNESS_SECONDS = 300;
-const STATUS: Record<ThirdPayment['status'], DepositStatus> = { pending: 'PENDING', paid: 'SUCCEEDED', failed: 'FAILED' };
+const PAYMENT_STATUS: Record<ThirdPayment['status'], DepositStatus> = { pending: 'PENDING', paid: 'SUCCEEDED', failed: 'FAILED' };
+const REFUND_STATUS: Record<ThirdRefund['status'], RefundStatus> = { pending: 'REQUESTED', approved: 'APPROVED', rejected: 'REJECTED' };
+const PAYOUT_STATUS: Record<ThirdPayout['status'], PayoutStatus> = { pending: 'PENDING', paid: 'PAID', bounced: 'BOUNCED' };
+/** It pays out to Brazil only, in reais. */
+const PAYOUT_COUNTRY = 'BRAZIL';
+const WEBHOOK_EVENTS = ['payment.paid', 'refund.approved', 'payout.paid'] as const;
 
 function toDeposit(payment: ThirdPayment): ProviderDeposit {
   return {
     reference: payment.id,
-    status: STATUS[payment.status],
+    status: PAYMENT_STATUS[payment.status],
     providerStatus: payment.status,
     merchantReference: payment.merchant_reference,
     amount: Money.fromDecimal(payment.amount, payment.currency),
@@ -42,12 +54,42 @@ function toDeposit(payment: ThirdPayment): ProviderDeposit {
   };
 }
 
+function toRefund(refund: ThirdRefund): ProviderRefund {
+  return { reference: refund.id, status: REFUND_STATUS[refund.status], providerStatus: refund.status, amount: Money.fromDecimal(refund.amount, refund.currency) };
+}
+
+function toPayout(payout: ThirdPayout): ProviderPayout {
+  return {
+    reference: payout.id,
+    status: PAYOUT_STATUS[payout.status],
+    providerStatus: payout.status,
+    merchantReference: payout.merchant_reference,
+    amount: Money.fromDecimal(payout.amount, payout.currency),
+    createdAt: new Date(payout.created_at),
+  };
+}
+
+function subjectOf(type: string, object: Record<string, unknown>): WebhookEvent['subject'] {
+  if (type.startsWith('payment.')) {
+    const deposit = toDeposit(object as unknown as ThirdPayment);
+    return { kind: 'deposit', reference: deposit.reference, merchantReference: deposit.merchantReference!, status: deposit.status, providerStatus: deposit.providerStatus, amount: deposit.amount! };
+  }
+  if (type.startsWith('refund.')) {
+    const refund = object as unknown as ThirdRefund;
+    return { kind: 'refund', depositReference: refund.payment_id, ...toRefund(refund) };
+  }
+  if (type.startsWith('payout.')) return { kind: 'payout', ...toPayout(object as unknown as ThirdPayout) };
+  return { kind: 'other' };
+}
+
 function unavailable<T>(message: string, httpStatus?: number): ProviderResult<T> {
   return { ok: false, error: { code: 'PROVIDER_UNAVAILABLE', message, ...(httpStatus ? { httpStatus } : {}), outcomeUnknown: true } };
 }
 
-export function createThirdAdapter(options: { timeoutMs: number }): DepositProvider {
-  async function call(account: MerchantAccount, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ProviderResult<ThirdPayment>> {
+type ThirdAdapter = DepositProvider & RefundPort & PayoutPort & WebhookRegistrationPort;
+
+export function createThirdAdapter(options: { timeoutMs: number }): ThirdAdapter {
+  async function call<T>(account: MerchantAccount, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ProviderResult<T>> {
     try {
       const response = await fetch(`${account.baseUrl}${path}`, {
         method,
@@ -55,8 +97,9 @@ export function createThirdAdapter(options: { timeoutMs: number }): DepositProvi
         ...(body ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(options.timeoutMs),
       });
+      if (response.status === 422) return { ok: false, error: { code: 'PROVIDER_REJECTED', message: 'The third gateway refused the request', httpStatus: 422, outcomeUnknown: false } };
       if (!response.ok) return unavailable(`third gateway answered ${response.status}`, response.status);
-      return { ok: true, value: (await response.json()) as ThirdPayment };
+      return { ok: true, value: (await response.json()) as T };
     } catch {
       return unavailable('third gateway unreachable');
     }
@@ -64,17 +107,8 @@ export function createThirdAdapter(options: { timeoutMs: number }): DepositProvi
 
   function parse(account: MerchantAccount, body: Buffer): WebhookVerification {
     try {
-      const event = JSON.parse(body.toString('utf8')) as { id: string; type: string; payment: ThirdPayment };
-      const deposit = toDeposit(event.payment);
-      return {
-        ok: true,
-        event: {
-          eventId: event.id,
-          name: event.type,
-          livemode: account.livemode,
-          subject: { kind: 'deposit', reference: deposit.reference, merchantReference: deposit.merchantReference!, status: deposit.status, providerStatus: deposit.providerStatus, amount: deposit.amount! },
-        },
-      };
+      const event = JSON.parse(body.toString('utf8')) as { id: string; type: string; object: Record<string, unknown> };
+      return { ok: true, event: { eventId: event.id, name: event.type, livemode: account.livemode, subject: subjectOf(event.type, event.object) } };
     } catch {
       return { ok: false, reason: 'PAYLOAD_INVALID' };
     }
@@ -83,16 +117,17 @@ export function createThirdAdapter(options: { timeoutMs: number }): DepositProvi
   return {
     name: THIRD_PROVIDER,
     rails: ['PIX'],
+    webhookEvents: WEBHOOK_EVENTS,
     validateDeposit(_account, request): FieldError[] {
       return request.amount.currency === 'BRL' ? [] : [{ field: ['currency'], code: 'CURRENCY_NOT_SUPPORTED', message: 'The third gateway takes BRL only' }];
     },
     defaultCurrency: (details: RailDetails) => (details.rail === 'PIX' ? 'BRL' : ''),
     createDeposit: async (account, request: CreateDepositRequest) => {
-      const result = await call(account, 'POST', '/payments', { merchant_reference: request.depositId, amount: request.amount.toDecimal(), currency: request.amount.currency });
+      const result = await call<ThirdPayment>(account, 'POST', '/payments', { merchant_reference: request.depositId, amount: request.amount.toDecimal(), currency: request.amount.currency });
       return result.ok ? { ok: true, value: toDeposit(result.value) } : result;
     },
     getDeposit: async (account, reference) => {
-      const result = await call(account, 'GET', `/payments/${encodeURIComponent(reference)}`);
+      const result = await call<ThirdPayment>(account, 'GET', `/payments/${encodeURIComponent(reference)}`);
       return result.ok ? { ok: true, value: toDeposit(result.value) } : result;
     },
     verifyWebhook(account, webhook: RawWebhook): WebhookVerification {
@@ -109,29 +144,56 @@ export function createThirdAdapter(options: { timeoutMs: number }): DepositProvi
       return matches ? parse(account, webhook.body) : { ok: false, reason: 'SIGNATURE_MISMATCH' };
     },
     parseWebhook: parse,
-    ping: async (account) => (await fetch(`${account.baseUrl}/health`, { headers: { authorization: `Bearer ${account.apiKey}` } }).catch(() => undefined))?.ok ?? false,
+    ping: async (account) => (await call(account, 'GET', '/health')).ok,
+    requestRefund: async (account, refund) => {
+      const result = await call<ThirdRefund>(account, 'POST', '/refunds', { payment_id: refund.depositReference, refund_id: refund.refundId, amount: refund.amount?.toDecimal() });
+      return result.ok ? { ok: true, value: toRefund(result.value) } : result;
+    },
+    payoutCurrency: (country) => (country === PAYOUT_COUNTRY ? 'BRL' : ''),
+    validatePayout(_account, payout): FieldError[] {
+      const errors: FieldError[] = [];
+      if (payout.country !== PAYOUT_COUNTRY) errors.push({ field: ['country'], code: 'INVALID_VALUE', message: `The third gateway pays out to ${PAYOUT_COUNTRY} only` });
+      if (payout.amount.currency !== 'BRL') errors.push({ field: ['currency'], code: 'CURRENCY_NOT_SUPPORTED', message: 'The third gateway pays out BRL only' });
+      if (!payout.beneficiary.accountNumber) errors.push({ field: ['beneficiary', 'accountNumber'], code: 'FIELD_REQUIRED', message: 'beneficiary.accountNumber is required' });
+      return errors;
+    },
+    createPayout: async (account, payout) => {
+      const body = { merchant_reference: payout.payoutId, country: payout.country, amount: payout.amount.toDecimal(), currency: payout.amount.currency, account_number: payout.beneficiary.accountNumber };
+      const result = await call<ThirdPayout>(account, 'POST', '/payouts', body);
+      return result.ok ? { ok: true, value: toPayout(result.value) } : result;
+    },
+    listPayouts: async (account) => {
+      const result = await call<{ items: ThirdPayout[] }>(account, 'GET', '/payouts');
+      return result.ok ? { ok: true, value: { items: result.value.items.map(toPayout) } } : result;
+    },
+    registerWebhook: async (account, registration) => {
+      const secret = registration.secret ?? account.webhookSecrets[0]!;
+      const result = await call<{ id: string; url: string; events: string[]; status: string; created_at: string }>(account, 'POST', '/webhooks', { url: registration.url, events: registration.events, secret });
+      return result.ok ? { ok: true, value: { id: result.value.id, url: result.value.url, events: result.value.events, status: result.value.status, createdAt: new Date(result.value.created_at), secret } } : result;
+    },
   };
 }
 
 /** Registered with `startTestGateway({ providers: [thirdProvider] })`. */
 export const thirdProvider: ProviderDefinition = {
   name: THIRD_PROVIDER,
-  description: 'A provider registered by a test: PIX only.',
+  description: 'A provider registered by a test: PIX deposits, refunds, payouts and webhook registration.',
   rails: ['PIX'],
   keys: {
     prefixes: { test: 'tp_test_', live: 'tp_live_' },
     mode: (apiKey) => (apiKey.startsWith('tp_test_') ? 'test' : apiKey.startsWith('tp_live_') ? 'live' : undefined),
     rule: () => 'a third-gateway key starts with tp_test_ (test) or tp_live_ (live)',
   },
-  capabilities: {},
-  createAdapter: (settings) => createThirdAdapter({ timeoutMs: settings.timeoutMs }),
+  createAdapter(settings) {
+    const adapter = createThirdAdapter({ timeoutMs: settings.timeoutMs });
+    return { deposits: adapter, refunds: adapter, payouts: adapter, webhookRegistration: adapter };
+  },
   // Started by the gateway's sandbox host for `sandbox: true` accounts, like the built-in ones.
   sandbox: {
-    async start({ accounts, webhookBaseUrl }) {
+    async start({ accounts }) {
       if (accounts.length !== 1) throw new Error('the third gateway sandbox serves one account');
-      const sandbox = await startThirdSandbox();
-      sandbox.webhookUrl = `${webhookBaseUrl}/webhooks/${THIRD_PROVIDER}/${accounts[0]!.code}`;
-      return sandbox;
+      // It reports to the URL the gateway registers at start, as a provider with a registration API does.
+      return startThirdSandbox();
     },
   },
 };
