@@ -28,7 +28,7 @@ type Documents = {
     "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n": typeof types.DepositMetadataDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n      roles\n      keyPrefix\n      revokedAt\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  query ApiClients($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          name\n          roles\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.ApiClientsDocument,
-    "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n    }\n  }\n": typeof types.MerchantAccountsDocument,
+    "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n      rails\n      capabilities\n    }\n  }\n": typeof types.MerchantAccountsDocument,
     "\n  mutation CreateApiClient($input: CreateApiClientInput!) {\n    createApiClient(input: $input) {\n      client {\n        id\n        name\n        roles\n        merchantAccounts\n      }\n      key\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": typeof types.CreateApiClientDocument,
     "\n  mutation RevokeApiClient($input: RevokeApiClientInput!) {\n    revokeApiClient(input: $input) {\n      client {\n        id\n        revokedAt\n      }\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": typeof types.RevokeApiClientDocument,
     "\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n": typeof types.HeartbeatDocument,
@@ -100,7 +100,7 @@ const documents: Documents = {
     "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n": types.DepositMetadataDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n      roles\n      keyPrefix\n      revokedAt\n    }\n  }\n": types.ViewerDocument,
     "\n  query ApiClients($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          name\n          roles\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.ApiClientsDocument,
-    "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n    }\n  }\n": types.MerchantAccountsDocument,
+    "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n      rails\n      capabilities\n    }\n  }\n": types.MerchantAccountsDocument,
     "\n  mutation CreateApiClient($input: CreateApiClientInput!) {\n    createApiClient(input: $input) {\n      client {\n        id\n        name\n        roles\n        merchantAccounts\n      }\n      key\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": types.CreateApiClientDocument,
     "\n  mutation RevokeApiClient($input: RevokeApiClientInput!) {\n    revokeApiClient(input: $input) {\n      client {\n        id\n        revokedAt\n      }\n      userErrors {\n        field\n        code\n        message\n      }\n    }\n  }\n": types.RevokeApiClientDocument,
     "\n  subscription Heartbeat($intervalSeconds: Int!) {\n    heartbeat(intervalSeconds: $intervalSeconds) {\n      at\n      sequence\n    }\n  }\n": types.HeartbeatDocument,
@@ -231,7 +231,7 @@ export function graphql(source: "\n  query ApiClients($first: Int, $after: Strin
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n    }\n  }\n"): (typeof documents)["\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n    }\n  }\n"];
+export function graphql(source: "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n      rails\n      capabilities\n    }\n  }\n"): (typeof documents)["\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n      rails\n      capabilities\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -39,6 +39,8 @@ export const MerchantAccountsQuery = graphql(`
       code
       provider
       livemode
+      rails
+      capabilities
     }
   }
 `);

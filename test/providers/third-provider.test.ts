@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGatewaySchema, printGatewaySchema } from '../../src/graphql/schema/schema.js';
 import { collect, eventsAfter, subscribed } from '../deposits/support.js';
 import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from '../deposits/operations.js';
+import { MerchantAccountsQuery } from '../foundation/operations.js';
 import { CreatePayoutMutation, PayoutQuery } from '../payouts/operations.js';
 import { CHILE_INPUT, payoutsClient } from '../payouts/fixtures.js';
 import { QrWebhookRegistrationsQuery } from '../qr/operations.js';
@@ -167,6 +168,15 @@ describe('a third provider registered from test/', () => {
     // and: the third provider's signed report settles its payout
     expect(await sandbox.payPayout([...sandbox.payouts.values()][0]!.id)).toMatchObject({ status: 200, body: { outcome: 'applied' } });
     expect((await execute(t.gateway.graphqlUrl, PayoutQuery, { id: thirdId }, { key })).data!.payout).toMatchObject({ status: 'PAID' });
+  });
+
+  it('tells a client what each account\'s provider offers', async () => {
+    const accounts = await execute(t.gateway.graphqlUrl, MerchantAccountsQuery, {}, { key: t.keys.admin });
+    expect(accounts.data!.merchantAccounts).toEqual([
+      { code: ACCOUNT, provider: THIRD_PROVIDER, livemode: false, rails: ['PIX'], capabilities: ['REFUNDS', 'PAYOUTS', 'WEBHOOK_REGISTRATION'] },
+      { code: 'dg-test', provider: 'deposit-gateway', livemode: false, rails: ['HOSTED_CHECKOUT', 'CARD', 'OPEN_BANKING', 'LATAM', 'UPI', 'PIX', 'CRYPTO'], capabilities: ['REFUNDS', 'PAYOUTS', 'CARD_FORM', 'DEPOSIT_LISTING'] },
+      { code: 'qr-test', provider: 'qr-gateway', livemode: false, rails: ['THAI_QR'], capabilities: ['WEBHOOK_REGISTRATION', 'SIMULATION'] },
+    ]);
   });
 
   it('refuses, as a user error, what an account\'s provider does not offer', async () => {

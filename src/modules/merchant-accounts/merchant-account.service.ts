@@ -3,7 +3,7 @@
 
 import type { UserErrorCode } from '../../lib/user-error-codes.js';
 import { CAPABILITY_WORDS, type Capability, type PortOf, type ProviderAdapters } from '../../providers/ports.js';
-import type { MerchantAccount, ProviderName } from '../../providers/provider.js';
+import type { MerchantAccount, ProviderName, Rail } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 
 /** What may be shown about an account: no key, no secret, no provider URL. */
@@ -11,6 +11,10 @@ export interface MerchantAccountView {
   code: string;
   provider: ProviderName;
   livemode: boolean;
+  /** The rails its provider serves. */
+  rails: readonly Rail[];
+  /** What its provider offers beyond deposits. */
+  capabilities: Capability[];
 }
 
 export class MerchantAccountService {
@@ -37,7 +41,13 @@ export class MerchantAccountService {
   visibleTo(client: ApiClient): MerchantAccountView[] {
     return [...this.byCode.values()]
       .filter((account) => client.isAdmin() || client.mayUseAccount(account.code))
-      .map(view);
+      .map((account) => ({
+        code: account.code,
+        provider: account.provider,
+        livemode: account.livemode,
+        rails: this.adapters.deposits(account.provider).rails,
+        capabilities: this.adapters.capabilitiesOf(account.provider),
+      }));
   }
 
   /**
@@ -75,8 +85,4 @@ export class MerchantAccountService {
     const found = this.adapters.adapterFor(account, capability);
     return found.ok ? { ok: true, account, port: found.port } : { ok: false, ...found.error };
   }
-}
-
-function view(account: MerchantAccount): MerchantAccountView {
-  return { code: account.code, provider: account.provider, livemode: account.livemode };
 }

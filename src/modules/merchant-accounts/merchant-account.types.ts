@@ -1,8 +1,33 @@
-// GraphQL shape of a merchant account: code, provider and mode only.
+// GraphQL shape of a merchant account: code, provider, mode and what its provider offers.
 
-import { Field, ObjectType } from 'type-graphql';
+import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { BUILT_IN_PROVIDERS } from '../../providers/index.js';
+import type { Capability } from '../../providers/ports.js';
+import type { Rail } from '../../providers/provider.js';
+import { RailEnum } from '../deposits/deposit.types.js';
 import type { MerchantAccountView } from './merchant-account.service.js';
+
+export const ProviderCapabilityEnum = {
+  REFUNDS: 'refunds',
+  PAYOUTS: 'payouts',
+  CARD_FORM: 'cardForm',
+  DEPOSIT_LISTING: 'depositListing',
+  WEBHOOK_REGISTRATION: 'webhookRegistration',
+  SIMULATION: 'simulation',
+} as const satisfies Record<string, Capability>;
+
+registerEnumType(ProviderCapabilityEnum, {
+  name: 'ProviderCapability',
+  description: 'What a merchant account\'s provider offers beyond deposits. Asking an account for what its provider lacks is refused with CAPABILITY_NOT_SUPPORTED (REFUND_NOT_SUPPORTED for refunds).',
+  valuesConfig: {
+    REFUNDS: { description: 'requestRefund on its deposits.' },
+    PAYOUTS: { description: 'createPayout on this account.' },
+    CARD_FORM: { description: 'The embedded card form (cardSession, settleCardDeposit) for its CARD deposits.' },
+    DEPOSIT_LISTING: { description: 'A list of its payments, which reconciliation searches for a deposit whose provider reference it never learnt.' },
+    WEBHOOK_REGISTRATION: { description: 'The gateway registers its webhook URL through the provider\'s API.' },
+    SIMULATION: { description: 'simulateQrPayment, on sandbox test accounts.' },
+  },
+});
 
 @ObjectType('MerchantAccount', { description: 'A provider account the gateway moves money through. Credentials are never exposed.' })
 export class MerchantAccountNode {
@@ -15,7 +40,13 @@ export class MerchantAccountNode {
   @Field({ description: 'False for test-mode accounts: no real money moves.' })
   livemode!: boolean;
 
+  @Field(() => [RailEnum], { description: 'The rails its provider serves: a deposit naming this account must use one of them.' })
+  rails!: Rail[];
+
+  @Field(() => [ProviderCapabilityEnum], { description: 'What its provider offers beyond deposits.' })
+  capabilities!: Capability[];
+
   static from(view: MerchantAccountView): MerchantAccountNode {
-    return Object.assign(new MerchantAccountNode(), view);
+    return Object.assign(new MerchantAccountNode(), { ...view, rails: [...view.rails] });
   }
 }
