@@ -264,9 +264,17 @@ export function selectRail(body: Body): Validated<Rail> {
     if (present(provider) && provider !== 'crypto') reject(`Unknown provider ${JSON.stringify(provider)}; the only provider value is "crypto"`);
     // An unknown solution is refused before anything routes by country: a named rail is never guessed.
     if (present(solution) && !KNOWN_SOLUTIONS.includes(String(solution))) reject(`Unknown solution ${JSON.stringify(solution)}`);
+    if (provider === 'crypto' && present(solution) && solution !== 'crypto') reject(`provider "crypto" and solution ${JSON.stringify(solution)} name two different rails; send one`);
     if (provider === 'crypto' || solution === 'crypto') return 'crypto';
     if (solution === 'upi') return 'upi';
     if (solution === 'pix') return 'pix';
+    // `solution` "names the rail explicitly": the customer's country routes only a request without
+    // one (spec: shared fields, `solution`), so `cards` with a LATAM country name is still a card
+    // payment, whose country must then be an ISO code.
+    if (solution === 'cards') {
+      if (present(method) && method !== 'cards') reject(`method ${JSON.stringify(method)} does not belong to solution "cards"; send method cards or omit it`);
+      return 'cards';
+    }
     if (typeof body.country === 'string' && (LATAM_COUNTRIES as readonly string[]).includes(body.country)) return 'latam';
     // A country written as a name selects a LATAM rail (spec: LATAM, country); names outside the five are refused.
     const latamShaped = present(body.documentType) || !present(method) || method === 'bank' || method === 'qr';
