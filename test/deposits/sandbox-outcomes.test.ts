@@ -93,6 +93,32 @@ describe('statuses the payer picks on the sandbox\'s payment page', () => {
   });
 });
 
+describe('the crypto payment page', () => {
+  const cryptoInput = VALID_DEPOSITS.find(([label]) => label === 'CRYPTO')![1];
+
+  it('offers only the crypto flow\'s two outcomes; an expired quote makes the deposit DECLINED', async () => {
+    // Given a crypto deposit whose payer is on the provider's crypto page
+    const { id, redirectUrl } = await createDeposit(cryptoInput);
+    const page = new URL(redirectUrl);
+    const html = await (await fetch(redirectUrl)).text();
+
+    // Then the page offers a confirmed deposit and an expired quote (spec, Events: "The crypto flow
+    // uses only payment.approved ... and payment.declined"), no button for another status
+    expect([...html.matchAll(/formaction="([^"]+)"/g)].map((match) => match[1])).toEqual([`${page.pathname}/pay`, `${page.pathname}/decline`]);
+    const refused = await fetch(`${page.origin}${page.pathname}/cancel`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+    expect(refused.status).toBe(405);
+
+    // When the quote expires with no deposit
+    const answer = await fetch(`${page.origin}${page.pathname}/decline`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+    expect(answer.status).toBe(303);
+
+    // Then the deposit is DECLINED, never CANCELLED
+    await expect.poll(async () => (await read(id)).status, { interval: 20 }).toBe('DECLINED');
+    expect(await read(id)).toMatchObject({ providerStatus: 'declined', approvedAt: null });
+    expect((await read(id)).events.map((event) => event.toStatus)).not.toContain('CANCELLED');
+  });
+});
+
 describe('a refund the provider cancels', () => {
   it('is REJECTED with the provider\'s word cancelled, and nothing is refunded', async () => {
     // Given a succeeded card deposit

@@ -1,8 +1,9 @@
 // The deposit gateway sandbox can say everything the spec says, over its own HTTP API and pages:
 // every card decline reason, per-account card brands, refund_status `cancelled`, payout.failed, an
 // event name the spec does not list, and the statuses without a transition in the spec reached
-// from the payment and checkout pages as well as the test control. The checkout page keeps the
-// session's amount and account whatever is posted to it.
+// from the payment and checkout pages as well as the test control, except on the crypto page, whose
+// flow has only two outcomes. The checkout page keeps the session's amount and account whatever is
+// posted to it.
 
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
@@ -267,6 +268,53 @@ describe('statuses without a transition in the spec, from the sandbox pages', ()
     const answer = await post(`${path}/cancel`, { method: 'cards', email: 'player@example.com', firstName: 'Ada', lastName: 'Lovelace' });
     expect(answer.status).toBe(303);
     expect(new URL(answer.headers.get('location')!).searchParams.get('status')).toBe('cancelled');
+  });
+});
+
+describe('the crypto flow has two outcomes', () => {
+  // Spec (Events): "The crypto flow uses only payment.approved (deposit confirmed on-chain) and
+  // payment.declined (quote expired with no matching deposit)".
+  const crypto = { provider: 'crypto', amount: '25.00', currency: 'EUR', ...person };
+
+  async function createCrypto(): Promise<{ reference: string; path: string }> {
+    const created = await call('POST', '/payments', crypto);
+    expect(created.status).toBe(201);
+    return { reference: created.body.reference as string, path: new URL(created.body.redirect_url as string).pathname };
+  }
+
+  it('the crypto page offers a confirmed deposit and an expired quote, and nothing else', async () => {
+    const { path } = await createCrypto();
+    const page = await (await fetch(`${sandbox.checkoutUrl}${path}`)).text();
+    const offered = [...page.matchAll(/formaction="([^"]+)"/g)].map((match) => match[1]);
+    expect(offered).toEqual([`${path}/pay`, `${path}/decline`]);
+    expect(page).toContain('Deposit confirmed on-chain');
+    expect(page).toContain('Quote expired, no deposit');
+    expect(page).not.toContain('decline_reason');
+  });
+
+  it.each([
+    ['pay', 'approved', 'payment.approved'],
+    ['decline', 'declined', 'payment.declined'],
+  ])('its %s button makes the payment %s with %s, and no payment.pending', async (action, status, event) => {
+    const { reference, path } = await createCrypto();
+    const answer = await post(`${path}/${action}`);
+    expect(answer.status).toBe(303);
+    expect(sandbox.controls.payment(reference)!.status).toBe(status);
+    expect(sandbox.controls.events(TEST_KEY).filter((entry) => entry.data.reference === reference).map((entry) => [entry.event, entry.data.status])).toEqual([[event, status]]);
+  });
+
+  it.each(['authorize', 'cancel', 'expire', 'error'])('a post to %s, which the crypto page does not offer, is refused and changes nothing', async (action) => {
+    const { reference, path } = await createCrypto();
+    const answer = await post(`${path}/${action}`);
+    expect(answer.status).toBe(405);
+    expect(sandbox.controls.payment(reference)!.status).toBe('pending');
+    expect(sandbox.controls.events(TEST_KEY).filter((entry) => entry.data.reference === reference)).toEqual([]);
+  });
+
+  it.each(['approved_for_payment', 'cancelled', 'expired', 'error'] as const)('the test control refuses to make a crypto payment %s', async (outcome) => {
+    const { reference } = await createCrypto();
+    expect(() => sandbox.controls.complete(reference, outcome)).toThrow(/crypto payment cannot become/);
+    expect(sandbox.controls.payment(reference)!.status).toBe('pending');
   });
 });
 

@@ -234,7 +234,8 @@ export const REJECTION_PATTERNS = {
  * and approved (or declined), and `expired`, `cancelled` and `error` end an open payment with no
  * money taken. Each is announced by a `payment.<status>` event whose `data.status` is the word (new
  * event types "are added over time"; the adapter reads the status from `data.status`), never by a
- * payment.declined. The sandbox reaches each through its `complete` control.
+ * payment.declined. The sandbox reaches each through its `complete` control, on every rail but
+ * crypto: "The crypto flow uses only payment.approved ... and payment.declined".
  */
 export const UNSHOWN_PAYMENT_STATUS_EVENTS = ['payment.approved_for_payment', 'payment.expired', 'payment.cancelled', 'payment.error'] as const;
 

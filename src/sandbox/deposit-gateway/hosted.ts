@@ -8,7 +8,7 @@ import { readBody, redirect, sendHtml, sendText } from './http.js';
 import { readCard } from './card-processor.js';
 import { CARD_DECLINE_REASONS } from '../../providers/deposit-gateway/assumptions.js';
 import { CARD_FIELDS_SCRIPT_HASH, cardFieldsPage, cardLoaderScript, checkoutPage, messagePage, PAGE_ACTIONS, paymentPage, resultPage, type PageAction } from './pages.js';
-import { SandboxError, type Outcome, type Simulator } from './simulator.js';
+import { outcomesOf, SandboxError, type Outcome, type Simulator } from './simulator.js';
 import { TERMINAL_PAYMENT_STATUSES, type PaymentRecord, type SandboxStore } from './store.js';
 import type { ScaledClock } from './clock.js';
 
@@ -115,7 +115,7 @@ export class HostedPages {
     const payment = this.store.payments.get(reference);
     if (!payment) return sendHtml(response, 404, messagePage('Payment not found', 'This payment link is not valid.'));
     if (TERMINAL_PAYMENT_STATUSES.has(payment.status)) return sendHtml(response, 200, resultPage(payment.reference, payment.status));
-    sendHtml(response, 200, paymentPage(payment, basePath, payment.rail === 'cards' ? CARD_DECLINE_REASONS : undefined));
+    sendHtml(response, 200, paymentPage(payment, basePath, { outcomes: outcomesOf(payment.rail), ...(payment.rail === 'cards' ? { declineReasons: CARD_DECLINE_REASONS } : {}) }));
   }
 
   private openCardPayment(reference: string, response: ServerResponse): PaymentRecord | undefined {
@@ -184,6 +184,8 @@ export class HostedPages {
     const fields = new URLSearchParams(await readBody(request));
     const payment = this.store.payments.get(reference);
     if (!payment) return sendHtml(response, 404, messagePage('Payment not found', 'This payment link is not valid.'));
+    // Only the buttons the page drew: a crypto payment has no outcome but approved and declined.
+    if (!outcomesOf(payment.rail).includes(outcomeOf(action))) return sendHtml(response, 405, messagePage('Not allowed', 'This payment does not offer that outcome.'));
     // Decline reasons are the card rail's (spec: Cards); other rails decline as plain `declined`.
     const details: Record<string, string> = payment.rail === 'cards' && fields.get('decline_reason') ? { decline_reason: fields.get('decline_reason')! } : {};
     try {

@@ -88,7 +88,8 @@ export interface DepositGatewaySandboxControls {
   clearFailures(): void;
   /**
    * What the hosted pages' buttons do. Returns the payment reference. Throws SandboxError if unknown
-   * or expired. `declineReason`: one of the spec's card decline reasons, for a declined card payment.
+   * or expired, or for an outcome the payment's rail does not have (a crypto payment is approved or
+   * declined, nothing else). `declineReason`: one of the spec's card decline reasons, for a declined card payment.
    */
   complete(referenceOrSessionId: string, outcome: Outcome, options?: { declineReason?: string }): string;
   /** Cancels a refund still under review: refund_status `cancelled`, event `refund.cancelled` (A11). Throws SandboxError once decided. */

@@ -24,6 +24,18 @@ import type { WebhookDispatcher } from './webhooks.js';
  */
 export type Outcome = 'approved' | 'declined' | 'approved_for_payment' | 'expired' | 'cancelled' | 'error';
 
+const EVERY_OUTCOME: readonly Outcome[] = ['approved', 'declined', 'approved_for_payment', 'expired', 'cancelled', 'error'];
+
+/**
+ * The outcomes a payment on `rail` can have. Spec (Events, crediting rule): "The crypto flow uses
+ * only payment.approved (deposit confirmed on-chain) and payment.declined (quote expired with no
+ * matching deposit)", and its transitions go from `pending` to those two alone; the statuses the
+ * spec lists without a transition (A27) are for the other rails.
+ */
+export function outcomesOf(rail: Rail): readonly Outcome[] {
+  return rail === 'crypto' ? ['approved', 'declined'] : EVERY_OUTCOME;
+}
+
 /** A27: why each no-money outcome happened, in `status_reason` (for the merchant only). */
 const NO_MONEY_REASONS = { expired: 'Not completed in time', cancelled: 'Abandoned by the payer', error: 'Technical failure; safe to retry' } as const;
 
@@ -196,6 +208,9 @@ export class Simulator {
     if (session) return this.completeSession(session, outcome, details).reference;
     const payment = this.store.payments.get(referenceOrSessionId);
     if (!payment) throw new SandboxError(`Unknown payment or checkout session ${referenceOrSessionId}`);
+    if (!outcomesOf(payment.rail).includes(outcome)) {
+      throw new SandboxError(`A ${payment.rail} payment cannot become ${outcome}; its outcomes are ${outcomesOf(payment.rail).join(' and ')}`);
+    }
     this.resolve(payment, outcome, { emitPending: true, ...declineReasonOf(details) });
     return payment.reference;
   }
