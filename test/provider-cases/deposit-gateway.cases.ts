@@ -360,6 +360,11 @@ latam('PERU', 'expiresAt in the past (ignored)', { expiresAt: minutesFromNow(-60
 latam('CHILE', 'expiresAt in a week (ignored)', { expiresAt: minutesFromNow(7 * 24 * 60) }, 'accepted');
 latam('PERU', 'expiresAt not a date', { expiresAt: 'soon' }, 'expiresAt');
 latam('MEXICO', 'expiresAt in an hour', { expiresAt: minutesFromNow(60) }, 'accepted');
+// A33: Mexico and Colombia honour expiresAt, in Ecuador's window; without it their link lasts 30 minutes.
+latam('MEXICO', 'expiresAt in the past (A33)', { expiresAt: minutesFromNow(-10) }, 'expiresAt');
+latam('MEXICO', 'expiresAt in 4 minutes (A33)', { expiresAt: minutesFromNow(4) }, 'expiresAt');
+latam('COLOMBIA', 'expiresAt in 6 minutes (A33)', { expiresAt: minutesFromNow(6) }, 'accepted');
+latam('COLOMBIA', 'expiresAt in 73 hours (A33)', { expiresAt: minutesFromNow(73 * 60) }, 'expiresAt');
 
 // ------------------------------------------------------------------------------------ UPI and PIX
 

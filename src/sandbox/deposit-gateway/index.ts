@@ -75,6 +75,8 @@ export interface SandboxPaymentSnapshot extends PaymentView {
   return_url: string | null;
   session_id: string | null;
   chargeback: 'opened' | null;
+  /** When a LATAM link stops taking a payment (A33), on the scaled clock; null for other rails. */
+  link_expires_at: string | null;
 }
 
 export interface DepositGatewaySandboxControls {
@@ -369,6 +371,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
         return_url: payment.returnUrl,
         session_id: payment.sessionId,
         chargeback: payment.chargeback,
+        link_expires_at: payment.linkExpiresAtMs == null ? null : new Date(payment.linkExpiresAtMs).toISOString(),
       };
     },
     payout(reference) {

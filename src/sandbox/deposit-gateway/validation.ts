@@ -14,6 +14,7 @@ import {
   LATAM_CURRENCY,
   LATAM_CURRENCY_OVERRIDES,
   LATAM_DOCUMENT_TYPES,
+  LATAM_EXPIRES_AT,
   OPEN_BANKING_CURRENCY,
   PAYOUT_DOCUMENT_TYPES,
   PAYOUT_REQUIRED_BENEFICIARY_FIELDS,
@@ -251,6 +252,8 @@ export interface ValidPayment extends SharedFields {
   successUrl: string | null;
   errorUrl: string | null;
   colombiaRedirectUrl: string | null;
+  /** LATAM `expiresAt` as sent (A33 says whether the country honours it); null elsewhere. */
+  expiresAt: Date | null;
 }
 
 /** Which rail a create request addresses (spec: Payment shared fields, `solution` and `provider`). */
@@ -321,7 +324,7 @@ function billingAddress(body: Body): string {
   return country;
 }
 
-const noLatamUrls = { successUrl: null, errorUrl: null, colombiaRedirectUrl: null };
+const noLatamUrls = { successUrl: null, errorUrl: null, colombiaRedirectUrl: null, expiresAt: null };
 
 function cards(body: Body, headerKey: string | null, context: ValidationContext): ValidPayment {
   const currency = currencyOf(body, 'EUR');
@@ -450,11 +453,13 @@ function latam(body: Body, headerKey: string | null, context: ValidationContext)
   if (expiresAt !== null && (!ISO_DATETIME_PATTERN.test(expiresAt) || Number.isNaN(Date.parse(expiresAt)))) {
     reject('expiresAt must be an ISO 8601 date-time such as 2030-01-01T12:00:00Z');
   }
-  if (country === 'ECUADOR') {
+  // Ecuador requires a near-future expiry (A8); Mexico and Colombia honour one (A33); Peru and Chile ignore it.
+  const expiry = LATAM_EXPIRES_AT[country];
+  if (expiry === 'required' && expiresAt === null) reject(`expiresAt is required for ${country}`);
+  if (expiry !== 'ignored' && expiresAt !== null) {
     const { min, max } = ECUADOR_EXPIRY_WINDOW_SECONDS;
-    if (expiresAt === null) reject('expiresAt is required for ECUADOR');
     const ahead = (Date.parse(expiresAt) - context.now.getTime()) / 1000;
-    if (ahead < min || ahead > max) reject(`expiresAt must be ${min / 60} minutes to ${max / 3600} hours in the future for ECUADOR`);
+    if (ahead < min || ahead > max) reject(`expiresAt must be ${min / 60} minutes to ${max / 3600} hours in the future for ${country}`);
   }
   return {
     rail: 'latam',
@@ -466,6 +471,7 @@ function latam(body: Body, headerKey: string | null, context: ValidationContext)
     successUrl: latamUrl(body, 'successUrl', context),
     errorUrl: latamUrl(body, 'errorUrl', context),
     colombiaRedirectUrl: country === 'COLOMBIA' ? latamUrl(body, 'redirectUrl', context) : null,
+    expiresAt: expiresAt === null ? null : new Date(expiresAt),
   };
 }
 
