@@ -159,7 +159,7 @@ export type LatamInput = {
   country: string;
   /** Where the player returns after a failed payment. */
   errorUrl?: string | null | undefined;
-  /** Link expiry; Ecuador requires a near-future time. */
+  /** When the payment link expires. Ecuador requires it, 5 minutes to 72 hours ahead; Mexico and Colombia take it in that window (else 30 minutes); Peru and Chile ignore it (30 minutes). An unpaid link that expires makes the deposit EXPIRED. */
   expiresAt?: string | null | undefined;
   /** Chile: cards or bank. Peru: bank or qr. Omit for Ecuador, Mexico and Colombia. */
   method?: string | null | undefined;

@@ -1,8 +1,8 @@
 // What the deposit sandbox can now say reaches the gateway's clients through the API: each card
 // decline reason of the spec on the deposit, the account's own card brands in the card session,
 // the statuses without a transition in the spec when the payer picks them on the sandbox's payment
-// page, a cancelled refund request, and an event name the spec does not list, which the gateway
-// acknowledges and ignores.
+// page (the crypto page's two alone), a LATAM link that lapses unpaid, a cancelled refund request,
+// and an event name the spec does not list, which the gateway acknowledges and ignores.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_TRIGGERS } from '../../src/providers/deposit-gateway/assumptions.js';
@@ -90,6 +90,62 @@ describe('statuses the payer picks on the sandbox\'s payment page', () => {
     expect(answer.status).toBe(303);
     await expect.poll(async () => (await read(id)).status, { interval: 20 }).toBe(status);
     expect(await read(id)).toMatchObject({ providerStatus, approvedAt: null });
+  });
+});
+
+describe('the crypto payment page', () => {
+  const cryptoInput = VALID_DEPOSITS.find(([label]) => label === 'CRYPTO')![1];
+
+  it('offers only the crypto flow\'s two outcomes; an expired quote makes the deposit DECLINED', async () => {
+    // Given a crypto deposit whose payer is on the provider's crypto page
+    const { id, redirectUrl } = await createDeposit(cryptoInput);
+    const page = new URL(redirectUrl);
+    const html = await (await fetch(redirectUrl)).text();
+
+    // Then the page offers a confirmed deposit and an expired quote (spec, Events: "The crypto flow
+    // uses only payment.approved ... and payment.declined"), no button for another status
+    expect([...html.matchAll(/formaction="([^"]+)"/g)].map((match) => match[1])).toEqual([`${page.pathname}/pay`, `${page.pathname}/decline`]);
+    const refused = await fetch(`${page.origin}${page.pathname}/cancel`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+    expect(refused.status).toBe(405);
+
+    // When the quote expires with no deposit
+    const answer = await fetch(`${page.origin}${page.pathname}/decline`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+    expect(answer.status).toBe(303);
+
+    // Then the deposit is DECLINED, never CANCELLED
+    await expect.poll(async () => (await read(id)).status, { interval: 20 }).toBe('DECLINED');
+    expect(await read(id)).toMatchObject({ providerStatus: 'declined', approvedAt: null });
+    expect((await read(id)).events.map((event) => event.toStatus)).not.toContain('CANCELLED');
+  });
+});
+
+describe('a LATAM link that lapses unpaid', () => {
+  it('makes the deposit EXPIRED from the provider\'s payment.expired, and a late payment on the link changes nothing', async () => {
+    // Given an Ecuador deposit whose link expires at its expiresAt, 6 minutes ahead (3.6 s on the
+    // test gateway's sandbox clock, scaled 0.01)
+    const expiresAt = new Date(Date.now() + 6 * 60_000).toISOString();
+    const input = { amount: '25.00', customer: { email: 'ana@example.com', firstName: 'Ana', lastName: 'Silva', documentType: 'CI', documentNumber: '1710034065' }, latam: { country: 'ECUADOR', expiresAt } };
+    const { id, redirectUrl } = await createDeposit(input);
+    expect((await read(id)).status).toBe('PENDING');
+
+    // When the payer never pays in time
+    await expect.poll(async () => (await read(id)).status, { timeout: 60_000, interval: 50, message: 'the Ecuador deposit never became EXPIRED' }).toBe('EXPIRED');
+
+    // Then the deposit is EXPIRED with the provider's word, through the signed payment.expired webhook
+    expect(await read(id)).toMatchObject({ status: 'EXPIRED', providerStatus: 'expired', approvedAt: null, declineReason: null });
+    const kept = await deliveries(t, { subjectId: id });
+    expect(kept.map((delivery) => [delivery.eventName, delivery.outcome])).toEqual([['payment.expired', 'applied']]);
+
+    // And a late payment on the link is refused (410) and nothing more happens to the deposit
+    const page = new URL(redirectUrl);
+    const late = await fetch(`${page.origin}${page.pathname}/pay`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '', redirect: 'manual' });
+    expect(late.status).toBe(410);
+    await controls().idle();
+    const after = await read(id);
+    expect(after).toMatchObject({ status: 'EXPIRED', approvedAt: null });
+    expect(after.events.filter((event) => event.type === 'deposit.status_changed').map((event) => [event.fromStatus, event.toStatus])).toEqual([['PENDING', 'EXPIRED']]);
+    expect(new Set(after.events.map((event) => event.toStatus))).toEqual(new Set(['PENDING', 'EXPIRED']));
+    expect((await deliveries(t, { subjectId: id })).map((delivery) => delivery.eventName)).toEqual(['payment.expired']);
   });
 });
 

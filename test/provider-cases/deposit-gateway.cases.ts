@@ -66,6 +66,7 @@ export const RULES = {
   metadata: { spec: 'metadata: "object", opaque data echoed back', field: 'metadata', message: /metadata must be an object/ },
   white_label: { spec: 'white_label: "boolean", default false', field: 'whiteLabel', message: /white_label must be a boolean/ },
   solution: { spec: 'solution: "Accepted: cards, crypto, upi, pix, plus three further provider-specific rail names"', field: 'rail', message: /Unknown solution/ },
+  'solution.conflict': { spec: 'solution "Names the rail explicitly"; provider `crypto` "selects the crypto rail"', field: 'rail', message: /does not belong to solution|name two different rails/ },
   body: { spec: 'Conventions: "requests and responses are JSON" objects', field: 'body', message: /JSON object|valid JSON/ },
   beneficiary: { spec: 'Payout beneficiary: "Object, see below"', field: 'beneficiary', message: /beneficiary is required/ },
 } as const satisfies Record<string, Rule>;
@@ -101,7 +102,7 @@ const minutesFromNow = (minutes: number): string => new Date(Date.now() + minute
 
 const VALID: Record<DepositRail, Record<string, unknown>> = {
   HOSTED_CHECKOUT: { amount: '25.00', currency: 'EUR' },
-  CARD: { method: 'cards', amount: '10.00', ...person, ...billing },
+  CARD: { solution: 'cards', method: 'cards', amount: '10.00', ...person, ...billing },
   OPEN_BANKING: { method: 'sepa', bankCountry: 'NL', amount: '25.00', ...person, ...billing },
   LATAM: { country: 'PERU', method: 'bank', amount: '50.00', ...person, documentType: 'DNI', documentNumber: '12345678' },
   UPI: { solution: 'upi', amount: '500.00', ...person, phone: '+919876543210', personalId: 'ada@okaxis' },
@@ -227,6 +228,9 @@ for (const country of ['NL', 'GB', 'DE', 'US', 'BR', 'IN', 'JP', 'AX', 'CW', 'SS
 for (const country of ['Netherlands', 'nl', 'NLD', 'N', 'UK', 'EU', 'XK', 'ZZ', 'AN', 'EZ', 'UN', 'QO', 'XA', 'SU', 'YU', 'AC', 'IC', 'TA']) {
   add('CARD', `country ${country} is not an ISO 3166-1 alpha-2 code`, { country }, 'country');
 }
+// `solution: "cards"` names the rail: a LATAM country name does not route the payment to LATAM
+// (spec: shared fields, `solution`), it is a card payment whose country is not an ISO code.
+for (const country of ['CHILE', 'PERU', 'ECUADOR', 'MEXICO', 'COLOMBIA']) add('CARD', `solution cards with the LATAM country ${country}`, { country }, 'country');
 add('CARD', 'country missing', { country: undefined }, 'country');
 add('CARD', 'address1 missing', { address1: undefined }, 'address1');
 add('CARD', 'city missing', { city: undefined }, 'city');
@@ -356,6 +360,11 @@ latam('PERU', 'expiresAt in the past (ignored)', { expiresAt: minutesFromNow(-60
 latam('CHILE', 'expiresAt in a week (ignored)', { expiresAt: minutesFromNow(7 * 24 * 60) }, 'accepted');
 latam('PERU', 'expiresAt not a date', { expiresAt: 'soon' }, 'expiresAt');
 latam('MEXICO', 'expiresAt in an hour', { expiresAt: minutesFromNow(60) }, 'accepted');
+// A33: Mexico and Colombia honour expiresAt, in Ecuador's window; without it their link lasts 30 minutes.
+latam('MEXICO', 'expiresAt in the past (A33)', { expiresAt: minutesFromNow(-10) }, 'expiresAt');
+latam('MEXICO', 'expiresAt in 4 minutes (A33)', { expiresAt: minutesFromNow(4) }, 'expiresAt');
+latam('COLOMBIA', 'expiresAt in 6 minutes (A33)', { expiresAt: minutesFromNow(6) }, 'accepted');
+latam('COLOMBIA', 'expiresAt in 73 hours (A33)', { expiresAt: minutesFromNow(73 * 60) }, 'expiresAt');
 
 // ------------------------------------------------------------------------------------ UPI and PIX
 
@@ -476,6 +485,10 @@ sandboxOnly('CARD', 'white_label as a string', { white_label: 'true' }, 'white_l
 sandboxOnly('CARD', 'white_label as a number', { white_label: 1 }, 'white_label');
 sandboxOnly('CARD', 'white_label true', { white_label: true }, 'accepted');
 sandboxOnly('CARD', 'a solution the spec does not name', { method: undefined, solution: 'paypal' }, 'solution');
+sandboxOnly('CARD', 'solution cards with an open-banking method', { method: 'sepa', bankCountry: 'NL' }, 'solution.conflict');
+sandboxOnly('CARD', 'solution cards without method', { method: undefined }, 'accepted');
+sandboxOnly('CARD', 'solution cards with a LATAM body and country name', { country: 'CHILE', documentType: 'RUT', documentNumber: '12345678-5' }, 'country');
+sandboxOnly('CRYPTO', 'provider crypto with solution cards', { solution: 'cards' }, 'solution.conflict');
 sandboxOnly('UPI', 'solution in upper case', { solution: 'UPI' }, 'solution');
 sandboxOnly('HOSTED_CHECKOUT', 'expires_in as a string', { expires_in: '3600' }, 'expires_in');
 sandboxOnly('HOSTED_CHECKOUT', 'expires_in with a fraction', { expires_in: 3600.5 }, 'expires_in');

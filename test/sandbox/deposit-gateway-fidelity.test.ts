@@ -1,8 +1,9 @@
 // The deposit gateway sandbox can say everything the spec says, over its own HTTP API and pages:
 // every card decline reason, per-account card brands, refund_status `cancelled`, payout.failed, an
 // event name the spec does not list, and the statuses without a transition in the spec reached
-// from the payment and checkout pages as well as the test control. The checkout page keeps the
-// session's amount and account whatever is posted to it.
+// from the payment and checkout pages as well as the test control, except on the crypto page, whose
+// flow has only two outcomes. The checkout page keeps the session's amount and account whatever is
+// posted to it.
 
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
@@ -267,6 +268,135 @@ describe('statuses without a transition in the spec, from the sandbox pages', ()
     const answer = await post(`${path}/cancel`, { method: 'cards', email: 'player@example.com', firstName: 'Ada', lastName: 'Lovelace' });
     expect(answer.status).toBe(303);
     expect(new URL(answer.headers.get('location')!).searchParams.get('status')).toBe('cancelled');
+  });
+});
+
+describe('the crypto flow has two outcomes', () => {
+  // Spec (Events): "The crypto flow uses only payment.approved (deposit confirmed on-chain) and
+  // payment.declined (quote expired with no matching deposit)".
+  const crypto = { provider: 'crypto', amount: '25.00', currency: 'EUR', ...person };
+
+  async function createCrypto(): Promise<{ reference: string; path: string }> {
+    const created = await call('POST', '/payments', crypto);
+    expect(created.status).toBe(201);
+    return { reference: created.body.reference as string, path: new URL(created.body.redirect_url as string).pathname };
+  }
+
+  it('the crypto page offers a confirmed deposit and an expired quote, and nothing else', async () => {
+    const { path } = await createCrypto();
+    const page = await (await fetch(`${sandbox.checkoutUrl}${path}`)).text();
+    const offered = [...page.matchAll(/formaction="([^"]+)"/g)].map((match) => match[1]);
+    expect(offered).toEqual([`${path}/pay`, `${path}/decline`]);
+    expect(page).toContain('Deposit confirmed on-chain');
+    expect(page).toContain('Quote expired, no deposit');
+    expect(page).not.toContain('decline_reason');
+  });
+
+  it.each([
+    ['pay', 'approved', 'payment.approved'],
+    ['decline', 'declined', 'payment.declined'],
+  ])('its %s button makes the payment %s with %s, and no payment.pending', async (action, status, event) => {
+    const { reference, path } = await createCrypto();
+    const answer = await post(`${path}/${action}`);
+    expect(answer.status).toBe(303);
+    expect(sandbox.controls.payment(reference)!.status).toBe(status);
+    expect(sandbox.controls.events(TEST_KEY).filter((entry) => entry.data.reference === reference).map((entry) => [entry.event, entry.data.status])).toEqual([[event, status]]);
+  });
+
+  it.each(['authorize', 'cancel', 'expire', 'error'])('a post to %s, which the crypto page does not offer, is refused and changes nothing', async (action) => {
+    const { reference, path } = await createCrypto();
+    const answer = await post(`${path}/${action}`);
+    expect(answer.status).toBe(405);
+    expect(sandbox.controls.payment(reference)!.status).toBe('pending');
+    expect(sandbox.controls.events(TEST_KEY).filter((entry) => entry.data.reference === reference)).toEqual([]);
+  });
+
+  it.each(['approved_for_payment', 'cancelled', 'expired', 'error'] as const)('the test control refuses to make a crypto payment %s', async (outcome) => {
+    const { reference } = await createCrypto();
+    expect(() => sandbox.controls.complete(reference, outcome)).toThrow(/crypto payment cannot become/);
+    expect(sandbox.controls.payment(reference)!.status).toBe('pending');
+  });
+});
+
+describe('LATAM links expire as the spec states, on the sandbox\'s scaled clock', () => {
+  // Spec (LATAM, expiresAt): "Ecuador requires a near-future value; Peru and Chile ignore it
+  // (provider sets 30 minutes)"; Mexico and Colombia per A33. At timeScale 0.001 half an hour is 1.8 s.
+  const TIME_SCALE = 0.001;
+  const THIRTY_MINUTES = 30 * 60_000;
+  const inMinutes = (minutes: number): string => new Date(Date.now() + minutes * 60_000).toISOString();
+  const peru = { country: 'PERU', method: 'bank', amount: '50.00', ...person, documentType: 'DNI', documentNumber: '12345678' };
+  const chile = { country: 'CHILE', method: 'bank', amount: '5000', ...person, documentType: 'RUT', documentNumber: '12345678-5' };
+  const mexico = { country: 'MEXICO', amount: '100.00', ...person, documentType: 'CURP', documentNumber: 'GODE561231HDFRRN09' };
+  const colombia = { country: 'COLOMBIA', amount: '50000', ...person, documentType: 'CC', documentNumber: '1020304050', phone: '3001234567', phoneCode: '+57' };
+  const ecuador = { country: 'ECUADOR', amount: '20.00', ...person, documentType: 'CI', documentNumber: '1710034065' };
+
+  async function createLatam(body: Json): Promise<{ reference: string; path: string }> {
+    const created = await call('POST', '/payments', body);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return { reference: created.body.reference as string, path: new URL(created.body.redirect_url as string).pathname };
+  }
+
+  it.each<[string, Json, 'requested' | 'thirty minutes']>([
+    ['Peru: the provider\'s 30 minutes', peru, 'thirty minutes'],
+    ['Chile: 30 minutes, its expiresAt in a week ignored', { ...chile, expiresAt: inMinutes(7 * 24 * 60) }, 'thirty minutes'],
+    ['Ecuador: its expiresAt', { ...ecuador, expiresAt: inMinutes(90) }, 'requested'],
+    ['Mexico: its expiresAt (A33)', { ...mexico, expiresAt: inMinutes(10) }, 'requested'],
+    ['Mexico without expiresAt: 30 minutes (A33)', mexico, 'thirty minutes'],
+    ['Colombia without expiresAt: 30 minutes (A33)', colombia, 'thirty minutes'],
+  ])('%s', async (_label, body, lifetime) => {
+    const { reference } = await createLatam(body);
+    const payment = sandbox.controls.payment(reference)!;
+    const createdAt = Date.parse(payment.created_at);
+    const simulated = lifetime === 'thirty minutes' ? THIRTY_MINUTES : Date.parse(body.expiresAt as string) - createdAt;
+    expect(Date.parse(payment.link_expires_at!) - createdAt).toBeCloseTo(simulated * TIME_SCALE, -1);
+  });
+
+  it('a link that lapses unpaid becomes expired with payment.expired, and its page refuses a late payment', async () => {
+    // Given three Peru links made together: one paid at once, one authorised, and one left alone
+    const paid = await createLatam(peru);
+    const authorised = await createLatam(peru);
+    const open = await createLatam(peru);
+    expect((await post(`${paid.path}/pay`)).status).toBe(303);
+    expect((await post(`${authorised.path}/authorize`)).status).toBe(303);
+    expect((await fetch(`${sandbox.checkoutUrl}${open.path}`)).status).toBe(200);
+
+    // When the last one's half hour passes (1.8 s here)
+    await expect
+      .poll(() => sandbox.controls.payment(open.reference)!.status, { timeout: 30_000, interval: 20, message: 'the unpaid Peru link never expired' })
+      .toBe('expired');
+    await sandbox.controls.idle();
+
+    // Then it is expired, announced once by payment.expired (A27) to the merchant, signed
+    const events = sandbox.controls.events(TEST_KEY).filter((entry) => entry.data.reference === open.reference);
+    expect(events.map((entry) => [entry.event, entry.data.status])).toEqual([['payment.expired', 'expired']]);
+    const delivered = received.filter((entry) => entry.body.includes(events[0]!.id));
+    expect(delivered).toHaveLength(1);
+    const [, t, v1] = /^t=(\d+),v1=([0-9a-f]+)$/.exec(String(delivered[0]!.headers['x-service-signature']))!;
+    expect(v1).toBe(createHmac('sha256', SECRET).update(`${t}.${delivered[0]!.body}`).digest('hex'));
+    expect((await call('GET', `/payments/${open.reference}`)).body.payment).toMatchObject({ status: 'expired', approved_at: null, decline_reason: null });
+
+    // And its page, and a late payment on it, answer 410: nothing is charged, no event follows
+    const page = await fetch(`${sandbox.checkoutUrl}${open.path}`);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain('Payment link expired');
+    for (const action of ['pay', 'authorize', 'decline']) expect((await post(`${open.path}/${action}`)).status).toBe(410);
+    expect(() => sandbox.controls.complete(open.reference, 'approved')).toThrow(/link expired/);
+    expect(sandbox.controls.payment(open.reference)).toMatchObject({ status: 'expired', approved_at: null });
+    expect(sandbox.controls.events(TEST_KEY).filter((entry) => entry.data.reference === open.reference)).toHaveLength(1);
+
+    // While the one paid in time stays approved, and the authorised one, whose money has left the
+    // payer, is not expired by its link and still settles
+    expect(sandbox.controls.payment(paid.reference)!.status).toBe('approved');
+    expect((await fetch(`${sandbox.checkoutUrl}${authorised.path}`)).status).toBe(200);
+    expect(sandbox.controls.payment(authorised.reference)!.status).toBe('approved_for_payment');
+    expect((await post(`${authorised.path}/pay`)).status).toBe(303);
+    expect(sandbox.controls.payment(authorised.reference)!.status).toBe('approved');
+  });
+
+  it('idle() does not wait for a link\'s expiry', async () => {
+    const { reference } = await createLatam({ ...ecuador, expiresAt: inMinutes(72 * 60) });
+    await sandbox.controls.idle();
+    expect(sandbox.controls.payment(reference)!.status).toBe('redirected');
   });
 });
 

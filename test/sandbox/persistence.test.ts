@@ -170,6 +170,29 @@ describe('deposit gateway sandbox on a state directory', () => {
     expect(second.controls.payment(reference)).toMatchObject({ status: 'approved' });
   });
 
+  it('an open LATAM link keeps its expiry across a restart and expires then, with its webhook', async () => {
+    // given: an open Peru link (30 minutes, 1.8 s on this sandbox's clock)
+    const receiver = await startReceiver();
+    running.push(receiver);
+    const first = await startDeposit(receiver.url);
+    const port = Number(new URL(first.checkoutUrl).port);
+    const created = await api(first, 'POST', '/payments', { country: 'PERU', method: 'bank', amount: '50.00', email: 'ana@example.com', firstName: 'Ana', lastName: 'Silva', documentType: 'DNI', documentNumber: '12345678' });
+    expect(created.status).toBe(201);
+    const reference = created.body.reference as string;
+    const expiresAt = first.controls.payment(reference)!.link_expires_at;
+
+    // when: the sandbox restarts before the link's time is up
+    await first.close();
+    const second = await startDeposit(receiver.url, port);
+
+    // then: the link keeps its expiry, and expires on time with payment.expired
+    expect(second.controls.payment(reference)).toMatchObject({ status: expect.stringMatching(/^(redirected|expired)$/), link_expires_at: expiresAt });
+    await expect.poll(() => second.controls.payment(reference)!.status, { timeout: 30_000, interval: 20, message: 'the restored link never expired' }).toBe('expired');
+    await second.controls.idle();
+    const events = receiver.received.map((delivery) => JSON.parse(delivery.body) as { event: string; data: { reference: string } });
+    expect(events.filter((event) => event.data.reference === reference).map((event) => event.event)).toEqual(['payment.expired']);
+  });
+
   it('keeps its state in one JSON file replaced atomically, and sets an unreadable one aside', async () => {
     const receiver = await startReceiver();
     running.push(receiver);

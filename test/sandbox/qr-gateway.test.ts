@@ -297,6 +297,72 @@ describe('QR gateway sandbox', () => {
       expect(delivery.headers['content-type']).toBe('application/json');
     });
 
+    describe('simulation from the merchant dashboard (Q8: "success or failure is simulated from the merchant dashboard")', () => {
+      /** A browser submitting one of the dashboard's forms; the redirect is not followed, so the answer is the form's own. */
+      const submit = (path: string, fields: Record<string, string>) =>
+        fetch(`${sandbox.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(), redirect: 'manual' });
+      const dashboard = async () => (await fetch(`${sandbox.baseUrl}/dashboard`)).text();
+      /** The simulate form on the dashboard's row of one code: its action and the outcomes it offers. */
+      function simulateForm(html: string, id: string): { action: string; outcomes: string[] } | undefined {
+        const row = html.split('<tr>').find((candidate) => candidate.startsWith(`<td>${id}</td>`));
+        const form = row && /<form method="post" action="([^"]+)"><input type="hidden" name="code" value="([^"]+)">([\s\S]*?)<\/form>/.exec(row);
+        if (!form || form[2] !== id || !form[3]!.includes('Simulate payment')) return undefined;
+        return { action: form[1]!, outcomes: [...form[3]!.matchAll(/<option value="([^"]+)"/g)].map((option) => option[1]!) };
+      }
+
+      it.each([
+        ['succeeded', { status: 'succeeded', paid_at: expect.any(String), failure_reason: null }],
+        ['failed', { status: 'failed', paid_at: null, failure_reason: 'declined' }],
+      ] as const)('a pending code has a simulate form; submitting %s settles it and sends its signed webhook', async (outcome, settled) => {
+        // Given a pending code of an account with a webhook registration
+        const created = await call('POST', '/v1/qr-codes', code(), { key: HOOK_KEY });
+
+        // Then the dashboard shows it with a simulate form offering success and failure
+        const form = simulateForm(await dashboard(), created.json.id);
+        expect(form).toEqual({ action: '/dashboard/simulate', outcomes: ['succeeded', 'failed'] });
+
+        // When the merchant submits it in a browser
+        const answer = await submit(form!.action, { code: created.json.id, outcome });
+
+        // Then the browser goes back to the dashboard, where the code is settled with no form left
+        expect(answer.status).toBe(303);
+        expect(answer.headers.get('location')).toBe('/dashboard');
+        expect(simulateForm(await dashboard(), created.json.id)).toBeUndefined();
+        expect((await call('GET', `/v1/qr-codes/${created.json.id}`, undefined, { key: HOOK_KEY })).json).toMatchObject(settled);
+
+        // And the account's registration receives the signed payment event
+        await sandbox.controls.idle();
+        const deliveries = receiver.received.filter((item) => JSON.parse(item.body).data.payment_id === created.json.id);
+        expect(deliveries.map((item) => JSON.parse(item.body).event)).toEqual([`payment.${outcome}`]);
+        expect(verify(deliveries[0]!)).toBe(true);
+      });
+
+      it('refuses a code no longer pending, an unknown code, a live key\'s code and an unknown outcome, changing nothing', async () => {
+        const paid = await call('POST', '/v1/qr-codes', code(), { key: HOOK_KEY });
+        expect((await submit('/dashboard/simulate', { code: paid.json.id, outcome: 'succeeded' })).status).toBe(303);
+        const again = await submit('/dashboard/simulate', { code: paid.json.id, outcome: 'failed' });
+        expect(again.status).toBe(409);
+        expect(await again.text()).toContain('already succeeded');
+
+        expect((await submit('/dashboard/simulate', { code: 'qr_nope', outcome: 'succeeded' })).status).toBe(404);
+        const live = await call('POST', '/v1/qr-codes', code(), { key: LIVE_KEY });
+        expect((await submit('/dashboard/simulate', { code: live.json.id, outcome: 'succeeded' })).status).toBe(404);
+        expect(sandbox.controls.code(live.json.id)?.status).toBe('pending');
+
+        const pending = await call('POST', '/v1/qr-codes', code(), { key: HOOK_KEY });
+        expect((await submit('/dashboard/simulate', { code: pending.json.id, outcome: 'approved' })).status).toBe(400);
+        expect(sandbox.controls.code(pending.json.id)?.status).toBe('pending');
+      });
+
+      it('the API twin the gateway calls runs the same simulation: a code settled there has no form left, and the form cannot settle it again', async () => {
+        const created = await call('POST', '/v1/qr-codes', code(), { key: HOOK_KEY });
+        expect(simulateForm(await dashboard(), created.json.id)).toBeDefined();
+        expect((await call('POST', `/v1/qr-codes/${created.json.id}/simulate`, { outcome: 'failed' }, { key: HOOK_KEY })).status).toBe(200);
+        expect(simulateForm(await dashboard(), created.json.id)).toBeUndefined();
+        expect((await submit('/dashboard/simulate', { code: created.json.id, outcome: 'succeeded' })).status).toBe(409);
+      });
+    });
+
     it('sends only subscribed events: no payment.pending to a registration without it', async () => {
       const pendingOnly = await call('POST', '/Thai/v1/webhooks', { url: receiver.url, events: ['payment.pending'] }, { key: OTHER_KEY });
       const count = receiver.received.length;

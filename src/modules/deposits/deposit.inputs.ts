@@ -54,7 +54,11 @@ export class LatamInput {
   @Field({ nullable: true, description: 'Where the player returns after a completed payment.' }) successUrl?: string;
   @Field({ nullable: true, description: 'Where the player returns after a failed payment.' }) errorUrl?: string;
   @Field({ nullable: true, description: 'Colombia only: return address after the payment.' }) redirectUrl?: string;
-  @Field({ nullable: true, description: 'Link expiry; Ecuador requires a near-future time.' }) expiresAt?: Date;
+  @Field({
+    nullable: true,
+    description: 'When the payment link expires. Ecuador requires it, 5 minutes to 72 hours ahead; Mexico and Colombia take it in that window (else 30 minutes); Peru and Chile ignore it (30 minutes). An unpaid link that expires makes the deposit EXPIRED.',
+  })
+  expiresAt?: Date;
 }
 
 @InputType({ description: 'UPI (India, INR 100 to 50,000). The payer\'s UPI ID goes in customer.personalId. Pass {}.' })

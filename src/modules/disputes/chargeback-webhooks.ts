@@ -1,4 +1,5 @@
-// Applies verified chargeback.opened webhooks from the inbox: marks the deposit disputed, once, with an event.
+// Applies verified chargeback.opened webhooks from the inbox: marks a succeeded deposit disputed,
+// once, with an event; a chargeback no deposit of ours can have is kept as an anomaly.
 
 import { LockMode } from '@mikro-orm/core';
 import { Deposit } from '../deposits/deposit.entity.js';
@@ -6,12 +7,24 @@ import type { EventLog } from '../../kernel/events/event-log.js';
 import { livemodeMismatch, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
 import { findEventDeposit } from '../deposits/deposit-webhooks.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
+import type { Rail } from '../../providers/provider.js';
 
 export const DEPOSIT_DISPUTED = 'deposit.disputed';
 
 /**
+ * Rails whose payments cannot be disputed. Spec (deposit gateway, UPI and PIX): "These are push
+ * payments: no card, no 3-D Secure, no chargeback."
+ */
+export const RAILS_WITHOUT_CHARGEBACKS: ReadonlySet<Rail> = new Set<Rail>(['UPI', 'PIX']);
+
+/**
  * The inbox handler for chargeback events (spec: chargeback.opened; payload A4). The status does
- * not change: a disputed deposit stays SUCCEEDED (or REFUNDED) and carries `disputed: true`.
+ * not change: a disputed deposit stays SUCCEEDED and carries `disputed: true`.
+ *
+ * A chargeback that cannot be true of the deposit is an anomaly, kept on the delivery for admins
+ * (its reason code counted in the webhook metrics) and applied to nothing: one on a rail without
+ * chargebacks, or on a deposit that is not SUCCEEDED (no money was taken, or it went back already).
+ * Once the deposit has succeeded, an admin can replay the delivery (`replayWebhookDelivery`).
  */
 export function chargebackWebhookHandler(events: EventLog): WebhookSubjectHandler<'chargeback'> {
   return { decide: async (tx, input, subject) => {
@@ -23,7 +36,13 @@ export function chargebackWebhookHandler(events: EventLog): WebhookSubjectHandle
     const mismatch = livemodeMismatch(input);
     if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
     const deposit = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (RAILS_WITHOUT_CHARGEBACKS.has(deposit.rail)) {
+      return { ...found, outcome: 'anomaly', reason: `CHARGEBACK_NOT_POSSIBLE: ${deposit.rail} payments are push payments and have no chargebacks` };
+    }
     if (deposit.disputed) return { ...found, outcome: 'duplicate', reason: 'ALREADY_DISPUTED: the deposit is already marked disputed' };
+    if (deposit.status !== 'SUCCEEDED') {
+      return { ...found, outcome: 'anomaly', reason: `DEPOSIT_NOT_DISPUTABLE: a chargeback of a ${deposit.status} deposit; only a SUCCEEDED one can be disputed` };
+    }
     deposit.disputed = true;
     await tx.flush();
     await events.append(tx, {

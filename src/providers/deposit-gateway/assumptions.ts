@@ -86,6 +86,30 @@ export const LATAM_DOCUMENT_TYPES: Readonly<Record<LatamCountry, readonly string
 /** A8. Ecuador's "near-future" `expiresAt`: assumed at least 5 minutes and at most 72 hours ahead. */
 export const ECUADOR_EXPIRY_WINDOW_SECONDS = { min: 5 * 60, max: 72 * 3600 } as const;
 
+/** Spec (LATAM, `expiresAt`): "Peru and Chile ignore it (provider sets 30 minutes)". */
+export const LATAM_PROVIDER_LINK_LIFETIME_SECONDS = 30 * 60;
+
+/**
+ * A33. How each country's hosted link takes `expiresAt` ("ISO 8601 link expiry"). The spec states
+ * three: Ecuador requires it, a near-future value (A8's window); Peru and Chile ignore it and the
+ * provider sets 30 minutes. Mexico and Colombia: not stated. Assumed they honour it as Ecuador does,
+ * in the same window, when it is given, and otherwise last the provider's 30 minutes, the one
+ * lifetime the spec says the provider sets.
+ */
+export const LATAM_EXPIRES_AT: Readonly<Record<LatamCountry, 'required' | 'honoured' | 'ignored'>> = {
+  ECUADOR: 'required',
+  CHILE: 'ignored',
+  PERU: 'ignored',
+  MEXICO: 'honoured',
+  COLOMBIA: 'honoured',
+};
+
+/** A33: the moment a LATAM link made at `createdAt`, with the request's `expiresAt` if any, stops taking a payment. */
+export function latamLinkExpiresAt(country: LatamCountry, createdAt: Date, expiresAt: Date | null | undefined): Date {
+  if (LATAM_EXPIRES_AT[country] !== 'ignored' && expiresAt) return expiresAt;
+  return new Date(createdAt.getTime() + LATAM_PROVIDER_LINK_LIFETIME_SECONDS * 1000);
+}
+
 /**
  * A9. Open-banking currencies: not stated. Assumed EUR for NL and MT, GBP for GB (FPS is a sterling
  * scheme).
@@ -234,7 +258,8 @@ export const REJECTION_PATTERNS = {
  * and approved (or declined), and `expired`, `cancelled` and `error` end an open payment with no
  * money taken. Each is announced by a `payment.<status>` event whose `data.status` is the word (new
  * event types "are added over time"; the adapter reads the status from `data.status`), never by a
- * payment.declined. The sandbox reaches each through its `complete` control.
+ * payment.declined. The sandbox reaches each through its `complete` control, on every rail but
+ * crypto: "The crypto flow uses only payment.approved ... and payment.declined".
  */
 export const UNSHOWN_PAYMENT_STATUS_EVENTS = ['payment.approved_for_payment', 'payment.expired', 'payment.cancelled', 'payment.error'] as const;
 

@@ -73,13 +73,14 @@ describe('status words', () => {
 });
 
 describe('request bodies', () => {
-  it('card: method cards, billing fields, decimal string amount, our id as reference and idempotency key', () => {
+  it('card: solution and method cards, billing fields, decimal string amount, our id as reference and idempotency key', () => {
     expect(paymentBody(deposit({ rail: 'CARD' }, eur('10.5'), { returnUrl: 'https://shop.example/back' }))).toEqual({
       amount: '10.50',
       currency: 'EUR',
       merchant_reference: 'dep_01',
       idempotency_key: 'dep_01',
       return_url: 'https://shop.example/back',
+      solution: 'cards',
       method: 'cards',
       ...customer,
     });

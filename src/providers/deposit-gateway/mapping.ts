@@ -134,7 +134,9 @@ export function paymentBody(request: CreateDepositRequest, options: { whiteLabel
   };
   switch (details.rail) {
     case 'CARD':
-      return { ...shared, method: 'cards', ...billing };
+      // `solution` names the rail, so the provider never routes a card payment by its billing
+      // country (spec: shared fields, `solution`; a LATAM country otherwise selects a LATAM rail).
+      return { ...shared, solution: 'cards', method: 'cards', ...billing };
     case 'OPEN_BANKING':
       return { ...shared, method: details.method, bankCountry: details.bankCountry, ...billing };
     case 'LATAM':

@@ -10,6 +10,8 @@ import {
   LATAM_CURRENCY,
   latamDepositCurrencies,
   LATAM_DOCUMENT_TYPES,
+  LATAM_EXPIRES_AT,
+  LATAM_PROVIDER_LINK_LIFETIME_SECONDS,
   OPEN_BANKING_CURRENCY,
   type LatamCountry,
 } from './assumptions.js';
@@ -41,6 +43,20 @@ const band = (rail: keyof typeof AMOUNT_BANDS, currency?: string): string => {
   return currency ? `${currency} ${range}` : `${range} in the deposit's currency`;
 };
 const title = (country: string): string => country.charAt(0) + country.slice(1).toLowerCase();
+
+/** How long a country's payment link lasts (A33); an unpaid link that expires makes the deposit EXPIRED. */
+const linkLifetime = (country: LatamCountry): string => {
+  const window = `${ECUADOR_EXPIRY_WINDOW_SECONDS.min / 60} minutes to ${ECUADOR_EXPIRY_WINDOW_SECONDS.max / 3600} hours ahead`;
+  const provider = `${LATAM_PROVIDER_LINK_LIFETIME_SECONDS / 60} minutes`;
+  switch (LATAM_EXPIRES_AT[country]) {
+    case 'required':
+      return `link expires at \`latam.expiresAt\` (required, ${window})`;
+    case 'honoured':
+      return `link expires at \`latam.expiresAt\` (${window}), else after ${provider}`;
+    case 'ignored':
+      return `link lasts ${provider} (\`latam.expiresAt\` ignored)`;
+  }
+};
 
 const LATAM_EXAMPLES: Record<LatamCountry, RailExample> = {
   CHILE: { title: 'Chile', input: { amount: '15000', customer: { ...named, documentType: 'RUT', documentNumber: '12345678-5' }, latam: { country: 'CHILE', method: 'bank' } } },
@@ -105,12 +121,12 @@ export const DEPOSIT_GATEWAY_REFERENCE: ProviderReference = {
       slug: 'latam',
       title: 'LATAM',
       mutation: 'createDeposit',
-      intro: 'Local methods in five Latin American countries. The country selects the rail and, unless `currency` names another one it takes, the currency; each country needs an identity document of its own.',
+      intro: 'Local methods in five Latin American countries. The country selects the rail and, unless `currency` names another one it takes, the currency; each country needs an identity document of its own. The player pays on a link that expires: one not paid in time makes the deposit `EXPIRED`.',
       rules: LATAM_COUNTRIES.map((country): [string, string] => {
         const others = latamDepositCurrencies(country).filter((code) => code !== LATAM_CURRENCY[country]);
         return [
         title(country),
-        `currency \`${LATAM_CURRENCY[country]}\`${others.length ? ` (or ${list(others)})` : ''}; documents ${list(LATAM_DOCUMENT_TYPES[country])}; method ${LATAM_METHODS[country] ? list(LATAM_METHODS[country]) : 'omitted'}`,
+        `currency \`${LATAM_CURRENCY[country]}\`${others.length ? ` (or ${list(others)})` : ''}; documents ${list(LATAM_DOCUMENT_TYPES[country])}; method ${LATAM_METHODS[country] ? list(LATAM_METHODS[country]) : 'omitted'}; ${linkLifetime(country)}`,
         ];
       }),
       examples: LATAM_COUNTRIES.map((country) => LATAM_EXAMPLES[country]),

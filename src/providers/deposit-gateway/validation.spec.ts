@@ -178,6 +178,11 @@ describe('LATAM', () => {
     ['Mexico, method omitted', { rail: 'LATAM', country: 'MEXICO' }, m('500', 'MXN'), { ...named, documentType: 'CURP', documentNumber: 'GODE561231HDFRRN04' }, []],
     ['Mexico, method given', { rail: 'LATAM', country: 'MEXICO', method: 'bank' }, m('500', 'MXN'), { ...named, documentType: 'CURP', documentNumber: 'X' }, ['latam.method:FIELD_NOT_ALLOWED']],
     ['Mexico, redirectUrl is Colombia only', { rail: 'LATAM', country: 'MEXICO', redirectUrl: 'https://s.example/r' }, m('500', 'MXN'), { ...named, documentType: 'RFC', documentNumber: 'X' }, ['latam.redirectUrl:FIELD_NOT_ALLOWED']],
+    // A33: Mexico and Colombia honour an expiresAt in Ecuador's window; without one their link lasts 30 minutes.
+    ['Mexico, expiresAt in an hour', { rail: 'LATAM', country: 'MEXICO', expiresAt: inMinutes(60) }, m('500', 'MXN'), { ...named, documentType: 'CURP', documentNumber: 'GODE561231HDFRRN04' }, []],
+    ['Mexico, expiresAt in the past', { rail: 'LATAM', country: 'MEXICO', expiresAt: inMinutes(-10) }, m('500', 'MXN'), { ...named, documentType: 'CURP', documentNumber: 'GODE561231HDFRRN04' }, ['latam.expiresAt:EXPIRY_OUT_OF_RANGE']],
+    ['Colombia, expiresAt past 72 h', { rail: 'LATAM', country: 'COLOMBIA', expiresAt: inMinutes(72 * 60 + 1) }, m('50000', 'COP'), { ...named, documentType: 'CC', documentNumber: '1', phone: '3001234567', phoneCode: '+57' }, ['latam.expiresAt:EXPIRY_OUT_OF_RANGE']],
+    ['Peru, expiresAt in the past ignored', { rail: 'LATAM', country: 'PERU', method: 'bank', expiresAt: inMinutes(-10) }, m('50', 'PEN'), { ...named, documentType: 'DNI', documentNumber: '12345678' }, []],
     ['Colombia needs phone and phoneCode', { rail: 'LATAM', country: 'COLOMBIA' }, m('50000', 'COP'), { ...named, documentType: 'CC', documentNumber: '1020304050' }, ['customer.phone:FIELD_REQUIRED', 'customer.phoneCode:FIELD_REQUIRED']],
     ['Colombia complete', { rail: 'LATAM', country: 'COLOMBIA', redirectUrl: 'https://s.example/r' }, m('50000', 'COP'), { ...named, documentType: 'CC', documentNumber: '1020304050', phone: '3001234567', phoneCode: '+57' }, []],
     ['Colombia, bad phoneCode', { rail: 'LATAM', country: 'COLOMBIA' }, m('50000', 'COP'), { ...named, documentType: 'CC', documentNumber: '1', phone: '3001234567', phoneCode: '57' }, ['customer.phoneCode:INVALID_FORMAT']],

@@ -20,6 +20,7 @@ import {
   LATAM_COUNTRIES,
   LATAM_CURRENCY,
   LATAM_DOCUMENT_TYPES,
+  LATAM_EXPIRES_AT,
   LATAM_REDIRECT_URLS_HTTPS_ONLY,
   LATAM_REDIRECT_URLS_REQUIRED,
   latamDepositCurrencies,
@@ -301,20 +302,21 @@ function checkLatam(
     if (url !== undefined) checkHttpsUrl(out, ['latam', field], url, field, LATAM_REDIRECT_URLS_HTTPS_ONLY);
   }
 
-  if (country === 'ECUADOR') {
-    const { min, max } = ECUADOR_EXPIRY_WINDOW_SECONDS;
-    if (!details.expiresAt) {
-      out.add(['latam', 'expiresAt'], 'FIELD_REQUIRED', `expiresAt is required for Ecuador: a time between ${min / 60} minutes and ${max / 3600} hours from now.`);
-    } else if (Number.isNaN(details.expiresAt.getTime())) {
-      out.add(['latam', 'expiresAt'], 'INVALID_FORMAT', 'expiresAt is not a valid date and time.');
-    } else {
-      const ahead = (details.expiresAt.getTime() - now.getTime()) / 1000;
-      if (ahead < min || ahead > max) {
-        out.add(['latam', 'expiresAt'], 'EXPIRY_OUT_OF_RANGE', `expiresAt ${details.expiresAt.toISOString()} must be between ${min / 60} minutes and ${max / 3600} hours from now for Ecuador.`);
-      }
+  // Ecuador requires a near-future expiry; Mexico and Colombia honour one in the same window (A33);
+  // Peru and Chile ignore it, their links lasting the provider's 30 minutes.
+  const { min, max } = ECUADOR_EXPIRY_WINDOW_SECONDS;
+  const expiry = LATAM_EXPIRES_AT[country];
+  if (!details.expiresAt) {
+    if (expiry === 'required') {
+      out.add(['latam', 'expiresAt'], 'FIELD_REQUIRED', `expiresAt is required for ${name}: a time between ${min / 60} minutes and ${max / 3600} hours from now.`);
     }
-  } else if (details.expiresAt && Number.isNaN(details.expiresAt.getTime())) {
+  } else if (Number.isNaN(details.expiresAt.getTime())) {
     out.add(['latam', 'expiresAt'], 'INVALID_FORMAT', 'expiresAt is not a valid date and time.');
+  } else if (expiry !== 'ignored') {
+    const ahead = (details.expiresAt.getTime() - now.getTime()) / 1000;
+    if (ahead < min || ahead > max) {
+      out.add(['latam', 'expiresAt'], 'EXPIRY_OUT_OF_RANGE', `expiresAt ${details.expiresAt.toISOString()} must be between ${min / 60} minutes and ${max / 3600} hours from now for ${name}.`);
+    }
   }
 }
 

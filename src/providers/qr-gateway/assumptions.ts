@@ -95,9 +95,12 @@ export const WITHDRAWAL_EVENT_STATUS = {
 
 /**
  * Q8. Test-mode simulation: "success or failure is simulated from the merchant dashboard"; no API is
- * shown. Assumed the dashboard's call is `POST /v1/qr-codes/{id}/simulate` with
- * `{ outcome: 'succeeded' | 'failed' }`, answered with the Q1 object; test keys only (403
- * `test_mode_only` for a live key), pending codes only (409 `invalid_state`).
+ * shown. The sandbox's dashboard has the control (a form per pending code, success or failure). So
+ * that the gateway can drive its own in-process sandbox, the sandbox also answers the same
+ * simulation, through the same code, at `POST /v1/qr-codes/{id}/simulate` with
+ * `{ outcome: 'succeeded' | 'failed' }` and the account's key, answered with the Q1 object; test
+ * keys only (403 `test_mode_only` for a live key), pending codes only (409 `invalid_state`). The
+ * real provider has no such route, so the adapter calls it on sandbox accounts only.
  */
 export const simulatePath = (id: string): string => `/v1/qr-codes/${encodeURIComponent(id)}/simulate`;
 export const SIMULATION_OUTCOMES = ['succeeded', 'failed'] as const;

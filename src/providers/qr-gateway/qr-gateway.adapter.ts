@@ -248,7 +248,8 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
     },
 
     async simulatePayment(account: MerchantAccount, reference: string, outcome: 'SUCCEEDED' | 'FAILED'): Promise<ProviderResult<ProviderDeposit>> {
-      // Q8: the real provider simulates from its merchant dashboard only; the endpoint is the sandbox's.
+      // Q8: the real provider simulates from its merchant dashboard only; this route is the sandbox's
+      // twin of its dashboard's simulate button, which it reaches through the same code.
       if (!account.sandbox || account.livemode) {
         return fail(providerError('PROVIDER_REJECTED', { message: 'Payments can be simulated on sandbox test accounts only' }));
       }

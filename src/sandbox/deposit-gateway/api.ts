@@ -182,11 +182,14 @@ export class Api {
   private getPayment(reference: string, caller: Caller): ApiResult {
     const payment = this.ownPayment(reference, caller);
     if (!payment) return error(404, `Payment ${reference} not found`);
+    // A link whose expiry timer has yet to run (it runs at that very moment) is already expired.
+    this.simulator.expireLapsedLink(payment);
     return { status: 200, body: { ok: true, payment: paymentView(payment) } };
   }
 
   private listPayments(query: URLSearchParams, caller: Caller): ApiResult {
     const own = [...this.store.payments.values()].filter((payment) => payment.apiKey === caller.apiKey);
+    for (const payment of own) this.simulator.expireLapsedLink(payment);
     return page(own, query, (payment) => payment.reference, paymentView);
   }
 

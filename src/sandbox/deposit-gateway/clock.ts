@@ -6,8 +6,21 @@ export interface TimerHandle {
   cancel(): void;
 }
 
+export interface TimerOptions {
+  /**
+   * Whether `idle()` waits for the timer. Default true. A deadline that may lie far ahead (a payment
+   * link's expiry) is not work in progress: `idle()` would otherwise wait for it.
+   */
+  holdsIdle?: boolean;
+}
+
+/** The longest delay setTimeout takes (about 24.8 days); a longer one is waited for in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class ScaledClock {
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Timers `idle()` does not wait for (`holdsIdle: false`). */
+  private readonly deadlines = new Set<NodeJS.Timeout>();
   private busy = 0;
   private waiters: Array<() => void> = [];
   private idleCheckScheduled = false;
@@ -30,28 +43,37 @@ export class ScaledClock {
     return simulatedMs * this.timeScale;
   }
 
-  /** Runs `fn` after a simulated duration. Counts towards `idle()`. */
-  after(simulatedMs: number, fn: () => void): TimerHandle {
-    return this.afterReal(this.toReal(simulatedMs), fn);
+  /** Runs `fn` after a simulated duration. Counts towards `idle()` unless `holdsIdle` is false. */
+  after(simulatedMs: number, fn: () => void, options: TimerOptions = {}): TimerHandle {
+    return this.afterReal(this.toReal(simulatedMs), fn, options);
   }
 
-  /** Runs `fn` after a real duration (test switches given in real milliseconds). Counts towards `idle()`. */
-  afterReal(realMs: number, fn: () => void): TimerHandle {
-    if (this.closed) return { cancel: () => undefined };
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      try {
-        fn();
-      } finally {
-        this.onFire?.();
-        this.scheduleIdleCheck();
-      }
-    }, Math.max(0, realMs));
-    this.timers.add(timer);
+  /** Runs `fn` after a real duration (test switches given in real milliseconds). Counts towards `idle()` unless `holdsIdle` is false. */
+  afterReal(realMs: number, fn: () => void, options: TimerOptions = {}): TimerHandle {
+    const timers = options.holdsIdle === false ? this.deadlines : this.timers;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (remainingMs: number): void => {
+      if (this.closed) return;
+      const step = Math.min(Math.max(0, remainingMs), MAX_TIMER_MS);
+      const armed = setTimeout(() => {
+        timers.delete(armed);
+        if (remainingMs > step) return arm(remainingMs - step);
+        try {
+          fn();
+        } finally {
+          this.onFire?.();
+          this.scheduleIdleCheck();
+        }
+      }, step);
+      timer = armed;
+      timers.add(armed);
+    };
+    arm(realMs);
     return {
       cancel: () => {
+        if (timer === undefined) return;
         clearTimeout(timer);
-        if (this.timers.delete(timer)) this.scheduleIdleCheck();
+        if (timers.delete(timer)) this.scheduleIdleCheck();
       },
     };
   }
@@ -80,8 +102,9 @@ export class ScaledClock {
   /** Cancels every timer and releases every `idle()` waiter. */
   close(): void {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const timer of [...this.timers, ...this.deadlines]) clearTimeout(timer);
     this.timers.clear();
+    this.deadlines.clear();
     this.busy = 0;
     this.releaseWaiters();
   }

@@ -8,7 +8,7 @@ import { readBody, redirect, sendHtml, sendText } from './http.js';
 import { readCard } from './card-processor.js';
 import { CARD_DECLINE_REASONS } from '../../providers/deposit-gateway/assumptions.js';
 import { CARD_FIELDS_SCRIPT_HASH, cardFieldsPage, cardLoaderScript, checkoutPage, messagePage, PAGE_ACTIONS, paymentPage, resultPage, type PageAction } from './pages.js';
-import { SandboxError, type Outcome, type Simulator } from './simulator.js';
+import { outcomesOf, SandboxError, type Outcome, type Simulator } from './simulator.js';
 import { TERMINAL_PAYMENT_STATUSES, type PaymentRecord, type SandboxStore } from './store.js';
 import type { ScaledClock } from './clock.js';
 
@@ -114,8 +114,18 @@ export class HostedPages {
   private showPayment(reference: string, basePath: string, response: ServerResponse): void {
     const payment = this.store.payments.get(reference);
     if (!payment) return sendHtml(response, 404, messagePage('Payment not found', 'This payment link is not valid.'));
+    if (this.expiredLink(payment)) return sendExpiredLink(response);
     if (TERMINAL_PAYMENT_STATUSES.has(payment.status)) return sendHtml(response, 200, resultPage(payment.reference, payment.status));
-    sendHtml(response, 200, paymentPage(payment, basePath, payment.rail === 'cards' ? CARD_DECLINE_REASONS : undefined));
+    sendHtml(response, 200, paymentPage(payment, basePath, { outcomes: outcomesOf(payment.rail), ...(payment.rail === 'cards' ? { declineReasons: CARD_DECLINE_REASONS } : {}) }));
+  }
+
+  /**
+   * Whether the payment's page is a dead link: expired, by its link's lifetime (A33; expired now if
+   * that just passed, with its payment.expired) or otherwise.
+   */
+  private expiredLink(payment: PaymentRecord): boolean {
+    this.simulator.expireLapsedLink(payment);
+    return payment.status === 'expired';
   }
 
   private openCardPayment(reference: string, response: ServerResponse): PaymentRecord | undefined {
@@ -184,6 +194,10 @@ export class HostedPages {
     const fields = new URLSearchParams(await readBody(request));
     const payment = this.store.payments.get(reference);
     if (!payment) return sendHtml(response, 404, messagePage('Payment not found', 'This payment link is not valid.'));
+    // A late payment is refused, whatever the button: the link is gone.
+    if (this.expiredLink(payment)) return sendExpiredLink(response);
+    // Only the buttons the page drew: a crypto payment has no outcome but approved and declined.
+    if (!outcomesOf(payment.rail).includes(outcomeOf(action))) return sendHtml(response, 405, messagePage('Not allowed', 'This payment does not offer that outcome.'));
     // Decline reasons are the card rail's (spec: Cards); other rails decline as plain `declined`.
     const details: Record<string, string> = payment.rail === 'cards' && fields.get('decline_reason') ? { decline_reason: fields.get('decline_reason')! } : {};
     try {
@@ -194,6 +208,12 @@ export class HostedPages {
     }
     redirect(response, this.simulator.returnTarget(payment));
   }
+}
+
+// Assumption: an expired payment's link answers 410 Gone with a page saying so, to a visit and to a
+// late payment alike; the payment stays expired and nothing is charged.
+function sendExpiredLink(response: ServerResponse): void {
+  sendHtml(response, 410, messagePage('Payment link expired', 'This payment link has expired and can no longer be paid; no money was taken. Return to the merchant and start again.'));
 }
 
 /** The shopper's way back: the merchant's form action, an http(s) address (never `javascript:` and the like). */

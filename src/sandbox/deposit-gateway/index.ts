@@ -75,6 +75,8 @@ export interface SandboxPaymentSnapshot extends PaymentView {
   return_url: string | null;
   session_id: string | null;
   chargeback: 'opened' | null;
+  /** When a LATAM link stops taking a payment (A33), on the scaled clock; null for other rails. */
+  link_expires_at: string | null;
 }
 
 export interface DepositGatewaySandboxControls {
@@ -88,7 +90,8 @@ export interface DepositGatewaySandboxControls {
   clearFailures(): void;
   /**
    * What the hosted pages' buttons do. Returns the payment reference. Throws SandboxError if unknown
-   * or expired. `declineReason`: one of the spec's card decline reasons, for a declined card payment.
+   * or expired, or for an outcome the payment's rail does not have (a crypto payment is approved or
+   * declined, nothing else). `declineReason`: one of the spec's card decline reasons, for a declined card payment.
    */
   complete(referenceOrSessionId: string, outcome: Outcome, options?: { declineReason?: string }): string;
   /** Cancels a refund still under review: refund_status `cancelled`, event `refund.cancelled` (A11). Throws SandboxError once decided. */
@@ -368,6 +371,7 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
         return_url: payment.returnUrl,
         session_id: payment.sessionId,
         chargeback: payment.chargeback,
+        link_expires_at: payment.linkExpiresAtMs == null ? null : new Date(payment.linkExpiresAtMs).toISOString(),
       };
     },
     payout(reference) {

@@ -3,6 +3,7 @@
 // JavaScript (the card fields only use it to tell their frame how tall they are).
 
 import { createHash } from 'node:crypto';
+import type { Outcome } from './simulator.js';
 import type { PaymentRecord, SessionRecord } from './store.js';
 
 function escapeHtml(value: string): string {
@@ -47,26 +48,41 @@ export const PAGE_ACTIONS = {
 
 export type PageAction = keyof typeof PAGE_ACTIONS;
 
-function actions(basePath: string, extraFields = '', options: { declineReasons?: readonly string[] } = {}): string {
+/** What the crypto page's two buttons stand for (spec, Events: the crypto flow's only two events). */
+const CRYPTO_LABELS: Partial<Record<PageAction, string>> = { pay: 'Deposit confirmed on-chain', decline: 'Quote expired, no deposit' };
+
+interface ActionOptions {
+  declineReasons?: readonly string[];
+  /** The outcomes the payment can have: a button for any other is not drawn. Default: all. */
+  outcomes?: readonly Outcome[];
+  labels?: Partial<Record<PageAction, string>>;
+}
+
+function actions(basePath: string, extraFields = '', options: ActionOptions = {}): string {
+  const offered = (action: PageAction) => options.outcomes === undefined || options.outcomes.includes(PAGE_ACTIONS[action].outcome);
   const button = (action: PageAction, className: string) =>
-    `<button class="${className}" type="submit" formaction="${escapeHtml(basePath)}/${action}" name="action" value="${action}">${escapeHtml(PAGE_ACTIONS[action].label)}</button>`;
+    offered(action)
+      ? `<button class="${className}" type="submit" formaction="${escapeHtml(basePath)}/${action}" name="action" value="${action}">${escapeHtml(options.labels?.[action] ?? PAGE_ACTIONS[action].label)}</button>`
+      : '';
   const reasons = options.declineReasons
     ? `<label for="decline_reason">Decline reason</label><select id="decline_reason" name="decline_reason">${options.declineReasons
         .map((reason) => `<option value="${escapeHtml(reason)}"${reason === 'declined' ? ' selected' : ''}>${escapeHtml(reason)}</option>`)
         .join('')}</select>`
     : '';
+  const others = (['authorize', 'cancel', 'expire', 'error'] as const).filter(offered);
   return `${extraFields}
 <div class="actions">
   ${button('pay', 'pay')}
   ${button('decline', 'decline')}
 </div>
 ${reasons}
-<details class="more"><summary class="muted">Other outcomes</summary><div class="actions">
-  ${button('authorize', 'decline')}
-  ${button('cancel', 'decline')}
-  ${button('expire', 'decline')}
-  ${button('error', 'decline')}
-</div></details>`;
+${
+  others.length > 0
+    ? `<details class="more"><summary class="muted">Other outcomes</summary><div class="actions">
+  ${others.map((action) => button(action, 'decline')).join('\n  ')}
+</div></details>`
+    : ''
+}`;
 }
 
 const METHOD_LABELS: Record<string, string> = { cards: 'Card', sepa: 'SEPA bank transfer', instant: 'Instant bank transfer', fps: 'Faster Payments (GB)' };
@@ -99,15 +115,18 @@ export function checkoutPage(session: SessionRecord, declineReasons?: readonly s
   );
 }
 
-/** GET /r/<reference> (and the simulated acquirer page): the player completes or declines a direct payment. */
-export function paymentPage(payment: PaymentRecord, basePath: string, declineReasons?: readonly string[]): string {
+/**
+ * GET /r/<reference> (and the simulated acquirer page): the player completes or declines a direct
+ * payment, with a button for each of `outcomes` (a crypto payment has two, labelled as its flow).
+ */
+export function paymentPage(payment: PaymentRecord, basePath: string, options: { outcomes: readonly Outcome[]; declineReasons?: readonly string[] }): string {
   const railName: Record<string, string> = { cards: 'Card', openbanking: 'Bank transfer', latam: 'Local payment', upi: 'UPI', pix: 'PIX', crypto: 'Crypto' };
   return layout(
     'Complete your payment',
     `${TEST_BADGE}<h1>${escapeHtml(railName[payment.rail] ?? payment.rail)} payment</h1><p class="muted">Reference ${escapeHtml(payment.reference)}</p>
 <div class="amount">${escapeHtml(payment.amount.toDecimal())} ${escapeHtml(payment.amount.currency)}</div>
 <dl><dt>Payer</dt><dd>${escapeHtml(payment.customerName ?? '—')}</dd><dt>Order</dt><dd>${escapeHtml(payment.merchantReference ?? '—')}</dd></dl>
-<form method="post" action="${escapeHtml(basePath)}/pay">${actions(basePath, '', declineReasons ? { declineReasons } : {})}</form>`,
+<form method="post" action="${escapeHtml(basePath)}/pay">${actions(basePath, '', { ...options, ...(payment.rail === 'crypto' ? { labels: CRYPTO_LABELS } : {}) })}</form>`,
   );
 }
 

@@ -1,9 +1,9 @@
 // What the simulated provider does over time: creates payments, refunds and payouts, decides their
 // outcomes by the test-mode rules, moves their states and emits the matching webhook events.
 
-import { CARD_DECLINE_REASONS, SANDBOX_TRIGGERS, REFUND_EVENT_STATUS, REFUND_ID_PREFIX } from '../../providers/deposit-gateway/assumptions.js';
+import { CARD_DECLINE_REASONS, latamLinkExpiresAt, SANDBOX_TRIGGERS, REFUND_EVENT_STATUS, REFUND_ID_PREFIX, type LatamCountry } from '../../providers/deposit-gateway/assumptions.js';
 import type { Money } from '../../lib/money.js';
-import type { ScaledClock } from './clock.js';
+import type { ScaledClock, TimerHandle } from './clock.js';
 import {
   newId,
   TERMINAL_PAYMENT_STATUSES,
@@ -23,6 +23,18 @@ import type { WebhookDispatcher } from './webhooks.js';
  * are statuses the spec lists without their transitions (A27): reachable through `complete`.
  */
 export type Outcome = 'approved' | 'declined' | 'approved_for_payment' | 'expired' | 'cancelled' | 'error';
+
+const EVERY_OUTCOME: readonly Outcome[] = ['approved', 'declined', 'approved_for_payment', 'expired', 'cancelled', 'error'];
+
+/**
+ * The outcomes a payment on `rail` can have. Spec (Events, crediting rule): "The crypto flow uses
+ * only payment.approved (deposit confirmed on-chain) and payment.declined (quote expired with no
+ * matching deposit)", and its transitions go from `pending` to those two alone; the statuses the
+ * spec lists without a transition (A27) are for the other rails.
+ */
+export function outcomesOf(rail: Rail): readonly Outcome[] {
+  return rail === 'crypto' ? ['approved', 'declined'] : EVERY_OUTCOME;
+}
 
 /** A27: why each no-money outcome happened, in `status_reason` (for the merchant only). */
 const NO_MONEY_REASONS = { expired: 'Not completed in time', cancelled: 'Abandoned by the payer', error: 'Technical failure; safe to retry' } as const;
@@ -59,6 +71,8 @@ export function declineReasonOf(details: Record<string, string>): { declineReaso
 
 export class Simulator {
   autoComplete: boolean;
+  /** The expiry timer of each open LATAM link, by payment reference. */
+  private readonly linkExpiries = new Map<string, TimerHandle>();
 
   constructor(
     private readonly store: SandboxStore,
@@ -101,13 +115,58 @@ export class Simulator {
       successUrl: valid.successUrl,
       errorUrl: valid.errorUrl,
       colombiaRedirectUrl: valid.colombiaRedirectUrl,
+      linkExpiresAtMs: valid.rail === 'latam' ? this.linkExpiryMs(valid, now) : null,
       metadata: valid.metadata,
       sessionId,
       pendingEventSent: false,
       chargeback: null,
     };
     this.store.payments.set(reference, payment);
+    this.watchLink(payment);
     return payment;
+  }
+
+  /**
+   * When a LATAM link stops taking a payment: Peru and Chile after the provider's 30 minutes,
+   * Ecuador at its `expiresAt`, Mexico and Colombia at theirs or after 30 minutes (A33). The lifetime
+   * runs on the scaled clock, like every other simulated duration.
+   */
+  private linkExpiryMs(valid: ValidPayment, now: Date): number {
+    const expiresAt = latamLinkExpiresAt(valid.country as LatamCountry, now, valid.expiresAt);
+    return now.getTime() + this.clock.toReal(expiresAt.getTime() - now.getTime());
+  }
+
+  /** Whether the payment's link is past its expiry (only LATAM links have one). */
+  linkLapsed(payment: PaymentRecord): boolean {
+    return payment.linkExpiresAtMs != null && Date.now() >= payment.linkExpiresAtMs;
+  }
+
+  /**
+   * Expires a payment whose link lapsed before the payer completed it: status `expired` ("Customer
+   * never completed in time; no money taken"), announced by payment.expired (A27). An authorised
+   * payment has taken the money already and is left to settle. Returns whether the link has lapsed.
+   */
+  expireLapsedLink(payment: PaymentRecord): boolean {
+    if (!this.linkLapsed(payment)) return false;
+    if (payment.status === 'redirected' || payment.status === 'pending') this.resolve(payment, 'expired', { emitPending: false });
+    return true;
+  }
+
+  /** Expires the link when its time comes; `idle()` does not wait for it (half an hour, scaled). */
+  private watchLink(payment: PaymentRecord): void {
+    const expiresAtMs = payment.linkExpiresAtMs;
+    if (expiresAtMs == null || TERMINAL_PAYMENT_STATUSES.has(payment.status)) return;
+    this.linkExpiries.get(payment.reference)?.cancel();
+    const handle = this.clock.afterReal(
+      expiresAtMs - Date.now(),
+      () => {
+        this.linkExpiries.delete(payment.reference);
+        // A timer may fire a millisecond early: it looks again at the expiry it was set for.
+        if (!this.expireLapsedLink(payment)) this.watchLink(payment);
+      },
+      { holdsIdle: false },
+    );
+    this.linkExpiries.set(payment.reference, handle);
   }
 
   /** Test mode completes a direct payment right after creation returns, unless auto-completion is off. */
@@ -123,6 +182,11 @@ export class Simulator {
    */
   resolve(payment: PaymentRecord, outcome: Outcome, options: { emitPending: boolean; declineReason?: DeclineReason }): boolean {
     if (TERMINAL_PAYMENT_STATUSES.has(payment.status)) return false;
+    if (outcome !== 'approved_for_payment') {
+      // Final now: its link's expiry has nothing left to end.
+      this.linkExpiries.get(payment.reference)?.cancel();
+      this.linkExpiries.delete(payment.reference);
+    }
     // Spec: the crypto flow uses only payment.approved and payment.declined.
     // Assumption: payment.pending marks the payer reaching the bank step, so the status word becomes `pending`.
     if (options.emitPending && payment.rail !== 'crypto' && !payment.pendingEventSent) {
@@ -196,6 +260,13 @@ export class Simulator {
     if (session) return this.completeSession(session, outcome, details).reference;
     const payment = this.store.payments.get(referenceOrSessionId);
     if (!payment) throw new SandboxError(`Unknown payment or checkout session ${referenceOrSessionId}`);
+    if (!outcomesOf(payment.rail).includes(outcome)) {
+      throw new SandboxError(`A ${payment.rail} payment cannot become ${outcome}; its outcomes are ${outcomesOf(payment.rail).join(' and ')}`);
+    }
+    // A late payment on a link past its expiry is refused, as the link's page refuses it.
+    if (this.expireLapsedLink(payment) && payment.status === 'expired') {
+      throw new SandboxError(`Payment ${payment.reference}: its link expired at ${new Date(payment.linkExpiresAtMs!).toISOString()}`);
+    }
     this.resolve(payment, outcome, { emitPending: true, ...declineReasonOf(details) });
     return payment.reference;
   }
@@ -238,6 +309,7 @@ export class Simulator {
         successUrl: session.successUrl ?? null,
         errorUrl: session.cancelUrl ?? null,
         colombiaRedirectUrl: null,
+        expiresAt: null,
       },
       session.id,
     );
@@ -418,8 +490,14 @@ export class Simulator {
     this.clock.after(REVERT_DELAY_MS, () => this.movePayout(payout, 'reverted'));
   }
 
-  /** After a restart: refunds and payouts still under review are decided, as they would have been. */
+  /**
+   * After a restart: refunds and payouts still under review are decided, as they would have been,
+   * and open LATAM links expire when they would have (at once, if that time passed meanwhile).
+   */
   resume(): void {
+    for (const payment of this.store.payments.values()) {
+      if (!this.expireLapsedLink(payment)) this.watchLink(payment);
+    }
     for (const refund of this.store.refunds.values()) {
       const payment = this.store.payments.get(refund.paymentReference);
       if (refund.status === 'pending' && payment) this.clock.after(PROCESSING_DELAY_MS, () => this.decideRefund(payment, refund));

@@ -69,6 +69,11 @@ export interface PaymentRecord {
   successUrl: string | null;
   errorUrl: string | null;
   colombiaRedirectUrl: string | null;
+  /**
+   * A LATAM link's expiry (A33), real epoch milliseconds with the lifetime scaled by the sandbox
+   * clock: past it, the link takes no payment. Null (or absent, in state saved before) otherwise.
+   */
+  linkExpiresAtMs?: number | null;
   metadata: Record<string, unknown> | null;
   sessionId: string | null;
   /** What the processor decided when the shopper submitted the embedded card form; settled by the card settle call. */

@@ -14,6 +14,7 @@ import {
   LATAM_CURRENCY,
   LATAM_CURRENCY_OVERRIDES,
   LATAM_DOCUMENT_TYPES,
+  LATAM_EXPIRES_AT,
   OPEN_BANKING_CURRENCY,
   PAYOUT_DOCUMENT_TYPES,
   PAYOUT_REQUIRED_BENEFICIARY_FIELDS,
@@ -251,6 +252,8 @@ export interface ValidPayment extends SharedFields {
   successUrl: string | null;
   errorUrl: string | null;
   colombiaRedirectUrl: string | null;
+  /** LATAM `expiresAt` as sent (A33 says whether the country honours it); null elsewhere. */
+  expiresAt: Date | null;
 }
 
 /** Which rail a create request addresses (spec: Payment shared fields, `solution` and `provider`). */
@@ -264,9 +267,17 @@ export function selectRail(body: Body): Validated<Rail> {
     if (present(provider) && provider !== 'crypto') reject(`Unknown provider ${JSON.stringify(provider)}; the only provider value is "crypto"`);
     // An unknown solution is refused before anything routes by country: a named rail is never guessed.
     if (present(solution) && !KNOWN_SOLUTIONS.includes(String(solution))) reject(`Unknown solution ${JSON.stringify(solution)}`);
+    if (provider === 'crypto' && present(solution) && solution !== 'crypto') reject(`provider "crypto" and solution ${JSON.stringify(solution)} name two different rails; send one`);
     if (provider === 'crypto' || solution === 'crypto') return 'crypto';
     if (solution === 'upi') return 'upi';
     if (solution === 'pix') return 'pix';
+    // `solution` "names the rail explicitly": the customer's country routes only a request without
+    // one (spec: shared fields, `solution`), so `cards` with a LATAM country name is still a card
+    // payment, whose country must then be an ISO code.
+    if (solution === 'cards') {
+      if (present(method) && method !== 'cards') reject(`method ${JSON.stringify(method)} does not belong to solution "cards"; send method cards or omit it`);
+      return 'cards';
+    }
     if (typeof body.country === 'string' && (LATAM_COUNTRIES as readonly string[]).includes(body.country)) return 'latam';
     // A country written as a name selects a LATAM rail (spec: LATAM, country); names outside the five are refused.
     const latamShaped = present(body.documentType) || !present(method) || method === 'bank' || method === 'qr';
@@ -313,7 +324,7 @@ function billingAddress(body: Body): string {
   return country;
 }
 
-const noLatamUrls = { successUrl: null, errorUrl: null, colombiaRedirectUrl: null };
+const noLatamUrls = { successUrl: null, errorUrl: null, colombiaRedirectUrl: null, expiresAt: null };
 
 function cards(body: Body, headerKey: string | null, context: ValidationContext): ValidPayment {
   const currency = currencyOf(body, 'EUR');
@@ -442,11 +453,13 @@ function latam(body: Body, headerKey: string | null, context: ValidationContext)
   if (expiresAt !== null && (!ISO_DATETIME_PATTERN.test(expiresAt) || Number.isNaN(Date.parse(expiresAt)))) {
     reject('expiresAt must be an ISO 8601 date-time such as 2030-01-01T12:00:00Z');
   }
-  if (country === 'ECUADOR') {
+  // Ecuador requires a near-future expiry (A8); Mexico and Colombia honour one (A33); Peru and Chile ignore it.
+  const expiry = LATAM_EXPIRES_AT[country];
+  if (expiry === 'required' && expiresAt === null) reject(`expiresAt is required for ${country}`);
+  if (expiry !== 'ignored' && expiresAt !== null) {
     const { min, max } = ECUADOR_EXPIRY_WINDOW_SECONDS;
-    if (expiresAt === null) reject('expiresAt is required for ECUADOR');
     const ahead = (Date.parse(expiresAt) - context.now.getTime()) / 1000;
-    if (ahead < min || ahead > max) reject(`expiresAt must be ${min / 60} minutes to ${max / 3600} hours in the future for ECUADOR`);
+    if (ahead < min || ahead > max) reject(`expiresAt must be ${min / 60} minutes to ${max / 3600} hours in the future for ${country}`);
   }
   return {
     rail: 'latam',
@@ -458,6 +471,7 @@ function latam(body: Body, headerKey: string | null, context: ValidationContext)
     successUrl: latamUrl(body, 'successUrl', context),
     errorUrl: latamUrl(body, 'errorUrl', context),
     colombiaRedirectUrl: country === 'COLOMBIA' ? latamUrl(body, 'redirectUrl', context) : null,
+    expiresAt: expiresAt === null ? null : new Date(expiresAt),
   };
 }
 

@@ -1,6 +1,7 @@
-// HTML of the QR sandbox's merchant dashboard: the place where, at the real provider, refunds and
-// withdrawals are made (the spec shows no API for either). Self-contained: inline styles, plain
-// forms, no external hosts, no JavaScript. Test-mode keys only.
+// HTML of the QR sandbox's merchant dashboard: the place where, at the real provider, test payments
+// are simulated ("success or failure is simulated from the merchant dashboard") and refunds and
+// withdrawals are made (the spec shows no API for any of them). Self-contained: inline styles,
+// plain forms, no external hosts, no JavaScript. Test-mode keys only.
 
 export interface DashboardCode {
   id: string;
@@ -37,13 +38,22 @@ button{padding:6px 10px;border:0;border-radius:6px;background:#1d4ed8;color:#fff
 const OUTCOMES = (first: string, second: string): string =>
   `<select name="outcome"><option value="${first}">${first}</option><option value="${second}">${second}</option></select>`;
 
+/** What can be done to a code: a pending one is paid or failed (simulated), a paid one refunded. */
+function codeAction(code: DashboardCode): string {
+  const codeField = `<input type="hidden" name="code" value="${escapeHtml(code.id)}">`;
+  if (code.status === 'pending') {
+    return `<form method="post" action="/dashboard/simulate">${codeField}
+<select name="outcome" aria-label="Simulated outcome"><option value="succeeded">success</option><option value="failed">failure</option></select><button type="submit">Simulate payment</button></form>`;
+  }
+  if (code.status === 'succeeded' && code.refundable !== '0.00') {
+    return `<form method="post" action="/dashboard/refunds">${codeField}
+<input name="amount" value="${escapeHtml(code.refundable)}" aria-label="Refund amount">${OUTCOMES('completed', 'failed')}<button type="submit">Refund</button></form>`;
+  }
+  return '';
+}
+
 function codeRow(code: DashboardCode): string {
-  const refund =
-    code.status === 'succeeded' && code.refundable !== '0.00'
-      ? `<form method="post" action="/dashboard/refunds"><input type="hidden" name="code" value="${escapeHtml(code.id)}">
-<input name="amount" value="${escapeHtml(code.refundable)}" aria-label="Refund amount">${OUTCOMES('completed', 'failed')}<button type="submit">Refund</button></form>`
-      : '';
-  return `<tr><td>${escapeHtml(code.id)}</td><td>${escapeHtml(code.reference)}</td><td>${escapeHtml(code.status)}</td><td>${escapeHtml(code.amount)}</td><td>${escapeHtml(code.refunded)}</td><td>${refund}</td></tr>`;
+  return `<tr><td>${escapeHtml(code.id)}</td><td>${escapeHtml(code.reference)}</td><td>${escapeHtml(code.status)}</td><td>${escapeHtml(code.amount)}</td><td>${escapeHtml(code.refunded)}</td><td>${codeAction(code)}</td></tr>`;
 }
 
 function accountSection(account: DashboardAccount): string {
@@ -57,13 +67,13 @@ function accountSection(account: DashboardAccount): string {
 <input name="amount" value="1000.00" aria-label="Withdrawal amount">${OUTCOMES('succeeded', 'failed')}<button type="submit">Withdraw</button></form>`;
 }
 
-/** GET /dashboard: every test account's codes with a refund form, and a withdrawal form. */
+/** GET /dashboard: every test account's codes, each pending one with a simulate form and each paid one with a refund form, and a withdrawal form. */
 export function dashboardPage(accounts: DashboardAccount[], notice?: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>QR sandbox dashboard</title><style>${STYLE}</style></head>
 <body><main><h1>QR gateway dashboard <span class="badge">SANDBOX</span></h1>
-<p class="muted">Refunds and withdrawals are made here, as on the provider's dashboard; each sends its signed events to the account's webhook registrations.</p>
+<p class="muted">Test payments are simulated and refunds and withdrawals made here, as on the provider's dashboard; each sends its signed events to the account's webhook registrations.</p>
 ${notice ? `<p>${escapeHtml(notice)}</p>` : ''}
 ${accounts.map(accountSection).join('')}</main></body></html>`;
 }

@@ -1,6 +1,6 @@
-// The QR gateway's test mode as an HTTP server of its own: QR code creation, lookup and simulation,
-// webhook registration and signed deliveries, and a merchant dashboard for refunds and withdrawals,
-// written from spec/qr-gateway.md and the Q assumptions.
+// The QR gateway's test mode as an HTTP server of its own: QR code creation and lookup, webhook
+// registration and signed deliveries, and a merchant dashboard where payments are simulated and
+// refunds and withdrawals made, written from spec/qr-gateway.md and the Q assumptions.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -92,7 +92,7 @@ export interface QrSandboxCode {
 }
 
 export interface QrSandboxControls {
-  /** The dashboard's simulate button, without HTTP. Throws for an unknown or no longer pending code. */
+  /** The dashboard's simulate button, without HTTP. Throws for an unknown, live or no longer pending code. */
   simulate(id: string, outcome: 'succeeded' | 'failed'): QrSandboxCode;
   /** Every delivery attempt so far, oldest first. */
   deliveries(): DeliveryAttempt[];
@@ -306,6 +306,17 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     return code;
   }
 
+  /**
+   * The dashboard's simulate button (spec: "success or failure is simulated from the merchant
+   * dashboard"; Q8): test keys only, pending codes only. The one path every simulation takes, the
+   * dashboard's form, the API twin the gateway's sandbox accounts call, and the test control alike.
+   */
+  function simulate(code: StoredCode, outcome: string): void {
+    if (isLiveKey(code.apiKey)) throw new HttpError(403, ERROR_CODES.testModeOnly, 'Payments can be simulated with test keys only', 'invalid_request_error');
+    if (!(SIMULATION_OUTCOMES as readonly string[]).includes(outcome)) throw invalid(`outcome must be one of ${SIMULATION_OUTCOMES.join(', ')}`);
+    settle(code, outcome as (typeof SIMULATION_OUTCOMES)[number]);
+  }
+
   /** The dashboard's refund of a paid code: refund.completed or refund.failed (payload Q7). */
   function refund(code: StoredCode, amount: bigint, outcome: 'completed' | 'failed'): string {
     if (code.livemode) throw new HttpError(403, ERROR_CODES.testModeOnly, 'The sandbox dashboard works with test keys only', 'invalid_request_error');
@@ -334,7 +345,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     return withdrawalId;
   }
 
-  /** GET /dashboard and its two forms; no API key (a browser page on loopback), test keys only. */
+  /** GET /dashboard and its forms (simulate, refund, withdraw); no API key (a browser page on loopback), test keys only. */
   function dashboard(method: string, path: string, raw: Buffer): { status: number; html?: string; location?: string } {
     const testKeys = options.accounts.map((account) => account.apiKey).filter((key) => !isLiveKey(key));
     const page = (status: number, notice?: string) => {
@@ -356,11 +367,17 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
       return { status, html: dashboardPage(accounts, notice) };
     };
     if (method === 'GET' && path === '/dashboard') return page(200);
-    if (method !== 'POST' || (path !== '/dashboard/refunds' && path !== '/dashboard/withdrawals')) return page(404, `No page ${method} ${path}`);
+    if (method !== 'POST' || !['/dashboard/simulate', '/dashboard/refunds', '/dashboard/withdrawals'].includes(path)) return page(404, `No page ${method} ${path}`);
     const form = new URLSearchParams(raw.toString('utf8'));
     try {
-      const amount = dashboardAmount(form.get('amount'));
       const outcome = form.get('outcome') ?? '';
+      if (path === '/dashboard/simulate') {
+        const code = codes.get(form.get('code') ?? '');
+        if (!code || !testKeys.includes(code.apiKey)) throw new HttpError(404, ERROR_CODES.notFound, 'No such QR code', 'invalid_request_error');
+        simulate(code, outcome);
+        return { status: 303, location: '/dashboard' };
+      }
+      const amount = dashboardAmount(form.get('amount'));
       if (path === '/dashboard/refunds') {
         const code = codes.get(form.get('code') ?? '');
         if (!code || !testKeys.includes(code.apiKey)) throw invalid('No such QR code');
@@ -469,16 +486,12 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
       const mine = [...codes.values()].filter((code) => code.apiKey === apiKey).reverse();
       return reply(200, { data: mine.slice(0, limit).map(codeJson), has_more: mine.length > limit });
     }
-    const simulate = /^\/v1\/qr-codes\/([^/]+)\/simulate$/.exec(path);
-    if (simulate && method === 'POST') {
-      if (isLiveKey(apiKey)) throw new HttpError(403, ERROR_CODES.testModeOnly, 'Payments can be simulated with test keys only', 'invalid_request_error');
-      const code = ownedCode(apiKey, decodeURIComponent(simulate[1] ?? ''));
+    const simulated = /^\/v1\/qr-codes\/([^/]+)\/simulate$/.exec(path);
+    if (simulated && method === 'POST') {
+      // Q8: the dashboard's simulate button for a caller with the account's key, through the same path.
+      const code = ownedCode(apiKey, decodeURIComponent(simulated[1] ?? ''));
       const input = body();
-      const outcome = isObject(input) ? input.outcome : undefined;
-      if (typeof outcome !== 'string' || !(SIMULATION_OUTCOMES as readonly string[]).includes(outcome)) {
-        throw invalid(`outcome must be one of ${SIMULATION_OUTCOMES.join(', ')}`);
-      }
-      settle(code, outcome as 'succeeded' | 'failed');
+      simulate(code, isObject(input) && typeof input.outcome === 'string' ? input.outcome : '');
       return reply(200, codeJson(code));
     }
     const lookup = lookupPattern.exec(path);
@@ -556,7 +569,7 @@ export async function startQrGatewaySandbox(options: QrSandboxOptions): Promise<
     simulate(id, outcome) {
       const code = codes.get(id);
       if (!code) throw new Error(`No QR code ${id}`);
-      settle(code, outcome);
+      simulate(code, outcome);
       return snapshot(code);
     },
     deliveries: () => queue.attempts(),
