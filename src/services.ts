@@ -7,6 +7,7 @@ import { Retention } from './kernel/retention.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { SummarisedLog } from './lib/summarised-log.js';
 import { JobQueue } from './kernel/jobs.js';
+import { createProviderTransport } from './kernel/provider-transport.js';
 import { LocalPubSub } from './lib/pubsub.js';
 import type { MerchantAccount } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
@@ -85,7 +86,9 @@ export function createServices(options: CreateServicesOptions): Services {
   const { timeoutMs, maxRetries } = options.providers;
   const events = new EventLog();
   const registry = options.registry ?? providerRegistry();
-  const providers = registry.createAdapters(options.providers, logger);
+  // One transport sends every provider's calls: time-outs, retries, call logs and metrics.
+  const providerTransport = createProviderTransport({ timeoutMs, maxRetries, logger: logger.child({ component: 'provider-transport' }) });
+  const providers = registry.createAdapters(options.providers, logger, providerTransport);
   /** The first registered provider with a capability: the one whose API the capability's service calls. */
   const capable = (capability: Capability) => {
     const name = registry.withCapability(capability)[0];

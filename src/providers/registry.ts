@@ -6,6 +6,7 @@
 import type { Logger } from '../lib/logger.js';
 import type { ProviderReference } from './reference.js';
 import type { DepositProvider, MerchantAccount, MoneyMovementProvider, ProviderName, Rail, WebhookRegistrationProvider } from './provider.js';
+import type { ProviderTransport } from './transport.js';
 
 /** What a provider does beyond deposits. Absent: no. */
 export interface ProviderCapabilities {
@@ -101,7 +102,7 @@ export interface ProviderSandbox {
  *   name: 'acme-pay', description: 'Acme Pay: PIX.', rails: ['PIX'],
  *   keys: { mode: (key) => (key.startsWith('acme_test_') ? 'test' : undefined), rule: () => 'an acme-pay key starts with acme_test_' },
  *   capabilities: {},
- *   createAdapter: (settings, logger) => createAcmeAdapter({ timeoutMs: settings.timeoutMs, logger }),
+ *   createAdapter: (settings, logger, transport) => createAcmeAdapter({ transport, logger }),
  * };
  */
 export interface ProviderDefinition {
@@ -113,8 +114,11 @@ export interface ProviderDefinition {
   readonly rails: readonly Rail[];
   readonly keys: ProviderKeyRules;
   readonly capabilities: ProviderCapabilities;
-  /** Created once per gateway; the adapter's `name` must be the definition's. */
-  createAdapter(settings: ProviderSettings, logger: Logger): DepositProvider;
+  /**
+   * Created once per gateway; the adapter's `name` must be the definition's. `transport` sends its
+   * provider calls (src/providers/transport.ts); absent where no call is made (the docs' validation).
+   */
+  createAdapter(settings: ProviderSettings, logger: Logger, transport?: ProviderTransport): DepositProvider;
   /** The in-process sandbox's test account, used when no MERCHANT_ACCOUNTS are configured. */
   readonly defaultSandboxAccount?: DefaultSandboxAccount;
   /** Its pages of the API reference (docs/reference/), one per rail. */
@@ -246,10 +250,10 @@ export class ProviderRegistry {
   }
 
   /** One adapter per provider, checked to carry its definition's name. */
-  createAdapters(settings: ProviderSettings, logger: Logger): Record<ProviderName, DepositProvider> {
+  createAdapters(settings: ProviderSettings, logger: Logger, transport?: ProviderTransport): Record<ProviderName, DepositProvider> {
     const adapters = {} as Record<ProviderName, DepositProvider>;
     for (const definition of this.byName.values()) {
-      const adapter = definition.createAdapter(settings, logger.child({ provider: definition.name }));
+      const adapter = definition.createAdapter(settings, logger.child({ provider: definition.name }), transport);
       if (adapter.name !== definition.name) throw new Error(`Provider "${definition.name}" created an adapter named "${adapter.name}"`);
       const missing = missingMethods(definition, adapter);
       if (missing.length > 0) throw new Error(`Provider "${definition.name}" declares capabilities its adapter lacks: ${missing.join(', ')}`);

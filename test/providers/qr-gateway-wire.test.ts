@@ -9,6 +9,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProviderTransport } from '../../src/kernel/provider-transport.js';
 import { Money } from '../../src/lib/money.js';
 import type { CreateDepositRequest, MerchantAccount } from '../../src/providers/provider.js';
 import type { QrWire } from '../../src/providers/qr-gateway/assumptions.js';
@@ -67,8 +68,8 @@ const ALTERNATIVES: Array<{ name: string; wire: Partial<QrWire>; defaultsSee: De
 describe.each(ALTERNATIVES)('a QR provider with $name', ({ wire, defaultsSee }) => {
   let sandbox: QrGatewaySandbox;
   let receiver: Awaited<ReturnType<typeof startServer>>;
-  const adapter = createQrGatewayAdapter({ amountUnit: 'satang', timeoutMs: 5_000, maxRetries: 0, wire });
-  const defaults = createQrGatewayAdapter({ amountUnit: 'satang', timeoutMs: 5_000, maxRetries: 0 });
+  const adapter = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ timeoutMs: 5_000, maxRetries: 0 }), wire });
+  const defaults = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ timeoutMs: 5_000, maxRetries: 0 }) });
   let secrets: string[];
 
   beforeAll(async () => {
@@ -132,7 +133,7 @@ describe('a QR code create (Q3)', () => {
       response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ payment_id: 'pay_1', status: 'pending', qr_payload: '00020101021229370016A000000677010111', amount: 12000, currency: 'THB' }));
     });
     try {
-      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', timeoutMs: 5_000, maxRetries: 0 });
+      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ timeoutMs: 5_000, maxRetries: 0 }) });
       const before = Date.now();
       const plain = await adapter.createDeposit(account(provider.url), request());
       const asked = await adapter.createDeposit(account(provider.url), request(300));

@@ -30,7 +30,7 @@ export const depositGatewayProvider: ProviderDefinition = {
     rule: () => `a deposit-gateway key starts with ${KEY_PREFIXES.test} (test) or ${KEY_PREFIXES.live} (live)`,
   },
   capabilities: { refunds: true, payouts: true, cardForm: true },
-  createAdapter: (settings, logger) => createDepositGatewayAdapter({ timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries, logger }),
+  createAdapter: (_settings, logger, transport) => createDepositGatewayAdapter({ logger, transport }),
   defaultSandboxAccount: { code: 'dg-test', apiKey: 'svc_test_sandbox_deposit_gateway', webhookSecrets: ['whsec_sandbox_deposit_gateway'] },
   reference: DEPOSIT_GATEWAY_REFERENCE,
   baseUrlRule(url) {

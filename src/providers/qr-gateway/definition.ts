@@ -32,11 +32,10 @@ export const qrGatewayProvider: ProviderDefinition = {
     },
   },
   capabilities: { webhookRegistration: true },
-  createAdapter: (settings, logger) =>
+  createAdapter: (settings, logger, transport) =>
     createQrGatewayAdapter({
       amountUnit: (settings.qrAmountUnit as AmountUnit | undefined) ?? DEFAULT_AMOUNT_UNIT,
-      timeoutMs: settings.timeoutMs,
-      maxRetries: settings.maxRetries,
+      transport,
       logger,
     }),
   defaultSandboxAccount: { code: 'qr-test', apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
