@@ -94,8 +94,9 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
     options.transport?.sender({ provider: 'qr-gateway', idempotencyHeader: IDEMPOTENCY_HEADER, transientStatus: isTransient, shownFields: SHOWN_FIELDS, logger: log }) ?? noTransport('qr-gateway');
 
   async function call(account: MerchantAccount, method: 'GET' | 'POST', path: string, callOptions: CallOptions): Promise<HttpOutcome> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${account.apiKey}`, Accept: 'application/json' };
-    if (callOptions.body !== undefined) headers['Content-Type'] = 'application/json';
+    // Spec, Authentication 1: requests carry the bearer key and `Content-Type: application/json`:
+    // every one, GETs included (a gateway in front of the provider may refuse a request without it).
+    const headers = { Authorization: `Bearer ${account.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' };
     const response = await sender.send({
       operation: callOptions.operation,
       account: account.code,
