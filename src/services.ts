@@ -194,6 +194,7 @@ export function createServices(options: CreateServicesOptions): Services {
     retention,
     jobs,
     providers,
+    providerTransport,
     registry,
   };
 }
