@@ -96,12 +96,12 @@ export function createServices(options: CreateServicesOptions): Services {
     return providers[name];
   };
   const payoutProvider = moneyMovement(capable('payouts'));
-  // A key's holder may spend every provider attempt before it answers; a crashed holder's key is
-  // taken over after that.
+  // A key's holder may spend every provider attempt, and the back-off between them, before it
+  // answers; a crashed holder's key is taken over after that.
   const retentionConfig = options.retention ?? DEFAULT_RETENTION;
   const clock = options.clock ?? systemClock;
   const idempotency = new IdempotencyLayer({
-    leaseMs: timeoutMs * (maxRetries + 1) + 5_000,
+    leaseMs: providerTransport.longestCallMs() + 5_000,
     logger: logger.child({ component: 'idempotency' }),
     windowMs: retentionConfig.idempotencyKeyWindowMs,
     inDoubtWindowMs: retentionConfig.idempotencyInDoubtWindowMs,
