@@ -15,6 +15,7 @@ import { newId } from '../src/lib/ids.js';
 import { messageText } from '../src/lib/ws-message.js';
 import { Money } from '../src/lib/money.js';
 import { toDepositSnapshot } from '../src/modules/deposits/deposit-snapshot.js';
+import { createProviderTransport } from '../src/kernel/provider-transport.js';
 import { createDepositGatewayAdapter } from '../src/providers/deposit-gateway/index.js';
 import type { Customer, DepositProvider, MerchantAccount, WebhookEvent } from '../src/providers/provider.js';
 import { singleValued } from '../src/lib/http.js';
@@ -62,7 +63,7 @@ const FLOOR_JOB_TABLE = 'bench_floor_job';
 export async function startBaselineServer(options: BaselineServerOptions): Promise<BaselineServer> {
   const { query, account } = options;
   // The same adapter the gateway builds (src/services.ts), with the gateway's default time-out and retries.
-  const adapter = createDepositGatewayAdapter({ timeoutMs: 10_000, maxRetries: 2 });
+  const adapter = createDepositGatewayAdapter({ transport: createProviderTransport({ timeoutMs: 10_000, maxRetries: 2 }) });
   if (query) {
     await query(
       `create table if not exists ${SCRATCH_TABLE} (id varchar(30) primary key, reference varchar(255) not null, amount numeric(20,2) not null, currency varchar(3) not null, created_at timestamptz not null default now()) ${BENCH_SQL_MARK}`,

@@ -7,6 +7,7 @@ import { Retention } from './kernel/retention.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { SummarisedLog } from './lib/summarised-log.js';
 import { JobQueue } from './kernel/jobs.js';
+import { createProviderTransport } from './kernel/provider-transport.js';
 import { LocalPubSub } from './lib/pubsub.js';
 import type { MerchantAccount } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
@@ -84,15 +85,17 @@ export function createServices(options: CreateServicesOptions): Services {
   const { timeoutMs, maxRetries } = options.providers;
   const events = new EventLog();
   const registry = options.registry ?? providerRegistry();
+  // One transport sends every provider's calls: time-outs, retries, call logs and metrics.
+  const providerTransport = createProviderTransport({ timeoutMs, maxRetries, logger: logger.child({ component: 'provider-transport' }) });
   // Each provider's ports; every service asks them for the port of an account's own provider.
-  const providers = registry.createAdapters(options.providers, logger);
+  const providers = registry.createAdapters(options.providers, logger, providerTransport);
   const accounts = new MerchantAccountService(options.merchantAccounts, providers);
-  // A key's holder may spend every provider attempt before it answers; a crashed holder's key is
-  // taken over after that.
+  // A key's holder may spend every provider attempt, and the back-off between them, before it
+  // answers; a crashed holder's key is taken over after that.
   const retentionConfig = options.retention ?? DEFAULT_RETENTION;
   const clock = options.clock ?? systemClock;
   const idempotency = new IdempotencyLayer({
-    leaseMs: timeoutMs * (maxRetries + 1) + 5_000,
+    leaseMs: providerTransport.longestCallMs() + 5_000,
     logger: logger.child({ component: 'idempotency' }),
     windowMs: retentionConfig.idempotencyKeyWindowMs,
     inDoubtWindowMs: retentionConfig.idempotencyInDoubtWindowMs,
@@ -186,6 +189,7 @@ export function createServices(options: CreateServicesOptions): Services {
     retention,
     jobs,
     providers,
+    providerTransport,
     registry,
   };
 }

@@ -19,6 +19,7 @@ import type { Reconciler } from '../modules/reconciliation/reconciler.js';
 import type { WebhookAdminService } from '../modules/webhooks/webhook-admin.service.js';
 import type { AdminActionService } from '../modules/audit/admin-action.service.js';
 import type { IdempotencyLayer } from '../kernel/idempotency.js';
+import type { HttpProviderTransport } from '../kernel/provider-transport.js';
 import type { Retention } from '../kernel/retention.js';
 import type { TransitionPath } from '../kernel/transitions.js';
 import type { Redactions } from '../kernel/redaction.js';
@@ -64,6 +65,8 @@ export interface Services {
   jobs: JobQueue;
   /** Each provider's ports; a service asks for the port of an account's own provider (`adapterFor`). */
   providers: ProviderAdapters;
+  /** Sends every provider call; tells its listeners (the metrics) of each attempt. */
+  providerTransport: HttpProviderTransport;
   /** What each provider declared: rails, key rules, settings. */
   registry: ProviderRegistry;
 }

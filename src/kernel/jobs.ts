@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { signalOnCommit } from '../db/commit-signals.js';
 import { executePrepared } from '../db/prepared.js';
+import { backoffDelayMs } from '../lib/backoff.js';
 import { newId } from '../lib/ids.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 
@@ -169,9 +170,7 @@ interface ClaimedRow {
  * capped at `max`, minus up to a tenth at random so a burst of failures does not retry in step.
  */
 export function retryDelayMs(attempt: number, settings: Pick<JobQueueSettings, 'backoffBaseMs' | 'backoffMaxMs'>, random: () => number = Math.random): number {
-  const exponential = settings.backoffBaseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30);
-  const capped = Math.min(exponential, settings.backoffMaxMs);
-  return Math.round(capped * (1 - random() * 0.1));
+  return backoffDelayMs(attempt, { baseMs: settings.backoffBaseMs, maxMs: settings.backoffMaxMs, jitter: 0.1 }, random);
 }
 
 /** What follows a failed run: kept as `failed`, or run again after `delayMs`. */

@@ -7,6 +7,7 @@ import type { Logger } from '../lib/logger.js';
 import type { ProviderReference } from './reference.js';
 import { ProviderAdapters, type ProviderPorts } from './ports.js';
 import type { MerchantAccount, ProviderName, Rail } from './provider.js';
+import type { ProviderTransport } from './transport.js';
 
 /** Test or live, as a key says it; `unstated` for a usable key that does not say. */
 export type KeyMode = 'test' | 'live';
@@ -89,8 +90,8 @@ export interface ProviderSandbox {
  * const definition: ProviderDefinition = {
  *   name: 'acme-pay', description: 'Acme Pay: PIX.', rails: ['PIX'],
  *   keys: { mode: (key) => (key.startsWith('acme_test_') ? 'test' : undefined), rule: () => 'an acme-pay key starts with acme_test_' },
- *   createAdapter: (settings, logger) => {
- *     const acme = createAcmeAdapter({ timeoutMs: settings.timeoutMs, logger });
+ *   createAdapter: (settings, logger, transport) => {
+ *     const acme = createAcmeAdapter({ transport, logger });
  *     return { deposits: acme, refunds: acme };
  *   },
  * };
@@ -106,8 +107,10 @@ export interface ProviderDefinition {
   /**
    * Its ports, created once per gateway: deposits always (whose `name` must be the definition's),
    * and each capability it offers (src/providers/ports.ts). What it leaves out, it does not offer.
+   * `transport` sends its provider calls (src/providers/transport.ts); absent where no call is made
+   * (the docs' validation).
    */
-  createAdapter(settings: ProviderSettings, logger: Logger): ProviderPorts;
+  createAdapter(settings: ProviderSettings, logger: Logger, transport?: ProviderTransport): ProviderPorts;
   /** The in-process sandbox's test account, used when no MERCHANT_ACCOUNTS are configured. */
   readonly defaultSandboxAccount?: DefaultSandboxAccount;
   /** Its pages of the API reference (docs/reference/), one per rail. */
@@ -228,10 +231,10 @@ export class ProviderRegistry {
   }
 
   /** Each provider's ports, its deposit port checked to carry its definition's name. */
-  createAdapters(settings: ProviderSettings, logger: Logger): ProviderAdapters {
+  createAdapters(settings: ProviderSettings, logger: Logger, transport?: ProviderTransport): ProviderAdapters {
     const ports = new Map<ProviderName, ProviderPorts>();
     for (const definition of this.byName.values()) {
-      const created = definition.createAdapter(settings, logger.child({ provider: definition.name }));
+      const created = definition.createAdapter(settings, logger.child({ provider: definition.name }), transport);
       if (created.deposits.name !== definition.name) throw new Error(`Provider "${definition.name}" created a deposit adapter named "${created.deposits.name}"`);
       ports.set(definition.name, created);
     }

@@ -119,8 +119,9 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     ...(clock ? { clock } : {}),
   });
   const metrics = new GatewayMetrics();
+  services.providerTransport.onCall((report) => metrics.recordProviderCall(report));
   // The slowest provider answer: every attempt timing out, plus the back-off between them.
-  const slowestAnswerMs = config.providers.timeoutMs * (config.providers.maxRetries + 1) + 5_000;
+  const slowestAnswerMs = services.providerTransport.longestCallMs() + 5_000;
   services.reconciler.configure({
     afterMs: config.reconciler.afterMs,
     // A row without a provider reference or a recorded failure may still have its first call in flight.

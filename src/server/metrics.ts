@@ -1,5 +1,6 @@
 // Prometheus metrics of one gateway instance: HTTP requests, GraphQL operations by root field and
-// outcome, and their durations, webhooks by outcome and reason, the reconciler's checks and
+// outcome, and their durations, provider calls by provider, operation and outcome, and their
+// durations, webhooks by outcome and reason, the reconciler's checks and
 // corrections, follow-up job runs, and how far the event log's final part lags. A registry per
 // instance, so several can run in one process.
 
@@ -12,10 +13,13 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { RequestContext } from '../graphql/context.js';
 import type { ReconcileListener } from '../modules/reconciliation/reconciler.js';
 import type { JobResultEvent } from '../kernel/jobs.js';
+import type { ProviderCallReport } from '../kernel/provider-transport.js';
 import type { EventLogLag } from '../kernel/events/event-log.js';
 import type { RetentionResult } from '../kernel/retention.js';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** A provider attempt may run to PROVIDER_TIMEOUT_MS (at most 120 s): the buckets reach it. */
+const PROVIDER_DURATION_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /** The `operation` label of an operation that did not resolve to one (unparsable, invalid, unknown name). */
 export const OTHER_OPERATION = 'other';
@@ -67,6 +71,28 @@ export class GatewayMetrics {
     name: 'gateway_graphql_ws_connections_total',
     help: 'graphql-ws connection attempts by outcome (accepted or rejected).',
     labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly providerCalls = new Counter({
+    name: 'gateway_provider_calls_total',
+    help: 'HTTP requests to payment providers, one per attempt (a retried call counts each), by provider, operation (the adapter operation, e.g. createDeposit) and outcome: success (2xx), client_error (4xx), server_error (5xx), unexpected_status, timeout or network_error. Every outcome but success is an error.',
+    labelNames: ['provider', 'operation', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly providerCallDuration = new Histogram({
+    name: 'gateway_provider_call_duration_seconds',
+    help: 'Duration of one HTTP request to a payment provider (one attempt), by provider and operation, until its whole answer, its time-out or its network error.',
+    labelNames: ['provider', 'operation'] as const,
+    buckets: PROVIDER_DURATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  readonly providerRetries = new Counter({
+    name: 'gateway_provider_retries_total',
+    help: 'Provider requests sent again after a time-out, a network error or a transient status, by provider and operation: only reads and calls the provider deduplicates are.',
+    labelNames: ['provider', 'operation'] as const,
     registers: [this.registry],
   });
 
@@ -310,6 +336,14 @@ export class GatewayMetrics {
     if (result.idempotencyKeys) this.retentionRemoved.inc({ data: 'idempotency_keys' }, result.idempotencyKeys);
     if (result.webhookBodies) this.retentionRemoved.inc({ data: 'webhook_bodies' }, result.webhookBodies);
     for (const [subject, count] of Object.entries(result.personalData)) if (count) this.retentionRemoved.inc({ data: `${subject}_personal_data` }, count);
+  }
+
+  /** One attempt of a provider call (the provider transport's listener). */
+  recordProviderCall(report: ProviderCallReport): void {
+    const { provider, operation } = report;
+    this.providerCalls.inc({ provider, operation, outcome: report.outcome });
+    this.providerCallDuration.observe({ provider, operation }, report.durationMs / 1000);
+    if (report.willRetry) this.providerRetries.inc({ provider, operation });
   }
 
   recordJob(event: JobResultEvent): void {

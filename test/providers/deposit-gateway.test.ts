@@ -5,6 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProviderTransport } from '../../src/kernel/provider-transport.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { Money } from '../../src/lib/money.js';
 import { createDepositGatewayAdapter } from '../../src/providers/deposit-gateway/index.js';
@@ -46,7 +47,7 @@ const capturingLogger = (lines: string[]) =>
 
 const logger = capturingLogger(logLines);
 // Bound to `provider` as the provider registry binds every adapter's logger.
-const adapter = createDepositGatewayAdapter({ timeoutMs: 400, maxRetries: 2, retryBaseMs: 10, logger: logger.child({ provider: 'deposit-gateway' }) });
+const adapter = createDepositGatewayAdapter({ transport: createProviderTransport({ timeoutMs: 400, maxRetries: 2, backoff: { baseMs: 10 } }), logger: logger.child({ provider: 'deposit-gateway' }) });
 
 let seq = 0;
 const newId = (prefix = 'dep') => `${prefix}_${Date.now().toString(36)}_${(seq++).toString(36)}`;
@@ -290,7 +291,7 @@ describe('provider errors', () => {
   });
 
   it('a timeout is PROVIDER_UNAVAILABLE with an unknown outcome', async () => {
-    const once = createDepositGatewayAdapter({ timeoutMs: 150, maxRetries: 0 });
+    const once = createDepositGatewayAdapter({ transport: createProviderTransport({ timeoutMs: 150, maxRetries: 0 }) });
     sandbox.controls.failNext({ hangMs: 1000, apiKey: TEST_KEY });
     const error = failure(await once.createDeposit(account(TEST_KEY), card()));
     expect(error).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', outcomeUnknown: true });

@@ -4,11 +4,13 @@
 // speaks it, the adapter is given the same, and a code is created with a requested lifetime, looked
 // up, paid, and its signed delivery verified. Where the default names cannot read the alternative,
 // the test shows that too, so a switch that did nothing would fail here. And a create sends nothing
-// the spec does not name unless it was asked for.
+// the spec does not name unless it was asked for; every request, GETs included, carries the bearer
+// key and `Content-Type: application/json` (spec: Authentication 1).
 
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProviderTransport } from '../../src/kernel/provider-transport.js';
 import { Money } from '../../src/lib/money.js';
 import type { CreateDepositRequest, MerchantAccount } from '../../src/providers/provider.js';
 import type { QrWire } from '../../src/providers/qr-gateway/assumptions.js';
@@ -18,6 +20,8 @@ import { startQrGatewaySandbox, type QrGatewaySandbox } from '../../src/sandbox/
 const KEY = 'sk_test_wire_suite';
 
 interface Received {
+  method: string;
+  url: string;
   body: Buffer;
   headers: IncomingHttpHeaders;
 }
@@ -29,7 +33,7 @@ async function startServer(answer: (body: Buffer, response: import('node:http').
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ body: Buffer.concat(chunks), headers: request.headers });
+      received.push({ method: request.method ?? '', url: request.url ?? '', body: Buffer.concat(chunks), headers: request.headers });
       answer(Buffer.concat(chunks), response);
     });
   });
@@ -67,8 +71,8 @@ const ALTERNATIVES: Array<{ name: string; wire: Partial<QrWire>; defaultsSee: De
 describe.each(ALTERNATIVES)('a QR provider with $name', ({ wire, defaultsSee }) => {
   let sandbox: QrGatewaySandbox;
   let receiver: Awaited<ReturnType<typeof startServer>>;
-  const adapter = createQrGatewayAdapter({ amountUnit: 'satang', timeoutMs: 5_000, maxRetries: 0, wire });
-  const defaults = createQrGatewayAdapter({ amountUnit: 'satang', timeoutMs: 5_000, maxRetries: 0 });
+  const adapter = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ timeoutMs: 5_000, maxRetries: 0 }), wire });
+  const defaults = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ timeoutMs: 5_000, maxRetries: 0 }) });
   let secrets: string[];
 
   beforeAll(async () => {
@@ -132,7 +136,7 @@ describe('a QR code create (Q3)', () => {
       response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ payment_id: 'pay_1', status: 'pending', qr_payload: '00020101021229370016A000000677010111', amount: 12000, currency: 'THB' }));
     });
     try {
-      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', timeoutMs: 5_000, maxRetries: 0 });
+      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ timeoutMs: 5_000, maxRetries: 0 }) });
       const before = Date.now();
       const plain = await adapter.createDeposit(account(provider.url), request());
       const asked = await adapter.createDeposit(account(provider.url), request(300));
@@ -144,6 +148,35 @@ describe('a QR code create (Q3)', () => {
       if (!plain.ok || !asked.ok) return;
       expect(Math.abs(plain.value.qrCode!.expiresAt.getTime() - (before + 900_000))).toBeLessThan(5_000);
       expect(Math.abs(asked.value.qrCode!.expiresAt.getTime() - (before + 300_000))).toBeLessThan(5_000);
+    } finally {
+      await provider.close();
+    }
+  });
+});
+
+describe('every QR request (spec: Authentication 1)', () => {
+  it('carries Authorization: Bearer <key> and Content-Type: application/json, GETs included', async () => {
+    // A provider that answers every request with a pending code object.
+    const provider = await startServer((_body, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ payment_id: 'pay_1', webhook_id: 'wh_1', status: 'pending', qr_payload: '00020101021229370016A000000677010111', amount: 12000, currency: 'THB' }));
+    });
+    try {
+      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ timeoutMs: 5_000, maxRetries: 0 }) });
+      const acct = account(provider.url);
+      await adapter.createDeposit(acct, request());
+      await adapter.getDeposit(acct, 'pay_1');
+      await adapter.ping(acct);
+      await adapter.registerWebhook(acct, { url: 'https://gateway.example/webhooks/qr', events: ['payment.succeeded'] });
+      await adapter.simulatePayment(acct, 'pay_1', 'SUCCEEDED');
+
+      expect(provider.received.map((one) => one.method)).toEqual(['POST', 'GET', 'GET', 'POST', 'POST']);
+      for (const one of provider.received) {
+        expect({ call: `${one.method} ${one.url}`, authorization: one.headers.authorization, contentType: one.headers['content-type'] }).toEqual({
+          call: `${one.method} ${one.url}`,
+          authorization: `Bearer ${KEY}`,
+          contentType: 'application/json',
+        });
+      }
     } finally {
       await provider.close();
     }

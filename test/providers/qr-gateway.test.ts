@@ -4,6 +4,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProviderTransport } from '../../src/kernel/provider-transport.js';
 import { Money } from '../../src/lib/money.js';
 import type { CreateDepositRequest, MerchantAccount, WebhookEvent } from '../../src/providers/provider.js';
 import { createQrGatewayAdapter, type QrGatewayAdapter } from '../../src/providers/qr-gateway/index.js';
@@ -107,7 +108,7 @@ describe('QR gateway adapter against the sandbox (satang)', () => {
 
   beforeAll(async () => {
     sandbox = await startQrGatewaySandbox({ accounts: [TEST_KEY, LIVE_KEY, ...ISOLATED_KEYS].map((apiKey) => ({ apiKey })), amountUnit: 'satang', timeScale: TIME_SCALE });
-    adapter = createQrGatewayAdapter({ amountUnit: 'satang', timeoutMs: 5_000, maxRetries: 1 });
+    adapter = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ timeoutMs: 5_000, maxRetries: 1 }) });
     receiver = await startReceiver();
     const registration = await adapter.registerWebhook(account(sandbox), {
       url: receiver.url,
@@ -398,7 +399,7 @@ describe('QR gateway adapter against the sandbox (satang)', () => {
 
 describe('QR gateway adapter against the sandbox (baht)', () => {
   let sandbox: QrGatewaySandbox;
-  const adapter = createQrGatewayAdapter({ amountUnit: 'baht' });
+  const adapter = createQrGatewayAdapter({ amountUnit: 'baht', transport: createProviderTransport() });
 
   beforeAll(async () => {
     sandbox = await startQrGatewaySandbox({ accounts: [{ apiKey: TEST_KEY }], amountUnit: 'baht', timeScale: TIME_SCALE });
@@ -430,7 +431,7 @@ describe('QR gateway adapter: a 422 answer', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', maxRetries: 0 });
+      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ maxRetries: 0 }) });
       const acct: MerchantAccount = { code: 'qr-422', provider: 'qr-gateway', livemode: false, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: TEST_KEY, webhookSecrets: [] };
       const created = await adapter.createDeposit(acct, depositRequest());
       expect(created).toMatchObject({ ok: false, error: { code: 'PROVIDER_REJECTED', httpStatus: 422, providerMessage: 'reference already used', outcomeUnknown: false } });
@@ -448,7 +449,7 @@ describe('QR gateway adapter: a 422 answer', () => {
 
 describe('QR gateway adapter when the provider is unavailable', () => {
   it('reports PROVIDER_UNAVAILABLE with an unknown outcome on a refused connection', async () => {
-    const adapter = createQrGatewayAdapter({ amountUnit: 'satang', maxRetries: 1 });
+    const adapter = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ maxRetries: 1 }) });
     const acct: MerchantAccount = { code: 'qr-down', provider: 'qr-gateway', livemode: false, baseUrl: `http://127.0.0.1:${await closedPort()}`, apiKey: TEST_KEY, webhookSecrets: [] };
     expect(await adapter.createDeposit(acct, depositRequest())).toMatchObject({ ok: false, error: { code: 'PROVIDER_UNAVAILABLE', outcomeUnknown: true } });
     expect(await adapter.registerWebhook(acct, { url: 'https://example.com/hook', events: ['payment.succeeded'] })).toMatchObject({
@@ -465,7 +466,7 @@ describe('QR gateway adapter when the provider is unavailable', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', timeoutMs: 150, maxRetries: 1 });
+      const adapter = createQrGatewayAdapter({ amountUnit: 'satang', transport: createProviderTransport({ timeoutMs: 150, maxRetries: 1 }) });
       const acct: MerchantAccount = {
         code: 'qr-slow',
         provider: 'qr-gateway',

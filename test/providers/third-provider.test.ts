@@ -164,6 +164,9 @@ describe('a third provider registered from test/', () => {
     expect(deposit.data!.createPayout.userErrors).toEqual([]);
     expect(deposit.data!.createPayout.payout).toMatchObject({ status: 'PENDING', provider: 'DEPOSIT_GATEWAY', merchantAccount: 'dg-test' });
     expect(depositGatewayPayouts()).toBe(before + 1);
+    // Sent by the gateway's one transport: counted per provider and operation.
+    expect(await metric(t, new RegExp(`gateway_provider_calls_total\\{provider="${THIRD_PROVIDER}",operation="createPayout",outcome="success"\\} (\\d+)`))).toBe(1);
+    expect(await metric(t, /gateway_provider_calls_total\{provider="deposit-gateway",operation="createPayout",outcome="success"\} (\d+)/)).toBeGreaterThanOrEqual(1);
 
     // and: the third provider's signed report settles its payout
     expect(await sandbox.payPayout([...sandbox.payouts.values()][0]!.id)).toMatchObject({ status: 200, body: { outcome: 'applied' } });

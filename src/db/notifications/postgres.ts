@@ -2,9 +2,13 @@
 
 import pg from 'pg';
 import type { CommitRelay } from '../commit-signals.js';
+import { backoffDelayMs, type Backoff } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
 import { assertChannel, deliver, deliverSignals, type ListenOptions, type Listener, type NotificationHandler } from './listeners.js';
 import { preparedName } from '../prepared.js';
+
+/** The pauses between attempts to restore the LISTEN connection: 200 ms, doubling, 5 s at most. */
+const RECONNECT_BACKOFF: Backoff = { baseMs: 200, maxMs: 5_000 };
 
 /**
  * PostgreSQL: one dedicated connection LISTENs for every channel (a pooled connection would
@@ -210,7 +214,7 @@ export class PostgresNotifications implements CommitRelay {
         this.client = undefined;
         this.connecting = undefined;
         await failed?.end().catch(() => undefined);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 100 * 2 ** attempt)));
+        await new Promise((resolve) => setTimeout(resolve, backoffDelayMs(attempt, RECONNECT_BACKOFF)));
       }
     }
   }

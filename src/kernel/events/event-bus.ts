@@ -5,6 +5,7 @@
 // commits right after the last one published goes out at once, without the read.
 
 import type { Database } from '../../db/database.js';
+import { backoffDelayMs, type Backoff } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
 import type { LocalPubSub, TopicFeed } from '../../lib/pubsub.js';
 import { PaymentEvent } from './payment-event.entity.js';
@@ -17,9 +18,8 @@ export const EVENT_BUS_SQL_MARK = '/* event-bus */';
 const READ_PAGE = 500;
 /** Safety poll: how often the log is read with no wake-up at all (a lost NOTIFY, a crash after a commit elsewhere). */
 const SAFETY_POLL_MS = 2_000;
-/** First and longest pause before reading again while committed events wait for older transactions to end. */
-const SETTLE_RETRY_MIN_MS = 5;
-const SETTLE_RETRY_MAX_MS = 50;
+/** The pauses before reading again while committed events wait for older transactions to end: 5 ms, doubling, 50 ms at most. */
+const SETTLE_BACKOFF: Backoff = { baseMs: 5, maxMs: 50 };
 
 /** One read in this many also deletes the marks the final position has made useless. */
 const PRUNE_EVERY_READS = 50;
@@ -73,7 +73,8 @@ export class EventBus implements TopicFeed {
   /** The last read left committed events that were not final yet: it reads again shortly, with back-off. */
   private settling = false;
   private timer: NodeJS.Timeout | undefined;
-  private settleDelayMs = SETTLE_RETRY_MIN_MS;
+  /** Reads in a row that left events not final yet: the back-off's attempt. */
+  private settleReads = 0;
   private reads = 0;
   /** A reconnect happened: log the catch-up once the next read is done. */
   private reconnected = false;
@@ -246,10 +247,10 @@ export class EventBus implements TopicFeed {
     }
     this.settling = pending;
     if (pending) {
-      this.schedule(this.settleDelayMs);
-      this.settleDelayMs = Math.min(this.settleDelayMs * 2, SETTLE_RETRY_MAX_MS);
+      this.settleReads++;
+      this.schedule(backoffDelayMs(this.settleReads, SETTLE_BACKOFF));
     } else {
-      this.settleDelayMs = SETTLE_RETRY_MIN_MS;
+      this.settleReads = 0;
       this.schedule(SAFETY_POLL_MS);
     }
   }

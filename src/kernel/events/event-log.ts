@@ -8,6 +8,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { onCommitted, signalCommitted, signalOnCommit } from '../../db/commit-signals.js';
 import { executePrepared } from '../../db/prepared.js';
 import { isoDateRows, placeholders } from '../../db/plain-rows.js';
+import { backoffDelayMs, type Backoff } from '../../lib/backoff.js';
 import type { WithIsoDates } from '../../lib/iso-time.js';
 import { visibleEventsWhere, type Viewer } from '../visibility.js';
 import { newId } from '../../lib/ids.js';
@@ -175,6 +176,8 @@ export interface AppendHook {
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 /** Longest wait of a short page for committed events that are not final yet. */
 const SETTLE_WAIT_MS = 2_000;
+/** Its pauses between reads: 1 ms, doubling, 50 ms at most. */
+const FINAL_WAIT_BACKOFF: Backoff = { baseMs: 1, maxMs: 50 };
 
 export class EventLog {
   private readonly hooks: AppendHook[] = [];
@@ -293,7 +296,7 @@ export class EventLog {
       const events = await em.find(PaymentEvent, { $and: [{ position: { $lte: raw(FINAL_POSITION_SQL) } }, ...where] }, { orderBy: { position: 'asc' }, limit: input.limit });
       if (events.length >= input.limit || Date.now() >= deadline) return events;
       if (await this.isFinal(em)) return events;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(2 ** attempt, 50)));
+      await new Promise((resolve) => setTimeout(resolve, backoffDelayMs(attempt + 1, FINAL_WAIT_BACKOFF)));
     }
   }
 

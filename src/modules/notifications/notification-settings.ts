@@ -1,6 +1,7 @@
 // What the notifications module is configured with (src/config.ts, NOTIFICATION_*): docs/notifications.md.
 
 import type { NotificationsConfig } from '../../config.js';
+import { backoffDelayMs } from '../../lib/backoff.js';
 import type { OutboundPolicy } from '../../lib/outbound-http.js';
 
 /** The configuration's settings (NOTIFICATION_*), with the outbound policy built from its allowlist. */
@@ -26,8 +27,7 @@ export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
  * together do not retry in step: 5 s then 10, 20, ... up to an hour, each between half and all of it.
  */
 export function notificationRetryDelayMs(attempt: number, settings: Pick<NotificationSettings, 'backoffBaseMs' | 'backoffMaxMs'>, random: () => number = Math.random): number {
-  const capped = Math.min(settings.backoffBaseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 30), settings.backoffMaxMs);
-  return Math.round(capped / 2 + (capped / 2) * random());
+  return backoffDelayMs(attempt, { baseMs: settings.backoffBaseMs, maxMs: settings.backoffMaxMs, jitter: 0.5 }, random);
 }
 
 /** How long a claim on a delivery keeps other instances off it: longer than the POST may take. */

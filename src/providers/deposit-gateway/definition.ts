@@ -29,8 +29,8 @@ export const depositGatewayProvider: ProviderDefinition = {
     },
     rule: () => `a deposit-gateway key starts with ${KEY_PREFIXES.test} (test) or ${KEY_PREFIXES.live} (live)`,
   },
-  createAdapter(settings, logger) {
-    const adapter = createDepositGatewayAdapter({ timeoutMs: settings.timeoutMs, maxRetries: settings.maxRetries, logger });
+  createAdapter(_settings, logger, transport) {
+    const adapter = createDepositGatewayAdapter({ logger, ...(transport ? { transport } : {}) });
     // One adapter serves every port: deposits, refunds, payouts, the card form and the payment list.
     return { deposits: adapter, refunds: adapter, payouts: adapter, cardForm: adapter, depositListing: adapter };
   },

@@ -1,20 +1,27 @@
-// HTTP transport to the deposit gateway: bearer auth, timeouts, retries of safe requests, error mapping.
+// The deposit gateway's requests and answers: bearer auth, the idempotency key, which answers are
+// transient, and error mapping. The provider transport (src/providers/transport.ts) sends them.
 
-import { exchange, ExchangeTimedOut, networkErrorText } from '../../lib/http.js';
 import type { Logger } from '../../lib/logger.js';
 import type { MerchantAccount, ProviderError } from '../provider.js';
+import { noTransport, type ProviderSender, type ProviderTransport } from '../transport.js';
 import { errorFromResponse, unavailable, type ErrorContext } from './errors.js';
 import { parseJsonExact, stringifyJsonExact, type JsonObject } from './json.js';
 
+/** Spec: Payment create request, idempotency_key: "Also accepted as the `Idempotency-Key` request header". */
+const IDEMPOTENCY_HEADER = 'idempotency-key';
+
+/** The fields whose values the call logs show: statuses, amounts and references, never a person's or an account's details. */
+const SHOWN_FIELDS = ['ok', 'status', 'amount', 'currency', 'reference', 'merchant_reference', 'decline_reason', 'refund_status', 'settlement', 'settled', 'changed', 'method', 'solution', 'provider', 'limit', 'next_before', 'expires_in'];
+
 export interface HttpOptions {
-  timeoutMs: number;
-  maxRetries: number;
-  /** First retry delay; doubles per attempt. */
-  retryBaseMs: number;
-  logger: Logger;
+  /** Sends the requests; without one, the adapter can verify and parse but not call. */
+  transport?: ProviderTransport;
+  logger?: Logger;
 }
 
 export interface Call {
+  /** The adapter operation, for the logs and metrics (`createDeposit`, `listPayouts`, …). */
+  operation: string;
   method: 'GET' | 'POST';
   /** Path below the account's base URL, starting with `/`. */
   path: string;
@@ -27,79 +34,55 @@ export interface Call {
    * (an idempotency key, or the idempotent settle call). A repeated checkout session would be a second session.
    */
   retryable: boolean;
-  /** Overrides the adapter's retry budget (ping uses 0). */
-  maxRetries?: number;
   errorContext?: ErrorContext;
 }
 
 export type HttpResult = { ok: true; status: number; body: unknown } | { ok: false; error: ProviderError };
 
-type Attempt = { kind: 'answer'; result: HttpResult } | { kind: 'transient'; error: ProviderError };
+/** A payout create's 503 means "live payouts not enabled" (spec: Errors, 2): an answer, never retried. */
+const payoutCreateTransient = (status: number) => status >= 500 && status !== 503;
 
 export class DepositGatewayHttp {
-  constructor(private readonly options: HttpOptions) {}
+  private readonly sender: ProviderSender;
 
-  async call(account: MerchantAccount, call: Call): Promise<HttpResult> {
-    const retries = call.retryable ? (call.maxRetries ?? this.options.maxRetries) : 0;
-    let last: ProviderError = unavailable('no attempt made');
-    for (let attempt = 1; attempt <= retries + 1; attempt++) {
-      const outcome = await this.attempt(account, call, attempt);
-      if (outcome.kind === 'answer') return outcome.result;
-      last = outcome.error;
-      if (attempt <= retries) await sleep(this.options.retryBaseMs * 2 ** (attempt - 1));
-    }
-    return { ok: false, error: last };
+  constructor(options: HttpOptions) {
+    this.sender = options.transport?.sender({ provider: 'deposit-gateway', idempotencyHeader: IDEMPOTENCY_HEADER, shownFields: SHOWN_FIELDS, logger: options.logger }) ?? noTransport('deposit-gateway');
   }
 
-  private async attempt(account: MerchantAccount, call: Call, attempt: number): Promise<Attempt> {
-    const started = performance.now();
-    // No `provider`: the registry's logger binds it (a second one would repeat the key in the line).
-    const log = { account: account.code, method: call.method, path: call.path, attempt };
+  async call(account: MerchantAccount, call: Call): Promise<HttpResult> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${account.apiKey}`,
       accept: 'application/json',
     };
     if (call.body) headers['content-type'] = 'application/json';
-    if (call.idempotencyKey) headers['idempotency-key'] = call.idempotencyKey;
-
-    let status: number;
-    let raw: string;
-    try {
-      ({ status, text: raw } = await exchange(this.url(account, call), {
-        method: call.method,
-        headers,
-        ...(call.body ? { body: stringifyJsonExact(call.body) } : {}),
-        timeoutMs: this.options.timeoutMs,
-      }));
-    } catch (error) {
-      const reason = error instanceof ExchangeTimedOut ? `timed out after ${this.options.timeoutMs} ms` : `network error: ${networkErrorText(error)}`;
-      this.options.logger.warn({ ...log, durationMs: elapsed(started), reason }, 'deposit gateway call failed');
-      return { kind: 'transient', error: unavailable(reason) };
+    const payoutCreate = call.errorContext?.payoutCreate === true;
+    const response = await this.sender.send({
+      operation: call.operation,
+      account: account.code,
+      method: call.method,
+      baseUrl: account.baseUrl,
+      path: call.path,
+      query: call.query,
+      headers,
+      body: call.body ? stringifyJsonExact(call.body) : undefined,
+      idempotencyKey: call.idempotencyKey,
+      retryable: call.retryable,
+      transientStatus: payoutCreate ? payoutCreateTransient : undefined,
+    });
+    if (response.kind === 'unanswered') {
+      return { ok: false, error: unavailable(response.reason === 'timeout' ? response.message : `network error: ${response.message}`) };
     }
 
-    const durationMs = elapsed(started);
-    const level = status < 400 ? 'debug' : status < 500 ? 'info' : 'warn';
-    this.options.logger[level]({ ...log, status, durationMs }, 'deposit gateway call');
+    const { status, text } = response;
+    if (status === 503 && payoutCreate) return { ok: false, error: errorFromResponse(status, parseOrUndefined(text), call.errorContext) };
+    if (status >= 500) return { ok: false, error: unavailable(`HTTP ${status}`, status) };
 
-    if (status === 503 && call.errorContext?.payoutCreate) {
-      return { kind: 'answer', result: { ok: false, error: errorFromResponse(status, parseOrUndefined(raw), call.errorContext) } };
-    }
-    if (status >= 500) return { kind: 'transient', error: unavailable(`HTTP ${status}`, status) };
-
-    const body = parseOrUndefined(raw);
+    const body = parseOrUndefined(text);
     if (status >= 200 && status < 300) {
-      if (body === undefined) return { kind: 'answer', result: { ok: false, error: unavailable('unparseable response body', status) } };
-      return { kind: 'answer', result: { ok: true, status, body } };
+      if (body === undefined) return { ok: false, error: unavailable('unparseable response body', status) };
+      return { ok: true, status, body };
     }
-    return { kind: 'answer', result: { ok: false, error: errorFromResponse(status, body, call.errorContext) } };
-  }
-
-  private url(account: MerchantAccount, call: Call): URL {
-    const url = new URL(account.baseUrl.replace(/\/+$/, '') + call.path);
-    for (const [key, value] of Object.entries(call.query ?? {})) {
-      if (value !== undefined) url.searchParams.set(key, String(value));
-    }
-    return url;
+    return { ok: false, error: errorFromResponse(status, body, call.errorContext) };
   }
 }
 
@@ -110,12 +93,4 @@ function parseOrUndefined(raw: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function elapsed(started: number): number {
-  return Math.round(performance.now() - started);
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

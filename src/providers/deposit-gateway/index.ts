@@ -1,6 +1,6 @@
 // The deposit gateway adapter: deposits, refunds, payouts, the card form and the payment list over the provider's HTTP API.
 
-import { createLogger, type Logger } from '../../lib/logger.js';
+import type { Logger } from '../../lib/logger.js';
 import type {
   CardSession,
   CardSettleResult,
@@ -21,6 +21,7 @@ import type {
   RequestRefundRequest,
   WebhookVerification,
 } from '../provider.js';
+import type { ProviderTransport } from '../transport.js';
 import {
   CARD_SETTLE_BODY,
   cardSettlePath,
@@ -54,12 +55,12 @@ import type { CardFormPort, DepositListingPort, PayoutPort, RefundPort } from '.
 import { defaultCurrency, validateDepositRequest, validatePayoutRequest, type DepositToValidate, type PayoutToValidate } from './validation.js';
 
 export interface DepositGatewayAdapterOptions {
-  /** Per attempt, in milliseconds. Default 10000. */
-  timeoutMs?: number;
-  /** Extra attempts for retryable calls. Default 2. */
-  maxRetries?: number;
-  /** First retry delay in milliseconds, doubling per attempt. Default 200. */
-  retryBaseMs?: number;
+  /**
+   * Sends the provider calls (time-outs, retries, call logs, metrics): the gateway's, or one a test
+   * makes (src/kernel/provider-transport.ts). Without one the adapter validates, verifies and
+   * parses, and throws on a call.
+   */
+  transport?: ProviderTransport;
   logger?: Logger;
   /** Clock for time-relative rules (Ecuador `expiresAt`, webhook freshness). */
   now?: () => Date;
@@ -81,18 +82,13 @@ export const DEPOSIT_GATEWAY_RAILS: readonly Rail[] = ['HOSTED_CHECKOUT', 'CARD'
  * (one API key per merchant, spec: Authentication 3).
  *
  * @example
- * const gateway = createDepositGatewayAdapter({ timeoutMs: 5000 });
+ * const gateway = createDepositGatewayAdapter({ transport, logger });
  * const errors = gateway.validateDeposit(account, request);
  * if (errors.length === 0) await gateway.createDeposit(account, { ...request, depositId });
  */
 export function createDepositGatewayAdapter(options: DepositGatewayAdapterOptions = {}): DepositGatewayAdapter {
   const now = options.now ?? (() => new Date());
-  const http = new DepositGatewayHttp({
-    timeoutMs: options.timeoutMs ?? 10_000,
-    maxRetries: options.maxRetries ?? 2,
-    retryBaseMs: options.retryBaseMs ?? 200,
-    logger: options.logger ?? createLogger({ level: 'silent' }),
-  });
+  const http = new DepositGatewayHttp(options);
 
   /** One call, its 2xx body read by `parse`; a body that does not fit leaves the outcome unknown. */
   async function request<T>(account: MerchantAccount, call: Call, parse: (body: unknown) => T): Promise<ProviderResult<T>> {
@@ -139,7 +135,7 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
         // No idempotency key exists for sessions, so this is never retried: a retry could open a second session.
         return request(
           account,
-          { method: 'POST', path: '/checkout-sessions', body: checkoutSessionBody(deposit, details), retryable: false, errorContext: { amount: deposit.amount } },
+          { operation: 'createDeposit', method: 'POST', path: '/checkout-sessions', body: checkoutSessionBody(deposit, details), retryable: false, errorContext: { amount: deposit.amount } },
           (body) => parseCheckoutSession(body, deposit),
         );
       }
@@ -149,6 +145,7 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
       return request(
         account,
         {
+          operation: 'createDeposit',
           method: 'POST',
           path: '/payments',
           body: paymentBody(deposit, { whiteLabel: account.whiteLabel === true }),
@@ -161,7 +158,7 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
     },
 
     async getDeposit(account, reference): Promise<ProviderResult<ProviderDeposit>> {
-      return request(account, { method: 'GET', path: `/payments/${encodeURIComponent(reference)}`, retryable: true }, (body) =>
+      return request(account, { operation: 'getDeposit', method: 'GET', path: `/payments/${encodeURIComponent(reference)}`, retryable: true }, (body) =>
         parsePayment(objectField(body, 'payment')),
       );
     },
@@ -183,18 +180,18 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
     },
 
     async ping(account) {
-      const result = await http.call(account, { method: 'GET', path: '/payments', query: { limit: 1 }, retryable: false });
+      const result = await http.call(account, { operation: 'ping', method: 'GET', path: '/payments', query: { limit: 1 }, retryable: false });
       return result.ok;
     },
 
     async listDeposits(account, page): Promise<ProviderResult<Page<ProviderDeposit>>> {
-      return request(account, { method: 'GET', path: '/payments', query: pageQuery(page), retryable: true }, (body) => parsePage(body, parsePayment));
+      return request(account, { operation: 'listDeposits', method: 'GET', path: '/payments', query: pageQuery(page), retryable: true }, (body) => parsePage(body, parsePayment));
     },
 
     async requestRefund(account, refund: RequestRefundRequest): Promise<ProviderResult<ProviderRefund>> {
       return request(
         account,
-        { method: 'POST', path: '/refunds', body: refundBody(refund), idempotencyKey: refund.refundId, retryable: true },
+        { operation: 'requestRefund', method: 'POST', path: '/refunds', body: refundBody(refund), idempotencyKey: refund.refundId, retryable: true },
         (body) => parseRefund(body, refund),
       );
     },
@@ -207,6 +204,7 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
       return request(
         account,
         {
+          operation: 'createPayout',
           method: 'POST',
           path: PAYOUT_CREATE_PATH,
           body: payoutBody(payout),
@@ -219,16 +217,16 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
     },
 
     async listPayouts(account, page): Promise<ProviderResult<Page<ProviderPayout>>> {
-      return request(account, { method: 'GET', path: '/payouts', query: pageQuery(page), retryable: true }, (body) => parsePage(body, parsePayout));
+      return request(account, { operation: 'listPayouts', method: 'GET', path: '/payouts', query: pageQuery(page), retryable: true }, (body) => parsePage(body, parsePayout));
     },
 
     async getCardSession(account, reference): Promise<ProviderResult<CardSession>> {
-      return request(account, { method: 'GET', path: `/payments/${encodeURIComponent(reference)}/card-session`, retryable: true }, parseCardSession);
+      return request(account, { operation: 'getCardSession', method: 'GET', path: `/payments/${encodeURIComponent(reference)}/card-session`, retryable: true }, parseCardSession);
     },
 
     async settleCard(account, reference): Promise<ProviderResult<CardSettleResult>> {
       // Idempotent and promote-only (spec: Card settle call), so safe to retry without a key (A20).
-      return request(account, { method: 'POST', path: cardSettlePath(reference), body: { ...CARD_SETTLE_BODY }, retryable: true }, parseSettleResult);
+      return request(account, { operation: 'settleCard', method: 'POST', path: cardSettlePath(reference), body: { ...CARD_SETTLE_BODY }, retryable: true }, parseSettleResult);
     },
 
     checkoutSessionDeadline(createdAt, expiresInSeconds) {

@@ -31,11 +31,10 @@ export const qrGatewayProvider: ProviderDefinition = {
       rule: () => `a qr-gateway publishable key starts with ${PUBLISHABLE_KEY_MODE_PREFIX.test} (test) or ${PUBLISHABLE_KEY_MODE_PREFIX.live} (live)`,
     },
   },
-  createAdapter(settings, logger) {
+  createAdapter(settings, logger, transport) {
     const adapter = createQrGatewayAdapter({
       amountUnit: (settings.qrAmountUnit as AmountUnit | undefined) ?? DEFAULT_AMOUNT_UNIT,
-      timeoutMs: settings.timeoutMs,
-      maxRetries: settings.maxRetries,
+      transport,
       logger,
     });
     // No refunds, payouts or payment list in its API (refunds are made on its dashboard and reach us as events).

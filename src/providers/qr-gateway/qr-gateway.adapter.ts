@@ -2,7 +2,6 @@
 // verification, over the provider's HTTP API. The only place that knows the provider's URLs and words.
 
 import { randomBytes } from 'node:crypto';
-import { exchange, ExchangeTimedOut, networkErrorText } from '../../lib/http.js';
 import type { Logger } from '../../lib/logger.js';
 import type {
   CreateDepositRequest,
@@ -19,6 +18,7 @@ import type {
   WebhookVerification,
 } from '../provider.js';
 import type { SimulationPort, WebhookRegistrationPort } from '../ports.js';
+import { noTransport, type ProviderTransport } from '../transport.js';
 import { toProviderAmount } from './amount.js';
 import {
   DEFAULT_EXPIRY_SECONDS,
@@ -43,10 +43,12 @@ import { normalizeBankAccount, validateQrDeposit, validateWebhookRegistration } 
 export interface QrGatewayAdapterOptions {
   /** Unit of the provider's integer `amount` (assumption Q2); must match the provider account. */
   amountUnit: AmountUnit;
-  /** Per-attempt time-out of a provider call. Default 10 000 ms. */
-  timeoutMs?: number;
-  /** Extra attempts for idempotent calls after a time-out, network error, 429 or 5xx. Default 2. */
-  maxRetries?: number;
+  /**
+   * Sends the provider calls (time-outs, retries, call logs, metrics): the gateway's, or one a test
+   * makes (src/kernel/provider-transport.ts). Without one the adapter validates, verifies and
+   * parses, and throws on a call.
+   */
+  transport?: ProviderTransport;
   /** The unstated wire names (Q1, Q3, Q4, Q15); default `QR_WIRE`. Only a test of an alternative sets them. */
   wire?: Partial<QrWire>;
   logger?: Logger;
@@ -57,14 +59,19 @@ export type QrGatewayAdapter = DepositProvider & WebhookRegistrationPort & Simul
 type HttpOutcome = { ok: true; status: number; body: unknown } | { ok: false; error: ProviderError };
 
 interface CallOptions {
+  /** The adapter operation, for the logs and metrics. */
+  operation: string;
   body?: unknown;
   idempotencyKey?: string;
   /** Only calls that are safe to repeat are retried: reads, and creation under an idempotency key. */
   retry: boolean;
 }
 
-const RETRY_BASE_DELAY_MS = 200;
-const RETRY_MAX_DELAY_MS = 2_000;
+/** A 429 (rate limited) is worth asking again after the back-off, like a 5xx. */
+const isTransient = (status: number) => status === 429 || status >= 500;
+
+/** The fields whose values the call logs show: statuses, amounts and ids, never the payer's name or bank account. */
+const SHOWN_FIELDS = ['status', 'amount', 'currency', 'reference', 'payment_id', 'id', 'webhook_id', 'outcome', 'code', 'type'];
 
 function fail<T>(error: ProviderError): ProviderResult<T> {
   return { ok: false, error };
@@ -74,52 +81,41 @@ function fail<T>(error: ProviderError): ProviderResult<T> {
  * Creates the QR gateway adapter.
  *
  * @example
- * const qr = createQrGatewayAdapter({ amountUnit: 'satang', logger });
+ * const qr = createQrGatewayAdapter({ amountUnit: 'satang', transport, logger });
  * const result = await qr.createDeposit(account, { depositId, amount, details: { rail: 'THAI_QR', payer: { name }, clientId }, customer: {} });
  */
 export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGatewayAdapter {
   const unit = options.amountUnit;
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxRetries = options.maxRetries ?? 2;
   const wire: QrWire = { ...QR_WIRE, ...options.wire };
   // The provider registry hands every adapter a logger that binds `provider` already: a second
   // binding would write the key twice on every line.
   const log = options.logger;
+  const sender =
+    options.transport?.sender({ provider: 'qr-gateway', idempotencyHeader: IDEMPOTENCY_HEADER, transientStatus: isTransient, shownFields: SHOWN_FIELDS, logger: log }) ?? noTransport('qr-gateway');
 
   async function call(account: MerchantAccount, method: 'GET' | 'POST', path: string, callOptions: CallOptions): Promise<HttpOutcome> {
-    const url = `${account.baseUrl.replace(/\/+$/, '')}${path}`;
-    const headers: Record<string, string> = { Authorization: `Bearer ${account.apiKey}`, Accept: 'application/json' };
-    if (callOptions.body !== undefined) headers['Content-Type'] = 'application/json';
-    if (callOptions.idempotencyKey) headers[IDEMPOTENCY_HEADER] = callOptions.idempotencyKey;
-    const payload = callOptions.body === undefined ? undefined : stringifyJsonExact(callOptions.body);
-    const attempts = callOptions.retry ? maxRetries + 1 : 1;
-
-    let last: HttpOutcome = { ok: false, error: providerError('PROVIDER_UNAVAILABLE') };
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      if (attempt > 1) await sleep(Math.min(RETRY_BASE_DELAY_MS * 2 ** (attempt - 2), RETRY_MAX_DELAY_MS));
-      const started = Date.now();
-      try {
-        const response = await exchange(url, { method, headers, ...(payload !== undefined ? { body: payload } : {}), timeoutMs });
-        const text = response.text;
-        let body: unknown;
-        try {
-          body = text === '' ? undefined : parseJsonExact(text);
-        } catch {
-          body = undefined;
-        }
-        log?.debug({ account: account.code, method, path, status: response.status, attempt, ms: Date.now() - started }, 'qr-gateway call');
-        last = { ok: true, status: response.status, body };
-        if (response.status < 500 && response.status !== 429) return last;
-      } catch (error) {
-        const timedOut = error instanceof ExchangeTimedOut;
-        log?.warn({ account: account.code, method, path, attempt, ms: Date.now() - started, timedOut }, 'qr-gateway call failed');
-        last = {
-          ok: false,
-          error: providerError('PROVIDER_UNAVAILABLE', { providerMessage: timedOut ? `timed out after ${timeoutMs} ms` : networkErrorText(error) }),
-        };
-      }
+    // Spec, Authentication 1: requests carry the bearer key and `Content-Type: application/json`:
+    // every one, GETs included (a gateway in front of the provider may refuse a request without it).
+    const headers = { Authorization: `Bearer ${account.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' };
+    const response = await sender.send({
+      operation: callOptions.operation,
+      account: account.code,
+      method,
+      baseUrl: account.baseUrl,
+      path,
+      headers,
+      body: callOptions.body === undefined ? undefined : stringifyJsonExact(callOptions.body),
+      idempotencyKey: callOptions.idempotencyKey,
+      retryable: callOptions.retry,
+    });
+    if (response.kind === 'unanswered') return { ok: false, error: providerError('PROVIDER_UNAVAILABLE', { providerMessage: response.message }) };
+    let body: unknown;
+    try {
+      body = response.text === '' ? undefined : parseJsonExact(response.text);
+    } catch {
+      body = undefined;
     }
-    return last;
+    return { ok: true, status: response.status, body };
   }
 
   /**
@@ -184,7 +180,7 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
       if (details.payer.bankAccount) body.client_bank_account = normalizeBankAccount(details.payer.bankAccount);
 
       const requestedAt = Date.now();
-      const outcome = await call(account, 'POST', QR_CODES_PATH, { body, idempotencyKey: request.depositId, retry: true });
+      const outcome = await call(account, 'POST', QR_CODES_PATH, { operation: 'createDeposit', body, idempotencyKey: request.depositId, retry: true });
       const result = qrCodeResult(outcome, true, new Date(requestedAt + (details.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS) * 1000));
       if (result.ok) log?.info({ account: account.code, depositId: request.depositId, reference: result.value.reference }, 'qr code created');
       else log?.warn({ account: account.code, depositId: request.depositId, code: result.error.code, httpStatus: result.error.httpStatus }, 'qr code not created');
@@ -192,7 +188,7 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
     },
 
     async getDeposit(account: MerchantAccount, reference: string): Promise<ProviderResult<ProviderDeposit>> {
-      return qrCodeResult(await call(account, 'GET', lookupPathOf(wire, reference), { retry: true }), false);
+      return qrCodeResult(await call(account, 'GET', lookupPathOf(wire, reference), { operation: 'getDeposit', retry: true }), false);
     },
 
     verifyWebhook(account: MerchantAccount, webhook: RawWebhook): WebhookVerification {
@@ -211,7 +207,7 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
     },
 
     async ping(account: MerchantAccount): Promise<boolean> {
-      const outcome = await call(account, 'GET', PING_PATH, { retry: false });
+      const outcome = await call(account, 'GET', PING_PATH, { operation: 'ping', retry: false });
       return outcome.ok && outcome.status >= 200 && outcome.status < 300;
     },
 
@@ -223,7 +219,7 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
       const secret = request.secret ?? `${GENERATED_SECRET_PREFIX}${randomBytes(32).toString('hex')}`;
 
       // Not retried: registrations are not idempotent, a repeat would register the URL twice.
-      const outcome = await call(account, 'POST', WEBHOOKS_PATH, { body: { url: request.url, events, secret }, retry: false });
+      const outcome = await call(account, 'POST', WEBHOOKS_PATH, { operation: 'registerWebhook', body: { url: request.url, events, secret }, retry: false });
       if (!outcome.ok) return fail(outcome.error);
       if (outcome.status < 200 || outcome.status >= 300) {
         const error = mapErrorResponse(outcome.status, outcome.body, 'registerWebhook');
@@ -254,11 +250,7 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
         return fail(providerError('PROVIDER_REJECTED', { message: 'Payments can be simulated on sandbox test accounts only' }));
       }
       const body = { outcome: outcome === 'SUCCEEDED' ? 'succeeded' : 'failed' };
-      return qrCodeResult(await call(account, 'POST', simulatePath(reference), { body, retry: false }), false);
+      return qrCodeResult(await call(account, 'POST', simulatePath(reference), { operation: 'simulatePayment', body, retry: false }), false);
     },
   };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

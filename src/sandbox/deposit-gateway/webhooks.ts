@@ -4,6 +4,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { backoffDelayMs } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
 import { SIGNATURE_HEADER } from '../../providers/deposit-gateway/assumptions.js';
 import type { ScaledClock, TimerHandle } from './clock.js';
@@ -255,7 +256,7 @@ export class WebhookDispatcher {
     const outcome = await this.post(url, body, signature);
     if (this.closed) return;
     const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
-    const gap = Math.min(FIRST_RETRY_MS * 2 ** (item.attempt - 1), MAX_RETRY_GAP_MS);
+    const gap = backoffDelayMs(item.attempt, { baseMs: FIRST_RETRY_MS, maxMs: MAX_RETRY_GAP_MS });
     const gaveUp = !delivered && item.waitedMs + gap > RETRY_WINDOW_MS;
     this.record({ eventId: item.envelope.id, event: item.envelope.event, url, statusCode: outcome.statusCode, error: outcome.error, attempt: item.attempt, at, dropped: false, gaveUp });
     this.logger?.debug({ event: item.envelope.event, eventId: item.envelope.id, attempt: item.attempt, statusCode: outcome.statusCode, error: outcome.error }, 'sandbox webhook attempt');

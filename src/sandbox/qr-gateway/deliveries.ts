@@ -2,6 +2,7 @@
 // (spec: Events), signed per Q4, retried per Q10 on the scaled clock, with faults tests can inject.
 
 import { randomUUID } from 'node:crypto';
+import { backoffDelayMs } from '../../lib/backoff.js';
 import type { Logger } from '../../lib/logger.js';
 import { DELIVERY_POLICY, QR_WIRE } from '../../providers/qr-gateway/assumptions.js';
 import { signDelivery, stringifyJson } from './wire.js';
@@ -202,10 +203,7 @@ export class DeliveryQueue {
 
   private retryOrGiveUp(delivery: Delivery): void {
     const scale = this.options.timeScale;
-    const delaySeconds = Math.min(
-      DELIVERY_POLICY.firstRetryDelaySeconds * 2 ** (delivery.attempts - 1),
-      DELIVERY_POLICY.maxRetryDelaySeconds,
-    );
+    const delaySeconds = backoffDelayMs(delivery.attempts, { baseMs: DELIVERY_POLICY.firstRetryDelaySeconds, maxMs: DELIVERY_POLICY.maxRetryDelaySeconds });
     const elapsedSeconds = (Date.now() - delivery.firstAt) / 1000 / scale;
     if (elapsedSeconds + delaySeconds > DELIVERY_POLICY.retryWindowSeconds) {
       this.options.logger?.warn({ deliveryId: delivery.id, event: delivery.event, attempts: delivery.attempts }, 'qr sandbox delivery abandoned');

@@ -25,6 +25,7 @@ import type {
   WebhookVerification,
 } from '../../../src/providers/provider.js';
 import type { ProviderDefinition } from '../../../src/providers/registry.js';
+import { noTransport, type ProviderTransport } from '../../../src/providers/transport.js';
 import { startThirdSandbox, type ThirdPayment, type ThirdPayout, type ThirdRefund } from './sandbox.js';
 
 declare module '../../../src/providers/provider.js' {
@@ -88,21 +89,29 @@ function unavailable<T>(message: string, httpStatus?: number): ProviderResult<T>
 
 type ThirdAdapter = DepositProvider & RefundPort & PayoutPort & WebhookRegistrationPort;
 
-export function createThirdAdapter(options: { timeoutMs: number }): ThirdAdapter {
-  async function call<T>(account: MerchantAccount, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ProviderResult<T>> {
-    try {
-      const response = await fetch(`${account.baseUrl}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${account.apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-      if (response.status === 422) return { ok: false, error: { code: 'PROVIDER_REJECTED', message: 'The third gateway refused the request', httpStatus: 422, outcomeUnknown: false } };
-      if (!response.ok) return unavailable(`third gateway answered ${response.status}`, response.status);
-      return { ok: true, value: (await response.json()) as T };
-    } catch {
-      return unavailable('third gateway unreachable');
-    }
+export function createThirdAdapter(options: { transport?: ProviderTransport }): ThirdAdapter {
+  // It builds requests and reads answers; the gateway's transport sends them (time-outs, retries, call logs, metrics).
+  const sender = options.transport?.sender({ provider: THIRD_PROVIDER, idempotencyHeader: 'tp-idempotency-key', shownFields: ['status', 'amount', 'currency'] }) ?? noTransport(THIRD_PROVIDER);
+
+  /**
+   * One call. It deduplicates payments, refunds and payouts by the id it is given, so those may be
+   * repeated; a registration may not (a repeat would register the URL twice).
+   */
+  async function call<T>(account: MerchantAccount, operation: string, method: 'GET' | 'POST', path: string, body?: Record<string, unknown>): Promise<ProviderResult<T>> {
+    const response = await sender.send({
+      operation,
+      account: account.code,
+      method,
+      baseUrl: account.baseUrl,
+      path,
+      headers: { authorization: `Bearer ${account.apiKey}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+      retryable: operation !== 'registerWebhook',
+    });
+    if (response.kind === 'unanswered') return unavailable(`third gateway unreachable: ${response.message}`);
+    if (response.status === 422) return { ok: false, error: { code: 'PROVIDER_REJECTED', message: 'The third gateway refused the request', httpStatus: 422, outcomeUnknown: false } };
+    if (response.status < 200 || response.status >= 300) return unavailable(`third gateway answered ${response.status}`, response.status);
+    return { ok: true, value: JSON.parse(response.text) as T };
   }
 
   function parse(account: MerchantAccount, body: Buffer): WebhookVerification {
@@ -123,11 +132,11 @@ export function createThirdAdapter(options: { timeoutMs: number }): ThirdAdapter
     },
     defaultCurrency: (details: RailDetails) => (details.rail === 'PIX' ? 'BRL' : ''),
     createDeposit: async (account, request: CreateDepositRequest) => {
-      const result = await call<ThirdPayment>(account, 'POST', '/payments', { merchant_reference: request.depositId, amount: request.amount.toDecimal(), currency: request.amount.currency });
+      const result = await call<ThirdPayment>(account, 'createDeposit', 'POST', '/payments', { merchant_reference: request.depositId, amount: request.amount.toDecimal(), currency: request.amount.currency });
       return result.ok ? { ok: true, value: toDeposit(result.value) } : result;
     },
     getDeposit: async (account, reference) => {
-      const result = await call<ThirdPayment>(account, 'GET', `/payments/${encodeURIComponent(reference)}`);
+      const result = await call<ThirdPayment>(account, 'getDeposit', 'GET', `/payments/${encodeURIComponent(reference)}`);
       return result.ok ? { ok: true, value: toDeposit(result.value) } : result;
     },
     verifyWebhook(account, webhook: RawWebhook): WebhookVerification {
@@ -144,9 +153,9 @@ export function createThirdAdapter(options: { timeoutMs: number }): ThirdAdapter
       return matches ? parse(account, webhook.body) : { ok: false, reason: 'SIGNATURE_MISMATCH' };
     },
     parseWebhook: parse,
-    ping: async (account) => (await call(account, 'GET', '/health')).ok,
+    ping: async (account) => (await call(account, 'ping', 'GET', '/health')).ok,
     requestRefund: async (account, refund) => {
-      const result = await call<ThirdRefund>(account, 'POST', '/refunds', { payment_id: refund.depositReference, refund_id: refund.refundId, amount: refund.amount?.toDecimal() });
+      const result = await call<ThirdRefund>(account, 'requestRefund', 'POST', '/refunds', { payment_id: refund.depositReference, refund_id: refund.refundId, amount: refund.amount?.toDecimal() });
       return result.ok ? { ok: true, value: toRefund(result.value) } : result;
     },
     payoutCurrency: (country) => (country === PAYOUT_COUNTRY ? 'BRL' : ''),
@@ -159,16 +168,16 @@ export function createThirdAdapter(options: { timeoutMs: number }): ThirdAdapter
     },
     createPayout: async (account, payout) => {
       const body = { merchant_reference: payout.payoutId, country: payout.country, amount: payout.amount.toDecimal(), currency: payout.amount.currency, account_number: payout.beneficiary.accountNumber };
-      const result = await call<ThirdPayout>(account, 'POST', '/payouts', body);
+      const result = await call<ThirdPayout>(account, 'createPayout', 'POST', '/payouts', body);
       return result.ok ? { ok: true, value: toPayout(result.value) } : result;
     },
     listPayouts: async (account) => {
-      const result = await call<{ items: ThirdPayout[] }>(account, 'GET', '/payouts');
+      const result = await call<{ items: ThirdPayout[] }>(account, 'listPayouts', 'GET', '/payouts');
       return result.ok ? { ok: true, value: { items: result.value.items.map(toPayout) } } : result;
     },
     registerWebhook: async (account, registration) => {
       const secret = registration.secret ?? account.webhookSecrets[0]!;
-      const result = await call<{ id: string; url: string; events: string[]; status: string; created_at: string }>(account, 'POST', '/webhooks', { url: registration.url, events: registration.events, secret });
+      const result = await call<{ id: string; url: string; events: string[]; status: string; created_at: string }>(account, 'registerWebhook', 'POST', '/webhooks', { url: registration.url, events: registration.events, secret });
       return result.ok ? { ok: true, value: { id: result.value.id, url: result.value.url, events: result.value.events, status: result.value.status, createdAt: new Date(result.value.created_at), secret } } : result;
     },
   };
@@ -184,8 +193,8 @@ export const thirdProvider: ProviderDefinition = {
     mode: (apiKey) => (apiKey.startsWith('tp_test_') ? 'test' : apiKey.startsWith('tp_live_') ? 'live' : undefined),
     rule: () => 'a third-gateway key starts with tp_test_ (test) or tp_live_ (live)',
   },
-  createAdapter(settings) {
-    const adapter = createThirdAdapter({ timeoutMs: settings.timeoutMs });
+  createAdapter(_settings, _logger, transport) {
+    const adapter = createThirdAdapter({ ...(transport ? { transport } : {}) });
     return { deposits: adapter, refunds: adapter, payouts: adapter, webhookRegistration: adapter };
   },
   // Started by the gateway's sandbox host for `sandbox: true` accounts, like the built-in ones.
