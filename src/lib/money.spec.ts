@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Money, canonicalDecimal, currencyExponent, isPlainDecimal } from './money.js';
+import { Money, canonicalDecimal, currencyExponent, isCurrencyCode, isPlainDecimal } from './money.js';
 
 describe('Money.parse', () => {
   it.each([
@@ -9,7 +9,15 @@ describe('Money.parse', () => {
     ['0.01', 'EUR', '0.01'],
     ['10000.00', 'EUR', '10000.00'],
     ['1000', 'CLP', '1000'],
-    ['1000.00', 'COP', '1000'],
+    ['1000.00', 'CLP', '1000'],
+    ['5', 'JPY', '5'],
+    ['1000', 'KRW', '1000'],
+    ['1000', 'COP', '1000.00'],
+    ['50000.5', 'COP', '50000.50'],
+    ['1.234', 'KWD', '1.234'],
+    ['1.2', 'KWD', '1.200'],
+    ['0.001', 'BHD', '0.001'],
+    ['0.0001', 'CLF', '0.0001'],
     ['999999999999999', 'EUR', '999999999999999.00'],
   ])('accepts %s %s as %s', (amount, currency, expected) => {
     const result = Money.parse(amount, currency);
@@ -24,6 +32,11 @@ describe('Money.parse', () => {
     ['0.00', 'EUR', 'AMOUNT_NOT_POSITIVE'],
     ['0.001', 'EUR', 'AMOUNT_TOO_PRECISE'],
     ['10.5', 'CLP', 'AMOUNT_TOO_PRECISE'],
+    ['10.5', 'JPY', 'AMOUNT_TOO_PRECISE'],
+    ['1000.1', 'KRW', 'AMOUNT_TOO_PRECISE'],
+    ['0.001', 'COP', 'AMOUNT_TOO_PRECISE'],
+    ['1.2345', 'KWD', 'AMOUNT_TOO_PRECISE'],
+    ['1.00001', 'CLF', 'AMOUNT_TOO_PRECISE'],
     ['NaN', 'EUR', 'AMOUNT_INVALID'],
     ['Infinity', 'EUR', 'AMOUNT_INVALID'],
     ['10,00', 'EUR', 'AMOUNT_INVALID'],
@@ -38,6 +51,9 @@ describe('Money.parse', () => {
     ['1234567890123456789012345', 'EUR', 'AMOUNT_TOO_LARGE'],
     ['10', 'eur', 'CURRENCY_INVALID'],
     ['10', 'EURO', 'CURRENCY_INVALID'],
+    ['10', 'XYZ', 'CURRENCY_INVALID'],
+    ['10', 'XAU', 'CURRENCY_INVALID'],
+    ['10', 'XTS', 'CURRENCY_INVALID'],
   ])('rejects %j %s with %s', (amount, currency, code) => {
     const result = Money.parse(amount, currency);
     expect(result.ok).toBe(false);
@@ -92,16 +108,60 @@ describe('Money arithmetic', () => {
     expect(() => Money.fromDecimal('1000.50', 'CLP')).toThrow(RangeError);
     expect(() => Money.fromDecimal('1.005', 'EUR')).toThrow(RangeError);
     expect(() => Money.fromDecimal('abc', 'EUR')).toThrow(RangeError);
+    expect(Money.fromDecimal('1.2340', 'KWD').toDecimal()).toBe('1.234');
+    expect(() => Money.fromDecimal('1.2345', 'KWD')).toThrow(RangeError);
+  });
+
+  it('writes three- and four-decimal currencies with all their decimals', () => {
+    expect(Money.ofMinor(1234n, 'KWD').toString()).toBe('KWD 1.234');
+    expect(Money.ofMinor(5n, 'BHD').toDecimal()).toBe('0.005');
+    expect(Money.ofMinor(-5n, 'BHD').toDecimal()).toBe('-0.005');
+    expect(Money.ofMinor(12345n, 'CLF').toDecimal()).toBe('1.2345');
+    expect(Money.fromDecimal('1.100', 'KWD').add(Money.fromDecimal('0.011', 'KWD')).toDecimal()).toBe('1.111');
+  });
+});
+
+describe('amounts in a provider\'s own number of decimals', () => {
+  it('says whether an amount can be written with fewer decimals than ISO gives', () => {
+    expect(Money.fromDecimal('50000.00', 'COP').fitsDecimals(0)).toBe(true);
+    expect(Money.fromDecimal('50000.50', 'COP').fitsDecimals(0)).toBe(false);
+    expect(Money.fromDecimal('1.230', 'KWD').fitsDecimals(2)).toBe(true);
+    expect(Money.fromDecimal('1.234', 'KWD').fitsDecimals(2)).toBe(false);
+    expect(Money.fromDecimal('10.01', 'EUR').fitsDecimals(2)).toBe(true);
+    expect(Money.fromDecimal('1000', 'JPY').fitsDecimals(2)).toBe(true);
+  });
+
+  it('writes an amount with exactly the decimals asked, never rounding', () => {
+    expect(Money.fromDecimal('50000.00', 'COP').toDecimalPlaces(0)).toBe('50000');
+    expect(Money.fromDecimal('-50000', 'COP').toDecimalPlaces(0)).toBe('-50000');
+    expect(Money.fromDecimal('10.5', 'EUR').toDecimalPlaces(2)).toBe('10.50');
+    expect(Money.fromDecimal('10.5', 'EUR').toDecimalPlaces(3)).toBe('10.500');
+    expect(Money.fromDecimal('1000', 'JPY').toDecimalPlaces(2)).toBe('1000.00');
+    expect(Money.fromDecimal('1.230', 'KWD').toDecimalPlaces(2)).toBe('1.23');
+    expect(() => Money.fromDecimal('50000.50', 'COP').toDecimalPlaces(0)).toThrow(/COP 50000.50 cannot be written with 0 decimals/);
+    expect(() => Money.fromDecimal('1.234', 'KWD').toDecimalPlaces(2)).toThrow(RangeError);
+    expect(() => Money.fromDecimal('1', 'EUR').toDecimalPlaces(-1)).toThrow(RangeError);
+    expect(() => Money.fromDecimal('1', 'EUR').toDecimalPlaces(1.5)).toThrow(RangeError);
   });
 });
 
 describe('currency rules', () => {
-  it('knows the zero-decimal currencies', () => {
-    expect(currencyExponent('CLP')).toBe(0);
-    expect(currencyExponent('COP')).toBe(0);
-    expect(currencyExponent('JPY')).toBe(0);
-    expect(currencyExponent('EUR')).toBe(2);
-    expect(currencyExponent('THB')).toBe(2);
+  it('takes each currency\'s decimals from ISO 4217, not from any provider', () => {
+    expect(['CLP', 'JPY', 'KRW', 'VND', 'ISK'].map(currencyExponent)).toEqual([0, 0, 0, 0, 0]);
+    // The deposit gateway sends whole COP, but ISO gives the peso two decimals.
+    expect(['EUR', 'THB', 'COP'].map(currencyExponent)).toEqual([2, 2, 2]);
+    expect(['BHD', 'KWD', 'JOD', 'OMR', 'TND', 'IQD', 'LYD'].map(currencyExponent)).toEqual([3, 3, 3, 3, 3, 3, 3]);
+    expect(['CLF', 'UYW'].map(currencyExponent)).toEqual([4, 4]);
+  });
+
+  it('has no Money, and no decimals, for a code ISO does not list with a minor unit', () => {
+    for (const code of ['XYZ', 'XAU', 'eur']) {
+      expect(isCurrencyCode(code)).toBe(false);
+      expect(() => currencyExponent(code)).toThrow(RangeError);
+      expect(() => Money.ofMinor(100n, code)).toThrow(RangeError);
+      expect(() => Money.fromDecimal('1.00', code)).toThrow(RangeError);
+    }
+    expect(isCurrencyCode('KWD')).toBe(true);
   });
 
   it('defines the Decimal grammar', () => {
@@ -122,7 +182,15 @@ describe('canonicalDecimal', () => {
     ['7.5', 'EUR', '7.50'],
     ['007.50', 'EUR', '7.50'],
     ['1000.00', 'CLP', '1000'],
+    ['1000', 'CLP', '1000'],
+    ['-0', 'CLP', '0'],
     ['12', 'THB', '12.00'],
+    ['50000.00', 'COP', '50000.00'],
+    ['50000', 'COP', '50000.00'],
+    ['1.234', 'KWD', '1.234'],
+    ['1.23', 'KWD', '1.230'],
+    ['-0.000', 'KWD', '0.000'],
+    ['0.0001', 'CLF', '0.0001'],
   ])('formats %s %s as %s, as Money.fromDecimal(...).toDecimal() does', (value, currency, expected) => {
     expect(canonicalDecimal(value, currency)).toBe(expected);
     expect(canonicalDecimal(value, currency)).toBe(Money.fromDecimal(value, currency).toDecimal());
@@ -132,5 +200,7 @@ describe('canonicalDecimal', () => {
     expect(() => canonicalDecimal('25.00', 'eur')).toThrow(RangeError);
     expect(() => canonicalDecimal('25.001', 'EUR')).toThrow(RangeError);
     expect(() => canonicalDecimal('1000.50', 'CLP')).toThrow(RangeError);
+    expect(() => canonicalDecimal('1.2345', 'KWD')).toThrow(RangeError);
+    expect(() => canonicalDecimal('25.00', 'XYZ')).toThrow(RangeError);
   });
 });

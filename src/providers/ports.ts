@@ -25,6 +25,12 @@ import type {
 /** Refunds of the provider's own deposits. */
 export interface RefundPort {
   requestRefund(account: MerchantAccount, request: RequestRefundRequest): Promise<ProviderResult<ProviderRefund>>;
+  /**
+   * Checks a refund's amount against the provider's own format (fewer decimals than ISO 4217 gives,
+   * say) so a refund it cannot take is refused before any call. Empty means valid; a provider
+   * without such rules leaves it out.
+   */
+  validateRefund?(account: MerchantAccount, request: Pick<RequestRefundRequest, 'amount'>): FieldError[];
 }
 
 /** Payouts to beneficiaries, and the list their reconciliation reads. */

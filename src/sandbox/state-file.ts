@@ -10,14 +10,28 @@ import type { Logger } from '../lib/logger.js';
 import { Money } from '../lib/money.js';
 import { FractionalNumber } from './fractional-number.js';
 
-/** Format of the snapshot; a file of another version is set aside, not misread. */
-const VERSION = 1;
+/**
+ * Format of the snapshot; a file of another version is set aside, not misread. Version 2 writes
+ * money as its decimal string; version 1 wrote a count of minor units, whose meaning depends on the
+ * decimals a currency had then (COP had none), and is still read as it was meant.
+ */
+const VERSION = 2;
+const READABLE_VERSIONS: readonly unknown[] = [1, VERSION];
+
+/** Decimals of version 1's minor units: whole CLP, COP and JPY, two decimals for every other currency. */
+function version1Money(minor: string, currency: string): Money {
+  const exponent = ['CLP', 'COP', 'JPY'].includes(currency) ? 0 : 2;
+  const negative = minor.startsWith('-');
+  const digits = (negative ? minor.slice(1) : minor).padStart(exponent + 1, '0');
+  const decimal = exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+  return Money.fromDecimal(`${negative ? '-' : ''}${decimal}`, currency);
+}
 
 function encode(value: unknown): string {
   return JSON.stringify({ version: VERSION, state: value }, function replacer(this: Record<string, unknown>, key: string, item: unknown) {
     // `this[key]` is the value before toJSON: a Date is still a Date here.
     const raw = key === '' ? item : this[key];
-    if (raw instanceof Money) return { $money: [raw.minor.toString(), raw.currency] };
+    if (raw instanceof Money) return { $amount: [raw.toDecimal(), raw.currency] };
     if (raw instanceof Date) return { $date: Number.isNaN(raw.getTime()) ? null : raw.toISOString() };
     if (typeof raw === 'bigint') return { $bigint: raw.toString() };
     if (raw instanceof FractionalNumber) return { $number: raw.source };
@@ -32,9 +46,13 @@ function decode(text: string): { version: unknown; state: unknown } {
     const tagged = item as Record<string, unknown>;
     const keys = Object.keys(tagged);
     if (keys.length !== 1) return item;
+    if ('$amount' in tagged) {
+      const [decimal, currency] = tagged.$amount as [string, string];
+      return Money.fromDecimal(decimal, currency);
+    }
     if ('$money' in tagged) {
       const [minor, currency] = tagged.$money as [string, string];
-      return Money.ofMinor(BigInt(minor), currency);
+      return version1Money(minor, currency);
     }
     // encode's form: the ISO text, or null for an invalid date.
     if ('$date' in tagged) return new Date((tagged.$date as string | null) ?? Number.NaN);
@@ -72,7 +90,7 @@ export class StateFile<T> {
     }
     try {
       const decoded = decode(text);
-      if (decoded.version !== VERSION) throw new Error(`snapshot version ${String(decoded.version)}, expected ${VERSION}`);
+      if (!READABLE_VERSIONS.includes(decoded.version)) throw new Error(`snapshot version ${String(decoded.version)}, expected ${READABLE_VERSIONS.join(' or ')}`);
       return decoded.state as T;
     } catch (error) {
       const aside = `${this.file}.unreadable-${Date.now()}`;

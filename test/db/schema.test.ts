@@ -127,6 +127,21 @@ describe('deposit mapping', () => {
     expect(loaded.amountMoney().minor).toBe(1000n);
   });
 
+  it('keeps three- and four-decimal amounts exactly, where a two-decimal column would have rounded them', async () => {
+    const kwd = await persistDeposit({ amount: '1.234', fee: '0.037', net: '1.197', currency: 'KWD' });
+    const loadedKwd = await db.fork().findOneOrFail(Deposit, kwd);
+    expect([loadedKwd.amountMoney(), loadedKwd.feeMoney(), loadedKwd.netMoney()].map(String)).toEqual(['KWD 1.234', 'KWD 0.037', 'KWD 1.197']);
+    const clf = await persistDeposit({ amount: '1.2345', currency: 'CLF' });
+    expect((await db.fork().findOneOrFail(Deposit, clf)).amountMoney().toString()).toBe('CLF 1.2345');
+  });
+
+  it('reads a COP amount stored with two decimals as the same pesos (ISO 4217 gives COP two decimals)', async () => {
+    const id = await persistDeposit({ amount: '50000.00', currency: 'COP' });
+    const loaded = await db.fork().findOneOrFail(Deposit, id);
+    expect(loaded.amountMoney().toString()).toBe('COP 50000.00');
+    expect(loaded.amountMoney().toDecimalPlaces(0)).toBe('50000');
+  });
+
   it('keeps the Thai QR fields', async () => {
     const expiresAt = new Date('2026-11-21T11:15:00.000Z');
     const id = await persistDeposit({

@@ -36,6 +36,11 @@ const CASES: Array<[string, CreateDepositInput, string[], string]> = [
   ['fps outside GB', { ...input('OPEN_BANKING sepa NL'), openBanking: { method: 'fps', bankCountry: 'NL' } }, ['openBanking', 'bankCountry'], 'INVALID_VALUE'],
   ['open banking in FR', { ...input('OPEN_BANKING sepa NL'), openBanking: { method: 'sepa', bankCountry: 'FR' } }, ['openBanking', 'bankCountry'], 'INVALID_VALUE'],
   ['CLP with decimals', { ...input('LATAM Chile bank'), amount: '15000.50' }, ['amount'], 'AMOUNT_TOO_PRECISE'],
+  // ISO 4217 gives COP two decimals; the deposit gateway takes whole pesos (its adapter's rule).
+  ['COP with centavos', { ...input('LATAM Colombia'), amount: '50000.50' }, ['amount'], 'AMOUNT_TOO_PRECISE'],
+  ['JPY with decimals', { ...CARD_INPUT, currency: 'JPY', amount: '1000.5' }, ['amount'], 'AMOUNT_TOO_PRECISE'],
+  ['a currency ISO 4217 does not list', { ...CARD_INPUT, currency: 'XYZ' }, ['currency'], 'CURRENCY_INVALID'],
+  ['a three-decimal currency no rail takes', { ...CARD_INPUT, currency: 'KWD', amount: '10.125' }, ['currency'], 'CURRENCY_NOT_SUPPORTED'],
   ['Peru DNI of 7 digits', withCustomer('LATAM Peru qr', { documentNumber: '1234567' }), ['customer', 'documentNumber'], 'INVALID_FORMAT'],
   ['Chile RUT with a wrong check digit', withCustomer('LATAM Chile bank', { documentNumber: '12345678-9' }), ['customer', 'documentNumber'], 'INVALID_CHECK_DIGIT'],
   ['Chile cards without phoneCode', withCustomer('LATAM Chile cards', { phoneCode: null }), ['customer', 'phoneCode'], 'FIELD_REQUIRED'],
@@ -94,6 +99,15 @@ describe('createDeposit refuses bad input before any provider call', () => {
     );
     expect(response.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
     expect(response.body.errors[0].message).toMatch(/not a JSON number/);
+  });
+
+  it('takes whole pesos written with ISO\'s two COP decimals, sends the integer the provider asks for, and shows ISO\'s decimals', async () => {
+    const response = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: { ...input('LATAM Colombia'), amount: '50000.00' } }, { key: t.keys.webCashier });
+    expect(response.errors).toBeUndefined();
+    expect(response.data!.createDeposit.userErrors).toEqual([]);
+    expect(response.data!.createDeposit.deposit!.amount).toEqual({ amount: '50000.00', currency: 'COP' });
+    const sent = t.gateway.sandboxes.depositGateway!.controls.requestBodies('/payments', 'POST').map((body) => JSON.parse(body) as { merchant_reference?: string; amount?: unknown });
+    expect(sent.find((body) => body.merchant_reference === response.data!.createDeposit.deposit!.id)?.amount).toBe('50000');
   });
 
   it('accepts every valid fixture (the table above fails for the right reason)', async () => {

@@ -4,6 +4,7 @@
 // gateway, database, sandbox over HTTP and graphql-ws.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Money } from '../../src/lib/money.js';
 import { PAYOUT_REQUIRED_BENEFICIARY_FIELDS, type LatamCountry } from '../../src/providers/deposit-gateway/assumptions.js';
 import { BENEFICIARY_FIELD_NAMES } from '../../src/providers/deposit-gateway/validation.js';
 import { collect, subscribed } from '../deposits/support.js';
@@ -35,7 +36,8 @@ describe.each(VALID_PAYOUTS)('%s', (country, input, currency) => {
     expect(created.data!.createPayout.userErrors).toEqual([]);
     const payout = created.data!.createPayout.payout!;
     expect(payout.id).toMatch(/^pay_/);
-    expect(payout).toMatchObject({ country, amount: { amount: input.amount, currency }, livemode: false, provider: 'DEPOSIT_GATEWAY', merchantAccount: 'dg-test' });
+    // The amount with its currency's ISO 4217 decimals: COP 200000 is "200000.00" (sent to the provider as "200000").
+    expect(payout).toMatchObject({ country, amount: { amount: Money.fromDecimal(input.amount, currency).toDecimal(), currency }, livemode: false, provider: 'DEPOSIT_GATEWAY', merchantAccount: 'dg-test' });
     // The answer shows the payout as it stands when it is sent: the provider's webhook may overtake it.
     expect(['PENDING', 'PAID']).toContain(payout.status);
     expect(payout.beneficiary.accountNumber).toBe(mask(input.beneficiary.accountNumber!));

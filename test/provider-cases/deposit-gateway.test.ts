@@ -138,6 +138,8 @@ function sameValue(field: string, sent: unknown, given: unknown, currency: strin
   if (field === 'amount') {
     // A crypto case's JSON number must go out as a JSON number too (A21), of the same value.
     if (given instanceof JsonNumber && !(sent instanceof JsonNumber)) return false;
+    // Spec: "CLP and COP are zero-decimal: send integers", though ISO 4217 gives COP two decimals.
+    if (['CLP', 'COP'].includes(currency) && !/^[0-9]+$/.test(amountText(sent) ?? String(sent))) return false;
     return Money.fromDecimal(amountText(sent) ?? String(sent), currency).compare(Money.fromDecimal(amountText(given) ?? String(given), currency)) === 0;
   }
   if (field === 'expiresAt') return new Date(String(sent)).getTime() === new Date(String(given)).getTime();

@@ -7,7 +7,7 @@ import { PaymentEvent } from '../../src/kernel/events/payment-event.entity.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
 import { Refund } from '../../src/modules/refunds/refund.entity.js';
 import type { RequestRefundInput } from '../__generated__/graphql.js';
-import { CARD_INPUT } from '../deposits/fixtures.js';
+import { CARD_INPUT, VALID_DEPOSITS } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
 import { collect, subscribed } from '../deposits/support.js';
 import { execute } from '../support/gateway.js';
@@ -139,6 +139,34 @@ describe('refused before any provider call', () => {
     const notRefundable = await refund({ depositId: declinedId });
     expect(notRefundable.data!.requestRefund.userErrors).toMatchObject([{ field: ['depositId'], code: 'DEPOSIT_NOT_REFUNDABLE' }]);
     expect(refundCalls(t)).toBe(before);
+  });
+});
+
+describe('a refund in the provider\'s decimals', () => {
+  it('refuses centavos on a COP deposit before any call (the provider takes whole pesos), and sends whole pesos as an integer', async () => {
+    // given: a Colombian deposit the sandbox approved
+    const colombia = structuredClone(VALID_DEPOSITS.find(([name]) => name === 'LATAM Colombia')![1]);
+    const created = await execute(url, CreateDepositMutation, { input: { ...colombia, amount: '50000' } }, { key: t.keys.webCashier });
+    expect(created.errors).toBeUndefined();
+    const id = created.data!.createDeposit.deposit!.id;
+    expect(created.data!.createDeposit.deposit!.amount).toEqual({ amount: '50000.00', currency: 'COP' });
+    const reference = (await t.gateway.db.fork().execute<Array<{ provider_reference: string }>>('select provider_reference from deposit where id = ?', [id]))[0]!.provider_reference;
+    t.gateway.sandboxes.depositGateway!.controls.complete(reference, 'approved');
+    await expect.poll(async () => (await execute(url, DepositQuery, { id }, { key: t.keys.webCashier })).data?.deposit?.status, { interval: 20 }).toBe('SUCCEEDED');
+    const before = refundCalls(t);
+
+    // when / then: COP 100.50 is exact in ISO 4217, but not a COP amount the provider takes
+    const centavos = await refund({ depositId: id, amount: '100.50' });
+    expect(centavos.errors).toBeUndefined();
+    expect(centavos.data!.requestRefund).toMatchObject({ refund: null, userErrors: [{ field: ['amount'], code: 'AMOUNT_TOO_PRECISE', message: expect.stringMatching(/whole numbers/) }] });
+    expect(refundCalls(t)).toBe(before);
+
+    // ... and whole pesos are refunded, sent as the integer the spec asks for
+    const pesos = await refund({ depositId: id, amount: '5000.00' });
+    expect(pesos.data!.requestRefund.userErrors).toEqual([]);
+    expect(pesos.data!.requestRefund.refund!.amount).toEqual({ amount: '5000.00', currency: 'COP' });
+    const sent = t.gateway.sandboxes.depositGateway!.controls.requestBodies('/refunds', 'POST').map((body) => JSON.parse(body) as { reference: string; amount?: unknown });
+    expect(sent.filter((body) => body.reference === reference).map((body) => body.amount)).toEqual(['5000']);
   });
 });
 

@@ -345,6 +345,7 @@ describe('payment records', () => {
     ['17.24', 'EUR', '0.50', '16.74'], // 0.49996 → 0.50
     ['5000', 'CLP', '145', '4855'],
     ['50000', 'COP', '1450', '48550'],
+    ['50001', 'COP', '1450', '48551'], // 1450.029 → whole pesos, though ISO 4217 gives COP centavos
   ])('fee of %s %s is %s, net %s', async (amount, currency, fee, net) => {
     const body = currency === 'CLP' ? { ...chile, amount } : currency === 'COP' ? { ...colombia, amount } : { ...card, amount };
     const created = await call('POST', '/payments', body);
@@ -691,6 +692,20 @@ describe('refunds', () => {
     expect(events.map((event) => event.event)).toEqual(['refund.requested', 'refund.rejected']);
     // The rejected amount is free again.
     expect((await call('POST', '/refunds', { reference, amount: '100.00' })).status).toBe(201);
+  });
+
+  it('counts a COP refund in whole pesos: one ending in 13 pesos is rejected, and its amounts are integers', async () => {
+    const reference = (await call('POST', '/payments', { ...colombia, amount: '50000' })).body.reference as string;
+    sandbox.controls.complete(reference, 'approved');
+    await sandbox.controls.idle();
+    const refund = await call('POST', '/refunds', { reference, amount: '5013' });
+    expect(refund.status).toBe(201);
+    expect(refund.body.refund).toMatchObject({ amount: '5013', currency: 'COP' });
+    expect((await call('POST', '/refunds', { reference, amount: '100.50' })).body.error).toMatch(/whole number for COP/);
+    await sandbox.controls.idle();
+    expect((await call('GET', `/payments/${reference}`)).body.payment).toMatchObject({ amount: '50000', currency: 'COP', refund_status: 'rejected' });
+    const events = sandbox.controls.events(TEST_KEY).filter((event) => event.data.payment_reference === reference);
+    expect(events.map((event) => [event.event, event.data.amount])).toEqual([['refund.requested', '5013'], ['refund.rejected', '5013']]);
   });
 
   it('rejects refunds of unknown, foreign or unapproved payments and bad amounts', async () => {

@@ -200,7 +200,7 @@ describe('deposit gateway sandbox on a state directory', () => {
     await api(first, 'POST', '/payments', openBanking);
     expect(await readdir(stateDir)).toEqual(['deposit-gateway.json']);
     const saved = JSON.parse(await readFile(path.join(stateDir, 'deposit-gateway.json'), 'utf8')) as { version: number; state: { store: { payments: unknown[] } } };
-    expect(saved.version).toBe(1);
+    expect(saved.version).toBe(2);
     expect(saved.state.store.payments).toHaveLength(1);
     await first.close();
 

@@ -33,6 +33,7 @@ import { Migration20261207120000_api_keys } from './Migration20261207120000_api_
 import { Migration20261208100000_notification_endpoint_disabled_reason } from './Migration20261208100000_notification_endpoint_disabled_reason.js';
 import { Migration20261208110000_notification_endpoint_probe } from './Migration20261208110000_notification_endpoint_probe.js';
 import { Migration20261208120000_client_limits } from './Migration20261208120000_client_limits.js';
+import { Migration20261209100000_amounts_in_iso_decimals } from './Migration20261209100000_amounts_in_iso_decimals.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -67,4 +68,5 @@ export const migrations = [
   { name: 'Migration20261208100000_notification_endpoint_disabled_reason', class: Migration20261208100000_notification_endpoint_disabled_reason },
   { name: 'Migration20261208110000_notification_endpoint_probe', class: Migration20261208110000_notification_endpoint_probe },
   { name: 'Migration20261208120000_client_limits', class: Migration20261208120000_client_limits },
+  { name: 'Migration20261209100000_amounts_in_iso_decimals', class: Migration20261209100000_amounts_in_iso_decimals },
 ];

@@ -60,12 +60,12 @@ export const DepositSchema = defineEntity({
     providerStatus: p.string().length(64).nullable(),
     /** Processor code: admin clients only, never shown to shoppers. */
     statusReason: p.string().length(255).nullable(),
-    /** Exact decimal string in `currency` (numeric(20,2)); read it through `amountMoney()`. */
-    amount: p.decimal('string').precision(20).scale(2),
+    /** Exact decimal string in `currency` (numeric, as `Money.toDecimal()` wrote it); read it through `amountMoney()`. */
+    amount: p.decimal('string').columnType('numeric'),
     currency: p.string().length(3),
-    fee: p.decimal('string').precision(20).scale(2).nullable(),
-    net: p.decimal('string').precision(20).scale(2).nullable(),
-    refundedAmount: p.decimal('string').precision(20).scale(2).default('0'),
+    fee: p.decimal('string').columnType('numeric').nullable(),
+    net: p.decimal('string').columnType('numeric').nullable(),
+    refundedAmount: p.decimal('string').columnType('numeric').default('0'),
     refundStatus: p.string().$type<RefundStatus>().length(16).nullable(),
     disputed: p.boolean().default(false),
     /** The provider's reference (payment reference or checkout session id); unique per provider. */

@@ -38,8 +38,8 @@ export const PayoutSchema = defineEntity({
     providerStatus: p.string().length(64).nullable(),
     /** The provider's own message on a refusal: admin clients only. */
     statusReason: p.string().length(255).nullable(),
-    /** Exact decimal string in `currency` (numeric(20,2)); read it through `amountMoney()`. */
-    amount: p.decimal('string').precision(20).scale(2),
+    /** Exact decimal string in `currency` (numeric, as `Money.toDecimal()` wrote it); read it through `amountMoney()`. */
+    amount: p.decimal('string').columnType('numeric'),
     currency: p.string().length(3),
     beneficiary: p.json<StoredBeneficiary>(),
     /**

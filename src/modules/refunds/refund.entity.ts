@@ -19,8 +19,8 @@ export const RefundSchema = defineEntity({
     clientId: p.string().length(30).nullable(),
     /** GATEWAY: requested through the gateway. PROVIDER: made outside it and learned from the provider's event. */
     origin: p.string().$type<RefundOrigin>().length(16).default('GATEWAY'),
-    /** Exact decimal string in the deposit's currency (numeric(20,2)); read it through `amountMoney()`. */
-    amount: p.decimal('string').precision(20).scale(2),
+    /** Exact decimal string in the deposit's currency (numeric, as `Money.toDecimal()` wrote it); read it through `amountMoney()`. */
+    amount: p.decimal('string').columnType('numeric'),
     currency: p.string().length(3),
     reason: p.string().length(500).nullable(),
     status: p.string().$type<RefundStatus>().length(16),

@@ -71,6 +71,8 @@ export class RefundService {
       const parsed = Money.parse(input.amount, deposit.currency);
       if (!parsed.ok) return refused(['amount'], parsed.error.code, parsed.error.message);
       requested = parsed.money;
+      const amountErrors = target.port.validateRefund?.(target.account, { amount: requested }) ?? [];
+      if (amountErrors.length) return { refund: null, errors: amountErrors };
     }
     const fingerprint = requestFingerprint({ depositId: input.depositId, amount: input.amount, reason: input.reason });
     const result = await this.deps.operations.execute(

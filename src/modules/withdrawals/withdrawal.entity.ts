@@ -18,8 +18,8 @@ export const WithdrawalSchema = defineEntity({
     status: p.string().$type<WithdrawalStatus>().length(16),
     /** The provider's raw status word. */
     providerStatus: p.string().length(64),
-    /** Exact decimal string (numeric(20,2)); null until an event carries the amount. */
-    amount: p.decimal('string').precision(20).scale(2).nullable(),
+    /** Exact decimal string (numeric, as `Money.toDecimal()` wrote it); null until an event carries the amount. */
+    amount: p.decimal('string').columnType('numeric').nullable(),
     currency: p.string().length(3).nullable(),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),

@@ -52,7 +52,7 @@ import {
 import { AMOUNT_BANDS, PAGE_LIMIT } from './rules.js';
 import { verifySignature } from './signature.js';
 import type { CardFormPort, DepositListingPort, PayoutPort, RefundPort } from '../ports.js';
-import { defaultCurrency, validateDepositRequest, validatePayoutRequest, type DepositToValidate, type PayoutToValidate } from './validation.js';
+import { defaultCurrency, validateDepositRequest, validatePayoutRequest, validateRefundRequest, type DepositToValidate, type PayoutToValidate } from './validation.js';
 
 export interface DepositGatewayAdapterOptions {
   /**
@@ -73,6 +73,7 @@ export type DepositGatewayAdapter = DepositProvider &
   DepositListingPort & {
     validateDeposit(account: MerchantAccount, request: DepositToValidate): FieldError[];
     validatePayout(account: MerchantAccount, request: PayoutToValidate): FieldError[];
+    validateRefund(account: MerchantAccount, request: Pick<RequestRefundRequest, 'amount'>): FieldError[];
   };
 
 export const DEPOSIT_GATEWAY_RAILS: readonly Rail[] = ['HOSTED_CHECKOUT', 'CARD', 'OPEN_BANKING', 'LATAM', 'UPI', 'PIX', 'CRYPTO'];
@@ -194,6 +195,10 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
         { operation: 'requestRefund', method: 'POST', path: '/refunds', body: refundBody(refund), idempotencyKey: refund.refundId, retryable: true },
         (body) => parseRefund(body, refund),
       );
+    },
+
+    validateRefund(_account, refund) {
+      return validateRefundRequest(refund);
     },
 
     validatePayout(_account, payout) {

@@ -171,6 +171,43 @@ describe('request bodies', () => {
   });
 });
 
+describe('amounts on the wire: the provider\'s decimals, not ISO\'s', () => {
+  const cop = (amount: string) => Money.fromDecimal(amount, 'COP');
+  const colombia: CreateDepositRequest['details'] = { rail: 'LATAM', country: 'COLOMBIA', redirectUrl: 'https://s.example/co' };
+
+  it('sends COP, which ISO 4217 gives two decimals, as the integer string the spec asks for', () => {
+    expect(cop('50000').toDecimal()).toBe('50000.00');
+    expect(paymentBody(deposit(colombia, cop('50000.00')))).toMatchObject({ amount: '50000', currency: 'COP' });
+    expect(refundBody({ refundId: 'rfd_1', depositReference: 'pay_1', amount: cop('5000') })).toMatchObject({ amount: '5000' });
+    expect(payoutBody({ payoutId: 'pyo_1', country: 'COLOMBIA', amount: cop('250000.00'), beneficiary: {} })).toMatchObject({ amount: '250000', currency: 'COP' });
+  });
+
+  it('sends whole CLP and JPY as ISO writes them, and two-decimal currencies with both decimals', () => {
+    expect(paymentBody(deposit({ rail: 'LATAM', country: 'CHILE', method: 'bank' }, Money.fromDecimal('15000', 'CLP')))).toMatchObject({ amount: '15000' });
+    expect(paymentBody(deposit({ rail: 'CARD' }, Money.fromDecimal('2500', 'JPY')))).toMatchObject({ amount: '2500', currency: 'JPY' });
+    expect(checkoutSessionBody(deposit({ rail: 'HOSTED_CHECKOUT' }, Money.fromDecimal('2500', 'JPY')), { rail: 'HOSTED_CHECKOUT' })).toMatchObject({ amount: '2500' });
+    expect(paymentBody(deposit({ rail: 'CARD' }, eur('10.5')))).toMatchObject({ amount: '10.50' });
+  });
+
+  it('never rounds an amount the provider cannot take: validation refuses it before any call', () => {
+    expect(() => paymentBody(deposit(colombia, cop('50000.50')))).toThrow(RangeError);
+    expect(() => refundBody({ refundId: 'rfd_1', depositReference: 'pay_1', amount: cop('0.50') })).toThrow(RangeError);
+  });
+
+  it('reads the provider\'s whole COP as the same amount in ISO\'s decimals', () => {
+    expect(parsePayment(json('{"reference":"p","status":"approved","amount":"250000","fee":"7250","net":"242750","currency":"COP"}'))).toMatchObject({
+      amount: cop('250000.00'),
+      fee: cop('7250'),
+      net: cop('242750'),
+    });
+    expect(parsePayout(json('{"reference":"po_1","status":"paid","amount":"250000","currency":"COP"}')).amount?.toDecimal()).toBe('250000.00');
+  });
+
+  it('refuses an amount in a currency ISO 4217 does not list as a provider fault', () => {
+    expect(() => parsePayment(json('{"reference":"p","status":"approved","amount":"10.00","currency":"XYZ"}'))).toThrow(ShapeError);
+  });
+});
+
 describe('create responses: three shapes into one ProviderDeposit', () => {
   it('European and card: nested payment', () => {
     const body = json('{"ok":true,"payment":{"reference":"pay_abc","redirect_url":"https://acs.example/3ds","status":"redirected","merchant_reference":"dep_01"}}');

@@ -23,6 +23,7 @@ import {
   HOSTED_CHECKOUT_RETURN_FIELDS,
 } from './assumptions.js';
 import { CREATED_STATUS_WORD, REFUND_EVENT_STATUS, REFUND_STATUS_REVERSED_IN_FULL, REFUND_STATUS_WORDS, UNKNOWN_LOOKUP_STATUS, type BeneficiaryField } from './assumptions.js';
+import { wireAmount } from './amount.js';
 import { JsonNumber, decimalText, integerValue, isObject, text, type JsonObject } from './json.js';
 import { BENEFICIARY_FIELD_NAMES } from './validation.js';
 
@@ -83,7 +84,7 @@ type Details<R extends RailDetails['rail']> = Extract<RailDetails, { rail: R }>;
 export function checkoutSessionBody(request: CreateDepositRequest, details: Details<'HOSTED_CHECKOUT'>): JsonObject {
   const { customer } = request;
   return {
-    amount: request.amount.toDecimal(),
+    amount: wireAmount(request.amount),
     [HOSTED_CHECKOUT_CURRENCY_FIELD]: request.amount.currency,
     merchant_reference: request.depositId,
     return_url: request.returnUrl,
@@ -111,8 +112,8 @@ export function checkoutSessionBody(request: CreateDepositRequest, details: Deta
 export function paymentBody(request: CreateDepositRequest, options: { whiteLabel?: boolean } = {}): JsonObject {
   const { customer, details } = request;
   const shared: JsonObject = {
-    // Decimal string in every rail but crypto (A21); CLP and COP print as integers.
-    amount: request.amount.toDecimal(),
+    // Decimal string in every rail but crypto (A21); CLP and COP as integers ("send integers").
+    amount: wireAmount(request.amount),
     currency: request.amount.currency,
     merchant_reference: request.depositId,
     idempotency_key: request.depositId,
@@ -158,7 +159,7 @@ export function paymentBody(request: CreateDepositRequest, options: { whiteLabel
       return { ...shared, solution: details.rail === 'UPI' ? 'upi' : 'pix', phone: customer.phone, personalId: customer.personalId };
     case 'CRYPTO':
       // A JSON number as the crypto examples send it, written from the decimal's own digits (A21).
-      return { ...shared, amount: new JsonNumber(request.amount.toDecimal()), provider: 'crypto' };
+      return { ...shared, amount: new JsonNumber(wireAmount(request.amount)), provider: 'crypto' };
     case 'HOSTED_CHECKOUT':
     case 'THAI_QR':
       throw new Error(`${details.rail} is not created through POST /payments`);
@@ -169,7 +170,7 @@ export function paymentBody(request: CreateDepositRequest, options: { whiteLabel
 export function refundBody(request: RequestRefundRequest): JsonObject {
   return {
     reference: request.depositReference,
-    amount: request.amount?.toDecimal(),
+    amount: request.amount && wireAmount(request.amount),
     reason: request.reason,
     idempotency_key: request.refundId,
   };
@@ -181,7 +182,7 @@ export function payoutBody(request: CreatePayoutRequest): JsonObject {
   for (const [wire, name] of Object.entries(BENEFICIARY_FIELD_NAMES)) beneficiary[wire] = request.beneficiary[name];
   return {
     country: request.country,
-    amount: request.amount.toDecimal(),
+    amount: wireAmount(request.amount),
     currency: request.amount.currency,
     beneficiary,
     merchant_reference: request.payoutId,

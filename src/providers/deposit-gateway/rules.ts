@@ -32,6 +32,13 @@ export const AMOUNT_BANDS: Readonly<Partial<Record<Rail, AmountBand>>> = {
   CRYPTO: { min: '10.00' },
 };
 
+/**
+ * Amount decimals (spec: Payment create request): "Up to 2 decimals. CLP and COP are zero-decimal:
+ * send integers"; the LATAM and payout tables say the same ("integer string for CLP and COP").
+ */
+export const MAX_AMOUNT_DECIMALS = 2;
+export const WHOLE_NUMBER_CURRENCIES: readonly string[] = ['CLP', 'COP'];
+
 /** Fixed rail currencies (spec: UPI and PIX). */
 export const UPI_CURRENCY = 'INR';
 export const PIX_CURRENCY = 'BRL';

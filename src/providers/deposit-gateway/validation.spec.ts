@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { Money } from '../../lib/money.js';
 import type { Customer, MerchantAccount, RailDetails } from '../provider.js';
-import { defaultCurrency, isValidClabe, isValidCpf, rutCheckDigit, validateDepositRequest, validatePayoutRequest, type DepositToValidate, type PayoutToValidate } from './validation.js';
+import { defaultCurrency, isValidClabe, isValidCpf, rutCheckDigit, validateDepositRequest, validatePayoutRequest, validateRefundRequest, type DepositToValidate, type PayoutToValidate } from './validation.js';
 
 const NOW = new Date('2025-11-21T12:00:00Z');
 const live: MerchantAccount = { code: 'dg-live', provider: 'deposit-gateway', livemode: true, baseUrl: 'https://example.invalid/v1', apiKey: 'svc_live_x', webhookSecrets: ['s'] };
@@ -319,6 +319,40 @@ describe('payouts', () => {
 
   it('refuses an over-long merchant reference', () => {
     expect(validatePayoutRequest({ payoutId: 'p'.repeat(129), country: 'CHILE', amount: m('1000', 'CLP'), beneficiary: full }).map((e) => e.code)).toEqual(['REFERENCE_TOO_LONG']);
+  });
+});
+
+describe('amount decimals: the provider\'s, where they are fewer than ISO 4217\'s', () => {
+  const colombia: RailDetails = { rail: 'LATAM', country: 'COLOMBIA', redirectUrl: 'https://s.example/co' };
+  const colombian: Customer = { ...named, documentType: 'CC', documentNumber: '1020304050', phone: '3001234567', phoneCode: '+57' };
+  const payoutTo = { name: 'Ana Gómez', documentType: 'CC', documentNumber: '1020304050', accountNumber: '4567890122', bankCode: 'BANCOLOMBIA', accountType: 'savings' };
+  const amountErrors = (found: { field: string[]; code: string; message: string }[]) => found.filter((error) => error.field[0] === 'amount');
+
+  it('takes a whole COP amount written with ISO\'s two decimals', () => {
+    expect(errors(req(colombia, m('50000.00', 'COP'), colombian))).toEqual([]);
+    expect(validatePayoutRequest({ country: 'COLOMBIA', amount: m('250000.00', 'COP'), beneficiary: payoutTo })).toEqual([]);
+  });
+
+  it('refuses a COP amount with a fraction on `amount`, with a message saying why, for deposits, payouts and refunds', () => {
+    const expected = [{ field: ['amount'], code: 'AMOUNT_TOO_PRECISE', message: 'COP amounts are whole numbers at this provider; got 50000.50.' }];
+    expect(amountErrors(validateDepositRequest(test, req(colombia, m('50000.50', 'COP'), colombian), NOW))).toEqual(expected);
+    expect(amountErrors(validatePayoutRequest({ country: 'COLOMBIA', amount: m('50000.50', 'COP'), beneficiary: payoutTo }))).toEqual(expected);
+    expect(validateRefundRequest({ amount: m('50000.50', 'COP') })).toEqual(expected);
+    expect(validateRefundRequest({ amount: m('0.01', 'COP') }).map((error) => error.code)).toEqual(['AMOUNT_TOO_PRECISE']);
+  });
+
+  it('takes a refund the provider can write, and a refund of the whole payment', () => {
+    expect(validateRefundRequest({ amount: m('5000', 'COP') })).toEqual([]);
+    expect(validateRefundRequest({ amount: m('15000', 'CLP') })).toEqual([]);
+    expect(validateRefundRequest({ amount: m('10.50', 'EUR') })).toEqual([]);
+    expect(validateRefundRequest({})).toEqual([]);
+  });
+
+  it('takes at most two decimals whatever ISO gives: a three-decimal currency is refused before any call', () => {
+    expect(validateRefundRequest({ amount: m('1.234', 'KWD') })).toEqual([
+      { field: ['amount'], code: 'AMOUNT_TOO_PRECISE', message: 'KWD amounts have at most 2 decimals at this provider; got 1.234.' },
+    ]);
+    expect(validateRefundRequest({ amount: m('1.230', 'KWD') })).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 // The deposit gateway's published request rules (spec: rail tables, Limits), checked before any call.
 
-import { currencyExponent, Money } from '../../lib/money.js';
+import { Money } from '../../lib/money.js';
 import { maskTail } from '../../lib/logger.js';
 import type {
   CreateDepositRequest,
@@ -32,6 +32,7 @@ import {
   type BeneficiaryField,
   type LatamCountry,
 } from './assumptions.js';
+import { amountPrecisionProblem } from './amount.js';
 import {
   AMOUNT_BANDS,
   CARD_CURRENCIES,
@@ -242,6 +243,16 @@ export function validatePayoutRequest(request: PayoutToValidate): FieldError[] {
   return out.errors;
 }
 
+/**
+ * A refund's amount in the provider's format (spec: Refund request, amount in the payment's currency):
+ * a partial refund of COP 100.50 is refused here, before any call. Absent means the full amount.
+ */
+export function validateRefundRequest(request: { amount?: Money }): FieldError[] {
+  const out = new Collector();
+  if (request.amount) checkAmountPrecision(out, request.amount);
+  return out.errors;
+}
+
 function checkLatam(
   out: Collector,
   details: Extract<RailDetails, { rail: 'LATAM' }>,
@@ -353,12 +364,13 @@ function checkAmountShape(out: Collector, amount: Money): void {
     out.add(['amount'], 'INVALID_VALUE', `The amount must be greater than zero; got ${amount.toString()}.`);
     return;
   }
-  // Spec, Payment create request: "Up to 2 decimals. CLP and COP are zero-decimal: send integers".
-  const allowed = currencyExponent(amount.currency);
-  const decimals = (amount.toDecimal().split('.')[1] ?? '').replace(/0+$/, '').length;
-  if (decimals > allowed) {
-    out.add(['amount'], 'AMOUNT_TOO_PRECISE', allowed === 0 ? `${amount.currency} amounts are whole numbers; got ${amount.toDecimal()}.` : `${amount.currency} amounts have at most ${allowed} decimals; got ${amount.toDecimal()}.`);
-  }
+  checkAmountPrecision(out, amount);
+}
+
+/** Spec, Payment create request: "Up to 2 decimals. CLP and COP are zero-decimal: send integers". */
+function checkAmountPrecision(out: Collector, amount: Money): void {
+  const problem = amountPrecisionProblem(amount);
+  if (problem) out.add(['amount'], 'AMOUNT_TOO_PRECISE', problem);
 }
 
 function checkCurrencyIn(out: Collector, amount: Money, allowed: readonly string[], what: string): boolean {

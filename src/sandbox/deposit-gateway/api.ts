@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { cardSettlePath, PAYOUT_CREATE_PATH, RAIL_DISABLED_MESSAGE, RAIL_UNAVAILABLE_MESSAGE } from '../../providers/deposit-gateway/assumptions.js';
 import type { ScaledClock } from './clock.js';
+import { wireAmount } from './amounts.js';
 import { DEFAULT_CARD_BRANDS } from './hosted.js';
 import { SESSION_ID_PREFIX, type Simulator } from './simulator.js';
 import {
@@ -198,7 +199,7 @@ export class Api {
     if (!payment) return error(404, `Payment ${reference} not found`);
     if (payment.rail !== 'cards') return error(422, `Payment ${reference} is not a card payment; card sessions exist for card payments only`);
     const settled = TERMINAL_PAYMENT_STATUSES.has(payment.status);
-    const base = { ok: true, settled, status: payment.status, amount: payment.amount.toDecimal(), currency: payment.amount.currency };
+    const base = { ok: true, settled, status: payment.status, amount: wireAmount(payment.amount), currency: payment.amount.currency };
     if (settled) return { status: 200, body: base };
     // Spec: the loader is per checkout and its hash is not fixed, so `integrity` changes on every call.
     const checkout = randomBytes(6).toString('hex');
@@ -227,7 +228,7 @@ export class Api {
         payment: {
           reference: payment.reference,
           status: payment.status,
-          amount: payment.amount.toDecimal(),
+          amount: wireAmount(payment.amount),
           currency: payment.amount.currency,
           merchant_reference: payment.merchantReference,
           decline_reason: payment.status === 'declined' ? payment.declineReason : null,
@@ -258,7 +259,7 @@ export class Api {
     if (!amount.isPositive() || amount.compare(refundable) > 0) {
       return error(
         422,
-        `Refund amount ${amount.toDecimal()} ${amount.currency} exceeds the refundable amount ${refundable.toDecimal()} ${amount.currency} of payment ${payment.reference}`,
+        `Refund amount ${wireAmount(amount)} ${amount.currency} exceeds the refundable amount ${wireAmount(refundable)} ${amount.currency} of payment ${payment.reference}`,
       );
     }
     const refund = this.simulator.createRefund(payment, amount, valid.value.reason);

@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Outcome } from './simulator.js';
 import type { PaymentRecord, SessionRecord } from './store.js';
+import { wireAmount } from './amounts.js';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -110,7 +111,7 @@ export function checkoutPage(session: SessionRecord, declineReasons?: readonly s
   return layout(
     'Checkout',
     `${TEST_BADGE}<h1>Checkout</h1><p class="muted">Session ${escapeHtml(session.id)}${session.merchantReference ? ` · order ${escapeHtml(session.merchantReference)}` : ''}</p>
-<div class="amount">${escapeHtml(session.amount.toDecimal())} ${escapeHtml(session.amount.currency)}</div>
+<div class="amount">${escapeHtml(wireAmount(session.amount))} ${escapeHtml(session.amount.currency)}</div>
 <form method="post" action="/c/${escapeHtml(session.id)}/pay">${actions(`/c/${session.id}`, methodField + detailFields, declineReasons ? { declineReasons } : {})}</form>`,
   );
 }
@@ -124,7 +125,7 @@ export function paymentPage(payment: PaymentRecord, basePath: string, options: {
   return layout(
     'Complete your payment',
     `${TEST_BADGE}<h1>${escapeHtml(railName[payment.rail] ?? payment.rail)} payment</h1><p class="muted">Reference ${escapeHtml(payment.reference)}</p>
-<div class="amount">${escapeHtml(payment.amount.toDecimal())} ${escapeHtml(payment.amount.currency)}</div>
+<div class="amount">${escapeHtml(wireAmount(payment.amount))} ${escapeHtml(payment.amount.currency)}</div>
 <dl><dt>Payer</dt><dd>${escapeHtml(payment.customerName ?? '—')}</dd><dt>Order</dt><dd>${escapeHtml(payment.merchantReference ?? '—')}</dd></dl>
 <form method="post" action="${escapeHtml(basePath)}/pay">${actions(basePath, '', { ...options, ...(payment.rail === 'crypto' ? { labels: CRYPTO_LABELS } : {}) })}</form>`,
   );
@@ -233,7 +234,7 @@ export function cardFieldsPage(form: CardFieldsForm): string {
   return layout(
     'Card payment',
     `${TEST_BADGE}<h1>Card payment</h1><p class="muted">Accepted: ${escapeHtml(form.brands)}</p>
-<div class="amount">${escapeHtml(form.payment.amount.toDecimal())} ${escapeHtml(form.payment.amount.currency)}</div>
+<div class="amount">${escapeHtml(wireAmount(form.payment.amount))} ${escapeHtml(form.payment.amount.currency)}</div>
 ${form.error ? `<p role="alert" style="color:#b91c1c">${escapeHtml(form.error)}</p>` : ''}
 <form method="post" action="${escapeHtml(form.action)}" target="_top" autocomplete="off">
 ${hidden('result_url', form.resultUrl)}${hidden('checkout', form.checkout)}${hidden('brands', form.brands)}

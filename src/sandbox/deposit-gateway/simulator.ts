@@ -15,6 +15,7 @@ import {
   type SandboxStore,
   type SessionRecord,
 } from './store.js';
+import { providerUnits, wireAmount } from './amounts.js';
 import type { ValidPayment, ValidPayout } from './validation.js';
 import type { WebhookDispatcher } from './webhooks.js';
 
@@ -54,7 +55,7 @@ const RECORD_METHOD: Record<Rail, string> = { cards: 'card', openbanking: 'openb
 
 /** Spec test mode: "An amount ending in .13 is declined; any other amount is approved". */
 export function testModeOutcome(amount: Money): Outcome {
-  return amount.toDecimal().endsWith(SANDBOX_TRIGGERS.declineAmountSuffix) ? 'declined' : 'approved';
+  return wireAmount(amount).endsWith(SANDBOX_TRIGGERS.declineAmountSuffix) ? 'declined' : 'approved';
 }
 
 export class SandboxError extends Error {}
@@ -346,7 +347,7 @@ export class Simulator {
       reference: payment.reference,
       merchant_reference: payment.merchantReference,
       status: 'opened',
-      amount: payment.amount.toDecimal(),
+      amount: wireAmount(payment.amount),
       currency: payment.amount.currency,
     });
   }
@@ -363,7 +364,7 @@ export class Simulator {
       reference: payment.reference,
       merchant_reference: payment.merchantReference,
       status: payment.status,
-      amount: payment.amount.toDecimal(),
+      amount: wireAmount(payment.amount),
       currency: payment.amount.currency,
     });
   }
@@ -395,14 +396,14 @@ export class Simulator {
   private decideRefund(payment: PaymentRecord, refund: RefundRecord): void {
     // Decided (or cancelled) meanwhile: nothing left to decide.
     if (refund.status !== 'pending') return;
-    if (refund.amount.minor.toString().endsWith(SANDBOX_TRIGGERS.refundCancelMinorSuffix)) {
+    if (providerUnits(refund.amount).toString().endsWith(SANDBOX_TRIGGERS.refundCancelMinorSuffix)) {
       this.cancelRefund(refund);
       return;
     }
     const now = this.clock.now();
     refund.updatedAt = now;
     payment.updatedAt = now;
-    if (refund.amount.minor.toString().endsWith(SANDBOX_TRIGGERS.refundRejectMinorSuffix)) {
+    if (providerUnits(refund.amount).toString().endsWith(SANDBOX_TRIGGERS.refundRejectMinorSuffix)) {
       refund.status = 'rejected';
       const anyApproved = this.store.refundsOf(payment.reference).some((other) => other.status === 'approved');
       if (payment.refundStatus !== 'refunded') payment.refundStatus = anyApproved ? 'approved' : 'rejected';
@@ -442,7 +443,7 @@ export class Simulator {
       payment_reference: payment.reference,
       merchant_reference: payment.merchantReference,
       status: event === 'refund.cancelled' ? 'cancelled' : REFUND_EVENT_STATUS[event],
-      amount: refund.amount.toDecimal(),
+      amount: wireAmount(refund.amount),
       currency: refund.amount.currency,
     });
   }
@@ -515,7 +516,7 @@ export class Simulator {
       reference: payout.reference,
       merchant_reference: payout.merchantReference,
       status,
-      amount: payout.amount.toDecimal(),
+      amount: wireAmount(payout.amount),
       currency: payout.amount.currency,
     });
   }

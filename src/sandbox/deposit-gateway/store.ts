@@ -4,6 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { Money } from '../../lib/money.js';
+import { fromProviderUnits, providerUnits, wireAmount } from './amounts.js';
 
 export interface SandboxAccount {
   apiKey: string;
@@ -147,11 +148,12 @@ export function newId(prefix: string): string {
 }
 
 // Assumption: the spec gives no fee formula. The sandbox charges 2.9% of the amount, rounded half-up
-// to the currency's minor unit, quoted on every payment whatever its status; `net` is amount minus fee.
+// to the smallest unit the provider writes (cents, whole CLP and COP), quoted on every payment
+// whatever its status; `net` is amount minus fee.
 export const FEE_PER_MILLE = 29n;
 
 export function feeFor(amount: Money): Money {
-  return Money.ofMinor((amount.minor * FEE_PER_MILLE + 500n) / 1000n, amount.currency);
+  return fromProviderUnits((providerUnits(amount) * FEE_PER_MILLE + 500n) / 1000n, amount.currency);
 }
 
 /** What a restart needs of the store: every record, the idempotency answers and the sequence. */
@@ -277,9 +279,9 @@ export function paymentView(payment: PaymentRecord): PaymentView {
   return {
     reference: payment.reference,
     status: payment.status,
-    amount: payment.amount.toDecimal(),
-    fee: fee.toDecimal(),
-    net: (payment.reportedNet ?? payment.amount.subtract(fee)).toDecimal(),
+    amount: wireAmount(payment.amount),
+    fee: wireAmount(fee),
+    net: wireAmount(payment.reportedNet ?? payment.amount.subtract(fee)),
     currency: payment.amount.currency,
     method: payment.method,
     // Assumption: the sandbox settles at approval, so the cycle position is `settled` from then on.
@@ -307,7 +309,7 @@ export function refundView(refund: RefundRecord): Record<string, unknown> {
   return {
     id: refund.id,
     reference: refund.paymentReference,
-    amount: refund.amount.toDecimal(),
+    amount: wireAmount(refund.amount),
     currency: refund.amount.currency,
     status: refund.status,
     reason: refund.reason,
@@ -320,7 +322,7 @@ export function payoutView(payout: PayoutRecord, options: { timestamps?: boolean
   const view: Record<string, unknown> = {
     reference: payout.reference,
     status: payout.status,
-    amount: payout.amount.toDecimal(),
+    amount: wireAmount(payout.amount),
     currency: payout.amount.currency,
     country: payout.country,
     merchant_reference: payout.merchantReference,

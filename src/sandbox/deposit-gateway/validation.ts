@@ -24,7 +24,8 @@ import {
   UPI_ID_PATTERN,
   type LatamCountry,
 } from '../../providers/deposit-gateway/assumptions.js';
-import { currencyExponent, Money } from '../../lib/money.js';
+import { Money } from '../../lib/money.js';
+import { WHOLE_NUMBER_CURRENCIES, wireAmount } from './amounts.js';
 import type { Rail } from './store.js';
 
 /** A JSON number kept as the exact text it was sent as, so `10.10` never passes through a binary float. */
@@ -211,7 +212,7 @@ function amountOf(body: Body, currency: string, options: { allowNumber?: boolean
   if (typeof value === 'string') text = value;
   else if (value instanceof RawNumber && options.allowNumber) text = value.source;
   else return reject('amount must be a string in major units, e.g. "10.50"');
-  if (currencyExponent(currency) === 0) {
+  if (WHOLE_NUMBER_CURRENCIES.includes(currency)) {
     if (!/^[0-9]+$/.test(text)) reject(`amount must be a whole number for ${currency} (no decimals); got ${JSON.stringify(text)}`);
   } else if (!/^[0-9]+(\.[0-9]{1,2})?$/.test(text)) {
     reject(`amount must be a decimal number with up to 2 decimals, e.g. "10.50"; got ${JSON.stringify(text)}`);
@@ -227,8 +228,8 @@ function bound(decimal: string, currency: string): Money {
 
 function checkBand(amount: Money, label: string, min: Money | null, max: Money | null): void {
   const cur = amount.currency;
-  if (min && amount.compare(min) < 0) reject(`Amount ${amount.toDecimal()} is below the minimum of ${min.toDecimal()} ${cur}${label}`);
-  if (max && amount.compare(max) > 0) reject(`Amount ${amount.toDecimal()} is above the maximum of ${max.toDecimal()} ${cur}${label}`);
+  if (min && amount.compare(min) < 0) reject(`Amount ${wireAmount(amount)} is below the minimum of ${wireAmount(min)} ${cur}${label}`);
+  if (max && amount.compare(max) > 0) reject(`Amount ${wireAmount(amount)} is above the maximum of ${wireAmount(max)} ${cur}${label}`);
 }
 
 function currencyOf(body: Body, fallback: string): string {
