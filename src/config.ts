@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { booleanString, nonNegativeInt, portNumber, positiveInt } from './lib/env-values.js';
 import { parseAllowEntry, type OutboundPolicy } from './lib/outbound-http.js';
 import { SecretsKeyring } from './lib/sealed-secrets.js';
 import type { MerchantAccount, ProviderName } from './providers/provider.js';
@@ -273,24 +274,6 @@ export class ConfigError extends Error {
   }
 }
 
-const booleanString = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(max));
-
-const nonNegativeInt = (max: number) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(max));
-
 /** A retention window in milliseconds: one hour to 365 days. */
 const windowMs = () =>
   z
@@ -329,12 +312,6 @@ export const FILE_SETTINGS = ['DATABASE_URL', 'MERCHANT_ACCOUNTS', 'METRICS_TOKE
 
 /** Largest file a `*_FILE` setting reads: a secret, or a JSON list of accounts, is far smaller. */
 const MAX_SECRET_FILE_BYTES = 1024 * 1024;
-
-const portNumber = z
-  .string()
-  .regex(/^[0-9]+$/, 'must be a port number')
-  .transform(Number)
-  .pipe(z.number().int().min(0).max(65535));
 
 /** Sandbox ports when none is configured: fixed, beside the gateway's default 4000. */
 export const DEFAULT_SANDBOX_PORTS = { deposit: 4001, qr: 4002 } as const;
