@@ -19,7 +19,7 @@ const withCustomer = (label: string, customer: Record<string, unknown>): CreateD
   return { ...base, customer: { ...base.customer, ...customer } };
 };
 
-const providerCalls = () => t.gateway.sandboxes.depositGateway!.controls.requestCount('/', 'POST');
+const providerCalls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls.requestCount('/', 'POST');
 
 const CASES: Array<[string, CreateDepositInput, string[], string]> = [
   ['negative amount', { ...CARD_INPUT, amount: '-5' }, ['amount'], 'AMOUNT_NOT_POSITIVE'],

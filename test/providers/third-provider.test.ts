@@ -28,7 +28,7 @@ describe('a third provider registered from test/', () => {
         MERCHANT_ACCOUNTS: JSON.stringify([{ code: ACCOUNT, provider: THIRD_PROVIDER, sandbox: true, apiKey: THIRD_API_KEY, webhookSecrets: [THIRD_WEBHOOK_SECRET] }]),
       },
     });
-    sandbox = t.gateway.sandboxes.registered.get(THIRD_PROVIDER) as ThirdSandbox;
+    sandbox = t.gateway.sandboxes.get(THIRD_PROVIDER) as ThirdSandbox;
   });
   afterAll(() => t?.close());
 

@@ -21,7 +21,7 @@ describe('chargeback.opened', () => {
     const deposit = await succeededDeposit(t, '30.00');
     const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
     const updates = await subscribed(t, () => collect(ws, DepositRefundUpdatedSubscription, {}));
-    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const controls = t.gateway.sandboxes.get('deposit-gateway')!.controls;
 
     // When the payer disputes it (twice: the provider may send another chargeback.opened)
     controls.openChargeback(deposit.reference);

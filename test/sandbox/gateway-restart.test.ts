@@ -35,14 +35,14 @@ describe('restarting a gateway that hosts the sandboxes', () => {
     expect(qr.errors).toBeUndefined();
     const qrDeposit = qr.data!.createQrCode.deposit!;
     const ports = {
-      DEPOSIT_SANDBOX_PORT: new URL(first.gateway.sandboxes.depositGateway!.checkoutUrl).port,
-      QR_SANDBOX_PORT: new URL(first.gateway.sandboxes.qrGateway!.baseUrl).port,
+      DEPOSIT_GATEWAY_SANDBOX_PORT: new URL(first.gateway.sandboxes.get('deposit-gateway')!.checkoutUrl).port,
+      QR_GATEWAY_SANDBOX_PORT: new URL(first.gateway.sandboxes.get('qr-gateway')!.baseUrl).port,
     };
 
     // when: the gateway stops and starts again on the same data directory and sandbox ports
     await first.gateway.close();
     const second = await start(ports);
-    expect(second.gateway.sandboxes.depositGateway!.checkoutUrl).toBe(first.gateway.sandboxes.depositGateway!.checkoutUrl);
+    expect(second.gateway.sandboxes.get('deposit-gateway')!.checkoutUrl).toBe(first.gateway.sandboxes.get('deposit-gateway')!.checkoutUrl);
 
     // then: the redirect address the client got before the restart still takes the payment
     const paid = await fetch(`${deposit.redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });

@@ -1,9 +1,11 @@
-// What the QR gateway declares to the provider registry: its rail, key rules and capabilities.
+// What the QR gateway declares to the provider registry: its rail, key rules, capabilities and settings.
 
 import type { ProviderDefinition } from '../registry.js';
-import { DEFAULT_AMOUNT_UNIT, PUBLISHABLE_KEY_MODE_PREFIX, PUBLISHABLE_KEY_PREFIX, SECRET_KEY_MODE_PREFIX, SECRET_KEY_PREFIX, publishableKeyMode, secretKeyMode, type AmountUnit } from './assumptions.js';
+import { settingVariable } from '../settings.js';
+import { PUBLISHABLE_KEY_MODE_PREFIX, PUBLISHABLE_KEY_PREFIX, SECRET_KEY_MODE_PREFIX, SECRET_KEY_PREFIX, publishableKeyMode, secretKeyMode } from './assumptions.js';
 import { createQrGatewayAdapter } from './qr-gateway.adapter.js';
 import { QR_GATEWAY_REFERENCE } from './reference.js';
+import { QR_GATEWAY_SETTINGS, type QrGatewaySettings } from './settings.js';
 
 declare module '../provider.js' {
   interface ProviderNames {
@@ -11,7 +13,7 @@ declare module '../provider.js' {
   }
 }
 
-export const qrGatewayProvider: ProviderDefinition = {
+export const qrGatewayProvider: ProviderDefinition<QrGatewaySettings> = {
   name: 'qr-gateway',
   description: 'The QR gateway: Thai QR codes.',
   rails: ['THAI_QR'],
@@ -32,9 +34,10 @@ export const qrGatewayProvider: ProviderDefinition = {
     },
   },
   capabilities: { webhookRegistration: true },
+  settings: QR_GATEWAY_SETTINGS,
   createAdapter: (settings, logger) =>
     createQrGatewayAdapter({
-      amountUnit: (settings.qrAmountUnit as AmountUnit | undefined) ?? DEFAULT_AMOUNT_UNIT,
+      amountUnit: settings.amountUnit,
       timeoutMs: settings.timeoutMs,
       maxRetries: settings.maxRetries,
       logger,
@@ -49,8 +52,9 @@ export const qrGatewayProvider: ProviderDefinition = {
     return `the QR gateway's base URL is its bare address, without a version: its paths carry theirs (/v1/qr-codes, /Thai/v1/webhooks); got a URL whose path is "${path}"`;
   },
   assumptionsInForce(settings) {
-    const unit = (settings.qrAmountUnit as AmountUnit | undefined) ?? DEFAULT_AMOUNT_UNIT;
+    const unit = settings.amountUnit;
     const meaning = unit === 'satang' ? '100 = THB 1.00' : 'whole baht only';
-    return [`QR amounts are sent as integer ${unit} (${meaning}): the QR spec does not state the unit (QR_AMOUNT_UNIT, assumption Q2)`];
+    return [`QR amounts are sent as integer ${unit} (${meaning}): the QR spec does not state the unit (${settingVariable('qr-gateway', 'AMOUNT_UNIT')}, assumption Q2)`];
   },
+  registerWebhookAtStart: (settings) => settings.registerWebhook,
 };
