@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ConfigError, loadConfig, outboundPolicy, providerVariables } from './config.js';
 import { positiveInt } from './lib/env-values.js';
 import type { ProviderName } from './providers/provider.js';
+import { QR_WIRE } from './providers/qr-gateway/assumptions.js';
 import type { ProviderDefinition } from './providers/registry.js';
 import { defineProviderSettings } from './providers/settings.js';
 
@@ -363,10 +364,10 @@ describe("the providers' own settings", () => {
     expect(loadConfig({}).providers).toEqual({
       timeoutMs: 10_000,
       maxRetries: 2,
-      byProvider: { 'deposit-gateway': {}, 'qr-gateway': { amountUnit: 'satang', registerWebhook: false } },
+      byProvider: { 'deposit-gateway': {}, 'qr-gateway': { amountUnit: 'satang', registerWebhook: false, wire: QR_WIRE } },
     });
-    const qr = loadConfig({ QR_GATEWAY_AMOUNT_UNIT: 'baht', QR_GATEWAY_REGISTER_WEBHOOK: 'yes' });
-    expect(qr.providers.byProvider['qr-gateway']).toEqual({ amountUnit: 'baht', registerWebhook: true });
+    const qr = loadConfig({ QR_GATEWAY_AMOUNT_UNIT: 'baht', QR_GATEWAY_REGISTER_WEBHOOK: 'yes', QR_GATEWAY_WIRE_SIGNATURE_HEADER: 'X-Signature', QR_GATEWAY_WIRE_LOOKUP_PATH: '/v1/payments/{id}' });
+    expect(qr.providers.byProvider['qr-gateway']).toEqual({ amountUnit: 'baht', registerWebhook: true, wire: { ...QR_WIRE, signatureHeader: 'x-signature', lookupPath: '/v1/payments/{id}' } });
   });
 
   it('compose those of a provider registered at start-up, which the configuration otherwise ignores', () => {
@@ -377,6 +378,12 @@ describe("the providers' own settings", () => {
       ['deposit-gateway', 'DEPOSIT_GATEWAY_SANDBOX_PORT', 'DEPOSIT_SANDBOX_PORT'],
       ['qr-gateway', 'QR_GATEWAY_AMOUNT_UNIT', 'QR_AMOUNT_UNIT'],
       ['qr-gateway', 'QR_GATEWAY_REGISTER_WEBHOOK', 'QR_REGISTER_WEBHOOK'],
+      ['qr-gateway', 'QR_GATEWAY_WIRE_CODE_ID_FIELD', undefined],
+      ['qr-gateway', 'QR_GATEWAY_WIRE_PAYLOAD_FIELD', undefined],
+      ['qr-gateway', 'QR_GATEWAY_WIRE_EXPIRES_AT_FIELD', undefined],
+      ['qr-gateway', 'QR_GATEWAY_WIRE_EXPIRY_FIELD', undefined],
+      ['qr-gateway', 'QR_GATEWAY_WIRE_SIGNATURE_HEADER', undefined],
+      ['qr-gateway', 'QR_GATEWAY_WIRE_LOOKUP_PATH', undefined],
       ['qr-gateway', 'QR_GATEWAY_SANDBOX_PORT', 'QR_SANDBOX_PORT'],
       ['acme-pay', 'ACME_PAY_MODE', 'ACME_MODE'],
       ['acme-pay', 'ACME_PAY_LIMIT', undefined],
@@ -400,6 +407,9 @@ describe("the providers' own settings", () => {
         PORT: 'eighty',
         QR_AMOUNT_UNIT: 'cents',
         QR_GATEWAY_REGISTER_WEBHOOK: 'maybe',
+        QR_GATEWAY_WIRE_PAYLOAD_FIELD: 'qr payload',
+        QR_GATEWAY_WIRE_SIGNATURE_HEADER: 'x signature',
+        QR_GATEWAY_WIRE_LOOKUP_PATH: '/v1/qr-codes',
         QR_GATEWAY_SANDBOX_PORT: 'any',
         ACME_PAY_MODE: 'reckless',
         ACME_PAY_LIMIT: '1000',
@@ -408,6 +418,9 @@ describe("the providers' own settings", () => {
       'QR_GATEWAY_SANDBOX_PORT: must be a port number',
       'QR_AMOUNT_UNIT: must be satang or baht',
       'QR_GATEWAY_REGISTER_WEBHOOK: must be true or false',
+      'QR_GATEWAY_WIRE_PAYLOAD_FIELD: must be a JSON field name: letters, digits and underscores, not starting with a digit',
+      'QR_GATEWAY_WIRE_SIGNATURE_HEADER: must be an HTTP header name',
+      'QR_GATEWAY_WIRE_LOOKUP_PATH: must be a path starting with / that holds {id} once (e.g. /v1/qr-codes/{id})',
       'ACME_PAY_MODE: must be fast or careful',
       expect.stringMatching(/^ACME_PAY_LIMIT: Too big/),
       expect.stringMatching(/^PORT: /),

@@ -137,10 +137,11 @@ describe("the providers' own settings", () => {
     const qr = (env: Record<string, string>) => loadConfig(env).providers.byProvider['qr-gateway'];
     expect(qr({ QR_AMOUNT_UNIT: 'baht', QR_REGISTER_WEBHOOK: '1' })).toMatchObject({ amountUnit: 'baht', registerWebhook: true });
     expect(qr({ QR_GATEWAY_AMOUNT_UNIT: 'baht', QR_GATEWAY_REGISTER_WEBHOOK: 'true' })).toMatchObject({ amountUnit: 'baht', registerWebhook: true });
-    expect(problemsOf({ QR_AMOUNT_UNIT: 'cents', QR_GATEWAY_REGISTER_WEBHOOK: 'sometimes', DEPOSIT_GATEWAY_SANDBOX_PORT: '-1' })).toEqual([
+    expect(qr({ QR_GATEWAY_WIRE_EXPIRY_FIELD: 'expiry', QR_GATEWAY_WIRE_CODE_ID_FIELD: 'payment_id' })).toMatchObject({ wire: { expiryField: 'expiry', codeIdField: 'payment_id', payloadField: 'qr_payload' } });
+    expect(problemsOf({ QR_AMOUNT_UNIT: 'cents', QR_GATEWAY_WIRE_EXPIRY_FIELD: '9lives', DEPOSIT_GATEWAY_SANDBOX_PORT: '-1' })).toEqual([
       'DEPOSIT_GATEWAY_SANDBOX_PORT: must be a port number',
       'QR_AMOUNT_UNIT: must be satang or baht',
-      'QR_GATEWAY_REGISTER_WEBHOOK: must be true or false',
+      'QR_GATEWAY_WIRE_EXPIRY_FIELD: must be a JSON field name: letters, digits and underscores, not starting with a digit',
     ]);
   });
 });

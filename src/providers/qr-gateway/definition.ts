@@ -38,6 +38,7 @@ export const qrGatewayProvider: ProviderDefinition<QrGatewaySettings> = {
   createAdapter: (settings, logger) =>
     createQrGatewayAdapter({
       amountUnit: settings.amountUnit,
+      wire: settings.wire,
       timeoutMs: settings.timeoutMs,
       maxRetries: settings.maxRetries,
       logger,

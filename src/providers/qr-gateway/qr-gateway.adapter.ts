@@ -47,7 +47,7 @@ export interface QrGatewayAdapterOptions {
   timeoutMs?: number;
   /** Extra attempts for idempotent calls after a time-out, network error, 429 or 5xx. Default 2. */
   maxRetries?: number;
-  /** The unstated wire names (Q1, Q3, Q4, Q15); default `QR_WIRE`. Only a test of an alternative sets them. */
+  /** The unstated wire names (Q1, Q3, Q4, Q15): the provider's `QR_GATEWAY_WIRE_*` settings; default `QR_WIRE`. */
   wire?: Partial<QrWire>;
   logger?: Logger;
 }

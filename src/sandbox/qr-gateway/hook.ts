@@ -1,7 +1,7 @@
 // The QR gateway sandbox as its provider definition's `sandbox` hook: how the sandbox host starts
-// it for the QR gateway's sandbox accounts, with the amount unit its adapter is given too.
+// it for the QR gateway's sandbox accounts, with the unit and wire names its adapter is given too.
 
-import type { AmountUnit } from '../../providers/qr-gateway/assumptions.js';
+import type { AmountUnit, QrWire } from '../../providers/qr-gateway/assumptions.js';
 import type { ProviderSandbox, RunningSandbox } from '../../providers/registry.js';
 import { startQrGatewaySandbox, type QrGatewaySandbox } from './server.js';
 
@@ -14,9 +14,10 @@ declare module '../../providers/registry.js' {
   }
 }
 
-/** What the sandbox reads of its provider's settings: the guesses it must make as the adapter does (Q2). */
+/** What the sandbox reads of its provider's settings: the guesses it must make as the adapter does (Q2, and the wire names). */
 export interface QrSandboxSettings {
   amountUnit: AmountUnit;
+  wire: QrWire;
 }
 
 export const qrGatewaySandbox: ProviderSandbox<QrSandboxSettings, HostedQrGatewaySandbox> = {
@@ -30,6 +31,7 @@ export const qrGatewaySandbox: ProviderSandbox<QrSandboxSettings, HostedQrGatewa
       ...(stateDir !== undefined ? { stateDir } : {}),
       timeScale,
       amountUnit: settings.amountUnit,
+      wire: settings.wire,
       logger,
       accounts: accounts.map((account) => ({ apiKey: account.apiKey, livemode: account.livemode })),
     });
