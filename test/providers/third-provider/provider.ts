@@ -4,6 +4,8 @@
 // adding a folder and registering it.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { positiveInt } from '../../../src/lib/env-values.js';
 import { Money } from '../../../src/lib/money.js';
 import type {
   CreateDepositRequest,
@@ -18,7 +20,8 @@ import type {
   WebhookVerification,
 } from '../../../src/providers/provider.js';
 import type { ProviderDefinition } from '../../../src/providers/registry.js';
-import { startThirdSandbox, type ThirdPayment } from './sandbox.js';
+import { defineProviderSettings } from '../../../src/providers/settings.js';
+import { startThirdSandbox, type ThirdPayment, type ThirdSandbox } from './sandbox.js';
 
 declare module '../../../src/providers/provider.js' {
   interface ProviderNames {
@@ -26,9 +29,34 @@ declare module '../../../src/providers/provider.js' {
   }
 }
 
+declare module '../../../src/providers/registry.js' {
+  interface ProviderSandboxes {
+    'third-gateway': ThirdSandbox;
+  }
+}
+
 export const THIRD_PROVIDER = 'third-gateway';
-const SIGNATURE_HEADER = 'tp-signature';
-const FRESHNESS_SECONDS = 300;
+
+/** Its own settings: two it needs, each with a default (`THIRD_GATEWAY_SIGNATURE_HEADER`, `THIRD_GATEWAY_FRESHNESS_SECONDS`). */
+export interface ThirdSettings {
+  /** The header its webhooks carry their signature in, as its sandbox sends them. */
+  signatureHeader: string;
+  /** How old (or early) a signed webhook may be. */
+  freshnessSeconds: number;
+}
+
+export const THIRD_SETTINGS = defineProviderSettings({
+  schema: z.object({
+    SIGNATURE_HEADER: z
+      .string()
+      .regex(/^[a-z-]+$/i, 'must be a header name')
+      .transform((name) => name.toLowerCase())
+      .default('tp-signature'),
+    FRESHNESS_SECONDS: positiveInt(3600).default(300),
+  }),
+  aliases: { FRESHNESS_SECONDS: 'THIRD_FRESHNESS' },
+  fromEnv: (variables): ThirdSettings => ({ signatureHeader: variables.SIGNATURE_HEADER, freshnessSeconds: variables.FRESHNESS_SECONDS }),
+});
 const STATUS: Record<ThirdPayment['status'], DepositStatus> = { pending: 'PENDING', paid: 'SUCCEEDED', failed: 'FAILED' };
 
 function toDeposit(payment: ThirdPayment): ProviderDeposit {
@@ -46,7 +74,7 @@ function unavailable<T>(message: string, httpStatus?: number): ProviderResult<T>
   return { ok: false, error: { code: 'PROVIDER_UNAVAILABLE', message, ...(httpStatus ? { httpStatus } : {}), outcomeUnknown: true } };
 }
 
-export function createThirdAdapter(options: { timeoutMs: number }): DepositProvider {
+export function createThirdAdapter(options: { timeoutMs: number } & ThirdSettings): DepositProvider {
   async function call(account: MerchantAccount, method: 'GET' | 'POST', path: string, body?: unknown): Promise<ProviderResult<ThirdPayment>> {
     try {
       const response = await fetch(`${account.baseUrl}${path}`, {
@@ -96,13 +124,13 @@ export function createThirdAdapter(options: { timeoutMs: number }): DepositProvi
       return result.ok ? { ok: true, value: toDeposit(result.value) } : result;
     },
     verifyWebhook(account, webhook: RawWebhook): WebhookVerification {
-      const header = webhook.headers[SIGNATURE_HEADER];
+      const header = webhook.headers[options.signatureHeader];
       if (!header) return { ok: false, reason: 'SIGNATURE_MISSING' };
       const parts = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
       if (!parts) return { ok: false, reason: 'SIGNATURE_MALFORMED' };
       const at = Number(parts[1]);
       const now = (webhook.receivedAt ?? new Date()).getTime() / 1000;
-      if (Math.abs(now - at) > FRESHNESS_SECONDS) return { ok: false, reason: 'TIMESTAMP_OUT_OF_WINDOW' };
+      if (Math.abs(now - at) > options.freshnessSeconds) return { ok: false, reason: 'TIMESTAMP_OUT_OF_WINDOW' };
       const given = Buffer.from(parts[2]!, 'hex');
       const signed = Buffer.concat([Buffer.from(`${at}.`), webhook.body]);
       const matches = account.webhookSecrets.some((secret) => timingSafeEqual(createHmac('sha256', secret).update(signed).digest(), given));
@@ -114,7 +142,7 @@ export function createThirdAdapter(options: { timeoutMs: number }): DepositProvi
 }
 
 /** Registered with `startTestGateway({ providers: [thirdProvider] })`. */
-export const thirdProvider: ProviderDefinition = {
+export const thirdProvider: ProviderDefinition<ThirdSettings> = {
   name: THIRD_PROVIDER,
   description: 'A provider registered by a test: PIX only.',
   rails: ['PIX'],
@@ -124,12 +152,14 @@ export const thirdProvider: ProviderDefinition = {
     rule: () => 'a third-gateway key starts with tp_test_ (test) or tp_live_ (live)',
   },
   capabilities: {},
-  createAdapter: (settings) => createThirdAdapter({ timeoutMs: settings.timeoutMs }),
-  // Started by the gateway's sandbox host for `sandbox: true` accounts, like the built-in ones.
+  settings: THIRD_SETTINGS,
+  createAdapter: (settings) => createThirdAdapter(settings),
+  // Started by the gateway's sandbox host for `sandbox: true` accounts, through the hook the
+  // built-in ones use, with the same settings as its adapter. No default port: any free one.
   sandbox: {
-    async start({ accounts, webhookBaseUrl }) {
+    async start({ accounts, webhookBaseUrl, port, settings }) {
       if (accounts.length !== 1) throw new Error('the third gateway sandbox serves one account');
-      const sandbox = await startThirdSandbox();
+      const sandbox = await startThirdSandbox({ port, signatureHeader: settings.signatureHeader });
       sandbox.webhookUrl = `${webhookBaseUrl}/webhooks/${THIRD_PROVIDER}/${accounts[0]!.code}`;
       return sandbox;
     },

@@ -1,7 +1,8 @@
 // A tiny sandbox of the test-only "third gateway": a node:http server that creates payments, answers
 // status lookups and, when a payment is paid, sends the gateway a signed webhook over real HTTP.
-// Its wire format is its own (snake_case JSON, `tp-signature: t=<unix>,v1=<hex HMAC-SHA256>`), so
-// the gateway can only understand it through the adapter beside it.
+// Its wire format is its own (snake_case JSON, `tp-signature: t=<unix>,v1=<hex HMAC-SHA256>`, the
+// header's name a setting of its provider), so the gateway can only understand it through the
+// adapter beside it.
 
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -19,6 +20,8 @@ export interface ThirdPayment {
 export interface ThirdSandbox {
   /** Base address the adapter calls, e.g. http://127.0.0.1:1234 */
   baseUrl: string;
+  /** The header its webhooks carry their signature in. */
+  signatureHeader: string;
   payments: Map<string, ThirdPayment>;
   /** Where paid payments are reported; set once the gateway listens. */
   webhookUrl: string | undefined;
@@ -48,7 +51,8 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-export async function startThirdSandbox(): Promise<ThirdSandbox> {
+export async function startThirdSandbox(options: { port?: number; signatureHeader?: string } = {}): Promise<ThirdSandbox> {
+  const signatureHeader = options.signatureHeader ?? 'tp-signature';
   const payments = new Map<string, ThirdPayment>();
   /** Idempotency: our deposit id (the merchant reference) creates one payment, however often it is sent. */
   const byReference = new Map<string, string>();
@@ -85,16 +89,17 @@ export async function startThirdSandbox(): Promise<ThirdSandbox> {
       reply(res, 404, { error: 'not_found' });
     })().catch((error: unknown) => reply(res, 500, { error: String(error) }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const sandbox: ThirdSandbox = {
     baseUrl: url,
+    signatureHeader,
     payments,
     webhookUrl: undefined,
     async send(body, secret = THIRD_WEBHOOK_SECRET) {
       if (!sandbox.webhookUrl) throw new Error('the sandbox has no webhook URL yet');
-      const response = await fetch(sandbox.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'tp-signature': signThird(body, secret) }, body });
+      const response = await fetch(sandbox.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', [signatureHeader]: signThird(body, secret) }, body });
       return { status: response.status, body: await response.json() };
     },
     async pay(id, options = {}) {
