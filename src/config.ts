@@ -4,11 +4,13 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { booleanString, nonNegativeInt, portNumber, positiveInt } from './lib/env-values.js';
 import { parseAllowEntry, type OutboundPolicy } from './lib/outbound-http.js';
 import { SecretsKeyring } from './lib/sealed-secrets.js';
 import type { MerchantAccount, ProviderName } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
-import type { ProviderDefinition, ProviderRegistry } from './providers/registry.js';
+import type { ConfiguredProviderSettings, ProviderDefinition, ProviderRegistry } from './providers/registry.js';
+import { SANDBOX_PORT_KEY, settingVariable } from './providers/settings.js';
 
 export type Environment = 'development' | 'test' | 'production';
 
@@ -38,21 +40,16 @@ export interface GatewayConfig {
     timeScale: number;
     /** Test-mode payments approve (or decline, for `.13`) at once instead of waiting for a click. */
     autoComplete: boolean;
-    /** Port of the deposit gateway sandbox; fixed by default so its redirect addresses outlive a restart. 0: any free port. */
-    depositPort: number;
-    /** Port of the QR gateway sandbox; fixed by default. 0: any free port. */
-    qrPort: number;
+    /**
+     * Each provider sandbox's port (`<PROVIDER>_SANDBOX_PORT`), by provider name: fixed by default so
+     * the addresses a sandbox gave out outlive a restart; 0: any free port.
+     */
+    ports: Readonly<Record<string, SandboxPort>>;
     /** Where the sandboxes keep their state across restarts (`<dataDir>/sandboxes`); undefined: memory only. */
     stateDir: string | undefined;
   };
-  providers: {
-    timeoutMs: number;
-    maxRetries: number;
-    /** Unit of the QR gateway's integer `amount` (the spec does not state it): satang or whole baht. */
-    qrAmountUnit: 'satang' | 'baht';
-    /** Register this gateway's webhook URL with real QR gateway accounts at start (sandbox accounts always). */
-    qrRegisterWebhook: boolean;
-  };
+  /** `PROVIDER_TIMEOUT_MS` and `PROVIDER_MAX_RETRIES`, and each registered provider's own settings (`<PROVIDER>_<SETTING>`). */
+  providers: ConfiguredProviderSettings;
   graphql: {
     maxDepth: number;
     maxAliases: number;
@@ -137,6 +134,12 @@ export interface GatewayConfig {
    * set: the gateway then uses the key file in `dataDir`, generated on first start.
    */
   secretsKeyring: SecretsKeyring | undefined;
+}
+
+/** A sandbox's port, and the variable that set it (or would), for a message about it. */
+export interface SandboxPort {
+  port: number;
+  variable: string;
 }
 
 /** Back-office notifications: time-out, retries, secret rotation, sweep, destinations (docs/notifications.md). */
@@ -273,24 +276,6 @@ export class ConfigError extends Error {
   }
 }
 
-const booleanString = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
-const positiveInt = (max = Number.MAX_SAFE_INTEGER) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(1).max(max));
-
-const nonNegativeInt = (max: number) =>
-  z
-    .string()
-    .regex(/^[0-9]+$/, 'must be a whole number')
-    .transform(Number)
-    .pipe(z.number().int().min(0).max(max));
-
 /** A retention window in milliseconds: one hour to 365 days. */
 const windowMs = () =>
   z
@@ -330,15 +315,6 @@ export const FILE_SETTINGS = ['DATABASE_URL', 'MERCHANT_ACCOUNTS', 'METRICS_TOKE
 /** Largest file a `*_FILE` setting reads: a secret, or a JSON list of accounts, is far smaller. */
 const MAX_SECRET_FILE_BYTES = 1024 * 1024;
 
-const portNumber = z
-  .string()
-  .regex(/^[0-9]+$/, 'must be a port number')
-  .transform(Number)
-  .pipe(z.number().int().min(0).max(65535));
-
-/** Sandbox ports when none is configured: fixed, beside the gateway's default 4000. */
-export const DEFAULT_SANDBOX_PORTS = { deposit: 4001, qr: 4002 } as const;
-
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   // Loopback unless told otherwise: a development gateway with demo keys is not for the network.
@@ -349,8 +325,6 @@ const envSchema = z.object({
     .transform(Number)
     .pipe(z.number().int().min(0).max(65535))
     .default(4000),
-  DEPOSIT_SANDBOX_PORT: portNumber.optional(),
-  QR_SANDBOX_PORT: portNumber.optional(),
   PUBLIC_URL: url.optional(),
   METRICS_PORT: z.union([z.literal('shared'), portNumber], { message: 'must be a port number or "shared"' }).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
@@ -383,8 +357,6 @@ const envSchema = z.object({
     .regex(/^[0-9]$/, 'must be 0 to 9')
     .transform(Number)
     .default(2),
-  QR_AMOUNT_UNIT: z.enum(['satang', 'baht']).default('satang'),
-  QR_REGISTER_WEBHOOK: booleanString.default(false),
   GRAPHQL_MAX_DEPTH: positiveInt(100).default(12),
   GRAPHQL_MAX_ALIASES: positiveInt(1000).default(15),
   GRAPHQL_MAX_COST: positiveInt(1_000_000).default(5000),
@@ -444,8 +416,98 @@ type Env = Record<string, string | undefined>;
 
 /** What `loadConfig` is told besides the environment. */
 export interface LoadConfigOptions {
-  /** Providers registered besides the built-in ones: their accounts may then be configured. */
+  /** Providers registered besides the built-in ones: their accounts and their settings may then be configured. */
   providers?: readonly ProviderDefinition[];
+}
+
+/** One variable of a provider's own settings. */
+export interface ProviderVariable {
+  provider: string;
+  /** Its key in the provider's settings; `SANDBOX_PORT` for the port of its sandbox. */
+  key: string;
+  /** `<PROVIDER>_<KEY>`. */
+  variable: string;
+  /** An older name still read, when it has one. */
+  alias: string | undefined;
+}
+
+/**
+ * Every variable the registered providers read, in registration order: each setting their
+ * definitions declare, and the port of each one's sandbox (README "Configuration" lists them).
+ */
+export function providerVariables(options: LoadConfigOptions = {}): ProviderVariable[] {
+  return variablesOf(providerRegistry(options.providers));
+}
+
+function variablesOf(registry: ProviderRegistry): ProviderVariable[] {
+  const variables = registry.definitions().flatMap((definition) => {
+    const keys = [...(definition.settings?.keys ?? [])];
+    if (definition.sandbox) {
+      if (keys.includes(SANDBOX_PORT_KEY)) throw new Error(`Provider "${definition.name}" declares a ${SANDBOX_PORT_KEY} setting: that is its sandbox's port, which the configuration reads itself`);
+      keys.push(SANDBOX_PORT_KEY);
+    }
+    return keys.map((key) => ({
+      provider: definition.name,
+      key,
+      variable: settingVariable(definition.name, key),
+      alias: key === SANDBOX_PORT_KEY ? definition.sandbox?.portAlias : definition.settings?.aliases[key],
+    }));
+  });
+  // A name read twice is a bug of the definitions: two providers whose names meet (`acme` with
+  // `PAY_MODE`, `acme-pay` with `MODE`), or a provider's variable that is one of the gateway's own.
+  const seen = new Set<string>([...Object.keys(envSchema.shape), ...FILE_SETTINGS.map((name) => `${name}_FILE`)]);
+  for (const name of variables.flatMap(({ variable, alias }) => (alias === undefined ? [variable] : [variable, alias]))) {
+    if (seen.has(name)) throw new Error(`${name} would be read for two settings: rename a provider's setting or its alias`);
+    seen.add(name);
+  }
+  return variables;
+}
+
+/** The provider settings read before the gateway's own are parsed: each provider's own, and its sandbox's port when set. */
+interface ReadProviderSettings {
+  byProvider: Record<string, object>;
+  sandboxes: Array<{ provider: string; port: number | undefined; defaultPort: number; variable: string }>;
+}
+
+/**
+ * Each registered provider's variables read and parsed by its definition's schema: a variable under
+ * its older name counts as under its own (not both, unless alike), and each problem names the
+ * variable as it was given.
+ */
+function readProviderSettings(registry: ProviderRegistry, env: Env, problems: string[]): ReadProviderSettings {
+  const read: ReadProviderSettings = { byProvider: {}, sandboxes: [] };
+  const variables = variablesOf(registry);
+  for (const definition of registry.definitions()) {
+    const given: Record<string, string> = {};
+    const names: Record<string, string> = {};
+    for (const { key, variable, alias } of variables.filter((candidate) => candidate.provider === definition.name)) {
+      names[key] = variable;
+      const value = env[variable];
+      const older = alias === undefined ? undefined : env[alias];
+      if (value !== undefined && older !== undefined && value !== older) {
+        problems.push(`${alias}: ${variable} is set too, to another value; give one of them (${alias} is its older name)`);
+      } else if (value !== undefined) {
+        given[key] = value;
+      } else if (older !== undefined) {
+        given[key] = older;
+        names[key] = alias!;
+      }
+    }
+    const { [SANDBOX_PORT_KEY]: portText, ...values } = given;
+    if (definition.sandbox) {
+      const port = portText === undefined ? undefined : portNumber.safeParse(portText);
+      if (port?.success === false) problems.push(...port.error.issues.map((issue) => `${names[SANDBOX_PORT_KEY]}: ${issue.message}`));
+      read.sandboxes.push({ provider: definition.name, port: port?.data, defaultPort: definition.sandbox.defaultPort ?? 0, variable: names[SANDBOX_PORT_KEY]! });
+    }
+    if (!definition.settings) {
+      read.byProvider[definition.name] = {};
+      continue;
+    }
+    const parsed = definition.settings.parse(values);
+    if (parsed.ok) read.byProvider[definition.name] = parsed.settings;
+    else problems.push(...parsed.problems.map((problem) => `${names[problem.key] ?? settingVariable(definition.name, problem.key)}: ${problem.message}`));
+  }
+  return read;
 }
 
 /**
@@ -475,6 +537,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     }
   }
   const named = (name: string) => (fromFile.has(name) ? `${name}_FILE` : name);
+  const providerSettings = readProviderSettings(registry, cleaned, problems);
   const parsed = envSchema.safeParse(cleaned);
   if (!parsed.success) {
     throw new ConfigError([...problems, ...parsed.error.issues.map((issue) => `${[named(String(issue.path[0])), ...issue.path.slice(1)].join('.')}: ${issue.message}`)]);
@@ -502,11 +565,16 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
   // Tests (and a gateway on an ephemeral port) take ephemeral sandbox ports and keep no sandbox
   // state, so runs never share a port or a file; a development gateway keeps both fixed.
   const ephemeral = e.NODE_ENV === 'test' || e.PORT === 0;
-  const depositSandboxPort = e.DEPOSIT_SANDBOX_PORT ?? (ephemeral ? 0 : DEFAULT_SANDBOX_PORTS.deposit);
-  const qrSandboxPort = e.QR_SANDBOX_PORT ?? (ephemeral ? 0 : DEFAULT_SANDBOX_PORTS.qr);
-  if (depositSandboxPort !== 0 && depositSandboxPort === qrSandboxPort) problems.push(`QR_SANDBOX_PORT: ${qrSandboxPort} is DEPOSIT_SANDBOX_PORT too; the sandboxes need a port each`);
-  for (const [name, value] of [['DEPOSIT_SANDBOX_PORT', depositSandboxPort], ['QR_SANDBOX_PORT', qrSandboxPort]] as const) {
-    if (value !== 0 && value === e.PORT) problems.push(`${name}: ${value} is the gateway's PORT too`);
+  const sandboxPorts: Record<string, SandboxPort> = {};
+  const fixedPorts: SandboxPort[] = [];
+  for (const sandbox of providerSettings.sandboxes) {
+    const port = sandbox.port ?? (ephemeral ? 0 : sandbox.defaultPort);
+    sandboxPorts[sandbox.provider] = { port, variable: sandbox.variable };
+    if (port === 0) continue;
+    const other = fixedPorts.find((candidate) => candidate.port === port);
+    if (other) problems.push(`${sandbox.variable}: ${port} is ${other.variable} too; the sandboxes need a port each`);
+    if (port === e.PORT) problems.push(`${sandbox.variable}: ${port} is the gateway's PORT too`);
+    fixedPorts.push({ port, variable: sandbox.variable });
   }
   // Production keeps metrics off the API's port unless a token guards them; elsewhere they stay
   // on it, at hand for a developer and the tests.
@@ -515,8 +583,8 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     problems.push('METRICS_PORT: "shared" serves /metrics on the API\'s port, to anyone who reaches it; set METRICS_TOKEN too, or give metrics a port of their own');
   }
   if (metricsPort !== 'shared' && metricsPort !== 0) {
-    for (const [name, value] of [['PORT', e.PORT], ['DEPOSIT_SANDBOX_PORT', depositSandboxPort], ['QR_SANDBOX_PORT', qrSandboxPort]] as const) {
-      if (value === metricsPort) problems.push(`METRICS_PORT: ${metricsPort} is ${name} too; metrics need a port of their own`);
+    for (const { variable, port } of [{ variable: 'PORT', port: e.PORT }, ...fixedPorts]) {
+      if (port === metricsPort) problems.push(`METRICS_PORT: ${metricsPort} is ${variable} too; metrics need a port of their own`);
     }
   }
   if (e.JOBS_BACKOFF_MAX_MS < e.JOBS_BACKOFF_BASE_MS) problems.push('JOBS_BACKOFF_MAX_MS: must be at least JOBS_BACKOFF_BASE_MS');
@@ -548,11 +616,10 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     sandbox: {
       timeScale: e.SANDBOX_TIME_SCALE,
       autoComplete: e.SANDBOX_AUTO_COMPLETE,
-      depositPort: depositSandboxPort,
-      qrPort: qrSandboxPort,
+      ports: sandboxPorts,
       stateDir: (e.SANDBOX_PERSIST ?? e.NODE_ENV !== 'test') ? path.join(path.resolve(e.DATA_DIR), 'sandboxes') : undefined,
     },
-    providers: { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES, qrAmountUnit: e.QR_AMOUNT_UNIT, qrRegisterWebhook: e.QR_REGISTER_WEBHOOK },
+    providers: { timeoutMs: e.PROVIDER_TIMEOUT_MS, maxRetries: e.PROVIDER_MAX_RETRIES, byProvider: providerSettings.byProvider },
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,
       maxAliases: e.GRAPHQL_MAX_ALIASES,

@@ -78,9 +78,13 @@ function printBanner(g: Gateway): void {
   ];
   // Served whenever NODE_ENV is not production (src/server/examples.ts).
   if (g.config.env !== 'production') lines.push(`  Example cashier ${g.url}/examples/cashier`);
-  if (g.sandboxes.depositGateway) lines.push(`  Deposit sandbox ${g.sandboxes.depositGateway.checkoutUrl}  (DEPOSIT_SANDBOX_PORT)`);
-  if (g.sandboxes.qrGateway) lines.push(`  QR sandbox      ${g.sandboxes.qrGateway.baseUrl}  (QR_SANDBOX_PORT; dashboard ${g.sandboxes.qrGateway.baseUrl}/dashboard)`);
-  if ((g.sandboxes.depositGateway || g.sandboxes.qrGateway) && g.config.sandbox.stateDir) lines.push(`  Sandbox state   ${g.config.sandbox.stateDir}`);
+  const sandboxes = [...g.sandboxes.running()];
+  if (sandboxes.length > 0) lines.push('', '  Provider sandboxes:');
+  for (const [provider, sandbox] of sandboxes) {
+    const notes = [g.config.sandbox.ports[provider]?.variable, sandbox.banner?.note].filter(Boolean).join('; ');
+    lines.push(`    ${provider.padEnd(24)} ${sandbox.banner?.url ?? sandbox.baseUrl}${notes ? `  (${notes})` : ''}`);
+  }
+  if (sandboxes.length > 0 && g.config.sandbox.stateDir) lines.push(`    ${'state'.padEnd(24)} ${g.config.sandbox.stateDir}`);
   if (g.providerAssumptions.length > 0) {
     lines.push('', '  Provider rules assumed (docs/provider-assumptions.md):');
     for (const line of g.providerAssumptions) lines.push(`    ${line}`);

@@ -5,7 +5,7 @@ import type { DepositProvider, ProviderName } from './provider.js';
 import { graphqlValueOf, providerNameOf, ProviderRegistry, type ProviderDefinition } from './registry.js';
 
 const silent = createLogger({ level: 'silent' });
-const settings = { timeoutMs: 1_000, maxRetries: 0 };
+const settings = { timeoutMs: 1_000, maxRetries: 0, byProvider: {} };
 
 /** A throwaway provider: a real one adds its name to ProviderNames in its own folder. */
 function acme(overrides: Partial<ProviderDefinition> = {}): ProviderDefinition {

@@ -8,6 +8,7 @@ import type { ProviderReference } from './reference.js';
 import { ProviderAdapters, type ProviderPorts } from './ports.js';
 import type { MerchantAccount, ProviderName, Rail } from './provider.js';
 import type { ProviderTransport } from './transport.js';
+import type { ProviderSettingsDefinition } from './settings.js';
 
 /** Test or live, as a key says it; `unstated` for a usable key that does not say. */
 export type KeyMode = 'test' | 'live';
@@ -49,12 +50,16 @@ export interface AccountSettings {
 
 export type AccountCheck = { ok: true; mode: KeyMode } | { ok: false; field: 'provider' | 'apiKey' | 'publishableKey' | 'livemode' | 'baseUrl'; message: string };
 
-/** The provider settings of the configuration (`PROVIDER_TIMEOUT_MS`, ...), as every adapter factory is given them. */
+/** The settings common to every provider (`PROVIDER_TIMEOUT_MS`, `PROVIDER_MAX_RETRIES`), which every adapter factory is given besides its own. */
 export interface ProviderSettings {
   timeoutMs: number;
   maxRetries: number;
-  /** Provider-specific settings (e.g. `qrAmountUnit`); each definition reads its own. */
-  readonly [setting: string]: unknown;
+}
+
+/** The provider settings of the configuration: the common ones, and each registered provider's own as its definition parsed them. */
+export interface ConfiguredProviderSettings extends ProviderSettings {
+  /** By provider name: the value of its definition's `settings` (`{}` for a provider with none). */
+  readonly byProvider: Readonly<Record<string, object>>;
 }
 
 /** A test account the in-process sandbox serves when no MERCHANT_ACCOUNTS are configured. */
@@ -70,17 +75,57 @@ export interface RunningSandbox {
   baseUrl: string;
   /** Answers 2xx while the sandbox is up (readiness); default `<baseUrl>/healthz`. */
   healthUrl?: string;
+  /** What the start banner shows: where a person opens it (default `baseUrl`), and what else is there. */
+  banner?: { url: string; note?: string };
+  /** Whether it still holds a webhook registration of `url` for the key (one kept across a restart), for a provider with webhook registration. */
+  hasWebhook?(apiKey: string, url: string): boolean;
+  /** A command of a test driving it from another process (`npm run sandboxes` forked): its answer, or a throw for an unknown one. */
+  command?(name: string, args: readonly unknown[]): Promise<unknown>;
   close(): Promise<void>;
+}
+
+/** What a provider's sandbox is started with. */
+export interface SandboxStartOptions<S extends object = object> {
+  /** Its provider's `sandbox: true` accounts: they call it once it listens. */
+  accounts: readonly MerchantAccount[];
+  /** Where the gateway receives webhooks: `<webhookBaseUrl>/webhooks/<provider>/<account>`. */
+  webhookBaseUrl: string;
+  /** The port to listen on, on loopback (`<PROVIDER>_SANDBOX_PORT`; 0: any free port). */
+  port: number;
+  /** Multiplier of its clock (expiries, webhook retries); 1 = real time. */
+  timeScale: number;
+  /** Test payments complete by themselves rather than wait for a click, where it has such payments. */
+  autoComplete: boolean;
+  /** Where it keeps its state across restarts (a file of its own in it); undefined: memory only. */
+  stateDir: string | undefined;
+  /** Its provider's settings, the common ones and its own: the same its adapter is given. */
+  settings: ProviderSettings & S;
+  logger: Logger;
 }
 
 /**
  * A provider's test-mode simulator, started in-process for its `sandbox: true` accounts when the
- * gateway hosts sandboxes. It is reached over real HTTP, like the provider, and reports to
- * `<webhookBaseUrl>/webhooks/<provider>/<account>`.
+ * gateway hosts sandboxes (src/sandbox/host.ts starts every registered one the same way). It is
+ * reached over real HTTP, like the provider, and reports to `<webhookBaseUrl>/webhooks/<provider>/<account>`.
  */
-export interface ProviderSandbox {
-  start(options: { accounts: readonly MerchantAccount[]; webhookBaseUrl: string; logger: Logger }): Promise<RunningSandbox>;
+export interface ProviderSandbox<S extends object = object, R extends RunningSandbox = RunningSandbox> {
+  /**
+   * Its port when `<PROVIDER>_SANDBOX_PORT` is not set, outside tests: fixed, so the addresses it gave
+   * out (redirects, stored in payments) still answer after a restart. Absent: any free port.
+   */
+  readonly defaultPort?: number;
+  /** An older name of its port variable, still read. */
+  readonly portAlias?: string;
+  start(options: SandboxStartOptions<S>): Promise<R>;
 }
+
+/**
+ * The running sandbox of each provider, by name, for `SandboxHost.get`: empty here, each provider's
+ * sandbox adds its own type (`declare module '…/providers/registry.js' { interface ProviderSandboxes { 'acme-pay': AcmeSandbox } }`).
+ */
+// Empty on purpose, filled by declaration merging (above).
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface ProviderSandboxes {}
 
 /**
  * Everything the gateway needs to know about one provider. Registering one is the only step to add
@@ -96,7 +141,7 @@ export interface ProviderSandbox {
  *   },
  * };
  */
-export interface ProviderDefinition {
+export interface ProviderDefinition<S extends object = object> {
   /** The name in configuration, webhook paths (`/webhooks/<name>/<account>`) and the database: lower-case letters, digits and dashes. */
   readonly name: ProviderName;
   /** The description of its `PaymentProvider` enum value. */
@@ -104,13 +149,15 @@ export interface ProviderDefinition {
   /** Rails it serves. A rail served by several providers goes to the first registered, unless the request names an account. */
   readonly rails: readonly Rail[];
   readonly keys: ProviderKeyRules;
+  /** Its own settings, parsed from its variables at start-up (absent: none, and `S` is empty). */
+  readonly settings?: ProviderSettingsDefinition<S>;
   /**
    * Its ports, created once per gateway: deposits always (whose `name` must be the definition's),
    * and each capability it offers (src/providers/ports.ts). What it leaves out, it does not offer.
    * `transport` sends its provider calls (src/providers/transport.ts); absent where no call is made
    * (the docs' validation).
    */
-  createAdapter(settings: ProviderSettings, logger: Logger, transport?: ProviderTransport): ProviderPorts;
+  createAdapter(settings: ProviderSettings & S, logger: Logger, transport?: ProviderTransport): ProviderPorts;
   /** The in-process sandbox's test account, used when no MERCHANT_ACCOUNTS are configured. */
   readonly defaultSandboxAccount?: DefaultSandboxAccount;
   /** Its pages of the API reference (docs/reference/), one per rail. */
@@ -120,12 +167,17 @@ export interface ProviderDefinition {
    * state, say), one line each, naming the setting that switches it. Shown in the start banner
    * when an account of this provider is configured.
    */
-  assumptionsInForce?(settings: ProviderSettings): string[];
+  assumptionsInForce?(settings: ProviderSettings & S): string[];
   /**
-   * Its sandbox, for a provider registered at start-up. The built-in providers' sandboxes
-   * (src/sandbox/<name>/) are hosted by src/sandbox/host.ts with their fixed ports and kept state.
+   * Its sandbox, which src/sandbox/host.ts starts for its `sandbox: true` accounts. The built-in
+   * providers' sandboxes (src/sandbox/<name>/) are joined to their definitions in src/providers/index.ts.
    */
-  readonly sandbox?: ProviderSandbox;
+  readonly sandbox?: ProviderSandbox<S>;
+  /**
+   * For a provider with webhook registration: whether its accounts at the real provider register
+   * this gateway's webhook at start, as its settings say (sandbox accounts always do).
+   */
+  registerWebhookAtStart?(settings: ProviderSettings & S): boolean;
   /**
    * What is wrong with a configured account's `baseUrl` for this provider (said in a sentence that
    * can follow the field name), or undefined when it is fine. Checked at start-up, so a base URL
@@ -230,11 +282,26 @@ export class ProviderRegistry {
     return { ok: true, mode };
   }
 
+  /**
+   * A provider's settings as its factory, sandbox and hooks are given them: the common ones and its
+   * own, or its own defaults when the configuration has none of them (it was loaded without this provider).
+   */
+  settingsOf<S extends object>(definition: ProviderDefinition<S>, configured: ConfiguredProviderSettings): ProviderSettings & S {
+    const common = { timeoutMs: configured.timeoutMs, maxRetries: configured.maxRetries };
+    // Parsed by this same definition's `settings` when the configuration was loaded.
+    const own = configured.byProvider[definition.name] as S | undefined;
+    if (own) return { ...own, ...common };
+    if (!definition.settings) return common as ProviderSettings & S;
+    const defaults = definition.settings.parse({});
+    if (!defaults.ok) throw new Error(`Provider "${definition.name}" has settings without defaults: load the configuration with it (loadConfig(env, { providers }))`);
+    return { ...defaults.settings, ...common };
+  }
+
   /** Each provider's ports, its deposit port checked to carry its definition's name. */
-  createAdapters(settings: ProviderSettings, logger: Logger, transport?: ProviderTransport): ProviderAdapters {
+  createAdapters(settings: ConfiguredProviderSettings, logger: Logger, transport?: ProviderTransport): ProviderAdapters {
     const ports = new Map<ProviderName, ProviderPorts>();
     for (const definition of this.byName.values()) {
-      const created = definition.createAdapter(settings, logger.child({ provider: definition.name }), transport);
+      const created = definition.createAdapter(this.settingsOf(definition, settings), logger.child({ provider: definition.name }), transport);
       if (created.deposits.name !== definition.name) throw new Error(`Provider "${definition.name}" created a deposit adapter named "${created.deposits.name}"`);
       ports.set(definition.name, created);
     }

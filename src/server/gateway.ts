@@ -395,22 +395,22 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   const sandboxes = await startSandboxes({
     accounts: config.merchantAccounts.filter((account) => account.sandbox),
     webhookBaseUrl: config.publicUrl ?? url,
-    timeScale: config.sandbox.timeScale,
-    autoComplete: config.sandbox.autoComplete,
-    qrAmountUnit: config.providers.qrAmountUnit,
-    ports: { deposit: config.sandbox.depositPort, qr: config.sandbox.qrPort },
-    stateDir: config.sandbox.stateDir,
-    providers: registry.definitions(),
+    config,
+    registry,
     logger,
   });
   sandboxHost = sandboxes;
-  // A provider with webhook registration (the QR gateway) sends events only to registered URLs:
-  // register ours with each sandbox account and, when QR_REGISTER_WEBHOOK is on, with each real one.
-  const registering = (account: MerchantAccountConfig) => services.providers.offers(account.provider, 'webhookRegistration') && (account.sandbox || config.providers.qrRegisterWebhook);
+  // A provider with webhook registration sends events only to registered URLs: register ours with
+  // each of its sandbox accounts and, when its own setting says so, with each real one.
+  const registering = (account: MerchantAccountConfig) => {
+    const definition = registry.get(account.provider);
+    if (!definition || !services.providers.offers(account.provider, 'webhookRegistration')) return false;
+    return account.sandbox || definition.registerWebhookAtStart?.(registry.settingsOf(definition, config.providers)) === true;
+  };
   for (const account of config.merchantAccounts.filter(registering)) {
     // A sandbox that kept its state across the restart still has our registration: no second one.
     const ours = `${config.publicUrl ?? url}/webhooks/${account.provider}/${account.code}`;
-    if (account.sandbox && sandboxes.qrGateway?.controls.webhooks().some((registration) => registration.apiKey === account.apiKey && registration.url === ours)) continue;
+    if (account.sandbox && sandboxes.get(account.provider)?.hasWebhook?.(account.apiKey, ours)) continue;
     await services.qrCodes.registerGatewayWebhook(db.fork(), account, config.publicUrl ?? url, { reuseExisting: !account.sandbox });
   }
   // Once the sandboxes listen: jobs (reconciliation's among them) call the providers. Jobs left by
@@ -436,7 +436,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     providerAssumptions: registry
       .definitions()
       .filter((definition) => config.merchantAccounts.some((account) => account.provider === definition.name))
-      .flatMap((definition) => definition.assumptionsInForce?.(config.providers) ?? []),
+      .flatMap((definition) => definition.assumptionsInForce?.(registry.settingsOf(definition, config.providers)) ?? []),
     async close() {
       if (closed) return;
       closed = true;

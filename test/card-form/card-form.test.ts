@@ -23,7 +23,7 @@ let t: Awaited<ReturnType<typeof startTestGateway>>;
 beforeAll(async () => {
   t = await startTestGateway();
   // The shopper completes the embedded form: payments stay open until the settle call.
-  t.gateway.sandboxes.depositGateway!.controls.setAutoComplete(false);
+  t.gateway.sandboxes.get('deposit-gateway')!.controls.setAutoComplete(false);
 });
 afterAll(() => t?.close());
 
@@ -61,7 +61,7 @@ function providerReferenceOf(id: string): Promise<string> {
 }
 
 function settleCalls(reference: string): number {
-  return t.gateway.sandboxes.depositGateway!.controls.requestCount(cardSettlePath(reference), 'POST');
+  return t.gateway.sandboxes.get('deposit-gateway')!.controls.requestCount(cardSettlePath(reference), 'POST');
 }
 
 async function statusChanges(id: string): Promise<string[]> {
@@ -157,7 +157,7 @@ describe('settleCardDeposit', () => {
     expect(second.errors).toBeUndefined();
     expect(second.data!.settleCardDeposit).toMatchObject({ alreadyProcessed: true, userErrors: [], deposit: { id, status: 'SUCCEEDED' } });
     // The provider's own payment.approved webhook (fired by the settle call) changes nothing either.
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     expect(await statusChanges(id)).toEqual(['PENDING->SUCCEEDED']);
   });
 
@@ -207,13 +207,13 @@ describe('settleCardDeposit', () => {
     // given: a gateway whose job worker is off, so no detail fetch fills the reason in meanwhile
     const quiet = await startTestGateway({ env: { JOBS_ENABLED: 'false' } });
     try {
-      quiet.gateway.sandboxes.depositGateway!.controls.setAutoComplete(false);
+      quiet.gateway.sandboxes.get('deposit-gateway')!.controls.setAutoComplete(false);
       const created = await execute(quiet.gateway.graphqlUrl, CreateDepositMutation, { input: { ...CARD_INPUT, amount: '10.13', returnUrl: RETURN_URL } }, { key: quiet.keys.webCashier });
       const id = created.data!.createDeposit.deposit!.id;
       const reference = (await quiet.gateway.db.fork().findOneOrFail(Deposit, { id })).providerReference!;
       // and: the provider declines the payment, and its webhook is applied before the settle call
-      quiet.gateway.sandboxes.depositGateway!.controls.complete(reference, 'declined', { declineReason: 'declined' });
-      await quiet.gateway.sandboxes.depositGateway!.controls.idle();
+      quiet.gateway.sandboxes.get('deposit-gateway')!.controls.complete(reference, 'declined', { declineReason: 'declined' });
+      await quiet.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
       const read = () => execute(quiet.gateway.graphqlUrl, DepositQuery, { id }, { key: quiet.keys.webCashier });
       await expect.poll(async () => (await read()).data!.deposit!.status).toBe('DECLINED');
       expect((await read()).data!.deposit!.declineReason).toBeNull();
@@ -279,7 +279,7 @@ describe('the shopper\'s way through the embedded form', () => {
     // given
     const id = await createCardDeposit('31.00');
     const reference = await providerReferenceOf(id);
-    const sandbox = t.gateway.sandboxes.depositGateway!;
+    const sandbox = t.gateway.sandboxes.get('deposit-gateway')!;
 
     // when: the loader replaces the cashier's form with the processor's fields, and the shopper pays
     const { session, form, submission } = await payAtProcessor(id);

@@ -39,7 +39,7 @@ describe('Migration20261123110000_event_visibility', () => {
     const refundId = (await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId, amount: '5.00' } }, { key: t.keys.admin })).data!.requestRefund.refund!.id;
     await expect.poll(async () => (await execute(t.gateway.graphqlUrl, RefundQuery, { id: refundId }, { key: t.keys.admin })).data!.refund!.status).toBe('APPROVED');
     const payoutId = (await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: { ...CHILE_INPUT, merchantAccount: 'dg-test' } }, { key: t.keys.admin })).data!.createPayout.payout!.id;
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     await jobsSettled(t);
 
     // when: the log as it was before the migration, migrated

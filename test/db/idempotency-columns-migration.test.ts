@@ -50,7 +50,7 @@ describe('Migration20261124110000_idempotency_columns', () => {
     expect(first.deposit!.status).toBe('PENDING');
     await expect.poll(() => statusOf(firstId)).toBe('SUCCEEDED');
     await expect.poll(() => statusOf(secondId)).toBe('SUCCEEDED');
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     await jobsSettled(t);
 
     // ... the schema as the previous migration left it, the keys in the deposits' own columns ...
@@ -61,7 +61,7 @@ describe('Migration20261124110000_idempotency_columns', () => {
     // second with no subject (its request's lease ran out before it recorded one)
     await sql('delete from idempotency_key where key = ?', [onlyInColumns.input.idempotencyKey]);
     await sql('update idempotency_key set subject_id = null, response = null, response_final = false where key = ?', [subjectLost.input.idempotencyKey]);
-    const paymentsBefore = t.gateway.sandboxes.depositGateway!.controls.requestCount('/payments', 'POST');
+    const paymentsBefore = t.gateway.sandboxes.get('deposit-gateway')!.controls.requestCount('/payments', 'POST');
 
     // when
     await run('up');
@@ -88,7 +88,7 @@ describe('Migration20261124110000_idempotency_columns', () => {
     // with no provider call; that answer is stored, and replayed as it is from then on
     expect(replayed).toMatchObject({ deposit: { id: firstId, status: 'SUCCEEDED' }, userErrors: [] });
     expect(replayedSecond).toMatchObject({ deposit: { id: secondId, status: 'SUCCEEDED' }, userErrors: [] });
-    expect(t.gateway.sandboxes.depositGateway!.controls.requestCount('/payments', 'POST')).toBe(paymentsBefore);
+    expect(t.gateway.sandboxes.get('deposit-gateway')!.controls.requestCount('/payments', 'POST')).toBe(paymentsBefore);
     expect(await createDeposit(onlyInColumns)).toEqual(replayed);
     expect(await sql('select id from deposit order by created_at')).toEqual([{ id: firstId }, { id: secondId }]);
 

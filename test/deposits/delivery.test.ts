@@ -30,7 +30,7 @@ async function barrier(updates: Collector<{ id: string; status: string }>): Prom
 
 describe('webhook faults', () => {
   it('the same signed webhook 50 times at once: one status change, one subscription message', async () => {
-    const controls = a.gateway.sandboxes.depositGateway!.controls;
+    const controls = a.gateway.sandboxes.get('deposit-gateway')!.controls;
     controls.setAutoComplete(false); // the test sends the provider's webhook itself
     try {
       const created = await execute(a.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: a.keys.webCashier });
@@ -60,7 +60,7 @@ describe('webhook faults', () => {
   });
 
   it('a dropped webhook leaves the deposit PENDING (reconciliation recovers it later)', async () => {
-    const controls = a.gateway.sandboxes.depositGateway!.controls;
+    const controls = a.gateway.sandboxes.get('deposit-gateway')!.controls;
     controls.webhooks({ dropNext: 2 }); // payment.pending and payment.approved
     const created = await execute(a.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: a.keys.webCashier });
     const deposit = created.data!.createDeposit.deposit!;
@@ -74,7 +74,7 @@ describe('webhook faults', () => {
   });
 
   it('duplicated deliveries change the status once and notify once', async () => {
-    const controls = a.gateway.sandboxes.depositGateway!.controls;
+    const controls = a.gateway.sandboxes.get('deposit-gateway')!.controls;
     const ws = wsClient(a.gateway.wsUrl, { authorization: `Bearer ${a.keys.webCashier}` });
     const updates = await subscribed(a, () => collect(ws, DepositUpdatedSubscription, {}));
     controls.webhooks({ duplicate: true });
@@ -102,7 +102,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one database', () =
   it('a webhook received by instance A reaches a subscriber on instance B, once', async () => {
     // B asks A's sandbox, as two instances of one gateway ask one provider: whichever instance
     // runs the deposit's detail fetch finds the payment.
-    const sandbox = a.gateway.sandboxes.depositGateway!;
+    const sandbox = a.gateway.sandboxes.get('deposit-gateway')!;
     const dg = a.gateway.config.merchantAccounts.find((account) => account.code === 'dg-test')!;
     const b = await startTestGateway({
       database: a.database,
@@ -115,7 +115,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one database', () =
       const created = await execute(a.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: a.keys.webCashier });
       const id = created.data!.createDeposit.deposit!.id;
       await updates.until((update) => update.id === id && update.status === 'SUCCEEDED' && update.fee !== null);
-      await a.gateway.sandboxes.depositGateway!.controls.idle();
+      await a.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
       await barrier(updates);
       expect(updates.messages.filter((update) => update.id === id).map((update) => `${update.status}${update.fee ? '+details' : ''}`)).toEqual(['PENDING', 'SUCCEEDED', 'SUCCEEDED+details']);
       await ws.dispose();

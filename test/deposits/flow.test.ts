@@ -76,7 +76,7 @@ describe('catching up', () => {
       const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.mobileCashier });
       ids.push(created.data!.createDeposit.deposit!.id);
     }
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     // Each deposit's details arrive just after its approval; wait until all three have them.
     for (const id of ids) {
       await expect

@@ -61,7 +61,7 @@ describe('hosted checkout', () => {
   });
 
   it('when its webhooks are lost, reconciliation finds the payment by our id and applies it', async () => {
-    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const controls = t.gateway.sandboxes.get('deposit-gateway')!.controls;
     const created = await execute(
       t.gateway.graphqlUrl,
       CreateDepositMutation,
@@ -89,7 +89,7 @@ describe('hosted checkout', () => {
     );
     const deposit = created.data!.createDeposit.deposit!;
     const sessionId = new URL(deposit.redirectUrl!).pathname.split('/').pop()!;
-    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const controls = t.gateway.sandboxes.get('deposit-gateway')!.controls;
     const paymentReference = controls.complete(sessionId, 'approved');
     await expect
       .poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id: deposit.id }, { key: t.keys.webCashier })).data!.deposit!.status)

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const sandbox = () => t.gateway.sandboxes.depositGateway!.controls;
+const sandbox = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 const create = (input: typeof CARD_INPUT, key = t.keys.webCashier, headers?: Record<string, string>) =>
   execute(t.gateway.graphqlUrl, CreateDepositMutation, { input }, { key, ...(headers ? { headers } : {}) });
 

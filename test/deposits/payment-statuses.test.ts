@@ -12,11 +12,11 @@ let t: TestGateway;
 beforeAll(async () => {
   t = await startTestGateway();
   // The payer decides, not the test-mode amount rule.
-  t.gateway.sandboxes.depositGateway!.controls.setAutoComplete(false);
+  t.gateway.sandboxes.get('deposit-gateway')!.controls.setAutoComplete(false);
 });
 afterAll(() => t?.close());
 
-const controls = () => t.gateway.sandboxes.depositGateway!.controls;
+const controls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 const read = async (id: string) => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data!.deposit!;
 
 async function openDeposit(): Promise<{ id: string; reference: string }> {

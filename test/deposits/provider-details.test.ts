@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const controls = () => t.gateway.sandboxes.depositGateway!.controls;
+const controls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 const dgKey = () => t.gateway.config.merchantAccounts.find((account) => account.code === 'dg-test')!.apiKey;
 const read = async (id: string, key = t.keys.admin) => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key })).data!.deposit!;
 

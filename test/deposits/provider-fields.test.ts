@@ -21,11 +21,11 @@ let t: TestGateway;
 beforeAll(async () => {
   t = await startTestGateway({ env: { MERCHANT_ACCOUNTS: JSON.stringify(ACCOUNTS) } });
   // The payer decides on the sandbox's pages, not the test-mode amount rule.
-  t.gateway.sandboxes.depositGateway!.controls.setAutoComplete(false);
+  t.gateway.sandboxes.get('deposit-gateway')!.controls.setAutoComplete(false);
 });
 afterAll(() => t?.close());
 
-const controls = () => t.gateway.sandboxes.depositGateway!.controls;
+const controls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 const create = (input: CreateDepositInput) => execute(t.gateway.graphqlUrl, CreateDepositMutation, { input }, { key: t.keys.webCashier });
 /** The JSON bodies the sandbox received on a path, newest last. */
 const bodies = (path: string): Array<Record<string, unknown>> => controls().requestBodies(path, 'POST').map((body) => JSON.parse(body) as Record<string, unknown>);
@@ -148,7 +148,7 @@ describe('white label', () => {
     const white = await create({ ...CARD_INPUT, merchantAccount: 'dg-white' });
     expect(white.data!.createDeposit.userErrors).toEqual([]);
     const plain = await create({ ...CARD_INPUT, merchantAccount: 'dg-test' });
-    const checkout = t.gateway.sandboxes.depositGateway!.checkoutUrl;
+    const checkout = t.gateway.sandboxes.get('deposit-gateway')!.checkoutUrl;
     expect(white.data!.createDeposit.deposit!.redirectUrl!.startsWith(`${checkout}/r/`)).toBe(true);
     expect(plain.data!.createDeposit.deposit!.redirectUrl!.startsWith(`${checkout}/acquirer/`)).toBe(true);
     expect(bodies('/payments').find((body) => body.merchant_reference === white.data!.createDeposit.deposit!.id)).toMatchObject({ white_label: true });

@@ -19,11 +19,11 @@ let t: RefundTestGateway;
 beforeAll(async () => {
   t = await startRefundGateway();
   // The payer decides on the sandbox's pages and card fields, not the test-mode amount rule.
-  t.gateway.sandboxes.depositGateway!.controls.setAutoComplete(false);
+  t.gateway.sandboxes.get('deposit-gateway')!.controls.setAutoComplete(false);
 });
 afterAll(() => t?.close());
 
-const controls = () => t.gateway.sandboxes.depositGateway!.controls;
+const controls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 const dgApiKey = () => t.gateway.config.merchantAccounts.find((account) => account.provider === 'deposit-gateway')!.apiKey;
 const read = async (id: string) => {
   const response = await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier });

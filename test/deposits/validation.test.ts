@@ -19,7 +19,7 @@ const withCustomer = (label: string, customer: Record<string, unknown>): CreateD
   return { ...base, customer: { ...base.customer, ...customer } };
 };
 
-const providerCalls = () => t.gateway.sandboxes.depositGateway!.controls.requestCount('/', 'POST');
+const providerCalls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls.requestCount('/', 'POST');
 
 const CASES: Array<[string, CreateDepositInput, string[], string]> = [
   ['negative amount', { ...CARD_INPUT, amount: '-5' }, ['amount'], 'AMOUNT_NOT_POSITIVE'],
@@ -106,7 +106,7 @@ describe('createDeposit refuses bad input before any provider call', () => {
     expect(response.errors).toBeUndefined();
     expect(response.data!.createDeposit.userErrors).toEqual([]);
     expect(response.data!.createDeposit.deposit!.amount).toEqual({ amount: '50000.00', currency: 'COP' });
-    const sent = t.gateway.sandboxes.depositGateway!.controls.requestBodies('/payments', 'POST').map((body) => JSON.parse(body) as { merchant_reference?: string; amount?: unknown });
+    const sent = t.gateway.sandboxes.get('deposit-gateway')!.controls.requestBodies('/payments', 'POST').map((body) => JSON.parse(body) as { merchant_reference?: string; amount?: unknown });
     expect(sent.find((body) => body.merchant_reference === response.data!.createDeposit.deposit!.id)?.amount).toBe('50000');
   });
 

@@ -13,7 +13,7 @@ beforeAll(async () => {
   t = await startTestGateway();
   const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: { ...CARD_INPUT, merchantReference: 'order-42' } }, { key: t.keys.webCashier });
   webDeposit = created.data!.createDeposit.deposit!.id;
-  await t.gateway.sandboxes.depositGateway!.controls.idle();
+  await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
 });
 afterAll(() => t?.close());
 
@@ -56,7 +56,7 @@ describe('deposits list', () => {
 
   it('costs the same number of SQL statements for 5 deposits as for 50', async () => {
     for (let i = 0; i < 50; i++) await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.admin });
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     const statements = async (first: number) => {
       await execute(t.gateway.graphqlUrl, DepositsQuery, { first }, { key: t.keys.admin }); // warm: key lookup and last-used write
       return statementsOf(t, async () => {

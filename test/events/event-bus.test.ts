@@ -176,7 +176,7 @@ describe(`the event bus (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`
     // given: a payout whose provider webhook has not arrived yet, and whose stored beneficiary
     // makes its snapshot too large for NOTIFY (only rows written outside today's input limits
     // can be that large, so the row is enlarged directly, as the deposit test above does)
-    const sandbox = t.gateway.sandboxes.depositGateway!.controls;
+    const sandbox = t.gateway.sandboxes.get('deposit-gateway')!.controls;
     sandbox.webhooks({ dropNext: 1 });
     const created = await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: CHILE_INPUT }, { key: t.keys.admin });
     expect(created.errors).toBeUndefined();

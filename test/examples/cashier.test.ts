@@ -91,7 +91,7 @@ describe.skipIf(skipWithoutChromium("the example cashier's browser tests"))('exa
     // and pays on the payment page, which opens in a second tab
     const [payment] = await Promise.all([browser.waitForEvent('page'), page.click('#pay')]);
     await payment.waitForLoadState();
-    expect(new URL(payment.url()).origin).toBe(new URL(t.gateway.sandboxes.depositGateway!.checkoutUrl).origin);
+    expect(new URL(payment.url()).origin).toBe(new URL(t.gateway.sandboxes.get('deposit-gateway')!.checkoutUrl).origin);
     expect(await payment.textContent('body')).toContain('50.00');
     await Promise.all([payment.waitForNavigation(), payment.click('button:has-text("Pay")')]);
     await payment.close();
@@ -165,7 +165,7 @@ describe.skipIf(skipWithoutChromium("the example cashier's browser tests"))('exa
   it('a deposit the sandbox completes at once, as it does by default in development, still ends SUCCEEDED on the page', async () => {
     // The payment completes while the page is still opening its subscription: the read the page
     // sends after subscribing shows what the subscription could not.
-    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const controls = t.gateway.sandboxes.get('deposit-gateway')!.controls;
     controls.setAutoComplete(true);
     try {
       const { page } = await openCashier();

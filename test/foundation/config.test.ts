@@ -1,7 +1,10 @@
-// Configuration defaults that keep a gateway safe when started with nothing set.
+// Configuration defaults that keep a gateway safe when started with nothing set, merchant accounts
+// checked against their providers, and the providers' own settings as an operator sets them.
 
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig, type ConfigError } from '../../src/config.js';
+import { loadConfig, providerVariables, type ConfigError } from '../../src/config.js';
 
 describe('configuration defaults', () => {
   it('listens on loopback only unless HOST says otherwise', () => {
@@ -107,5 +110,38 @@ describe('merchant account keys', () => {
     }
     // The rule is the deposit gateway's own: a QR account's base URL has no such prefix.
     expect(problemsOf(qr({ apiKey: 'sk_test_not_a_real_key', baseUrl: 'https://qr.example' }))).toEqual([]);
+  });
+});
+
+describe("the providers' own settings", () => {
+  const problemsOf = (env: Record<string, string>): string[] => {
+    try {
+      loadConfig(env);
+    } catch (error) {
+      return (error as ConfigError).problems;
+    }
+    return [];
+  };
+
+  it("are documented in README's configuration table, each under its name and its older one", () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const rows = readme.split('\n').filter((line) => line.startsWith('| `'));
+    for (const { variable, alias } of providerVariables()) {
+      const row = rows.find((line) => line.startsWith(`| \`${variable}\``));
+      expect(row, `README has no row for ${variable}`).toBeDefined();
+      if (alias) expect(row, `README's row for ${variable} does not name ${alias}`).toContain(`\`${alias}\``);
+    }
+  });
+
+  it('switch the QR gateway as before under their older names, and each bad one is a problem of its own', () => {
+    const qr = (env: Record<string, string>) => loadConfig(env).providers.byProvider['qr-gateway'];
+    expect(qr({ QR_AMOUNT_UNIT: 'baht', QR_REGISTER_WEBHOOK: '1' })).toMatchObject({ amountUnit: 'baht', registerWebhook: true });
+    expect(qr({ QR_GATEWAY_AMOUNT_UNIT: 'baht', QR_GATEWAY_REGISTER_WEBHOOK: 'true' })).toMatchObject({ amountUnit: 'baht', registerWebhook: true });
+    expect(qr({ QR_GATEWAY_WIRE_EXPIRY_FIELD: 'expiry', QR_GATEWAY_WIRE_CODE_ID_FIELD: 'payment_id' })).toMatchObject({ wire: { expiryField: 'expiry', codeIdField: 'payment_id', payloadField: 'qr_payload' } });
+    expect(problemsOf({ QR_AMOUNT_UNIT: 'cents', QR_GATEWAY_WIRE_EXPIRY_FIELD: '9lives', DEPOSIT_GATEWAY_SANDBOX_PORT: '-1' })).toEqual([
+      'DEPOSIT_GATEWAY_SANDBOX_PORT: must be a port number',
+      'QR_AMOUNT_UNIT: must be satang or baht',
+      'QR_GATEWAY_WIRE_EXPIRY_FIELD: must be a JSON field name: letters, digits and underscores, not starting with a digit',
+    ]);
   });
 });

@@ -110,7 +110,7 @@ describe('money-moving fields', () => {
   const fifteenDeposits = `mutation($input: CreateDepositInput!) { ${Array.from({ length: 15 }, (_, i) => `d${i}: createDeposit(input: $input) { deposit { id } }`).join('\n')} }`;
 
   it('refuses fifteen aliased createDeposit as one error, with no provider call', async () => {
-    const sandbox = t.gateway.sandboxes.depositGateway!;
+    const sandbox = t.gateway.sandboxes.get('deposit-gateway')!;
     const before = sandbox.controls.requestCount('/payments', 'POST');
     const response = await postRaw(t.gateway.graphqlUrl, { query: fifteenDeposits, variables: { input: CARD_INPUT } }, t.keys.webCashier);
     expect(response.status).toBe(400);
@@ -122,7 +122,7 @@ describe('money-moving fields', () => {
   });
 
   it('counts two different money fields, also through a fragment, and over graphql-ws', async () => {
-    const sandbox = t.gateway.sandboxes.depositGateway!;
+    const sandbox = t.gateway.sandboxes.get('deposit-gateway')!;
     const before = sandbox.controls.requestCount('/payments', 'POST');
     const query = `mutation($input: CreateDepositInput!) { createDeposit(input: $input) { deposit { id } } ...More }
       fragment More on Mutation { reconcileDeposit(id: "dep_unknown") { __typename } }`;

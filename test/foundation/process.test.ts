@@ -87,7 +87,10 @@ describe('npm start', () => {
     const keys = [...banner.matchAll(/Bearer (gw_\S+)/g)].map((match) => match[1]);
     expect(keys).toHaveLength(3);
     // The unit the QR spec does not state is named with its setting.
-    expect(banner).toContain('QR amounts are sent as integer satang (100 = THB 1.00): the QR spec does not state the unit (QR_AMOUNT_UNIT, assumption Q2)');
+    expect(banner).toContain('QR amounts are sent as integer satang (100 = THB 1.00): the QR spec does not state the unit (QR_GATEWAY_AMOUNT_UNIT, assumption Q2)');
+    // Each provider's sandbox, with the variable of its port.
+    expect(banner).toMatch(/deposit-gateway\s+http:\/\/127\.0\.0\.1:\d+ {2}\(DEPOSIT_GATEWAY_SANDBOX_PORT\)/);
+    expect(banner).toMatch(/qr-gateway\s+(http:\/\/127\.0\.0\.1:\d+) {2}\(QR_GATEWAY_SANDBOX_PORT; dashboard \1\/dashboard\)/);
     expect((await fetch(graphiql, { headers: { accept: 'text/html' } })).status).toBe(200);
     expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(true);
 
@@ -121,7 +124,7 @@ describe('a port already in use', () => {
   ])('%s: one line naming the variable, a non-zero exit, no stack, the data directory released', async (variable, env: Record<string, string>) => {
     const busy = await busyPort();
     try {
-      const run = await runToExit([process.execPath, 'dist/src/main.js'], { HOST: '127.0.0.1', DEPOSIT_SANDBOX_PORT: '0', QR_SANDBOX_PORT: '0', ...env, [variable]: String(busy.port) });
+      const run = await runToExit([process.execPath, 'dist/src/main.js'], { HOST: '127.0.0.1', DEPOSIT_GATEWAY_SANDBOX_PORT: '0', QR_GATEWAY_SANDBOX_PORT: '0', ...env, [variable]: String(busy.port) });
       expect(run.code).not.toBe(0);
       expect(run.code).not.toBeNull();
       const lines = run.stderr.trim().split('\n');
@@ -133,6 +136,22 @@ describe('a port already in use', () => {
       expect(fatal?.err).toBeUndefined();
       expect(run.stdout).not.toContain('"stack"');
       expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(false);
+    } finally {
+      await busy.release();
+    }
+  });
+});
+
+describe("a sandbox's port already in use", () => {
+  it('is one line naming its variable as it was given (an older name included), and a non-zero exit', async () => {
+    const busy = await busyPort();
+    try {
+      const run = await runToExit([process.execPath, 'dist/src/main.js'], { HOST: '127.0.0.1', PORT: '0', QR_SANDBOX_PORT: String(busy.port) });
+      expect(run.code).not.toBe(0);
+      expect(run.code).not.toBeNull();
+      const lines = run.stderr.trim().split('\n');
+      expect(lines, run.stderr).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^QR_SANDBOX_PORT=${busy.port}: port ${busy.port} is already in use.*set QR_SANDBOX_PORT to a free port`));
     } finally {
       await busy.release();
     }

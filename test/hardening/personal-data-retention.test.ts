@@ -49,7 +49,7 @@ function ownGateway(): void {
   });
 }
 
-const sandbox = () => t.gateway.sandboxes.depositGateway!.controls;
+const sandbox = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 
 /** Lower-case letters no other test value shares. */
 const letters = (length = 8) => Array.from(randomBytes(length), (byte) => String.fromCharCode(97 + (byte % 26))).join('');

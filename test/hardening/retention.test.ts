@@ -113,7 +113,7 @@ describe('idempotency keys expire after their window', () => {
   });
 
   it('keeps a key in doubt resuming its deposit past the window, and lets it go after the in-doubt window', async () => {
-    const sandbox = t.gateway.sandboxes.depositGateway!.controls;
+    const sandbox = t.gateway.sandboxes.get('deposit-gateway')!.controls;
     // Given two deposits whose provider call answered 500: their outcome at the provider is unknown
     const resumed = randomUUID();
     sandbox.failNext({ status: 500, method: 'POST' });
@@ -160,7 +160,7 @@ describe('idempotency keys expire after their window', () => {
 });
 
 describe('webhook bodies lose their personal data after their window', () => {
-  const sandbox = () => t.gateway.sandboxes.depositGateway!.controls;
+  const sandbox = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 
   /** A card deposit the sandbox approved by webhook, with its follow-up work done: nothing more changes it. */
   async function approvedDeposit(): Promise<string> {

@@ -19,7 +19,7 @@ const CREATE_DEPOSIT = 'mutation ($input: CreateDepositInput!) { createDeposit(i
 
 describe('text the database cannot store', () => {
   it('in a mutation input is a userError naming the field, and nothing is created', async () => {
-    const providerCalls = () => t.gateway.sandboxes.depositGateway!.controls.requestCount('/', 'POST');
+    const providerCalls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls.requestCount('/', 'POST');
     const before = providerCalls();
     const answer = await postRaw(t.gateway.graphqlUrl, { query: CREATE_DEPOSIT, variables: { input: { ...CARD_INPUT, merchantReference: 'a\u0000b' } } }, t.keys.webCashier);
 

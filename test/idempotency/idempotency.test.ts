@@ -66,7 +66,7 @@ afterAll(async () => {
   }
 });
 
-const sandbox = () => t.gateway.sandboxes.depositGateway!.controls;
+const sandbox = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 const status = async (id: string) => (await execute(url, DepositQuery, { id }, { key: t.keys.admin })).data?.deposit?.status;
 
 describe('a stored response', () => {
@@ -211,7 +211,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one database', () =
       const [answer, copy] = await Promise.all([first, onB]);
       expect(copy).toBe(answer);
       expect(sandbox().requestCount('/payments', 'POST') - calls).toBe(1);
-      expect(b.gateway.sandboxes.depositGateway!.controls.requestCount('/payments', 'POST')).toBe(0);
+      expect(b.gateway.sandboxes.get('deposit-gateway')!.controls.requestCount('/payments', 'POST')).toBe(0);
     } finally {
       await b.close();
     }

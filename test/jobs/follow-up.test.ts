@@ -107,7 +107,7 @@ describe('a provider lookup that fails', () => {
   });
   afterAll(() => t?.close());
 
-  const controls = () => t.gateway.sandboxes.depositGateway!.controls;
+  const controls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 
   it('is retried with back-off until fee and net appear, and every attempt is recorded', async () => {
     // given: a pending card payment, and a provider whose next three lookups fail
@@ -159,7 +159,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two instances on one database', () =
     // provider, two gateway instances), both running jobs, two at a time
     const env = { JOBS_CONCURRENCY: '2', JOBS_POLL_INTERVAL_MS: '50', RECONCILER_ENABLED: 'false' };
     const a = await startTestGateway({ env });
-    const sandbox = a.gateway.sandboxes.depositGateway!;
+    const sandbox = a.gateway.sandboxes.get('deposit-gateway')!;
     const dg = a.gateway.config.merchantAccounts.find((account) => account.code === 'dg-test')!;
     const b = await startTestGateway({
       database: a.database,

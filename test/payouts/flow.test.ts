@@ -15,7 +15,7 @@ import { CreatePayoutMutation, PayoutQuery, PayoutUpdatedSubscription } from './
 
 let t: TestGateway;
 let payoutsKey: string;
-const postedPayouts = () => t.gateway.sandboxes.depositGateway!.controls.requestCount('/payouts', 'POST');
+const postedPayouts = () => t.gateway.sandboxes.get('deposit-gateway')!.controls.requestCount('/payouts', 'POST');
 
 beforeAll(async () => {
   t = await startTestGateway({ env: { MERCHANT_ACCOUNTS: JSON.stringify(ACCOUNTS) } });
@@ -94,7 +94,7 @@ describe('bank outcomes (sandbox triggers, assumption A11)', () => {
     const created = await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input }, { key: payoutsKey });
     const id = created.data!.createPayout.payout!.id;
     await updates.until((update) => update.id === id && update.status === 'BOUNCED');
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     await ws.dispose();
     expect(updates.messages.filter((update) => update.id === id).map((update) => update.status)).toEqual(['PENDING', 'BOUNCED']);
     const read = await execute(t.gateway.graphqlUrl, PayoutQuery, { id }, { key: payoutsKey });

@@ -31,7 +31,7 @@ describe('live payouts', () => {
   });
 
   it('once enabled are paid, and test and live payouts never share a list', async () => {
-    t.gateway.sandboxes.depositGateway!.controls.setAccount(LIVE_API_KEY, { livePayoutsEnabled: true });
+    t.gateway.sandboxes.get('deposit-gateway')!.controls.setAccount(LIVE_API_KEY, { livePayoutsEnabled: true });
     const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${payoutsKey}` });
     const updates = await subscribed(t, () => collect(ws, PayoutUpdatedSubscription, {}));
     const live = (await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: { ...CHILE_INPUT, merchantAccount: 'dg-live-sim' } }, { key: payoutsKey })).data!.createPayout.payout!;

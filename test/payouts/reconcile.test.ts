@@ -20,7 +20,7 @@ afterAll(() => t?.close());
 
 describe('reconciling pending payouts', () => {
   it('applies a missed payout.paid once', async () => {
-    const sandbox = t.gateway.sandboxes.depositGateway!.controls;
+    const sandbox = t.gateway.sandboxes.get('deposit-gateway')!.controls;
     const { services } = t.gateway;
     sandbox.webhooks({ dropNext: 1 });
     const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${payoutsKey}` });

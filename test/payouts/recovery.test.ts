@@ -21,13 +21,13 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const controls = () => t.gateway.sandboxes.depositGateway!.controls;
+const controls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 const apiKey = ACCOUNTS[0]!.apiKey;
 const statusOf = async (id: string) => (await execute(t.gateway.graphqlUrl, PayoutQuery, { id }, { key: payoutsKey })).data?.payout?.status;
 
 /** The provider's own payout list (GET /payouts): the payouts carrying our id. */
 async function providerPayouts(merchantReference: string): Promise<Array<{ reference: string; status: string }>> {
-  const response = await fetch(`${t.gateway.sandboxes.depositGateway!.baseUrl}/payouts?limit=200`, { headers: { authorization: `Bearer ${apiKey}` } });
+  const response = await fetch(`${t.gateway.sandboxes.get('deposit-gateway')!.baseUrl}/payouts?limit=200`, { headers: { authorization: `Bearer ${apiKey}` } });
   const body = (await response.json()) as { data: Array<{ reference: string; status: string; merchant_reference: string | null }> };
   return body.data.filter((payout) => payout.merchant_reference === merchantReference);
 }

@@ -31,7 +31,7 @@ const read = (id: string) => t.gateway.db.fork().findOneOrFail(Payout, { id });
 
 describe('payout webhooks', () => {
   it('apply once, promote only, and flag a mismatched amount', async () => {
-    const sandbox = t.gateway.sandboxes.depositGateway!.controls;
+    const sandbox = t.gateway.sandboxes.get('deposit-gateway')!.controls;
     sandbox.webhooks({ dropNext: 1 });
     const created = await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: CHILE_INPUT }, { key: payoutsKey });
     await sandbox.idle();

@@ -26,7 +26,7 @@ function refundedDeposit(): Promise<string> {
     const depositId = deposits[0]!.id;
     const refunded = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId, amount: '4.00' } }, { key: t.refundsKey });
     expect(refunded.data!.requestRefund.userErrors).toEqual([]);
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     return depositId;
   })();
   return given;

@@ -83,7 +83,7 @@ async function succeededDeposit(key: string): Promise<string> {
   expect(created.data!.createDeposit.userErrors).toEqual([]);
   const id = created.data!.createDeposit.deposit!.id;
   await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key })).data?.deposit?.status).toBe('SUCCEEDED');
-  await t.gateway.sandboxes.depositGateway!.controls.idle();
+  await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
   await jobsSettled(t);
   return id;
 }

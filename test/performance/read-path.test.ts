@@ -28,7 +28,7 @@ function givenDeposits(): Promise<Array<{ id: string }>> {
       expect(refunded.errors).toBeUndefined();
       expect(refunded.data!.requestRefund.userErrors).toEqual([]);
     }
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     return deposits;
   })();
   return created;

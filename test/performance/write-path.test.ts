@@ -61,7 +61,7 @@ function expectNoGlobalLockOrNotify(statements: string[]): void {
 describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})`, () => {
   it('createDeposit without an idempotency key: 2 statements and no transaction (it used to cost 4, BEGIN and COMMIT included)', async () => {
     // The provider's own webhooks about these deposits are another request's statements.
-    t.gateway.sandboxes.depositGateway!.controls.webhooks({ dropNext: 10 });
+    t.gateway.sandboxes.get('deposit-gateway')!.controls.webhooks({ dropNext: 10 });
     await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier }); // warm
     let id: string | undefined;
     const statements = await recorded(async () => {
@@ -76,7 +76,7 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
   });
 
   it('createDeposit with nobody subscribed: no read of the event log after its commits, so 4 statements in all', async () => {
-    t.gateway.sandboxes.depositGateway!.controls.webhooks({ dropNext: 10 });
+    t.gateway.sandboxes.get('deposit-gateway')!.controls.webhooks({ dropNext: 10 });
     const busReads: string[] = [];
     const unwatch = t.gateway.db.watchQueries((sql) => {
       if (sql.includes('/* event-bus */')) busReads.push(sql);

@@ -1,19 +1,25 @@
 // The QR spec leaves several wire names unstated (Q1 response fields, Q3 the lifetime field, Q4 the
-// signature header, Q15 the lookup path); each is one switch, `QR_WIRE` in
-// src/providers/qr-gateway/assumptions.ts. Here every alternative runs end to end: the sandbox
-// speaks it, the adapter is given the same, and a code is created with a requested lifetime, looked
-// up, paid, and its signed delivery verified. Where the default names cannot read the alternative,
-// the test shows that too, so a switch that did nothing would fail here. And a create sends nothing
-// the spec does not name unless it was asked for; every request, GETs included, carries the bearer
-// key and `Content-Type: application/json` (spec: Authentication 1).
+// signature header, Q15 the lookup path); each is one setting of the QR provider
+// (`QR_GATEWAY_WIRE_*`, defaults `QR_WIRE` in src/providers/qr-gateway/assumptions.ts). Here every
+// alternative runs end to end: the sandbox speaks it, the adapter is given the same, and a code is
+// created with a requested lifetime, looked up, paid, and its signed delivery verified. Where the
+// default names cannot read the alternative, the test shows that too, so a switch that did nothing
+// would fail here. The settings reach the adapter and the sandbox through the provider's definition
+// as a gateway makes them. And a create sends nothing the spec does not name unless it was asked for;
+// every request, GETs included, carries the bearer key and `Content-Type: application/json` (spec:
+// Authentication 1).
 
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProviderTransport } from '../../src/kernel/provider-transport.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/lib/logger.js';
 import { Money } from '../../src/lib/money.js';
+import { providerRegistry } from '../../src/providers/index.js';
 import type { CreateDepositRequest, MerchantAccount } from '../../src/providers/provider.js';
-import type { QrWire } from '../../src/providers/qr-gateway/assumptions.js';
+import { QR_WIRE, type QrWire } from '../../src/providers/qr-gateway/assumptions.js';
+import type { ProviderSandboxes } from '../../src/providers/registry.js';
 import { createQrGatewayAdapter } from '../../src/providers/qr-gateway/index.js';
 import { startQrGatewaySandbox, type QrGatewaySandbox } from '../../src/sandbox/qr-gateway/index.js';
 
@@ -179,6 +185,56 @@ describe('every QR request (spec: Authentication 1)', () => {
       }
     } finally {
       await provider.close();
+    }
+  });
+});
+
+describe('the wire names as settings of the QR provider', () => {
+  it('are read from QR_GATEWAY_WIRE_*, and its definition gives its adapter and its sandbox the same names', async () => {
+    // given: a configuration switching every unstated name at once, as an operator would
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      QR_GATEWAY_WIRE_PAYLOAD_FIELD: 'qr_code',
+      QR_GATEWAY_WIRE_EXPIRES_AT_FIELD: 'expiry_time',
+      QR_GATEWAY_WIRE_EXPIRY_FIELD: 'expiry',
+      QR_GATEWAY_WIRE_SIGNATURE_HEADER: 'X-Signature',
+      QR_GATEWAY_WIRE_LOOKUP_PATH: '/v1/payments/{id}',
+    });
+    const registry = providerRegistry();
+    const definition = registry.get('qr-gateway')!;
+    const settings = registry.settingsOf(definition, config.providers);
+    expect(settings).toMatchObject({ wire: { ...QR_WIRE, payloadField: 'qr_code', expiresAtField: 'expiry_time', expiryField: 'expiry', signatureHeader: 'x-signature', lookupPath: '/v1/payments/{id}' } });
+
+    // when: the adapter and the sandbox are made from the definition, as the gateway makes them
+    const silent = createLogger({ level: 'silent' });
+    const ports = definition.createAdapter(settings, silent, createProviderTransport({ timeoutMs: 5_000, maxRetries: 0 }));
+    const adapter = { ...ports.deposits, ...ports.webhookRegistration! };
+    const started = await definition.sandbox!.start({ accounts: [account('')], webhookBaseUrl: 'http://127.0.0.1:9', port: 0, timeScale: 1, autoComplete: true, stateDir: undefined, settings, logger: silent });
+    const sandbox = started as ProviderSandboxes['qr-gateway'];
+    const receiver = await startServer();
+    try {
+      const registration = await adapter.registerWebhook(account(sandbox.baseUrl), { url: receiver.url, events: ['payment.succeeded'] });
+      if (!registration.ok) throw new Error(registration.error.message);
+
+      // then: they understand each other under those names, from creation to a verified delivery
+      const before = Date.now();
+      const created = await adapter.createDeposit(account(sandbox.baseUrl), request(600));
+      if (!created.ok) throw new Error(created.error.message);
+      const { reference, qrCode } = created.value;
+      expect(qrCode?.payload).toMatch(/^000201/);
+      expect(Math.abs(qrCode!.expiresAt.getTime() - (before + 600_000))).toBeLessThan(5_000);
+      expect(await adapter.getDeposit(account(sandbox.baseUrl), reference)).toMatchObject({ ok: true, value: { reference, status: 'PENDING' } });
+      const answered = await fetch(`${sandbox.baseUrl}/v1/payments/${encodeURIComponent(reference)}`, { headers: { authorization: `Bearer ${KEY}` } });
+      expect(Object.keys((await answered.json()) as object)).toEqual(expect.arrayContaining(['qr_code', 'expiry_time']));
+      sandbox.controls.simulate(reference, 'succeeded');
+      await sandbox.controls.idle();
+      const delivery = receiver.received.at(-1)!;
+      expect(delivery.headers['x-signature']).toMatch(/^t=\d+,v1=/);
+      const verified = adapter.verifyWebhook(account(sandbox.baseUrl, [registration.value.secret]), { body: delivery.body, headers: delivery.headers as Record<string, string> });
+      expect(verified).toMatchObject({ ok: true, event: { subject: { kind: 'deposit', reference, status: 'SUCCEEDED' } } });
+    } finally {
+      await sandbox.close();
+      await receiver.close();
     }
   });
 });

@@ -1,10 +1,12 @@
 // Adding a provider is adding a folder: a provider defined only under test/ (its own adapter, its
-// own sandbox over real HTTP) is registered through the public API and runs beside the two
-// built-in ones: it takes deposits through every path they use, refunds follow a deposit to it,
-// payouts on its account reach it while payouts on a deposit-gateway account reach that provider,
-// and its webhook registration is made at start beside the QR gateway's. Nothing in src/ names it.
+// own typed settings, its own sandbox over real HTTP) is registered through the public API and runs
+// beside the two built-in ones: it takes deposits through every path they use, refunds follow a
+// deposit to it, payouts on its account reach it while payouts on a deposit-gateway account reach
+// that provider, and its webhook registration is made at start beside the QR gateway's. Nothing in
+// src/ names it.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, providerVariables } from '../../src/config.js';
 import { buildGatewaySchema, printGatewaySchema } from '../../src/graphql/schema/schema.js';
 import { collect, eventsAfter, subscribed } from '../deposits/support.js';
 import { CreateDepositMutation, DepositQuery, DepositUpdatedSubscription } from '../deposits/operations.js';
@@ -26,6 +28,48 @@ const BUILT_IN_ACCOUNTS = [
   { code: 'qr-test', provider: 'qr-gateway', sandbox: true, livemode: false, apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
 ];
 
+/** The problems `loadConfig` reports with the third provider registered. */
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env, { providers: [thirdProvider] });
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("a third provider's own settings", () => {
+  it('are variables named after it, each with its default, and its sandbox has a port variable of its own', () => {
+    expect(providerVariables({ providers: [thirdProvider] }).filter((variable) => variable.provider === THIRD_PROVIDER)).toEqual([
+      { provider: THIRD_PROVIDER, key: 'SIGNATURE_HEADER', variable: 'THIRD_GATEWAY_SIGNATURE_HEADER', alias: undefined },
+      { provider: THIRD_PROVIDER, key: 'FRESHNESS_SECONDS', variable: 'THIRD_GATEWAY_FRESHNESS_SECONDS', alias: 'THIRD_FRESHNESS' },
+      { provider: THIRD_PROVIDER, key: 'SANDBOX_PORT', variable: 'THIRD_GATEWAY_SANDBOX_PORT', alias: undefined },
+    ]);
+    const config = loadConfig({ NODE_ENV: 'development' }, { providers: [thirdProvider] });
+    expect(config.providers.byProvider[THIRD_PROVIDER]).toEqual({ signatureHeader: 'tp-signature', freshnessSeconds: 300 });
+    // A sandbox without a default port takes any free one, even where the built-in ones are fixed.
+    expect(config.sandbox.ports[THIRD_PROVIDER]).toEqual({ port: 0, variable: 'THIRD_GATEWAY_SANDBOX_PORT' });
+    expect(loadConfig({ NODE_ENV: 'development', THIRD_GATEWAY_SANDBOX_PORT: '5301' }, { providers: [thirdProvider] }).sandbox.ports[THIRD_PROVIDER]?.port).toBe(5301);
+  });
+
+  it('are read under their own name or their alias, and each bad one is a problem naming its variable as given', () => {
+    expect(loadConfig({ THIRD_GATEWAY_FRESHNESS_SECONDS: '60' }, { providers: [thirdProvider] }).providers.byProvider[THIRD_PROVIDER]).toMatchObject({ freshnessSeconds: 60 });
+    expect(loadConfig({ THIRD_FRESHNESS: '90' }, { providers: [thirdProvider] }).providers.byProvider[THIRD_PROVIDER]).toMatchObject({ freshnessSeconds: 90 });
+    expect(problems({ THIRD_GATEWAY_FRESHNESS_SECONDS: 'soon', THIRD_GATEWAY_SIGNATURE_HEADER: 'not a header', THIRD_GATEWAY_SANDBOX_PORT: '70000' })).toEqual([
+      'THIRD_GATEWAY_SANDBOX_PORT: Too big: expected number to be <=65535',
+      'THIRD_GATEWAY_SIGNATURE_HEADER: must be a header name',
+      'THIRD_GATEWAY_FRESHNESS_SECONDS: must be a whole number',
+    ]);
+    expect(problems({ THIRD_FRESHNESS: '0' })).toEqual([expect.stringMatching(/^THIRD_FRESHNESS: /)]);
+    expect(problems({ THIRD_FRESHNESS: '90', THIRD_GATEWAY_FRESHNESS_SECONDS: '60' })).toEqual([
+      'THIRD_FRESHNESS: THIRD_GATEWAY_FRESHNESS_SECONDS is set too, to another value; give one of them (THIRD_FRESHNESS is its older name)',
+    ]);
+    // Without the provider registered, its variables are nobody's: not read, not refused.
+    expect(() => loadConfig({ THIRD_GATEWAY_FRESHNESS_SECONDS: 'soon' })).not.toThrow();
+  });
+});
+
 describe('a third provider registered from test/', () => {
   let sandbox: ThirdSandbox;
   let t: TestGateway;
@@ -36,16 +80,19 @@ describe('a third provider registered from test/', () => {
       env: {
         // The background reconciler stays off: the test reconciles on demand, and sees what it did.
         RECONCILER_ENABLED: 'false',
+        // Its own setting, given to its adapter and its sandbox alike: deliveries signed under another header.
+        THIRD_GATEWAY_SIGNATURE_HEADER: 'X-Third-Signature',
         // A sandbox account: the gateway's sandbox host starts the sandbox the definition declares.
         MERCHANT_ACCOUNTS: JSON.stringify([{ code: ACCOUNT, provider: THIRD_PROVIDER, sandbox: true, apiKey: THIRD_API_KEY, webhookSecrets: [THIRD_WEBHOOK_SECRET] }, ...BUILT_IN_ACCOUNTS]),
       },
     });
-    sandbox = t.gateway.sandboxes.registered.get(THIRD_PROVIDER) as ThirdSandbox;
+    sandbox = t.gateway.sandboxes.get(THIRD_PROVIDER)!;
   });
   afterAll(() => t?.close());
 
-  it('has its sandbox started by the gateway, over real HTTP, and reported in readiness', async () => {
+  it('has its sandbox started by the gateway through its hook, with its settings, over real HTTP, and reported in readiness', async () => {
     expect(sandbox.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(sandbox.signatureHeader).toBe('x-third-signature');
     expect(t.gateway.config.merchantAccounts.find((account) => account.code === ACCOUNT)?.baseUrl).toBe(sandbox.baseUrl);
     const ready = (await (await fetch(`${t.gateway.url}/readyz`)).json()) as { sandboxes: Record<string, string> };
     expect(ready.sandboxes).toEqual({ 'deposit-gateway': 'up', 'qr-gateway': 'up', [THIRD_PROVIDER]: 'up' });
@@ -149,7 +196,7 @@ describe('a third provider registered from test/', () => {
 
   it('sends a payout to the provider of the account it names: the third provider for tp-test, the deposit gateway for dg-test', async () => {
     const key = await payoutsClient(t, 'third-provider-payouts');
-    const depositGatewayPayouts = () => t.gateway.sandboxes.depositGateway!.controls.requestCount('/payouts', 'POST');
+    const depositGatewayPayouts = () => t.gateway.sandboxes.get('deposit-gateway')!.controls.requestCount('/payouts', 'POST');
     const before = depositGatewayPayouts();
 
     // when: one payout on each provider's account

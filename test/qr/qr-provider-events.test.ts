@@ -20,8 +20,8 @@ afterAll(() => t?.close());
 
 const apiKey = () => t.gateway.config.merchantAccounts.find((account) => account.code === 'qr-test')!.apiKey;
 /** The provider sends an event to the gateway's registration (amounts in satang, Q2). */
-const emit = (event: string, data: Record<string, unknown>) => t.gateway.sandboxes.qrGateway!.controls.emit(apiKey(), event, data);
-const idle = () => t.gateway.sandboxes.qrGateway!.controls.idle();
+const emit = (event: string, data: Record<string, unknown>) => t.gateway.sandboxes.get('qr-gateway')!.controls.emit(apiKey(), event, data);
+const idle = () => t.gateway.sandboxes.get('qr-gateway')!.controls.idle();
 const asAdmin = { key: () => t.keys.admin };
 
 async function qrDeposit(paid = true): Promise<{ id: string; paymentId: string }> {
@@ -123,7 +123,7 @@ describe('refunds made on the QR gateway dashboard', () => {
     const waiting = (await deliveries(id)).filter((row) => row.eventName === 'refund.completed');
     expect(waiting).toEqual([expect.objectContaining({ outcome: 'DEFERRED', reason: expect.stringMatching(/^PAYMENT_NOT_SETTLED: /), replayedAt: null })]);
     // Acknowledged: the provider does not need to retry it.
-    expect(t.gateway.sandboxes.qrGateway!.controls.deliveries().filter((row) => row.body.includes('rf_early')).map((row) => row.status)).toEqual([200]);
+    expect(t.gateway.sandboxes.get('qr-gateway')!.controls.deliveries().filter((row) => row.body.includes('rf_early')).map((row) => row.status)).toEqual([200]);
     expect(await refundsOf(id)).toMatchObject({ status: 'PENDING', refunds: [] });
 
     await execute(t.gateway.graphqlUrl, SimulateQrPaymentMutation, { input: { depositId: id, outcome: 'SUCCEEDED' } }, { key: t.keys.admin });
@@ -210,7 +210,7 @@ describe('withdrawals', () => {
 
 describe('the QR sandbox dashboard, as a developer uses it', () => {
   const post = (path: string, form: Record<string, string>) =>
-    fetch(`${t.gateway.sandboxes.qrGateway!.baseUrl}${path}`, {
+    fetch(`${t.gateway.sandboxes.get('qr-gateway')!.baseUrl}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams(form).toString(),
@@ -219,7 +219,7 @@ describe('the QR sandbox dashboard, as a developer uses it', () => {
 
   it('refunds a paid code and makes a withdrawal; the gateway records both', async () => {
     const { id, paymentId } = await qrDeposit();
-    const page = await (await fetch(`${t.gateway.sandboxes.qrGateway!.baseUrl}/dashboard`)).text();
+    const page = await (await fetch(`${t.gateway.sandboxes.get('qr-gateway')!.baseUrl}/dashboard`)).text();
     expect(page).toContain(paymentId);
     expect(page).not.toContain(apiKey());
 

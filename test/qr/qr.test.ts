@@ -60,11 +60,11 @@ describe('createQrCode', () => {
     ['a short bank account', { payer: { name: 'A', bankAccount: '12345' } }, ['payer', 'bankAccount'], 'FIELD_INVALID'],
     ['an expiry too short', { expiresInSeconds: 10 }, ['expiresInSeconds'], 'EXPIRY_OUT_OF_RANGE'],
   ])('refuses %s before any provider call', async (_label, input, field, code) => {
-    const calls = t.gateway.sandboxes.qrGateway!.controls.requestCount('/v1/qr-codes');
+    const calls = t.gateway.sandboxes.get('qr-gateway')!.controls.requestCount('/v1/qr-codes');
     const created = await createQr(input);
     expect(created.data!.createQrCode.deposit).toBeNull();
     expect(created.data!.createQrCode.userErrors).toContainEqual(expect.objectContaining({ field, code }));
-    expect(t.gateway.sandboxes.qrGateway!.controls.requestCount('/v1/qr-codes')).toBe(calls);
+    expect(t.gateway.sandboxes.get('qr-gateway')!.controls.requestCount('/v1/qr-codes')).toBe(calls);
   });
 
   it('has the same idempotency as createDeposit', async () => {
@@ -208,7 +208,7 @@ describe('webhook registration', () => {
     const paying = (await createQr()).data!.createQrCode.deposit!.id;
     await simulate(failing, 'FAILED');
     await simulate(paying, 'SUCCEEDED');
-    await t.gateway.sandboxes.qrGateway!.controls.idle();
+    await t.gateway.sandboxes.get('qr-gateway')!.controls.idle();
     expect(received).toEqual(['payment.succeeded']);
   });
 

@@ -64,7 +64,7 @@ describe('a QR account with a plain sk_ secret key and a pk_test_ publishable ke
   });
 
   it('the sandbox refuses the publishable key as a bearer, as the spec authenticates with the secret key', async () => {
-    const response = await fetch(`${t.gateway.sandboxes.qrGateway!.baseUrl}/v1/qr-codes`, {
+    const response = await fetch(`${t.gateway.sandboxes.get('qr-gateway')!.baseUrl}/v1/qr-codes`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${PUBLISHABLE_KEY}` },
       body: JSON.stringify({ amount: 1000, currency: 'THB', reference: 'ref-1', client_name: 'A' }),

@@ -47,7 +47,7 @@ describe('background reconciler', () => {
 
   it('brings a deposit whose webhooks were dropped to SUCCEEDED within the interval, with one subscription message', async () => {
     // given: the provider approves the payment but both of its webhooks are lost
-    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const controls = t.gateway.sandboxes.get('deposit-gateway')!.controls;
     const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
     const updates = await subscribed(t, () => collect(ws, DepositUpdatedSubscription, {}));
     controls.webhooks({ dropNext: 2 });
@@ -104,7 +104,7 @@ describe('background reconciler', () => {
 
   it('leaves a deposit whose webhook arrived alone', async () => {
     const id = await createDeposit(t);
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     await expect.poll(() => statusChanges(t, id)).toEqual(['PENDING->SUCCEEDED']);
     // A pass that read the provider while the deposit was PENDING has applied what it read by now.
     await passAfterNow(t);
@@ -122,7 +122,7 @@ describe('reconcileDeposit on demand', () => {
   it('applies the provider\'s status once, and changes nothing the second time', async () => {
     // given: a deposit left PENDING by lost webhooks, and no background reconciler
     expect(t.gateway.reconciler).toBeUndefined();
-    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const controls = t.gateway.sandboxes.get('deposit-gateway')!.controls;
     controls.webhooks({ dropNext: 2 });
     const id = await createDeposit(t);
     await controls.idle();
@@ -162,7 +162,7 @@ describe.skipIf(!process.env.DATABASE_URL)('two reconcilers on one database', ()
     // given: instance A with its sandbox, and instance B asking the same sandbox account (one
     // provider, two gateway instances), both reconciling every 200 ms
     const a = await startTestGateway({ env: FAST });
-    const sandbox = a.gateway.sandboxes.depositGateway!;
+    const sandbox = a.gateway.sandboxes.get('deposit-gateway')!;
     const dg = a.gateway.config.merchantAccounts.find((account) => account.code === 'dg-test')!;
     const b = await startTestGateway({
       database: a.database,

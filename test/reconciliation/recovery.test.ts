@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const sandbox = () => t.gateway.sandboxes.depositGateway!;
+const sandbox = () => t.gateway.sandboxes.get('deposit-gateway')!;
 
 const statusOf = async (id: string) => (await execute(t.gateway.graphqlUrl, DepositQuery, { id }, { key: t.keys.webCashier })).data?.deposit?.status;
 
@@ -129,7 +129,7 @@ describe('a QR code committed but never created at the QR gateway', () => {
 
     const reference = async () => (await t.gateway.db.fork().findOneOrFail(Deposit, { id })).providerReference;
     await expect.poll(reference, { interval: 100 }).toMatch(/^qr_/);
-    const qr = t.gateway.sandboxes.qrGateway!.controls;
+    const qr = t.gateway.sandboxes.get('qr-gateway')!.controls;
     expect(qr.code((await reference())!)).toMatchObject({ reference: id });
     expect(await statusOf(id)).toBe('PENDING');
   });

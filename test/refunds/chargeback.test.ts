@@ -27,7 +27,7 @@ describe('chargeback.opened', () => {
     const deposit = await succeededDeposit(t, '30.00');
     const ws = wsClient(t.gateway.wsUrl, { authorization: `Bearer ${t.keys.webCashier}` });
     const updates = await subscribed(t, () => collect(ws, DepositRefundUpdatedSubscription, {}));
-    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const controls = t.gateway.sandboxes.get('deposit-gateway')!.controls;
 
     // When the payer disputes it (twice: the provider may send another chargeback.opened)
     controls.openChargeback(deposit.reference);
@@ -56,7 +56,7 @@ describe('chargeback.opened', () => {
 });
 
 describe('chargeback.opened that no deposit of ours can have', () => {
-  const controls = () => t.gateway.sandboxes.depositGateway!.controls;
+  const controls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
   const apiKey = () => t.gateway.config.merchantAccounts.find((account) => account.code === DG_ACCOUNT)!.apiKey;
   const read = async (id: string) => {
     const response = await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id }, { key: t.keys.webCashier });

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const controls = () => t.gateway.sandboxes.depositGateway!.controls;
+const controls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 
 /** A card deposit still PENDING at the provider, and the refund of all of it that the provider reported first. */
 async function overtakenDeposit(name: string): Promise<{ id: string; reference: string }> {

@@ -21,7 +21,7 @@ describe('depositUpdated(id) with nested fields', () => {
     // happens once they are final in the log), and a subscriber selecting nested lists
     const published = await collectNotifications(t.gateway.services.pubsub);
     const deposit = await succeededDeposit(t, '30.00');
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     await expect.poll(async () => (await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id: deposit.id }, { key: t.keys.admin })).data!.deposit!.events.length).toBe(3);
     await expect.poll(() => published.seen.filter((event) => event.subjectId === deposit.id).length).toBe(3);
     published.stop();
@@ -35,7 +35,7 @@ describe('depositUpdated(id) with nested fields', () => {
     const second = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId: deposit.id } }, { key: t.refundsKey });
     expect(second.data!.requestRefund.userErrors).toEqual([]);
     await updates.until((update) => update.status === 'REFUNDED');
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     const final = (await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id: deposit.id }, { key: t.keys.admin })).data!.deposit!;
     await expect.poll(() => updates.messages.length).toBe(final.events.length - 3);
     updates.stop();

@@ -18,7 +18,7 @@ afterAll(() => t?.close());
 
 const refund = (input: RequestRefundInput) => execute(t.gateway.graphqlUrl, RequestRefundMutation, { input }, { key: t.refundsKey });
 const depositOf = async (id: string) => (await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id }, { key: t.refundsKey })).data!.deposit!;
-const providerPayment = (reference: string) => t.gateway.sandboxes.depositGateway!.controls.payment(reference);
+const providerPayment = (reference: string) => t.gateway.sandboxes.get('deposit-gateway')!.controls.payment(reference);
 
 describe('refunding a deposit in parts', () => {
   it('10 of 25, then the 15 left, then anything more is refused', async () => {

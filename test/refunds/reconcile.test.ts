@@ -18,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-const controls = () => t.gateway.sandboxes.depositGateway!.controls;
+const controls = () => t.gateway.sandboxes.get('deposit-gateway')!.controls;
 const apiKey = () => t.gateway.config.merchantAccounts.find((account) => account.code === 'dg-test')!.apiKey;
 const refundStatus = async (id: string) => (await execute(t.gateway.graphqlUrl, RefundQuery, { id }, { key: t.refundsKey })).data?.refund?.status;
 const depositRefunds = async (id: string) => (await execute(t.gateway.graphqlUrl, DepositRefundsQuery, { id }, { key: t.refundsKey })).data!.deposit!;
@@ -137,7 +137,7 @@ describe('a provider\'s payment-level "refunded"', () => {
     // given: the payment is refunded on the provider's dashboard and the refund's webhooks are lost
     const deposit = await succeededDeposit(t, '23.00');
     controls().webhooks({ dropNext: 2 });
-    const made = await fetch(`${t.gateway.sandboxes.depositGateway!.baseUrl}/refunds`, {
+    const made = await fetch(`${t.gateway.sandboxes.get('deposit-gateway')!.baseUrl}/refunds`, {
       method: 'POST',
       headers: { authorization: `Bearer ${apiKey()}`, 'content-type': 'application/json' },
       body: JSON.stringify({ reference: deposit.reference, reason: 'dashboard' }),

@@ -29,7 +29,7 @@ function refundEnvelope(reference: string, paymentReference: string, status: str
 
 /** A refund the provider may or may not have taken: every attempt of our call fails with 503. */
 async function unknownOutcomeRefund(depositId: string, amount: string): Promise<string> {
-  t.gateway.sandboxes.depositGateway!.controls.failNext({ status: 503, count: 3, method: 'POST' });
+  t.gateway.sandboxes.get('deposit-gateway')!.controls.failNext({ status: 503, count: 3, method: 'POST' });
   const requested = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId, amount } }, { key: t.refundsKey });
   expect(requested.data!.requestRefund.userErrors).toMatchObject([{ code: 'PROVIDER_UNAVAILABLE' }]);
   return requested.data!.requestRefund.refund!.id;

@@ -151,7 +151,7 @@ describe('a refund in the provider\'s decimals', () => {
     const id = created.data!.createDeposit.deposit!.id;
     expect(created.data!.createDeposit.deposit!.amount).toEqual({ amount: '50000.00', currency: 'COP' });
     const reference = (await t.gateway.db.fork().execute<Array<{ provider_reference: string }>>('select provider_reference from deposit where id = ?', [id]))[0]!.provider_reference;
-    t.gateway.sandboxes.depositGateway!.controls.complete(reference, 'approved');
+    t.gateway.sandboxes.get('deposit-gateway')!.controls.complete(reference, 'approved');
     await expect.poll(async () => (await execute(url, DepositQuery, { id }, { key: t.keys.webCashier })).data?.deposit?.status, { interval: 20 }).toBe('SUCCEEDED');
     const before = refundCalls(t);
 
@@ -165,7 +165,7 @@ describe('a refund in the provider\'s decimals', () => {
     const pesos = await refund({ depositId: id, amount: '5000.00' });
     expect(pesos.data!.requestRefund.userErrors).toEqual([]);
     expect(pesos.data!.requestRefund.refund!.amount).toEqual({ amount: '5000.00', currency: 'COP' });
-    const sent = t.gateway.sandboxes.depositGateway!.controls.requestBodies('/refunds', 'POST').map((body) => JSON.parse(body) as { reference: string; amount?: unknown });
+    const sent = t.gateway.sandboxes.get('deposit-gateway')!.controls.requestBodies('/refunds', 'POST').map((body) => JSON.parse(body) as { reference: string; amount?: unknown });
     expect(sent.filter((body) => body.reference === reference).map((body) => body.amount)).toEqual(['5000']);
   });
 });
@@ -234,7 +234,7 @@ describe('idempotency', () => {
 
   it('an unknown outcome stays REQUESTED and a retry with the same key settles it', async () => {
     const deposit = await succeededDeposit(t, '25.00');
-    const controls = t.gateway.sandboxes.depositGateway!.controls;
+    const controls = t.gateway.sandboxes.get('deposit-gateway')!.controls;
     // The first attempt and the adapter's two retries all fail.
     controls.failNext({ status: 503, count: 3, method: 'POST' });
     const input = { depositId: deposit.id, amount: '7.00', idempotencyKey: `unknown-${deposit.id}` };
@@ -272,7 +272,7 @@ describe('Deposit.refunds', () => {
   it('is batched: a page of 10 deposits with their refunds costs the same statements as a page of 2', async () => {
     const deposit = await succeededDeposit(t, '25.00');
     await refund({ depositId: deposit.id, amount: '2.00' });
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     const statements = async (first: number) => {
       await execute(url, DepositsRefundsQuery, { first }, { key: t.refundsKey }); // warm: key lookup and last-used write
       const pages: Array<Awaited<ReturnType<typeof readPage>>> = [];
@@ -300,7 +300,7 @@ describe('a page of deposits with their refunds and events', () => {
     // Given a succeeded deposit with an executed refund
     const deposit = await succeededDeposit(t, '25.00');
     await refund({ depositId: deposit.id, amount: '3.00' });
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
 
     // When the page is read with its nested lists, whose rows keep their times as the database's text
     const page = await execute(url, DepositsTimesQuery, { first: 50 }, { key: t.refundsKey });

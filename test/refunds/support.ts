@@ -38,5 +38,5 @@ export async function succeededDeposit(t: TestGateway, amount = '25.00'): Promis
 
 /** POST /refunds calls the sandbox has received so far. */
 export function refundCalls(t: TestGateway): number {
-  return t.gateway.sandboxes.depositGateway!.controls.requestCount('/refunds', 'POST');
+  return t.gateway.sandboxes.get('deposit-gateway')!.controls.requestCount('/refunds', 'POST');
 }

@@ -280,11 +280,16 @@ describe('QR gateway sandbox on a state directory', () => {
 describe('configuration', () => {
   it('fixed sandbox ports and a state directory under DATA_DIR by default; ephemeral and memory-only in tests', () => {
     const development = loadConfig({ NODE_ENV: 'development', DATA_DIR: '/tmp/gw-data' });
-    expect(development.sandbox).toMatchObject({ depositPort: 4001, qrPort: 4002, stateDir: path.resolve('/tmp/gw-data/sandboxes') });
-    expect(loadConfig({ NODE_ENV: 'development', DEPOSIT_SANDBOX_PORT: '5101', QR_SANDBOX_PORT: '5102' }).sandbox).toMatchObject({ depositPort: 5101, qrPort: 5102 });
-    expect(loadConfig({ NODE_ENV: 'test' }).sandbox).toMatchObject({ depositPort: 0, qrPort: 0, stateDir: undefined });
+    const ports = (config: ReturnType<typeof loadConfig>) => Object.fromEntries(Object.entries(config.sandbox.ports).map(([provider, { port }]) => [provider, port]));
+    expect(development.sandbox.stateDir).toBe(path.resolve('/tmp/gw-data/sandboxes'));
+    expect(ports(development)).toEqual({ 'deposit-gateway': 4001, 'qr-gateway': 4002 });
+    expect(ports(loadConfig({ NODE_ENV: 'development', DEPOSIT_GATEWAY_SANDBOX_PORT: '5101', QR_GATEWAY_SANDBOX_PORT: '5102' }))).toEqual({ 'deposit-gateway': 5101, 'qr-gateway': 5102 });
+    // The names the ports had before, still read.
+    expect(ports(loadConfig({ NODE_ENV: 'development', DEPOSIT_SANDBOX_PORT: '5101', QR_SANDBOX_PORT: '5102' }))).toEqual({ 'deposit-gateway': 5101, 'qr-gateway': 5102 });
+    expect(ports(loadConfig({ NODE_ENV: 'test' }))).toEqual({ 'deposit-gateway': 0, 'qr-gateway': 0 });
+    expect(loadConfig({ NODE_ENV: 'test' }).sandbox.stateDir).toBeUndefined();
     expect(loadConfig({ NODE_ENV: 'test', SANDBOX_PERSIST: 'true', DATA_DIR: '/tmp/gw-data' }).sandbox.stateDir).toBe(path.resolve('/tmp/gw-data/sandboxes'));
-    expect(() => loadConfig({ NODE_ENV: 'development', QR_SANDBOX_PORT: '4001' })).toThrow(/QR_SANDBOX_PORT: 4001 is DEPOSIT_SANDBOX_PORT too/);
-    expect(() => loadConfig({ NODE_ENV: 'development', DEPOSIT_SANDBOX_PORT: 'x' })).toThrow(/DEPOSIT_SANDBOX_PORT/);
+    expect(() => loadConfig({ NODE_ENV: 'development', QR_SANDBOX_PORT: '4001' })).toThrow(/QR_SANDBOX_PORT: 4001 is DEPOSIT_GATEWAY_SANDBOX_PORT too/);
+    expect(() => loadConfig({ NODE_ENV: 'development', DEPOSIT_SANDBOX_PORT: 'x' })).toThrow(/DEPOSIT_SANDBOX_PORT: must be a port number/);
   });
 });

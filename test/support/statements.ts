@@ -51,8 +51,8 @@ async function quiet(t: TestGateway, unrelated: RegExp): Promise<void> {
   try {
     for (;;) {
       const before = issued;
-      await t.gateway.sandboxes.depositGateway?.controls.idle();
-      await t.gateway.sandboxes.qrGateway?.controls.idle();
+      await t.gateway.sandboxes.get('deposit-gateway')?.controls.idle();
+      await t.gateway.sandboxes.get('qr-gateway')?.controls.idle();
       await jobsSettled(t, { runDue: true });
       if (issued === before) return;
     }

@@ -137,7 +137,7 @@ describe('one visibility policy', () => {
     ids.refundOfMobileOnOther = await refund('admin', ids.mobileOnOther);
     ids.payoutOnTest = await payout('payoutsBackOffice', 'dg-test');
     ids.payoutOnOther = await payout('admin', 'dg-other');
-    await t.gateway.sandboxes.depositGateway!.controls.idle();
+    await t.gateway.sandboxes.get('deposit-gateway')!.controls.idle();
     await jobsSettled(t);
 
     // and last, one record each stream should show: a stream that shows it has handled every

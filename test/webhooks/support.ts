@@ -107,7 +107,7 @@ export async function readDeposit(t: TestGateway, id: string): Promise<Deposit> 
  * never reached the gateway (the sandbox dropped it): our row still lacks the status and fee/net.
  */
 export async function approvedWithWebhookLost(t: TestGateway): Promise<{ id: string; reference: string }> {
-  const controls = t.gateway.sandboxes.depositGateway!.controls;
+  const controls = t.gateway.sandboxes.get('deposit-gateway')!.controls;
   const apiKey = t.gateway.config.merchantAccounts.find((account) => account.code === DG_ACCOUNT)!.apiKey;
   controls.webhooks({ apiKey, dropNext: 10 });
   try {

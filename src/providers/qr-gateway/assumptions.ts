@@ -9,7 +9,7 @@
  * created_at, paid_at: null, failure_reason: null, client_name, client_bank_name, metadata, livemode }`
  * (the bank account is never echoed); the same object is what a status lookup (Q15) and a simulation
  * (Q8) return. A request repeated with its Idempotency-Key (Q14) gets the original status and body again.
- * The names in it are guesses, switched in {@link QR_WIRE} (`codeIdField`, `payloadField`,
+ * The names in it are guesses, settings whose defaults are {@link QR_WIRE} (`codeIdField`, `payloadField`,
  * `expiresAtField`), except that the code's id is read from `payment_id` first: the one payment
  * identifier the spec names (its deliveries). A response with no `status` is read as `pending` (a
  * code just made is unpaid); one with no expiry moment expires Q3's default after it was made.
@@ -191,8 +191,9 @@ export const PING_PATH = `${QR_CODES_PATH}?limit=1`;
 
 /**
  * The wire names the spec does not state, one switch each, read by the adapter and the sandbox
- * alike: meeting the real provider's names is a change here (or, for a test, the adapter's and the
- * sandbox's `wire` option), and test/providers/qr-gateway-wire.test.ts runs each alternative.
+ * alike: settings of the QR provider (`QR_GATEWAY_WIRE_*`, ./settings.ts), which give both the same
+ * names, so meeting the real provider's is a change of configuration; test/providers/qr-gateway-wire.test.ts
+ * runs each alternative.
  */
 export interface QrWire {
   /** Q1: the create and lookup response's code id (read after the spec's `payment_id`). */
@@ -209,6 +210,7 @@ export interface QrWire {
   lookupPath: string;
 }
 
+/** The settings' defaults: the names assumed until the real provider shows its own. */
 export const QR_WIRE: QrWire = {
   codeIdField: 'id',
   payloadField: 'qr_payload',

@@ -1,9 +1,11 @@
-// What the QR gateway declares to the provider registry: its rail, key rules and ports.
+// What the QR gateway declares to the provider registry: its rail, key rules, ports and settings.
 
 import type { ProviderDefinition } from '../registry.js';
-import { DEFAULT_AMOUNT_UNIT, PUBLISHABLE_KEY_MODE_PREFIX, PUBLISHABLE_KEY_PREFIX, SECRET_KEY_MODE_PREFIX, SECRET_KEY_PREFIX, publishableKeyMode, secretKeyMode, type AmountUnit } from './assumptions.js';
+import { settingVariable } from '../settings.js';
+import { PUBLISHABLE_KEY_MODE_PREFIX, PUBLISHABLE_KEY_PREFIX, SECRET_KEY_MODE_PREFIX, SECRET_KEY_PREFIX, publishableKeyMode, secretKeyMode } from './assumptions.js';
 import { createQrGatewayAdapter } from './qr-gateway.adapter.js';
 import { QR_GATEWAY_REFERENCE } from './reference.js';
+import { QR_GATEWAY_SETTINGS, type QrGatewaySettings } from './settings.js';
 
 declare module '../provider.js' {
   interface ProviderNames {
@@ -11,7 +13,7 @@ declare module '../provider.js' {
   }
 }
 
-export const qrGatewayProvider: ProviderDefinition = {
+export const qrGatewayProvider: ProviderDefinition<QrGatewaySettings> = {
   name: 'qr-gateway',
   description: 'The QR gateway: Thai QR codes.',
   rails: ['THAI_QR'],
@@ -31,10 +33,12 @@ export const qrGatewayProvider: ProviderDefinition = {
       rule: () => `a qr-gateway publishable key starts with ${PUBLISHABLE_KEY_MODE_PREFIX.test} (test) or ${PUBLISHABLE_KEY_MODE_PREFIX.live} (live)`,
     },
   },
+  settings: QR_GATEWAY_SETTINGS,
   createAdapter(settings, logger, transport) {
     const adapter = createQrGatewayAdapter({
-      amountUnit: (settings.qrAmountUnit as AmountUnit | undefined) ?? DEFAULT_AMOUNT_UNIT,
-      transport,
+      amountUnit: settings.amountUnit,
+      wire: settings.wire,
+      ...(transport ? { transport } : {}),
       logger,
     });
     // No refunds, payouts or payment list in its API (refunds are made on its dashboard and reach us as events).
@@ -50,8 +54,9 @@ export const qrGatewayProvider: ProviderDefinition = {
     return `the QR gateway's base URL is its bare address, without a version: its paths carry theirs (/v1/qr-codes, /Thai/v1/webhooks); got a URL whose path is "${path}"`;
   },
   assumptionsInForce(settings) {
-    const unit = (settings.qrAmountUnit as AmountUnit | undefined) ?? DEFAULT_AMOUNT_UNIT;
+    const unit = settings.amountUnit;
     const meaning = unit === 'satang' ? '100 = THB 1.00' : 'whole baht only';
-    return [`QR amounts are sent as integer ${unit} (${meaning}): the QR spec does not state the unit (QR_AMOUNT_UNIT, assumption Q2)`];
+    return [`QR amounts are sent as integer ${unit} (${meaning}): the QR spec does not state the unit (${settingVariable('qr-gateway', 'AMOUNT_UNIT')}, assumption Q2)`];
   },
+  registerWebhookAtStart: (settings) => settings.registerWebhook,
 };

@@ -49,7 +49,7 @@ export interface QrGatewayAdapterOptions {
    * parses, and throws on a call.
    */
   transport?: ProviderTransport;
-  /** The unstated wire names (Q1, Q3, Q4, Q15); default `QR_WIRE`. Only a test of an alternative sets them. */
+  /** The unstated wire names (Q1, Q3, Q4, Q15); default `QR_WIRE`. The provider's `QR_GATEWAY_WIRE_*` settings; default `QR_WIRE`. */
   wire?: Partial<QrWire>;
   logger?: Logger;
 }

@@ -54,7 +54,7 @@ export interface QrSandboxOptions {
   accounts: Array<{ apiKey: string; livemode?: boolean }>;
   /** Unit of the integer `amount` (assumption Q2); the adapter must use the same. */
   amountUnit: AmountUnit;
-  /** The unstated wire names (Q1, Q3, Q4, Q15); default `QR_WIRE`. A test of an alternative gives the adapter the same. */
+  /** The unstated wire names (Q1, Q3, Q4, Q15): the sandbox host gives the provider's settings, as the adapter gets; default `QR_WIRE`. */
   wire?: Partial<QrWire>;
   /** Multiplies every duration of the sandbox's clock (expiry, retry delays): 0.001 makes 15 minutes 0.9 s. Default 1. */
   timeScale?: number;

@@ -5,6 +5,8 @@
 // with every capability it offers, is adding a folder and registering it.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import { positiveInt } from '../../../src/lib/env-values.js';
 import { Money } from '../../../src/lib/money.js';
 import type { PayoutPort, RefundPort, WebhookRegistrationPort } from '../../../src/providers/ports.js';
 import type {
@@ -25,8 +27,9 @@ import type {
   WebhookVerification,
 } from '../../../src/providers/provider.js';
 import type { ProviderDefinition } from '../../../src/providers/registry.js';
+import { defineProviderSettings } from '../../../src/providers/settings.js';
 import { noTransport, type ProviderTransport } from '../../../src/providers/transport.js';
-import { startThirdSandbox, type ThirdPayment, type ThirdPayout, type ThirdRefund } from './sandbox.js';
+import { startThirdSandbox, type ThirdPayment, type ThirdPayout, type ThirdRefund, type ThirdSandbox } from './sandbox.js';
 
 declare module '../../../src/providers/provider.js' {
   interface ProviderNames {
@@ -34,9 +37,34 @@ declare module '../../../src/providers/provider.js' {
   }
 }
 
+declare module '../../../src/providers/registry.js' {
+  interface ProviderSandboxes {
+    'third-gateway': ThirdSandbox;
+  }
+}
+
 export const THIRD_PROVIDER = 'third-gateway';
-const SIGNATURE_HEADER = 'tp-signature';
-const FRESHNESS_SECONDS = 300;
+
+/** Its own settings: two it needs, each with a default (`THIRD_GATEWAY_SIGNATURE_HEADER`, `THIRD_GATEWAY_FRESHNESS_SECONDS`). */
+export interface ThirdSettings {
+  /** The header its webhooks carry their signature in, as its sandbox sends them. */
+  signatureHeader: string;
+  /** How old (or early) a signed webhook may be. */
+  freshnessSeconds: number;
+}
+
+export const THIRD_SETTINGS = defineProviderSettings({
+  schema: z.object({
+    SIGNATURE_HEADER: z
+      .string()
+      .regex(/^[a-z-]+$/i, 'must be a header name')
+      .transform((name) => name.toLowerCase())
+      .default('tp-signature'),
+    FRESHNESS_SECONDS: positiveInt(3600).default(300),
+  }),
+  aliases: { FRESHNESS_SECONDS: 'THIRD_FRESHNESS' },
+  fromEnv: (variables): ThirdSettings => ({ signatureHeader: variables.SIGNATURE_HEADER, freshnessSeconds: variables.FRESHNESS_SECONDS }),
+});
 const PAYMENT_STATUS: Record<ThirdPayment['status'], DepositStatus> = { pending: 'PENDING', paid: 'SUCCEEDED', failed: 'FAILED' };
 const REFUND_STATUS: Record<ThirdRefund['status'], RefundStatus> = { pending: 'REQUESTED', approved: 'APPROVED', rejected: 'REJECTED' };
 const PAYOUT_STATUS: Record<ThirdPayout['status'], PayoutStatus> = { pending: 'PENDING', paid: 'PAID', bounced: 'BOUNCED' };
@@ -89,7 +117,7 @@ function unavailable<T>(message: string, httpStatus?: number): ProviderResult<T>
 
 type ThirdAdapter = DepositProvider & RefundPort & PayoutPort & WebhookRegistrationPort;
 
-export function createThirdAdapter(options: { transport?: ProviderTransport }): ThirdAdapter {
+export function createThirdAdapter(options: { transport?: ProviderTransport } & ThirdSettings): ThirdAdapter {
   // It builds requests and reads answers; the gateway's transport sends them (time-outs, retries, call logs, metrics).
   const sender = options.transport?.sender({ provider: THIRD_PROVIDER, idempotencyHeader: 'tp-idempotency-key', shownFields: ['status', 'amount', 'currency'] }) ?? noTransport(THIRD_PROVIDER);
 
@@ -140,13 +168,13 @@ export function createThirdAdapter(options: { transport?: ProviderTransport }): 
       return result.ok ? { ok: true, value: toDeposit(result.value) } : result;
     },
     verifyWebhook(account, webhook: RawWebhook): WebhookVerification {
-      const header = webhook.headers[SIGNATURE_HEADER];
+      const header = webhook.headers[options.signatureHeader];
       if (!header) return { ok: false, reason: 'SIGNATURE_MISSING' };
       const parts = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header);
       if (!parts) return { ok: false, reason: 'SIGNATURE_MALFORMED' };
       const at = Number(parts[1]);
       const now = (webhook.receivedAt ?? new Date()).getTime() / 1000;
-      if (Math.abs(now - at) > FRESHNESS_SECONDS) return { ok: false, reason: 'TIMESTAMP_OUT_OF_WINDOW' };
+      if (Math.abs(now - at) > options.freshnessSeconds) return { ok: false, reason: 'TIMESTAMP_OUT_OF_WINDOW' };
       const given = Buffer.from(parts[2]!, 'hex');
       const signed = Buffer.concat([Buffer.from(`${at}.`), webhook.body]);
       const matches = account.webhookSecrets.some((secret) => timingSafeEqual(createHmac('sha256', secret).update(signed).digest(), given));
@@ -184,7 +212,7 @@ export function createThirdAdapter(options: { transport?: ProviderTransport }): 
 }
 
 /** Registered with `startTestGateway({ providers: [thirdProvider] })`. */
-export const thirdProvider: ProviderDefinition = {
+export const thirdProvider: ProviderDefinition<ThirdSettings> = {
   name: THIRD_PROVIDER,
   description: 'A provider registered by a test: PIX deposits, refunds, payouts and webhook registration.',
   rails: ['PIX'],
@@ -193,16 +221,18 @@ export const thirdProvider: ProviderDefinition = {
     mode: (apiKey) => (apiKey.startsWith('tp_test_') ? 'test' : apiKey.startsWith('tp_live_') ? 'live' : undefined),
     rule: () => 'a third-gateway key starts with tp_test_ (test) or tp_live_ (live)',
   },
-  createAdapter(_settings, _logger, transport) {
-    const adapter = createThirdAdapter({ ...(transport ? { transport } : {}) });
+  settings: THIRD_SETTINGS,
+  createAdapter(settings, _logger, transport) {
+    const adapter = createThirdAdapter({ ...settings, ...(transport ? { transport } : {}) });
     return { deposits: adapter, refunds: adapter, payouts: adapter, webhookRegistration: adapter };
   },
-  // Started by the gateway's sandbox host for `sandbox: true` accounts, like the built-in ones.
+  // Started by the gateway's sandbox host for `sandbox: true` accounts, through the hook the
+  // built-in ones use, with the same settings as its adapter. No default port: any free one.
   sandbox: {
-    async start({ accounts }) {
+    async start({ accounts, port, settings }) {
       if (accounts.length !== 1) throw new Error('the third gateway sandbox serves one account');
       // It reports to the URL the gateway registers at start, as a provider with a registration API does.
-      return startThirdSandbox();
+      return startThirdSandbox({ port, signatureHeader: settings.signatureHeader });
     },
   },
 };

@@ -2,7 +2,8 @@
 // and payouts, answers status lookups and payout lists, takes webhook registrations and, when
 // something is settled, sends a signed webhook over real HTTP to every registered URL, signed with
 // that registration's secret. Its wire format is its own (snake_case JSON,
-// `tp-signature: t=<unix>,v1=<hex HMAC-SHA256>`), so the gateway can only understand it through the
+// `tp-signature: t=<unix>,v1=<hex HMAC-SHA256>`, the
+// header's name a setting of its provider), so the gateway can only understand it through the
 // adapter beside it.
 
 import { createHmac } from 'node:crypto';
@@ -50,6 +51,8 @@ export interface ThirdRegistration {
 export interface ThirdSandbox {
   /** Base address the adapter calls, e.g. http://127.0.0.1:1234 */
   baseUrl: string;
+  /** The header its webhooks carry their signature in. */
+  signatureHeader: string;
   payments: Map<string, ThirdPayment>;
   refunds: Map<string, ThirdRefund>;
   payouts: Map<string, ThirdPayout>;
@@ -89,7 +92,8 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
 
 type Route = (body: Record<string, unknown>, match: RegExpExecArray, url: URL) => [number, unknown];
 
-export async function startThirdSandbox(): Promise<ThirdSandbox> {
+export async function startThirdSandbox(options: { port?: number; signatureHeader?: string } = {}): Promise<ThirdSandbox> {
+  const signatureHeader = options.signatureHeader ?? 'tp-signature';
   const payments = new Map<string, ThirdPayment>();
   const refunds = new Map<string, ThirdRefund>();
   const payouts = new Map<string, ThirdPayout>();
@@ -190,13 +194,14 @@ export async function startThirdSandbox(): Promise<ThirdSandbox> {
       reply(res, 404, { error: 'not_found' });
     })().catch((error: unknown) => reply(res, 500, { error: String(error) }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const report = (type: string, object: Record<string, unknown>) => sandbox.send(JSON.stringify({ id: `tp_evt_${++events}`, type, object }));
 
   const sandbox: ThirdSandbox = {
     baseUrl,
+    signatureHeader,
     payments,
     refunds,
     payouts,
@@ -206,7 +211,7 @@ export async function startThirdSandbox(): Promise<ThirdSandbox> {
       // Like a provider with a registration API: events go to registered URLs only.
       const registration = registrations.at(-1);
       if (!registration) throw new Error('no webhook URL is registered with the sandbox');
-      const response = await fetch(registration.url, { method: 'POST', headers: { 'content-type': 'application/json', 'tp-signature': signThird(body, secret ?? registration.secret) }, body });
+      const response = await fetch(registration.url, { method: 'POST', headers: { 'content-type': 'application/json', [signatureHeader]: signThird(body, secret ?? registration.secret) }, body });
       return { status: response.status, body: await response.json() };
     },
     async pay(id, options = {}) {
