@@ -47,6 +47,7 @@ export const ON_ONE_DATABASE: Readonly<Record<string, string>> = {
   'test/hardening/ws-flood.test.ts': "per-socket limits and the memory of failed keys, above the database; the lookups they spare are the clients' plain reads",
   'test/payouts/': 'payout rules, modes and provider answers above the database; the payout flow runs on both',
   'test/performance/': 'read paths, fan-out and compiled execution of the same queries above the database; the write path runs on both',
+  'test/providers/provider-calls.test.ts': "provider calls counted and logged by the transport, above the database; the flows whose writes they serve run on both",
   'test/providers/third-provider.test.ts': "a provider registered from test/: its deposits take the kernel's paths, whose SQL the built-in providers' flows run on both",
   'test/qr/': 'QR rules and provider events above the database; the QR flow runs on both',
   'test/reconciliation/': "decisions from the provider's answers; the reconciler's sweep and its jobs run on both",

@@ -414,11 +414,11 @@ export type RefundStatus =
   /** Sent to the provider; waiting for its answer. */
   | 'REQUESTED';
 
-/** A URL to register with the QR gateway for its events. */
+/** A URL to register with a merchant account's provider for its events. */
 export type RegisterQrWebhookInput = {
-  /** payment.succeeded, payment.failed, payment.pending, withdrawal.*, refund.completed, refund.failed. */
+  /** Event names the provider sends (the QR gateway: payment.succeeded, payment.failed, payment.pending, withdrawal.*, refund.completed, refund.failed); an unknown one is refused with the list. */
   events: Array<string>;
-  /** The QR gateway merchant account to register with. */
+  /** The merchant account to register with; its provider must offer WEBHOOK_REGISTRATION. */
   merchantAccount: string;
   /** A public https URL (the sandbox also accepts loopback http). */
   url: string;

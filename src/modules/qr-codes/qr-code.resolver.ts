@@ -34,15 +34,15 @@ export class QrCodeResolver {
   }
 
   @Authorized('ADMIN')
-  @Mutation(() => RegisterQrWebhookPayload, { description: 'Registers a URL with the QR gateway for the given events. Admins only.' })
+  @Mutation(() => RegisterQrWebhookPayload, { description: 'Registers a URL for the given events with the merchant account\'s provider: the QR gateway, or any provider whose account lists WEBHOOK_REGISTRATION among its capabilities. Admins only.' })
   async registerQrWebhook(@Ctx() ctx: GatewayContext, @Arg('input', { description: 'The account, URL and events.' }) input: RegisterQrWebhookInput): Promise<RegisterQrWebhookPayload> {
     const result = await ctx.services.qrCodes.register(ctx.em, input);
     return { registration: result.registration ? QrWebhookRegistrationNode.from(result.registration) : null, userErrors: userErrors(result.errors) };
   }
 
   @Authorized('ADMIN')
-  @Query(() => [QrWebhookRegistrationNode], { description: 'Webhook registrations made with the QR gateway, newest first. Admins only.' })
-  async qrWebhookRegistrations(@Ctx() ctx: GatewayContext, @Arg('merchantAccount', () => String, { nullable: true, description: 'Only this QR gateway merchant account\'s registrations; omit for all.' }) merchantAccount?: string): Promise<QrWebhookRegistrationNode[]> {
+  @Query(() => [QrWebhookRegistrationNode], { description: 'Webhook registrations made with providers that take them (the QR gateway\'s among them), newest first. Admins only.' })
+  async qrWebhookRegistrations(@Ctx() ctx: GatewayContext, @Arg('merchantAccount', () => String, { nullable: true, description: 'Only this merchant account\'s registrations; omit for all.' }) merchantAccount?: string): Promise<QrWebhookRegistrationNode[]> {
     return (await ctx.services.qrCodes.list(ctx.em, merchantAccount ?? undefined)).map((registration) => QrWebhookRegistrationNode.from(registration));
   }
 

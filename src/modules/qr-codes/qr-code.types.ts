@@ -33,12 +33,12 @@ export class CreateQrCodePayload {
   userErrors!: UserError[];
 }
 
-@ObjectType('QrWebhookRegistration', { description: 'A URL registered with the QR gateway to receive its events.' })
+@ObjectType('QrWebhookRegistration', { description: 'A URL registered with a provider (the QR gateway, or another that takes registrations) to receive its events.' })
 export class QrWebhookRegistrationNode {
   @Field(() => ID, { description: 'The registration\'s id.' }) id!: string;
-  @Field({ description: 'The QR gateway merchant account it is registered with.' }) merchantAccount!: string;
+  @Field({ description: 'The merchant account it is registered with.' }) merchantAccount!: string;
   @Field({ description: 'The provider\'s registration id (wh_…).' }) providerWebhookId!: string;
-  @Field({ description: 'Where the QR gateway sends its events.' }) url!: string;
+  @Field({ description: 'Where the provider sends its events.' }) url!: string;
   @Field(() => [String], { description: 'The event names it receives.' }) events!: string[];
   @Field({ description: 'The provider\'s status word, e.g. active.' }) status!: string;
   @Field({ description: 'When it was registered.' }) createdAt!: Date;
@@ -56,16 +56,16 @@ export class QrWebhookRegistrationNode {
   }
 }
 
-@InputType({ description: 'A URL to register with the QR gateway for its events.' })
+@InputType({ description: 'A URL to register with a merchant account\'s provider for its events.' })
 export class RegisterQrWebhookInput {
-  @Field({ description: 'The QR gateway merchant account to register with.' }) merchantAccount!: string;
+  @Field({ description: 'The merchant account to register with; its provider must offer WEBHOOK_REGISTRATION.' }) merchantAccount!: string;
   @Field({ description: 'A public https URL (the sandbox also accepts loopback http).' }) url!: string;
-  @Field(() => [String], { description: 'payment.succeeded, payment.failed, payment.pending, withdrawal.*, refund.completed, refund.failed.' }) events!: string[];
+  @Field(() => [String], { description: 'Event names the provider sends (the QR gateway: payment.succeeded, payment.failed, payment.pending, withdrawal.*, refund.completed, refund.failed); an unknown one is refused with the list.' }) events!: string[];
 }
 
 @ObjectType({ description: 'The answer to registerQrWebhook: the registration, or what stopped it.' })
 export class RegisterQrWebhookPayload {
-  @Field(() => QrWebhookRegistrationNode, { nullable: true, description: 'The registration as the QR gateway holds it.' }) registration!: QrWebhookRegistrationNode | null;
+  @Field(() => QrWebhookRegistrationNode, { nullable: true, description: 'The registration as the provider holds it.' }) registration!: QrWebhookRegistrationNode | null;
   @Field(() => [UserError], { description: 'What stopped the operation, each with its input field and code; empty when it succeeded.' }) userErrors!: UserError[];
 }
 
