@@ -83,7 +83,8 @@ export interface CreateServicesOptions {
 export function createServices(options: CreateServicesOptions): Services {
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const { timeoutMs, maxRetries } = options.providers;
-  const events = new EventLog();
+  const clock = options.clock ?? systemClock;
+  const events = new EventLog(clock);
   const registry = options.registry ?? providerRegistry();
   // One transport sends every provider's calls: time-outs, retries, call logs and metrics.
   const providerTransport = createProviderTransport({ timeoutMs, maxRetries, logger: logger.child({ component: 'provider-transport' }) });
@@ -93,7 +94,6 @@ export function createServices(options: CreateServicesOptions): Services {
   // A key's holder may spend every provider attempt, and the back-off between them, before it
   // answers; a crashed holder's key is taken over after that.
   const retentionConfig = options.retention ?? DEFAULT_RETENTION;
-  const clock = options.clock ?? systemClock;
   const idempotency = new IdempotencyLayer({
     leaseMs: providerTransport.longestCallMs() + 5_000,
     logger: logger.child({ component: 'idempotency' }),

@@ -16,7 +16,7 @@ export const ON_BOTH_DATABASES: Readonly<Record<string, string>> = {
   'test/sandbox/gateway-restart.test.ts': "a restart of a gateway that hosts the sandboxes, on the database's kept state",
   'test/jobs/': 'the job queue: leases, row locks and back-off in SQL',
   'test/reconciliation/reconciler.test.ts': "reconciliation as jobs: the recurring sweep's one occurrence, its pass over due records and the checks' job leases, in SQL",
-  'test/events/': "the event bus (LISTEN/NOTIFY, each database's own client) and the event log's order and catch-up; what needs a second session or a second database on the server (late commits, another database's open transaction, a stalled log) is PostgreSQL's and skips itself on PGlite",
+  'test/events/': "the event bus (LISTEN/NOTIFY, each database's own client), the event log's order and catch-up, and subscriptions resumed from a cursor (across instances and a restart); what needs a second session or a second database on the server (late commits, another database's open transaction, a stalled log) is PostgreSQL's and skips itself on PGlite",
   'test/idempotency/': 'idempotency waits: advisory locks and notifications',
   'test/deposits/idempotency.test.ts': 'idempotency keys per rail: unique constraints and a stored response',
   'test/webhooks/webhook-inbox.test.ts': 'the webhook inbox: duplicates and order decided by unique constraints',

@@ -50,6 +50,26 @@ export function rateLimited(retryAfterSeconds: number): GraphQLError {
   });
 }
 
+/**
+ * A subscription's `after` that is not an event cursor of this gateway's log (malformed, from
+ * another list or another gateway): nothing is sent before it, and the subscription ends.
+ */
+export function cursorInvalid(): GraphQLError {
+  return new GraphQLError('The "after" cursor is not an event cursor of this gateway: pass a cursor from a subscription message (extensions.cursor) or from events(after:), or subscribe without after', {
+    extensions: { code: 'CURSOR_INVALID' },
+  });
+}
+
+/**
+ * A subscription's `after` older than the replay window (RESUME_WINDOW_MS): the client reloads
+ * what it shows with a query, then subscribes without `after`.
+ */
+export function cursorExpired(windowHours: number): GraphQLError {
+  return new GraphQLError(`The "after" cursor is older than the ${windowHours} hours a subscription can replay: reload the state with a query, then subscribe without after`, {
+    extensions: { code: 'CURSOR_EXPIRED' },
+  });
+}
+
 /** Error codes whose messages were written for clients and pass through unmasked. */
 const CLIENT_CODES = new Set([
   'UNAUTHENTICATED',
@@ -66,6 +86,9 @@ const CLIENT_CODES = new Set([
   'QUERY_TOO_LONG',
   // A graphql-ws socket's `subscribe` beyond its operation limit (src/server/ws-limits.ts), or its client's.
   'SUBSCRIPTION_LIMIT',
+  // A subscription's `after` that cannot be resumed from (cursorInvalid, cursorExpired above).
+  'CURSOR_INVALID',
+  'CURSOR_EXPIRED',
   // A client over its request rate (rateLimited above); also a provider's code (PROVIDER_ERROR_CODES).
   'RATE_LIMITED',
   ...LIMIT_RULE_CODES,

@@ -71,14 +71,24 @@ export function encodeCursor(key: unknown): string {
 }
 
 export function decodeCursor<T>(cursor: string, isValid: (value: unknown) => value is T): T {
+  const value = readCursor(cursor, isValid);
+  if (value !== undefined) return value;
+  throw new GraphQLError('The "after" cursor is not valid for this list', { extensions: { code: 'BAD_USER_INPUT' } });
+}
+
+/** The key a cursor holds, or undefined when it is not a cursor with a key `isValid` accepts. */
+export function readCursor<T>(cursor: string, isValid: (value: unknown) => value is T): T | undefined {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (isValid(value)) return value;
   } catch {
-    // fall through
+    // not a cursor
   }
-  throw new GraphQLError('The "after" cursor is not valid for this list', { extensions: { code: 'BAD_USER_INPUT' } });
+  return undefined;
 }
+
+/** An event log position, the key of `events(after:)` cursors and of every subscription message's `extensions.cursor`. */
+export const isEventPosition = (value: unknown): value is string => typeof value === 'string' && /^[0-9]{1,19}$/.test(value);
 
 /** A `[ISO time, id]` cursor key: the position of lists ordered newest first by (time, id). */
 export const isTimeIdCursor = (value: unknown): value is [string, string] =>

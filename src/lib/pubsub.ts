@@ -20,6 +20,13 @@ export interface TopicFeed {
   readonly following: boolean;
   /** A subscription waits: follow the source, then admit it. Called synchronously from `subscribe`. */
   wanted(): void;
+  /**
+   * For a feed of ordered payloads (the event bus: positions in the event log): the highest
+   * position at or below which a subscription that has joined by now is handed nothing; every
+   * later payload reaches it. What a subscription resuming from a cursor replays up to before it
+   * goes live (src/kernel/events/resume.ts).
+   */
+  readonly withheldThrough?: bigint | undefined;
 }
 
 /**
@@ -54,6 +61,11 @@ export class TopicSubscription<T> implements AsyncIterableIterator<T> {
     private readonly topic: string,
     readonly filter: (payload: T) => boolean,
   ) {}
+
+  /** Whether the subscription has ended (returned, or cut off for falling behind). */
+  get ended(): boolean {
+    return this.finished;
+  }
 
   /** Called by `publish` for every payload of the topic. */
   offer(payload: T): void {
@@ -128,6 +140,8 @@ export class LocalPubSub {
   private readonly waiting = new Map<string, Set<TopicSubscription<never>>>();
   private readonly feeds = new Map<string, TopicFeed>();
   private readonly opened = new Map<string, number>();
+  /** Who waits for a subscription to join (`joined`): resumed subscriptions only, so usually empty. */
+  private readonly joinWaiters = new Map<TopicSubscription<never>, (joined: boolean) => void>();
 
   /** Makes `feed` the one that publishes `topic`: subscriptions made while it does not follow wait for it. */
   feed(topic: string, feed: TopicFeed): void {
@@ -169,6 +183,22 @@ export class LocalPubSub {
     return subscription;
   }
 
+  /**
+   * Resolves once `subscription` receives what its topic publishes (true), or has ended before it
+   * did (false). A subscription made while the topic's feed follows has joined already.
+   */
+  joined<T>(subscription: TopicSubscription<T>): Promise<boolean> {
+    const waiting = subscription as unknown as TopicSubscription<never>;
+    if (subscription.joined) return Promise.resolve(true);
+    if (![...this.waiting.values()].some((set) => set.has(waiting))) return Promise.resolve(false);
+    return new Promise((resolve) => this.joinWaiters.set(waiting, resolve));
+  }
+
+  /** The topic's feed's {@link TopicFeed.withheldThrough}, if it has one. */
+  withheldThrough(topic: string): bigint | undefined {
+    return this.feeds.get(topic)?.withheldThrough;
+  }
+
   /** Called by a topic's feed once it follows: every subscription waiting for it joins. */
   admit(topic: string): void {
     const waiting = this.waiting.get(topic);
@@ -180,12 +210,22 @@ export class LocalPubSub {
   leave(topic: string, subscription: TopicSubscription<never>): void {
     removeFrom(this.listeners, topic, subscription);
     removeFrom(this.waiting, topic, subscription);
+    this.settleJoin(subscription, false);
+  }
+
+  private settleJoin(subscription: TopicSubscription<never>, joined: boolean): void {
+    if (this.joinWaiters.size === 0) return;
+    const resolve = this.joinWaiters.get(subscription);
+    if (!resolve) return;
+    this.joinWaiters.delete(subscription);
+    resolve(joined);
   }
 
   private join(topic: string, subscription: TopicSubscription<never>): void {
     addTo(this.listeners, topic, subscription);
     subscription.joined = true;
     this.opened.set(topic, (this.opened.get(topic) ?? 0) + 1);
+    this.settleJoin(subscription, true);
   }
 }
 

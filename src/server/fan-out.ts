@@ -19,6 +19,9 @@ import type { Database } from '../db/database.js';
 import { deliverySchema } from '../graphql/schema/delivery.js';
 import type { Logger } from '../lib/logger.js';
 import { FELL_BEHIND, MAX_BUFFERED, TopicSubscription, type TopicConsumer } from '../lib/pubsub.js';
+import { ResumingSubscription } from '../kernel/events/resume.js';
+import type { EventNotification } from '../kernel/events/event-notification.js';
+import { encodeCursor } from '../graphql/relay.js';
 import { visibilityClass, visibilityOf, type Visibility } from '../kernel/visibility.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
 import type { UsedKey } from '../modules/clients/key-cache.js';
@@ -82,7 +85,8 @@ export class SubscriptionFanOut {
       this.groups.set(key, group);
     }
     group.size += 1;
-    const member = new Member(group, sink, operationId, source[Symbol.asyncIterator]());
+    const iterator = source[Symbol.asyncIterator]();
+    const member = iterator instanceof ResumingSubscription ? new ResumingMember(group, sink, operationId, iterator) : new Member(group, sink, operationId, iterator);
     member.start();
     return member;
   }
@@ -211,12 +215,18 @@ class Group {
     this.logger ??= this.fanOut.options.logger.child({ subscriptionGroup: this.serial });
     const contextValue = this.fanOut.groupContext(this.visibility, this.introspectionAllowed, `group-${this.serial}/${this.operationName ?? 'anonymous'}`, this.logger);
     const result = execute({ schema: this.fanOut.deliverySchema, document: this.document, operationName: this.operationName, variableValues: this.variableValues, rootValue: event, contextValue });
-    return result instanceof Promise ? result.then((settled) => this.text(settled)) : this.text(result);
+    const cursor = cursorOf(event);
+    return result instanceof Promise ? result.then((settled) => this.text(settled, cursor)) : this.text(result, cursor);
   }
 
-  /** The shape graphql-ws gives a result whose errors went through the formatter. */
-  private text(result: ExecutionResult): string {
-    return JSON.stringify(result.errors ? { ...result, errors: this.fanOut.options.format(result.errors) } : result);
+  /**
+   * The shape graphql-ws gives a result whose errors went through the formatter, with the event's
+   * cursor in `extensions` (graphql-ws clients and Apollo's GraphQLWsLink hand the whole result
+   * on): the `after` a subscriber passes to resume from this message.
+   */
+  private text(result: ExecutionResult, cursor: string | undefined): string {
+    const formatted = result.errors ? { ...result, errors: this.fanOut.options.format(result.errors) } : result;
+    return JSON.stringify(cursor === undefined ? formatted : { ...formatted, extensions: { ...formatted.extensions, cursor } });
   }
 }
 
@@ -228,11 +238,11 @@ class Group {
  * and can catch up from `events(after:)`.
  */
 export class Member implements TopicConsumer<unknown> {
-  private closed = false;
+  protected closed = false;
   /** The client whose subscriptions this one counts against (its limit), released when the socket lets it go. */
   heldFor: string | undefined = undefined;
   /** Deliveries not sent yet, oldest first, while the oldest is being computed. */
-  private backlog: Delivery[] | undefined;
+  protected backlog: Delivery[] | undefined;
 
   constructor(
     private readonly group: Group,
@@ -281,6 +291,11 @@ export class Member implements TopicConsumer<unknown> {
     this.group.subscriptionEnded(this.sink, this.operationId, error);
   }
 
+  /** Nothing is left to send: every delivery offered so far is on the socket (or failed). */
+  protected drained(): void {
+    // Only a resuming member waits for it.
+  }
+
   /** The delivery this member waited for settled: sends what is ready, in order. */
   drain(): void {
     const backlog = this.backlog;
@@ -295,7 +310,10 @@ export class Member implements TopicConsumer<unknown> {
         backlog.shift();
         this.write(head);
       }
-      if (this.backlog === backlog) this.backlog = undefined;
+      if (this.backlog === backlog) {
+        this.backlog = undefined;
+        this.drained();
+      }
     } catch (error) {
       this.end(error);
     }
@@ -332,6 +350,73 @@ export class Member implements TopicConsumer<unknown> {
       this.end(error);
     }
   }
+}
+
+/**
+ * A subscription given `after`: it sends the replay (the events it missed, read from the log a
+ * page at a time, each page sent before the next is read), then takes its live stream, which
+ * buffered meanwhile, dropping what the replay covered (src/kernel/events/resume.ts). It is in the
+ * group of its own operation and variables, and runs the replayed events through it like live ones.
+ */
+class ResumingMember extends Member {
+  private whenDrained: (() => void) | undefined;
+
+  constructor(group: Group, sink: SubscriptionSink, operationId: string, private readonly resuming: ResumingSubscription) {
+    super(group, sink, operationId, resuming);
+  }
+
+  override start(): void {
+    void this.resume();
+  }
+
+  protected override drained(): void {
+    const resolve = this.whenDrained;
+    this.whenDrained = undefined;
+    resolve?.();
+  }
+
+  private async resume(): Promise<void> {
+    try {
+      for await (const page of this.resuming.replay()) {
+        if (this.closed) return;
+        // Already filtered by the subscription's own filter, as the live stream is.
+        for (const event of page) this.offer(event, acceptAll);
+        if (this.backlog) await new Promise<void>((resolve) => (this.whenDrained = resolve));
+        if (this.closed) return;
+      }
+      const through = this.resuming.through;
+      if (this.closed) return;
+      // The live stream ended before it joined: the subscription is over.
+      if (through === undefined) return this.end();
+      // False when the live stream ended while the replay ran: it fell behind (its buffer filled).
+      if (!this.resuming.live.attach(new AboveReplay(this, through))) this.end(new Error(FELL_BEHIND));
+    } catch (error) {
+      this.end(error);
+    }
+  }
+}
+
+/** Hands a resumed member the live events above what its replay covered; the live stream's positions only grow. */
+class AboveReplay implements TopicConsumer<EventNotification> {
+  constructor(
+    private readonly member: Member,
+    private readonly through: bigint,
+  ) {}
+
+  offer(event: EventNotification, filter: (event: EventNotification) => boolean): void {
+    if (BigInt(event.position) <= this.through) return;
+    this.member.offer(event, filter as (event: unknown) => boolean);
+  }
+
+  end(error?: Error): void {
+    this.member.end(error);
+  }
+}
+
+/** The cursor of a payment event (what `events(after:)` and `after` on a subscription take); none for other payloads (the heartbeat). */
+function cursorOf(event: unknown): string | undefined {
+  const position = (event as { position?: unknown } | null)?.position;
+  return typeof position === 'string' ? encodeCursor(position) : undefined;
 }
 
 function acceptAll(): boolean {

@@ -26,6 +26,9 @@ type Documents = {
     "\n  query CreditEvents($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { node { id type subjectId fromStatus toStatus deposit { id status disputed creditClaimedAt } } }\n    }\n  }\n": typeof types.CreditEventsDocument,
     "\n  subscription DepositCredit($id: ID) {\n    depositUpdated(id: $id) { id status creditClaimedAt }\n  }\n": typeof types.DepositCreditDocument,
     "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n": typeof types.DepositMetadataDocument,
+    "\n  subscription ResumeDeposits($id: ID, $after: String) {\n    depositUpdated(id: $id, after: $after) { id status }\n  }\n": typeof types.ResumeDepositsDocument,
+    "\n  subscription ResumeRefunds($after: String) {\n    refundUpdated(after: $after) { id status }\n  }\n": typeof types.ResumeRefundsDocument,
+    "\n  subscription ResumePayouts($after: String) {\n    payoutUpdated(after: $after) { id status }\n  }\n": typeof types.ResumePayoutsDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n      roles\n      keyPrefix\n      revokedAt\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  query ApiClients($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          name\n          roles\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": typeof types.ApiClientsDocument,
     "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n      rails\n      capabilities\n    }\n  }\n": typeof types.MerchantAccountsDocument,
@@ -98,6 +101,9 @@ const documents: Documents = {
     "\n  query CreditEvents($first: Int, $after: String) {\n    events(first: $first, after: $after) {\n      edges { node { id type subjectId fromStatus toStatus deposit { id status disputed creditClaimedAt } } }\n    }\n  }\n": types.CreditEventsDocument,
     "\n  subscription DepositCredit($id: ID) {\n    depositUpdated(id: $id) { id status creditClaimedAt }\n  }\n": types.DepositCreditDocument,
     "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n": types.DepositMetadataDocument,
+    "\n  subscription ResumeDeposits($id: ID, $after: String) {\n    depositUpdated(id: $id, after: $after) { id status }\n  }\n": types.ResumeDepositsDocument,
+    "\n  subscription ResumeRefunds($after: String) {\n    refundUpdated(after: $after) { id status }\n  }\n": types.ResumeRefundsDocument,
+    "\n  subscription ResumePayouts($after: String) {\n    payoutUpdated(after: $after) { id status }\n  }\n": types.ResumePayoutsDocument,
     "\n  query Viewer {\n    viewer {\n      id\n      name\n      roles\n      keyPrefix\n      revokedAt\n    }\n  }\n": types.ViewerDocument,
     "\n  query ApiClients($first: Int, $after: String) {\n    apiClients(first: $first, after: $after) {\n      edges {\n        cursor\n        node {\n          id\n          name\n          roles\n        }\n      }\n      pageInfo {\n        hasNextPage\n        endCursor\n      }\n    }\n  }\n": types.ApiClientsDocument,
     "\n  query MerchantAccounts {\n    merchantAccounts {\n      code\n      provider\n      livemode\n      rails\n      capabilities\n    }\n  }\n": types.MerchantAccountsDocument,
@@ -220,6 +226,18 @@ export function graphql(source: "\n  subscription DepositCredit($id: ID) {\n    
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n"): (typeof documents)["\n  query DepositMetadata($id: ID!) {\n    deposit(id: $id) {\n      id\n      status\n      metadata { key value }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ResumeDeposits($id: ID, $after: String) {\n    depositUpdated(id: $id, after: $after) { id status }\n  }\n"): (typeof documents)["\n  subscription ResumeDeposits($id: ID, $after: String) {\n    depositUpdated(id: $id, after: $after) { id status }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ResumeRefunds($after: String) {\n    refundUpdated(after: $after) { id status }\n  }\n"): (typeof documents)["\n  subscription ResumeRefunds($after: String) {\n    refundUpdated(after: $after) { id status }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ResumePayouts($after: String) {\n    payoutUpdated(after: $after) { id status }\n  }\n"): (typeof documents)["\n  subscription ResumePayouts($after: String) {\n    payoutUpdated(after: $after) { id status }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { execute as executeGraphql, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { encodeCursor } from '../../src/graphql/relay.js';
 import WebSocket from 'ws';
 import { messageText } from '../../src/lib/ws-message.js';
 import { onCommitted } from '../../src/db/commit-signals.js';
@@ -142,7 +143,8 @@ async function lonelyFrame(key: string, operationId: string, query: string, vari
   };
   const schema = await buildGatewaySchema(t.gateway.services.pubsub);
   const result = await executeGraphql({ schema, document: parse(query), variableValues: variables, rootValue: notification, contextValue });
-  return JSON.stringify({ id: operationId, type: 'next', payload: result });
+  // Every message carries its event's cursor (what `after` takes to resume from it).
+  return JSON.stringify({ id: operationId, type: 'next', payload: { ...result, extensions: { cursor: encodeCursor(notification.position) } } });
 }
 
 describe('subscription fan-out', () => {

@@ -95,6 +95,20 @@ export class EventBus implements TopicFeed {
     return this.last;
   }
 
+  /**
+   * The highest position a subscription that has joined by now is never handed: the newest
+   * published, or above it the newest event noted early (committed before the bus began to follow:
+   * read, never published). Every event above it reaches every subscription joined by now. A
+   * subscription resuming from a cursor replays the log up to here at least, then goes live
+   * (src/kernel/events/resume.ts). Measured later it is only higher: noted events leave the set
+   * once read, at or below the newest published.
+   */
+  get withheldThrough(): bigint | undefined {
+    let highest = this.last;
+    for (const position of this.early) if (highest === undefined || position > highest) highest = position;
+    return highest;
+  }
+
   /** Whether the bus reads every wake-up (see the class comment); false while this instance has no subscription. */
   get following(): boolean {
     return this.isFollowing;

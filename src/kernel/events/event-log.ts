@@ -9,6 +9,7 @@ import { onCommitted, signalCommitted, signalOnCommit } from '../../db/commit-si
 import { executePrepared } from '../../db/prepared.js';
 import { isoDateRows, placeholders } from '../../db/plain-rows.js';
 import { backoffDelayMs, type Backoff } from '../../lib/backoff.js';
+import { systemClock, type Clock } from '../../lib/clock.js';
 import type { WithIsoDates } from '../../lib/iso-time.js';
 import { visibleEventsWhere, type Viewer } from '../visibility.js';
 import { newId } from '../../lib/ids.js';
@@ -179,9 +180,43 @@ const SETTLE_WAIT_MS = 2_000;
 /** Its pauses between reads: 1 ms, doubling, 50 ms at most. */
 const FINAL_WAIT_BACKOFF: Backoff = { baseMs: 1, maxMs: 50 };
 
+/**
+ * How far back a subscription may resume (`after:` on `depositUpdated`, ...): a cursor whose event
+ * is older than this on the gateway's clock is refused as expired, and the client reloads what it
+ * shows with a query. The log itself keeps every event (`events(after:)` reads any cursor); the
+ * window bounds what one reconnecting socket may ask to be replayed.
+ */
+export const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** Whether a subscription may resume after a position: `unknown` when no event of the log is there. */
+export type ResumePoint = 'ok' | 'unknown' | 'expired';
+
+/** What a resuming subscription replays: the events of one kind of subject (of one subject, with `subjectId`) the viewer may see. */
+export interface ReplayPageInput {
+  after: string;
+  viewer: Viewer;
+  subjectType: PaymentSubjectType;
+  subjectId?: string | undefined;
+  limit: number;
+}
+
+export interface ReplayPage {
+  /** The page's events, oldest first, as notifications (the live path's shape). */
+  events: EventNotification[];
+  /**
+   * Every matching event at or below this position is in this page or an earlier one: the last
+   * event's position when the page is full, else the log's final position when it was read.
+   */
+  through: string;
+  full: boolean;
+}
+
 export class EventLog {
   private readonly hooks: AppendHook[] = [];
   private committedListener: CommittedListener | undefined;
+
+  /** @param clock measures the age of a resumed subscription's cursor (RESUME_WINDOW_MS). */
+  constructor(private readonly clock: Clock = systemClock) {}
 
   /** Adds `hook` to every append from now on (at start-up, before any request). */
   onAppend(hook: AppendHook): void {
@@ -298,6 +333,43 @@ export class EventLog {
       if (await this.isFinal(em)) return events;
       await new Promise((resolve) => setTimeout(resolve, backoffDelayMs(attempt + 1, FINAL_WAIT_BACKOFF)));
     }
+  }
+
+  /**
+   * Whether a subscription may resume after `position`: an event of the log must be there (a
+   * cursor of this gateway's log, final since it was handed out), written within RESUME_WINDOW_MS.
+   */
+  async resumePoint(em: SqlEntityManager, position: string): Promise<ResumePoint> {
+    if (!POSITION.test(position)) return 'unknown';
+    const [row] = await em.execute<Array<{ created_at: Date | string }>>(`select created_at from payment_event where position = ? and position <= ${FINAL_POSITION_SQL}`, [position]);
+    if (!row) return 'unknown';
+    return this.clock.now().getTime() - new Date(row.created_at).getTime() > RESUME_WINDOW_MS ? 'expired' : 'ok';
+  }
+
+  /**
+   * One page of what a resuming subscription replays: the final events after `after` of its
+   * subjects that the viewer may see (the same SQL filter as `events(after:)`), oldest first. The
+   * final position is read first, then the events up to it: all of them have committed by then,
+   * so any later statement sees every one.
+   */
+  async replayPage(em: SqlEntityManager, input: ReplayPageInput): Promise<ReplayPage> {
+    if (!POSITION.test(input.after)) throw new RangeError(`Not an event position: ${JSON.stringify(input.after)}`);
+    const [bound] = await em.execute<Array<{ final_position: string | null }>>(`select ${FINAL_POSITION_SQL}::text as final_position`);
+    const finalPosition = bound?.final_position ?? '0';
+    if (BigInt(finalPosition) <= BigInt(input.after)) return { events: [], through: input.after, full: false };
+    const rows = await em.find(
+      PaymentEvent,
+      {
+        $and: [
+          { position: { $gt: input.after, $lte: finalPosition } },
+          { subjectType: input.subjectType, ...(input.subjectId !== undefined ? { subjectId: input.subjectId } : {}) },
+          visibleEventsWhere(input.viewer),
+        ],
+      },
+      { orderBy: { position: 'asc' }, limit: input.limit },
+    );
+    const full = rows.length >= input.limit;
+    return { events: rows.map((row) => toEventNotification(row)), through: full ? String(rows.at(-1)!.position) : finalPosition, full };
   }
 
   /**

@@ -10,7 +10,8 @@ import { fieldsNamed, selectionsAt } from '../../graphql/selection.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import type { DepositSnapshot } from './deposit-snapshot.js';
-import { PAYMENT_EVENTS_TOPIC, subjectUpdates, type EventNotification } from '../../kernel/events/event-notification.js';
+import type { EventNotification } from '../../kernel/events/event-notification.js';
+import { RESUME_AFTER_ARGUMENT, resumePosition, subjectUpdatesStream } from '../../graphql/subject-updates.js';
 import { toDepositSnapshot } from './deposit-snapshot.js';
 import { ClaimDepositCreditInput, CreateDepositInput } from './deposit.inputs.js';
 import { ClaimDepositCreditPayload, CreateDepositPayload } from './deposit.payloads.js';
@@ -72,21 +73,25 @@ export class DepositResolver {
 
   @Authorized('CASHIER', 'REFUNDS')
   @Subscription(() => DepositNode, {
-    description: 'Every change of one deposit, or with no id of every deposit the caller may see, as it is committed (on any gateway instance).',
+    description: 'Every change of one deposit, or with no id of every deposit the caller may see, as it is committed (on any gateway instance). Each message carries its event cursor in extensions.cursor: pass the last one as after when subscribing again to receive what was missed first.',
     subscribe: async ({ args, context }) => {
       const ctx = context as RequestContext;
       const client = ctx.client!;
-      const id = (args as { id?: string | null }).id ?? undefined;
+      const { id: given, after } = args as { id?: string | null; after?: string | null };
+      const id = given ?? undefined;
+      // A malformed cursor is refused before anything else is read.
+      const from = resumePosition(after);
       if (id && !(await ctx.services.deposits.findVisible(ctx.em, client, id))) {
         throw new GraphQLError(`No deposit with id ${id}`, { extensions: { code: 'NOT_FOUND' } });
       }
-      return ctx.services.pubsub.subscribe<EventNotification>(
-        PAYMENT_EVENTS_TOPIC,
-        subjectUpdates(client, 'deposit', id),
-      );
+      return subjectUpdatesStream(ctx, 'deposit', id, from);
     },
   })
-  depositUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this deposit; omit for every deposit the key may see.' }) _id?: string): DepositNode {
+  depositUpdated(
+    @Root() event: EventNotification,
+    @Arg('id', () => ID, { nullable: true, description: 'Only this deposit; omit for every deposit the key may see.' }) _id?: string,
+    @Arg('after', () => String, RESUME_AFTER_ARGUMENT) _after?: string,
+  ): DepositNode {
     return depositOfEvent(event);
   }
 }

@@ -2,10 +2,8 @@
 
 import { Arg, Authorized, Ctx, Int, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../graphql/context.js';
-import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, pageSize, toConnection } from '../../graphql/relay.js';
+import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isEventPosition, pageSize, toConnection } from '../../graphql/relay.js';
 import { PaymentEventConnection, PaymentEventNode } from './payment-event.node.js';
-
-const isPosition = (value: unknown): value is string => typeof value === 'string' && /^[0-9]{1,19}$/.test(value);
 
 @Resolver()
 export class EventResolver {
@@ -20,7 +18,7 @@ export class EventResolver {
     @Arg('after', () => String, AFTER_ARGUMENT) after?: string,
   ): Promise<PaymentEventConnection> {
     const size = pageSize(first);
-    const position = after ? decodeCursor(after, isPosition) : undefined;
+    const position = after ? decodeCursor(after, isEventPosition) : undefined;
     const rows = await ctx.services.events.page(ctx.em, {
       limit: size + 1,
       ...(position ? { after: position } : {}),

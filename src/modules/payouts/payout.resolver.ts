@@ -11,7 +11,8 @@ import { readsUnmasked } from '../../kernel/redaction.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { PAYOUT_REDACTION, type PayoutSnapshot } from './payout-snapshot.js';
-import { PAYMENT_EVENTS_TOPIC, subjectUpdates, type EventNotification } from '../../kernel/events/event-notification.js';
+import type { EventNotification } from '../../kernel/events/event-notification.js';
+import { RESUME_AFTER_ARGUMENT, resumePosition, subjectUpdatesStream } from '../../graphql/subject-updates.js';
 import { toPayoutSnapshot } from './payout-snapshot.js';
 import { CreatePayoutInput } from './payout.inputs.js';
 import { CreatePayoutPayload } from './payout.payloads.js';
@@ -60,21 +61,25 @@ export class PayoutResolver {
 
   @Authorized('PAYOUTS')
   @Subscription(() => PayoutNode, {
-    description: 'Every change of one payout, or with no id of every payout the caller may see, as it is committed (on any gateway instance).',
+    description: 'Every change of one payout, or with no id of every payout the caller may see, as it is committed (on any gateway instance). Each message carries its event cursor in extensions.cursor: pass the last one as after when subscribing again to receive what was missed first.',
     subscribe: async ({ args, context }) => {
       const ctx = context as RequestContext;
       const client = ctx.client!;
-      const id = (args as { id?: string | null }).id ?? undefined;
+      const { id: given, after } = args as { id?: string | null; after?: string | null };
+      const id = given ?? undefined;
+      // A malformed cursor is refused before anything else is read.
+      const from = resumePosition(after);
       if (id && !(await ctx.services.payouts.findVisible(ctx.em, client, id))) {
         throw new GraphQLError(`No payout with id ${id}`, { extensions: { code: 'NOT_FOUND' } });
       }
-      return ctx.services.pubsub.subscribe<EventNotification>(
-        PAYMENT_EVENTS_TOPIC,
-        subjectUpdates(client, 'payout', id),
-      );
+      return subjectUpdatesStream(ctx, 'payout', id, from);
     },
   })
-  payoutUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this payout; omit for every payout the key may see.' }) _id?: string): PayoutNode {
+  payoutUpdated(
+    @Root() event: EventNotification,
+    @Arg('id', () => ID, { nullable: true, description: 'Only this payout; omit for every payout the key may see.' }) _id?: string,
+    @Arg('after', () => String, RESUME_AFTER_ARGUMENT) _after?: string,
+  ): PayoutNode {
     return payoutOfEvent(event);
   }
 

@@ -7,7 +7,8 @@ import type { GatewayContext, RequestContext } from '../../graphql/context.js';
 import { loaders, readAheadOf, visibilityCheck } from '../../graphql/loaders.js';
 import { userErrors } from '../../graphql/user-error.js';
 import { DepositNode } from '../deposits/deposit.types.js';
-import { PAYMENT_EVENTS_TOPIC, subjectUpdates, type EventNotification } from '../../kernel/events/event-notification.js';
+import type { EventNotification } from '../../kernel/events/event-notification.js';
+import { RESUME_AFTER_ARGUMENT, resumePosition, subjectUpdatesStream } from '../../graphql/subject-updates.js';
 import type { RefundSnapshot } from './refund-snapshot.js';
 import { RequestRefundInput } from './refund.inputs.js';
 import { RequestRefundPayload } from './refund.payloads.js';
@@ -31,22 +32,25 @@ export class RefundResolver {
 
   @Authorized('CASHIER', 'REFUNDS')
   @Subscription(() => RefundNode, {
-    description: 'Every change of one refund, or with no id of every refund the caller may see, as it is committed (on any gateway instance).',
+    description: 'Every change of one refund, or with no id of every refund the caller may see, as it is committed (on any gateway instance). Each message carries its event cursor in extensions.cursor: pass the last one as after when subscribing again to receive what was missed first.',
     subscribe: async ({ args, context }) => {
       const ctx = context as RequestContext;
       const client = ctx.client!;
-      const id = (args as { id?: string | null }).id ?? undefined;
+      const { id: given, after } = args as { id?: string | null; after?: string | null };
+      const id = given ?? undefined;
+      // A malformed cursor is refused before anything else is read.
+      const from = resumePosition(after);
       if (id && !(await ctx.services.refunds.findVisible(ctx.em, client, id))) {
         throw new GraphQLError(`No refund with id ${id}`, { extensions: { code: 'NOT_FOUND' } });
       }
-      return ctx.services.pubsub.subscribe<EventNotification>(
-        PAYMENT_EVENTS_TOPIC,
-        // A refund event carries its deposit's owner and account: the policy sees the refund as part of its deposit.
-        subjectUpdates(client, 'refund', id),
-      );
+      return subjectUpdatesStream(ctx, 'refund', id, from);
     },
   })
-  refundUpdated(@Root() event: EventNotification, @Arg('id', () => ID, { nullable: true, description: 'Only this refund; omit for every refund the key may see.' }) _id?: string): RefundNode {
+  refundUpdated(
+    @Root() event: EventNotification,
+    @Arg('id', () => ID, { nullable: true, description: 'Only this refund; omit for every refund the key may see.' }) _id?: string,
+    @Arg('after', () => String, RESUME_AFTER_ARGUMENT) _after?: string,
+  ): RefundNode {
     return refundOfEvent(event);
   }
 
