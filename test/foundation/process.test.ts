@@ -158,6 +158,32 @@ describe("a sandbox's port already in use", () => {
   });
 });
 
+describe('a DATABASE_URL where no PostgreSQL listens', () => {
+  it('is one line naming DATABASE_URL, the host and port, the failure and the fix, never the password; a non-zero exit, no stack', async () => {
+    // A port that was free a moment ago: nothing listens there, so the connection is refused at once.
+    const closed = await busyPort();
+    await closed.release();
+    const run = await runToExit([process.execPath, 'dist/src/main.js'], {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DEPOSIT_GATEWAY_SANDBOX_PORT: '0',
+      QR_GATEWAY_SANDBOX_PORT: '0',
+      DATABASE_URL: `postgres://gateway:Never-Shown-42@127.0.0.1:${closed.port}/payments`,
+      GATEWAY_SECRETS_KEY: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+    });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^DATABASE_URL \\(127\\.0\\.0\\.1:${closed.port}, database payments\\): connection refused: .*Start PostgreSQL there, or correct the host and port in DATABASE_URL`));
+    // The log says it too, with the setting and the failure as fields, and no stack.
+    const fatal = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.level === 60);
+    expect(fatal).toMatchObject({ msg: lines[0], code: 'DATABASE_UNAVAILABLE', setting: 'DATABASE_URL', host: '127.0.0.1', port: closed.port, database: 'payments', failure: 'connection-refused' });
+    expect(fatal?.err).toBeUndefined();
+    expect(run.stdout).not.toContain('"stack"');
+    expect(`${run.stdout}${run.stderr}`).not.toContain('Never-Shown-42');
+  });
+});
+
 describe('npm run client', () => {
   it('answers without compiling when nothing changed, with nothing but its answer', async () => {
     const { STAMP } = await import('../../src/cli/build-if-stale.mjs');
