@@ -1,5 +1,6 @@
 // Entry point: `npm start`. Loads configuration, starts one gateway instance, prints where to go.
 
+import './cli/require-node.js';
 import 'reflect-metadata';
 import { loadConfigOrExit } from './config.js';
 import { DatabaseConnectError } from './db/connect-error.js';
