@@ -1,7 +1,9 @@
 // Entry point: `npm start`. Loads configuration, starts one gateway instance, prints where to go.
 
+import './cli/require-node.js';
 import 'reflect-metadata';
 import { loadConfigOrExit } from './config.js';
+import { DatabaseConnectError } from './db/connect-error.js';
 import { DataDirInUse } from './db/data-dir-lock.js';
 import { DatabaseRoleError } from './db/role.js';
 import { SecretsKeyFileInvalid } from './db/secrets-key.js';
@@ -53,12 +55,13 @@ try {
   }
   printBanner(started);
 } catch (error) {
-  // A busy port, a held data directory, a database role that cannot migrate or an unusable key
-  // file is for whoever started the process to fix: one line naming what to change, on stderr, and
-  // in the log without a stack. Anything else is a bug.
-  if (error instanceof ListenError || error instanceof DataDirInUse || error instanceof DatabaseRoleError || error instanceof SecretsKeyFileInvalid) {
+  // A busy port, a held data directory, a database that cannot be reached, a database role that
+  // cannot migrate or an unusable key file is for whoever started the process to fix: one line
+  // naming what to change, on stderr, and in the log without a stack. Anything else is a bug.
+  if (error instanceof ListenError || error instanceof DataDirInUse || error instanceof DatabaseConnectError || error instanceof DatabaseRoleError || error instanceof SecretsKeyFileInvalid) {
     process.stderr.write(`${error.message}\n`);
-    if (!atTerminal) logger.fatal({ code: error instanceof DataDirInUse ? 'DATA_DIR_IN_USE' : error instanceof SecretsKeyFileInvalid ? 'SECRETS_KEY_FILE_INVALID' : error.code }, error.message);
+    const fields = error instanceof DatabaseConnectError ? error.logFields : { code: error instanceof DataDirInUse ? 'DATA_DIR_IN_USE' : error instanceof SecretsKeyFileInvalid ? 'SECRETS_KEY_FILE_INVALID' : error.code };
+    if (!atTerminal) logger.fatal(fields, error.message);
   } else {
     logger.fatal({ err: error }, 'gateway failed to start');
   }

@@ -11,3 +11,6 @@ export function buildIsStale(root: string): boolean;
  * code (0 when nothing had to be done). `quiet` logs nothing when the build is up to date.
  */
 export function buildIfStale(root: string, log?: (line: string) => void, options?: { all?: boolean; quiet?: boolean }): number;
+
+/** The line refusing a Node.js (`found`, default this one) older than `root`'s package.json `engines.node`, or undefined. */
+export function nodeVersionProblem(root: string, found?: string): string | undefined;

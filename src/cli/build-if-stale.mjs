@@ -19,13 +19,29 @@
 // directory's time changes when an entry is added, removed or renamed, so deleting a source counts.
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const COMPILED = ['src', 'bench'];
 const SETTINGS = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 export const STAMP = path.join('dist', '.build-stamp');
+
+/**
+ * The line refusing a Node.js older than package.json's `engines.node` (`>=x.y.z`), or undefined.
+ * The same words as src/lib/node-version.ts, which the compiled entry points check: this runs
+ * first under npm start, before tsc or the gateway would run on a Node.js they do not support.
+ */
+export function nodeVersionProblem(root, found = process.versions.node) {
+  const { engines } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const required = /^>=\s*v?(\d+\.\d+\.\d+)$/.exec(engines?.node?.trim() ?? '')?.[1];
+  if (!required) return undefined;
+  const parts = (version) => version.replace(/^v/, '').split(/[.-]/).slice(0, 3).map((part) => Number.parseInt(part, 10) || 0);
+  const [have, need] = [parts(found), parts(required)];
+  const older = have[0] !== need[0] ? have[0] < need[0] : have[1] !== need[1] ? have[1] < need[1] : have[2] < need[2];
+  if (!older) return undefined;
+  return `Node.js ${found.replace(/^v/, '')} is too old: the gateway needs Node.js ${required} or newer (package.json engines.node). Install Node.js 22 (e.g. nvm install 22) and start again.`;
+}
 
 /** Newest modification time (ms) of `target` and, for a directory, everything below it. */
 function newest(target) {
@@ -80,6 +96,11 @@ export function buildIfStale(root, log = (line) => process.stderr.write(`${line}
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const problem = nodeVersionProblem(root);
+  if (problem) {
+    process.stderr.write(`${problem}\n`);
+    process.exit(1);
+  }
   process.exitCode = buildIfStale(root, undefined, {
     all: process.argv.includes('--all'),
     quiet: process.argv.includes('--quiet'),

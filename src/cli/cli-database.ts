@@ -51,10 +51,11 @@ export type CliDatabase = { ok: true; config: GatewayConfig; db: Database; logge
 export async function openCliDatabase(io: CliIo): Promise<CliDatabase> {
   // Loaded once a command is known to need them: the ORM and its drivers are most of a CLI's
   // start-up time, which a usage message need not wait for.
-  const [{ ConfigError, loadConfig }, { openDatabase }, { DataDirInUse }, { entities }, { createLogger }] = await Promise.all([
+  const [{ ConfigError, loadConfig }, { openDatabase }, { DataDirInUse }, { DatabaseConnectError }, { entities }, { createLogger }] = await Promise.all([
     import('../config.js'),
     import('../db/database.js'),
     import('../db/data-dir-lock.js'),
+    import('../db/connect-error.js'),
     import('../entities.js'),
     import('../lib/logger.js'),
   ]);
@@ -80,8 +81,12 @@ export async function openCliDatabase(io: CliIo): Promise<CliDatabase> {
       io.err(error.message);
       return { ok: false, exitCode: 75 }; // EX_TEMPFAIL: try again once the gateway is stopped
     }
-    // PostgreSQL unreachable or refusing us (a system or SQLSTATE code): the reason, never the
-    // URL, which may hold a password.
+    // PostgreSQL unreachable or refusing us: where, why and what to change, never the password.
+    if (error instanceof DatabaseConnectError) {
+      io.err(error.message);
+      return { ok: false, exitCode: 69 }; // EX_UNAVAILABLE
+    }
+    // Any other refusal (a system or SQLSTATE code): the reason, never the URL, which may hold a password.
     const code = (error as { code?: unknown }).code;
     if (config.databaseUrl && typeof code === 'string') {
       io.err(`Could not open the database at DATABASE_URL: ${(error as Error).message}`);

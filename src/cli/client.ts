@@ -7,6 +7,7 @@
 //   client create-key <client-id> [--expires-at <ISO 8601 time>] [--json]
 //   client revoke-key <key-id>
 
+import './require-node.js';
 import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
 import { openCliDatabase, parseCommand, type CliIo } from './cli-database.js';

@@ -4,6 +4,7 @@
 //   secrets status [--json]                   sealed values by table, column and key
 //   secrets reseal [--batch-size 100] [--json] every value under the first configured key
 
+import './require-node.js';
 import 'reflect-metadata';
 import { pathToFileURL } from 'node:url';
 import { openCliDatabase, parseCommand, type CliIo } from './cli-database.js';

@@ -13,6 +13,7 @@ import type pg from 'pg';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.js';
 import type { Logger } from '../lib/logger.js';
 import { CommitSignalSubscriber } from './commit-signals.js';
+import { asConnectError } from './connect-error.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { MarkingSession } from './marking-session.js';
 import { InstanceLock, thisProcessIdentity, type InstanceIdentity } from './instance-lock.js';
@@ -152,10 +153,21 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
   }
 
-  await orm.schema.ensureDatabase();
-  // PostgreSQL: what the role may do, read before the migrator first writes (it creates its own
-  // table on a fresh database).
-  const standing = kind === 'postgresql' ? await readRoleStanding(orm.em.fork() as SqlEntityManager) : undefined;
+  let standing;
+  const connecting = Date.now();
+  try {
+    await orm.schema.ensureDatabase();
+    // PostgreSQL: what the role may do, read before the migrator first writes (it creates its own
+    // table on a fresh database).
+    standing = kind === 'postgresql' ? await readRoleStanding(orm.em.fork() as SqlEntityManager) : undefined;
+  } catch (error) {
+    // The first connections: a server that is not there or refuses us is the setting's fault, said
+    // in one line (src/db/connect-error.ts), not a stack.
+    const unreachable = options.databaseUrl ? asConnectError(error, options.databaseUrl, (options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS).connectTimeoutMs, Date.now() - connecting) : undefined;
+    if (!unreachable) throw error;
+    await orm.close(true).catch(() => undefined);
+    throw unreachable;
+  }
   const pending = standing && !standing.canCreate && !standing.migrated ? migrations : await orm.migrator.getPending();
   if (standing && !standing.canCreate && pending.length > 0) {
     await orm.close(true);

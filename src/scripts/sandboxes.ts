@@ -1,6 +1,7 @@
 // Runs the provider sandboxes as a process of their own, so they outlive a gateway that is stopped,
 // restarted or killed, and keep retrying their webhooks at it as a real provider would.
 
+import '../cli/require-node.js';
 import 'reflect-metadata';
 import { loadConfigOrExit } from '../config.js';
 import { createLogger } from '../lib/logger.js';

@@ -116,12 +116,12 @@ describe('npm run client', () => {
     expect((await cli('frobnicate')).code).toBe(64);
   });
 
-  it('says in one line that PostgreSQL cannot be reached, without the URL', async () => {
+  it('says in one line that PostgreSQL cannot be reached: where (host and port, never the password), why and what to change', async () => {
     const err: string[] = [];
     const url = 'postgres://ops:not-a-real-password@127.0.0.1:1/gateway';
     const code = await runClientCli(['list'], { env: { NODE_ENV: 'test', DATABASE_URL: url }, out: () => undefined, err: (text) => err.push(text) });
     expect(code).toBe(69);
-    expect(err).toEqual([expect.stringMatching(/^Could not open the database at DATABASE_URL: .*ECONNREFUSED/)]);
+    expect(err).toEqual([expect.stringMatching(/^DATABASE_URL \(127\.0\.0\.1:1, database gateway\): connection refused: .*correct the host and port in DATABASE_URL/)]);
     expect(err.join('\n')).not.toContain('not-a-real-password');
   });
 });

@@ -5,7 +5,7 @@
 // the embedded database held by a running gateway, is one line saying what to change, never a
 // stack; `npm run client` answers without compiling when nothing changed.
 
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -155,6 +155,61 @@ describe("a sandbox's port already in use", () => {
     } finally {
       await busy.release();
     }
+  });
+});
+
+describe('a DATABASE_URL where no PostgreSQL listens', () => {
+  it('is one line naming DATABASE_URL, the host and port, the failure and the fix, never the password; a non-zero exit, no stack', async () => {
+    // A port that was free a moment ago: nothing listens there, so the connection is refused at once.
+    const closed = await busyPort();
+    await closed.release();
+    const run = await runToExit([process.execPath, 'dist/src/main.js'], {
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DEPOSIT_GATEWAY_SANDBOX_PORT: '0',
+      QR_GATEWAY_SANDBOX_PORT: '0',
+      DATABASE_URL: `postgres://gateway:Never-Shown-42@127.0.0.1:${closed.port}/payments`,
+      GATEWAY_SECRETS_KEY: `k1:${Buffer.alloc(32, 7).toString('base64')}`,
+    });
+    expect(run.code).toBe(1);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines, run.stderr).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^DATABASE_URL \\(127\\.0\\.0\\.1:${closed.port}, database payments\\): connection refused: .*Start PostgreSQL there, or correct the host and port in DATABASE_URL`));
+    // The log says it too, with the setting and the failure as fields, and no stack.
+    const fatal = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.level === 60);
+    expect(fatal).toMatchObject({ msg: lines[0], code: 'DATABASE_UNAVAILABLE', setting: 'DATABASE_URL', host: '127.0.0.1', port: closed.port, database: 'payments', failure: 'connection-refused' });
+    expect(fatal?.err).toBeUndefined();
+    expect(run.stdout).not.toContain('"stack"');
+    expect(`${run.stdout}${run.stderr}`).not.toContain('Never-Shown-42');
+  });
+});
+
+/** A Node.js older than the one package.json's engines.node asks for, found on this machine (OLD_NODE, or `node` on PATH and the usual places), or undefined. */
+function olderNode(): string | undefined {
+  const candidates = [process.env.OLD_NODE, ...(process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'node')), '/usr/bin/node', '/usr/local/bin/node'];
+  for (const candidate of candidates) {
+    if (!candidate || !existsSync(candidate)) continue;
+    const version = spawnSync(candidate, ['--version'], { encoding: 'utf8' }).stdout?.trim();
+    if (version && Number(/^v(\d+)\./.exec(version)?.[1]) < 22) return candidate;
+  }
+  return undefined;
+}
+
+const oldNode = olderNode();
+
+describe('a Node.js older than 22.17', () => {
+  // Skipped where the machine has no older Node.js to run: set OLD_NODE to one to run it.
+  it.skipIf(!oldNode).each([
+    ['the build before start (npm start runs it first)', ['src/cli/build-if-stale.mjs']],
+    ['the gateway', ['dist/src/main.js']],
+    ['the client CLI', ['dist/src/cli/client.js', 'list']],
+  ])('stops %s with one line naming the version found and the one needed, and a non-zero exit', async (_entry, args) => {
+    const { stdout: found } = await promisify(execFile)(oldNode!, ['-p', 'process.versions.node']);
+    const run = await runToExit([oldNode!, ...args], { PORT: '0', DEPOSIT_GATEWAY_SANDBOX_PORT: '0', QR_GATEWAY_SANDBOX_PORT: '0' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    // Nothing else ran: no log line, no compile, no second line.
+    expect(run.stderr).toBe(`Node.js ${found.trim()} is too old: the gateway needs Node.js 22.17.0 or newer (package.json engines.node). Install Node.js 22 (e.g. nvm install 22) and start again.\n`);
   });
 });
 
