@@ -75,6 +75,11 @@ function liveClient() {
     connectionParams: { authorization: key },
     // A dropped socket is reopened (a refused key is not: graphql-ws gives up on 4401/4403).
     retryAttempts: 1_000,
+    retryWait,
+    // While the gateway is down (a restart, a deploy) the browser reports the refused connection
+    // as an error event, not a close event, and graphql-ws retries only close events unless told
+    // to. The close codes it holds fatal (4400, 4401, 4500, ...) still end the retries.
+    shouldRetry: () => true,
     on: {
       connected: () => {
         $('connection').textContent = '· live';
@@ -90,6 +95,16 @@ function liveClient() {
   });
   socket = { key, client, reconnecting: false };
   return client;
+}
+
+/**
+ * Waits before graphql-ws reconnects: 1, 2, 4 then at most 8 seconds, each plus up to 2 seconds at
+ * random so that cashiers cut off together do not all come back at once. graphql-ws's own wait
+ * doubles without end, so a player could wait minutes after a long deploy for news that is there.
+ */
+function retryWait(retries) {
+  const seconds = Math.min(2 ** retries, 8);
+  return new Promise((resolve) => setTimeout(resolve, seconds * 1_000 + Math.floor(Math.random() * 2_000)));
 }
 
 /** Follows one deposit: its updates on the socket, then one read of where it stands now. */
