@@ -1,7 +1,9 @@
 // The example cashier: pick a rail, create a deposit, send the player to its payment page or show
 // its Thai QR code, show every status change of the deposit as it arrives over graphql-ws, and
 // credit the player exactly once when it SUCCEEDS (claimDepositCredit), however often the page
-// hears of it: live, by a read, or after a reload.
+// hears of it: live, by a read, or after a reload. A dropped socket (a deploy, a restart, a phone
+// in a tunnel) is reopened, and the subscription resumes from the last message's cursor, so every
+// change made meanwhile still arrives, in order, over the socket.
 //
 // Plain ES modules, no build step and nothing from npm but graphql-ws's own browser client (the
 // gateway serves it from the graphql-ws package). The operations are the typed documents GraphQL
@@ -41,7 +43,7 @@ const authorizationField = $('authorization');
 const railField = $('rail');
 const amountField = $('amount');
 
-/** The deposit on screen: its id, the last status shown, and how to stop watching it. */
+/** The deposit on screen: its id, the last status shown, its subscription and how to stop it. */
 let current;
 /** One graphql-ws client per key, kept across deposits. */
 let socket;
@@ -75,11 +77,18 @@ function liveClient() {
     connectionParams: { authorization: key },
     // A dropped socket is reopened (a refused key is not: graphql-ws gives up on 4401/4403).
     retryAttempts: 1_000,
+    retryWait,
+    // While the gateway is down (a restart, a deploy) the browser reports the refused connection
+    // as an error event, not a close event, and graphql-ws retries only close events unless told
+    // to. The close codes it holds fatal (4400, 4401, 4500, ...) still end the retries.
+    shouldRetry: () => true,
     on: {
       connected: () => {
         $('connection').textContent = '· live';
-        // After a reconnect, read the deposit once: a change committed while the socket was down was never sent.
-        if (socket?.reconnecting && current) void readOverSocket(current.id);
+        // A reconnect re-sends the subscription with its last cursor, and the gateway replays what
+        // the socket missed before going live again, so no read is needed for that. Until the first
+        // message there is no cursor to resume from: a change committed during such a drop is read.
+        if (socket?.reconnecting && current && current.variables.after === undefined) void readOverSocket(current.id);
         if (socket) socket.reconnecting = false;
       },
       closed: () => {
@@ -92,26 +101,57 @@ function liveClient() {
   return client;
 }
 
+/**
+ * Waits before graphql-ws reconnects: 1, 2, 4 then at most 8 seconds, each plus up to 2 seconds at
+ * random so that cashiers cut off together do not all come back at once. graphql-ws's own wait
+ * doubles without end, so a player could wait minutes after a long deploy for news that is there.
+ */
+function retryWait(retries) {
+  const seconds = Math.min(2 ** retries, 8);
+  return new Promise((resolve) => setTimeout(resolve, seconds * 1_000 + Math.floor(Math.random() * 2_000)));
+}
+
+/** Cursors the gateway refuses to resume from: too old to replay, or not a cursor at all. */
+const REFUSED_CURSOR = new Set(['CURSOR_EXPIRED', 'CURSOR_INVALID']);
+
 /** Follows one deposit: its updates on the socket, then one read of where it stands now. */
 function watch(id) {
   current?.stop();
+  current = { id, last: undefined };
+  follow(current);
+}
+
+/**
+ * Subscribes to the deposit's updates, then reads it once. graphql-ws sends this very payload
+ * again on every reconnect, so the cursor kept in its variables makes a reconnect resume there.
+ */
+function follow(watching) {
   const client = liveClient();
   $('connection').textContent = '· connecting…';
-  const stop = client.subscribe(
-    { query: DepositUpdated, variables: { id } },
+  const variables = { id: watching.id };
+  watching.variables = variables;
+  watching.stop = client.subscribe(
+    { query: DepositUpdated, variables },
     {
       next: (result) => {
+        if (result.errors?.some((error) => REFUSED_CURSOR.has(error.extensions?.code))) {
+          // Refused before anything was sent, and this subscription ends: read where the deposit
+          // stands now and follow it live from here, without a cursor.
+          if (current === watching) follow(watching);
+          return;
+        }
         if (result.errors?.length) showErrors(result.errors.map((error) => error.message));
         if (result.data?.depositUpdated) record(result.data.depositUpdated, 'live');
+        if (typeof result.extensions?.cursor === 'string') variables.after = result.extensions.cursor;
       },
       error: (error) => showErrors([`Live updates stopped: ${describe(error)}`]),
       complete: () => undefined,
     },
   );
-  current = { id, last: undefined, stop };
   // Sent on the same socket after the subscription, so a change committed before the
-  // subscription started still shows: the read sees it, and the subscription sees what follows.
-  void readOverSocket(id);
+  // subscription started still shows: the read sees it, and the subscription sees what follows
+  // (it has no cursor before its first message, and needs none for what the read covers).
+  void readOverSocket(watching.id);
 }
 
 async function readOverSocket(id) {

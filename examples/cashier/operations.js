@@ -164,8 +164,8 @@ fragment CashierDeposit on Deposit {
   creditClaimedAt
 }`;
 
-export const DepositUpdated = `subscription DepositUpdated($id: ID) {
-  depositUpdated(id: $id) {
+export const DepositUpdated = `subscription DepositUpdated($id: ID, $after: String) {
+  depositUpdated(id: $id, after: $after) {
     ...CashierDeposit
   }
 }
