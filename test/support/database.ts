@@ -196,7 +196,9 @@ export async function databaseOutage(database: TestDatabase, closeEmbedded: () =
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await admin.connect();
   await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
-  await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+  // Clients only: an autovacuum worker on the database is a superuser process, which a plain role
+  // may not terminate (and which the gateway's connections do not depend on).
+  await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid() AND backend_type = 'client backend'", [name]);
   return {
     async end() {
       await admin.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS true`);
