@@ -117,6 +117,10 @@ export class HttpProviderTransport implements ProviderTransport {
    * headers (the API key is one), the query, or a body as sent.
    */
   private log(logger: Logger, shown: ReadonlySet<string>, request: ProviderRequest, result: Attempt, at: { attempt: number; durationMs: number; willRetry: boolean }): void {
+    const level = result.kind === 'unanswered' || result.status >= 500 ? 'warn' : result.status >= 400 ? 'info' : 'debug';
+    // A successful call is a debug line: off by default, so its summaries (two JSON parses) are
+    // made only when the line is written. Every payment pays for this check alone.
+    if (!logger.isLevelEnabled(level)) return;
     const line: Record<string, unknown> = { account: request.account, operation: request.operation, method: request.method, path: request.path, ...at };
     if (request.body !== undefined) line.request = maskedSummary(request.body, shown);
     if (result.kind === 'unanswered') {
@@ -125,7 +129,6 @@ export class HttpProviderTransport implements ProviderTransport {
     }
     line.status = result.status;
     if (result.text !== '') line.response = maskedSummary(result.text, shown);
-    const level = result.status < 400 ? 'debug' : result.status < 500 ? 'info' : 'warn';
     logger[level](line, 'provider call');
   }
 
