@@ -159,7 +159,7 @@ describe('retention settings', () => {
   const DAY = 24 * HOUR;
   const base = { NODE_ENV: 'test' };
 
-  it('default to a 24-hour key window, 30 days for keys in doubt and for webhook bodies, 90 days for personal data, an hourly sweep', () => {
+  it('default to a 24-hour key window, 30 days for keys in doubt and for webhook bodies, 90 days for personal data, an hourly sweep, a day of subscription replay', () => {
     expect(loadConfig(base).retention).toEqual({
       enabled: true,
       intervalMs: HOUR,
@@ -168,8 +168,11 @@ describe('retention settings', () => {
       idempotencyInDoubtWindowMs: 30 * DAY,
       webhookBodyMs: 30 * DAY,
       personalDataMs: 90 * DAY,
+      subscriptionResumeMs: DAY,
     });
     expect(loadConfig({ ...base, PERSONAL_DATA_RETENTION_MS: String(120 * DAY) }).retention.personalDataMs).toBe(120 * DAY);
+    expect(loadConfig({ ...base, SUBSCRIPTION_RESUME_WINDOW_MS: String(2 * HOUR) }).retention.subscriptionResumeMs).toBe(2 * HOUR);
+    expect(() => loadConfig({ ...base, SUBSCRIPTION_RESUME_WINDOW_MS: '60000' })).toThrow(/SUBSCRIPTION_RESUME_WINDOW_MS: must be at least 3600000 \(one hour\)/);
   });
 
   it('refuse a bad value with a message naming the variable', () => {

@@ -188,6 +188,11 @@ export interface RetentionConfig {
    * may still answer or resume a payment outlives its personal data.
    */
   personalDataMs: number;
+  /**
+   * A subscription resumes (`after:`) from a cursor this recent; an older one is refused with
+   * CURSOR_EXPIRED and the client reloads (`SUBSCRIPTION_RESUME_WINDOW_MS`). Bounds a replay's length.
+   */
+  subscriptionResumeMs: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -204,6 +209,7 @@ export const DEFAULT_RETENTION: RetentionConfig = {
   // A quarter after the payment's last change: support questions and statement reconciliation
   // about a payment come within it; disputes are answered from what stays (README "Retention").
   personalDataMs: 90 * DAY_MS,
+  subscriptionResumeMs: DAY_MS,
 };
 
 /**
@@ -401,6 +407,7 @@ const envSchema = z.object({
   IDEMPOTENCY_IN_DOUBT_WINDOW_MS: windowMs().default(DEFAULT_RETENTION.idempotencyInDoubtWindowMs),
   WEBHOOK_BODY_RETENTION_MS: windowMs().default(DEFAULT_RETENTION.webhookBodyMs),
   PERSONAL_DATA_RETENTION_MS: windowMs().default(DEFAULT_RETENTION.personalDataMs),
+  SUBSCRIPTION_RESUME_WINDOW_MS: windowMs().default(DEFAULT_RETENTION.subscriptionResumeMs),
   // Back-office notifications (docs/notifications.md).
   NOTIFICATION_ALLOWED_DESTINATIONS: z.string().optional(),
   NOTIFICATION_TIMEOUT_MS: positiveInt(60_000).default(10_000),
@@ -664,6 +671,7 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
       idempotencyInDoubtWindowMs: e.IDEMPOTENCY_IN_DOUBT_WINDOW_MS,
       webhookBodyMs: e.WEBHOOK_BODY_RETENTION_MS,
       personalDataMs: e.PERSONAL_DATA_RETENTION_MS,
+      subscriptionResumeMs: e.SUBSCRIPTION_RESUME_WINDOW_MS,
     },
     notifications: {
       allowedDestinations,

@@ -84,7 +84,8 @@ export function createServices(options: CreateServicesOptions): Services {
   const logger = options.logger ?? createLogger({ level: 'silent' });
   const { timeoutMs, maxRetries } = options.providers;
   const clock = options.clock ?? systemClock;
-  const events = new EventLog(clock);
+  const retentionConfig = options.retention ?? DEFAULT_RETENTION;
+  const events = new EventLog(clock, retentionConfig.subscriptionResumeMs);
   const registry = options.registry ?? providerRegistry();
   // One transport sends every provider's calls: time-outs, retries, call logs and metrics.
   const providerTransport = createProviderTransport({ timeoutMs, maxRetries, logger: logger.child({ component: 'provider-transport' }) });
@@ -93,7 +94,6 @@ export function createServices(options: CreateServicesOptions): Services {
   const accounts = new MerchantAccountService(options.merchantAccounts, providers);
   // A key's holder may spend every provider attempt, and the back-off between them, before it
   // answers; a crashed holder's key is taken over after that.
-  const retentionConfig = options.retention ?? DEFAULT_RETENTION;
   const idempotency = new IdempotencyLayer({
     leaseMs: providerTransport.longestCallMs() + 5_000,
     logger: logger.child({ component: 'idempotency' }),

@@ -61,7 +61,7 @@ export function cursorInvalid(): GraphQLError {
 }
 
 /**
- * A subscription's `after` older than the replay window (RESUME_WINDOW_MS): the client reloads
+ * A subscription's `after` older than the replay window (`SUBSCRIPTION_RESUME_WINDOW_MS`): the client reloads
  * what it shows with a query, then subscribes without `after`.
  */
 export function cursorExpired(windowHours: number): GraphQLError {

@@ -1,7 +1,6 @@
 // The stream behind `depositUpdated`, `refundUpdated` and `payoutUpdated`: live from now, or, with
 // `after`, first the changes the caller missed since that event cursor (src/kernel/events/resume.ts).
 
-import { RESUME_WINDOW_MS } from '../kernel/events/event-log.js';
 import { PAYMENT_EVENTS_TOPIC, subjectUpdates, type EventNotification } from '../kernel/events/event-notification.js';
 import { ResumingSubscription } from '../kernel/events/resume.js';
 import type { SubjectType } from '../kernel/visibility.js';
@@ -35,7 +34,7 @@ export async function subjectUpdatesStream(ctx: RequestContext, subjectType: Sub
   if (after === undefined) return pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC, subjectUpdates(client, subjectType, id));
   const point = await events.resumePoint(ctx.em, after);
   if (point === 'unknown') throw cursorInvalid();
-  if (point === 'expired') throw cursorExpired(RESUME_WINDOW_MS / 3_600_000);
+  if (point === 'expired') throw cursorExpired(events.resumeWindowMs / 3_600_000);
   // Live first (it buffers while the replay runs), so nothing committed meanwhile is missed.
   const live = pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC, subjectUpdates(client, subjectType, id));
   const em = ctx.em;

@@ -170,7 +170,8 @@ let t: TestGateway & { database: TestDatabase };
 /** A second instance on the same database (PostgreSQL: two processes cannot share one PGlite directory). */
 let b: TestGateway | undefined;
 beforeAll(async () => {
-  t = await startTestGateway({ clock });
+  // A two-hour replay window (SUBSCRIPTION_RESUME_WINDOW_MS) where the default is a day.
+  t = await startTestGateway({ clock, env: { SUBSCRIPTION_RESUME_WINDOW_MS: String(2 * 60 * 60 * 1000) } });
   if (onPostgres) b = await startTestGateway({ database: t.database });
 });
 afterAll(async () => {
@@ -250,22 +251,22 @@ describe(`a subscription resumed after a dropped socket (${onPostgres ? 'Postgre
     }
   });
 
-  // Last: the clock moves a day on, which expires every cursor made before.
+  // Last: the clock moves past the window, which expires every cursor made before.
   it('refuses a cursor older than the replay window with CURSOR_EXPIRED, before sending anything', async () => {
     // given: a cursor, and changes after it
     const deposit = await insertDeposit(t);
     const old = await change(t, deposit);
     await change(t, deposit);
 
-    // when: more than a day later
-    clock.advance(24 * 60 * 60 * 1000 + 60_000);
+    // when: more than the configured two hours later (well within the default day)
+    clock.advance(2 * 60 * 60 * 1000 + 60_000);
     const refused = await refusal(t, { after: old });
 
     // then
     expect(refused.data).toEqual([]);
     expect(refused.errors).toHaveLength(1);
     expect(refused.errors[0]!.extensions?.code).toBe('CURSOR_EXPIRED');
-    expect(refused.errors[0]!.message).toMatch(/reload the state with a query, then subscribe without after/);
+    expect(refused.errors[0]!.message).toMatch(/older than the 2 hours a subscription can replay: reload the state with a query, then subscribe without after/);
   });
 });
 

@@ -181,10 +181,11 @@ const SETTLE_WAIT_MS = 2_000;
 const FINAL_WAIT_BACKOFF: Backoff = { baseMs: 1, maxMs: 50 };
 
 /**
- * How far back a subscription may resume (`after:` on `depositUpdated`, ...): a cursor whose event
- * is older than this on the gateway's clock is refused as expired, and the client reloads what it
- * shows with a query. The log itself keeps every event (`events(after:)` reads any cursor); the
- * window bounds what one reconnecting socket may ask to be replayed.
+ * How far back a subscription may resume (`after:` on `depositUpdated`, ...) by default: a cursor
+ * whose event is older than this on the gateway's clock is refused as expired, and the client
+ * reloads what it shows with a query. The log itself keeps every event (`events(after:)` reads any
+ * cursor); the window bounds what one reconnecting socket may ask to be replayed. A gateway sets
+ * its own with `SUBSCRIPTION_RESUME_WINDOW_MS`.
  */
 export const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
 
@@ -215,8 +216,14 @@ export class EventLog {
   private readonly hooks: AppendHook[] = [];
   private committedListener: CommittedListener | undefined;
 
-  /** @param clock measures the age of a resumed subscription's cursor (RESUME_WINDOW_MS). */
-  constructor(private readonly clock: Clock = systemClock) {}
+  /**
+   * @param clock measures the age of a resumed subscription's cursor.
+   * @param resumeWindowMs how recent that cursor's event must be (default `RESUME_WINDOW_MS`).
+   */
+  constructor(
+    private readonly clock: Clock = systemClock,
+    readonly resumeWindowMs: number = RESUME_WINDOW_MS,
+  ) {}
 
   /** Adds `hook` to every append from now on (at start-up, before any request). */
   onAppend(hook: AppendHook): void {
@@ -337,13 +344,13 @@ export class EventLog {
 
   /**
    * Whether a subscription may resume after `position`: an event of the log must be there (a
-   * cursor of this gateway's log, final since it was handed out), written within RESUME_WINDOW_MS.
+   * cursor of this gateway's log, final since it was handed out), written within the resume window.
    */
   async resumePoint(em: SqlEntityManager, position: string): Promise<ResumePoint> {
     if (!POSITION.test(position)) return 'unknown';
     const [row] = await em.execute<Array<{ created_at: Date | string }>>(`select created_at from payment_event where position = ? and position <= ${FINAL_POSITION_SQL}`, [position]);
     if (!row) return 'unknown';
-    return this.clock.now().getTime() - new Date(row.created_at).getTime() > RESUME_WINDOW_MS ? 'expired' : 'ok';
+    return this.clock.now().getTime() - new Date(row.created_at).getTime() > this.resumeWindowMs ? 'expired' : 'ok';
   }
 
   /**
