@@ -104,7 +104,7 @@ class Resumer {
 
   /** Resolves once `count` messages have arrived in all. */
   async until(count: number): Promise<void> {
-    await expect.poll(() => this.received.length >= count || this.errors.length > 0, { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => this.received.length >= count || this.errors.length > 0).toBe(true);
     expect(this.errors).toEqual([]);
   }
 

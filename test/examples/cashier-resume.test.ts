@@ -18,7 +18,11 @@ import { ManualClock } from '../support/clock.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 
-/** Generous: a restart and a reconnect's back-off on a busy two-core machine. */
+/**
+ * A backstop, not a wait: each poll returns as soon as the page shows what it waits for. It is above
+ * vitest's 30 s default because one wait spans a gateway start (20 to 30 s beside two busy loops)
+ * plus the page's reconnect back-off (up to 10 s an attempt); the test's own bound is 180 s.
+ */
 const PATIENCE = { timeout: 90_000, interval: 100 };
 
 interface Frame {

@@ -70,8 +70,8 @@ describe('chargeback.opened that no deposit of ours can have', () => {
     expect(created.errors).toBeUndefined();
     expect(created.data!.createDeposit.userErrors).toEqual([]);
     const id = created.data!.createDeposit.deposit!.id;
-    await expect.poll(async () => (await read(id)).status, { interval: 20, timeout: 20_000 }).toBe(status);
-    if (status !== 'PENDING') await expect.poll(async () => (await readDeposit(t, id)).fee, { interval: 20, timeout: 20_000 }).not.toBeNull();
+    await expect.poll(async () => (await read(id)).status, { interval: 20 }).toBe(status);
+    if (status !== 'PENDING') await expect.poll(async () => (await readDeposit(t, id)).fee, { interval: 20 }).not.toBeNull();
     return { id, reference: (await readDeposit(t, id)).providerReference! };
   }
 
@@ -115,7 +115,7 @@ describe('chargeback.opened that no deposit of ours can have', () => {
         const deposit = await succeededDeposit(t, '20.00');
         const refund = await execute(t.gateway.graphqlUrl, RequestRefundMutation, { input: { depositId: deposit.id } }, { key: t.refundsKey });
         expect(refund.data!.requestRefund.userErrors).toEqual([]);
-        await expect.poll(async () => (await read(deposit.id)).status, { interval: 20, timeout: 20_000 }).toBe('REFUNDED');
+        await expect.poll(async () => (await read(deposit.id)).status, { interval: 20 }).toBe('REFUNDED');
         return deposit;
       },
     ],
@@ -148,7 +148,7 @@ describe('chargeback.opened that no deposit of ours can have', () => {
 
     // And once the payment succeeded, an admin's replay of the delivery disputes it
     controls().complete(deposit.reference, 'approved');
-    await expect.poll(async () => (await read(deposit.id)).status, { interval: 20, timeout: 20_000 }).toBe('SUCCEEDED');
+    await expect.poll(async () => (await read(deposit.id)).status, { interval: 20 }).toBe('SUCCEEDED');
     const [kept] = await deliveries(t, { eventId });
     const replayed = await execute(t.gateway.graphqlUrl, ReplayWebhookDeliveryMutation, { id: kept!.id }, { key: t.keys.admin });
     expect(replayed.errors).toBeUndefined();

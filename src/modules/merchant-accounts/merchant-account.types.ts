@@ -4,7 +4,7 @@ import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { BUILT_IN_PROVIDERS } from '../../providers/index.js';
 import type { Capability } from '../../providers/ports.js';
 import type { Rail } from '../../providers/provider.js';
-import { RailEnum } from '../deposits/deposit.types.js';
+import { RailEnum } from '../../graphql/rail.js';
 import type { MerchantAccountView } from './merchant-account.service.js';
 
 export const ProviderCapabilityEnum = {
