@@ -16,11 +16,18 @@ export const RESUME_AFTER_ARGUMENT = {
 } as const;
 
 /** The cursor's event position, refused with CURSOR_INVALID before anything is subscribed when it is not one. */
-export function resumePosition(after: string | null | undefined): string | undefined {
+export function resumePosition(ctx: RequestContext, after: string | null | undefined): string | undefined {
   if (after == null) return undefined;
   const position = readCursor(after, isEventPosition);
-  if (position === undefined) throw cursorInvalid();
+  if (position === undefined) refuseResume(ctx, 'invalid');
   return position;
+}
+
+/** Refuses a resume, counted (`gateway_subscription_resumes_total`). */
+function refuseResume(ctx: RequestContext, outcome: 'invalid' | 'expired'): never {
+  const { events } = ctx.services;
+  events.noteResume(outcome);
+  throw outcome === 'invalid' ? cursorInvalid() : cursorExpired(events.resumeWindowMs / 3_600_000);
 }
 
 /**
@@ -33,8 +40,8 @@ export async function subjectUpdatesStream(ctx: RequestContext, subjectType: Sub
   const { pubsub, events } = ctx.services;
   if (after === undefined) return pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC, subjectUpdates(client, subjectType, id));
   const point = await events.resumePoint(ctx.em, after);
-  if (point === 'unknown') throw cursorInvalid();
-  if (point === 'expired') throw cursorExpired(events.resumeWindowMs / 3_600_000);
+  if (point !== 'ok') refuseResume(ctx, point === 'unknown' ? 'invalid' : 'expired');
+  events.noteResume('replayed');
   // Live first (it buffers while the replay runs), so nothing committed meanwhile is missed.
   const live = pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC, subjectUpdates(client, subjectType, id));
   const em = ctx.em;

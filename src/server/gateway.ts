@@ -157,6 +157,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   // Back-office notifications: fan-out, one job per lane, and a recurring safety-net sweep.
   registerNotificationJobs(services.jobs, services.notifier, { sweepIntervalMs: config.notifications.sweepIntervalMs });
   services.notifier.onAttempt((outcome) => metrics.notificationAttempts.inc({ outcome }));
+  services.events.observeResumes({ resumed: (outcome) => metrics.subscriptionResumes.inc({ outcome }), replayed: (count) => metrics.subscriptionReplayedEvents.inc(count) });
   // Subscriptions are fed only by committed events, whichever instance committed them (DESIGN.md: live updates across instances).
   const eventBus = new EventBus(db, services.events, services.pubsub, logger.child({ component: 'event-bus' }), () => metrics.eventBusCatchUps.inc());
   await eventBus.start();

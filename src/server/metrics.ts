@@ -156,6 +156,19 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
+  readonly subscriptionResumes = new Counter({
+    name: 'gateway_subscription_resumes_total',
+    help: 'Subscriptions given an event cursor (after:), by outcome: replayed (the missed changes sent, then live), expired (older than SUBSCRIPTION_RESUME_WINDOW_MS: CURSOR_EXPIRED, the client reloads) or invalid (no cursor of this log: CURSOR_INVALID).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly subscriptionReplayedEvents = new Counter({
+    name: 'gateway_subscription_replayed_events_total',
+    help: 'Changes sent to resuming subscriptions from the event log, before they went live: what their sockets had missed.',
+    registers: [this.registry],
+  });
+
   readonly graphqlExecutions = new Counter({
     name: 'gateway_graphql_executions_total',
     help: 'HTTP GraphQL operations executed, by mode: compiled (a query document sent GRAPHQL_COMPILE_AFTER times already, run as code graphql-jit compiled once) or interpreted (graphql-js).',

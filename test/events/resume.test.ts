@@ -15,7 +15,7 @@ import { encodeCursor } from '../../src/graphql/relay.js';
 import { graphql } from '../__generated__/gql.js';
 import { ManualClock } from '../support/clock.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { metric, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { insertDeposit } from '../webhooks/support.js';
 import { eventsAfter } from '../deposits/support.js';
 
@@ -179,6 +179,11 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** Resumes by outcome, as an operator's scrape of this instance reads them. */
+const resumes = (gateway: TestGateway, outcome: 'replayed' | 'expired' | 'invalid') => metric(gateway, new RegExp(`gateway_subscription_resumes_total\\{outcome="${outcome}"\\} (\\d+)`));
+/** Changes this instance replayed to resuming subscriptions. */
+const replayedEvents = (gateway: TestGateway) => metric(gateway, /gateway_subscription_replayed_events_total (\d+)/);
+
 describe(`a subscription resumed after a dropped socket (${onPostgres ? 'PostgreSQL, two instances' : 'PGlite'})`, () => {
   it('receives exactly the changes it missed, in order, then live ones, and only what it may see', async () => {
     // given: a cashier subscribed to its deposits, which has received one message
@@ -224,6 +229,7 @@ describe(`a subscription resumed after a dropped socket (${onPostgres ? 'Postgre
     const watched = await insertDeposit(t, { clientId: owner });
     const other = await insertDeposit(t, { clientId: owner });
     const start = await change(t, other);
+    const [replayedBefore, eventsBefore] = [await resumes(t, 'replayed'), await replayedEvents(t)];
 
     // when: a subscription to one deposit resumes from a cursor before changes of both
     const expected = [await change(t, watched), await change(t, watched)];
@@ -233,12 +239,16 @@ describe(`a subscription resumed after a dropped socket (${onPostgres ? 'Postgre
     // then
     await resumer.until(2);
     expect(resumer.received.map((message) => message.cursor)).toEqual(expected);
+    // and an operator's scrape counts the resume and the two changes it replayed
+    expect(await resumes(t, 'replayed')).toBe(replayedBefore + 1);
+    expect(await replayedEvents(t)).toBe(eventsBefore + 2);
     await resumer.dispose();
   });
 
   it('refuses what is not an event cursor with CURSOR_INVALID, on every subject, before sending anything', async () => {
     const deposit = await insertDeposit(t);
     const cursor = await change(t, deposit);
+    const invalidBefore = await resumes(t, 'invalid');
     const notCursors = ['garbage', encodeCursor('abc'), encodeCursor(['2026-01-01T00:00:00.000Z', 'dep_1']), encodeCursor(String(BigInt(Buffer.from(cursor, 'base64url').toString('utf8').replaceAll('"', '')) + 1_000_000n))];
     for (const after of notCursors) {
       const refused = await refusal(t, { after });
@@ -249,6 +259,7 @@ describe(`a subscription resumed after a dropped socket (${onPostgres ? 'Postgre
       const refused = await refusal(t, { after: 'garbage' }, document);
       expect(refused.errors.map((error) => error.extensions?.code)).toEqual(['CURSOR_INVALID']);
     }
+    expect(await resumes(t, 'invalid')).toBe(invalidBefore + notCursors.length + 2);
   });
 
   // Last: the clock moves past the window, which expires every cursor made before.
@@ -258,6 +269,7 @@ describe(`a subscription resumed after a dropped socket (${onPostgres ? 'Postgre
     const old = await change(t, deposit);
     await change(t, deposit);
 
+    const expiredBefore = await resumes(t, 'expired');
     // when: more than the configured two hours later (well within the default day)
     clock.advance(2 * 60 * 60 * 1000 + 60_000);
     const refused = await refusal(t, { after: old });
@@ -267,6 +279,7 @@ describe(`a subscription resumed after a dropped socket (${onPostgres ? 'Postgre
     expect(refused.errors).toHaveLength(1);
     expect(refused.errors[0]!.extensions?.code).toBe('CURSOR_EXPIRED');
     expect(refused.errors[0]!.message).toMatch(/older than the 2 hours a subscription can replay: reload the state with a query, then subscribe without after/);
+    expect(await resumes(t, 'expired')).toBe(expiredBefore + 1);
   });
 });
 

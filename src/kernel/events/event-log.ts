@@ -192,6 +192,15 @@ export const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Whether a subscription may resume after a position: `unknown` when no event of the log is there. */
 export type ResumePoint = 'ok' | 'unknown' | 'expired';
 
+/** What became of a subscription's `after`: replayed from, or refused as past the window or as no cursor of the log. */
+export type ResumeOutcome = 'replayed' | 'expired' | 'invalid';
+
+/** Hears of every resumed subscription (the metrics): its cursor's fate, and the events replayed to it. */
+export interface ResumeObserver {
+  resumed(outcome: ResumeOutcome): void;
+  replayed(events: number): void;
+}
+
 /** What a resuming subscription replays: the events of one kind of subject (of one subject, with `subjectId`) the viewer may see. */
 export interface ReplayPageInput {
   after: string;
@@ -215,6 +224,7 @@ export interface ReplayPage {
 export class EventLog {
   private readonly hooks: AppendHook[] = [];
   private committedListener: CommittedListener | undefined;
+  private resumeObserver: ResumeObserver | undefined;
 
   /**
    * @param clock measures the age of a resumed subscription's cursor.
@@ -236,6 +246,21 @@ export class EventLog {
    */
   onCommitted(listener: CommittedListener): void {
     this.committedListener = listener;
+  }
+
+  /** Tells `observer` of every subscription's resume from now on (at start-up). */
+  observeResumes(observer: ResumeObserver): void {
+    this.resumeObserver = observer;
+  }
+
+  /** A subscription's `after` was replayed from or refused. */
+  noteResume(outcome: ResumeOutcome): void {
+    this.resumeObserver?.resumed(outcome);
+  }
+
+  /** A resuming subscription was sent `count` events it had missed. */
+  noteReplayed(count: number): void {
+    this.resumeObserver?.replayed(count);
   }
 
   /** The event at `position` to the committed-events listener once the transaction of `em` commits. */

@@ -86,7 +86,10 @@ export class ResumingSubscription implements AsyncIterableIterator<EventNotifica
       const through = BigInt(page.through);
       if (through > after) after = through;
       const mine = page.events.filter(this.live.filter);
-      if (mine.length > 0) yield mine;
+      if (mine.length > 0) {
+        events.noteReplayed(mine.length);
+        yield mine;
+      }
       if (page.full) {
         waits = 0;
         continue;

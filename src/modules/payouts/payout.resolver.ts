@@ -68,7 +68,7 @@ export class PayoutResolver {
       const { id: given, after } = args as { id?: string | null; after?: string | null };
       const id = given ?? undefined;
       // A malformed cursor is refused before anything else is read.
-      const from = resumePosition(after);
+      const from = resumePosition(ctx, after);
       if (id && !(await ctx.services.payouts.findVisible(ctx.em, client, id))) {
         throw new GraphQLError(`No payout with id ${id}`, { extensions: { code: 'NOT_FOUND' } });
       }

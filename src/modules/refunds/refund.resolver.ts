@@ -39,7 +39,7 @@ export class RefundResolver {
       const { id: given, after } = args as { id?: string | null; after?: string | null };
       const id = given ?? undefined;
       // A malformed cursor is refused before anything else is read.
-      const from = resumePosition(after);
+      const from = resumePosition(ctx, after);
       if (id && !(await ctx.services.refunds.findVisible(ctx.em, client, id))) {
         throw new GraphQLError(`No refund with id ${id}`, { extensions: { code: 'NOT_FOUND' } });
       }
