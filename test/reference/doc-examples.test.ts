@@ -250,8 +250,12 @@ async function runShell(example: Example, where: string): Promise<void> {
 describe.each(PAGES)('the examples of %s', (page) => {
   it('run as written, in order', async () => {
     const state: PageState = { ids: new Map(), subscriptions: [] };
+    const examples = examplesOf(page);
+    // Every fence of a language this test runs is one of its examples: none slips past the parser.
+    const fences = readFileSync(join(ROOT, page), 'utf8').match(/^\s*```(?:graphql|sh|bash|shell)\s*$/gm) ?? [];
+    expect(examples).toHaveLength(fences.length);
     try {
-      for (const example of examplesOf(page)) {
+      for (const example of examples) {
         const where = `${page}:${example.line}`;
         if (example.notRun !== undefined) continue;
         if (example.language === 'graphql') await runGraphQL(example, state, where);
