@@ -146,7 +146,7 @@ export interface SandboxPort {
 export interface NotificationsConfig {
   /**
    * Destinations allowed although private, loopback (in production) or link-local: CIDRs and
-   * exact host names, validated (`NOTIFICATION_ALLOWED_DESTINATIONS`; docs/security.md).
+   * exact host names, validated (`NOTIFICATION_ALLOWED_DESTINATIONS`; docs/security.md "Outbound requests").
    */
   allowedDestinations: readonly string[];
   /** A 2xx within this long counts as delivered (`NOTIFICATION_TIMEOUT_MS`, 10 s). */
