@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { Kind, OperationTypeNode, parse, type OperationDefinitionNode } from 'graphql';
 import type { Client } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAYMENT_EVENTS_TOPIC } from '../../src/kernel/events/event-notification.js';
 import { postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { wsClient } from '../support/ws.js';
 
@@ -182,11 +183,16 @@ async function runGraphQL(example: Example, state: PageState, where: string): Pr
       const client = sockets.get(key) ?? wsClient(t.gateway.graphqlUrl.replace(/^http/, 'ws'), { authorization: `Bearer ${key}` });
       sockets.set(key, client);
       const subscription: PageState['subscriptions'][number] = { where: label, messages: [], dispose: () => {} };
+      const opened = t.gateway.services.pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC);
       subscription.dispose = client.subscribe(
         { query, ...(operationName ? { operationName } : {}), ...(variables ? { variables } : {}) },
         { next: (message) => subscription.messages.push(message as PageState['subscriptions'][number]['messages'][number]), error: (error) => (subscription.error = error), complete: () => {} },
       );
       state.subscriptions.push(subscription);
+      // Live before the next example acts, as a reader's first window is: what it does is delivered.
+      await until(`${label}: the subscription to be live`, () =>
+        t.gateway.services.pubsub.subscriptionsOpened(PAYMENT_EVENTS_TOPIC) > opened || subscription.messages.length > 0 || subscription.error !== undefined ? true : undefined,
+      );
       continue;
     }
     const response = await postRaw(t.gateway.graphqlUrl, { query, ...(operationName ? { operationName } : {}), ...(variables ? { variables } : {}) }, keyFor(example));
