@@ -76,7 +76,7 @@ export interface GatewayConfig {
     /** The persisted-documents manifest (hash -> document) codegen writes for the cashier apps, read at start. */
     trustedDocumentsFile: string;
   };
-  /** Where and to whom `GET /metrics` answers (README: Operations). */
+  /** Where and to whom `GET /metrics` answers (docs/operations.md "Metrics, start-up failures and the client CLI"). */
   metrics: MetricsConfig;
   http: {
     bodyLimitBytes: number;
@@ -124,7 +124,7 @@ export interface GatewayConfig {
     /** Runs of one job before it is kept as failed. */
     maxAttempts: number;
   };
-  /** How long idempotency keys, webhook bodies and payments' personal data are kept, and the recurring job that removes them (README "Retention"). */
+  /** How long idempotency keys, webhook bodies and payments' personal data are kept, and the recurring job that removes them (docs/operations.md "Retention"). */
   retention: RetentionConfig;
   /** Back-office notifications (docs/notifications.md). */
   notifications: NotificationsConfig;
@@ -146,7 +146,7 @@ export interface SandboxPort {
 export interface NotificationsConfig {
   /**
    * Destinations allowed although private, loopback (in production) or link-local: CIDRs and
-   * exact host names, validated (`NOTIFICATION_ALLOWED_DESTINATIONS`; README "Security").
+   * exact host names, validated (`NOTIFICATION_ALLOWED_DESTINATIONS`; docs/security.md "Outbound requests").
    */
   allowedDestinations: readonly string[];
   /** A 2xx within this long counts as delivered (`NOTIFICATION_TIMEOUT_MS`, 10 s). */
@@ -207,7 +207,7 @@ export const DEFAULT_RETENTION: RetentionConfig = {
   idempotencyInDoubtWindowMs: 30 * DAY_MS,
   webhookBodyMs: 30 * DAY_MS,
   // A quarter after the payment's last change: support questions and statement reconciliation
-  // about a payment come within it; disputes are answered from what stays (README "Retention").
+  // about a payment come within it; disputes are answered from what stays (docs/operations.md "Retention").
   personalDataMs: 90 * DAY_MS,
   subscriptionResumeMs: DAY_MS,
 };
@@ -252,7 +252,7 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = { connectTimeoutMs: 5
 /** graphql-ws's own timings (its server's `connectionInitWaitTimeout` and keep-alive), the defaults of the `GRAPHQL_WS_*` settings. */
 export const DEFAULT_GRAPHQL_WS_TIMINGS = { connectionInitTimeoutMs: 3_000, keepAliveMs: 12_000 } as const;
 
-/** Per-client limits (README "Client limits"), held across every instance (src/modules/clients/client-limits.ts). */
+/** Per-client limits (docs/clients.md "Client limits"), held across every instance (src/modules/clients/client-limits.ts). */
 export interface ClientLimits {
   /** Requests a second, over HTTP and graphql-ws `subscribe` messages alike, sustained. */
   requestsPerSecond: number;
@@ -262,7 +262,7 @@ export interface ClientLimits {
   maxSubscriptions: number;
 }
 
-/** Generous: a cashier serving thousands of players stays far below them (README "Client limits"). */
+/** Generous: a cashier serving thousands of players stays far below them (docs/clients.md "Client limits"). */
 export const DEFAULT_CLIENT_LIMITS: Readonly<ClientLimits> = Object.freeze({ requestsPerSecond: 100, burst: 200, maxSubscriptions: 1_000 });
 
 /** The largest value a limit may be set to (the columns are integers). */
@@ -398,7 +398,7 @@ const envSchema = z.object({
   JOBS_MAX_ATTEMPTS: positiveInt(1000).default(10),
   PAYOUT_MISSING_AFTER_CHECKS: positiveInt(1000).default(5),
   PAYOUT_REVERT_WINDOW_MS: nonNegativeInt(7_776_000_000).default(604_800_000),
-  // Retention (README "Retention"). Windows shorter than an hour would cut a key's lease or a
+  // Retention (docs/operations.md "Retention"). Windows shorter than an hour would cut a key's lease or a
   // provider's retries short; longer than a year would keep personal data without a reason.
   RETENTION_ENABLED: booleanString.default(DEFAULT_RETENTION.enabled),
   RETENTION_INTERVAL_MS: positiveInt(DAY_MS).default(DEFAULT_RETENTION.intervalMs),
@@ -440,7 +440,7 @@ export interface ProviderVariable {
 
 /**
  * Every variable the registered providers read, in registration order: each setting their
- * definitions declare, and the port of each one's sandbox (README "Configuration" lists them).
+ * definitions declare, and the port of each one's sandbox (docs/configuration.md lists them).
  */
 export function providerVariables(options: LoadConfigOptions = {}): ProviderVariable[] {
   return variablesOf(providerRegistry(options.providers));

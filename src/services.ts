@@ -136,7 +136,7 @@ export function createServices(options: CreateServicesOptions): Services {
   const notifier = new Notifier({ jobs, events, redactions, clock, logger: logger.child({ component: 'notifications' }), settings: () => notificationSettings, secrets });
   // Every append schedules the fan-out in its own statement, while an enabled endpoint exists.
   events.onAppend(notifier.appendHook());
-  // The personal data each module keeps on its payments, erased by the retention sweep (README "Retention").
+  // The personal data each module keeps on its payments, erased by the retention sweep (docs/operations.md "Retention").
   const retention = new Retention({ idempotency, clock, logger: logger.child({ component: 'retention' }), settings: retentionConfig });
   retention.register(depositPersonalData);
   retention.register(payoutPersonalData);

@@ -52,7 +52,7 @@ export const ON_ONE_DATABASE: Readonly<Record<string, string>> = {
   'test/qr/': 'QR rules and provider events above the database; the QR flow runs on both',
   'test/reconciliation/': "decisions from the provider's answers; the reconciler's sweep and its jobs run on both",
   'test/recovery/crash.test.ts': 'kill -9 of the gateway process: PostgreSQL only, since PGlite lives in the process that is killed',
-  'test/reference/': "the README's examples through the API",
+  'test/reference/': "the examples of the README and docs/ through the API",
   'test/refunds/': 'refund rules, partial and deferred refunds and chargebacks above the database; the refund flow runs on both',
   'test/visibility/': 'the visibility policy through the API; its SQL runs on both in src/kernel/visibility.spec.ts',
   'test/webhooks/': 'admin views of webhooks and the cap on rejected ones; the inbox runs on both',

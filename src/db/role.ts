@@ -1,5 +1,5 @@
 // The gateway's PostgreSQL role, read once at start: the gateway needs a role that owns its
-// database and nothing more (README "The database role"). A role that cannot create the schema
+// database and nothing more (docs/operations.md "The database role"). A role that cannot create the schema
 // is refused before a migration starts, with the fix in one line; a role without
 // pg_read_all_stats is told, in one line, that the gateway reads nothing the privilege would show.
 

@@ -40,7 +40,7 @@ export function forbidden(detail: string, options: { httpStatus?: number } = {})
  * (the formatter strips `http` from the body), or an error on that graphql-ws operation.
  */
 export function rateLimited(retryAfterSeconds: number): GraphQLError {
-  return new GraphQLError(`Too many requests: this client is over its rate (README "Client limits"); retry after ${retryAfterSeconds} s`, {
+  return new GraphQLError(`Too many requests: this client is over its rate (docs/clients.md "Client limits"); retry after ${retryAfterSeconds} s`, {
     extensions: {
       code: 'RATE_LIMITED',
       retryAfterSeconds,

@@ -1,7 +1,7 @@
 // Retention as a recurring job of the kernel's queue: expired idempotency keys are deleted, old
 // webhook bodies erased, and the personal data of payments final for long enough erased by the
 // modules that keep it, in bounded batches, one sweep at a time across all instances. What each
-// keeps and why: README "Retention".
+// keeps and why: docs/operations.md "Retention".
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../lib/clock.js';
@@ -51,7 +51,7 @@ export interface ErasePersonalDataOptions {
 /**
  * The personal data one subject kind keeps (a deposit's payer, a payout's beneficiary), registered
  * by the module that owns it: the kernel knows no payment's shape. What it keeps after erasure is
- * the module's to say (README "Retention").
+ * the module's to say (docs/operations.md "Retention").
  */
 export interface PersonalDataEraser {
   /** The subject kind (`deposit`, `payout`): names its count in the sweep's log line and metrics. */

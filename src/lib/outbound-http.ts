@@ -1,4 +1,4 @@
-// The safe outbound HTTP client for back-office notifications (README "Security"): where the
+// The safe outbound HTTP client for back-office notifications (docs/security.md): where the
 // gateway may connect (src/lib/outbound/destination.ts) and one bounded POST (src/lib/outbound/post.ts).
 
 export { checkDestinationUrl, MAX_URL_LENGTH, parseAllowEntry, type DestinationRefusal, type OutboundPolicy, type ResolvedAddress } from './outbound/destination.js';

@@ -19,7 +19,7 @@ import { startSandboxes, type SandboxHost } from '../sandbox/host.js';
  * the `baseUrl` to configure for each account in the gateway's `MERCHANT_ACCOUNTS` (keys and secrets
  * are never printed). Stops on SIGTERM or SIGINT. A sandbox of a provider with webhook registration
  * sends events only to registered URLs: run the gateway with that provider's register-webhook
- * setting on (README "Configuration") to register its own.
+ * setting on (docs/configuration.md) to register its own.
  *
  * Started with an IPC channel (`child_process.fork`), it also answers `{ id, command, args, provider? }`
  * messages with `{ id, result }` or `{ id, error }` so a test can read and steer a sandbox through

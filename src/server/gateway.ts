@@ -151,7 +151,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     fork: () => db.fork(),
     logger: logger.child({ component: 'reconciler' }),
   });
-  // Retention runs as a recurring job too (README "Retention").
+  // Retention runs as a recurring job too (docs/operations.md "Retention").
   const retention = registerRetentionJobs(services.jobs, services.retention, { settings: config.retention, fork: () => db.fork(), logger: logger.child({ component: 'retention' }) });
   services.retention.onResult((result) => metrics.recordRetention(result));
   // Back-office notifications: fan-out, one job per lane, and a recurring safety-net sweep.
@@ -314,7 +314,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       const { id: requestId, line: requestLine } = req as RequestWithLog;
       if (client) {
         requestLine.clientId = client.id;
-        // The client's rate (README "Client limits"), from memory: over it, 429 with Retry-After.
+        // The client's rate (docs/clients.md "Client limits"), from memory: over it, 429 with Retry-After.
         const admission = services.clients.admit(client);
         if (!admission.ok) throw rateLimited(admission.retryAfterSeconds);
       }

@@ -11,9 +11,9 @@ const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
 
 /**
- * The tabs a first visit opens with: the README's operations, ready to run with the demo admin key.
+ * The tabs a first visit opens with: the operations of the README and docs/, ready to run with the demo admin key.
  * GraphiQL keeps tabs in the browser's storage, so these only fill a fresh page. The operations
- * are checked against the schema, and against the README's (the same operations, variables
+ * are checked against the schema, and against the docs' (the same operations, variables
  * written in), by test/foundation/graphiql.test.ts.
  */
 export const DEFAULT_TABS: ReadonlyArray<{ query: string; variables?: string }> = [

@@ -375,7 +375,7 @@ function sha256(text: string): Buffer {
 }
 
 /**
- * A listener of its own for `GET /metrics` (README: Operations): kept off the API's port, so a
+ * A listener of its own for `GET /metrics` (docs/operations.md "Metrics, start-up failures and the client CLI"): kept off the API's port, so a
  * firewall or a loopback address keeps it from whoever reaches the API. Anything else is 404.
  */
 export function metricsServer(handler: ReturnType<GatewayMetrics['handler']>): Server {

@@ -2,7 +2,7 @@
 // message it got (`after`) and receives every change it missed, in order, then live ones, with no
 // gap and no repeat, whichever instance committed them, across a gateway restart, and only what
 // it may see. Cursors past the replay window or not cursors at all are refused before anything is
-// sent. Real graphql-ws clients, resuming as the README shows: retryAttempts, and the last cursor
+// sent. Real graphql-ws clients, resuming as docs/clients.md shows: retryAttempts, and the last cursor
 // written into the variables graphql-ws sends again on every reconnect.
 
 import { print } from 'graphql';

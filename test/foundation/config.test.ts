@@ -123,13 +123,13 @@ describe("the providers' own settings", () => {
     return [];
   };
 
-  it("are documented in README's configuration table, each under its name and its older one", () => {
-    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-    const rows = readme.split('\n').filter((line) => line.startsWith('| `'));
+  it('are documented in the configuration table of docs/configuration.md, each under its name and its older one', () => {
+    const page = readFileSync(path.resolve(import.meta.dirname, '../../docs/configuration.md'), 'utf8');
+    const rows = page.split('\n').filter((line) => line.startsWith('| `'));
     for (const { variable, alias } of providerVariables()) {
       const row = rows.find((line) => line.startsWith(`| \`${variable}\``));
-      expect(row, `README has no row for ${variable}`).toBeDefined();
-      if (alias) expect(row, `README's row for ${variable} does not name ${alias}`).toContain(`\`${alias}\``);
+      expect(row, `docs/configuration.md has no row for ${variable}`).toBeDefined();
+      if (alias) expect(row, `docs/configuration.md's row for ${variable} does not name ${alias}`).toContain(`\`${alias}\``);
     }
   });
 

@@ -5,7 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { buildSchema, Kind, parse, print, validate, visit, type ConstValueNode, type OperationDefinitionNode } from 'graphql';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TABS } from '../../src/server/graphiql.js';
 import { startTestGateway } from '../support/gateway.js';
@@ -15,7 +15,7 @@ const externalAddress = Object.values(networkInterfaces())
   .flat()
   .find((info) => info && info.family === 'IPv4' && !info.internal)?.address;
 
-/** A JSON variable value as the literal a README operation writes in its place. */
+/** A JSON variable value as the literal a documented operation writes in its place. */
 function literal(value: unknown): ConstValueNode {
   if (value === null) return { kind: Kind.NULL };
   if (typeof value === 'string') return { kind: Kind.STRING, value };
@@ -28,7 +28,7 @@ function literal(value: unknown): ConstValueNode {
   };
 }
 
-/** A tab's operation with its variables written in, printed as the README's would be. */
+/** A tab's operation with its variables written in, printed as the docs' would be. */
 function inlined(query: string, variables: string | undefined): string {
   const values = (variables ? JSON.parse(variables) : {}) as Record<string, unknown>;
   const document = visit(parse(query), {
@@ -39,22 +39,23 @@ function inlined(query: string, variables: string | undefined): string {
 }
 
 describe('GraphiQL', () => {
-  it('opens with exactly the README\'s operations, in the README\'s order of tabs', async () => {
+  it('opens with exactly the documented operations, in the README\'s order of tabs', async () => {
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-    const blocks = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => parse(match[1]!));
+    const docs = await Promise.all((await readdir(new URL('../../docs/', import.meta.url))).filter((name) => name.endsWith('.md')).map((name) => readFile(new URL(`../../docs/${name}`, import.meta.url), 'utf8')));
+    const blocks = [readme, ...docs].flatMap((text) => [...text.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => parse(match[1]!)));
     const readmeOperations = new Map<string, string>();
     for (const document of blocks) {
       for (const definition of document.definitions as OperationDefinitionNode[]) {
         if (definition.name) readmeOperations.set(definition.name.value, print({ kind: Kind.DOCUMENT, definitions: [definition] }));
       }
     }
-    const listed = /opens with a tab for each operation below \(([^)]*)\)/.exec(readme.replace(/\s+/g, ' '))![1]!.match(/`(\w+)`/g)!.map((name) => name.slice(1, -1));
+    const listed = /opens with a tab for each of these operations \(([^)]*)\)/.exec(readme.replace(/\s+/g, ' '))![1]!.match(/`(\w+)`/g)!.map((name) => name.slice(1, -1));
     const tabs = DEFAULT_TABS.map((tab) => ({ name: (parse(tab.query).definitions[0] as OperationDefinitionNode).name!.value, text: inlined(tab.query, tab.variables) }));
     expect(tabs.map((tab) => tab.name)).toEqual(listed);
     for (const tab of tabs) expect(tab.text, `tab ${tab.name}`).toBe(readmeOperations.get(tab.name));
   });
 
-  it('opens with tabs of the README\'s operations, each valid against the schema', async () => {
+  it('opens with tabs of the documented operations, each valid against the schema', async () => {
     const schema = buildSchema(await readFile(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
     const names = DEFAULT_TABS.map((tab) => {
       const document = parse(tab.query);

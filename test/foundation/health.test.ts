@@ -128,7 +128,7 @@ describe('when the database is unreachable', () => {
       expect(error.extensions.correlationId).toMatch(/^[0-9a-f-]{36}$/);
       expect(error.extensions.stacktrace).toBeUndefined();
       expect(JSON.stringify(response.body)).not.toMatch(/select|api_client|connect|ECONNREFUSED|terminat/i);
-      // The correlation id is what an operator finds the failure by: the error line carrying it (README, Security)
+      // The correlation id is what an operator finds the failure by: the error line carrying it (docs/security.md)
       const logged = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.correlationId === error.extensions.correlationId);
       expect(logged).toEqual([expect.objectContaining({ level: 50, err: expect.objectContaining({ message: expect.any(String) }) })]);
     } finally {

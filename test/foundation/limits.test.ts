@@ -41,7 +41,7 @@ describe('query limits', () => {
     // The same page without the snapshots is within the limit.
     const lighter = await postRaw(t.gateway.graphqlUrl, { query: '{ events(first: 100) { edges { node { id type fromStatus toStatus createdAt } } pageInfo { hasNextPage endCursor } } }' }, t.keys.admin);
     expect(lighter.body.errors).toBeUndefined();
-    // And the snapshots fit in pages of 25 (README, GRAPHQL_MAX_COST).
+    // And the snapshots fit in pages of 25 (docs/configuration.md, GRAPHQL_MAX_COST).
     const smaller = await postRaw(t.gateway.graphqlUrl, { query: query.replace('first: 100', 'first: 25') }, t.keys.admin);
     expect(smaller.body.errors).toBeUndefined();
 

@@ -1,4 +1,4 @@
-// Per-client limits (README "Client limits"), through the public surface: an admin sets a client's
+// Per-client limits (docs/clients.md "Client limits"), through the public surface: an admin sets a client's
 // rate, burst and subscriptions with setApiClientLimits; over its rate the client is answered 429
 // with Retry-After and RATE_LIMITED over HTTP, and its graphql-ws operation is refused with the
 // socket left open; a client that waits Retry-After is served again; another client's deposits and

@@ -1,4 +1,4 @@
-// Retention of payments' personal data (README "Retention"), through the API on a clock the test
+// Retention of payments' personal data (docs/operations.md "Retention"), through the API on a clock the test
 // moves forward: deposits on every rail and payouts to every country, each with a payer or
 // beneficiary of its own, are finished; once PERSONAL_DATA_RETENTION_MS (90 days) has passed since
 // their last change, the retention job erases every e-mail, name, address, phone, document, UPI ID,

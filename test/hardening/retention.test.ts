@@ -1,4 +1,4 @@
-// Retention (README "Retention"), through the API and the webhook endpoint on a clock the test
+// Retention (docs/operations.md "Retention"), through the API and the webhook endpoint on a clock the test
 // moves forward: an idempotency key answers its first request for a day and then starts a new
 // one, before the retention job has run as after it; a key in doubt keeps resuming its deposit for
 // longer; a verified webhook's body, with its personal data, is erased after its window while

@@ -137,7 +137,7 @@ describe('payout reconciliation', () => {
     expect(asAdmin.data!.payout!.events.map((event) => event.type)).toContain('payout.missing_at_provider');
     const asOwner = await execute(t.gateway.graphqlUrl, PayoutQuery, { id }, { key: payoutsKey });
     expect(asOwner.data!.payout!.events.map((event) => event.type)).not.toContain('payout.missing_at_provider');
-    // the warning in the log the README promises, once
+    // the warning in the log docs/reconciliation.md promises, once
     const warned = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.anomaly === 'PAYOUT_MISSING_AT_PROVIDER' && line.payoutId === id);
     expect(warned).toEqual([expect.objectContaining({ level: 40, status: 'PENDING' })]);
     const metrics = await (await fetch(`${t.gateway.url}/metrics`)).text();

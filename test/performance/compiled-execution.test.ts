@@ -151,7 +151,7 @@ describe('a query document sent again', () => {
       expect(body.errors).toEqual([
         { message: 'Internal error', locations: [{ line: 1, column: 30 }], path: ['apiClients'], extensions: { code: 'INTERNAL_SERVER_ERROR', correlationId: expect.stringMatching(/^[0-9a-f-]{36}$/) } },
       ]);
-      // The correlation id is what an operator finds the failure by: the error line carrying it (README, Security)
+      // The correlation id is what an operator finds the failure by: the error line carrying it (docs/security.md)
       const logged = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.correlationId === body.errors[0].extensions.correlationId);
       expect(logged).toEqual([expect.objectContaining({ level: 50, err: expect.objectContaining({ message: expect.any(String) }) })]);
     } finally {

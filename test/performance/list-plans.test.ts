@@ -83,7 +83,7 @@ describe('an admin\'s unfiltered lists, newest first', () => {
 });
 
 describe('the migration that adds them', () => {
-  it('finds indexes an operator built beforehand (README: create index concurrently) and starts', async () => {
+  it('finds indexes an operator built beforehand (docs/operations.md: create index concurrently) and starts', async () => {
     // given: the indexes in place, as an operator's concurrent build leaves them, and the migration not yet recorded
     const database = await createTestDatabase();
     try {

@@ -59,7 +59,7 @@ export async function createTestDatabase(kind?: 'postgresql' | 'pglite', options
 }
 
 /**
- * Drops a database and ends its sessions. A plain role (CI's, README "The database role") may end
+ * Drops a database and ends its sessions. A plain role (CI's, docs/operations.md "The database role") may end
  * its own sessions only: an autovacuum worker that happens to be in the database belongs to no
  * role, and PostgreSQL refuses the FORCE while it runs (insufficient_privilege). The worker is
  * done within moments, so the drop is tried again for up to ten seconds.

@@ -1,4 +1,4 @@
-// Retention (README "Retention"): webhook bodies erased after a window keep the time they were
+// Retention (docs/operations.md "Retention"): webhook bodies erased after a window keep the time they were
 // erased, and both retention jobs find what is due through an index instead of a scan.
 
 import { Migration } from '@mikro-orm/migrations';

@@ -8,8 +8,8 @@ import { Migration } from '@mikro-orm/migrations';
  * table. With these, a page reads its rows and stops.
  *
  * Built in the start's migration transaction, which holds writes to the table while it builds.
- * An operator whose table is large builds them beforehand without blocking writes, as the README's
- * upgrade note says (`create index concurrently`, same names and columns); `if not exists` then
+ * An operator whose table is large builds them beforehand without blocking writes, as the
+ * upgrade note in docs/operations.md says (`create index concurrently`, same names and columns); `if not exists` then
  * finds them in place.
  */
 export class Migration20261128120000_admin_list_indexes extends Migration {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Retention of payments' personal data (README "Retention"): a final deposit's payer details and a
+ * Retention of payments' personal data (docs/operations.md "Retention"): a final deposit's payer details and a
  * final payout's beneficiary name and full numbers are erased once the payment has not changed for
  * PERSONAL_DATA_RETENTION_MS.
  *
@@ -13,7 +13,7 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * Built in the start's migration transaction, which holds writes to both tables while it builds.
  * On large tables an operator adds the columns (instant: nullable, no default) and builds the
- * indexes beforehand without blocking writes, as the README's upgrade note says; `if not exists`
+ * indexes beforehand without blocking writes, as the upgrade note in docs/operations.md says; `if not exists`
  * then finds them in place.
  */
 export class Migration20261207100000_personal_data_retention extends Migration {

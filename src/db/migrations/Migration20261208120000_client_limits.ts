@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Per-client limits (README "Client limits"): a client's own request rate, burst and subscription
+ * Per-client limits (docs/clients.md "Client limits"): a client's own request rate, burst and subscription
  * maximum, null where it takes the gateway's default; and what each instance reports of the
  * requests it admitted and the subscriptions it holds, so that the instances on one database share
  * a client's limits (src/modules/clients/client-limits.ts). Reports are kept seconds, not history.

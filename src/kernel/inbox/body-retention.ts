@@ -1,6 +1,6 @@
 // Retention of webhook bodies: a verified delivery's body is kept for replay and inspection for a
 // window (WEBHOOK_BODY_RETENTION_MS), then erased, because provider bodies carry personal data
-// (payer names, emails, document and bank account numbers; README "Retention"). What audits need
+// (payer names, emails, document and bank account numbers; docs/operations.md "Retention"). What audits need
 // stays: the row with its event id and name, outcome, reason, subject and the body's SHA-256, and
 // the change it made, which the event log holds.
 

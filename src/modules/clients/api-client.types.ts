@@ -196,7 +196,7 @@ export class SetApiClientTrustedDocumentsPayload {
   userErrors!: UserError[];
 }
 
-@ObjectType('ClientLimits', { description: 'What a client may send (README "Client limits"): its own limits where an admin set them, the gateway\'s defaults otherwise.' })
+@ObjectType('ClientLimits', { description: 'What a client may send (docs/clients.md "Client limits"): its own limits where an admin set them, the gateway\'s defaults otherwise.' })
 export class ClientLimitsNode {
   @Field(() => Int, { description: 'Requests a second, sustained: HTTP requests and graphql-ws subscribe messages alike. Over it: HTTP 429 with Retry-After, or the operation refused, with the code RATE_LIMITED.' })
   requestsPerSecond!: number;

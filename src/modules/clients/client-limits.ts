@@ -1,4 +1,4 @@
-// Per-client limits (README "Client limits"): a request rate with a burst, and a number of live
+// Per-client limits (docs/clients.md "Client limits"): a request rate with a burst, and a number of live
 // subscriptions, held across every instance on one database.
 //
 // A request is admitted or refused from memory: each instance keeps a token bucket per client

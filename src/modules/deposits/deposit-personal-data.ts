@@ -1,4 +1,4 @@
-// Retention of a deposit's personal data (README "Retention"). The payer's details are kept in the
+// Retention of a deposit's personal data (docs/operations.md "Retention"). The payer's details are kept in the
 // deposit's stored request only so that a deposit whose provider call failed can be submitted again;
 // once the deposit is final and has not changed for PERSONAL_DATA_RETENTION_MS they are erased,
 // and what audits need stays: the deposit's amounts, statuses, references and events, the payer's

@@ -1,4 +1,4 @@
-// Retention of a payout's personal data (README "Retention"). The beneficiary's full account, CCI
+// Retention of a payout's personal data (docs/operations.md "Retention"). The beneficiary's full account, CCI
 // and document numbers are kept only so that a payout whose provider call failed can be submitted
 // again, and its name for showing the payout; once the payout is final and has not changed for
 // PERSONAL_DATA_RETENTION_MS they are erased from the payout and from every event of it, and what
