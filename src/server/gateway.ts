@@ -345,7 +345,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   // only the request forms the server's own dispatch leaves to Express come here (webhookPath).
   // No body parser runs for webhook paths before it: they are verified on the exact bytes received.
   app.use(webhookRouter(serveWebhook));
-  app.use(cardFormReturnRouter({ db, services, logger }));
+  // Its result page links back to the example cashier when the gateway serves it.
+  app.use(cardFormReturnRouter({ db, services, logger, ...(examples ? { cashierPath: '/examples/cashier' } : {}) }));
   app.use(jsonErrors(logger));
 
   const ws = await attachGraphqlWs({
