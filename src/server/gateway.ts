@@ -303,7 +303,14 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
 
   if (config.graphql.graphiql) app.get('/graphql', graphiqlPage({ defaultAuthorization: demoAdmin ? `Bearer ${demoAdmin.key}` : undefined }));
   // The example cashier (examples/cashier/): development aid, never served in production.
-  const examples = config.env === 'production' ? undefined : examplesRouter({ webCashierKey: demoClients.find((client) => client.name.startsWith('web-cashier'))?.key ?? undefined });
+  const examples =
+    config.env === 'production'
+      ? undefined
+      : examplesRouter({
+          webCashierKey: demoClients.find((client) => client.name.startsWith('web-cashier'))?.key ?? undefined,
+          // Read per page: a sandbox account's baseUrl is the sandbox's only once it listens.
+          cardFormOrigins: () => config.merchantAccounts.filter((account) => account.baseUrl && services.providers.offers(account.provider, 'cardForm')).map((account) => new URL(account.baseUrl).origin),
+        });
   if (examples) app.use('/examples', examples);
 
   const serveGraphql = apolloHttpHandler(apollo, {
