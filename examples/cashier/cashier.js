@@ -32,7 +32,7 @@ const RAILS = {
   OPEN_BANKING: { label: 'Open banking (SEPA)', currency: 'EUR', amount: '40.00', input: { customer: billing, openBanking: { method: 'sepa', bankCountry: 'NL' } } },
   LATAM: { label: 'LATAM (Mexico)', currency: 'MXN', amount: '500', input: { customer: { ...named, documentType: 'CURP', documentNumber: 'GODE561231HDFRRN04' }, latam: { country: 'MEXICO' } } },
   CRYPTO: { label: 'Crypto', currency: 'USD', amount: '20.00', input: { currency: 'USD', customer: named, crypto: {} } },
-  HOSTED_CHECKOUT: { label: 'Hosted checkout (live account)', currency: 'EUR', amount: '30.00', liveOnly: true, input: { customer: { email: named.email }, hostedCheckout: { expiresInSeconds: 900 } } },
+  HOSTED_CHECKOUT: { label: 'Hosted checkout (live)', currency: 'EUR', amount: '30.00', liveOnly: true, input: { customer: { email: named.email }, hostedCheckout: { expiresInSeconds: 900 } } },
   THAI_QR: { label: 'Thai QR code', currency: 'THB', amount: '150.00', qr: { payer: { name: 'Somchai Jaidee', bankName: 'Kasikornbank', bankAccount: '1234567890' } } },
 };
 

@@ -315,7 +315,7 @@ describe.skipIf(skipWithoutChromium("the example cashier's browser tests"))('exa
     await returned.page.close();
   });
 
-  it('hosted checkout goes to a live-mode account the key may use, found in merchantAccounts', async () => {
+  it('hosted checkout goes to a live-mode account the key may use, found in merchantAccounts, and is paid on the provider\'s page', async () => {
     // Given the cashier, whose key may use a live-mode account
     const { page } = await openCashier();
 
@@ -329,6 +329,14 @@ describe.skipIf(skipWithoutChromium("the example cashier's browser tests"))('exa
     expect(await page.isVisible('#pay')).toBe(true);
     expect(JSON.parse((await page.textContent('#request'))!)).toMatchObject({ input: { merchantAccount: LIVE_ACCOUNT, hostedCheckout: { expiresInSeconds: 900 } } });
     expect((await t.gateway.db.fork().findOneOrFail(Deposit, { id })).merchantAccount).toBe(LIVE_ACCOUNT);
+
+    // and when the player pays on the provider's checkout page, in a second tab, the cashier shows SUCCEEDED as it arrives
+    const [checkout] = await Promise.all([browser.waitForEvent('page'), page.click('#pay')]);
+    await checkout.waitForLoadState();
+    await Promise.all([checkout.waitForNavigation(), checkout.click('button:has-text("Pay")')]);
+    await checkout.close();
+    await page.waitForSelector('#timeline li[data-status="SUCCEEDED"]', { timeout: 15_000 });
+    expect(await timeline(page)).toEqual(['PENDING created', 'SUCCEEDED live']);
     await page.close();
   });
 
