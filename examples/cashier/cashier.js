@@ -1,7 +1,7 @@
-// The example cashier: pick a rail, create a deposit, send the player to its payment page or show
-// its Thai QR code, show every status change of the deposit as it arrives over graphql-ws, and
-// credit the player exactly once when it SUCCEEDS (claimDepositCredit), however often the page
-// hears of it: live, by a read, or after a reload. A dropped socket (a deploy, a restart, a phone
+// The example cashier: pick a rail, create a deposit, send the player to its payment page, show its
+// Thai QR code or the provider's embedded card form, show every status change of the deposit as it
+// arrives over graphql-ws, and credit the player exactly once when it SUCCEEDS (claimDepositCredit),
+// however often the page hears of it: live, by a read, or after a reload. A dropped socket (a deploy, a restart, a phone
 // in a tunnel) is reopened, and the subscription resumes from the last message's cursor, so every
 // change made meanwhile still arrives, in order, over the socket.
 //
@@ -15,22 +15,24 @@
 // Amounts stay decimal strings throughout: never parse money into a float.
 
 import { createClient } from './graphql-ws/client.js';
-import { CashierContext, ClaimDepositCredit, CreateDeposit, CreateQrCode, Deposit, DepositUpdated } from './operations.js';
+import { CardSession, CashierContext, ClaimDepositCredit, CreateDeposit, CreateQrCode, Deposit, DepositUpdated } from './operations.js';
 
 const named = { email: 'ana@example.com', firstName: 'Ana', lastName: 'Silva' };
+const billing = { ...named, country: 'NL', address1: 'Damrak 1', city: 'Amsterdam', zipCode: '1012LG', phone: '+31201234567' };
 
-/** The rails offered, each with the sandbox's sample player. The amount comes from the form. */
+/**
+ * The rails offered, by the deposit's `rail`, each with the sandbox's sample player. The amount
+ * comes from the form. `liveOnly`: the rail needs a live-mode merchant account, picked from the
+ * accounts the key may use (merchantAccounts).
+ */
 const RAILS = {
   PIX: { label: 'PIX (Brazil)', currency: 'BRL', amount: '50.00', input: { customer: { ...named, phone: '+5511912345678', personalId: '52998224725' }, pix: {} } },
+  CARD: { label: 'Card (form on this page)', currency: 'EUR', amount: '25.00', input: { customer: billing, card: {} } },
   UPI: { label: 'UPI (India)', currency: 'INR', amount: '500.00', input: { customer: { ...named, phone: '+919812345678', personalId: 'ana@okhdfc' }, upi: {} } },
-  OPEN_BANKING: {
-    label: 'Open banking (SEPA)',
-    currency: 'EUR',
-    amount: '40.00',
-    input: { customer: { ...named, country: 'NL', address1: 'Damrak 1', city: 'Amsterdam', zipCode: '1012LG', phone: '+31201234567' }, openBanking: { method: 'sepa', bankCountry: 'NL' } },
-  },
+  OPEN_BANKING: { label: 'Open banking (SEPA)', currency: 'EUR', amount: '40.00', input: { customer: billing, openBanking: { method: 'sepa', bankCountry: 'NL' } } },
   LATAM: { label: 'LATAM (Mexico)', currency: 'MXN', amount: '500', input: { customer: { ...named, documentType: 'CURP', documentNumber: 'GODE561231HDFRRN04' }, latam: { country: 'MEXICO' } } },
-  HOSTED_CHECKOUT: { label: 'Hosted checkout (live-mode accounts only)', currency: 'EUR', amount: '30.00', input: { customer: { email: named.email }, hostedCheckout: { expiresInSeconds: 900 } } },
+  CRYPTO: { label: 'Crypto', currency: 'USD', amount: '20.00', input: { currency: 'USD', customer: named, crypto: {} } },
+  HOSTED_CHECKOUT: { label: 'Hosted checkout (live)', currency: 'EUR', amount: '30.00', liveOnly: true, input: { customer: { email: named.email }, hostedCheckout: { expiresInSeconds: 900 } } },
   THAI_QR: { label: 'Thai QR code', currency: 'THB', amount: '150.00', qr: { payer: { name: 'Somchai Jaidee', bankName: 'Kasikornbank', bankAccount: '1234567890' } } },
 };
 
@@ -42,6 +44,10 @@ const form = $('deposit-form');
 const authorizationField = $('authorization');
 const railField = $('rail');
 const amountField = $('amount');
+const DEPOSIT_ID = /^dep_[\w-]+$/;
+
+/** The merchant accounts the key may use (merchantAccounts), once read; undefined before. */
+let accounts;
 
 /** The deposit on screen: its id, the last status shown, its subscription and how to stop it. */
 let current;
@@ -64,7 +70,7 @@ async function request(query, variables) {
   });
   const body = await response.json().catch(() => undefined);
   if (!body) throw new Error(`The gateway answered HTTP ${response.status}`);
-  if (body.errors?.length) throw new Error(body.errors.map((error) => error.message).join('; '));
+  if (body.errors?.length) throw Object.assign(new Error(body.errors.map((error) => error.message).join('; ')), { errors: body.errors });
   return body.data;
 }
 
@@ -114,10 +120,13 @@ function retryWait(retries) {
 /** Cursors the gateway refuses to resume from: too old to replay, or not a cursor at all. */
 const REFUSED_CURSOR = new Set(['CURSOR_EXPIRED', 'CURSOR_INVALID']);
 
-/** Follows one deposit: its updates on the socket, then one read of where it stands now. */
-function watch(id) {
+/**
+ * Follows one deposit: its updates on the socket, then one read of where it stands now. `opened`:
+ * the deposit comes from the address (a reload, a return from paying), not from this form.
+ */
+function watch(id, { opened = false } = {}) {
   current?.stop();
-  current = { id, last: undefined };
+  current = { id, last: undefined, opened };
   follow(current);
 }
 
@@ -188,6 +197,14 @@ function record(deposit, via) {
 }
 
 function render(deposit) {
+  if (current.opened) {
+    // The form above shows the rail of the deposit on screen, not the first rail of the list.
+    current.opened = false;
+    if (RAILS[deposit.rail] && railField.value !== deposit.rail) {
+      railField.value = deposit.rail;
+      railField.dispatchEvent(new Event('change'));
+    }
+  }
   $('deposit').hidden = false;
   $('deposit-id').textContent = deposit.id;
   $('status').textContent = deposit.status;
@@ -198,8 +215,12 @@ function render(deposit) {
   $('decline').textContent = deposit.declineReason ? `Reason: ${deposit.declineReason}` : '';
   if (deposit.status === 'SUCCEEDED') void claimCredit(deposit.id);
   const open = !FINAL.has(deposit.status);
-  $('next-step').hidden = !(open && deposit.redirectUrl);
+  // A card deposit is paid in the provider's card form on this page, not on a payment page.
+  const card = deposit.rail === 'CARD';
+  $('next-step').hidden = !(open && deposit.redirectUrl && !card);
   if (deposit.redirectUrl) $('pay').href = deposit.redirectUrl;
+  if (card && open && !current.card) current.card = showCardForm(deposit.id);
+  $('card').hidden = !(card && open && current.cardShown);
   $('qr').hidden = !(open && deposit.qrCode);
   if (deposit.qrCode) {
     const image = $('qr-image');
@@ -209,6 +230,49 @@ function render(deposit) {
     $('qr-expires').dateTime = deposit.qrCode.expiresAt;
     $('qr-expires').textContent = new Date(deposit.qrCode.expiresAt).toLocaleString();
   }
+}
+
+/** Codes of an error thrown by request(): GraphQL's `extensions.code` and, where given, its `reason`. */
+function codesOf(error) {
+  return (error?.errors ?? []).flatMap((item) => [item.extensions?.code, item.extensions?.reason]).filter(Boolean);
+}
+
+/**
+ * Places the provider's embedded card form for a CARD deposit (README: Embedded card form): its
+ * loader script, from cardSession's scriptUrl and WITHOUT an integrity attribute (its hash changes
+ * per checkout), turns the form below into the provider's card fields, in a frame of the provider's
+ * own. The card goes from the player's browser to the provider; the fields send the player on to
+ * the form's action, the gateway's return address, which settles the deposit and shows its result.
+ */
+async function showCardForm(id) {
+  let session;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      session = (await request(CardSession, { depositId: id })).cardSession;
+      break;
+    } catch (error) {
+      // Just created, it may not have reached the provider yet, or the provider did not answer: ask again.
+      const passing = codesOf(error).some((code) => code === 'DEPOSIT_NOT_SUBMITTED' || code === 'PROVIDER_UNAVAILABLE');
+      if (!passing || attempt === 5) return showErrors([`No card form: ${describe(error)}`]);
+      await new Promise((resolve) => setTimeout(resolve, attempt * 1_000));
+    }
+    if (current?.id !== id) return;
+  }
+  if (current?.id !== id || !session || session.settled || !session.scriptUrl || !session.formAction) return;
+  const form = document.createElement('form');
+  form.className = 'paymentWidgets';
+  form.action = session.formAction;
+  form.dataset.brands = session.brands.join(' ');
+  $('card-fields').replaceChildren(form);
+  // The form is in the document before the script runs: a loader added after the page was parsed mounts at once.
+  document.getElementById('card-loader')?.remove();
+  const script = document.createElement('script');
+  script.id = 'card-loader';
+  script.src = session.scriptUrl;
+  script.addEventListener('error', () => showErrors([`The card form's script did not load from ${new URL(session.scriptUrl).origin}.`]));
+  document.head.append(script);
+  current.cardShown = true;
+  $('card').hidden = !current.last || FINAL.has(current.last.status);
 }
 
 /**
@@ -272,11 +336,54 @@ function attemptKey() {
   return Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * The merchant account a rail's deposits name: for a live-only rail, the first live-mode account
+ * the key may use whose provider serves the rail (null when there is none, undefined while the
+ * accounts are not read yet); for the others, none: the gateway picks the rail's default account.
+ */
+function accountFor(railName) {
+  if (!RAILS[railName].liveOnly) return undefined;
+  if (!accounts) return undefined;
+  return accounts.find((account) => account.livemode && account.rails.includes(railName)) ?? null;
+}
+
+/** Says under the rail which account a live-only rail uses, or that the key may use none, which keeps the button off. */
+function describeRail() {
+  const rail = RAILS[railField.value];
+  const account = accountFor(railField.value);
+  const note = $('rail-note');
+  const blocked = rail.liveOnly && account === null;
+  note.toggleAttribute('data-blocked', blocked);
+  if (!rail.liveOnly) note.textContent = '';
+  else if (account) note.textContent = `Uses the live-mode merchant account ${account.code}.`;
+  else if (account === null) note.textContent = 'This rail needs a live-mode merchant account, and this key may use none that serves it (merchantAccounts lists no such account): configure one in MERCHANT_ACCOUNTS, allowed to this key.';
+  else note.textContent = 'Needs a live-mode merchant account: waiting for the key\'s merchant accounts.';
+  $('create').disabled = blocked;
+}
+
+/**
+ * Where the gateway sends the player after the card form, with `?deposit=&status=`: back here. A
+ * returnUrl must be https; on plain http (the gateway on this machine) there is none, and the
+ * gateway's result page links back here instead.
+ */
+function cardReturnUrl() {
+  return location.protocol === 'https:' ? `${location.origin}${location.pathname}` : undefined;
+}
+
 form.addEventListener('submit', async (event) => {
   event.preventDefault();
-  const rail = RAILS[railField.value];
+  const railName = railField.value;
+  const rail = RAILS[railName];
+  const account = accountFor(railName);
+  if (rail.liveOnly && !account) return describeRail();
   const key = attemptKey();
-  const common = { amount: amountField.value.trim(), idempotencyKey: `example-${key}`, merchantReference: `example-order-${key.slice(0, 8)}` };
+  const common = {
+    amount: amountField.value.trim(),
+    idempotencyKey: `example-${key}`,
+    merchantReference: `example-order-${key.slice(0, 8)}`,
+    ...(account ? { merchantAccount: account.code } : {}),
+    ...(railName === 'CARD' && cardReturnUrl() ? { returnUrl: cardReturnUrl() } : {}),
+  };
   const [operation, field, variables] = rail.qr
     ? [CreateQrCode, 'createQrCode', { input: { ...common, ...rail.qr } }]
     : [CreateDeposit, 'createDeposit', { input: { ...common, ...rail.input } }];
@@ -287,6 +394,8 @@ form.addEventListener('submit', async (event) => {
   current = undefined;
   $('deposit').hidden = true;
   $('credit').hidden = true;
+  $('card').hidden = true;
+  $('card-fields').replaceChildren();
   history.replaceState(null, '', location.pathname);
   $('create').disabled = true;
   try {
@@ -296,13 +405,15 @@ form.addEventListener('submit', async (event) => {
   } catch (error) {
     showErrors([describe(error)]);
   } finally {
-    $('create').disabled = false;
+    // On again, unless the rail needs an account the key may not use.
+    describeRail();
   }
 });
 
 railField.addEventListener('change', () => {
   amountField.value = RAILS[railField.value].amount;
   $('currency').textContent = RAILS[railField.value].currency;
+  describeRail();
 });
 
 authorizationField.addEventListener('change', () => void showViewer());
@@ -314,16 +425,23 @@ async function showViewer() {
   }
   try {
     const { viewer, merchantAccounts } = await request(CashierContext, {});
-    const accounts = merchantAccounts.map((account) => `${account.code} (${account.livemode ? 'live' : 'test'})`).join(', ');
-    $('viewer').textContent = `As ${viewer.name} · merchant accounts: ${accounts}`;
+    accounts = merchantAccounts;
+    const listed = merchantAccounts.map((account) => `${account.code} (${account.livemode ? 'live' : 'test'})`).join(', ');
+    $('viewer').textContent = `As ${viewer.name} · merchant accounts: ${listed}`;
   } catch (error) {
+    accounts = undefined;
     $('viewer').textContent = `The key was refused: ${describe(error)}`;
   }
+  describeRail();
 }
 
 for (const [value, rail] of Object.entries(RAILS)) railField.append(new Option(`${rail.label} · ${rail.currency}`, value));
 railField.dispatchEvent(new Event('change'));
 authorizationField.value = document.querySelector('meta[name="authorization"]').content;
 void showViewer();
-// Back from a payment page in this tab, or reloaded: follow the deposit named in the address.
-if (/^#dep_[\w-]+$/.test(location.hash)) watch(location.hash.slice(1));
+// Back from paying by card, sent by the gateway to the deposit's returnUrl with ?deposit=&status=
+// (the status there is a hint only: the page reads the deposit), or back from a payment page in
+// this tab, or reloaded: follow the deposit named in the address.
+const returned = new URLSearchParams(location.search).get('deposit');
+if (returned && DEPOSIT_ID.test(returned)) history.replaceState(null, '', `${location.pathname}#${returned}`);
+if (DEPOSIT_ID.test(location.hash.slice(1))) watch(location.hash.slice(1), { opened: true });

@@ -2,6 +2,21 @@
 // the example cashier's typed operations, printed. Do not edit; regenerate with
 //   npx vitest run test/examples/cashier-operations.test.ts -u
 
+export const CardSession = `query CardSession($depositId: ID!) {
+  cardSession(depositId: $depositId) {
+    depositId
+    settled
+    status
+    amount {
+      amount
+      currency
+    }
+    scriptUrl
+    brands
+    formAction
+  }
+}`;
+
 export const CashierContext = `query CashierContext {
   viewer {
     id
@@ -13,6 +28,7 @@ export const CashierContext = `query CashierContext {
     code
     provider
     livemode
+    rails
   }
 }`;
 

@@ -18,24 +18,33 @@ const GRAPHQL_WS_FILE = /^(?:client|common-[A-Za-z0-9_-]+)\.js$/;
 
 /**
  * The page loads scripts, styles and its socket from the gateway alone; the Thai QR code is a
- * data: image. A key in the page is only ever sent back to the gateway it came from.
+ * data: image. A key in the page is only ever sent back to the gateway it came from. The one
+ * exception is the embedded card form: its provider's loader script and the frame of card fields
+ * it places, from the card providers' hosts (`cardFormOrigins`) and nowhere else.
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+function contentSecurityPolicy(cardFormOrigins: readonly string[]): string {
+  const card = cardFormOrigins.map((origin) => ` ${origin}`).join('');
+  return [
+    "default-src 'none'",
+    `script-src 'self'${card}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    // The loader sizes its frame with a style attribute: attributes only, never a style element.
+    ...(card ? [`frame-src${card}`, "style-src-attr 'unsafe-inline'"] : []),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
 
 /**
  * Routes for /examples, or undefined when the page's folder is not there (an image that ships
  * only `dist/`). `webCashierKey` is the demo web-cashier key, when demo clients exist.
+ * `cardFormOrigins` says, once the gateway listens, which origins serve the card form's loader
+ * script and fields: those of the accounts whose provider offers the card form.
  */
-export function examplesRouter(options: { webCashierKey?: string }): Router | undefined {
+export function examplesRouter(options: { webCashierKey?: string; cardFormOrigins?: () => readonly string[] }): Router | undefined {
   const folder = findExamplesFolder();
   if (!folder) return undefined;
   const template = readFileSync(path.join(folder, 'index.html'), 'utf8');
@@ -46,7 +55,7 @@ export function examplesRouter(options: { webCashierKey?: string }): Router | un
   const router = Router();
   router.get('/cashier', (req: Request, res: Response) => {
     const keyed = withKey !== undefined && isLoopbackAddress(req.socket.remoteAddress);
-    res.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    res.set('Content-Security-Policy', contentSecurityPolicy([...new Set(options.cardFormOrigins?.() ?? [])]));
     // A page carrying a key must not sit in any cache.
     res.set('Cache-Control', keyed ? 'no-store' : 'no-cache');
     res.type('html').send(keyed ? withKey : withoutKey);

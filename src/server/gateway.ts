@@ -304,7 +304,14 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
 
   if (config.graphql.graphiql) app.get('/graphql', graphiqlPage({ defaultAuthorization: demoAdmin ? `Bearer ${demoAdmin.key}` : undefined }));
   // The example cashier (examples/cashier/): development aid, never served in production.
-  const examples = config.env === 'production' ? undefined : examplesRouter({ webCashierKey: demoClients.find((client) => client.name.startsWith('web-cashier'))?.key ?? undefined });
+  const examples =
+    config.env === 'production'
+      ? undefined
+      : examplesRouter({
+          webCashierKey: demoClients.find((client) => client.name.startsWith('web-cashier'))?.key ?? undefined,
+          // Read per page: a sandbox account's baseUrl is the sandbox's only once it listens.
+          cardFormOrigins: () => config.merchantAccounts.filter((account) => account.baseUrl && services.providers.offers(account.provider, 'cardForm')).map((account) => new URL(account.baseUrl).origin),
+        });
   if (examples) app.use('/examples', examples);
 
   const serveGraphql = apolloHttpHandler(apollo, {
@@ -346,7 +353,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   // only the request forms the server's own dispatch leaves to Express come here (webhookPath).
   // No body parser runs for webhook paths before it: they are verified on the exact bytes received.
   app.use(webhookRouter(serveWebhook));
-  app.use(cardFormReturnRouter({ db, services, logger }));
+  // Its result page links back to the example cashier when the gateway serves it.
+  app.use(cardFormReturnRouter({ db, services, logger, ...(examples ? { cashierPath: '/examples/cashier' } : {}) }));
   app.use(jsonErrors(logger));
 
   const ws = await attachGraphqlWs({

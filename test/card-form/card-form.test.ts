@@ -403,3 +403,61 @@ describe('the shopper\'s way through the embedded form', () => {
     expect(await statusChanges(id)).toEqual([]);
   });
 });
+
+describe('the result page the shopper lands on after paying', () => {
+  /** The page's way back, as a browser reads its link: the address, or null when it has none. */
+  function wayBack(html: string): string | null {
+    const link = /<a href="([^"]*)">Back to the cashier<\/a>/.exec(html);
+    return link ? link[1]!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))) : null;
+  }
+
+  it('without a returnUrl, leads back to the example cashier, on the deposit', async () => {
+    // given: a card deposit with no returnUrl (the example cashier on plain http can give none), paid at the processor
+    const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
+    expect(created.errors).toBeUndefined();
+    const id = created.data!.createDeposit.deposit!.id;
+    const { submission } = await payAtProcessor(id);
+
+    // when: the shopper's browser follows the processor back to the gateway
+    const result = await fetch(submission.location!, { redirect: 'manual' });
+
+    // then: the result page says the payment went through and links to the cashier on this deposit
+    expect(result.status).toBe(200);
+    const html = await result.text();
+    expect(html).toContain('<h1>Payment received</h1>');
+    const back = wayBack(html);
+    expect(back).toBe(`/examples/cashier#${id}`);
+    const cashier = await fetch(new URL(back!, result.url));
+    expect(cashier.status).toBe(200);
+    expect(await cashier.text()).toContain('<title>Example cashier');
+  });
+
+  it('that cannot confirm the payment yet, leads back to the returnUrl with the deposit and its status', async () => {
+    // given: a paid card deposit with a returnUrl, and a provider that does not answer the settle call
+    const id = await createCardDeposit();
+    const reference = await providerReferenceOf(id);
+    const { submission } = await payAtProcessor(id);
+    const sandbox = t.gateway.sandboxes.get('deposit-gateway')!;
+    sandbox.controls.failNext({ status: 503, path: cardSettlePath(reference), count: 10 });
+    try {
+      // when: the shopper comes back
+      const result = await fetch(submission.location!, { redirect: 'manual' });
+
+      // then: the page asks to reload later, and its link goes to the cashier's returnUrl as the redirect would
+      expect(result.status).toBe(503);
+      const html = await result.text();
+      expect(html).toContain('<h1>Payment not confirmed yet</h1>');
+      expect(wayBack(html)).toBe(`${RETURN_URL}?deposit=${id}&status=PENDING`);
+    } finally {
+      sandbox.controls.clearFailures();
+    }
+  });
+
+  it('for a return link that is not valid, still leads back to the cashier', async () => {
+    const result = await fetch(`${t.gateway.url}/card-form/return/v1.not-a-token.at-all`, { redirect: 'manual' });
+    expect(result.status).toBe(400);
+    const html = await result.text();
+    expect(html).toContain('Nothing was changed');
+    expect(wayBack(html)).toBe('/examples/cashier');
+  });
+});

@@ -8,10 +8,11 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { buildSchema, parse, print, validate } from 'graphql';
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { CashierContextDocument, ClaimDepositCreditDocument, CreateDepositDocument, CreateQrCodeDocument, DepositDocument, DepositUpdatedDocument } from '../../client/generated/graphql.js';
+import { CardSessionDocument, CashierContextDocument, ClaimDepositCreditDocument, CreateDepositDocument, CreateQrCodeDocument, DepositDocument, DepositUpdatedDocument } from '../../client/generated/graphql.js';
 
 /** What the page imports, by the operation's name. */
 const OPERATIONS: Record<string, TypedDocumentNode<unknown, never>> = {
+  CardSession: CardSessionDocument,
   CashierContext: CashierContextDocument,
   ClaimDepositCredit: ClaimDepositCreditDocument,
   CreateDeposit: CreateDepositDocument,

@@ -1,6 +1,7 @@
 // What the gateway serves on /examples/cashier, over plain HTTP: the demo web-cashier key only to a
 // client on this machine and never cached, the page's own files and graphql-ws's browser client
-// and nothing else, and no page at all in production.
+// and nothing else (the card form's script and frame come from the card provider's host), and no
+// page at all in production.
 
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,12 @@ describe('the example cashier page', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(page.headers.get('cache-control')).toBe('no-store');
-    expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    const policy = page.headers.get('content-security-policy')!;
+    expect(policy).toContain("connect-src 'self'");
+    // Scripts from the gateway, and the card form's loader and frame from the card provider's host alone.
+    const cardHost = new URL(t.gateway.sandboxes.get('deposit-gateway')!.checkoutUrl).origin;
+    expect(policy).toContain(`script-src 'self' ${cardHost};`);
+    expect(policy).toContain(`frame-src ${cardHost};`);
     const html = await page.text();
     expect(t.keys.webCashier).not.toBe('');
     expect(html).toContain(`<meta name="authorization" content="Bearer ${t.keys.webCashier}">`);
