@@ -62,9 +62,14 @@ export interface ConfiguredProviderSettings extends ProviderSettings {
   readonly byProvider: Readonly<Record<string, object>>;
 }
 
-/** A test account the in-process sandbox serves when no MERCHANT_ACCOUNTS are configured. */
+/**
+ * An account the provider's in-process sandbox serves when no MERCHANT_ACCOUNTS are configured. Its
+ * key says test or live, as the provider's key rules read it; either way it is a sandbox account,
+ * which only ever calls the local sandbox, so a live-mode one moves no real money.
+ */
 export interface DefaultSandboxAccount {
   code: string;
+  /** A fixed key that only the local sandbox accepts. */
   apiKey: string;
   webhookSecrets: string[];
 }
@@ -158,8 +163,12 @@ export interface ProviderDefinition<S extends object = object> {
    * (the docs' validation).
    */
   createAdapter(settings: ProviderSettings & S, logger: Logger, transport?: ProviderTransport): ProviderPorts;
-  /** The in-process sandbox's test account, used when no MERCHANT_ACCOUNTS are configured. */
-  readonly defaultSandboxAccount?: DefaultSandboxAccount;
+  /**
+   * The accounts its in-process sandbox serves when no MERCHANT_ACCOUNTS are configured, in the
+   * order a request that names no account picks them (the first is the one used by default, so put
+   * the test-mode one first). Only a provider with a `sandbox` gets them.
+   */
+  readonly defaultSandboxAccounts?: readonly DefaultSandboxAccount[];
   /** Its pages of the API reference (docs/reference/), one per rail. */
   readonly reference?: ProviderReference;
   /**
@@ -214,6 +223,41 @@ export class ProviderRegistry {
       if (this.byName.has(definition.name)) throw new Error(`Provider "${definition.name}" is registered twice`);
       this.byName.set(definition.name, definition);
     }
+    this.checkDefaultSandboxAccounts();
+  }
+
+  /** Each provider's default sandbox accounts have codes of their own and keys its rules read as test or live. */
+  private checkDefaultSandboxAccounts(): void {
+    const codes = new Map<string, string>();
+    for (const definition of this.byName.values()) {
+      for (const account of definition.defaultSandboxAccounts ?? []) {
+        const other = codes.get(account.code);
+        if (other) throw new Error(`Default sandbox account "${account.code}" of provider "${definition.name}" has the code of one of "${other}"`);
+        codes.set(account.code, definition.name);
+        const mode = definition.keys.mode(account.apiKey);
+        if (mode !== 'test' && mode !== 'live') throw new Error(`Default sandbox account "${account.code}" of provider "${definition.name}": its key must say test or live (${definition.keys.rule(account.apiKey)})`);
+      }
+    }
+  }
+
+  /**
+   * The accounts to use when no MERCHANT_ACCOUNTS are configured: each provider's default sandbox
+   * accounts, for a provider with a sandbox to serve them, in registration order. Each is a sandbox
+   * account (its `baseUrl` is the local sandbox's, filled in once it listens), in the mode its key says.
+   */
+  defaultSandboxAccounts(): Array<DefaultSandboxAccount & { provider: ProviderName; livemode: boolean; sandbox: true }> {
+    return this.definitions().flatMap((definition) =>
+      definition.sandbox
+        ? (definition.defaultSandboxAccounts ?? []).map((account) => ({
+            code: account.code,
+            apiKey: account.apiKey,
+            webhookSecrets: [...account.webhookSecrets],
+            provider: definition.name,
+            livemode: definition.keys.mode(account.apiKey) === 'live',
+            sandbox: true as const,
+          }))
+        : [],
+    );
   }
 
   /** This registry and more definitions after it (a gateway's own providers after the built-in ones). */
