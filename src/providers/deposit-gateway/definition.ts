@@ -36,11 +36,21 @@ export const depositGatewayProvider: ProviderDefinition = {
   },
   defaultSandboxAccounts: [
     // First: the account a request that names none uses.
-    { code: 'dg-test', apiKey: `${KEY_PREFIXES.test}sandbox_deposit_gateway`, webhookSecrets: ['whsec_sandbox_deposit_gateway'] },
+    {
+      code: 'dg-test',
+      apiKey: `${KEY_PREFIXES.test}sandbox_deposit_gateway`,
+      webhookSecrets: ['whsec_sandbox_deposit_gateway'],
+      note: 'Every rail but hosted checkout, refunds and payouts; the account a deposit gateway request that names none gets.',
+    },
     // Live mode, served by the local sandbox all the same: hosted checkout is refused on test
     // accounts (a test-key session makes a real charge at the provider), so without it hosted
     // checkout could not be tried. Its key is a made-up live-shaped one only the sandbox knows.
-    { code: LIVE_ACCOUNT_EXAMPLE, apiKey: `${KEY_PREFIXES.live}sandbox_deposit_gateway`, webhookSecrets: ['whsec_sandbox_deposit_gateway_live'] },
+    {
+      code: LIVE_ACCOUNT_EXAMPLE,
+      apiKey: `${KEY_PREFIXES.live}sandbox_deposit_gateway`,
+      webhookSecrets: ['whsec_sandbox_deposit_gateway_live'],
+      note: 'Hosted checkout, which test-mode accounts refuse (name it as merchantAccount); the other rails too. Live mode simulated by the sandbox: no real money moves.',
+    },
   ],
   reference: DEPOSIT_GATEWAY_REFERENCE,
   baseUrlRule(url) {
