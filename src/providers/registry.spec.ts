@@ -40,7 +40,7 @@ describe('the provider registry', () => {
       ['acme-test', false, true],
       ['acme-live', true, true],
     ]);
-    // Without a sandbox to serve them, none: such an account would have no address but a provider's.
+    // Without a sandbox to serve them, none: such an account would have no address to call.
     expect(new ProviderRegistry([acme({ keys, defaultSandboxAccounts: accounts })]).defaultSandboxAccounts()).toEqual([]);
     expect(() => new ProviderRegistry([acme({ keys, sandbox, defaultSandboxAccounts: [accounts[0]!, { ...accounts[1]!, code: 'acme-test' }] })])).toThrow(/has the code of one of "acme-pay"/);
     expect(() => new ProviderRegistry([acme({ keys, sandbox, defaultSandboxAccounts: [{ ...accounts[0]!, apiKey: 'nope' }] })])).toThrow(/must say test or live/);
