@@ -30,8 +30,11 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({ env: 'development', port: 4000, databaseUrl: undefined, demoClients: true });
     expect(config.merchantAccounts.map((account) => [account.code, account.provider, account.livemode, account.sandbox])).toEqual([
       ['dg-test', 'deposit-gateway', false, true],
+      // Live mode for hosted checkout, and a sandbox account all the same: no provider address, no real money.
+      ['dg-live', 'deposit-gateway', true, true],
       ['qr-test', 'qr-gateway', false, true],
     ]);
+    expect(config.merchantAccounts.map((account) => account.baseUrl)).toEqual(['', '', '']);
     expect(config.graphql.graphiql).toBe(true);
     expect(config.jobs).toEqual({ enabled: true, pollIntervalMs: 1_000, wakeDelayMs: 20, concurrency: 4, backoffBaseMs: 1_000, backoffMaxMs: 300_000, maxAttempts: 10 });
     expect(config.database).toEqual({ connectTimeoutMs: 5_000, statementTimeoutMs: 5_000, idleInTransactionTimeoutMs: 30_000 });

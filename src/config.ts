@@ -836,13 +836,11 @@ function readAccountFiles(entry: unknown, index: number, problems: string[]): un
 }
 
 /**
- * With no MERCHANT_ACCOUNTS, one test account per provider, served by the in-process sandboxes.
- * Their keys and secrets are fixed test values that only the local sandbox accepts.
+ * With no MERCHANT_ACCOUNTS, the accounts each provider's sandbox declares (a test-mode one, and
+ * for the deposit gateway a live-mode one too, so that hosted checkout can be tried), all served by
+ * the in-process sandboxes: `sandbox: true`, so their `baseUrl` is the local sandbox's and never a
+ * provider's. Their keys and secrets are fixed values that only the local sandbox accepts.
  */
 function defaultSandboxAccounts(registry: ProviderRegistry): MerchantAccountConfig[] {
-  return registry.definitions().flatMap((definition) =>
-    definition.defaultSandboxAccount
-      ? [{ ...definition.defaultSandboxAccount, provider: definition.name, livemode: false, baseUrl: '', sandbox: true }]
-      : [],
-  );
+  return registry.defaultSandboxAccounts().map((account) => ({ ...account, baseUrl: '' }));
 }

@@ -9,6 +9,7 @@ import { DatabaseRoleError } from './db/role.js';
 import { SecretsKeyFileInvalid } from './db/secrets-key.js';
 import { ListenError } from './lib/http.js';
 import { createLogger } from './lib/logger.js';
+import { bannerLines } from './server/banner.js';
 import { startGateway, type Gateway } from './server/gateway.js';
 
 const config = loadConfigOrExit();
@@ -69,38 +70,7 @@ try {
 }
 
 function printBanner(g: Gateway): void {
-  const lines = [
-    '',
-    `  Payments gateway ready (${g.config.env}, ${g.db.kind === 'pglite' ? `embedded PGlite in ${g.config.dataDir}` : 'PostgreSQL'})`,
-    '',
-    `  GraphiQL        ${g.graphqlUrl}${g.config.graphql.graphiql ? '' : '  (disabled)'}`,
-    `  GraphQL (POST)  ${g.graphqlUrl}`,
-    `  graphql-ws      ${g.wsUrl}`,
-    `  Health          ${g.url}/healthz  ${g.url}/readyz`,
-    `  Metrics         ${g.metricsUrl}${g.config.metrics.token ? '  (Authorization: Bearer <METRICS_TOKEN>)' : ''}`,
-  ];
-  // Served whenever NODE_ENV is not production (src/server/examples.ts).
-  if (g.config.env !== 'production') lines.push(`  Example cashier ${g.url}/examples/cashier`);
-  const sandboxes = [...g.sandboxes.running()];
-  if (sandboxes.length > 0) lines.push('', '  Provider sandboxes:');
-  for (const [provider, sandbox] of sandboxes) {
-    const notes = [g.config.sandbox.ports[provider]?.variable, sandbox.banner?.note].filter(Boolean).join('; ');
-    lines.push(`    ${provider.padEnd(24)} ${sandbox.banner?.url ?? sandbox.baseUrl}${notes ? `  (${notes})` : ''}`);
-  }
-  if (sandboxes.length > 0 && g.config.sandbox.stateDir) lines.push(`    ${'state'.padEnd(24)} ${g.config.sandbox.stateDir}`);
-  if (g.providerAssumptions.length > 0) {
-    lines.push('', '  Provider rules assumed (docs/provider-assumptions.md):');
-    for (const line of g.providerAssumptions) lines.push(`    ${line}`);
-  }
-  if (g.demoClients.length > 0) {
-    lines.push('', '  Demo clients (development only; keys kept in the data directory):');
-    for (const client of g.demoClients) {
-      const access = client.key !== null ? `Authorization: Bearer ${client.key}` : `revoked ${client.revokedAt?.toISOString() ?? ''}; its history is kept (delete the data directory for a fresh set)`;
-      lines.push(`    ${client.name.padEnd(24)} ${client.roles.join(',').padEnd(8)} ${access}`);
-    }
-  }
-  lines.push('');
   // The banner is for a person: on stdout at a terminal; otherwise on stderr, so that stdout
   // carries nothing but JSON log lines for whatever reads them.
-  (atTerminal ? process.stdout : process.stderr).write(`${lines.join('\n')}\n`);
+  (atTerminal ? process.stdout : process.stderr).write(`${bannerLines(g).join('\n')}\n`);
 }

@@ -54,6 +54,7 @@ export const ON_ONE_DATABASE: Readonly<Record<string, string>> = {
   'test/recovery/crash.test.ts': 'kill -9 of the gateway process: PostgreSQL only, since PGlite lives in the process that is killed',
   'test/reference/': "the examples of the README and docs/ through the API",
   'test/refunds/': 'refund rules, partial and deferred refunds and chargebacks above the database; the refund flow runs on both',
+  'test/sandbox/default-accounts.test.ts': "the default setup's accounts through the API and the sandbox's hosted page; its writes are the hosted checkout flow's, above the database",
   'test/visibility/': 'the visibility policy through the API; its SQL runs on both in src/kernel/visibility.spec.ts',
   'test/webhooks/': 'admin views of webhooks and the cap on rejected ones; the inbox runs on both',
 };

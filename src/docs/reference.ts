@@ -146,7 +146,7 @@ export function validate(page: RailPage, input: Record<string, unknown>): FieldE
   // Only the named live account is live: without merchantAccount a client gets its first account
   // of the provider, which the sandbox configuration makes a test one.
   const accountOf = (code: string | undefined): MerchantAccount => ({
-    code: code ?? provider.defaultSandboxAccount?.code ?? 'example',
+    code: code ?? provider.defaultSandboxAccounts?.[0]?.code ?? 'example',
     provider: provider.name,
     livemode: code !== undefined && code === provider.reference?.liveAccountExample,
     baseUrl: '',

@@ -28,6 +28,32 @@ describe('the provider registry', () => {
     expect(registry.forRail('PIX')[0]).not.toBe('acme-pay');
   });
 
+  it('gives each provider with a sandbox its default sandbox accounts, in the mode their keys say', () => {
+    const sandbox = { start: () => Promise.reject(new Error('not started here')) };
+    const keys = { prefixes: { test: 'acme_test_', live: 'acme_live_' }, mode: (key: string) => (key.startsWith('acme_test_') ? 'test' as const : key.startsWith('acme_live_') ? 'live' as const : undefined), rule: () => 'an acme-pay key starts with acme_test_ or acme_live_' };
+    const accounts = [
+      { code: 'acme-test', apiKey: 'acme_test_sandbox', webhookSecrets: ['whsec_a'] },
+      { code: 'acme-live', apiKey: 'acme_live_sandbox', webhookSecrets: ['whsec_b'] },
+    ];
+    const registry = new ProviderRegistry([acme({ keys, sandbox, defaultSandboxAccounts: accounts })]);
+    expect(registry.defaultSandboxAccounts().map(({ code, livemode, sandbox: served }) => [code, livemode, served])).toEqual([
+      ['acme-test', false, true],
+      ['acme-live', true, true],
+    ]);
+    // Without a sandbox to serve them, none: such an account would have no address to call.
+    expect(new ProviderRegistry([acme({ keys, defaultSandboxAccounts: accounts })]).defaultSandboxAccounts()).toEqual([]);
+    expect(() => new ProviderRegistry([acme({ keys, sandbox, defaultSandboxAccounts: [accounts[0]!, { ...accounts[1]!, code: 'acme-test' }] })])).toThrow(/has the code of one of "acme-pay"/);
+    expect(() => new ProviderRegistry([acme({ keys, sandbox, defaultSandboxAccounts: [{ ...accounts[0]!, apiKey: 'nope' }] })])).toThrow(/must say test or live/);
+  });
+
+  it('has the built-in default accounts: a test one per provider first, and the deposit gateway\'s live one for hosted checkout', () => {
+    expect(providerRegistry().defaultSandboxAccounts().map(({ code, provider, livemode }) => [code, provider, livemode])).toEqual([
+      ['dg-test', 'deposit-gateway', false],
+      ['dg-live', 'deposit-gateway', true],
+      ['qr-test', 'qr-gateway', false],
+    ]);
+  });
+
   it('refuses a bad or repeated name', () => {
     expect(() => new ProviderRegistry([acme({ name: 'Acme_Pay' as ProviderName })])).toThrow(/lower-case letters, digits and single dashes/);
     expect(() => new ProviderRegistry([acme(), acme()])).toThrow(/registered twice/);

@@ -62,11 +62,18 @@ export interface ConfiguredProviderSettings extends ProviderSettings {
   readonly byProvider: Readonly<Record<string, object>>;
 }
 
-/** A test account the in-process sandbox serves when no MERCHANT_ACCOUNTS are configured. */
+/**
+ * An account the provider's in-process sandbox serves when no MERCHANT_ACCOUNTS are configured. Its
+ * key says test or live, as the provider's key rules read it; either way it is a sandbox account,
+ * which only ever calls the local sandbox, so a live-mode one moves no real money.
+ */
 export interface DefaultSandboxAccount {
   code: string;
+  /** A fixed key that only the local sandbox accepts. */
   apiKey: string;
   webhookSecrets: string[];
+  /** What it is there for, in a sentence of the sandbox cheat sheet (docs/sandbox.md). */
+  note?: string;
 }
 
 /** A running provider sandbox, as the sandbox host keeps it. */
@@ -103,6 +110,14 @@ export interface SandboxStartOptions<S extends object = object> {
   logger: Logger;
 }
 
+/** A sandbox's part of the sandbox cheat sheet (docs/sandbox.md), every fact read from the code it runs. */
+export interface SandboxCheatSheet {
+  /** What a person opens or calls: a path under the sandbox's address, and what it is for. */
+  addresses: Array<{ path: string; what: string }>;
+  /** Its sections in markdown, each starting with a `###` heading: how to reach each outcome, its test values. */
+  sections: string[];
+}
+
 /**
  * A provider's test-mode simulator, started in-process for its `sandbox: true` accounts when the
  * gateway hosts sandboxes (src/sandbox/host.ts starts every registered one the same way). It is
@@ -117,6 +132,11 @@ export interface ProviderSandbox<S extends object = object, R extends RunningSan
   /** An older name of its port variable, still read. */
   readonly portAlias?: string;
   start(options: SandboxStartOptions<S>): Promise<R>;
+  /**
+   * Its part of the sandbox cheat sheet (docs/sandbox.md, written by `npm run docs:reference`), for
+   * its provider's default sandbox accounts as the default setup configures them.
+   */
+  cheatSheet?(defaultAccounts: ReadonlyArray<{ code: string; livemode: boolean }>): SandboxCheatSheet;
 }
 
 /**
@@ -158,8 +178,12 @@ export interface ProviderDefinition<S extends object = object> {
    * (the docs' validation).
    */
   createAdapter(settings: ProviderSettings & S, logger: Logger, transport?: ProviderTransport): ProviderPorts;
-  /** The in-process sandbox's test account, used when no MERCHANT_ACCOUNTS are configured. */
-  readonly defaultSandboxAccount?: DefaultSandboxAccount;
+  /**
+   * The accounts its in-process sandbox serves when no MERCHANT_ACCOUNTS are configured, in the
+   * order a request that names no account picks them (the first is the one used by default, so put
+   * the test-mode one first). Only a provider with a `sandbox` gets them.
+   */
+  readonly defaultSandboxAccounts?: readonly DefaultSandboxAccount[];
   /** Its pages of the API reference (docs/reference/), one per rail. */
   readonly reference?: ProviderReference;
   /**
@@ -214,6 +238,41 @@ export class ProviderRegistry {
       if (this.byName.has(definition.name)) throw new Error(`Provider "${definition.name}" is registered twice`);
       this.byName.set(definition.name, definition);
     }
+    this.checkDefaultSandboxAccounts();
+  }
+
+  /** Each provider's default sandbox accounts have codes of their own and keys its rules read as test or live. */
+  private checkDefaultSandboxAccounts(): void {
+    const codes = new Map<string, string>();
+    for (const definition of this.byName.values()) {
+      for (const account of definition.defaultSandboxAccounts ?? []) {
+        const other = codes.get(account.code);
+        if (other) throw new Error(`Default sandbox account "${account.code}" of provider "${definition.name}" has the code of one of "${other}"`);
+        codes.set(account.code, definition.name);
+        const mode = definition.keys.mode(account.apiKey);
+        if (mode !== 'test' && mode !== 'live') throw new Error(`Default sandbox account "${account.code}" of provider "${definition.name}": its key must say test or live (${definition.keys.rule(account.apiKey)})`);
+      }
+    }
+  }
+
+  /**
+   * The accounts to use when no MERCHANT_ACCOUNTS are configured: each provider's default sandbox
+   * accounts, for a provider with a sandbox to serve them, in registration order. Each is a sandbox
+   * account (its `baseUrl` is the local sandbox's, filled in once it listens), in the mode its key says.
+   */
+  defaultSandboxAccounts(): Array<DefaultSandboxAccount & { provider: ProviderName; livemode: boolean; sandbox: true }> {
+    return this.definitions().flatMap((definition) =>
+      definition.sandbox
+        ? (definition.defaultSandboxAccounts ?? []).map((account) => ({
+            code: account.code,
+            apiKey: account.apiKey,
+            webhookSecrets: [...account.webhookSecrets],
+            provider: definition.name,
+            livemode: definition.keys.mode(account.apiKey) === 'live',
+            sandbox: true as const,
+          }))
+        : [],
+    );
   }
 
   /** This registry and more definitions after it (a gateway's own providers after the built-in ones). */

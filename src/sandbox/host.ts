@@ -81,10 +81,36 @@ export async function startSandboxes(options: StartSandboxesOptions): Promise<Sa
       throw error;
     });
     running.set(definition.name, sandbox);
+    // A sandbox account, live-mode ones included, only ever calls a sandbox on this machine: never
+    // a provider's address, whatever a sandbox hook returns.
+    if (!isLoopback(sandbox.baseUrl)) {
+      await host.close();
+      throw new Error(`The ${definition.name} sandbox listens at ${sandbox.baseUrl}, not on this machine's loopback: its sandbox accounts must never call elsewhere`);
+    }
     for (const account of accounts) account.baseUrl = sandbox.baseUrl;
-    log.info({ provider: definition.name, url: sandbox.banner?.url ?? sandbox.baseUrl, stateDir: settings.stateDir ?? null }, 'sandbox started');
+    log.info(
+      {
+        provider: definition.name,
+        url: sandbox.banner?.url ?? sandbox.baseUrl,
+        stateDir: settings.stateDir ?? null,
+        // Every account here is simulated, a live-mode one too: no real money moves.
+        accounts: accounts.map((account) => ({ code: account.code, livemode: account.livemode, sandbox: true })),
+      },
+      'sandbox started',
+    );
   }
   return host;
+}
+
+/** Whether an address is on this machine's loopback (127.0.0.0/8, ::1 or localhost). */
+export function isLoopback(url: string): boolean {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname;
+  } catch {
+    return false;
+  }
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 async function isUp(url: string): Promise<boolean> {

@@ -1,13 +1,15 @@
-// Writes docs/reference/*.md from the code, or with --check fails when a committed page is stale.
+// Writes docs/reference/*.md and docs/sandbox.md from the code, or with --check fails when a committed page is stale.
 
 import 'reflect-metadata';
 import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { referencePages } from '../docs/reference.js';
+import { sandboxPage } from '../docs/sandbox.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const pages = referencePages(await readFile(path.join(root, 'schema', 'schema.graphql'), 'utf8'));
+// The reference pages and the sandbox cheat sheet, by path from the repository root.
+const pages = new Map([...referencePages(await readFile(path.join(root, 'schema', 'schema.graphql'), 'utf8')), ['docs/sandbox.md', sandboxPage()]]);
 
 if (process.argv.includes('--check')) {
   const stale: string[] = [];
@@ -20,9 +22,9 @@ if (process.argv.includes('--check')) {
     console.error(`Stale reference pages: ${stale.join(', ')}. Run \`npm run docs:reference\` and commit the result.`);
     process.exit(1);
   }
-  console.log(`docs/reference: ${pages.size} pages match the code.`);
+  console.log(`docs/reference and docs/sandbox.md: ${pages.size} pages match the code.`);
 } else {
   await mkdir(path.join(root, 'docs', 'reference'), { recursive: true });
   for (const [file, content] of pages) await writeFile(path.join(root, file), content);
-  console.log(`wrote ${pages.size} pages to docs/reference/`);
+  console.log(`wrote ${pages.size} pages to docs/reference/ and docs/sandbox.md`);
 }

@@ -216,13 +216,14 @@ describe('viewer', () => {
   });
 
   it('shows merchant accounts without credentials', async () => {
-    const response = await postRaw(url, { query: '{ merchantAccounts { code provider livemode } }' }, roleKeys.CASHIER);
+    const response = await postRaw(url, { query: '{ merchantAccounts { code provider livemode sandbox } }' }, roleKeys.CASHIER);
     expect(response.body.data.merchantAccounts).toEqual([
-      { code: 'dg-test', provider: 'deposit-gateway', livemode: false },
-      { code: 'qr-test', provider: 'qr-gateway', livemode: false },
+      { code: 'dg-test', provider: 'deposit-gateway', livemode: false, sandbox: true },
+      { code: 'dg-live', provider: 'deposit-gateway', livemode: true, sandbox: true },
+      { code: 'qr-test', provider: 'qr-gateway', livemode: false, sandbox: true },
     ]);
     const typed = await execute(url, MerchantAccountsQuery, {}, { key: roleKeys.CASHIER });
-    expect(JSON.stringify(typed)).not.toMatch(/svc_test_|sk_test_|pk_test_|whsec_|127\.0\.0\.1/);
+    expect(JSON.stringify(typed)).not.toMatch(/svc_test_|svc_live_|sk_test_|pk_test_|whsec_|127\.0\.0\.1/);
   });
 });
 

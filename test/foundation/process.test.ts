@@ -91,6 +91,8 @@ describe('npm start', () => {
     // Each provider's sandbox, with the variable of its port.
     expect(banner).toMatch(/deposit-gateway\s+http:\/\/127\.0\.0\.1:\d+ {2}\(DEPOSIT_GATEWAY_SANDBOX_PORT\)/);
     expect(banner).toMatch(/qr-gateway\s+(http:\/\/127\.0\.0\.1:\d+) {2}\(QR_GATEWAY_SANDBOX_PORT; dashboard \1\/dashboard\)/);
+    // The default accounts, the live-mode one for hosted checkout marked as the sandbox's.
+    expect(banner).toMatch(/dg-live\s+deposit-gateway\s+live\s+SANDBOX, live mode simulated at http:\/\/127\.0\.0\.1:\d+\/v1 \(no real money\)/);
     expect((await fetch(graphiql, { headers: { accept: 'text/html' } })).status).toBe(200);
     expect(existsSync(path.join(dataDir, 'pglite.lock'))).toBe(true);
 

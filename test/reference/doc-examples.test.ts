@@ -8,7 +8,7 @@
 
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Kind, OperationTypeNode, parse, type OperationDefinitionNode } from 'graphql';
 import type { Client } from 'graphql-ws';
@@ -308,8 +308,6 @@ describe('the links of README.md and docs/*.md', () => {
         if (/^[a-z]+:/.test(target!)) continue;
         const [path, anchor] = target!.split('#') as [string, string | undefined];
         const file = path ? resolve(dirname(join(ROOT, page)), path) : join(ROOT, page);
-        // docs/sandbox.md, the sandbox cheat sheet, is written beside these pages and may land after them.
-        if (!existsSync(file) && relative(ROOT, file) === 'docs/sandbox.md') continue;
         if (!existsSync(file)) broken.push(`${page}: ${target} (no such file)`);
         else if (anchor && file.endsWith('.md') && !anchorsOf(file).has(anchor)) broken.push(`${page}: ${target} (no such heading)`);
       }

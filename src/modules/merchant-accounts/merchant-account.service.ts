@@ -11,6 +11,8 @@ export interface MerchantAccountView {
   code: string;
   provider: ProviderName;
   livemode: boolean;
+  /** Served by the gateway's local provider sandbox: no real money moves, live mode or not. */
+  sandbox: boolean;
   /** The rails its provider serves. */
   rails: readonly Rail[];
   /** What its provider offers beyond deposits. */
@@ -45,6 +47,7 @@ export class MerchantAccountService {
         code: account.code,
         provider: account.provider,
         livemode: account.livemode,
+        sandbox: account.sandbox === true,
         rails: this.adapters.deposits(account.provider).rails,
         capabilities: this.adapters.capabilitiesOf(account.provider),
       }));

@@ -37,8 +37,11 @@ export class MerchantAccountNode {
   @Field({ description: `${BUILT_IN_PROVIDERS.map((definition) => `"${definition.name}"`).join(' or ')}.` })
   provider!: string;
 
-  @Field({ description: 'False for test-mode accounts: no real money moves.' })
+  @Field({ description: 'False for test-mode accounts: no real money moves. True for live-mode accounts, which alone take hosted checkout; real money moves on them unless sandbox is true.' })
   livemode!: boolean;
+
+  @Field({ description: 'True when the gateway\'s local provider sandbox serves the account (development and tests): no real money moves, even in live mode.' })
+  sandbox!: boolean;
 
   @Field(() => [RailEnum], { description: 'The rails its provider serves: a deposit naming this account must use one of them.' })
   rails!: Rail[];

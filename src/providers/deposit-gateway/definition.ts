@@ -2,7 +2,7 @@
 
 import type { ProviderDefinition } from '../registry.js';
 import { createDepositGatewayAdapter, DEPOSIT_GATEWAY_RAILS } from './index.js';
-import { DEPOSIT_GATEWAY_REFERENCE } from './reference.js';
+import { DEPOSIT_GATEWAY_REFERENCE, LIVE_ACCOUNT_EXAMPLE } from './reference.js';
 
 /** Key prefixes of the spec (Authentication 2), which also tell test from live. */
 const KEY_PREFIXES = { test: 'svc_test_', live: 'svc_live_' } as const;
@@ -34,7 +34,24 @@ export const depositGatewayProvider: ProviderDefinition = {
     // One adapter serves every port: deposits, refunds, payouts, the card form and the payment list.
     return { deposits: adapter, refunds: adapter, payouts: adapter, cardForm: adapter, depositListing: adapter };
   },
-  defaultSandboxAccount: { code: 'dg-test', apiKey: 'svc_test_sandbox_deposit_gateway', webhookSecrets: ['whsec_sandbox_deposit_gateway'] },
+  defaultSandboxAccounts: [
+    // First: the account a request that names none uses.
+    {
+      code: 'dg-test',
+      apiKey: `${KEY_PREFIXES.test}sandbox_deposit_gateway`,
+      webhookSecrets: ['whsec_sandbox_deposit_gateway'],
+      note: 'Every rail but hosted checkout, refunds and payouts; the account a deposit gateway request that names none gets.',
+    },
+    // Live mode, served by the local sandbox all the same: hosted checkout is refused on test
+    // accounts (a test-key session makes a real charge at the provider), so without it hosted
+    // checkout could not be tried. Its key is a made-up live-shaped one only the sandbox knows.
+    {
+      code: LIVE_ACCOUNT_EXAMPLE,
+      apiKey: `${KEY_PREFIXES.live}sandbox_deposit_gateway`,
+      webhookSecrets: ['whsec_sandbox_deposit_gateway_live'],
+      note: 'Hosted checkout, which test-mode accounts refuse (name it as merchantAccount); the other rails too. Live mode simulated by the sandbox: no real money moves.',
+    },
+  ],
   reference: DEPOSIT_GATEWAY_REFERENCE,
   baseUrlRule(url) {
     // Spec: "{base_url} (the path prefix /v1 is part of it)", and every path is relative to it.

@@ -93,7 +93,7 @@ export const DEPOSIT_GATEWAY_REFERENCE: ProviderReference = {
       slug: 'hosted-checkout',
       title: 'Hosted checkout',
       mutation: 'createDeposit',
-      intro: `The provider's hosted page lets the player choose how to pay. Live merchant accounts only: on a test account a session would still make a real charge, so it is refused (\`HOSTED_CHECKOUT_REQUIRES_LIVE_ACCOUNT\`). The example names a live account \`${LIVE_ACCOUNT_EXAMPLE}\`; use the code of yours (\`merchantAccounts\` lists them).`,
+      intro: `The provider's hosted page lets the player choose how to pay. Live merchant accounts only: on a test account a session would still make a real charge, so it is refused (\`HOSTED_CHECKOUT_REQUIRES_LIVE_ACCOUNT\`). The example names \`${LIVE_ACCOUNT_EXAMPLE}\`, the live-mode account the local sandbox serves when no \`MERCHANT_ACCOUNTS\` are configured: a sandbox account, so no real money moves ([sandbox cheat sheet](../sandbox.md)). With accounts of your own, name a live one (\`merchantAccounts\` lists them).`,
       rules: [
         ['Currencies', `${list(CARD_CURRENCIES)}; \`${HOSTED_CHECKOUT_DEFAULT_CURRENCY}\` when \`currency\` is omitted`],
         ['Pre-selected method', `${list(HOSTED_CHECKOUT_PRESELECT_METHODS)} (\`fps\` needs \`bankCountry\` \`GB\`)`],

@@ -44,7 +44,7 @@ export const qrGatewayProvider: ProviderDefinition<QrGatewaySettings> = {
     // No refunds, payouts or payment list in its API (refunds are made on its dashboard and reach us as events).
     return { deposits: adapter, webhookRegistration: adapter, simulation: adapter };
   },
-  defaultSandboxAccount: { code: 'qr-test', apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'] },
+  defaultSandboxAccounts: [{ code: 'qr-test', apiKey: 'sk_test_sandbox_qr_gateway', webhookSecrets: ['whsec_sandbox_qr_gateway'], note: 'Thai QR codes, paid, failed or expired as the cheat sheet says.' }],
   reference: QR_GATEWAY_REFERENCE,
   baseUrlRule(url) {
     // Q16: the paths carry their versions (/v1/qr-codes, /Thai/v1/webhooks), so the base address is

@@ -50,7 +50,7 @@ export const PAGE_ACTIONS = {
 export type PageAction = keyof typeof PAGE_ACTIONS;
 
 /** What the crypto page's two buttons stand for (spec, Events: the crypto flow's only two events). */
-const CRYPTO_LABELS: Partial<Record<PageAction, string>> = { pay: 'Deposit confirmed on-chain', decline: 'Quote expired, no deposit' };
+export const CRYPTO_LABELS: Partial<Record<PageAction, string>> = { pay: 'Deposit confirmed on-chain', decline: 'Quote expired, no deposit' };
 
 interface ActionOptions {
   declineReasons?: readonly string[];
