@@ -31,15 +31,27 @@ const include = process.env.TEST_SET === 'both-databases' ? bothDatabasesGlobs()
 /**
  * The files that take longest, started first. Vitest orders files by their last run's duration,
  * but a fresh clone has no last run and falls back to file size; a long file started late would
- * hold the run open alone at its end.
+ * hold the run open alone at its end. In the order of their time in a whole `npm test` on PGlite
+ * (docs/testing.md), then the ones long on PostgreSQL.
  */
 const LONGEST = [
-  'test/hardening/fuzz.test.ts',
+  // `npm start` as a process six times, and on a fresh clone the one build of dist/ first.
   'test/foundation/process.test.ts',
+  // PostgreSQL only: the compiled gateway killed and restarted while a sandbox process retries.
   'test/recovery/crash.test.ts',
-  // On PGlite: four gateway starts, one of them migrating an empty directory; the CLI opening the database ten times.
-  'test/foundation/restart.test.ts',
+  // The CLI opening the database some twenty times, and two gateway starts.
   'test/foundation/cli.test.ts',
+  // Chromium through a gateway restart.
+  'test/examples/cashier-resume.test.ts',
+  'test/visibility/one-policy.test.ts',
+  'test/notifications/sealed-secrets.test.ts',
+  'test/hardening/ws-flood.test.ts',
+  // Five gateway starts.
+  'test/jobs/follow-up.test.ts',
+  'test/foundation/graphiql.test.ts',
+  'test/hardening/fuzz.test.ts',
+  // Four gateway starts, one of them migrating an empty directory.
+  'test/foundation/restart.test.ts',
   'test/notifications/delivery.test.ts',
 ];
 

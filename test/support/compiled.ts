@@ -4,11 +4,11 @@
 // folder, so no gateway starts from a dist/ that another worker is rewriting.
 
 import { execFile } from 'node:child_process';
-import { watch } from 'node:fs';
-import { mkdir, rmdir } from 'node:fs/promises';
+import { rmdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
+import { acquire } from './lock.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -28,35 +28,4 @@ export function compiledDist(): Promise<string> {
     return path.join(root, 'dist');
   })();
   return built;
-}
-
-/**
- * Takes a lock made of a directory (mkdir is atomic). While another worker holds it, tries again
- * each time the run's folder changes (the holder removing the lock is such a change), not on a timer.
- */
-async function acquire(lock: string): Promise<void> {
-  const folder: { changed: () => void; error: Error | undefined } = { changed: () => undefined, error: undefined };
-  // Watched before the first try: a release between a failed try and the wait is not missed.
-  const watcher = watch(path.dirname(lock), () => folder.changed());
-  watcher.on('error', (error) => {
-    folder.error = error;
-    folder.changed();
-  });
-  try {
-    for (;;) {
-      const change = new Promise<void>((resolve) => {
-        folder.changed = resolve;
-      });
-      try {
-        await mkdir(lock);
-        return;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      }
-      await change;
-      if (folder.error) throw folder.error;
-    }
-  } finally {
-    watcher.close();
-  }
 }

@@ -4,7 +4,7 @@
 // copied, a PostgreSQL database created with the template database as its TEMPLATE.
 
 import { randomBytes } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { appendFile, copyFile, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -13,6 +13,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { entities } from '../../src/entities.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { postgresTemplateName } from '../global-setup.js';
+import { acquire } from './lock.js';
 
 export interface TestDatabase {
   /** Environment for loadConfig: DATABASE_URL (PostgreSQL) and DATA_DIR. */
@@ -90,27 +91,39 @@ async function copyTree(from: string, to: string): Promise<void> {
   );
 }
 
+/** The shared buffers of a PGlite test database (the template's, and so every copy's). */
+const PGLITE_TEST_SHARED_BUFFERS = '16MB';
+
 let template: Promise<string> | undefined;
 
 /**
  * The run's migrated PGlite data directory (test/global-setup.ts names it), built by the first
- * worker that needs it: a fresh directory costs seconds of initdb and migrations, a copy of this
- * one a fraction of a second. Workers that build at once each build aside and rename into place;
- * the first rename wins and the others discard theirs.
+ * worker that needs it: a fresh directory costs seconds of initdb and migrations (some 13 s of CPU),
+ * a copy of this one a fraction of a second. One worker builds it while the others wait for it
+ * (a lock in the run's folder): three workers building at once on two cores each took as long as
+ * one, three times over.
  */
 function pgliteTemplate(): Promise<string> {
   template ??= (async () => {
     const target = inject('pgliteTemplate');
     if (await stat(target).catch(() => undefined)) return target;
-    const building = await mkdtemp(`${target}-building-`);
-    const db = await openDatabase({ dataDir: building, logger: createLogger({ level: 'silent' }), entities });
-    await db.close();
+    const lock = path.join(inject('runDir'), 'pglite-template.lock');
+    await acquire(lock);
     try {
+      if (await stat(target).catch(() => undefined)) return target;
+      // Built aside and renamed into place: a worker never copies a half-built template.
+      const building = await mkdtemp(`${target}-building-`);
+      const db = await openDatabase({ dataDir: building, logger: createLogger({ level: 'silent' }), entities });
+      await db.close();
+      // initdb gives a PGlite cluster PostgreSQL's 128 MB of shared buffers, which every start
+      // allocates and clears in WebAssembly: about 0.5 s of CPU per open, on a test database of a
+      // few megabytes that never fills 16 MB. Copies of the template start with 16 MB
+      // (postgresql.auto.conf is read after postgresql.conf); a first start on an empty directory,
+      // as in the tests of one, keeps initdb's choice.
+      await appendFile(path.join(building, 'pglite', 'postgresql.auto.conf'), `shared_buffers = '${PGLITE_TEST_SHARED_BUFFERS}'\n`);
       await rename(building, target);
-    } catch (error) {
-      // Another worker's template is in place (a directory is renamed onto a full one never).
-      if (!(await stat(target).catch(() => undefined))) throw error;
-      await rm(building, { recursive: true, force: true });
+    } finally {
+      await rmdir(lock);
     }
     return target;
   })();
