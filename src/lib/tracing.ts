@@ -10,7 +10,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Link, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
-import type { Logger } from './logger.js';
+// pino's type, not ./logger.js's: the logger imports this module for its mixin.
+import type { Logger } from 'pino';
 
 /** The trace settings read from the standard OTEL_* variables (the OpenTelemetry SDK environment specification). */
 export interface TracingSettings {
