@@ -3,7 +3,7 @@
 // that sends a `traceparent`; a card deposit that the sandbox settles by webhook; a back office
 // that is notified. The spans, their parents and links, their attributes, and what none may hold.
 
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
@@ -148,6 +148,17 @@ describe('a deposit traced from the cashier to the back office', () => {
     const requestLine = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.trace_id === cashierTrace);
     expect(requestLine).toMatchObject({ span_id: expect.stringMatching(/^[0-9a-f]{16}$/) });
 
+    // A request that names its document by hash: the span carries the hash, never the text.
+    const text = 'query TracedByHash { __typename }';
+    const hash = createHash('sha256').update(text).digest('hex');
+    const byHash = await fetch(t.gateway.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.keys.admin}` },
+      body: JSON.stringify({ query: text, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }),
+    });
+    expect(byHash.status).toBe(200);
+    await expect.poll(() => collector.spans.find((span) => span.name === 'query TracedByHash')?.attributes).toMatchObject({ 'graphql.operation.type': 'query', 'graphql.operation.name': 'TracedByHash', 'graphql.document.id': hash });
+
     // What no span may hold: keys, secrets, signatures, the customer's details (the variables), card or account numbers, headers.
     const { merchantAccounts } = t.gateway.config;
     const secrets = [
@@ -159,7 +170,7 @@ describe('a deposit traced from the cashier to the back office', () => {
     const customer = CARD_INPUT.customer as Record<string, string>;
     const variables = [customer.email!, customer.phone!, customer.lastName!, customer.address1!, customer.zipCode!];
     expect(secrets.length).toBeGreaterThan(4);
-    for (const span of spans) {
+    for (const span of collector.spans) {
       for (const [where, value] of everyValue(span)) {
         for (const secret of secrets) expect(value, `${span.name} ${where} holds a key or secret`).not.toContain(secret);
         for (const variable of variables) expect(value, `${span.name} ${where} holds a variable`).not.toContain(variable);
