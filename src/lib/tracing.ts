@@ -9,7 +9,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Link, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Link, type Span, type SpanContext, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
 // pino's type, not ./logger.js's: the logger imports this module for its mixin.
 import type { Logger } from 'pino';
 
@@ -121,6 +121,8 @@ function keyValues(text: string | undefined): Record<string, string> {
 /** The tracing of this process while on: one SDK, shared by every gateway the process runs. */
 interface ActiveTracing {
   tracer: Tracer;
+  /** W3C Trace Context: `traceparent` and `tracestate` read from requests and written on notifications. */
+  propagator: TextMapPropagator;
   users: number;
   shutdown(): Promise<void>;
 }
@@ -159,11 +161,12 @@ export async function startTracing(settings: TracingSettings, logger: Logger): P
 }
 
 async function loadSdk(settings: TracingSettings, logger: Logger): Promise<ActiveTracing> {
-  const [sdk, { AsyncLocalStorageContextManager }, { resourceFromAttributes }, { PgInstrumentation }] = await Promise.all([
+  const [sdk, { AsyncLocalStorageContextManager }, { resourceFromAttributes }, { PgInstrumentation }, { W3CTraceContextPropagator }] = await Promise.all([
     import('@opentelemetry/sdk-trace'),
     import('@opentelemetry/context-async-hooks'),
     import('@opentelemetry/resources'),
     import('@opentelemetry/instrumentation-pg'),
+    import('@opentelemetry/core'),
   ]);
   const exporterConfig = { url: settings.endpoint, headers: settings.headers, ...(settings.timeoutMs ? { timeoutMillis: settings.timeoutMs } : {}) };
   const spanProcessors = [];
@@ -197,6 +200,7 @@ async function loadSdk(settings: TracingSettings, logger: Logger): Promise<Activ
   logger.info({ exporters: settings.exporters, protocol: settings.protocol, sampler: settings.sampler.name, serviceName: settings.serviceName }, 'tracing on');
   return {
     tracer: provider.getTracer('payments-gateway'),
+    propagator: new W3CTraceContextPropagator(),
     users: 0,
     async shutdown() {
       if (pg && pgDefinition?.unpatch) pgDefinition.unpatch(pg.module, pg.version);
@@ -286,10 +290,12 @@ export function annotateSpan(attributes: Attributes): void {
   if (active) trace.getActiveSpan()?.setAttributes(attributes);
 }
 
-/** Headers with the `traceparent` of the span running now added, for an outbound request; the same object when tracing is off. */
+/** Headers with the `traceparent` (and `tracestate`) of the span running now added, for an outbound request; the same object when tracing is off. */
 export function withTraceparent<T extends Record<string, string>>(headers: T): T {
-  const traceparent = currentTraceparent();
-  return traceparent ? { ...headers, traceparent } : headers;
+  if (!activeSpanContext()) return headers;
+  const carrier: Record<string, string> = { ...headers };
+  active!.propagator.inject(context.active(), carrier, defaultTextMapSetter);
+  return carrier as T;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -340,11 +346,9 @@ const graphqlSpans = new WeakSet<Span>();
  * string (a GET's variables) nor any header. `route` gives the route template when known.
  */
 export function traceHttpRequest(req: IncomingMessage, res: ServerResponse, route: () => string | undefined, serve: () => void): void {
-  const t = tracer();
-  if (!t) return serve();
-  const header = req.headers.traceparent;
-  const remote = parseTraceparent(typeof header === 'string' ? header : undefined);
-  const parent = remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT;
+  if (!active) return serve();
+  const t = active.tracer;
+  const parent = active.propagator.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
   const url = req.url ?? '/';
   const query = url.indexOf('?');
   const method = KNOWN_METHODS.has(req.method ?? '') ? req.method! : '_OTHER';
