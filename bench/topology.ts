@@ -89,6 +89,8 @@ export async function startTopology(env: BenchEnvironment, database: BenchDataba
     CLIENT_REQUESTS_PER_SECOND: '1000000',
     CLIENT_REQUEST_BURST: '1000000',
     CLIENT_MAX_SUBSCRIPTIONS: '1000000',
+    // OpenTelemetry settings pass through (docs/tracing.md): a run with them measures tracing's cost.
+    ...Object.fromEntries(Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('OTEL_') && entry[1] !== undefined)),
   };
   let started = 0;
   const spawnGateway = (): Promise<GatewayChild> =>

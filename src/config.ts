@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { booleanString, nonNegativeInt, portNumber, positiveInt } from './lib/env-values.js';
 import { parseAllowEntry, type OutboundPolicy } from './lib/outbound-http.js';
 import { SecretsKeyring } from './lib/sealed-secrets.js';
+import { tracingSettings, type TracingSettings } from './lib/tracing.js';
 import type { MerchantAccount, ProviderName } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
 import type { ConfiguredProviderSettings, ProviderDefinition, ProviderRegistry } from './providers/registry.js';
@@ -134,6 +135,8 @@ export interface GatewayConfig {
    * set: the gateway then uses the key file in `dataDir`, generated on first start.
    */
   secretsKeyring: SecretsKeyring | undefined;
+  /** OpenTelemetry traces, from the standard OTEL_* variables (docs/tracing.md); undefined when off, the default. */
+  tracing: TracingSettings | undefined;
 }
 
 /** A sandbox's port, and the variable that set it (or would), for a message about it. */
@@ -603,9 +606,11 @@ export function loadConfig(env: Env = process.env, options: LoadConfigOptions = 
     problems.push('NOTIFICATION_PROBE_INTERVAL_MS: must be at most NOTIFICATION_BACKOFF_MAX_MS (a probe is what comes sooner than a lane\'s longest wait)');
   }
   const allowedDestinations = parseAllowedDestinations(e.NOTIFICATION_ALLOWED_DESTINATIONS, problems);
+  const tracing = tracingSettings(cleaned, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   return {
+    tracing,
     env: e.NODE_ENV,
     host: e.HOST,
     port: e.PORT,

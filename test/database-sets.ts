@@ -30,6 +30,7 @@ export const ON_BOTH_DATABASES: Readonly<Record<string, string>> = {
   'test/refunds/refunds.test.ts': 'the refund flow end to end',
   'test/payouts/flow.test.ts': 'the payout flow end to end',
   'test/qr/qr.test.ts': 'the QR code flow end to end',
+  'test/tracing/traces.test.ts': "traces of a deposit's story: its stored trace context, a column written in the deposit's insert and read by later work; statement spans are PostgreSQL's driver's and absent on PGlite",
   'test/notifications/': 'back-office notifications: the fan-out in the append\'s statement, delivery claims and leases, keyset reads and text[] columns in SQL',
 };
 
@@ -51,6 +52,7 @@ export const ON_ONE_DATABASE: Readonly<Record<string, string>> = {
   'test/providers/third-provider.test.ts': "a provider registered from test/: its deposits take the kernel's paths, whose SQL the built-in providers' flows run on both",
   'test/qr/': 'QR rules and provider events above the database; the QR flow runs on both',
   'test/reconciliation/': "decisions from the provider's answers; the reconciler's sweep and its jobs run on both",
+  'test/tracing/sdk-loading.test.ts': 'npm start with and without OTEL settings, which runs on PGlite whatever DATABASE_URL says: what it loads does not depend on the database',
   'test/recovery/crash.test.ts': 'kill -9 of the gateway process: PostgreSQL only, since PGlite lives in the process that is killed',
   'test/reference/': "the examples of the README and docs/ through the API",
   'test/refunds/': 'refund rules, partial and deferred refunds and chargebacks above the database; the refund flow runs on both',

@@ -7,6 +7,7 @@ import { executePrepared } from '../db/prepared.js';
 import { backoffDelayMs } from '../lib/backoff.js';
 import { newId } from '../lib/ids.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
+import { inSpan, linkToStoredTrace, SpanStatusCode, tracingOn } from '../lib/tracing.js';
 
 /**
  * Every job kind and its payload. Each module adds its own kinds by declaration merging, beside
@@ -146,6 +147,22 @@ interface RecurringSchedule {
 export interface ManyJob<K extends JobKind> {
   payload: JobKinds[K];
   dedupeKey?: string;
+}
+
+/** The payment tables whose rows keep the trace context of the request that made them, by a job payload's id field. */
+const PAYMENT_ID_FIELDS = { depositId: 'deposit', refundId: 'refund', payoutId: 'payout' } as const;
+
+/** The payment a job's payload names (`depositId`, `refundId`, `payoutId`, or a subject), for its span's link. */
+function paymentOf(payload: unknown): { table: string; id: string } | undefined {
+  const fields = (typeof payload === 'string' ? JSON.parse(payload) : payload) as Record<string, unknown> | null;
+  if (!fields || typeof fields !== 'object') return undefined;
+  if (typeof fields.subjectType === 'string' && typeof fields.subjectId === 'string' && Object.values(PAYMENT_ID_FIELDS).includes(fields.subjectType as never)) {
+    return { table: fields.subjectType, id: fields.subjectId };
+  }
+  for (const [field, table] of Object.entries(PAYMENT_ID_FIELDS)) {
+    if (typeof fields[field] === 'string') return { table, id: fields[field] };
+  }
+  return undefined;
 }
 
 /** Longest error text kept on a row. */
@@ -545,7 +562,32 @@ export class JobQueue {
     }
   }
 
-  private async run(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<void> {
+  private run(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<unknown> {
+    if (!tracingOn()) return this.runJob(db, row, lockedBy);
+    // A trace of its own (no request waits on a job), linked to the trace of the request that made
+    // the payment it is about (docs/tracing.md).
+    const attributes = { 'payments.job.kind': row.kind, 'payments.job.id': row.id, 'payments.job.attempt': row.attempts };
+    return inSpan(`job ${row.kind}`, { root: true, attributes }, async (span) => {
+      try {
+        const subject = paymentOf(row.payload);
+        if (subject) {
+          const [found] = await db.fork().execute<Array<{ trace_context: string | null }>>(`select trace_context from ${subject.table} where id = ?`, [subject.id]);
+          linkToStoredTrace(found?.trace_context, { 'payments.subject.type': subject.table });
+        }
+      } catch {
+        // A span without its link: the run itself goes on (and reports a payload it cannot read).
+      }
+      const error = await this.runJob(db, row, lockedBy);
+      if (error !== undefined && span) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
+      }
+      return error;
+    });
+  }
+
+  /** Runs one claimed job and records its outcome; returns what it failed with, if it did. */
+  private async runJob(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<unknown> {
     const info: JobInfo = {
       id: row.id,
       kind: row.kind,
@@ -576,6 +618,7 @@ export class JobQueue {
       // The lease runs out and another worker takes the job again: handlers are idempotent.
       log().error({ err: recordError }, 'job outcome could not be recorded; it will run again');
     }
+    return error;
   }
 
   private async succeed(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, log: () => Logger): Promise<void> {

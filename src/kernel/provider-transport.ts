@@ -6,6 +6,7 @@
 import { backoffDelayMs, totalBackoffMs, type Backoff } from '../lib/backoff.js';
 import { exchange, ExchangeTimedOut, networkErrorText, type OutgoingRequest, type ReceivedAnswer } from '../lib/http.js';
 import { createLogger, type Logger } from '../lib/logger.js';
+import { inSpan, SpanKind, SpanStatusCode, tracingOn } from '../lib/tracing.js';
 import type { ProviderProfile, ProviderRequest, ProviderResponse, ProviderSender, ProviderTransport } from '../providers/transport.js';
 
 /** How one attempt ended: by the class of its status, or without an answer. Bounded: a metric label. */
@@ -92,7 +93,7 @@ export class HttpProviderTransport implements ProviderTransport {
     };
     for (let attempt = 1; ; attempt++) {
       const started = performance.now();
-      const result = await this.attempt(url, outgoing);
+      const result = tracingOn() ? await tracedAttempt(profile.provider, request, url, attempt, () => this.attempt(url, outgoing)) : await this.attempt(url, outgoing);
       const durationMs = Math.round(performance.now() - started);
       const willRetry = attempt < attempts && (result.kind === 'unanswered' || transient(result.status));
       this.log(logger, shown, request, result, { attempt, durationMs, willRetry });
@@ -152,6 +153,35 @@ export class HttpProviderTransport implements ProviderTransport {
  */
 export function createProviderTransport(settings: ProviderTransportSettings = {}): HttpProviderTransport {
   return new HttpProviderTransport(settings);
+}
+
+/**
+ * One attempt in its HTTP client span (docs/tracing.md): the provider and its operation, the
+ * method, host and port, the answer's status, and from the second attempt on its resend count.
+ * Never the path or query (a reference or key may be in them), a header or a body.
+ */
+function tracedAttempt(provider: string, request: ProviderRequest, url: URL, attempt: number, send: () => Promise<Attempt>): Promise<Attempt> {
+  const attributes = {
+    'http.request.method': request.method,
+    'server.address': url.hostname,
+    'server.port': Number(url.port) || (url.protocol === 'https:' ? 443 : 80),
+    'url.scheme': url.protocol.slice(0, -1),
+    'payments.provider': provider,
+    'payments.provider.operation': request.operation,
+    ...(attempt > 1 ? { 'http.request.resend_count': attempt - 1 } : {}),
+  };
+  return inSpan(request.method, { kind: SpanKind.CLIENT, attributes }, send, (span, result) => {
+    if (result.kind === 'unanswered') {
+      span.setAttribute('error.type', result.reason === 'timeout' ? 'timeout' : 'network_error');
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      return;
+    }
+    span.setAttribute('http.response.status_code', result.status);
+    if (result.status >= 400) {
+      span.setAttribute('error.type', String(result.status));
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+  });
 }
 
 function urlOf(request: ProviderRequest): URL {

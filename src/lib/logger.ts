@@ -3,6 +3,7 @@
 // headers and account numbers never reach a log.
 
 import { createRequire } from 'node:module';
+import { traceLogFields } from './tracing.js';
 import { pino, type Bindings, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger } from 'pino';
@@ -103,11 +104,21 @@ export function createLogger(options: CreateLoggerOptions = {}): Logger {
       base: { service: 'payments-gateway' },
       redact: { paths: REDACT_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
+      // The span a line was written in (docs/tracing.md); nothing while tracing is off.
+      mixin: traceMixin,
+      mixinMergeStrategy: (line, trace) => (trace === NO_TRACE ? line : Object.assign(trace, line)),
     },
     pretty instanceof Error ? options.destination : (pretty ?? options.destination),
   );
   if (pretty instanceof Error) logger.warn({ reason: pretty.message }, 'pretty log lines need pino-pretty, a development dependency; writing JSON lines');
   return logger;
+}
+
+const NO_TRACE = Object.freeze({});
+
+/** `trace_id` and `span_id` of the span running now, when tracing is on; one shared empty object otherwise, which the merge leaves out. */
+function traceMixin(): object {
+  return traceLogFields() ?? NO_TRACE;
 }
 
 /**

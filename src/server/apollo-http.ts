@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from '@apollo/server';
 import { sendJson } from '../lib/http.js';
+import { inGraphqlSpan, tracingOn } from '../lib/tracing.js';
 import { INTERNAL_ERROR_BODY, type GraphqlHttpRequest } from './envelope.js';
 
 export interface ApolloHttpOptions<TContext extends BaseContext> {
@@ -34,7 +35,9 @@ export function apolloHttpHandler<TContext extends BaseContext>(server: ApolloSe
       search: urlSearch(req.url!),
       body: req.body,
     };
-    const response = await server.executeHTTPGraphQLRequest({ httpGraphQLRequest, context: () => options.context({ req, res }) });
+    // With tracing on, in a GraphQL span of its own, which the tracing plugin names by the operation.
+    const execute = () => server.executeHTTPGraphQLRequest({ httpGraphQLRequest, context: () => options.context({ req, res }) });
+    const response = tracingOn() ? await inGraphqlSpan(execute) : await execute();
     for (const [key, value] of response.headers) res.setHeader(key, value);
     res.statusCode = response.status ?? 200;
     if (response.body.kind === 'complete') {

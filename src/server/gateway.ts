@@ -25,6 +25,7 @@ import { buildGatewaySchema } from '../graphql/schema/schema.js';
 import { TrustedDocuments } from '../graphql/trusted-documents.js';
 import { listenAs, sendJson } from '../lib/http.js';
 import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
+import { describeGraphqlSpan, failGraphqlSpan, startTracing, traceHttpRequest } from '../lib/tracing.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
 import { assertDepositTransitionsConsistent } from '../modules/deposits/deposit-status.js';
 import { EventBus } from '../kernel/events/event-bus.js';
@@ -99,11 +100,21 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   assertWithdrawalTransitionsConsistent();
   // Before the database: a key file that cannot be used stops the start before anything opens.
   const keyring = secretsKeyring(config, logger);
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, entities, timeouts: config.database });
+  // Before the database: its driver is instrumented before the pool's first connection
+  // (docs/tracing.md). Nothing is loaded without OTEL settings.
+  const stopTracing = config.tracing ? await startTracing(config.tracing, logger) : undefined;
+  let db: Database;
+  try {
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger, entities, timeouts: config.database });
+  } catch (error) {
+    await stopTracing?.();
+    throw error;
+  }
   try {
     await sealAtStart(() => db.fork(), keyring, SEALED_COLUMNS, logger);
   } catch (error) {
     await db.close();
+    await stopTracing?.();
     throw error;
   }
   const registry = providerRegistry(extraProviders);
@@ -193,7 +204,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
   // served before Express in their usual form: Express's per-request work (its request and
   // response prototypes, the router's walk past the probes, the body parser) cost more CPU than
   // either needs. They have the same request id, log line, metrics and answers as the rest.
-  const httpServer = createServer((req, res) => {
+  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     if (usualGraphqlPost(req)) {
       startRequestLog(logger, req, res, GRAPHQL_PATH);
       metrics.observeResponse(req, res, () => GRAPHQL_PATH);
@@ -205,7 +216,9 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     startRequestLog(logger, req, res, path.pathname);
     metrics.observeResponse(req, res, () => WEBHOOK_ROUTE);
     serveWebhook(req, res, path).catch(unhandled(res));
-  });
+  };
+  // With tracing on, each request in its HTTP server span (the caller's traceparent its parent).
+  const httpServer = createServer(config.tracing ? (req, res) => traceHttpRequest(req, res, () => httpRoute(req), () => dispatch(req, res)) : dispatch);
   const servePost = async (req: GraphqlHttpRequest, res: ServerResponse): Promise<void> => {
     if (await readUsualGraphqlPost(req, res, envelopeOptions)) await serveGraphql(req, res);
   };
@@ -292,6 +305,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       trustedDocuments.apolloPlugin(),
       metrics.apolloPlugin(),
       requestLineOperation(),
+      ...(config.tracing ? [tracingPlugin()] : []),
       // GraphiQL, when on, is served by Express below: whether it carries the demo key depends on the peer address.
       ApolloServerPluginLandingPageDisabled(),
       // The gateway sets no cache hints; Apollo's default cache-control plugin would still wrap
@@ -393,6 +407,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     await limitsSync?.stop();
     await services.clients.stop();
     await db.close();
+    await stopTracing?.();
     throw error;
   }
   const localHost = loopbackFor(config.host);
@@ -467,6 +482,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       await limitsSync?.stop();
     await services.clients.stop();
       await db.close();
+      // Last: the spans of the shutdown's own work are flushed too.
+      await stopTracing?.();
     },
   };
 }
@@ -624,6 +641,48 @@ function requestLineOperation(): ApolloServerPlugin<RequestContext> {
       };
     },
   };
+}
+
+/**
+ * The route template of a request for its span's name: the two served before Express by their
+ * paths, the others by the Express route that answered (none for a 404).
+ */
+function httpRoute(req: IncomingMessage): string | undefined {
+  const path = req.url?.split('?', 1)[0];
+  if (path === GRAPHQL_PATH) return GRAPHQL_PATH;
+  if (webhookPath(req.method, req.url)) return WEBHOOK_ROUTE;
+  const routed = req as IncomingMessage & { baseUrl?: string; route?: { path?: unknown } };
+  const routePath = routed.route?.path;
+  return typeof routePath === 'string' ? `${routed.baseUrl ?? ''}${routePath}` : undefined;
+}
+
+/**
+ * Names the GraphQL span of an HTTP request by its operation once Apollo has resolved it, with the
+ * trusted document's id when the request named one by hash; a request that ends in errors marks it
+ * failed by the first error's code. Installed only when tracing is on.
+ */
+function tracingPlugin(): ApolloServerPlugin<RequestContext> {
+  return {
+    async requestDidStart({ request }) {
+      return {
+        async didResolveOperation({ operation }) {
+          if (operation) describeGraphqlSpan({ type: operation.operation, name: operation.name?.value, documentId: trustedDocumentId(request.extensions, request.http?.body) });
+        },
+        async didEncounterErrors({ errors }) {
+          const code = errors[0]?.extensions?.code;
+          failGraphqlSpan(typeof code === 'string' ? code : undefined);
+        },
+      };
+    },
+  };
+}
+
+/** The hash a request names its document by (`extensions.persistedQuery.sha256Hash` or `documentId`), when it is one. */
+function trustedDocumentId(extensions: Record<string, unknown> | undefined, body: unknown): string | undefined {
+  const persisted = extensions?.persistedQuery as { sha256Hash?: unknown } | undefined;
+  const documentId = body && typeof body === 'object' && 'documentId' in body ? body.documentId : undefined;
+  const given = typeof documentId === 'string' ? documentId : persisted?.sha256Hash;
+  return typeof given === 'string' && /^(?:sha256:)?[0-9a-f]{64}$/i.test(given) ? given.toLowerCase() : undefined;
 }
 
 /** Body-parser and other HTTP-level failures as JSON errors, never HTML or stack traces. */

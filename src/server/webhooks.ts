@@ -8,6 +8,7 @@ import type { Database } from '../db/database.js';
 import { BodyTooLarge, readBody, sendJson, singleValued } from '../lib/http.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 import { SummarisedLog } from '../lib/summarised-log.js';
+import { annotateSpan, inSpan, linkToStoredTrace, tracingOn } from '../lib/tracing.js';
 import type { SignatureRejection } from '../providers/provider.js';
 import type { AcceptWebhookOutcome, RejectedRecord } from '../kernel/inbox/inbox.js';
 import type { Services } from '../services.js';
@@ -107,7 +108,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
   // Anyone can send to a webhook path: a flood of refusals writes a bounded number of lines (every one is counted in the metrics).
   const rejections = new SummarisedLog(options.logger.child({ component: 'webhooks' }), 'webhook rejected');
 
-  return async (req, res, path) => {
+  const handle = async (req: WebhookRequest, res: ServerResponse, path: WebhookPath): Promise<void> => {
     // Made only when something is logged (the request's own logger too): most deliveries log one
     // line at info, often disabled.
     const log = lazyChild(() => req.log ?? options.logger, { component: 'webhooks' });
@@ -176,6 +177,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
       }
       case 'received': {
         const { event, result } = outcome;
+        if (tracingOn()) await linkPaymentTrace(result.subjectType, result.subjectId, { 'payments.webhook.event': event.name, 'payments.webhook.outcome': result.outcome });
         metrics.recordWebhook(provider, result.outcome, result.reason);
         if (options.logger.isLevelEnabled('info')) log().info(
           { provider, account: outcome.account.code, event: event.name, eventId: event.eventId, outcome: result.outcome, reason: result.reason, subjectId: result.subjectId },
@@ -207,7 +209,29 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
       if (!record.ok) log().warn({ err: record.error, provider, account, reason }, 'rejected webhook could not be recorded');
     }
   };
+
+  /** The delivery's span: what the event was, what became of it, and a link to the trace of the request that made its payment. */
+  const linkPaymentTrace = async (subjectType: string | undefined, subjectId: string | undefined, attributes: Record<string, string>): Promise<void> => {
+    annotateSpan({ ...attributes, ...(subjectType ? { 'payments.subject.type': subjectType } : {}) });
+    if (!subjectType || !subjectId || !PAYMENT_TABLES.has(subjectType)) return;
+    try {
+      const [row] = await db.fork().execute<Array<{ trace_context: string | null }>>(`select trace_context from ${subjectType} where id = ?`, [subjectId]);
+      linkToStoredTrace(row?.trace_context);
+    } catch {
+      // The span goes without its link; the delivery was stored and is answered all the same.
+    }
+  };
+
+  // With tracing on, each delivery in a span of its own, a child of the request's.
+  return (req, res, path) => {
+    if (!tracingOn()) return handle(req, res, path);
+    const provider = inbox.knowsProvider(path.provider) ? path.provider : 'unknown';
+    return inSpan(`webhook ${provider}`, { attributes: { 'payments.provider': provider } }, () => handle(req, res, path));
+  };
 }
+
+/** The payment kinds whose rows keep the trace context of the request that made them (docs/tracing.md). */
+const PAYMENT_TABLES: ReadonlySet<string> = new Set(['deposit', 'refund', 'payout']);
 
 /** POST /webhooks/:provider/:account through Express: the request forms `webhookPath` leaves to it. */
 export function webhookRouter(serve: ReturnType<typeof webhookHandler>): Router {

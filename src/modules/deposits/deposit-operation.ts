@@ -19,6 +19,7 @@ import { toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './de
 import { depositTransitions, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
 import type { CreateDepositInput } from './deposit-request.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
+import { currentTraceparent } from '../../lib/tracing.js';
 
 export interface DepositOperationDeps {
   accounts: MerchantAccountService;
@@ -77,8 +78,8 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
         em,
         {
           sql: `insert into deposit (id, client_id, merchant_account, provider, rail, livemode, status, provider_status, status_reason, amount, currency,
-                  refunded_amount, disputed, merchant_reference, metadata, request, created_at, updated_at)
-                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), cast(? as jsonb), ?, ?)
+                  refunded_amount, disputed, merchant_reference, metadata, request, created_at, updated_at, trace_context)
+                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), cast(? as jsonb), ?, ?, ?)
                 returning id`,
           params: [
             created.id,
@@ -99,6 +100,8 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
             JSON.stringify(stored),
             created.createdAt,
             created.updatedAt,
+            // The request that made it, for the spans of what follows (docs/tracing.md).
+            currentTraceparent() ?? null,
           ],
         },
         {

@@ -4,6 +4,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Money } from '../../lib/money.js';
 import type { Customer, DepositStatus, ProviderName, Rail, RailDetails, RefundStatus } from '../../providers/provider.js';
+import { currentTraceparent } from '../../lib/tracing.js';
 
 /** A value as it comes back from a jsonb column: dates are ISO strings. */
 export type Jsonified<T> = T extends Date
@@ -105,6 +106,8 @@ export const DepositSchema = defineEntity({
      * after the final deposit's last change); null while it is kept.
      */
     personalDataErasedAt: p.datetime().nullable(),
+    /** The `traceparent` of the request that created this deposit, when tracing was on: later spans link to its trace (docs/tracing.md). */
+    traceContext: p.string().length(55).nullable().onCreate(() => (currentTraceparent() ?? null) as string),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

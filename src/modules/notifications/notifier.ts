@@ -15,6 +15,7 @@ import type { Role } from '../../kernel/roles.js';
 import { visibleEventsWhere, type Caller } from '../../kernel/visibility.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
+import { inSpan, SpanKind, SpanStatusCode, storedLinks, tracingOn, withTraceparent } from '../../lib/tracing.js';
 import type { Logger } from '../../lib/logger.js';
 import type { OpenFailure, SecretSealer } from '../../lib/sealed-secrets.js';
 import type { FieldError } from '../../providers/provider.js';
@@ -185,6 +186,45 @@ interface SendTarget {
   event_subject_type: string;
   event_created_at: Date | string;
   event_data: unknown;
+  /** The `traceparent` of the request that made the event's payment, read only while tracing is on. */
+  payment_trace_context: string | null;
+}
+
+/** The trace context stored with the event's payment (docs/tracing.md). */
+const PAYMENT_TRACE_SQL = `case ev.subject_type
+  when 'deposit' then (select trace_context from deposit where id = ev.subject_id)
+  when 'refund' then (select trace_context from refund where id = ev.subject_id)
+  when 'payout' then (select trace_context from payout where id = ev.subject_id)
+end`;
+
+/**
+ * One notification attempt in its HTTP client span, linked to the trace of the request that made
+ * the payment; the POST carries the span's `traceparent`. The endpoint's host and id, the event's
+ * id and type, the answer's status: never the URL's path or query, a header, the body or the signature.
+ */
+function tracedPost(endpointId: string, target: SendTarget, eventId: string, post: () => Promise<PostResult>): Promise<PostResult> {
+  let host: URL | undefined;
+  try {
+    host = new URL(target.url);
+  } catch {
+    // postOnce reports the URL; the span goes without its host.
+  }
+  const attributes = {
+    'http.request.method': 'POST',
+    ...(host ? { 'server.address': host.hostname, 'server.port': Number(host.port) || (host.protocol === 'https:' ? 443 : 80), 'url.scheme': host.protocol.slice(0, -1) } : {}),
+    'payments.notification.endpoint_id': endpointId,
+    'payments.event.id': eventId,
+    'payments.event.type': target.event_type,
+  };
+  const links = storedLinks([target.payment_trace_context]);
+  return inSpan('POST', { kind: SpanKind.CLIENT, attributes, links }, post, (span, result) => {
+    if (result.kind === 'response') {
+      span.setAttribute('http.response.status_code', result.status);
+      if (result.status < 400) return;
+      span.setAttribute('error.type', String(result.status));
+    } else span.setAttribute('error.type', result.kind === 'failed' ? result.code : result.kind);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+  });
 }
 
 export class Notifier {
@@ -374,7 +414,8 @@ export class Notifier {
     const [target] = await em.execute<SendTarget[]>(
       `select e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
          c.roles as client_roles, (e.state = 'failing' or e.failed_since is not null) as failing,
-         ev.type as event_type, ev.subject_type as event_subject_type, ev.created_at as event_created_at, ev.data as event_data
+         ev.type as event_type, ev.subject_type as event_subject_type, ev.created_at as event_created_at, ev.data as event_data,
+         ${tracingOn() ? PAYMENT_TRACE_SQL : 'null'} as payment_trace_context
        from notification_endpoint e join api_client c on c.id = e.client_id join payment_event ev on ev.id = ?
        where e.id = ?`,
       [delivery.event_id, lane.endpointId],
@@ -398,7 +439,8 @@ export class Notifier {
     const reader: Reader = { roles: textArray(target.client_roles) as Role[] };
     const body = notificationBody(event, this.deps.redactions.of(target.event_subject_type), reader);
     const headers = signedHeaders(secrets.plaintexts, event.id, Math.floor(Date.now() / 1000), body);
-    const result = await postOnce({ url: target.url, headers, body, timeoutMs: settings.timeoutMs, policy: settings.policy });
+    const post = (sent: Record<string, string>) => postOnce({ url: target.url, headers: sent, body, timeoutMs: settings.timeoutMs, policy: settings.policy });
+    const result = tracingOn() ? await tracedPost(lane.endpointId, target, event.id, () => post(withTraceparent(headers))) : await post(headers);
     return this.record(em, lane, delivery, result, target.failing, probe);
   }
 

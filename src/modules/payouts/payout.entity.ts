@@ -3,6 +3,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Money } from '../../lib/money.js';
 import type { PayoutStatus, ProviderName } from '../../providers/provider.js';
+import { currentTraceparent } from '../../lib/tracing.js';
 
 /**
  * The beneficiary as kept for showing and reconciling a payout: identifiers masked to their last
@@ -66,6 +67,8 @@ export const PayoutSchema = defineEntity({
      * after the final payout's last change); null while they are kept.
      */
     personalDataErasedAt: p.datetime().nullable(),
+    /** The `traceparent` of the request that created this payout, when tracing was on: later spans link to its trace (docs/tracing.md). */
+    traceContext: p.string().length(55).nullable().onCreate(() => (currentTraceparent() ?? null) as string),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },

@@ -3,6 +3,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Money } from '../../lib/money.js';
 import type { RefundStatus } from '../../providers/provider.js';
+import { currentTraceparent } from '../../lib/tracing.js';
 
 export type RefundOrigin = 'GATEWAY' | 'PROVIDER';
 
@@ -34,6 +35,8 @@ export const RefundSchema = defineEntity({
      * which is the provider's idempotency key.
      */
     submissionError: p.string().length(64).nullable(),
+    /** The `traceparent` of the request that created this refund, when tracing was on: later spans link to its trace (docs/tracing.md). */
+    traceContext: p.string().length(55).nullable().onCreate(() => (currentTraceparent() ?? null) as string),
     createdAt: p.datetime().onCreate(() => new Date()),
     updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
   },
