@@ -34,6 +34,7 @@ import { Migration20261208100000_notification_endpoint_disabled_reason } from '.
 import { Migration20261208110000_notification_endpoint_probe } from './Migration20261208110000_notification_endpoint_probe.js';
 import { Migration20261208120000_client_limits } from './Migration20261208120000_client_limits.js';
 import { Migration20261209100000_amounts_in_iso_decimals } from './Migration20261209100000_amounts_in_iso_decimals.js';
+import { Migration20261210100000_payment_timeline } from './Migration20261210100000_payment_timeline.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -69,4 +70,5 @@ export const migrations = [
   { name: 'Migration20261208110000_notification_endpoint_probe', class: Migration20261208110000_notification_endpoint_probe },
   { name: 'Migration20261208120000_client_limits', class: Migration20261208120000_client_limits },
   { name: 'Migration20261209100000_amounts_in_iso_decimals', class: Migration20261209100000_amounts_in_iso_decimals },
+  { name: 'Migration20261210100000_payment_timeline', class: Migration20261210100000_payment_timeline },
 ];
