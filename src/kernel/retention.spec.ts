@@ -92,6 +92,8 @@ describe('Retention sweep: personal data', () => {
       level: 30,
       idempotencyKeysDeleted: 4,
       webhookBodiesErased: 0,
+      providerCallsDeleted: 0,
+      reconciliationChecksDeleted: 0,
       personalDataErased: { deposit: 2, payout: 1 },
       more: false,
       msg: 'retention sweep done',

@@ -192,21 +192,23 @@ describe('a deposit\'s timeline', () => {
   });
 
   it('pages through the same entries in the same order, without gaps or repeats', async () => {
-    const whole = (await timeline(t.keys.admin, depositId))!.timeline;
-    expect(whole.pageInfo.hasNextPage).toBe(false);
+    const before = (await timeline(t.keys.admin, depositId))!.timeline;
+    expect(before.pageInfo.hasNextPage).toBe(false);
     const paged: string[] = [];
     let after: string | undefined;
-    let pages = 0;
     for (;;) {
       const page = (await timeline(t.keys.admin, depositId, 3, after))!.timeline;
+      expect(page.edges.length).toBeLessThanOrEqual(3);
       paged.push(...page.edges.map((edge) => edge.cursor));
       expect(page.pageInfo.hasPreviousPage).toBe(after !== undefined);
-      pages++;
       if (!page.pageInfo.hasNextPage) break;
       after = page.pageInfo.endCursor!;
     }
-    expect(paged).toEqual(whole.edges.map((edge) => edge.cursor));
-    expect(pages).toBe(Math.ceil(whole.edges.length / 3));
+    // The story may have grown while it was paged (a notification attempt): only at its end.
+    const whole = (await timeline(t.keys.admin, depositId))!.timeline.edges.map((edge) => edge.cursor);
+    expect(new Set(paged).size).toBe(paged.length);
+    expect(paged.slice(0, before.edges.length)).toEqual(before.edges.map((edge) => edge.cursor));
+    expect(paged).toEqual(whole.slice(0, paged.length));
     const bad = await execute(t.gateway.graphqlUrl, TimelineQuery, { id: depositId, first: 101 }, { key: t.keys.admin });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
@@ -274,11 +276,9 @@ describe('a refund\'s and a payout\'s timelines', () => {
       .toEqual(expect.arrayContaining(['EVENT', 'PROVIDER_CALL']));
     const result = await execute(t.gateway.graphqlUrl, RefundTimelineQuery, { id: refundId, first: 100 }, { key: t.keys.admin });
     const list = result.data!.refund!.timeline.edges.map((edge) => edge.node);
-    // The refund is asked of the provider, then recorded with its answer.
-    expect(list.slice(0, 2)).toMatchObject([
-      { kind: 'PROVIDER_CALL', operation: 'requestRefund', attempt: 1, callOutcome: 'SUCCESS' },
-      { kind: 'EVENT', type: 'refund.created', toStatus: 'REQUESTED' },
-    ]);
+    // The refund is asked of the provider first; its creation is recorded with the answer.
+    expect(list[0]).toMatchObject({ kind: 'PROVIDER_CALL', operation: 'requestRefund', attempt: 1, callOutcome: 'SUCCESS' });
+    expect(list.find((entry) => entry.kind === 'EVENT')).toMatchObject({ type: 'refund.created', toStatus: 'REQUESTED' });
     expect(list.some((entry) => entry.kind === 'CREDIT_CLAIM')).toBe(false);
   });
 

@@ -43,7 +43,6 @@ export const REDACTED_TYPES: readonly RedactedType[] = [
   { type: 'Refund', policy: REFUND_REDACTION },
   { type: 'Payout', policy: PAYOUT_REDACTION },
   { type: 'Withdrawal', policy: WITHDRAWAL_REDACTION },
-  ...TIMELINE_REDACTED_TYPES,
 ];
 
 /**
@@ -77,6 +76,8 @@ export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub()
   const full = new GraphQLSchema({ ...config, types: [...config.types.filter((type) => type.name !== DecimalScalar.name), DecimalScalar] });
   // Admin-only fields answer null to other readers, on every path to their type.
   redactAdminOnlyFields(full, REDACTED_TYPES);
+  // And the timeline's admin-only detail (what was sent to the provider, errors, reasons), by the same mechanism.
+  redactAdminOnlyFields(full, TIMELINE_REDACTED_TYPES);
   // Text the database cannot store is refused at the boundary, never met as a database error.
   // The audit wraps outermost, so a mutation refused for its text is audited too.
   return auditMutations(guardStorableArguments(full));

@@ -10,7 +10,7 @@ import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, pageSize, toConnection } from '../../graphql/relay.js';
 import type { PaymentSubjectKind } from '../../kernel/payment-scope.js';
-import { isAdmin } from '../../kernel/visibility.js';
+import { seenBy } from '../../kernel/visibility.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import { PayoutNode } from '../payouts/payout.types.js';
 import { RefundNode } from '../refunds/refund.types.js';
@@ -24,11 +24,12 @@ const perContext = new WeakMap<GatewayContext, Map<string, DataLoader<string, Ti
 
 function loaderFor(ctx: GatewayContext, subjectType: PaymentSubjectKind, limit: number, after: TimelinePosition | undefined): DataLoader<string, TimelineRow[]> {
   let loaders = perContext.get(ctx);
-  if (!loaders) perContext.set(ctx, (loaders = new Map()));
+  if (!loaders) perContext.set(ctx, (loaders = new Map<string, DataLoader<string, TimelineRow[]>>()));
   const name = JSON.stringify([subjectType, limit, after ?? null]);
   let loader = loaders.get(name);
   if (!loader) {
-    const adminOnlyEvents = isAdmin(ctx.viewer);
+    // Events raised for admins alone are listed to whoever the visibility policy shows them to.
+    const adminOnlyEvents = seenBy(ctx.viewer, subjectType)({ adminOnly: true, clientId: null, merchantAccount: null });
     loader = new DataLoader(async (ids) => {
       const read = await readTimelines(ctx.em, { subjectType, subjectIds: [...ids], limit, after, adminOnlyEvents });
       return ids.map((id) => read.get(id) ?? []);

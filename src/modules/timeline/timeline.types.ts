@@ -241,7 +241,7 @@ export const TIMELINE_REDACTED_TYPES: readonly RedactedType[] = [
   { type: 'NotificationAttemptEntry', policy: timelinePolicy(['endpointId', 'endpointUrl']) },
 ];
 
-const text = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
 const int = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 const date = (value: unknown): Date | null => (value === null || value === undefined ? null : new Date(value as string | Date));
 
