@@ -30,6 +30,8 @@ const MAX_ROWS_PER_INSERT = 500;
 const MAX_TEXT_CHARS = 2_000;
 
 const CALL_COLUMNS = 15;
+// Both inserts are marked `/* call-records */`: written beside a payment's statements, never among
+// them, and told apart from them by the tests that count a payment's statements.
 const CHECK_COLUMNS = 6;
 
 export interface CallRecordsOptions {
@@ -151,7 +153,7 @@ async function insertCalls(em: SqlEntityManager, calls: readonly ProviderCallRep
     );
   }
   await em.execute(
-    `insert into provider_call (id, subject_type, subject_id, provider, merchant_account, operation, attempt, outcome, http_status, error, duration_ms, request_summary, response_summary, trace_id, created_at)
+    `/* call-records */ insert into provider_call (id, subject_type, subject_id, provider, merchant_account, operation, attempt, outcome, http_status, error, duration_ms, request_summary, response_summary, trace_id, created_at)
      values ${placeholders(calls.length, CALL_COLUMNS)}`,
     params,
   );
@@ -159,7 +161,7 @@ async function insertCalls(em: SqlEntityManager, calls: readonly ProviderCallRep
 
 async function insertChecks(em: SqlEntityManager, checks: readonly ReconciliationCheckRecord[]): Promise<void> {
   const params = checks.flatMap((check) => [newId('rck'), check.subjectType, check.subjectId, check.outcome, clip(check.reason), check.at]);
-  await em.execute(`insert into reconciliation_check (id, subject_type, subject_id, outcome, reason, created_at) values ${placeholders(checks.length, CHECK_COLUMNS)}`, params);
+  await em.execute(`/* call-records */ insert into reconciliation_check (id, subject_type, subject_id, outcome, reason, created_at) values ${placeholders(checks.length, CHECK_COLUMNS)}`, params);
 }
 
 function placeholders(rows: number, columns: number): string {
