@@ -181,7 +181,14 @@ export function createServices(options: CreateServicesOptions): Services {
           const result = await reconcilePendingPayouts(
             em,
             account,
-            { provider: port.port, events, transitions, resume: (fork, id) => payouts.resume(fork, id) },
+            {
+              provider: port.port,
+              events,
+              transitions,
+              resume: (fork, id) => payouts.resume(fork, id),
+              // Each payout's check goes on its timeline.
+              onChecked: (payoutId, outcome, reason) => callRecords.recordCheck({ subjectType: 'payout', subjectId: payoutId, outcome, reason, at: new Date() }),
+            },
             { ...options, logger: reconcilerLogger },
           );
           return { checked: result.checked, applied: result.applied, resubmitted: result.resubmitted, missing: result.missing.length };

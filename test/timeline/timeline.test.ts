@@ -295,7 +295,14 @@ describe('a refund\'s and a payout\'s timelines', () => {
     const call = list.find((entry) => entry.kind === 'PROVIDER_CALL');
     expect(call).toMatchObject({ operation: 'createPayout', attempt: 1, callOutcome: 'SUCCESS' });
     // The beneficiary's account number is never kept.
-    expect(JSON.stringify(await rows('provider_call', payoutId))).not.toContain(CHILE_INPUT.beneficiary.accountNumber);
+    const calls = await rows('provider_call', payoutId);
+    expect(JSON.stringify(calls)).not.toContain(CHILE_INPUT.beneficiary.accountNumber);
+    // A check of the account's payouts against the provider's list is each payout's own entry.
+    t.gateway.services.reconciler.configure({ afterMs: 0, submitGraceMs: 0, payoutMissingAfterChecks: 5, payoutRevertWindowMs: 7 * 86_400_000 });
+    await t.gateway.services.reconciler.reconcilePayoutsOf(t.gateway.db.fork(), String(calls[0]!.merchant_account));
+    await t.gateway.services.callRecords.flush();
+    const checked = await execute(t.gateway.graphqlUrl, PayoutTimelineQuery, { id: payoutId, first: 100 }, { key: t.keys.admin });
+    expect(checked.data!.payout!.timeline.edges.map((edge) => edge.node.kind)).toContain('RECONCILIATION_CHECK');
   });
 });
 
