@@ -27,7 +27,8 @@ import { withdrawalWebhookHandler } from './modules/withdrawals/withdrawal-webho
 import { WithdrawalService } from './modules/withdrawals/withdrawal.service.js';
 import { QrCodeService } from './modules/qr-codes/qr-code.service.js';
 import { CardFormService } from './modules/deposits/card-form.service.js';
-import { Reconciler } from './modules/reconciliation/reconciler.js';
+import { Reconciler, type ReconcileListener } from './modules/reconciliation/reconciler.js';
+import { CallRecords } from './kernel/call-records.js';
 import { accountsWithPayoutsDue, reconcilePendingPayouts } from './modules/payouts/payout-reconciliation.js';
 import { WebhookAdminService } from './modules/webhooks/webhook-admin.service.js';
 import { AdminActionService } from './modules/audit/admin-action.service.js';
@@ -91,6 +92,9 @@ export function createServices(options: CreateServicesOptions): Services {
   const providerTransport = createProviderTransport({ timeoutMs, maxRetries, logger: logger.child({ component: 'provider-transport' }) });
   // Each provider's ports; every service asks them for the port of an account's own provider.
   const providers = registry.createAdapters(options.providers, logger, providerTransport);
+  // Every attempt made for one payment goes on its timeline, written after the call, never in its way.
+  const callRecords = new CallRecords({ logger: logger.child({ component: 'call-records' }) });
+  providerTransport.onCall((report) => callRecords.recordCall(report));
   const accounts = new MerchantAccountService(options.merchantAccounts, providers);
   // A key's holder may spend every provider attempt, and the back-off between them, before it
   // answers; a crashed holder's key is taken over after that.
@@ -131,6 +135,10 @@ export function createServices(options: CreateServicesOptions): Services {
   const payouts = new PayoutService({ accounts, providers, events, transitions, operations, logger: logger.child({ component: 'payouts' }) });
   const refunds = new RefundService({ accounts, providers, transitions, operations, logger: logger.child({ component: 'refunds' }) });
   const reconcilerLogger = logger.child({ component: 'reconciler' });
+  const recordCheck = (event: Parameters<ReconcileListener>[0]): void => {
+    if (event.subject === 'deposit') callRecords.recordCheck({ subjectType: 'deposit', subjectId: event.depositId, outcome: event.result.outcome, reason: event.result.reason ?? null, at: new Date() });
+    else if (event.subject === 'refund') callRecords.recordCheck({ subjectType: 'refund', subjectId: event.result.refundId, outcome: event.result.outcome, reason: event.result.reason ?? null, at: new Date() });
+  };
   const notificationSettings = options.notifications ?? DEFAULT_NOTIFICATION_SETTINGS;
   const secrets = options.secrets ?? NO_SECRETS_KEY;
   const notifier = new Notifier({ jobs, events, redactions, clock, logger: logger.child({ component: 'notifications' }), settings: () => notificationSettings, secrets });
@@ -157,7 +165,7 @@ export function createServices(options: CreateServicesOptions): Services {
     qrCodes: new QrCodeService({ accounts, providers, deposits, logger: logger.child({ component: 'qr-codes' }) }),
     refunds,
     cardForm: new CardFormService({ accounts, providers, deposits, transitions, logger: logger.child({ component: 'card-form' }) }),
-    reconciler: new Reconciler({
+    reconciler: withListener(new Reconciler({
       accounts,
       providers,
       deposits,
@@ -173,13 +181,20 @@ export function createServices(options: CreateServicesOptions): Services {
           const result = await reconcilePendingPayouts(
             em,
             account,
-            { provider: port.port, events, transitions, resume: (fork, id) => payouts.resume(fork, id) },
+            {
+              provider: port.port,
+              events,
+              transitions,
+              resume: (fork, id) => payouts.resume(fork, id),
+              // Each payout's check goes on its timeline.
+              onChecked: (payoutId, outcome, reason) => callRecords.recordCheck({ subjectType: 'payout', subjectId: payoutId, outcome, reason, at: new Date() }),
+            },
             { ...options, logger: reconcilerLogger },
           );
           return { checked: result.checked, applied: result.applied, resubmitted: result.resubmitted, missing: result.missing.length };
         },
       },
-    }),
+    }), recordCheck),
     webhookAdmin: new WebhookAdminService({ webhooks }),
     adminActions: new AdminActionService(),
     notificationEndpoints,
@@ -190,6 +205,13 @@ export function createServices(options: CreateServicesOptions): Services {
     jobs,
     providers,
     providerTransport,
+    callRecords,
     registry,
   };
+}
+
+/** The reconciler, each of its checks of one payment recorded for the payment's timeline. */
+function withListener(reconciler: Reconciler, listener: ReconcileListener): Reconciler {
+  reconciler.onResult(listener);
+  return reconciler;
 }

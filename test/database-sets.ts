@@ -30,6 +30,7 @@ export const ON_BOTH_DATABASES: Readonly<Record<string, string>> = {
   'test/refunds/refunds.test.ts': 'the refund flow end to end',
   'test/payouts/flow.test.ts': 'the payout flow end to end',
   'test/qr/qr.test.ts': 'the QR code flow end to end',
+  'test/timeline/': "a payment's timeline: keyset reads merged across sources with row_number() windows, microsecond times as text, the provider call recorder's group-committed inserts and retention's deletes",
   'test/tracing/traces.test.ts': "traces of a deposit's story: its stored trace context, a column written in the deposit's insert and read by later work; statement spans are PostgreSQL's driver's and absent on PGlite",
   'test/notifications/': 'back-office notifications: the fan-out in the append\'s statement, delivery claims and leases, keyset reads and text[] columns in SQL',
 };

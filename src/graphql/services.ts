@@ -21,6 +21,7 @@ import type { AdminActionService } from '../modules/audit/admin-action.service.j
 import type { IdempotencyLayer } from '../kernel/idempotency.js';
 import type { HttpProviderTransport } from '../kernel/provider-transport.js';
 import type { Retention } from '../kernel/retention.js';
+import type { CallRecords } from '../kernel/call-records.js';
 import type { TransitionPath } from '../kernel/transitions.js';
 import type { Redactions } from '../kernel/redaction.js';
 import type { NotificationEndpoints } from '../modules/notifications/notification-endpoints.js';
@@ -67,6 +68,11 @@ export interface Services {
   providers: ProviderAdapters;
   /** Sends every provider call; tells its listeners (the metrics) of each attempt. */
   providerTransport: HttpProviderTransport;
+  /**
+   * The provider call attempts made for one payment and the reconciliation checks of one, written
+   * after the fact by group commit for the payment's timeline (attached at start, flushed at close).
+   */
+  callRecords: CallRecords;
   /** What each provider declared: rails, key rules, settings. */
   registry: ProviderRegistry;
 }

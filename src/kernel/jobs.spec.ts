@@ -307,7 +307,7 @@ describe('JobQueue: registration and enqueues', () => {
     const tx = { isInTransaction: () => true, getTransactionContext: () => ({}) } as unknown as SqlEntityManager;
     const runAt = new Date('2026-01-02T00:00:00.000Z');
     const insert = queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, { subjectId: 'dep_1' }, { runAt, dedupeKey: 'deposit:dep_1', maxAttempts: 2 });
-    expect(insert.sql).toMatch(/values \(\?, \?, cast\(\? as jsonb\), 'pending', 0, \?, coalesce\(\?, now\(\)\), \?, \?, \?\)\s+on conflict \(kind, dedupe_key\) where status = 'pending' do nothing$/);
+    expect(insert.sql).toMatch(/values \(\?, \?, cast\(\? as jsonb\), 'pending', 0, \?, coalesce\(\?, now\(\)\), \?, \?, \?, \?, \?\)\s+on conflict \(kind, dedupe_key\) where status = 'pending' do nothing$/);
     expect(insert.params.slice(1, 6)).toEqual([RELEASE_DEFERRED_DELIVERIES, '{"subjectId":"dep_1"}', 2, runAt, 'deposit:dep_1']);
     // The queue's own maximum, without one; no run time is now.
     expect(queue.silentInsertStatement(RELEASE_DEFERRED_DELIVERIES, {}).params.slice(3, 6)).toEqual([5, null, null]);
@@ -323,10 +323,12 @@ describe('JobQueue: registration and enqueues', () => {
     const { queue } = setup();
     await queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, []);
     expect(executed).toEqual([]);
-    await queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, [{ payload: { subjectId: 'a' }, dedupeKey: 'a' }, { payload: { subjectId: 'b' } }]);
+    await queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, [{ payload: { subjectId: 'a' }, dedupeKey: 'a', subject: { type: 'deposit', id: 'a' } }, { payload: { subjectId: 'b' } }]);
     expect(executed).toHaveLength(1);
-    expect(executed[0]?.params).toHaveLength(16);
-    expect([executed[0]?.params[5], executed[0]?.params[13]]).toEqual(['a', null]);
+    expect(executed[0]?.params).toHaveLength(20);
+    expect([executed[0]?.params[5], executed[0]?.params[15]]).toEqual(['a', null]);
+    // The payment each job is about, where it is about one.
+    expect([executed[0]?.params.slice(8, 10), executed[0]?.params.slice(18, 20)]).toEqual([['deposit', 'a'], [null, null]]);
   });
 
   it('runs a recurring kind\'s occurrence after enqueuing the next one `everyMs` later, under the recurring key', async () => {

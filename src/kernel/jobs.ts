@@ -74,6 +74,14 @@ export interface EnqueueOptions {
   onlyIf?: { sql: string; params: unknown[] };
   /** Default: the queue's `maxAttempts`. */
   maxAttempts?: number;
+  /** The one payment the job is about, shown on its timeline; absent for work about none (a sweep, a fan-out). */
+  subject?: JobSubject;
+}
+
+/** The payment a job is about: its subject kind and id (`job.subject_type`, `job.subject_id`). */
+export interface JobSubject {
+  type: string;
+  id: string;
 }
 
 /** What an insert does when a job of its kind and dedupe key already waits: nothing, or move it up (`sooner`). */
@@ -147,6 +155,8 @@ interface RecurringSchedule {
 export interface ManyJob<K extends JobKind> {
   payload: JobKinds[K];
   dedupeKey?: string;
+  /** The one payment this job is about (`EnqueueOptions.subject`). */
+  subject?: JobSubject;
 }
 
 /** The payment tables whose rows keep the trace context of the request that made them, by a job payload's id field. */
@@ -311,16 +321,16 @@ export class JobQueue {
    * `enqueue` of many jobs of one kind in one statement, each with its own payload and dedupe key
    * (e.g. one check per row a sweep found due). Nothing is written for an empty list.
    */
-  async enqueueMany<K extends JobKind>(tx: SqlEntityManager, kind: K, jobs: ReadonlyArray<ManyJob<K>>, options: Omit<EnqueueOptions, 'dedupeKey'> = {}): Promise<void> {
+  async enqueueMany<K extends JobKind>(tx: SqlEntityManager, kind: K, jobs: ReadonlyArray<ManyJob<K>>, options: Omit<EnqueueOptions, 'dedupeKey' | 'subject'> = {}): Promise<void> {
     if (!tx.isInTransaction()) throw new Error('JobQueue.enqueueMany must run inside the transaction of the change that needs the jobs');
     if (jobs.length === 0) return;
     signalOnCommit(tx, JOBS_CHANNEL);
     const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;
     const now = new Date();
-    const rows = jobs.map(() => "(?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?::timestamptz, now()), ?, ?, ?)");
-    const params = jobs.flatMap((job) => [newId('job'), kind, JSON.stringify(job.payload), maxAttempts, options.runAt ?? null, job.dedupeKey ?? null, now, now]);
+    const rows = jobs.map(() => "(?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?::timestamptz, now()), ?, ?, ?, ?, ?)");
+    const params = jobs.flatMap((job) => [newId('job'), kind, JSON.stringify(job.payload), maxAttempts, options.runAt ?? null, job.dedupeKey ?? null, now, now, job.subject?.type ?? null, job.subject?.id ?? null]);
     await tx.execute(
-      `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
+      `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at, subject_type, subject_id)
        values ${rows.join(', ')}
        ${onConflict(options)}`,
       params,
@@ -355,10 +365,10 @@ export class JobQueue {
     const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;
     const now = new Date();
     return {
-      sql: `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at)
-       ${options.onlyIf ? 'select ' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?${options.onlyIf ? ` where ${options.onlyIf.sql}` : ')'}
+      sql: `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at, subject_type, subject_id)
+       ${options.onlyIf ? 'select ' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?, ?, ?${options.onlyIf ? ` where ${options.onlyIf.sql}` : ')'}
        ${onConflict(options)}`,
-      params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now, ...(options.onlyIf?.params ?? [])],
+      params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now, options.subject?.type ?? null, options.subject?.id ?? null, ...(options.onlyIf?.params ?? [])],
     };
   }
 

@@ -8,6 +8,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../lib/logger.js';
 import type { FieldError, ProviderError, ProviderResult } from '../providers/provider.js';
 import type { IdempotencyLayer, IdempotentOperation, OwnedClaim } from './idempotency.js';
+import { forPayment } from './payment-scope.js';
 
 /** The columns the lifecycle itself reads and writes on every operation's row. */
 export interface OperationRow {
@@ -209,7 +210,8 @@ export class OperationRunner {
       const errors = op.errorsOfRow(row);
       return { outcome: 'not_needed', row, errors };
     }
-    const answer = await op.call(em, row, prepared);
+    // The provider call is the row's: its attempts go on the payment's timeline.
+    const answer = await forPayment(op.name, id, () => op.call(em, row, prepared));
     if (answer.ok) return { outcome: 'submitted', row: await op.accepted(em, row, answer.value), errors: [] };
 
     const { error } = answer;

@@ -1,12 +1,14 @@
 // The provider transport: the one place that sends provider requests. Each attempt has its own
 // time-out; a retryable call is sent again after a time-out, a network error or a transient status,
 // with back-off; the provider's idempotency header is set here; every attempt is logged with a
-// masked summary of what went and came back, and reported to the listeners (the gateway's metrics).
+// masked summary of what went and came back, and reported to the listeners (the gateway's metrics,
+// and the recorder of the payment's timeline for a call made in a payment's scope).
 
 import { backoffDelayMs, totalBackoffMs, type Backoff } from '../lib/backoff.js';
 import { exchange, ExchangeTimedOut, networkErrorText, type OutgoingRequest, type ReceivedAnswer } from '../lib/http.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { inSpan, SpanKind, SpanStatusCode, tracingOn } from '../lib/tracing.js';
+import { currentPayment, type PaymentScope } from './payment-scope.js';
 import type { ProviderProfile, ProviderRequest, ProviderResponse, ProviderSender, ProviderTransport } from '../providers/transport.js';
 
 /** How one attempt ended: by the class of its status, or without an answer. Bounded: a metric label. */
@@ -22,6 +24,22 @@ export interface ProviderCallReport {
   /** Whether another attempt follows this one. */
   willRetry: boolean;
   durationMs: number;
+  /** The merchant account's code. */
+  account: string;
+  /** When the attempt was sent. */
+  startedAt: Date;
+  /** The answer's HTTP status; null when none came. */
+  httpStatus: number | null;
+  /** Why no answer came (a time-out, a network error); null when one did. */
+  error: string | null;
+  /** The payment the call was made for (`forPayment`), when it was made in one's scope. */
+  subject: PaymentScope | undefined;
+  /**
+   * The masked summaries of the body sent and the answer (`maskedSummary`, the provider's shown
+   * fields only), null where there was none. Made on demand: a listener that needs them pays for
+   * the two JSON parses, the payment call does not.
+   */
+  summaries(): { request: string | null; response: string | null };
 }
 
 export interface ProviderTransportSettings {
@@ -91,13 +109,34 @@ export class HttpProviderTransport implements ProviderTransport {
       ...(request.body !== undefined ? { body: request.body } : {}),
       timeoutMs: this.timeoutMs,
     };
+    // Read once per call: every attempt of it is for the same payment.
+    const subject = currentPayment();
     for (let attempt = 1; ; attempt++) {
+      const startedAt = new Date();
       const started = performance.now();
       const result = tracingOn() ? await tracedAttempt(profile.provider, request, url, attempt, () => this.attempt(url, outgoing)) : await this.attempt(url, outgoing);
       const durationMs = Math.round(performance.now() - started);
       const willRetry = attempt < attempts && (result.kind === 'unanswered' || transient(result.status));
       this.log(logger, shown, request, result, { attempt, durationMs, willRetry });
-      this.report({ provider: profile.provider, operation: request.operation, outcome: outcomeOf(result), attempt, willRetry, durationMs });
+      if (this.listeners.length > 0) {
+        this.report({
+          provider: profile.provider,
+          operation: request.operation,
+          outcome: outcomeOf(result),
+          attempt,
+          willRetry,
+          durationMs,
+          account: request.account,
+          startedAt,
+          httpStatus: result.kind === 'answered' ? result.status : null,
+          error: result.kind === 'unanswered' ? result.message : null,
+          subject,
+          summaries: () => ({
+            request: request.body !== undefined ? maskedSummary(request.body, shown) : null,
+            response: result.kind === 'answered' && result.text !== '' ? maskedSummary(result.text, shown) : null,
+          }),
+        });
+      }
       if (!willRetry) return { ...result, attempts: attempt };
       await this.sleep(backoffDelayMs(attempt, this.backoff));
     }

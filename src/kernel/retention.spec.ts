@@ -59,7 +59,7 @@ describe('Retention sweep: personal data', () => {
 
     const result = await retention.sweep(em);
 
-    expect(result).toEqual({ idempotencyKeys: 4, webhookBodies: 0, personalData: { deposit: 7, payout: 0 }, more: false });
+    expect(result).toEqual({ idempotencyKeys: 4, webhookBodies: 0, providerCalls: 0, reconciliationChecks: 0, personalData: { deposit: 7, payout: 0 }, more: false });
     // Keys first, both batches; then the deposits until a batch came back short (3, 3, 1); then the payouts.
     expect(steps).toEqual(['keys', 'keys', 'deposit', 'deposit', 'deposit', 'payout']);
     const cutoff = new Date(NOW.getTime() - 90 * DAY);
@@ -92,6 +92,8 @@ describe('Retention sweep: personal data', () => {
       level: 30,
       idempotencyKeysDeleted: 4,
       webhookBodiesErased: 0,
+      providerCallsDeleted: 0,
+      reconciliationChecksDeleted: 0,
       personalDataErased: { deposit: 2, payout: 1 },
       more: false,
       msg: 'retention sweep done',

@@ -1,5 +1,5 @@
 // Retention as a recurring job of the kernel's queue: expired idempotency keys are deleted, old
-// webhook bodies erased, and the personal data of payments final for long enough erased by the
+// webhook bodies erased, provider call and reconciliation check records of the same age deleted, and the personal data of payments final for long enough erased by the
 // modules that keep it, in bounded batches, one sweep at a time across all instances. What each
 // keeps and why: docs/operations.md "Retention".
 
@@ -32,7 +32,10 @@ export interface RetentionSettings {
   intervalMs: number;
   /** RETENTION_BATCH_SIZE: rows one statement deletes or erases; each statement is its own short transaction. */
   batchSize: number;
-  /** WEBHOOK_BODY_RETENTION_MS: a verified delivery's body is erased this long after it was received. */
+  /**
+   * WEBHOOK_BODY_RETENTION_MS: a verified delivery's body is erased this long after it was
+   * received; the records of provider calls and reconciliation checks are deleted at the same age.
+   */
   webhookBodyMs: number;
   /** PERSONAL_DATA_RETENTION_MS: a final payment's personal data is erased this long after the payment last changed. */
   personalDataMs: number;
@@ -69,6 +72,10 @@ export interface PersonalDataEraser {
 export interface RetentionResult {
   idempotencyKeys: number;
   webhookBodies: number;
+  /** Provider call attempts recorded for payments' timelines, deleted. */
+  providerCalls: number;
+  /** Reconciliation checks recorded for payments' timelines, deleted. */
+  reconciliationChecks: number;
   /** Payments whose personal data was erased, by subject kind (every registered kind, 0 included). */
   personalData: Record<string, number>;
   more: boolean;
@@ -113,23 +120,46 @@ export class Retention {
     const now = clock.now();
     const receivedBefore = new Date(now.getTime() - settings.webhookBodyMs);
     const bodies = await batches(settings.batchSize, () => eraseWebhookBodies(em, { receivedBefore, limit: settings.batchSize, erasedAt: now }));
+    const calls = await batches(settings.batchSize, () => deleteRecords(em, 'provider_call', receivedBefore, settings.batchSize));
+    const checks = await batches(settings.batchSize, () => deleteRecords(em, 'reconciliation_check', receivedBefore, settings.batchSize));
     const changedBefore = new Date(now.getTime() - settings.personalDataMs);
     const personalData: Record<string, number> = {};
-    let more = keys.more || bodies.more;
+    let more = keys.more || bodies.more || calls.more || checks.more;
     for (const eraser of this.erasers) {
       const erased = await batches(settings.batchSize, () => eraser.erase(em, { changedBefore, limit: settings.batchSize, erasedAt: now }));
       personalData[eraser.subject] = erased.count;
       more ||= erased.more;
     }
-    const result: RetentionResult = { idempotencyKeys: keys.count, webhookBodies: bodies.count, personalData, more };
+    const result: RetentionResult = { idempotencyKeys: keys.count, webhookBodies: bodies.count, providerCalls: calls.count, reconciliationChecks: checks.count, personalData, more };
     // Counts only: never an id or a value of what was erased.
     logger.info(
-      { idempotencyKeysDeleted: result.idempotencyKeys, webhookBodiesErased: result.webhookBodies, personalDataErased: personalData, more },
+      {
+        idempotencyKeysDeleted: result.idempotencyKeys,
+        webhookBodiesErased: result.webhookBodies,
+        providerCallsDeleted: result.providerCalls,
+        reconciliationChecksDeleted: result.reconciliationChecks,
+        personalDataErased: personalData,
+        more,
+      },
       more ? 'retention sweep stopped at its batch limit; the next sweep goes on' : 'retention sweep done',
     );
     for (const listener of this.listeners) listener(result);
     return result;
   }
+}
+
+/**
+ * Deletes up to `limit` rows of a timeline record table (`provider_call`, `reconciliation_check`)
+ * created at or before `before`, oldest first, in one statement; returns how many.
+ *
+ * @param table a fixed table name of this file, never input.
+ */
+async function deleteRecords(em: SqlEntityManager, table: 'provider_call' | 'reconciliation_check', before: Date, limit: number): Promise<number> {
+  const deleted = await em.execute<Array<{ id: string }>>(
+    `delete from ${table} where id in (select id from ${table} where created_at <= ? order by created_at limit ? for update skip locked) returning id`,
+    [before, limit],
+  );
+  return deleted.length;
 }
 
 async function batches(size: number, run: () => Promise<number>): Promise<{ count: number; more: boolean }> {

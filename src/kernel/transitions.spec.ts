@@ -279,7 +279,8 @@ describe('TransitionPath.apply: an applied change', () => {
       {
         kind: RELEASE_DEFERRED_DELIVERIES,
         payload: { subjectType: 'parcel', subjectId: 'par_1' },
-        options: { dedupeKey: 'parcel:par_1', onlyIf: deferredDeliveriesRelease('parcel', 'par_1').onlyIf },
+        // A reaction is about the subject that changed: its timeline lists the job.
+        options: { subject: { type: 'parcel', id: 'par_1' }, dedupeKey: 'parcel:par_1', onlyIf: deferredDeliveriesRelease('parcel', 'par_1').onlyIf },
       },
     ]);
     expect(events.appended).toEqual([]);
@@ -299,7 +300,10 @@ describe('TransitionPath.apply: an applied change', () => {
     events.returned = [{ id: 'par_1', status: 'LOST', weight: 2 }];
     await apply({ change: report('LOST'), source: 'reconciler' });
     expect(seen).toEqual([{ from: 'SENT', before: 'SENT', after: 'LOST', source: 'reconciler' }]);
-    expect(jobs.enqueued.map((job) => job.options)).toEqual([{}, { dedupeKey: 'parcel:par_2' }]);
+    expect(jobs.enqueued.map((job) => job.options)).toEqual([
+      { subject: { type: 'parcel', id: 'par_1' } },
+      { subject: { type: 'parcel', id: 'par_1' }, dedupeKey: 'parcel:par_2' },
+    ]);
     expect(events.appendedWith[0]?.also.statements?.length).toBe(2);
   });
 
@@ -446,10 +450,12 @@ describe('TransitionPath with the real job queue', () => {
     await path.apply(tx, kind, { id: 'par_1', change: report('SENT'), source: 'test' });
     const [job] = events.appendedWith[0]?.also.statements ?? [];
     // Only when a delivery waits for this parcel (the condition), one waiting job per parcel (the key).
-    expect(job?.sql).toMatch(/^insert into job \(id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at\)\s+select /);
+    expect(job?.sql).toMatch(/^insert into job \(id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at, subject_type, subject_id\)\s+select /);
     expect(job?.sql).toContain("where exists (select from webhook_delivery where subject_type = ? and subject_id = ? and outcome = 'deferred')");
     expect(job?.params.slice(1, 4)).toEqual([RELEASE_DEFERRED_DELIVERIES, JSON.stringify({ subjectType: 'parcel', subjectId: 'par_1' }), 10]);
     expect(job?.params.slice(4, 6)).toEqual([null, 'parcel:par_1']);
+    // The job is about the parcel that changed (its subject columns), and the condition names it too.
+    expect(job?.params.slice(8, 10)).toEqual(['parcel', 'par_1']);
     expect(job?.params.slice(-2)).toEqual(['parcel', 'par_1']);
   });
 });

@@ -7,7 +7,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { StateMachine } from '../lib/state-machine.js';
 import type { AppendAlongside, EventLog, SqlPart } from './events/event-log.js';
-import type { JobKind, JobKinds, JobQueue } from './jobs.js';
+import type { JobKind, JobKinds, JobQueue, JobSubject } from './jobs.js';
 
 /** What every report about a subject carries: the status in gateway terms and the provider's word. */
 export interface ReportedChange<S extends string> {
@@ -203,7 +203,9 @@ export class TransitionPath {
       snapshot: kind.snapshot(write.next),
     };
     const applied: AppliedTransition<Row, S, C> = { ...transition, next: write.next };
-    const jobs = (kind.reactions?.(applied) ?? []).map((reaction) => this.reactionStatement(tx, reaction));
+    // A reaction is follow-up work about the subject that changed: its timeline shows it.
+    const subject = { type: kind.type, id: kind.idOf(row) };
+    const jobs = (kind.reactions?.(applied) ?? []).map((reaction) => this.reactionStatement(tx, reaction, subject));
     let next = write.next;
     let returned: Record<string, unknown> | undefined;
     if (write.statement) {
@@ -226,8 +228,9 @@ export class TransitionPath {
     return { outcome: 'applied', row: next, ...(returned ? { returned } : {}) };
   }
 
-  private reactionStatement(tx: SqlEntityManager, reaction: Reaction): SqlPart {
+  private reactionStatement(tx: SqlEntityManager, reaction: Reaction, subject: JobSubject): SqlPart {
     return this.jobs.enqueueStatement(tx, reaction.kind, reaction.payload, {
+      subject,
       ...(reaction.dedupeKey !== undefined ? { dedupeKey: reaction.dedupeKey } : {}),
       ...(reaction.onlyIf ? { onlyIf: reaction.onlyIf } : {}),
     });

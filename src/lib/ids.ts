@@ -4,7 +4,7 @@ import { randomFillSync } from 'node:crypto';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export type IdPrefix = 'cli' | 'key' | 'dep' | 'evt' | 'rfd' | 'pay' | 'whd' | 'whr' | 'wdr' | 'idm' | 'job' | 'adm' | 'nep' | 'ndl' | 'nat';
+export type IdPrefix = 'cli' | 'key' | 'dep' | 'evt' | 'rfd' | 'pay' | 'whd' | 'whr' | 'wdr' | 'idm' | 'job' | 'adm' | 'nep' | 'ndl' | 'nat' | 'pcl' | 'rck';
 
 /**
  * Random bytes drawn from the CSPRNG in batches and each used once: one `randomBytes(10)` per id

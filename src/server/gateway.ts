@@ -153,6 +153,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     leaseMs: Math.max(60_000, slowestAnswerMs),
   });
   services.jobs.attach(db);
+  // Provider call and reconciliation check records are written outside every payment's transaction.
+  services.callRecords.attach(() => db.fork());
   services.jobs.onResult((event) => metrics.recordJob(event));
   // Reconciliation runs as jobs: registered before the worker starts, which schedules its sweep.
   const reconciler = registerReconciliationJobs(services.jobs, services.reconciler, {
@@ -406,6 +408,7 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
     await services.idempotency.stop();
     await limitsSync?.stop();
     await services.clients.stop();
+    await services.callRecords.close();
     await db.close();
     await stopTracing?.();
     throw error;
@@ -481,6 +484,8 @@ export async function startGateway({ config, logger: givenLogger, providers: ext
       await services.idempotency.stop();
       await limitsSync?.stop();
     await services.clients.stop();
+      // The last calls' records, written before the database closes.
+      await services.callRecords.close();
       await db.close();
       // Last: the spans of the shutdown's own work are flushed too.
       await stopTracing?.();

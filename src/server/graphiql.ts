@@ -87,6 +87,28 @@ query AdminTrail {
 }
 `,
   },
+  {
+    query: `# Why is a deposit stuck? Its whole story, oldest first: changes, provider calls (each
+# attempt), webhooks, follow-up jobs, reconciliation checks, notifications, its credit claim.
+query PaymentTimeline($id: ID!) {
+  deposit(id: $id) {
+    id status
+    timeline {
+      edges { node { kind at
+        ... on EventEntry { type fromStatus toStatus }
+        ... on ProviderCallEntry { operation attempt callOutcome httpStatus durationMs error }
+        ... on WebhookDeliveryEntry { eventName deliveryOutcome reason }
+        ... on JobEntry { jobKind status attempts lastError }
+        ... on ReconciliationCheckEntry { checkOutcome reason }
+        ... on NotificationAttemptEntry { endpointUrl httpStatus errorCode }
+      } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+}
+`,
+    variables: JSON.stringify({ id: 'dep_…' }, null, 2),
+  },
 ];
 
 /** The media types Apollo answers on /graphql; GraphiQL is served only when HTML is preferred to all of them. */

@@ -139,7 +139,7 @@ export class GatewayMetrics {
 
   readonly retentionRemoved = new Counter({
     name: 'gateway_retention_removed_total',
-    help: 'What retention sweeps removed: data="idempotency_keys" (expired keys deleted), "webhook_bodies" (verified webhook bodies erased after WEBHOOK_BODY_RETENTION_MS), "deposit_personal_data" or "payout_personal_data" (payments whose personal data was erased after PERSONAL_DATA_RETENTION_MS).',
+    help: 'What retention sweeps removed: data="idempotency_keys" (expired keys deleted), "webhook_bodies" (verified webhook bodies erased after WEBHOOK_BODY_RETENTION_MS), "provider_calls" and "reconciliation_checks" (timeline records deleted after the same window), "deposit_personal_data" or "payout_personal_data" (payments whose personal data was erased after PERSONAL_DATA_RETENTION_MS).',
     labelNames: ['data'] as const,
     registers: [this.registry],
   });
@@ -348,6 +348,8 @@ export class GatewayMetrics {
   recordRetention(result: RetentionResult): void {
     if (result.idempotencyKeys) this.retentionRemoved.inc({ data: 'idempotency_keys' }, result.idempotencyKeys);
     if (result.webhookBodies) this.retentionRemoved.inc({ data: 'webhook_bodies' }, result.webhookBodies);
+    if (result.providerCalls) this.retentionRemoved.inc({ data: 'provider_calls' }, result.providerCalls);
+    if (result.reconciliationChecks) this.retentionRemoved.inc({ data: 'reconciliation_checks' }, result.reconciliationChecks);
     for (const [subject, count] of Object.entries(result.personalData)) if (count) this.retentionRemoved.inc({ data: `${subject}_personal_data` }, count);
   }
 

@@ -62,7 +62,7 @@ describe('GraphiQL', () => {
       expect(validate(schema, document)).toEqual([]);
       return document.definitions.map((definition) => ('name' in definition ? definition.name?.value : undefined));
     });
-    expect(names.flat()).toEqual(['Viewer', 'WatchDeposits', 'TakeDeposit', 'Refund', 'ShowQrCode', 'AdminTrail']);
+    expect(names.flat()).toEqual(['Viewer', 'WatchDeposits', 'TakeDeposit', 'Refund', 'ShowQrCode', 'AdminTrail', 'PaymentTimeline']);
   });
 
   it('serves a self-contained page with the demo admin key ready to use', async () => {

@@ -140,7 +140,7 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
         expect(sent.body.outcome).toBe('applied');
         await expect.poll(async () => (await readDeposit(t, id)).fee, { interval: 20 }).not.toBeNull();
       },
-      /^\s*update\s+job\b|\b(from|update)\s+"?api_client"?\b|\/\* (event-bus|relay|client-limits) \*\/|^\s*select "d0"\.\* from "deposit"/i,
+      /^\s*update\s+job\b|\b(from|update)\s+"?api_client"?\b|\/\* (event-bus|relay|client-limits|call-records) \*\/|^\s*select "d0"\.\* from "deposit"/i,
     );
     // The webhook: BEGIN, inbox row with its deposit locked, status with its event, job and
     // outcome, COMMIT. The follow-up, after the provider's answer, without a transaction and

@@ -1,12 +1,13 @@
 // Counts the SQL statements a request costs, as a test of constant-cost lists needs: background
 // work (webhooks, detail fetches after approvals) is waited out first, and the job worker's own
 // polling of its table, the event bus's reads of the log and the instances' sharing of client
-// limits, which run on timers and wake-ups whatever the request does, are left out.
+// limits, which run on timers and wake-ups whatever the request does, are left out, and so are the
+// provider call records written after the calls, outside the payment's statements (group-committed).
 
 import type { TestGateway } from './gateway.js';
 import { jobsSettled, TEST_WAIT_MARK } from './jobs.js';
 
-const JOB_WORKER = /\b(from|update|into)\s+"?job"?\b|\/\* (event-bus|relay|client-limits) \*\//i;
+const JOB_WORKER = /\b(from|update|into)\s+"?job"?\b|\/\* (event-bus|relay|client-limits|call-records) \*\//i;
 
 /** Statements issued while `action` runs, apart from the job worker's. */
 export async function statementsOf(t: TestGateway, action: () => Promise<void>): Promise<number> {

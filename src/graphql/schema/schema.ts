@@ -30,10 +30,12 @@ import { PAYOUT_REDACTION } from '../../modules/payouts/payout-snapshot.js';
 import { REFUND_REDACTION } from '../../modules/refunds/refund-snapshot.js';
 import { WITHDRAWAL_REDACTION } from '../../modules/withdrawals/withdrawal-snapshot.js';
 import { redactAdminOnlyFields, type RedactedType } from '../redaction.js';
+import { DepositTimelineResolver, PayoutTimelineResolver, RefundTimelineResolver } from '../../modules/timeline/timeline.resolver.js';
+import { TIMELINE_ENTRY_TYPES, TIMELINE_REDACTED_TYPES } from '../../modules/timeline/timeline.types.js';
 import type { ProviderDefinition } from '../../providers/registry.js';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, DepositEventsResolver, PayoutEventsResolver, WithdrawalEventsResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver, AdminActionResolver, NotificationResolver];
+const resolvers: NonEmptyArray<Function> = [NodeResolver, ApiClientResolver, MerchantAccountResolver, DepositResolver, RefundResolver, DepositRefundsResolver, EventResolver, DepositEventsResolver, PayoutEventsResolver, WithdrawalEventsResolver, HeartbeatResolver, QrCodeResolver, QrCodeFieldResolver, PayoutResolver, CardFormResolver, ReconciliationResolver, WebhookAdminResolver, WithdrawalResolver, AdminActionResolver, NotificationResolver, DepositTimelineResolver, RefundTimelineResolver, PayoutTimelineResolver];
 
 /** The type that shows each subject kind, with the kind's redaction policy (notification endpoints have no such type). */
 export const REDACTED_TYPES: readonly RedactedType[] = [
@@ -55,6 +57,7 @@ export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub()
     buildSchemaSync({
       pubSub: typeGraphqlPubSub(pubsub),
       resolvers,
+      orphanedTypes: TIMELINE_ENTRY_TYPES,
       authChecker,
       authMode: 'error',
       scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
@@ -73,6 +76,8 @@ export async function buildGatewaySchema(pubsub: LocalPubSub = new LocalPubSub()
   const full = new GraphQLSchema({ ...config, types: [...config.types.filter((type) => type.name !== DecimalScalar.name), DecimalScalar] });
   // Admin-only fields answer null to other readers, on every path to their type.
   redactAdminOnlyFields(full, REDACTED_TYPES);
+  // And the timeline's admin-only detail (what was sent to the provider, errors, reasons), by the same mechanism.
+  redactAdminOnlyFields(full, TIMELINE_REDACTED_TYPES);
   // Text the database cannot store is refused at the boundary, never met as a database error.
   // The audit wraps outermost, so a mutation refused for its text is audited too.
   return auditMutations(guardStorableArguments(full));

@@ -15,6 +15,7 @@ import type { DepositService } from './deposit.service.js';
 import { depositTransitions } from './deposit-transitions.js';
 import { signOrderToken, verifyOrderToken, type OrderTokenCheck } from './card-form.token.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
+import { forPayment } from '../../kernel/payment-scope.js';
 
 /** Path of the gateway's card form return address; the order token follows it. */
 export const CARD_FORM_RETURN_PATH = '/card-form/return';
@@ -87,7 +88,7 @@ export class CardFormService {
     const found = await this.cardDeposit(em, client, depositId);
     if (!found.ok) return found;
     const { deposit, reference } = found;
-    const result = await found.port.getCardSession(found.account, reference);
+    const result = await forPayment('deposit', deposit.id, () => found.port.getCardSession(found.account, reference));
     if (!result.ok) return { ok: false, notFound: false, providerFailure: true, error: { field: [], code: result.error.code, message: result.error.message } };
     const session = result.value;
     // `integrity` is never read from the provider's answer: the spec says to ignore it, because the
@@ -138,7 +139,7 @@ export class CardFormService {
 
   private async settleFound(em: SqlEntityManager, found: CardDeposit): Promise<SettleCardResult> {
     const { deposit, account, port, reference } = found;
-    const result = await port.settleCard(account, reference);
+    const result = await forPayment('deposit', deposit.id, () => port.settleCard(account, reference));
     if (!result.ok) return { deposit, errors: [{ field: [], code: result.error.code, message: result.error.message }], alreadyProcessed: false };
     const truth = result.value.deposit;
 

@@ -31,6 +31,7 @@ import type { CreateDepositInput, RailBlock } from './deposit-request.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
+import { forPayment } from '../../kernel/payment-scope.js';
 import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 import type { ProviderAdapters } from '../../providers/ports.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
@@ -186,7 +187,7 @@ export class DepositService {
       this.deps.logger.warn({ depositId, reason: held ? 'ACCOUNT_NOT_CONFIGURED' : 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
       return false;
     }
-    const result = await this.deps.providers.deposits(held.provider).getDeposit(account, reference);
+    const result = await forPayment('deposit', depositId, () => this.deps.providers.deposits(held.provider).getDeposit(account, reference));
     if (!result.ok) throw new DepositDetailsUnavailable(`${result.error.code}: ${result.error.message}`);
     // The row as this instance's webhook just wrote it, if it did: the first attempt starts from it.
     return this.applyDetails(em, depositId, held, result.value, options, this.deps.written?.take(depositId));

@@ -44,6 +44,12 @@ export interface ReconcilePayoutsDeps {
   resume?: (em: SqlEntityManager, id: string) => Promise<ResumeResult>;
   /** Told of each payout newly reported missing (metrics). */
   onMissing?: (payoutId: string) => void;
+  /**
+   * Told of each payout's check as it ends, with the reconciler's outcome word and why (the
+   * payout's timeline records it): `applied`, `noop`, `anomaly`, `resubmitted`, `provider_error`,
+   * `not_listed` (absent from a conclusive search), `missing` (newly reported missing).
+   */
+  onChecked?: (payoutId: string, outcome: string, reason: string | null) => void;
 }
 
 export interface ReconcilePayoutsResult {
@@ -94,7 +100,10 @@ export async function reconcilePendingPayouts(
   if (!search.ok) {
     result.providerError = search.code;
     options.logger?.warn({ account: account.code, code: search.code }, 'could not list payouts at the provider');
-    for (const payout of batch) await release(em, payout.id, 'unchanged');
+    for (const payout of batch) {
+      await release(em, payout.id, 'unchanged');
+      deps.onChecked?.(payout.id, 'provider_error', search.code);
+    }
     return result;
   }
 
@@ -112,6 +121,7 @@ export async function reconcilePendingPayouts(
         return outcome;
       });
       if (applied.outcome === 'applied') result.applied += 1;
+      deps.onChecked?.(payout.id, applied.outcome === 'applied' || applied.outcome === 'anomaly' ? applied.outcome : 'noop', applied.reason ?? null);
       if (applied.outcome === 'anomaly') {
         result.anomalies += 1;
         options.logger?.warn({ payoutId: payout.id, reason: applied.reason }, 'payout report from the provider refused as an anomaly');
@@ -128,6 +138,7 @@ export async function reconcilePendingPayouts(
       if (resumed.outcome === 'submitted' || resumed.outcome === 'refused' || resumed.outcome === 'not_needed') {
         if (resumed.outcome === 'submitted') result.resubmitted += 1;
         if (resumed.outcome === 'refused') result.applied += 1;
+        deps.onChecked?.(payout.id, resumed.outcome === 'submitted' ? 'resubmitted' : resumed.outcome === 'refused' ? 'applied' : 'noop', resumed.reason ?? null);
         await release(em, payout.id, 'seen');
         continue;
       }
@@ -135,9 +146,12 @@ export async function reconcilePendingPayouts(
     if (!search.conclusive) {
       // The list was not read far enough back to say the payout is absent.
       await release(em, payout.id, 'unchanged');
+      deps.onChecked?.(payout.id, 'noop', 'PAYOUT_NOT_LISTED: not in the part of the provider\'s list that was read');
       continue;
     }
-    if (await countMissing(em, payout, deps, options)) result.missing.push(payout.id);
+    const missing = await countMissing(em, payout, deps, options);
+    if (missing) result.missing.push(payout.id);
+    deps.onChecked?.(payout.id, missing ? 'missing' : 'not_listed', missing ? 'PAYOUT_MISSING: the provider\'s list has not shown it in the checks allowed' : 'PAYOUT_NOT_LISTED: absent from the provider\'s list');
   }
   return result;
 }

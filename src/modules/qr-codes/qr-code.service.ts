@@ -6,6 +6,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
 import { newId } from '../../lib/ids.js';
+import { forPayment } from '../../kernel/payment-scope.js';
 import type { ProviderAdapters } from '../../providers/ports.js';
 import type { FieldError, MerchantAccount } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
@@ -105,7 +106,8 @@ export class QrCodeService {
           : "This account is the QR gateway's own test environment: simulate the payment from its merchant dashboard; the API simulates payments on the built-in sandbox only";
       return { deposit, errors: [{ field: ['depositId'], code: 'SIMULATION_NOT_AVAILABLE', message }] };
     }
-    const result = await simulation.port.simulatePayment(account, deposit.providerReference, outcome);
+    const reference = deposit.providerReference;
+    const result = await forPayment('deposit', deposit.id, () => simulation.port.simulatePayment(account, reference, outcome));
     if (!result.ok) return { deposit, errors: [{ field: [], code: result.error.code, message: result.error.message }] };
     // The status itself arrives as the provider's signed webhook, like a real payment.
     return { deposit: await em.refreshOrFail(deposit), errors: [] };

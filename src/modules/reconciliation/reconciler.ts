@@ -14,6 +14,7 @@ import { Refund } from '../refunds/refund.entity.js';
 import type { RefundService } from '../refunds/refund.service.js';
 import { lockRefund, refundTransitions } from '../refunds/refund-transitions.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
+import { forPayment } from '../../kernel/payment-scope.js';
 
 /**
  * - `applied`: the provider's status differed and was applied (a missed webhook, corrected).
@@ -109,7 +110,7 @@ export interface ReconcilerDeps {
 }
 
 export type ReconcileListener = (
-  event: { subject: 'deposit'; result: ReconcileResult } | { subject: 'refund'; result: RefundReconcileResult } | { subject: 'payout'; result: PayoutPassResult },
+  event: { subject: 'deposit'; depositId: string; result: ReconcileResult } | { subject: 'refund'; result: RefundReconcileResult } | { subject: 'payout'; result: PayoutPassResult },
 ) => void;
 
 /**
@@ -224,8 +225,9 @@ export class Reconciler {
    * the kernel's transition path, as a webhook does: one event and one notification per change.
    */
   async reconcileDeposit(em: SqlEntityManager, depositId: string): Promise<ReconcileResult> {
-    const result = await this.check(em, depositId);
-    for (const listener of this.listeners) listener({ subject: 'deposit', result });
+    // Every provider call of the check is the deposit's (its timeline shows them).
+    const result = await forPayment('deposit', depositId, () => this.check(em, depositId));
+    for (const listener of this.listeners) listener({ subject: 'deposit', depositId, result });
     const log = this.deps.logger;
     if (result.outcome === 'applied') log.info({ depositId, from: result.from, to: result.to }, 'reconciler corrected a deposit (a webhook was missed)');
     else if (result.outcome === 'anomaly') log.warn({ depositId, anomaly: result.reason }, 'reconciler refused the provider\'s report');
@@ -414,7 +416,7 @@ export class Reconciler {
    * for the payment; otherwise the refund is left to its webhook and logged.
    */
   async reconcileRefund(em: SqlEntityManager, refundId: string): Promise<RefundReconcileResult> {
-    const result = await this.checkRefund(em, refundId);
+    const result = await forPayment('refund', refundId, () => this.checkRefund(em, refundId));
     for (const listener of this.listeners) listener({ subject: 'refund', result });
     const log = this.deps.logger;
     if (result.outcome === 'applied' || result.outcome === 'resubmitted') log.info({ refundId, outcome: result.outcome, reason: result.reason }, 'reconciler settled a refund (a webhook or an answer was missed)');

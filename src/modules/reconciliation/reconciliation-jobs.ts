@@ -91,8 +91,8 @@ export class ReconciliationSchedule {
     const accounts = (await this.reconciler.payoutAccountsDue(em)).filter((code) => !queuedAccounts.has(code));
     if (deposits.length + refunds.length + accounts.length > 0) {
       await em.transactional(async (tx) => {
-        await this.jobs.enqueueMany(tx, RECONCILE_DEPOSIT, deposits.map((depositId) => ({ payload: { depositId }, dedupeKey: depositId })));
-        await this.jobs.enqueueMany(tx, RECONCILE_REFUND, refunds.map((refundId) => ({ payload: { refundId }, dedupeKey: refundId })));
+        await this.jobs.enqueueMany(tx, RECONCILE_DEPOSIT, deposits.map((depositId) => ({ payload: { depositId }, dedupeKey: depositId, subject: { type: 'deposit', id: depositId } })));
+        await this.jobs.enqueueMany(tx, RECONCILE_REFUND, refunds.map((refundId) => ({ payload: { refundId }, dedupeKey: refundId, subject: { type: 'refund', id: refundId } })));
         await this.jobs.enqueueMany(tx, RECONCILE_PAYOUTS, accounts.map((merchantAccount) => ({ payload: { merchantAccount }, dedupeKey: merchantAccount })));
       });
       if (this.options.logger.isLevelEnabled('debug')) this.options.logger.debug({ deposits: deposits.length, refunds: refunds.length, accounts: accounts.length }, 'reconciliation sweep enqueued checks');
