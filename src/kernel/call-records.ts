@@ -9,6 +9,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
+import { currentTraceId } from '../lib/tracing.js';
 import type { PaymentSubjectKind } from './payment-scope.js';
 import type { ProviderCallReport } from './provider-transport.js';
 
@@ -22,6 +23,8 @@ export interface ReconciliationCheckRecord {
   reason: string | null;
   /** When the check ended. */
   at: Date;
+  /** The trace the check ran in (its job's span), when tracing is on. */
+  traceId?: string | null;
 }
 
 /** Rows one insert writes at most; the rest wait for the next. */
@@ -32,7 +35,7 @@ const MAX_TEXT_CHARS = 2_000;
 const CALL_COLUMNS = 15;
 // Both inserts are marked `/* call-records */`: written beside a payment's statements, never among
 // them, and told apart from them by the tests that count a payment's statements.
-const CHECK_COLUMNS = 6;
+const CHECK_COLUMNS = 7;
 
 export interface CallRecordsOptions {
   logger: Logger;
@@ -71,7 +74,8 @@ export class CallRecords {
 
   recordCheck(check: ReconciliationCheckRecord): void {
     if (!this.room()) return;
-    this.checks.push(check);
+    // Told during the check, in its job's span: the trace it ran in.
+    this.checks.push(check.traceId === undefined ? { ...check, traceId: currentTraceId() ?? null } : check);
     this.writeSoon();
   }
 
@@ -148,7 +152,7 @@ async function insertCalls(em: SqlEntityManager, calls: readonly ProviderCallRep
       call.durationMs,
       summaries.request,
       summaries.response,
-      null,
+      call.traceId,
       call.startedAt,
     );
   }
@@ -160,8 +164,8 @@ async function insertCalls(em: SqlEntityManager, calls: readonly ProviderCallRep
 }
 
 async function insertChecks(em: SqlEntityManager, checks: readonly ReconciliationCheckRecord[]): Promise<void> {
-  const params = checks.flatMap((check) => [newId('rck'), check.subjectType, check.subjectId, check.outcome, clip(check.reason), check.at]);
-  await em.execute(`/* call-records */ insert into reconciliation_check (id, subject_type, subject_id, outcome, reason, created_at) values ${placeholders(checks.length, CHECK_COLUMNS)}`, params);
+  const params = checks.flatMap((check) => [newId('rck'), check.subjectType, check.subjectId, check.outcome, clip(check.reason), check.traceId ?? null, check.at]);
+  await em.execute(`/* call-records */ insert into reconciliation_check (id, subject_type, subject_id, outcome, reason, trace_id, created_at) values ${placeholders(checks.length, CHECK_COLUMNS)}`, params);
 }
 
 function placeholders(rows: number, columns: number): string {

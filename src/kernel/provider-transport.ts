@@ -7,7 +7,7 @@
 import { backoffDelayMs, totalBackoffMs, type Backoff } from '../lib/backoff.js';
 import { exchange, ExchangeTimedOut, networkErrorText, type OutgoingRequest, type ReceivedAnswer } from '../lib/http.js';
 import { createLogger, type Logger } from '../lib/logger.js';
-import { inSpan, SpanKind, SpanStatusCode, tracingOn } from '../lib/tracing.js';
+import { currentTraceId, inSpan, SpanKind, SpanStatusCode, tracingOn } from '../lib/tracing.js';
 import { currentPayment, type PaymentScope } from './payment-scope.js';
 import type { ProviderProfile, ProviderRequest, ProviderResponse, ProviderSender, ProviderTransport } from '../providers/transport.js';
 
@@ -34,6 +34,8 @@ export interface ProviderCallReport {
   error: string | null;
   /** The payment the call was made for (`forPayment`), when it was made in one's scope. */
   subject: PaymentScope | undefined;
+  /** The trace the attempt ran in, when tracing is on; null otherwise. */
+  traceId: string | null;
   /**
    * The masked summaries of the body sent and the answer (`maskedSummary`, the provider's shown
    * fields only), null where there was none. Made on demand: a listener that needs them pays for
@@ -131,6 +133,7 @@ export class HttpProviderTransport implements ProviderTransport {
           httpStatus: result.kind === 'answered' ? result.status : null,
           error: result.kind === 'unanswered' ? result.message : null,
           subject,
+          traceId: currentTraceId() ?? null,
           summaries: () => ({
             request: request.body !== undefined ? maskedSummary(request.body, shown) : null,
             response: result.kind === 'answered' && result.text !== '' ? maskedSummary(result.text, shown) : null,

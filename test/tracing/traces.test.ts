@@ -7,7 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
-import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { clientId, createEndpoint, FAST_NOTIFICATIONS, startReceiver, type Receiver } from '../notifications/support.js';
 import { tracingOn } from '../../src/lib/tracing.js';
 import { SPAN_KIND, startOtlpReceiver, type AttributeValue, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
@@ -111,6 +111,12 @@ describe('a deposit traced from the cashier to the back office', () => {
       while (ancestor && ancestor !== operation) ancestor = parentOf(ancestor);
       expect(ancestor, `${call.name} is not under the operation`).toBe(operation);
     }
+    // The deposit's timeline: each provider call attempt carries the trace it was made in.
+    await t.gateway.services.callRecords.flush();
+    const timeline = await postRaw(t.gateway.graphqlUrl, { query: 'query ($id: ID!) { deposit(id: $id) { timeline { edges { node { kind traceId } } } } }', variables: { id: depositId } }, t.keys.admin);
+    const entries = (timeline.body as { data: { deposit: { timeline: { edges: Array<{ node: { kind: string; traceId: string | null } }> } } } }).data.deposit.timeline.edges.map((edge) => edge.node);
+    const createCall = entries.find((entry) => entry.kind === 'PROVIDER_CALL');
+    expect(createCall?.traceId).toBe(cashierTrace);
     // Statements: pg's spans, when the gateway runs on PostgreSQL (PGlite has no driver to instrument).
     const statements = spans.filter((span) => span.traceId === cashierTrace && span.attributes['db.system.name'] !== undefined);
     if (t.gateway.db.kind === 'postgresql') {

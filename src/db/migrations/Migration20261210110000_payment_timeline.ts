@@ -43,6 +43,7 @@ export class Migration20261210110000_payment_timeline extends Migration {
       subject_id varchar(30) not null,
       outcome varchar(20) not null,
       reason text null,
+      trace_id varchar(32) null,
       created_at timestamptz not null
     );`);
     this.addSql('create index reconciliation_check_subject_idx on reconciliation_check (subject_type, subject_id, created_at);');

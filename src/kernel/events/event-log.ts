@@ -368,12 +368,16 @@ export class EventLog {
   }
 
   /**
-   * Whether a subscription may resume after `position`: an event of the log must be there (a
-   * cursor of this gateway's log, final since it was handed out), written within the resume window.
+   * Whether a subscription may resume after `position`: a committed event of the log must be
+   * there, written within the resume window. It need not be final yet: a live message goes out as
+   * soon as its own instance commits it right after the last one published (src/kernel/events/
+   * event-bus.ts), before a mark makes it final, and a client may reconnect with its cursor at
+   * once. Everything below such a cursor was published before it; the replay starts above it and
+   * waits for what is not final yet (src/kernel/events/resume.ts).
    */
   async resumePoint(em: SqlEntityManager, position: string): Promise<ResumePoint> {
     if (!POSITION.test(position)) return 'unknown';
-    const [row] = await em.execute<Array<{ created_at: Date | string }>>(`select created_at from payment_event where position = ? and position <= ${FINAL_POSITION_SQL}`, [position]);
+    const [row] = await em.execute<Array<{ created_at: Date | string }>>('select created_at from payment_event where position = ?', [position]);
     if (!row) return 'unknown';
     return this.clock.now().getTime() - new Date(row.created_at).getTime() > this.resumeWindowMs ? 'expired' : 'ok';
   }

@@ -119,7 +119,7 @@ const SOURCES: readonly Source[] = [
     key: 'r.id',
     subjectType: 'r.subject_type',
     subjectId: 'r.subject_id',
-    select: 'r.id, r.outcome, r.reason',
+    select: 'r.id, r.outcome, r.reason, r.trace_id',
   },
   {
     kind: 'NOTIFICATION_ATTEMPT',

@@ -304,7 +304,7 @@ export function toEntry(entry: TimelineRow): TimelineEntry {
         finishedAt: date(row.finished_at),
       });
     case 'RECONCILIATION_CHECK':
-      return Object.assign(new ReconciliationCheckEntry(), common, { id: String(row.id), checkOutcome: String(row.outcome), reason: text(row.reason) });
+      return Object.assign(new ReconciliationCheckEntry(), common, { id: String(row.id), checkOutcome: String(row.outcome), reason: text(row.reason), traceId: text(row.trace_id) });
     case 'NOTIFICATION_ATTEMPT':
       return Object.assign(new NotificationAttemptEntry(), common, {
         id: String(row.id),
