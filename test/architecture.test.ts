@@ -158,6 +158,7 @@ const MAY_NAME_PROVIDERS: Array<{ matches: (file: string) => boolean; why: strin
   { matches: (file) => /^providers\/[^/]+\//.test(file), why: "a provider's own folder" },
   { matches: (file) => file.startsWith('sandbox/'), why: 'the sandboxes simulate each provider' },
   { matches: (file) => file === 'providers/index.ts', why: 'the one composition point that lists the built-in providers' },
+  { matches: (file) => file.startsWith('docs/cheat-sheets/'), why: "the sandbox cheat sheet's part for each built-in sandbox, read from its code and its adapter's mapping" },
   { matches: (file) => file.startsWith('db/migrations/'), why: 'migrations are history: the first ones wrote the closed list that a later one opens' },
 ];
 

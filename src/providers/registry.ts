@@ -110,14 +110,6 @@ export interface SandboxStartOptions<S extends object = object> {
   logger: Logger;
 }
 
-/** A sandbox's part of the sandbox cheat sheet (docs/sandbox.md), every fact read from the code it runs. */
-export interface SandboxCheatSheet {
-  /** What a person opens or calls: a path under the sandbox's address, and what it is for. */
-  addresses: Array<{ path: string; what: string }>;
-  /** Its sections in markdown, each starting with a `###` heading: how to reach each outcome, its test values. */
-  sections: string[];
-}
-
 /**
  * A provider's test-mode simulator, started in-process for its `sandbox: true` accounts when the
  * gateway hosts sandboxes (src/sandbox/host.ts starts every registered one the same way). It is
@@ -132,11 +124,6 @@ export interface ProviderSandbox<S extends object = object, R extends RunningSan
   /** An older name of its port variable, still read. */
   readonly portAlias?: string;
   start(options: SandboxStartOptions<S>): Promise<R>;
-  /**
-   * Its part of the sandbox cheat sheet (docs/sandbox.md, written by `npm run docs:reference`), for
-   * its provider's default sandbox accounts as the default setup configures them.
-   */
-  cheatSheet?(defaultAccounts: ReadonlyArray<{ code: string; livemode: boolean }>): SandboxCheatSheet;
 }
 
 /**

@@ -2,7 +2,6 @@
 // starts it for the deposit gateway's sandbox accounts, and the commands a test in another process
 // drives it with (`npm run sandboxes`, forked).
 
-import { depositGatewayCheatSheet } from './cheat-sheet.js';
 import type { ProviderSandbox, RunningSandbox } from '../../providers/registry.js';
 import { startDepositGatewaySandbox, type DepositGatewaySandbox, type DepositGatewaySandboxControls, type FailNextOptions } from './index.js';
 
@@ -17,7 +16,6 @@ declare module '../../providers/registry.js' {
 
 export const depositGatewaySandbox: ProviderSandbox<object, HostedDepositGatewaySandbox> = {
   // Beside the gateway's default 4000: its redirect addresses, kept in payments, outlive a restart.
-  cheatSheet: depositGatewayCheatSheet,
   defaultPort: 4001,
   // The port's name before every provider setting carried its provider's prefix.
   portAlias: 'DEPOSIT_SANDBOX_PORT',

@@ -2,7 +2,6 @@
 // it for the QR gateway's sandbox accounts, with the unit and wire names its adapter is given too.
 
 import type { AmountUnit, QrWire } from '../../providers/qr-gateway/assumptions.js';
-import { qrGatewayCheatSheet } from './cheat-sheet.js';
 import type { ProviderSandbox, RunningSandbox } from '../../providers/registry.js';
 import { startQrGatewaySandbox, type QrGatewaySandbox } from './server.js';
 
@@ -22,7 +21,6 @@ export interface QrSandboxSettings {
 }
 
 export const qrGatewaySandbox: ProviderSandbox<QrSandboxSettings, HostedQrGatewaySandbox> = {
-  cheatSheet: qrGatewayCheatSheet,
   defaultPort: 4002,
   // The port's name before every provider setting carried its provider's prefix.
   portAlias: 'QR_SANDBOX_PORT',

@@ -1,14 +1,16 @@
 // The deposit gateway sandbox's part of the sandbox cheat sheet (docs/sandbox.md): its pages, its
 // test cards and magic values, and how each outcome of each rail is reached. Every value is read
-// from the constants the sandbox itself runs on, so the page changes when the sandbox does.
+// from the constants the sandbox itself runs on, so the page changes when the sandbox does; the
+// status the gateway shows for each from the adapter's mapping. Here, not in the sandbox: a
+// sandbox takes nothing of its adapter but the named assumptions.
 
 import { CARD_DECLINE_REASONS, CHECKOUT_SESSION_EXPIRY_MARGIN_SECONDS, LATAM_PROVIDER_LINK_LIFETIME_SECONDS, SANDBOX_TRIGGERS } from '../../providers/deposit-gateway/assumptions.js';
 import { depositStatusOf, payoutStatusOf, refundStatusOf } from '../../providers/deposit-gateway/mapping.js';
-import type { SandboxCheatSheet } from '../../providers/registry.js';
+import type { SandboxCheatSheet } from './types.js';
 import { MAX_AMOUNT_DECIMALS, WHOLE_NUMBER_CURRENCIES } from '../../providers/deposit-gateway/rules.js';
-import { DEFAULT_CARD_BRANDS } from './hosted.js';
-import { PAGE_ACTIONS, CRYPTO_LABELS } from './pages.js';
-import { outcomesOf, PROCESSING_DELAY_MS, REVERT_DELAY_MS } from './simulator.js';
+import { DEFAULT_CARD_BRANDS } from '../../sandbox/deposit-gateway/hosted.js';
+import { PAGE_ACTIONS, CRYPTO_LABELS } from '../../sandbox/deposit-gateway/pages.js';
+import { outcomesOf, PROCESSING_DELAY_MS, REVERT_DELAY_MS } from '../../sandbox/deposit-gateway/simulator.js';
 
 /** Cards the sandbox's card processor approves (any amount not ending in the decline suffix): the schemes' usual test numbers. */
 export const APPROVING_TEST_CARDS: ReadonlyArray<{ number: string; scheme: string }> = [

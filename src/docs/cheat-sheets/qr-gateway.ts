@@ -1,9 +1,10 @@
 // The QR gateway sandbox's part of the sandbox cheat sheet (docs/sandbox.md): its dashboard and how
-// a Thai QR deposit is paid, failed or left to expire. Every value is read from the code it runs.
+// a Thai QR deposit is paid, failed or left to expire. Every value is read from the code it runs,
+// the gateway's status for each from the adapter's mapping (so this lives with the docs, not the sandbox).
 
 import { DEFAULT_EXPIRY_SECONDS, EXPIRY_BOUNDS_SECONDS, QR_CODES_PATH, REFUND_EVENT_STATUS } from '../../providers/qr-gateway/assumptions.js';
 import { depositStatusFor } from '../../providers/qr-gateway/mapping.js';
-import type { SandboxCheatSheet } from '../../providers/registry.js';
+import type { SandboxCheatSheet } from './types.js';
 
 const code = (value: string): string => `\`${value}\``;
 
