@@ -32,18 +32,19 @@ export interface Connection<T> {
 }
 
 /**
- * Builds `<Name>Edge` and `<Name>Connection` object types for a node type.
+ * Builds `<Name>Edge` and `<Name>Connection` object types for a node type; `item` is what the
+ * descriptions call one node, when the name alone does not say it (a `Timeline`'s items are entries).
  *
  * @example
  * @ObjectType({ description: 'A page of API clients.' }) export class ApiClientConnection extends connectionType(ApiClientNode, 'ApiClient') {}
  */
-export function connectionType<T extends object>(nodeType: ClassType<T>, name: string) {
-  @ObjectType(`${name}Edge`, { simpleResolvers: true, description: `One ${name} of a page, with the cursor that continues the list after it.` })
+export function connectionType<T extends object>(nodeType: ClassType<T>, name: string, item: string = name) {
+  @ObjectType(`${name}Edge`, { simpleResolvers: true, description: `One ${item} of a page, with the cursor that continues the list after it.` })
   class EdgeType {
     @Field({ description: 'Opaque position of this item: pass it as `after` to read the items that follow.' })
     cursor!: string;
 
-    @Field(() => nodeType, { description: `The ${name}.` })
+    @Field(() => nodeType, { description: `The ${item}.` })
     node!: T;
   }
 

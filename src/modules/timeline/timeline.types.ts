@@ -219,7 +219,7 @@ export class NotificationAttemptEntry extends TimelineEntry {
 }
 
 @ObjectType({ description: 'A page of a payment\'s timeline, oldest entry first.' })
-export class TimelineConnection extends connectionType(TimelineEntry, 'Timeline') {}
+export class TimelineConnection extends connectionType(TimelineEntry, 'Timeline', 'timeline entry') {}
 
 /** Every kind's type: listed to the schema build, which reaches them through the interface alone. */
 export const TIMELINE_ENTRY_TYPES = [EventEntry, CreditClaimEntry, ProviderCallEntry, WebhookDeliveryEntry, JobEntry, ReconciliationCheckEntry, NotificationAttemptEntry];
