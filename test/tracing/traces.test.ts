@@ -187,6 +187,31 @@ describe('a deposit traced from the cashier to the back office', () => {
       expect(Object.keys(span.attributes).filter((key) => key.startsWith('http.request.header') || key.includes('variables') || key === 'graphql.document')).toEqual([]);
     }
   });
+
+  it('makes a client span per attempt of a retried provider call, the second with its resend count', async () => {
+    // given: a settled deposit, and a provider whose next lookup answers 503
+    const created = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
+    const id = created.data!.createDeposit.deposit!.id;
+    const feeOf = async () => ((await postRaw(t.gateway.graphqlUrl, { query: 'query ($id: ID!) { deposit(id: $id) { fee { amount } } }', variables: { id } }, t.keys.admin)).body as { data?: { deposit?: { fee: unknown } } }).data?.deposit?.fee ?? null;
+    await expect.poll(feeOf).not.toBeNull();
+    t.gateway.sandboxes.get('deposit-gateway')!.controls.failNext({ method: 'GET', status: 503, count: 1 });
+
+    // when: an admin reconciles it, in a trace of the admin tool's own
+    const adminTrace = hex(16);
+    const reconciled = await fetch(t.gateway.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.keys.admin}`, traceparent: `00-${adminTrace}-${hex(8)}-01` },
+      body: JSON.stringify({ query: 'mutation ($id: ID!) { reconcileDeposit(id: $id) { outcome userErrors { code } } }', variables: { id } }),
+    });
+    expect(((await reconciled.json()) as { errors?: unknown }).errors).toBeUndefined();
+
+    // then: the lookup's two attempts, in that trace: a 503, then a resend that succeeds
+    const lookups = () => collector.spans.filter((span) => span.traceId === adminTrace && span.attributes['payments.provider.operation'] === 'getDeposit');
+    await expect.poll(() => lookups().length).toBe(2);
+    const [first, resend] = [lookups().find((span) => span.attributes['http.request.resend_count'] === undefined), lookups().find((span) => span.attributes['http.request.resend_count'] !== undefined)];
+    expect(first).toMatchObject({ kind: SPAN_KIND.CLIENT, attributes: expect.objectContaining({ 'http.response.status_code': 503 }) });
+    expect(resend).toMatchObject({ kind: SPAN_KIND.CLIENT, attributes: expect.objectContaining({ 'http.response.status_code': 200, 'http.request.resend_count': 1 }) });
+  });
 });
 
 describe('with no OTEL settings', () => {
