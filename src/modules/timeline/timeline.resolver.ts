@@ -17,7 +17,9 @@ import { RefundNode } from '../refunds/refund.types.js';
 import { isTimelinePosition, readTimelines, type TimelinePosition, type TimelineRow } from './timeline-reader.js';
 import { TimelineConnection, toEntry } from './timeline.types.js';
 
-const TIMELINE_DESCRIPTION = 'Everything that happened to it, oldest first: its changes, the provider calls made for it (each attempt), the webhooks that matched it, reconciliation checks, follow-up jobs, notification attempts and, for a deposit, its credit claim. docs/timeline.md.';
+/** The field's description; a deposit's story also holds its credit claim. */
+const describeTimeline = (creditClaim: boolean): string =>
+  `Everything that happened to it, oldest first: its changes, the provider calls made for it (each attempt), the webhooks that matched it, reconciliation checks, follow-up jobs${creditClaim ? ', notification attempts and its credit claim' : ' and notification attempts'}. docs/timeline.md.`;
 
 /** One loader per payment kind, page size and cursor in a request: the payments of a page read together. */
 const perContext = new WeakMap<GatewayContext, Map<string, DataLoader<string, TimelineRow[]>>>();
@@ -48,7 +50,7 @@ async function timeline(ctx: GatewayContext, subjectType: PaymentSubjectKind, id
 
 @Resolver(() => DepositNode)
 export class DepositTimelineResolver {
-  @FieldResolver(() => TimelineConnection, { description: TIMELINE_DESCRIPTION })
+  @FieldResolver(() => TimelineConnection, { description: describeTimeline(true) })
   timeline(
     @Root() deposit: DepositNode,
     @Ctx() ctx: GatewayContext,
@@ -61,7 +63,7 @@ export class DepositTimelineResolver {
 
 @Resolver(() => RefundNode)
 export class RefundTimelineResolver {
-  @FieldResolver(() => TimelineConnection, { description: TIMELINE_DESCRIPTION.replace(', for a deposit, its credit claim', '') })
+  @FieldResolver(() => TimelineConnection, { description: describeTimeline(false) })
   timeline(
     @Root() refund: RefundNode,
     @Ctx() ctx: GatewayContext,
@@ -74,7 +76,7 @@ export class RefundTimelineResolver {
 
 @Resolver(() => PayoutNode)
 export class PayoutTimelineResolver {
-  @FieldResolver(() => TimelineConnection, { description: TIMELINE_DESCRIPTION.replace(', for a deposit, its credit claim', '') })
+  @FieldResolver(() => TimelineConnection, { description: describeTimeline(false) })
   timeline(
     @Root() payout: PayoutNode,
     @Ctx() ctx: GatewayContext,
