@@ -163,6 +163,11 @@ function putInPlace(request: GraphQLRequest, query: string): void {
   }
 }
 
+/** The hex SHA-256 a request names its document by (`documentId` first, then `extensions.persistedQuery`), when it names a well-formed one. */
+export function documentHashOf(request: DocumentRequest): string | undefined {
+  return referenceOf(request)?.hex || undefined;
+}
+
 /** The hash a request names, from `documentId` first, then `extensions.persistedQuery.sha256Hash`. */
 function referenceOf(request: DocumentRequest): { kind: 'documentId' | 'persistedQuery'; hex: string; given: string } | undefined {
   if (typeof request.documentId === 'string') {

@@ -22,7 +22,7 @@ import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type R
 import { createFormatError, rateLimited } from '../graphql/errors.js';
 import { armorLimits, maxMoneyFieldsRule } from '../graphql/limits.js';
 import { buildGatewaySchema } from '../graphql/schema/schema.js';
-import { TrustedDocuments } from '../graphql/trusted-documents.js';
+import { documentHashOf, httpDocumentRequest, TrustedDocuments } from '../graphql/trusted-documents.js';
 import { listenAs, sendJson } from '../lib/http.js';
 import { createLogger, lazyChild, type Logger } from '../lib/logger.js';
 import { describeGraphqlSpan, failGraphqlSpan, startTracing, traceHttpRequest } from '../lib/tracing.js';
@@ -671,7 +671,7 @@ function tracingPlugin(): ApolloServerPlugin<RequestContext> {
     async requestDidStart({ request }) {
       return {
         async didResolveOperation({ operation }) {
-          if (operation) describeGraphqlSpan({ type: operation.operation, name: operation.name?.value, documentId: trustedDocumentId(request.extensions, request.http?.body) });
+          if (operation) describeGraphqlSpan({ type: operation.operation, name: operation.name?.value, documentId: request.http ? documentHashOf(httpDocumentRequest(request.http)) : undefined });
         },
         async didEncounterErrors({ errors }) {
           const code = errors[0]?.extensions?.code;
@@ -680,14 +680,6 @@ function tracingPlugin(): ApolloServerPlugin<RequestContext> {
       };
     },
   };
-}
-
-/** The hash a request names its document by (`extensions.persistedQuery.sha256Hash` or `documentId`), when it is one. */
-function trustedDocumentId(extensions: Record<string, unknown> | undefined, body: unknown): string | undefined {
-  const persisted = extensions?.persistedQuery as { sha256Hash?: unknown } | undefined;
-  const documentId = body && typeof body === 'object' && 'documentId' in body ? body.documentId : undefined;
-  const given = typeof documentId === 'string' ? documentId : persisted?.sha256Hash;
-  return typeof given === 'string' && /^(?:sha256:)?[0-9a-f]{64}$/i.test(given) ? given.toLowerCase() : undefined;
 }
 
 /** Body-parser and other HTTP-level failures as JSON errors, never HTML or stack traces. */
