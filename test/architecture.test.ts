@@ -221,3 +221,37 @@ describe('the circle finder', () => {
     expect(circles(new Map([['a', ['b']], ['b', ['c']], ['c', []]]))).toEqual([]);
   });
 });
+
+/** Every file of the repository a reader can open: what git would hold, without installs or builds. */
+function repositoryFiles(dir: string = ROOT): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (['node_modules', 'dist', 'coverage'].includes(entry.name) || entry.name.startsWith('.git')) return [];
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? repositoryFiles(full) : [path.relative(ROOT, full).split(path.sep).join('/')];
+  });
+}
+
+/** The documents a text cites by name: `DESIGN.md`, `docs/kernel.md`, `spec/qr-gateway.md`, `../sandbox.md`. */
+function citedDocuments(text: string): string[] {
+  return [...text.matchAll(/(?<![\w/.%}-])((?:\.{1,2}\/)*[\w-]+(?:\/[\w-]+)*\.md)\b/g)].map((match) => match[1]!);
+}
+
+describe('the documents the code cites', () => {
+  it('are all in the repository, found by their path or, for a bare name, by a file of that name', () => {
+    // A comment that sends a reader to a document they cannot open explains nothing. A cited path
+    // is matched as a path's end (`spec/qr-gateway.md` is docs/design/spec/qr-gateway.md), and `../`
+    // is read as written by the file it is in, so a generated page's relative link counts too.
+    const files = repositoryFiles();
+    const code = files.filter((file) => /^(src|test|bench|\.ci)\//.test(file) && /\.(ts|mts|mjs|js)$|^\.ci\//.test(file) && !file.includes('__generated__'));
+    const missing = code.flatMap((file) =>
+      citedDocuments(readFileSync(path.join(ROOT, file), 'utf8'))
+        .filter((cited) => {
+          const bare = cited.replace(/^(\.{1,2}\/)+/, '');
+          return !files.some((candidate) => candidate === bare || candidate.endsWith(`/${bare}`));
+        })
+        .map((cited) => `${file}: ${cited}`),
+    );
+    expect(missing).toEqual([]);
+    expect(citedDocuments('see DESIGN.md "Inbox" and docs/kernel.md, ../../README.md; not a.mdx, x.md5 or a template\'s %s.md')).toEqual(['DESIGN.md', 'docs/kernel.md', '../../README.md']);
+  });
+});
