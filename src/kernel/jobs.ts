@@ -7,7 +7,7 @@ import { executePrepared } from '../db/prepared.js';
 import { backoffDelayMs } from '../lib/backoff.js';
 import { newId } from '../lib/ids.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
-import { inSpan, linkToStoredTrace, SpanStatusCode, tracingOn } from '../lib/tracing.js';
+import { inSpan, linkToStoredTrace, settingTraceId, SpanStatusCode, tracingOn } from '../lib/tracing.js';
 
 /**
  * Every job kind and its payload. Each module adds its own kinds by declaration merging, beside
@@ -603,7 +603,8 @@ export class JobQueue {
       kind: row.kind,
       attempt: row.attempts,
       maxAttempts: row.max_attempts,
-      succeededStatement: (when) => ({ sql: `${SUCCEED_SQL}${when === undefined ? '' : ` and (${when})`} returning id`, params: [row.id, lockedBy] }),
+      // Each outcome statement keeps the run's trace, for the payment's timeline (docs/timeline.md).
+      succeededStatement: (when) => settingTraceId({ sql: `${SUCCEED_SQL}${when === undefined ? '' : ` and (${when})`} returning id`, params: [row.id, lockedBy] }),
     };
     // A run that succeeds logs at debug, often disabled.
     const log = lazyChild(() => this.logger, { jobId: row.id, kind: row.kind, attempt: row.attempts });
@@ -632,7 +633,8 @@ export class JobQueue {
   }
 
   private async succeed(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, log: () => Logger): Promise<void> {
-    const done = await em.execute<Array<{ id: string }>>(`${SUCCEED_SQL} returning id`, [row.id, lockedBy]);
+    const succeeded = settingTraceId({ sql: `${SUCCEED_SQL} returning id`, params: [row.id, lockedBy] });
+    const done = await em.execute<Array<{ id: string }>>(succeeded.sql, succeeded.params);
     if (done.length === 0) log().warn('job finished after its lease ran out; another worker took it again');
     else if (this.logger.isLevelEnabled('debug')) log().debug('job succeeded');
     this.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });
@@ -642,34 +644,37 @@ export class JobQueue {
     const message = errorText(error);
     const next = afterFailedRun(row.attempts, row.max_attempts, this.settings);
     if (next.kind === 'failed') {
-      await em.execute(
-        `update job set status = 'failed', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
+      const failed = settingTraceId({
+        sql: `update job set status = 'failed', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
          where id = ? and locked_by = ? and status = 'running'`,
-        [message, row.id, lockedBy],
-      );
+        params: [message, row.id, lockedBy],
+      });
+      await em.execute(failed.sql, failed.params);
       this.failed({ id: row.id, kind: row.kind, attempts: row.attempts }, message);
       return;
     }
     const { delayMs } = next;
     // Back to pending, unless a newer pending job of the same kind and key already covers the work
     // (the unique index admits one waiting job per key).
-    const retried = await em.execute<Array<{ id: string }>>(
-      `update job set status = 'pending', run_at = now() + make_interval(secs => ?), last_error = ?, locked_until = null, locked_by = null, updated_at = now()
+    const retry = settingTraceId({
+      sql: `update job set status = 'pending', run_at = now() + make_interval(secs => ?), last_error = ?, locked_until = null, locked_by = null, updated_at = now()
        where id = ? and locked_by = ? and status = 'running'
          and (dedupe_key is null or not exists (select 1 from job waiting where waiting.kind = job.kind and waiting.dedupe_key = job.dedupe_key and waiting.status = 'pending'))
        returning id`,
-      [delayMs / 1000, message, row.id, lockedBy],
-    );
+      params: [delayMs / 1000, message, row.id, lockedBy],
+    });
+    const retried = await em.execute<Array<{ id: string }>>(retry.sql, retry.params);
     if (retried.length > 0) {
       log().warn({ err: error, retryInMs: delayMs }, 'job failed; it will be retried');
       this.emit({ kind: row.kind, outcome: 'retried', attempt: row.attempts });
       return;
     }
-    const superseded = await em.execute<Array<{ id: string }>>(
-      `update job set status = 'superseded', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
+    const supersede = settingTraceId({
+      sql: `update job set status = 'superseded', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
        where id = ? and locked_by = ? and status = 'running' returning id`,
-      [message, row.id, lockedBy],
-    );
+      params: [message, row.id, lockedBy],
+    });
+    const superseded = await em.execute<Array<{ id: string }>>(supersede.sql, supersede.params);
     if (superseded.length > 0) {
       log().info({ err: error }, 'job failed; a newer job of the same kind and key will do the work');
       this.emit({ kind: row.kind, outcome: 'superseded', attempt: row.attempts });

@@ -260,9 +260,31 @@ function activeSpanContext(): SpanContext | undefined {
   return spanContext && trace.isSpanContextValid(spanContext) ? spanContext : undefined;
 }
 
-/** The trace id of the span running now, when tracing is on (a payment timeline's entry keeps it). */
+/**
+ * The trace id of the sampled span running now: what a record of a payment's timeline keeps of the
+ * trace that wrote it (docs/timeline.md). Undefined while tracing is off, outside any span, or in an
+ * unsampled one (its trace is recorded nowhere).
+ */
 export function currentTraceId(): string | undefined {
-  return activeSpanContext()?.traceId;
+  const spanContext = activeSpanContext();
+  return spanContext && (spanContext.traceFlags & TraceFlags.SAMPLED) !== 0 ? spanContext.traceId : undefined;
+}
+
+/**
+ * An UPDATE that also sets `trace_id` to {@link currentTraceId}: the column added at the end of its
+ * SET list, its value after the SET list's own parameters, so the row keeps the trace that wrote it
+ * with no statement more. The statement exactly as given when there is no sampled span (tracing off).
+ */
+export function settingTraceId(statement: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
+  const traceId = currentTraceId();
+  if (!traceId) return statement;
+  const where = statement.sql.search(/\swhere\s/i);
+  if (where < 0) throw new Error('settingTraceId needs an UPDATE with a WHERE clause');
+  const setParams = statement.sql.slice(0, where).split('?').length - 1;
+  return {
+    sql: `${statement.sql.slice(0, where)}, trace_id = ?${statement.sql.slice(where)}`,
+    params: [...statement.params.slice(0, setParams), traceId, ...statement.params.slice(setParams)],
+  };
 }
 
 /** The `traceparent` of the span running now, when tracing is on: what a payment stores of the request that made it. */

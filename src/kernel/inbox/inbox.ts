@@ -12,6 +12,7 @@ import type { DepositProvider, MerchantAccount, ProviderName, SignatureRejection
 import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
 import { inTransaction } from '../../db/transaction.js';
 import { executePrepared } from '../../db/prepared.js';
+import { currentTraceId } from '../../lib/tracing.js';
 import type { SqlPart } from '../events/event-log.js';
 import type { PaymentSubjectType } from '../events/payment-event.entity.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
@@ -405,16 +406,18 @@ export class WebhookInbox {
   receive(em: SqlEntityManager, input: ReceiveWebhookInput): Promise<ReceiveWebhookResult> {
     return inTransaction(em, async (tx) => {
       const deliveryId = newId('whd');
+      // The delivery's trace, for the payment's timeline (docs/timeline.md): a column only while a sampled span runs.
+      const traceId = currentTraceId();
       // ON CONFLICT instead of catching a unique violation: a failed INSERT aborts a PostgreSQL
       // transaction. A concurrent copy of the same event waits here on the unique index until the
       // first commits, then inserts nothing: exactly one copy goes on to change anything.
       const insert = {
-        sql: `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at)
-         values (?, ?, ?, ?, ?, 'ignored', null, null, null, ?, ?, ?)
+        sql: `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at${traceId ? ', trace_id' : ''})
+         values (?, ?, ?, ?, ?, 'ignored', null, null, null, ?, ?, ?${traceId ? ', ?' : ''})
          on conflict (provider, merchant_account, event_id) do nothing
          returning id`,
         // The SHA-256 of the exact bytes outlives the body (retention erases it): admins can still match it with the provider's logs.
-        params: [deliveryId, input.provider, input.account.code, input.event.eventId, input.event.name, input.rawBody.toString('utf8'), sha256Hex(input.rawBody), this.clock.now()],
+        params: [deliveryId, input.provider, input.account.code, input.event.eventId, input.event.name, input.rawBody.toString('utf8'), sha256Hex(input.rawBody), this.clock.now(), ...(traceId ? [traceId] : [])],
       };
       const { subject } = input.event;
       const handler = this.handlers.get(subject.kind);
