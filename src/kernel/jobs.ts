@@ -8,6 +8,7 @@ import { backoffDelayMs } from '../lib/backoff.js';
 import { newId } from '../lib/ids.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 import { inSpan, linkToStoredTrace, settingTraceId, SpanStatusCode, tracingOn } from '../lib/tracing.js';
+import { paymentTraceContextSql } from './payment-scope.js';
 
 /**
  * Every job kind and its payload. Each module adds its own kinds by declaration merging, beside
@@ -175,6 +176,12 @@ function paymentOf(payload: unknown): { table: string; id: string } | undefined 
   return undefined;
 }
 
+/** The trace context of the payment a claimed job is about, as `paymentOf` finds it, read by the claim itself while tracing is on. */
+const CLAIMED_PAYMENT_TRACE_SQL = paymentTraceContextSql(
+  "coalesce(subject_type, payload->>'subjectType', case when payload->>'depositId' is not null then 'deposit' when payload->>'refundId' is not null then 'refund' when payload->>'payoutId' is not null then 'payout' end)",
+  "coalesce(subject_id, payload->>'subjectId', payload->>'depositId', payload->>'refundId', payload->>'payoutId')",
+);
+
 /** Longest error text kept on a row. */
 const MAX_ERROR_LENGTH = 2_000;
 /** How often one instance deletes old finished rows. */
@@ -190,6 +197,8 @@ interface ClaimedRow {
   payload: unknown;
   attempts: number;
   max_attempts: number;
+  /** The trace context of the payment the job is about, claimed with it while tracing is on. */
+  payment_trace_context?: string | null;
 }
 
 /**
@@ -538,7 +547,7 @@ export class JobQueue {
          limit ?
          for update skip locked
        )
-       returning id, kind, payload, attempts, max_attempts`,
+       returning id, kind, payload, attempts, max_attempts${tracingOn() ? `, ${CLAIMED_PAYMENT_TRACE_SQL} as payment_trace_context` : ''}`,
       [lockedBy, this.settings.leaseMs / 1000, this.settings.concurrency],
     );
   }
@@ -580,10 +589,7 @@ export class JobQueue {
     return inSpan(`job ${row.kind}`, { root: true, attributes }, async (span) => {
       try {
         const subject = paymentOf(row.payload);
-        if (subject) {
-          const [found] = await db.fork().execute<Array<{ trace_context: string | null }>>(`select trace_context from ${subject.table} where id = ?`, [subject.id]);
-          linkToStoredTrace(found?.trace_context, { 'payments.subject.type': subject.table });
-        }
+        if (subject) linkToStoredTrace(row.payment_trace_context, { 'payments.subject.type': subject.table });
       } catch {
         // A span without its link: the run itself goes on (and reports a payload it cannot read).
       }
