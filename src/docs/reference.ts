@@ -1,14 +1,16 @@
-// Generates docs/reference/*.md: one page per rail and the list of userError codes. Everything on
-// them is read from the code: fields and descriptions from the schema, rules from the adapters'
-// tables, codes from the registry, and which fields are required by asking the adapters'
-// validation whether the example still passes without each one.
+// Generates docs/reference/*.md: one page per rail, the payment timeline's entry types, and the list
+// of userError codes. Everything on them is read from the code: fields and descriptions from the
+// schema, rules from the adapters' tables, codes from the registry, and which fields are required by
+// asking the adapters' validation whether the example still passes without each one.
 
-import { buildSchema, isInputObjectType, isNonNullType, isListType, type GraphQLInputObjectType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
+import { buildSchema, getNamedType, isInputObjectType, isInterfaceType, isLeafType, isNonNullType, isListType, isObjectType, type GraphQLField, type GraphQLInputObjectType, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import { Money } from '../lib/money.js';
 import { USER_ERROR_CODES, type UserErrorKind } from '../lib/user-error-codes.js';
 import { CreateDepositInput } from '../modules/deposits/deposit.inputs.js';
 import { createLogger } from '../lib/logger.js';
 import { RAIL_BLOCK, type DepositProvider, type FieldError, type MerchantAccount, type RailDetails } from '../providers/provider.js';
+import { TIMELINE_KINDS } from '../modules/timeline/timeline-reader.js';
+import { TIMELINE_ENTRY_TYPES } from '../modules/timeline/timeline.types.js';
 import type { ProviderDefinition } from '../providers/registry.js';
 import { IN_ONE_HOUR, PROVIDER_PAGES, RAIL_PAGES, type RailExample, type RailPage } from './rails.js';
 
@@ -21,6 +23,7 @@ export function referencePages(schemaSdl: string): Map<string, string> {
   const pages = new Map<string, string>();
   pages.set('docs/reference/README.md', indexPage());
   for (const page of RAIL_PAGES) pages.set(`docs/reference/${page.slug}.md`, railPage(schema, page));
+  pages.set('docs/reference/timeline.md', timelinePage(schema));
   pages.set('docs/reference/user-errors.md', userErrorsPage());
   return pages;
 }
@@ -30,9 +33,10 @@ function indexPage(): string {
     GENERATED,
     '# API reference',
     '',
-    'One page per rail, with its rules, its fields and an example mutation that the test suite sends to a gateway, and the list of every `userErrors` code.',
+    'One page per rail, with its rules, its fields and an example mutation that the test suite sends to a gateway; the payment timeline\'s entry types, with an example query the test suite runs; and the list of every `userErrors` code.',
     '',
     ...RAIL_PAGES.map((page) => `- [${page.title}](${page.slug}.md): \`${page.mutation}\`, rail \`${page.rail}\``),
+    '- [Payment timeline](timeline.md): `timeline` of `Deposit`, `Refund` and `Payout`',
     '- [userError codes](user-errors.md)',
     '',
   ];
@@ -189,6 +193,101 @@ function without(input: Record<string, unknown>, path: string[]): Record<string,
   for (const key of path.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
   delete parent[path[path.length - 1]!];
   return copy;
+}
+
+/**
+ * The timeline's page: every entry type with its fields, as the schema describes them, and an example
+ * that creates a deposit and reads its whole timeline, run by test/reference/doc-examples.test.ts
+ * (the docs' example conventions). What the timeline is for, who sees what and what it costs stay
+ * in docs/timeline.md, which the page links to.
+ */
+function timelinePage(schema: GraphQLSchema): string {
+  const entry = schema.getType('TimelineEntry');
+  if (!isInterfaceType(entry)) throw new Error('The schema has no TimelineEntry interface');
+  const types = TIMELINE_ENTRY_TYPES.map((type) => schema.getType(type.name));
+  if (!types.every(isObjectType) || types.length !== TIMELINE_KINDS.length) throw new Error('Each timeline kind needs its entry type in the schema');
+  const common = new Set(Object.keys(entry.getFields()));
+  const fieldTable = (fields: ReadonlyArray<GraphQLField<unknown, unknown>>) => [
+    '| Field | Type | Description |',
+    '| --- | --- | --- |',
+    ...fields.map((field) => `| \`${field.name}\` | \`${String(field.type)}\` | ${cell(field.description ?? '')} |`),
+  ];
+  const card = RAIL_PAGES.find((page) => page.rail === 'CARD')?.examples[0];
+  if (!card) throw new Error('The timeline example needs the card rail\'s example deposit');
+  const ownFields = (type: (typeof types)[number]) => Object.values(type.getFields()).filter((field) => !common.has(field.name));
+  // Every field of every kind: a leaf as it is, an object by its id.
+  const selection = (type: (typeof types)[number]) =>
+    ownFields(type)
+      .map((field) => {
+        const named = getNamedType(field.type);
+        if (isLeafType(named)) return field.name;
+        if (isObjectType(named) && named.getFields().id) return `${field.name} { id }`;
+        throw new Error(`${type.name}.${field.name}: the timeline example selects leaves and objects with an id`);
+      })
+      .join(' ');
+  const lines = [
+    GENERATED,
+    '# Payment timeline',
+    '',
+    `\`Deposit.timeline\`, \`Refund.timeline\` and \`Payout.timeline\` (\`first\`, \`after\`): a \`TimelineConnection\` of \`TimelineEntry\`, oldest first. What it lists, in which order, who sees which fields and what it costs: [A payment's timeline](../timeline.md).`,
+    '',
+    '## Kinds',
+    '',
+    '| `kind` | Type | What |',
+    '| --- | --- | --- |',
+    ...types.map((type, index) => `| \`${TIMELINE_KINDS[index]}\` | [\`${type.name}\`](#${type.name.toLowerCase()}) | ${cell(type.description ?? '')} |`),
+    '',
+    '## Every entry',
+    '',
+    cell(entry.description ?? ''),
+    '',
+    ...fieldTable(Object.values(entry.getFields())),
+    '',
+  ];
+  for (const type of types) lines.push(`### ${type.name}`, '', cell(type.description ?? ''), '', ...fieldTable(ownFields(type)), '');
+  lines.push(
+    '## Example',
+    '',
+    'A card deposit to follow (any deposit of yours does as well):',
+    '',
+    '```graphql',
+    ['mutation TimelineDeposit($input: CreateDepositInput!) {', '  createDeposit(input: $input) {', '    deposit { id status }', '    userErrors { field code message }', '  }', '}'].join('\n'),
+    '```',
+    '',
+    '```json',
+    JSON.stringify({ input: card.input }, null, 2),
+    '```',
+    '',
+    'Its whole story once the provider settled it, every field of every kind, a page at a time (the next page passes the last `endCursor` as `after`):',
+    '',
+    '<!-- example: once dep_… is SUCCEEDED -->',
+    '```graphql',
+    [
+      'query DepositTimeline($id: ID!, $first: Int, $after: String) {',
+      '  deposit(id: $id) {',
+      '    id',
+      '    status',
+      '    timeline(first: $first, after: $after) {',
+      '      edges {',
+      '        cursor',
+      '        node {',
+      `          ${Object.keys(entry.getFields()).join(' ')}`,
+      ...types.map((type) => `          ... on ${type.name} { ${selection(type)} }`),
+      '        }',
+      '      }',
+      '      pageInfo { hasNextPage endCursor }',
+      '    }',
+      '  }',
+      '}',
+    ].join('\n'),
+    '```',
+    '',
+    '```json',
+    '{ "id": "dep_…", "first": 50 }',
+    '```',
+    '',
+  );
+  return lines.join('\n');
 }
 
 const KIND_TITLES: Record<UserErrorKind, string> = {

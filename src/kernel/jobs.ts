@@ -7,7 +7,8 @@ import { executePrepared } from '../db/prepared.js';
 import { backoffDelayMs } from '../lib/backoff.js';
 import { newId } from '../lib/ids.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
-import { inSpan, linkToStoredTrace, SpanStatusCode, tracingOn } from '../lib/tracing.js';
+import { inSpan, linkToStoredTrace, settingTraceId, SpanStatusCode, tracingOn } from '../lib/tracing.js';
+import { paymentTraceContextSql } from './payment-scope.js';
 
 /**
  * Every job kind and its payload. Each module adds its own kinds by declaration merging, beside
@@ -175,6 +176,12 @@ function paymentOf(payload: unknown): { table: string; id: string } | undefined 
   return undefined;
 }
 
+/** The trace context of the payment a claimed job is about, as `paymentOf` finds it, read by the claim itself while tracing is on. */
+const CLAIMED_PAYMENT_TRACE_SQL = paymentTraceContextSql(
+  "coalesce(subject_type, payload->>'subjectType', case when payload->>'depositId' is not null then 'deposit' when payload->>'refundId' is not null then 'refund' when payload->>'payoutId' is not null then 'payout' end)",
+  "coalesce(subject_id, payload->>'subjectId', payload->>'depositId', payload->>'refundId', payload->>'payoutId')",
+);
+
 /** Longest error text kept on a row. */
 const MAX_ERROR_LENGTH = 2_000;
 /** How often one instance deletes old finished rows. */
@@ -190,6 +197,8 @@ interface ClaimedRow {
   payload: unknown;
   attempts: number;
   max_attempts: number;
+  /** The trace context of the payment the job is about, claimed with it while tracing is on. */
+  payment_trace_context?: string | null;
 }
 
 /**
@@ -538,7 +547,7 @@ export class JobQueue {
          limit ?
          for update skip locked
        )
-       returning id, kind, payload, attempts, max_attempts`,
+       returning id, kind, payload, attempts, max_attempts${tracingOn() ? `, ${CLAIMED_PAYMENT_TRACE_SQL} as payment_trace_context` : ''}`,
       [lockedBy, this.settings.leaseMs / 1000, this.settings.concurrency],
     );
   }
@@ -580,10 +589,7 @@ export class JobQueue {
     return inSpan(`job ${row.kind}`, { root: true, attributes }, async (span) => {
       try {
         const subject = paymentOf(row.payload);
-        if (subject) {
-          const [found] = await db.fork().execute<Array<{ trace_context: string | null }>>(`select trace_context from ${subject.table} where id = ?`, [subject.id]);
-          linkToStoredTrace(found?.trace_context, { 'payments.subject.type': subject.table });
-        }
+        if (subject) linkToStoredTrace(row.payment_trace_context, { 'payments.subject.type': subject.table });
       } catch {
         // A span without its link: the run itself goes on (and reports a payload it cannot read).
       }
@@ -603,7 +609,8 @@ export class JobQueue {
       kind: row.kind,
       attempt: row.attempts,
       maxAttempts: row.max_attempts,
-      succeededStatement: (when) => ({ sql: `${SUCCEED_SQL}${when === undefined ? '' : ` and (${when})`} returning id`, params: [row.id, lockedBy] }),
+      // Each outcome statement keeps the run's trace, for the payment's timeline (docs/timeline.md).
+      succeededStatement: (when) => settingTraceId({ sql: `${SUCCEED_SQL}${when === undefined ? '' : ` and (${when})`} returning id`, params: [row.id, lockedBy] }),
     };
     // A run that succeeds logs at debug, often disabled.
     const log = lazyChild(() => this.logger, { jobId: row.id, kind: row.kind, attempt: row.attempts });
@@ -632,7 +639,8 @@ export class JobQueue {
   }
 
   private async succeed(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, log: () => Logger): Promise<void> {
-    const done = await em.execute<Array<{ id: string }>>(`${SUCCEED_SQL} returning id`, [row.id, lockedBy]);
+    const succeeded = settingTraceId({ sql: `${SUCCEED_SQL} returning id`, params: [row.id, lockedBy] });
+    const done = await em.execute<Array<{ id: string }>>(succeeded.sql, succeeded.params);
     if (done.length === 0) log().warn('job finished after its lease ran out; another worker took it again');
     else if (this.logger.isLevelEnabled('debug')) log().debug('job succeeded');
     this.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });
@@ -642,34 +650,37 @@ export class JobQueue {
     const message = errorText(error);
     const next = afterFailedRun(row.attempts, row.max_attempts, this.settings);
     if (next.kind === 'failed') {
-      await em.execute(
-        `update job set status = 'failed', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
+      const failed = settingTraceId({
+        sql: `update job set status = 'failed', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
          where id = ? and locked_by = ? and status = 'running'`,
-        [message, row.id, lockedBy],
-      );
+        params: [message, row.id, lockedBy],
+      });
+      await em.execute(failed.sql, failed.params);
       this.failed({ id: row.id, kind: row.kind, attempts: row.attempts }, message);
       return;
     }
     const { delayMs } = next;
     // Back to pending, unless a newer pending job of the same kind and key already covers the work
     // (the unique index admits one waiting job per key).
-    const retried = await em.execute<Array<{ id: string }>>(
-      `update job set status = 'pending', run_at = now() + make_interval(secs => ?), last_error = ?, locked_until = null, locked_by = null, updated_at = now()
+    const retry = settingTraceId({
+      sql: `update job set status = 'pending', run_at = now() + make_interval(secs => ?), last_error = ?, locked_until = null, locked_by = null, updated_at = now()
        where id = ? and locked_by = ? and status = 'running'
          and (dedupe_key is null or not exists (select 1 from job waiting where waiting.kind = job.kind and waiting.dedupe_key = job.dedupe_key and waiting.status = 'pending'))
        returning id`,
-      [delayMs / 1000, message, row.id, lockedBy],
-    );
+      params: [delayMs / 1000, message, row.id, lockedBy],
+    });
+    const retried = await em.execute<Array<{ id: string }>>(retry.sql, retry.params);
     if (retried.length > 0) {
       log().warn({ err: error, retryInMs: delayMs }, 'job failed; it will be retried');
       this.emit({ kind: row.kind, outcome: 'retried', attempt: row.attempts });
       return;
     }
-    const superseded = await em.execute<Array<{ id: string }>>(
-      `update job set status = 'superseded', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
+    const supersede = settingTraceId({
+      sql: `update job set status = 'superseded', last_error = ?, finished_at = now(), updated_at = now(), locked_until = null
        where id = ? and locked_by = ? and status = 'running' returning id`,
-      [message, row.id, lockedBy],
-    );
+      params: [message, row.id, lockedBy],
+    });
+    const superseded = await em.execute<Array<{ id: string }>>(supersede.sql, supersede.params);
     if (superseded.length > 0) {
       log().info({ err: error }, 'job failed; a newer job of the same kind and key will do the work');
       this.emit({ kind: row.kind, outcome: 'superseded', attempt: row.attempts });

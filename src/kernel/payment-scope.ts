@@ -32,3 +32,15 @@ export function forPayment<T>(subjectType: PaymentSubjectKind, subjectId: string
 export function currentPayment(): PaymentScope | undefined {
   return storage.getStore();
 }
+
+/** The payment kinds whose rows keep the trace context of the request that made them (`trace_context`, docs/tracing.md). */
+const TRACED_PAYMENTS: readonly PaymentSubjectKind[] = ['deposit', 'refund', 'payout'];
+
+/**
+ * SQL of the trace context stored with the payment that two SQL expressions name, its kind and its
+ * id; null for any other kind. For a statement that reads what names a payment anyway (a job's
+ * claim), so that a span links to the payment's trace with no statement more.
+ */
+export function paymentTraceContextSql(kind: string, id: string): string {
+  return `case ${kind} ${TRACED_PAYMENTS.map((table) => `when '${table}' then (select trace_context from ${table} where id = ${id})`).join(' ')} end`;
+}

@@ -9,7 +9,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import { context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Link, type Span, type SpanContext, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
+import { context, defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, TraceFlags, type Attributes, type Context, type Link, type Span, type SpanContext, type TextMapPropagator, type Tracer } from '@opentelemetry/api';
 // pino's type, not ./logger.js's: the logger imports this module for its mixin.
 import type { Logger } from 'pino';
 
@@ -260,9 +260,31 @@ function activeSpanContext(): SpanContext | undefined {
   return spanContext && trace.isSpanContextValid(spanContext) ? spanContext : undefined;
 }
 
-/** The trace id of the span running now, when tracing is on (a payment timeline's entry keeps it). */
+/**
+ * The trace id of the sampled span running now: what a record of a payment's timeline keeps of the
+ * trace that wrote it (docs/timeline.md). Undefined while tracing is off, outside any span, or in an
+ * unsampled one (its trace is recorded nowhere).
+ */
 export function currentTraceId(): string | undefined {
-  return activeSpanContext()?.traceId;
+  const spanContext = activeSpanContext();
+  return spanContext && (spanContext.traceFlags & TraceFlags.SAMPLED) !== 0 ? spanContext.traceId : undefined;
+}
+
+/**
+ * An UPDATE that also sets `trace_id` to {@link currentTraceId}: the column added at the end of its
+ * SET list, its value after the SET list's own parameters, so the row keeps the trace that wrote it
+ * with no statement more. The statement exactly as given when there is no sampled span (tracing off).
+ */
+export function settingTraceId(statement: { sql: string; params: unknown[] }): { sql: string; params: unknown[] } {
+  const traceId = currentTraceId();
+  if (!traceId) return statement;
+  const where = statement.sql.search(/\swhere\s/i);
+  if (where < 0) throw new Error('settingTraceId needs an UPDATE with a WHERE clause');
+  const setParams = statement.sql.slice(0, where).split('?').length - 1;
+  return {
+    sql: `${statement.sql.slice(0, where)}, trace_id = ?${statement.sql.slice(where)}`,
+    params: [...statement.params.slice(0, setParams), traceId, ...statement.params.slice(setParams)],
+  };
 }
 
 /** The `traceparent` of the span running now, when tracing is on: what a payment stores of the request that made it. */
@@ -329,6 +351,14 @@ export async function inSpan<T>(
   }
 }
 
+/**
+ * Runs `work` outside the span running now: what it starts that outlives the span (a subscription's
+ * stream of messages, after its subscribe's span) is no part of it. Without tracing, `work` alone.
+ */
+export function outsideSpans<T>(work: () => T): T {
+  return active ? context.with(ROOT_CONTEXT, work) : work();
+}
+
 /** Links for a job run or a delivery: the stored trace contexts that parse. */
 export function storedLinks(stored: ReadonlyArray<string | null | undefined>): Link[] {
   return stored.flatMap((value) => {
@@ -337,7 +367,7 @@ export function storedLinks(stored: ReadonlyArray<string | null | undefined>): L
   });
 }
 
-/** The spans made for GraphQL operations over HTTP, which the Apollo plugin names once the operation is known. */
+/** The spans made for GraphQL operations (over HTTP and graphql-ws), which describeGraphqlSpan names once the operation is known. */
 const graphqlSpans = new WeakSet<Span>();
 
 /**
@@ -388,12 +418,52 @@ export function traceHttpRequest(req: IncomingMessage, res: ServerResponse, rout
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH']);
 
-/** Runs one GraphQL operation over HTTP in its span, a child of the request's; the Apollo plugin names it. */
-export async function inGraphqlSpan<T>(work: () => Promise<T>): Promise<T> {
+/** Where a graphql-ws operation came from, for its span's parent. */
+export interface GraphqlWsOrigin {
+  /** The subscribe message's `extensions`: its `traceparent` (and `tracestate`), when it has one, is the span's parent. */
+  extensions: unknown;
+  /** The operation's connection, whose connection_init payload's `traceparent` is the parent otherwise ({@link keepConnectionTraceContext}). */
+  connection: object;
+}
+
+/** The trace context a graphql-ws connection's connection_init payload gave, by connection (kept only while tracing is on). */
+const connectionParents = new WeakMap<object, Context>();
+
+/**
+ * The W3C trace context a message carries as `traceparent` (and `tracestate`) fields, read by the
+ * SDK's propagator as it reads the headers of a request; undefined when there is none, or none valid.
+ */
+function messageParent(carrier: unknown): Context | undefined {
+  if (!active || !carrier || typeof carrier !== 'object') return undefined;
+  const { traceparent, tracestate } = carrier as Record<string, unknown>;
+  if (typeof traceparent !== 'string') return undefined;
+  const fields: Record<string, string> = typeof tracestate === 'string' ? { traceparent, tracestate } : { traceparent };
+  const parent = active.propagator.extract(ROOT_CONTEXT, fields, defaultTextMapGetter);
+  return trace.getSpanContext(parent) ? parent : undefined;
+}
+
+/**
+ * Keeps the `traceparent` (and `tracestate`) of a graphql-ws connection_init payload, the parent of
+ * the connection's operations that bring none of their own. Nothing else of the payload is read
+ * (its key above all), and nothing is kept while tracing is off or the payload has none.
+ */
+export function keepConnectionTraceContext(connection: object, payload: unknown): void {
+  const parent = messageParent(payload);
+  if (parent) connectionParents.set(connection, parent);
+}
+
+/**
+ * Runs one GraphQL operation in its span, which {@link describeGraphqlSpan} names once the operation
+ * is known. Over HTTP, an internal span, a child of the request's (the Apollo plugin names it). Over
+ * graphql-ws (`ws`), where no request span holds it, a server span: a child of the `traceparent` in
+ * the subscribe message's `extensions`, else of the connection_init payload's, else the start of a
+ * trace. Without tracing, `work` alone.
+ */
+export async function inGraphqlSpan<T>(work: () => Promise<T>, ws?: GraphqlWsOrigin): Promise<T> {
   const t = tracer();
   if (!t) return work();
-  const parent = context.active();
-  const span = t.startSpan('GraphQL Operation', { kind: SpanKind.INTERNAL }, parent);
+  const parent = ws ? (messageParent(ws.extensions) ?? connectionParents.get(ws.connection) ?? ROOT_CONTEXT) : context.active();
+  const span = t.startSpan('GraphQL Operation', ws ? { kind: SpanKind.SERVER, attributes: { 'network.protocol.name': 'websocket' } } : { kind: SpanKind.INTERNAL }, parent);
   graphqlSpans.add(span);
   try {
     return await context.with(trace.setSpan(parent, span), work);
@@ -419,11 +489,11 @@ export function describeGraphqlSpan(operation: { type: string; name: string | un
 }
 
 /** Marks the GraphQL span running now as failed, by the first error's code (never its message, which may quote a variable). */
-export function failGraphqlSpan(code: string | undefined): void {
+export function failGraphqlSpan(code: unknown): void {
   const span = active ? trace.getActiveSpan() : undefined;
   if (!span || !graphqlSpans.has(span)) return;
   span.setStatus({ code: SpanStatusCode.ERROR });
-  span.setAttribute('error.type', code ?? 'GRAPHQL_ERROR');
+  span.setAttribute('error.type', typeof code === 'string' ? code : 'GRAPHQL_ERROR');
 }
 
 export { SpanKind, SpanStatusCode, type Span };

@@ -18,6 +18,7 @@ import type { WebSocket } from 'ws';
 import type { Database } from '../db/database.js';
 import { deliverySchema } from '../graphql/schema/delivery.js';
 import type { Logger } from '../lib/logger.js';
+import { outsideSpans } from '../lib/tracing.js';
 import { FELL_BEHIND, MAX_BUFFERED, TopicSubscription, type TopicConsumer } from '../lib/pubsub.js';
 import { ResumingSubscription } from '../kernel/events/resume.js';
 import type { EventNotification } from '../kernel/events/event-notification.js';
@@ -87,7 +88,8 @@ export class SubscriptionFanOut {
     group.size += 1;
     const iterator = source[Symbol.asyncIterator]();
     const member = iterator instanceof ResumingSubscription ? new ResumingMember(group, sink, operationId, iterator) : new Member(group, sink, operationId, iterator);
-    member.start();
+    // Its messages, replayed or live, are not the subscribe's: that span ends once it is set up (docs/tracing.md).
+    outsideSpans(() => member.start());
     return member;
   }
 

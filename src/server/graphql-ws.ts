@@ -30,7 +30,8 @@ import { authenticate, describeOperation } from '../graphql/context.js';
 import { checkEnvelope, closeReason, refusalError, resolveOperation } from '../graphql/envelope.js';
 import { createFormatError, forbidden, isRuleCode, rateLimited, unauthenticated } from '../graphql/errors.js';
 import { queryTooLong } from '../graphql/limits.js';
-import type { TrustedDocuments } from '../graphql/trusted-documents.js';
+import { documentHashOf, type TrustedDocuments } from '../graphql/trusted-documents.js';
+import { describeGraphqlSpan, failGraphqlSpan, inGraphqlSpan, keepConnectionTraceContext, tracingOn } from '../lib/tracing.js';
 import { usesIntrospection } from './introspection.js';
 import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
 import { SubscriptionFanOut, type Member, type SubscriptionSink } from './fan-out.js';
@@ -361,6 +362,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         byKey.add(authenticated.apiKey, connection);
         if (socket.readyState !== socket.OPEN) return;
         connection.acknowledged = true;
+        // Its traceparent, if it gave one, is the parent of its operations that bring none (docs/tracing.md).
+        if (tracingOn()) keepConnectionTraceContext(connection, params);
         connection.send({ type: MessageType.ConnectionAck });
         return;
       }
@@ -389,7 +392,9 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         connection.pending += 1;
         if (connection.pending >= MAX_PENDING_OPERATIONS) socket.pause();
         try {
-          await runOperation(connection, id, payload);
+          // With tracing on, in a GraphQL span of its own (docs/tracing.md): a subscription's until it is set up.
+          if (tracingOn()) await inGraphqlSpan(() => runOperation(connection, id, payload), { extensions: payload.extensions, connection });
+          else await runOperation(connection, id, payload);
         } catch (error) {
           // An unexpected failure (a database outage while authenticating, say) becomes an error
           // for the formatter to mask and log, where graphql-ws would close the socket.
@@ -425,6 +430,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     const stillWanted = () => connection.operation(id) === null;
     const refuse = (errors: readonly GraphQLError[]) => {
       if (!stillWanted()) return;
+      failGraphqlSpan(errors[0]?.extensions.code);
       connection.deleteOperation(id);
       sendErrors(connection, id, errors);
     };
@@ -474,6 +480,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     }
     const operation = resolveOperation(document, payload.operationName);
     if ('code' in operation) return refuse([refusalError(operation)]);
+    if (tracingOn()) describeGraphqlSpan({ type: operation.operation, name: operation.name?.value, documentId: documentHashOf(payload) });
     const introspectionAllowed = options.development || client.isAdmin();
     if (!introspectionAllowed && usesIntrospection(document)) return refuse([forbidden('introspection is available to ADMIN keys only')]);
     // The socket's counterpart of an HTTP request line: who runs which operation.
@@ -499,6 +506,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
         if (!('close' in subscribed)) {
           // Refused by the root field (not allowed, no such id): its errors in a `next`, then `complete`, as graphql-ws does.
           if (!stillWanted()) return;
+          failGraphqlSpan(subscribed.errors?.[0]?.extensions.code);
           connection.deleteOperation(id);
           sendResult(connection, id, subscribed);
           connection.send({ id, type: MessageType.Complete });
@@ -522,6 +530,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     if (!stillWanted()) return;
     connection.deleteOperation(id);
     if ('next' in result) throw new Error('incremental delivery is not supported over graphql-ws');
+    if (result.errors) failGraphqlSpan(result.errors[0]?.extensions.code);
     sendResult(connection, id, result);
     connection.send({ id, type: MessageType.Complete });
   }

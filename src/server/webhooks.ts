@@ -10,7 +10,7 @@ import { lazyChild, type Logger } from '../lib/logger.js';
 import { SummarisedLog } from '../lib/summarised-log.js';
 import { annotateSpan, inSpan, linkToStoredTrace, tracingOn } from '../lib/tracing.js';
 import type { SignatureRejection } from '../providers/provider.js';
-import type { AcceptWebhookOutcome, RejectedRecord } from '../kernel/inbox/inbox.js';
+import type { AcceptWebhookOutcome, ReceiveWebhookResult, RejectedRecord } from '../kernel/inbox/inbox.js';
 import type { Services } from '../services.js';
 import type { GatewayMetrics } from './metrics.js';
 
@@ -177,7 +177,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
       }
       case 'received': {
         const { event, result } = outcome;
-        if (tracingOn()) await linkPaymentTrace(result.subjectType, result.subjectId, { 'payments.webhook.event': event.name, 'payments.webhook.outcome': result.outcome });
+        if (tracingOn()) await linkPaymentTrace(result, { 'payments.webhook.event': event.name, 'payments.webhook.outcome': result.outcome });
         metrics.recordWebhook(provider, result.outcome, result.reason);
         if (options.logger.isLevelEnabled('info')) log().info(
           { provider, account: outcome.account.code, event: event.name, eventId: event.eventId, outcome: result.outcome, reason: result.reason, subjectId: result.subjectId },
@@ -210,10 +210,15 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
     }
   };
 
-  /** The delivery's span: what the event was, what became of it, and a link to the trace of the request that made its payment. */
-  const linkPaymentTrace = async (subjectType: string | undefined, subjectId: string | undefined, attributes: Record<string, string>): Promise<void> => {
+  /**
+   * The delivery's span: what the event was, what became of it, and a link to the trace of the
+   * request that made its payment. The inbox returns that trace context when the statement that
+   * found and locked the payment read it (a deposit's status report); else it is read here.
+   */
+  const linkPaymentTrace = async ({ subjectType, subjectId, paymentTraceContext }: ReceiveWebhookResult, attributes: Record<string, string>): Promise<void> => {
     annotateSpan({ ...attributes, ...(subjectType ? { 'payments.subject.type': subjectType } : {}) });
     if (!subjectType || !subjectId || !PAYMENT_TABLES.has(subjectType)) return;
+    if (paymentTraceContext !== undefined) return linkToStoredTrace(paymentTraceContext);
     try {
       const [row] = await db.fork().execute<Array<{ trace_context: string | null }>>(`select trace_context from ${subjectType} where id = ?`, [subjectId]);
       linkToStoredTrace(row?.trace_context);

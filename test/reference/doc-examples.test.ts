@@ -3,8 +3,9 @@
 // userErrors, every subscription delivers, every shell command exits 0. The placeholders and the
 // `<!-- example: … -->` comments are the convention docs/README.md ("The examples run in CI")
 // describes; an example this test cannot run and that no comment marks fails, so none rots
-// unnoticed. The rail reference's examples (docs/reference/) are rail-examples.test.ts's.
-// Every relative link of those pages leads to a page and heading that exist.
+// unnoticed. Of the generated reference (docs/reference/), the timeline page's examples run here
+// too; the rail pages' are rail-examples.test.ts's. Every relative link of those pages leads to a
+// page and heading that exist.
 
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { postRaw, startTestGateway, type TestGateway } from '../support/gateway.
 import { wsClient } from '../support/ws.js';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`), 'docs/reference/timeline.md'];
 
 /** Where `npm start` serves the gateway; the examples name it, the test's gateway stands in for it. */
 const DOCUMENTED_ADDRESS = '127.0.0.1:4000';

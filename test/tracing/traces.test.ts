@@ -1,18 +1,41 @@
 // Traces as an operator's collector receives them (docs/tracing.md): a gateway with the standard
 // OTEL_* settings at 100% sampling, pointed at an OTLP/HTTP receiver of the test's own; a cashier
-// that sends a `traceparent`; a card deposit that the sandbox settles by webhook; a back office
-// that is notified. The spans, their parents and links, their attributes, and what none may hold.
+// that sends a `traceparent`, over HTTP and over graphql-ws; a card deposit that the sandbox
+// settles by webhook; a back office that is notified. The spans, their parents and links, their
+// attributes, what none may hold, the trace id each timeline entry keeps, and the statements
+// tracing adds to a webhook (none).
 
 import { createHash, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { print, type ExecutionResult } from 'graphql';
+import type { Client, SubscribePayload } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
 import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { clientId, createEndpoint, FAST_NOTIFICATIONS, startReceiver, type Receiver } from '../notifications/support.js';
-import { tracingOn } from '../../src/lib/tracing.js';
+import { parseTraceparent, tracingOn } from '../../src/lib/tracing.js';
+import { statementsIssued } from '../support/statements.js';
+import { wsClient } from '../support/ws.js';
+import { approvedWithWebhookLost, paymentEnvelope, readDeposit, sendWebhook } from '../webhooks/support.js';
 import { SPAN_KIND, startOtlpReceiver, type AttributeValue, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** The cashier apps' persisted documents, by hash (TRUSTED_DOCUMENTS_FILE's default). */
+const manifest = JSON.parse(readFileSync(new URL('../../client/generated/persisted-documents.json', import.meta.url), 'utf8')) as Record<string, string>;
+
+/** One query or mutation over graphql-ws: its single result, once the server completes it. */
+function wsResult(client: Client, payload: SubscribePayload): Promise<ExecutionResult> {
+  return new Promise((resolve, reject) => {
+    let result: ExecutionResult | undefined;
+    client.subscribe(payload, {
+      next: (value) => void (result = value as ExecutionResult),
+      error: (error) => (Array.isArray(error) ? resolve({ errors: error }) : reject(error instanceof Error ? error : new Error(JSON.stringify(error)))),
+      complete: () => (result ? resolve(result) : reject(new Error('completed without a result'))),
+    });
+  });
+}
 
 let collector: OtlpReceiver;
 let backOffice: Receiver;
@@ -40,24 +63,54 @@ function everyValue(span: ReceivedSpan): Array<[string, string]> {
   ];
 }
 
+/** The standard OTEL_* settings of a gateway that sends every span to the test's receiver, in batches 50 ms apart. */
+const TRACING_ENV = () => ({
+  OTEL_TRACES_EXPORTER: 'otlp',
+  OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+  OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+  OTEL_SERVICE_NAME: 'gateway-under-test',
+  OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+  OTEL_TRACES_SAMPLER_ARG: '1',
+  OTEL_BSP_SCHEDULE_DELAY: '50',
+});
+
+/** A timeline entry with the fields these tests read of each kind. */
+interface TimelineNode {
+  kind: string;
+  traceId: string | null;
+  id?: string;
+  type?: string;
+  toStatus?: string | null;
+  deliveryOutcome?: string;
+  jobKind?: string;
+  status?: string;
+  eventId?: string;
+  checkOutcome?: string;
+}
+
+/** A payment's whole timeline, as an admin reads it. */
+async function timelineOf(t: TestGateway, kind: 'deposit' | 'refund' | 'payout', id: string): Promise<TimelineNode[]> {
+  const query = `query ($id: ID!, $first: Int) { ${kind}(id: $id) { timeline(first: $first) { edges { node {
+    kind traceId
+    ... on EventEntry { id: eventId type toStatus }
+    ... on WebhookDeliveryEntry { id deliveryOutcome }
+    ... on JobEntry { id jobKind status }
+    ... on NotificationAttemptEntry { id eventId }
+    ... on ReconciliationCheckEntry { id checkOutcome }
+  } } } } }`;
+  const answer = await postRaw(t.gateway.graphqlUrl, { query, variables: { id, first: 100 } }, t.keys.admin);
+  const body = answer.body as { errors?: unknown; data: Record<string, { timeline: { edges: Array<{ node: TimelineNode }> } }> };
+  expect(body.errors).toBeUndefined();
+  return body.data[kind]!.timeline.edges.map((edge) => edge.node);
+}
+
 describe('a deposit traced from the cashier to the back office', () => {
   let t: TestGateway;
   const cashierTrace = hex(16);
   const cashierSpan = hex(8);
 
   beforeAll(async () => {
-    t = await startTestGateway({
-      env: {
-        ...FAST_NOTIFICATIONS,
-        OTEL_TRACES_EXPORTER: 'otlp',
-        OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-        OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        OTEL_SERVICE_NAME: 'gateway-under-test',
-        OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-        OTEL_TRACES_SAMPLER_ARG: '1',
-        OTEL_BSP_SCHEDULE_DELAY: '50',
-      },
-    });
+    t = await startTestGateway({ env: { ...FAST_NOTIFICATIONS, ...TRACING_ENV() } });
   });
 
   afterAll(async () => {
@@ -113,8 +166,7 @@ describe('a deposit traced from the cashier to the back office', () => {
     }
     // The deposit's timeline: each provider call attempt carries the trace it was made in.
     await t.gateway.services.callRecords.flush();
-    const timeline = await postRaw(t.gateway.graphqlUrl, { query: 'query ($id: ID!) { deposit(id: $id) { timeline { edges { node { kind traceId } } } } }', variables: { id: depositId } }, t.keys.admin);
-    const entries = (timeline.body as { data: { deposit: { timeline: { edges: Array<{ node: { kind: string; traceId: string | null } }> } } } }).data.deposit.timeline.edges.map((edge) => edge.node);
+    const entries = await timelineOf(t, 'deposit', depositId);
     const createCall = entries.find((entry) => entry.kind === 'PROVIDER_CALL');
     expect(createCall?.traceId).toBe(cashierTrace);
     // Statements: pg's spans, when the gateway runs on PostgreSQL (PGlite has no driver to instrument).
@@ -149,6 +201,39 @@ describe('a deposit traced from the cashier to the back office', () => {
     // Follow-up jobs about the deposit (its details, its reconciliation check) link to it too.
     const depositJobs = spans.filter((span) => span.name.startsWith('job ') && linkedToCashier(span));
     expect(depositJobs.length).toBeGreaterThan(0);
+
+    // Every entry of the deposit's timeline carries the trace of the span that wrote it: the
+    // cashier's request for its creation, the delivery's span for the webhook and the change it
+    // applied, each job's run, each notification attempt's job run.
+    const ran = (entry: TimelineNode) => entry.kind !== 'JOB' || entry.status === 'SUCCEEDED' || entry.status === 'FAILED';
+    await expect.poll(async () => (await timelineOf(t, 'deposit', depositId)).filter((entry) => ran(entry) && entry.traceId === null)).toEqual([]);
+    const story = await timelineOf(t, 'deposit', depositId);
+    const traceOf = (what: string, found: ReceivedSpan | undefined) => {
+      expect(found, `the span of ${what}`).toBeDefined();
+      return found!.traceId;
+    };
+    const spansNow = collector.spans;
+    const deliveries = spansNow.filter((span) => span.name === 'webhook deposit-gateway');
+    expect(story.filter((entry) => entry.kind === 'EVENT' && entry.type === 'deposit.created').map((entry) => entry.traceId)).toEqual([cashierTrace]);
+    for (const entry of story.filter((each) => each.kind === 'WEBHOOK_DELIVERY')) {
+      const span = deliveries.find((each) => each.traceId === entry.traceId);
+      expect(span?.attributes['payments.webhook.outcome'], `delivery ${entry.id}`).toBe(entry.deliveryOutcome!.toLowerCase());
+    }
+    const settledBy = story.find((entry) => entry.kind === 'EVENT' && entry.toStatus === 'SUCCEEDED')!;
+    const settlingDelivery = deliveries.find((span) => span.traceId === settledBy.traceId);
+    expect(settlingDelivery && linkedToCashier(settlingDelivery)).toBe(true);
+    expect(settlingDelivery?.attributes['payments.webhook.outcome']).toBe('applied');
+    const jobs = story.filter((entry) => entry.kind === 'JOB' && ran(entry));
+    expect(jobs.map((entry) => entry.jobKind)).toContain('deposit.fetch_details');
+    for (const entry of jobs) expect(entry.traceId).toBe(traceOf(`job ${entry.id}`, spansNow.find((span) => span.attributes['payments.job.id'] === entry.id)));
+    // The details the job fetched are a change of its own, in its run's trace.
+    const fetched = story.find((entry) => entry.kind === 'JOB' && entry.jobKind === 'deposit.fetch_details')!;
+    expect(story.filter((entry) => entry.kind === 'EVENT' && entry.traceId === fetched.traceId).length).toBeGreaterThan(0);
+    const attempts = story.filter((entry) => entry.kind === 'NOTIFICATION_ATTEMPT');
+    expect(attempts.length).toBeGreaterThan(0);
+    for (const entry of attempts) {
+      expect(entry.traceId).toBe(traceOf(`notification of ${entry.eventId}`, spansNow.find((span) => span.kind === SPAN_KIND.CLIENT && span.attributes['payments.event.id'] === entry.eventId)));
+    }
 
     // The log lines of the request carry its trace and span.
     const requestLine = t.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((line) => line.trace_id === cashierTrace);
@@ -211,6 +296,123 @@ describe('a deposit traced from the cashier to the back office', () => {
     const [first, resend] = [lookups().find((span) => span.attributes['http.request.resend_count'] === undefined), lookups().find((span) => span.attributes['http.request.resend_count'] !== undefined)];
     expect(first).toMatchObject({ kind: SPAN_KIND.CLIENT, attributes: expect.objectContaining({ 'http.response.status_code': 503 }) });
     expect(resend).toMatchObject({ kind: SPAN_KIND.CLIENT, attributes: expect.objectContaining({ 'http.response.status_code': 200, 'http.request.resend_count': 1 }) });
+    // and the check itself is on the deposit's timeline in that trace
+    await t.gateway.services.callRecords.flush();
+    expect((await timelineOf(t, 'deposit', id)).filter((entry) => entry.kind === 'RECONCILIATION_CHECK').at(-1)?.traceId).toBe(adminTrace);
+  });
+
+  it('traces graphql-ws operations as over HTTP: a server span each, the child of the traceparent its subscribe message or its connection gave, named by the operation, without variables or text', async () => {
+    // given: a cashier's socket whose connection_init names a trace of the cashier app's
+    const connectionTrace = hex(16);
+    const connectionSpan = hex(8);
+    const client = wsClient(t.gateway.graphqlUrl.replace(/^http/, 'ws'), { authorization: `Bearer ${t.keys.webCashier}`, traceparent: `00-${connectionTrace}-${connectionSpan}-01` });
+    try {
+      // when: a mutation whose subscribe message brings a traceparent of its own
+      const operationTrace = hex(16);
+      const operationSpan = hex(8);
+      const created = await wsResult(client, { query: print(CreateDepositMutation), variables: { input: CARD_INPUT }, extensions: { traceparent: `00-${operationTrace}-${operationSpan}-01` } });
+      expect(created.errors).toBeUndefined();
+      const depositId = (created.data as { createDeposit: { deposit: { id: string } } }).createDeposit.deposit.id;
+
+      // then: its span is a child of that traceparent, and the deposit keeps it as its request's
+      const mutationSpan = () => collector.spans.find((span) => span.traceId === operationTrace && span.name === 'mutation CreateDeposit');
+      await expect.poll(mutationSpan).toBeDefined();
+      expect(mutationSpan()).toMatchObject({
+        kind: SPAN_KIND.SERVER,
+        parentSpanId: operationSpan,
+        attributes: { 'graphql.operation.type': 'mutation', 'graphql.operation.name': 'CreateDeposit', 'network.protocol.name': 'websocket' },
+      });
+      const [row] = await t.gateway.db.fork().execute<Array<{ trace_context: string | null }>>('select trace_context from deposit where id = ?', [depositId]);
+      expect(row!.trace_context).toBe(`00-${operationTrace}-${mutationSpan()!.spanId}-01`);
+      const providerCall = collector.spans.find((span) => span.traceId === operationTrace && span.attributes['payments.provider.operation'] === 'createDeposit');
+      expect(providerCall?.kind).toBe(SPAN_KIND.CLIENT);
+
+      // when: a subscription, which brings none: the connection's is its parent
+      const messages: Array<{ data?: unknown; errors?: unknown }> = [];
+      const dispose = client.subscribe({ query: 'subscription WatchDeposit($id: ID!) { depositUpdated(id: $id) { id status } }', variables: { id: depositId } }, { next: (message) => void messages.push(message), error: () => {}, complete: () => {} });
+      try {
+        // then: its span covers the subscribe until it is set up: it ends (and is exported) while the subscription lives on
+        const subscriptionSpan = () => collector.spans.find((span) => span.traceId === connectionTrace && span.name === 'subscription WatchDeposit');
+        await expect.poll(subscriptionSpan).toBeDefined();
+        expect(subscriptionSpan()).toMatchObject({ kind: SPAN_KIND.SERVER, parentSpanId: connectionSpan, attributes: { 'graphql.operation.type': 'subscription', 'graphql.operation.name': 'WatchDeposit', 'network.protocol.name': 'websocket' } });
+        expect(messages.filter((message) => message.errors !== undefined)).toEqual([]);
+      } finally {
+        dispose();
+      }
+      const statusOf = async () => ((await postRaw(t.gateway.graphqlUrl, { query: 'query ($id: ID!) { deposit(id: $id) { status } }', variables: { id: depositId } }, t.keys.admin)).body as { data: { deposit: { status: string } } }).data.deposit.status;
+      await expect.poll(statusOf).toBe('SUCCEEDED');
+
+      // when: the cashier app claims the credit with the manifest's document, by its hash alone
+      const [hash] = Object.entries(manifest).find(([, text]) => text.startsWith('mutation ClaimDepositCredit('))!;
+      const sha256Hash = hash.replace(/^sha256:/, '');
+      const claimed = await wsResult(client, { query: '', variables: { input: { depositId } }, extensions: { persistedQuery: { version: 1, sha256Hash } } });
+      expect(claimed.errors).toBeUndefined();
+      expect((claimed.data as { claimDepositCredit: { userErrors: unknown[] } }).claimDepositCredit.userErrors).toEqual([]);
+
+      // then: the span names the document by its hash, in the connection's trace, and the claim on the deposit's timeline is in that trace
+      const claimSpan = () => collector.spans.find((span) => span.traceId === connectionTrace && span.name === 'mutation ClaimDepositCredit');
+      await expect.poll(claimSpan).toBeDefined();
+      expect(claimSpan()!.attributes).toEqual({ 'graphql.operation.type': 'mutation', 'graphql.operation.name': 'ClaimDepositCredit', 'graphql.document.id': sha256Hash, 'network.protocol.name': 'websocket' });
+      const story = await timelineOf(t, 'deposit', depositId);
+      expect(story.filter((entry) => entry.kind === 'CREDIT_CLAIM').map((entry) => entry.traceId)).toEqual([connectionTrace]);
+      expect(story.filter((entry) => entry.kind === 'EVENT' && entry.type === 'deposit.created').map((entry) => entry.traceId)).toEqual([operationTrace]);
+
+      // when: an operation the server refuses before it runs
+      const refused = await wsResult(client, { query: 'query Refused { nope }' });
+      expect(refused.errors).toBeDefined();
+
+      // then: a failed span with the refusal's code (unnamed, as over HTTP: no operation was resolved), and none of the operations' variables or text in any ws span
+      await expect.poll(() => collector.spans.find((span) => span.traceId === connectionTrace && span.name === 'GraphQL Operation')?.attributes['error.type']).toBe('GRAPHQL_VALIDATION_FAILED');
+      const wsSpans = collector.spans.filter((span) => span.attributes['network.protocol.name'] === 'websocket');
+      expect(wsSpans.length).toBeGreaterThanOrEqual(4);
+      const customer = CARD_INPUT.customer as Record<string, string>;
+      for (const span of wsSpans) {
+        expect(Object.keys(span.attributes).filter((key) => !['graphql.operation.type', 'graphql.operation.name', 'graphql.document.id', 'network.protocol.name', 'error.type'].includes(key))).toEqual([]);
+        for (const [where, value] of everyValue(span)) {
+          for (const variable of [customer.email!, customer.lastName!, depositId, t.keys.webCashier]) expect(value, `${span.name} ${where}`).not.toContain(variable);
+          expect(value, `${span.name} ${where} holds the query text`).not.toMatch(/depositUpdated\(|claimDepositCredit\(|createDeposit\(/);
+        }
+      }
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe('a webhook and its follow-up job, traced', () => {
+  // A gateway of its own: no notification endpoint makes the webhook's commit the start of more work.
+  let t: TestGateway;
+  beforeAll(async () => {
+    t = await startTestGateway({ env: TRACING_ENV() });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('costs a webhook and its follow-up job no statement more than with tracing off: the payment\'s trace context comes with the rows they read anyway', async () => {
+    // given: a deposit made in a trace, whose approval webhook was lost
+    const { id } = await approvedWithWebhookLost(t);
+    const [row] = await t.gateway.db.fork().execute<Array<{ trace_context: string | null }>>('select trace_context from deposit where id = ?', [id]);
+    const paymentTrace = parseTraceparent(row!.trace_context)!;
+    expect(paymentTrace).toBeDefined();
+
+    // when: the webhook comes, and its fee/net follow-up runs (counted as test/performance/write-path.test.ts counts them, tracing off)
+    const statements = await statementsIssued(
+      t,
+      async () => {
+        const sent = await sendWebhook(t, paymentEnvelope(await readDeposit(t, id), 'approved'));
+        expect(sent.body.outcome).toBe('applied');
+        await expect.poll(async () => (await readDeposit(t, id)).fee, { interval: 20 }).not.toBeNull();
+      },
+      /^\s*update\s+job\b|\b(from|update)\s+"?api_client"?\b|\/\* (event-bus|relay|client-limits|call-records) \*\/|^\s*select "d0"\.\* from "deposit"/i,
+    );
+
+    // then: as many statements as with tracing off, none reading the deposit, and both spans link to its trace
+    expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(5);
+    expect(statements.filter((sql) => /\bselect\b[^]*\bfrom deposit\b/i.test(sql) && !/^\s*with inserted as/i.test(sql))).toEqual([]);
+    const linked = (name: string) => collector.spans.find((span) => span.name === name && span.links.some((link) => link.spanId === paymentTrace.spanId));
+    await expect.poll(() => linked('webhook deposit-gateway')).toBeDefined();
+    await expect.poll(() => linked('job deposit.fetch_details')).toBeDefined();
   });
 });
 

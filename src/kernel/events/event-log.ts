@@ -13,6 +13,7 @@ import { systemClock, type Clock } from '../../lib/clock.js';
 import type { WithIsoDates } from '../../lib/iso-time.js';
 import { visibleEventsWhere, type Viewer } from '../visibility.js';
 import { newId } from '../../lib/ids.js';
+import { currentTraceId } from '../../lib/tracing.js';
 import { PaymentEvent, type PaymentSubjectType } from './payment-event.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, type EventNotification } from './event-notification.js';
 
@@ -486,14 +487,16 @@ function eventInsert(input: AppendEventInput, onlyIf?: string): SqlPart & { writ
   const { merchantAccount } = input;
   // Without its account an event would be invisible to every back office that sees its subject.
   if (!merchantAccount) throw new Error(`EventLog.append needs the merchant account of ${input.subjectType} ${input.subjectId}`);
-  const columns = 'insert into payment_event (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at)';
-  const values = '?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?';
+  // The trace of the change, for the payment's timeline (docs/timeline.md): a column only while a sampled span runs.
+  const traceId = currentTraceId();
+  const columns = `insert into payment_event (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at${traceId ? ', trace_id' : ''})`;
+  const values = `?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?${traceId ? ', ?' : ''}`;
   const id = newId('evt');
   const data = JSON.stringify(input.snapshot ?? {});
   const createdAt = new Date();
   return {
     sql: onlyIf ? `${columns} select ${values} from ${onlyIf}` : `${columns} values (${values})`,
-    params: [id, input.subjectType, input.subjectId, input.clientId, merchantAccount, input.adminOnly ?? false, input.type, input.fromStatus, input.toStatus, data, createdAt],
+    params: [id, input.subjectType, input.subjectId, input.clientId, merchantAccount, input.adminOnly ?? false, input.type, input.fromStatus, input.toStatus, data, createdAt, ...(traceId ? [traceId] : [])],
     // The row as the log holds it once the trigger has drawn its position: what a read of it gives.
     written: (position) =>
       toEventNotification({

@@ -12,6 +12,7 @@ import type { DepositProvider, MerchantAccount, ProviderName, SignatureRejection
 import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
 import { inTransaction } from '../../db/transaction.js';
 import { executePrepared } from '../../db/prepared.js';
+import { currentTraceId, tracingOn } from '../../lib/tracing.js';
 import type { SqlPart } from '../events/event-log.js';
 import type { PaymentSubjectType } from '../events/payment-event.entity.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
@@ -32,6 +33,11 @@ export interface ReceiveWebhookResult {
   deliveryId?: string;
   subjectType?: PaymentSubjectType;
   subjectId?: string;
+  /**
+   * The trace context stored with the payment the handler's `find` locked, when it selected one as
+   * `payment_trace_context` (while tracing is on): what the delivery's span links to (docs/tracing.md).
+   */
+  paymentTraceContext?: string | null;
 }
 
 /** What became of one event: the inbox row records it. */
@@ -67,10 +73,20 @@ export interface WebhookSubjectHandler<K extends WebhookSubjectKind = WebhookSub
   /**
    * The SELECT (with its row lock) that finds the subject a report is about, selecting its `id`:
    * run in the statement that inserts the delivery, and only once it is inserted, so a duplicate
-   * locks nothing. Undefined when this report needs no lookup there.
+   * locks nothing. Undefined when this report needs no lookup there. While tracing is on it may also
+   * select the payment's stored trace context as `payment_trace_context`: the inbox returns it with
+   * the result (`paymentTraceContext`), not in `found`.
    */
   find?(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>): SqlPart | undefined;
   decide(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>, context: InboxContext): Promise<WebhookDecision & { recorded?: boolean }>;
+}
+
+/**
+ * What a handler's `find` adds to its select list, from the payment's own row, for the delivery's
+ * span to link to the payment's trace (`paymentTraceContext`): nothing while tracing is off.
+ */
+export function paymentTraceColumn(): string {
+  return tracingOn() ? ', trace_context as payment_trace_context' : '';
 }
 
 /**
@@ -373,6 +389,8 @@ export class WebhookInbox {
     else {
       const lookup = handler.find?.(tx, input, input.event.subject);
       const found = lookup ? (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0] : undefined;
+      // The payment's trace context is a fresh delivery's span's (receive), never the handler's.
+      delete found?.payment_trace_context;
       const { recorded: _recorded, ...decided } = await handler.decide(tx, input, input.event.subject, { lookedUp: Boolean(lookup), ...(found?.id != null ? { found } : {}) });
       decision = decided;
     }
@@ -405,21 +423,24 @@ export class WebhookInbox {
   receive(em: SqlEntityManager, input: ReceiveWebhookInput): Promise<ReceiveWebhookResult> {
     return inTransaction(em, async (tx) => {
       const deliveryId = newId('whd');
+      // The delivery's trace, for the payment's timeline (docs/timeline.md): a column only while a sampled span runs.
+      const traceId = currentTraceId();
       // ON CONFLICT instead of catching a unique violation: a failed INSERT aborts a PostgreSQL
       // transaction. A concurrent copy of the same event waits here on the unique index until the
       // first commits, then inserts nothing: exactly one copy goes on to change anything.
       const insert = {
-        sql: `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at)
-         values (?, ?, ?, ?, ?, 'ignored', null, null, null, ?, ?, ?)
+        sql: `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at${traceId ? ', trace_id' : ''})
+         values (?, ?, ?, ?, ?, 'ignored', null, null, null, ?, ?, ?${traceId ? ', ?' : ''})
          on conflict (provider, merchant_account, event_id) do nothing
          returning id`,
         // The SHA-256 of the exact bytes outlives the body (retention erases it): admins can still match it with the provider's logs.
-        params: [deliveryId, input.provider, input.account.code, input.event.eventId, input.event.name, input.rawBody.toString('utf8'), sha256Hex(input.rawBody), this.clock.now()],
+        params: [deliveryId, input.provider, input.account.code, input.event.eventId, input.event.name, input.rawBody.toString('utf8'), sha256Hex(input.rawBody), this.clock.now(), ...(traceId ? [traceId] : [])],
       };
       const { subject } = input.event;
       const handler = this.handlers.get(subject.kind);
       const lookup = handler?.find?.(tx, input, subject);
       let found: Record<string, unknown> | undefined;
+      let traced: Pick<ReceiveWebhookResult, 'paymentTraceContext'> = {};
       if (lookup) {
         // Prepared (src/db/prepared.ts), as the transaction's first statement: it goes with its BEGIN in one round trip, values bound.
         const rows = await executePrepared<Record<string, unknown>>(
@@ -429,8 +450,9 @@ export class WebhookInbox {
         );
         const row = rows[0];
         if (!row) return DUPLICATE_DELIVERY;
-        const { inbox_delivery_id: _inserted, ...columns } = row;
+        const { inbox_delivery_id: _inserted, payment_trace_context: traceContext, ...columns } = row;
         if (columns.id != null) found = columns;
+        if (traceContext !== undefined) traced = { paymentTraceContext: typeof traceContext === 'string' ? traceContext : null };
       } else {
         const inserted = await executePrepared<{ id: string }>(tx, insert.sql, insert.params);
         if (inserted.length === 0) return DUPLICATE_DELIVERY;
@@ -446,7 +468,7 @@ export class WebhookInbox {
         outcome: (decided) => outcomeStatement(deliveryId, decided),
       });
       if (!recorded) await recordOutcome(tx, deliveryId, decision);
-      return { ...decision, deliveryId };
+      return { ...decision, deliveryId, ...traced };
     });
   }
 }

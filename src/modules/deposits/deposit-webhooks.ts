@@ -4,7 +4,7 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { columnList, plainRow } from '../../db/plain-rows.js';
-import { livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import { livemodeMismatch, paymentTraceColumn, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
 import type { SqlPart } from '../../kernel/events/event-log.js';
 import type { TransitionPath, TransitionResult } from '../../kernel/transitions.js';
 import { isId } from '../../lib/ids.js';
@@ -34,9 +34,10 @@ export interface DepositWebhookDependencies {
 
 export function depositWebhookHandler(deps: DepositWebhookDependencies): WebhookSubjectHandler<'deposit'> {
   return {
-    // A status report: the deposit is found and locked by the statement that stores the delivery.
+    // A status report: the deposit is found and locked by the statement that stores the delivery
+    // (with its trace context while tracing is on, for the delivery's span).
     find: (tx, input, subject) =>
-      isStatusReport(input, subject) ? eventDepositLookup(input, subject, columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES), true) : undefined,
+      isStatusReport(input, subject) ? eventDepositLookup(input, subject, columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES) + paymentTraceColumn(), true) : undefined,
 
     decide: async (tx, input, subject, context) => {
       if (!isStatusReport(input, subject)) return applyOther(tx, input, subject, deps.paymentRefunded);

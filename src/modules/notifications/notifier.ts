@@ -15,7 +15,7 @@ import type { Role } from '../../kernel/roles.js';
 import { visibleEventsWhere, type Caller } from '../../kernel/visibility.js';
 import type { Clock } from '../../lib/clock.js';
 import { newId } from '../../lib/ids.js';
-import { inSpan, SpanKind, SpanStatusCode, storedLinks, tracingOn, withTraceparent } from '../../lib/tracing.js';
+import { currentTraceId, inSpan, SpanKind, SpanStatusCode, storedLinks, tracingOn, withTraceparent } from '../../lib/tracing.js';
 import type { Logger } from '../../lib/logger.js';
 import type { OpenFailure, SecretSealer } from '../../lib/sealed-secrets.js';
 import type { FieldError } from '../../providers/provider.js';
@@ -478,9 +478,11 @@ export class Notifier {
       ...(result.kind === 'response' ? { httpStatus: result.status } : { errorCode: result.code }),
     };
     let health: EndpointHealth = { probing: false, startedProbing: false, gaveUp: 0, resumedLanes: false };
+    // The attempt's trace, for the payment's timeline (docs/timeline.md): a column only while a sampled span runs.
+    const traceId = currentTraceId();
     await em.transactional(async (tx) => {
       await tx.execute(
-        'insert into notification_attempt (id, delivery_id, attempted_at, http_status, error_code, duration_ms, response_excerpt) values (?, ?, ?, ?, ?, ?, ?)',
+        `insert into notification_attempt (id, delivery_id, attempted_at, http_status, error_code, duration_ms, response_excerpt${traceId ? ', trace_id' : ''}) values (?, ?, ?, ?, ?, ?, ?${traceId ? ', ?' : ''})`,
         [
           newId('nat'),
           delivery.id,
@@ -489,6 +491,7 @@ export class Notifier {
           result.kind === 'response' ? null : result.code,
           Math.round(result.durationMs),
           result.kind === 'response' ? excerpt(result.body) : result.message.slice(0, EXCERPT_BYTES),
+          ...(traceId ? [traceId] : []),
         ],
       );
       const updated = await tx.execute<Array<{ id: string }>>(

@@ -4,10 +4,12 @@
 // and a deposit's credit claim. Each source is read with its own keyset query for a batch of
 // payments of one kind (one statement per source, whatever the batch), and the sources are merged
 // in time order. Positions are (time to the microsecond, kind, id): stable under paging, since each
-// source is read strictly after the position of the last entry given.
+// source is read strictly after the position of the last entry given. Every entry carries the trace
+// id its record keeps (the sampled span that wrote it); a credit claim's is its claim event's.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { PaymentSubjectKind } from '../../kernel/payment-scope.js';
+import { DEPOSIT_CREDIT_CLAIMED } from '../deposits/deposit-credit.js';
 
 /** The kinds of entry, in the order that breaks a tie of time. */
 export const TIMELINE_KINDS = ['EVENT', 'CREDIT_CLAIM', 'PROVIDER_CALL', 'WEBHOOK_DELIVERY', 'JOB', 'RECONCILIATION_CHECK', 'NOTIFICATION_ATTEMPT'] as const;
@@ -72,7 +74,7 @@ const SOURCES: readonly Source[] = [
     key: "lpad(e.position::text, 20, '0')",
     subjectType: 'e.subject_type',
     subjectId: 'e.subject_id',
-    select: 'e.position, e.id, e.type, e.subject_type, e.subject_id, e.client_id, e.merchant_account, e.admin_only, e.from_status, e.to_status, e.data, e.created_at',
+    select: 'e.position, e.id, e.type, e.subject_type, e.subject_id, e.client_id, e.merchant_account, e.admin_only, e.from_status, e.to_status, e.data, e.created_at, e.trace_id',
   },
   {
     kind: 'CREDIT_CLAIM',
@@ -81,7 +83,8 @@ const SOURCES: readonly Source[] = [
     key: 'c.id',
     subjectType: "'deposit'",
     subjectId: 'c.id',
-    select: 'c.id, c.credit_claimed_by',
+    // The claim writes its event in its own transaction: that event keeps the claim's trace.
+    select: `c.id, c.credit_claimed_by, (select ce.trace_id from payment_event ce where ce.subject_type = 'deposit' and ce.subject_id = c.id and ce.type = '${DEPOSIT_CREDIT_CLAIMED}' order by ce.position limit 1) as trace_id`,
     where: 'c.credit_claimed_at is not null',
     only: ['deposit'],
   },
@@ -101,7 +104,7 @@ const SOURCES: readonly Source[] = [
     key: 'w.id',
     subjectType: 'w.subject_type',
     subjectId: 'w.subject_id',
-    select: 'w.id, w.provider, w.merchant_account, w.event_id, w.event_name, w.outcome, w.reason',
+    select: 'w.id, w.provider, w.merchant_account, w.event_id, w.event_name, w.outcome, w.reason, w.trace_id',
   },
   {
     kind: 'JOB',
@@ -110,7 +113,7 @@ const SOURCES: readonly Source[] = [
     key: 'j.id',
     subjectType: 'j.subject_type',
     subjectId: 'j.subject_id',
-    select: 'j.id, j.kind as job_kind, j.status, j.attempts, j.max_attempts, j.last_error, j.run_at, j.finished_at',
+    select: 'j.id, j.kind as job_kind, j.status, j.attempts, j.max_attempts, j.last_error, j.run_at, j.finished_at, j.trace_id',
   },
   {
     kind: 'RECONCILIATION_CHECK',
@@ -128,7 +131,7 @@ const SOURCES: readonly Source[] = [
     key: 'a.id',
     subjectType: 'd.subject_type',
     subjectId: 'd.subject_id',
-    select: 'a.id, a.http_status, a.error_code, a.duration_ms, a.response_excerpt, d.endpoint_id, d.event_id, n.url',
+    select: 'a.id, a.http_status, a.error_code, a.duration_ms, a.response_excerpt, d.endpoint_id, d.event_id, n.url, a.trace_id',
   },
 ];
 

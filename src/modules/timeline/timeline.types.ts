@@ -73,7 +73,11 @@ export class TimelineEntry {
   @Field({ description: 'When it happened: a call\'s attempt when it was sent, a delivery when it was received, a job when it was enqueued.' })
   at!: Date;
 
-  @Field(() => String, { nullable: true, description: 'The distributed trace the entry belongs to; null until the gateway records traces.' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The id (32 hex digits) of the OpenTelemetry trace that wrote the entry: the request, webhook delivery, job run or notification attempt it happened in (docs/tracing.md). Null when tracing was off or the trace not sampled.',
+  })
   traceId!: string | null;
 }
 
@@ -248,7 +252,7 @@ const date = (value: unknown): Date | null => (value === null || value === undef
 /** An entry as read (timeline-reader.ts) as its GraphQL object. */
 export function toEntry(entry: TimelineRow): TimelineEntry {
   const { row } = entry;
-  const common = { kind: entry.kind, at: new Date(entry.position[0]), traceId: null };
+  const common = { kind: entry.kind, at: new Date(entry.position[0]), traceId: text(row.trace_id) };
   switch (entry.kind) {
     case 'EVENT': {
       const record: PaymentEventRecord = {
@@ -282,7 +286,6 @@ export function toEntry(entry: TimelineRow): TimelineEntry {
         durationMs: Number(row.duration_ms),
         requestSummary: text(row.request_summary),
         responseSummary: text(row.response_summary),
-        traceId: text(row.trace_id),
       });
     case 'WEBHOOK_DELIVERY':
       return Object.assign(new WebhookDeliveryEntry(), common, {
@@ -304,7 +307,7 @@ export function toEntry(entry: TimelineRow): TimelineEntry {
         finishedAt: date(row.finished_at),
       });
     case 'RECONCILIATION_CHECK':
-      return Object.assign(new ReconciliationCheckEntry(), common, { id: String(row.id), checkOutcome: String(row.outcome), reason: text(row.reason), traceId: text(row.trace_id) });
+      return Object.assign(new ReconciliationCheckEntry(), common, { id: String(row.id), checkOutcome: String(row.outcome), reason: text(row.reason) });
     case 'NOTIFICATION_ATTEMPT':
       return Object.assign(new NotificationAttemptEntry(), common, {
         id: String(row.id),
