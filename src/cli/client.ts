@@ -48,7 +48,7 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
   if (!opened.ok) return opened.exitCode;
   const { config, db, logger } = opened;
   const { createServices } = await import('../services.js');
-  const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
+  const { services } = createServices({ config, db, logger });
   const em = db.fork();
   try {
     switch (command) {

@@ -10,13 +10,16 @@ import { lazyChild, type Logger } from '../lib/logger.js';
 import { SummarisedLog } from '../lib/summarised-log.js';
 import { annotateSpan, inSpan, linkToStoredTrace, tracingOn } from '../lib/tracing.js';
 import type { SignatureRejection } from '../providers/provider.js';
-import type { AcceptWebhookOutcome, ReceiveWebhookResult, RejectedRecord } from '../kernel/inbox/inbox.js';
-import type { Services } from '../services.js';
+import type { AcceptWebhookOutcome, ReceiveWebhookResult, RejectedRecord, WebhookInbox } from '../kernel/inbox/inbox.js';
+import type { MerchantAccountService } from '../modules/merchant-accounts/merchant-account.service.js';
 import type { GatewayMetrics } from './metrics.js';
 
 export interface WebhookRouterOptions {
   db: Database;
-  services: Services;
+  /** Verifies, keeps, stores and dispatches each delivery. */
+  inbox: WebhookInbox;
+  /** The configured accounts, which name a refusal's account in its log line. */
+  accounts: MerchantAccountService;
   metrics: GatewayMetrics;
   logger: Logger;
   /** Largest body read (`WEBHOOK_BODY_LIMIT_BYTES`); a larger one is refused with 413 unread. */
@@ -103,8 +106,7 @@ type WebhookRequest = IncomingMessage & { log?: Logger };
  * `webhookRouter` for any other form Express routes here.
  */
 export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequest, res: ServerResponse, path: WebhookPath) => Promise<void> {
-  const { db, services, metrics, bodyLimitBytes } = options;
-  const inbox = services.webhooks;
+  const { db, inbox, accounts, metrics, bodyLimitBytes } = options;
   // Anyone can send to a webhook path: a flood of refusals writes a bounded number of lines (every one is counted in the metrics).
   const rejections = new SummarisedLog(options.logger.child({ component: 'webhooks' }), 'webhook rejected');
 
@@ -118,7 +120,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
     const known = inbox.target(providerParam, accountParam);
     const reject = (status: number, reason: string) => {
       metrics.recordWebhook(provider, 'rejected', reason);
-      rejections.note(reason, { provider, account: services.accounts.get(accountParam)?.code, status });
+      rejections.note(reason, { provider, account: accounts.get(accountParam)?.code, status });
       // A refused large body is left unread: closing the connection spares reading the rest.
       if (status === 413) res.setHeader('connection', 'close');
       sendJson(res, status, { received: false, reason });
