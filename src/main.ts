@@ -35,26 +35,26 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       logger.error({ deadlineMs: SHUTDOWN_DEADLINE_MS }, 'graceful shutdown took too long; exiting');
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS).unref();
-    // Still starting: the start-up path below sees `stopping` and closes what it opened.
-    if (!gateway) return;
-    gateway
-      .close()
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      });
+    // Still starting: the start-up path below sees `stopping` and closes once it has started.
+    if (gateway) shutDown(gateway);
   });
 }
 
+/** The gateway's one close sequence (src/server/close-sequence.ts), then the process's exit. */
+function shutDown(started: Gateway): void {
+  started
+    .close()
+    .then(() => process.exit(0))
+    .catch((error: unknown) => {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    });
+}
+
 try {
-  const started = await startGateway({ config, logger });
-  gateway = started;
-  if (stopping) {
-    await started.close();
-    process.exit(0);
-  }
-  printBanner(started);
+  gateway = await startGateway({ config, logger });
+  if (stopping) shutDown(gateway);
+  else printBanner(gateway);
 } catch (error) {
   // A busy port, a held data directory, a database that cannot be reached, a database role that
   // cannot migrate or an unusable key file is for whoever started the process to fix: one line

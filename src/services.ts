@@ -1,19 +1,23 @@
-// The domain services, created once per gateway and shared by every request (they hold no
-// request state; each call receives its own EntityManager fork), and the job kinds they handle.
+// The gateway's domain services and kernel parts, built once per gateway (and by the CLI, for its
+// own database) in one pass, in dependency order, each with what it needs: nothing is changed on a
+// part once it is built. They hold no request state; each call receives its own EntityManager fork.
+// The one registry filled after its owner is built is the job queue's handlers (`JobHandlers`):
+// the parts whose jobs the queue runs enqueue through it.
 
-import { DEFAULT_CLIENT_LIMITS, DEFAULT_RETENTION, type ClientLimits, type GatewayConfig } from './config.js';
+import { outboundPolicy, type GatewayConfig } from './config.js';
+import type { Database } from './db/database.js';
 import { systemClock, type Clock } from './lib/clock.js';
-import { Retention } from './kernel/retention.js';
+import { Retention, registerRetentionJobs, type RetentionResult, type RetentionSchedule } from './kernel/retention.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { SummarisedLog } from './lib/summarised-log.js';
-import { JobQueue } from './kernel/jobs.js';
-import { createProviderTransport } from './kernel/provider-transport.js';
+import { JobHandlers, JobQueue, type JobResultEvent } from './kernel/jobs.js';
+import { createProviderTransport, type ProviderCallReport } from './kernel/provider-transport.js';
 import { LocalPubSub } from './lib/pubsub.js';
-import type { MerchantAccount } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
+import type { ProviderAdapters } from './providers/ports.js';
 import type { ProviderRegistry } from './providers/registry.js';
 import { ApiClientService } from './modules/clients/api-client.service.js';
-import { EventLog } from './kernel/events/event-log.js';
+import { EventLog, type ResumeObserver } from './kernel/events/event-log.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
 import { WebhookInbox } from './kernel/inbox/inbox.js';
 import { DepositService } from './modules/deposits/deposit.service.js';
@@ -28,6 +32,7 @@ import { WithdrawalService } from './modules/withdrawals/withdrawal.service.js';
 import { QrCodeService } from './modules/qr-codes/qr-code.service.js';
 import { CardFormService } from './modules/deposits/card-form.service.js';
 import { Reconciler, type ReconcileListener } from './modules/reconciliation/reconciler.js';
+import { registerReconciliationJobs, type ReconciliationSchedule } from './modules/reconciliation/reconciliation-jobs.js';
 import { CallRecords } from './kernel/call-records.js';
 import { accountsWithPayoutsDue, reconcilePendingPayouts } from './modules/payouts/payout-reconciliation.js';
 import { WebhookAdminService } from './modules/webhooks/webhook-admin.service.js';
@@ -53,8 +58,8 @@ import { withdrawalTransitions } from './modules/withdrawals/withdrawal-webhooks
 import { ENDPOINT_SECRET_COLUMNS, NOTIFICATION_ENDPOINT_REDACTION, NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
 import { NO_SECRETS_KEY, type SecretSealer } from './lib/sealed-secrets.js';
 import type { SealedColumns } from './db/sealed-columns.js';
-import { Notifier } from './modules/notifications/notifier.js';
-import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './modules/notifications/notification-settings.js';
+import { Notifier, notificationFanoutHook, registerNotificationJobs, type DeliveryOutcome } from './modules/notifications/notifier.js';
+import type { NotificationSettings } from './modules/notifications/notification-settings.js';
 
 import type { Services } from './graphql/services.js';
 
@@ -63,155 +68,260 @@ export type { Services };
 /** Every column of sealed secrets, as the modules that own them declare them: what `secrets reseal` and the start's checks go through. */
 export const SEALED_COLUMNS: readonly SealedColumns[] = [ENDPOINT_SECRET_COLUMNS];
 
+/** What a resolver may call (`Services`), and the kernel parts the gateway runs and its tests drive. */
+export interface GatewayServices extends Services {
+  /** The webhook inbox: stores, dedupes and dispatches verified provider events to their subject kinds' handlers. */
+  webhooks: WebhookInbox;
+  /** The one path by which any subject's status changes (src/kernel/transitions.ts), with every subject kind. */
+  transitions: TransitionPath;
+  /** What of each subject kind only admins may read (src/kernel/redaction.ts), with every subject kind. */
+  redactions: Redactions;
+  /** Idempotency keys of every money-moving mutation: started with the gateway, to hear releases from every instance. */
+  idempotency: IdempotencyLayer;
+  /** Deletes expired idempotency keys, erases old webhook bodies and old payments' personal data: the `retention.sweep` job runs it. */
+  retention: Retention;
+  /**
+   * Durable follow-up work: job rows enqueued in the transaction of the change that needs them,
+   * run by every instance's worker (started and stopped with the gateway).
+   */
+  jobs: JobQueue;
+  /** Each provider's ports; a service asks for the port of an account's own provider (`adapterFor`). */
+  providers: ProviderAdapters;
+  /**
+   * The provider call attempts made for one payment and the reconciliation checks of one, written
+   * after the fact by group commit for the payment's timeline (flushed at close).
+   */
+  callRecords: CallRecords;
+  /** What each provider declared: rails, key rules, settings. */
+  registry: ProviderRegistry;
+}
+
+/** Who is told what the parts do, besides the parts themselves (the gateway's metrics). */
+export interface ServiceObservers {
+  providerCall: (report: ProviderCallReport) => void;
+  reconciliation: ReconcileListener;
+  job: (event: JobResultEvent) => void;
+  retention: (result: RetentionResult) => void;
+  notificationAttempt: (outcome: DeliveryOutcome) => void;
+  subscriptionResumes: ResumeObserver;
+}
+
 export interface CreateServicesOptions {
-  merchantAccounts: MerchantAccount[];
-  providers: GatewayConfig['providers'];
+  /** The merchant accounts, providers' settings, job worker, reconciliation, retention, notifications and client limits. */
+  config: GatewayConfig;
+  /** Where the job worker and the call records take their EntityManagers from. */
+  db: Database;
   /** The providers the gateway knows; default: the built-in ones. */
   registry?: ProviderRegistry;
   logger?: Logger;
-  /** Retention windows and sweep; default: `DEFAULT_RETENTION`. */
-  retention?: GatewayConfig['retention'];
   /** Measures retention ages (idempotency keys, webhook bodies, payments' personal data) and notification retries; default: the system clock. */
   clock?: Clock;
-  /** Back-office notifications' time-out, retries and destinations; default: `DEFAULT_NOTIFICATION_SETTINGS`. */
-  notifications?: NotificationSettings;
   /** Seals and opens the secrets the database holds (src/db/secrets-key.ts resolves it); default: none, which seals nothing (a CLI that holds no secret). */
   secrets?: SecretSealer;
-  /** The limits of a client that has none of its own; default: `DEFAULT_CLIENT_LIMITS`. */
-  clientLimits?: ClientLimits;
+  /** Where shoppers reach this gateway, for the card form's return (`CardFormService`); none in the CLI. */
+  returnBaseUrl?: () => string | undefined;
+  observers?: ServiceObservers;
 }
 
-export function createServices(options: CreateServicesOptions): Services {
+/** The parts, and the handles of the two recurring sweeps the gateway exposes. */
+export interface ComposedServices {
+  services: GatewayServices;
+  /** Reconciliation's sweep on demand; undefined when RECONCILER_ENABLED=false. */
+  reconciliation: ReconciliationSchedule | undefined;
+  /** The retention sweep on demand. */
+  retentionSweep: RetentionSchedule;
+}
+
+/** The kernel parts every module's service is built with. */
+type Kernel = ReturnType<typeof kernelParts>;
+
+export function createServices(options: CreateServicesOptions): ComposedServices {
+  const kernel = kernelParts(options);
+  const services: GatewayServices = { ...kernel.parts, ...moduleServices(options, kernel) };
+  // Last: every part whose jobs the queue runs now exists (the queue was built before them).
+  const { jobHandlers } = kernel;
+  registerDepositJobs(jobHandlers, services.deposits);
+  registerInboxJobs(jobHandlers, services.webhooks);
+  registerNotificationJobs(jobHandlers, services.notifier, { sweepIntervalMs: kernel.notificationSettings.sweepIntervalMs });
+  const { config, db } = options;
+  const reconciliation = registerReconciliationJobs(jobHandlers, services.jobs, services.reconciler, {
+    enabled: config.reconciler.enabled,
+    intervalMs: config.reconciler.intervalMs,
+    batchSize: config.reconciler.batchSize,
+    fork: () => db.fork(),
+    logger: kernel.logger.child({ component: 'reconciler' }),
+  });
+  // Retention runs as a recurring job too (docs/operations.md "Retention").
+  const retentionSweep = registerRetentionJobs(jobHandlers, services.jobs, services.retention, { settings: config.retention, fork: () => db.fork(), logger: kernel.logger.child({ component: 'retention' }) });
+  return { services, reconciliation, retentionSweep };
+}
+
+/** The kernel's parts, each built with the ones before it. */
+function kernelParts(options: CreateServicesOptions) {
+  const { config, db, observers } = options;
   const logger = options.logger ?? createLogger({ level: 'silent' });
-  const { timeoutMs, maxRetries } = options.providers;
   const clock = options.clock ?? systemClock;
-  const retentionConfig = options.retention ?? DEFAULT_RETENTION;
-  const events = new EventLog(clock, retentionConfig.subscriptionResumeMs);
   const registry = options.registry ?? providerRegistry();
-  // One transport sends every provider's calls: time-outs, retries, call logs and metrics.
-  const providerTransport = createProviderTransport({ timeoutMs, maxRetries, logger: logger.child({ component: 'provider-transport' }) });
-  // Each provider's ports; every service asks them for the port of an account's own provider.
-  const providers = registry.createAdapters(options.providers, logger, providerTransport);
+  const retentionConfig = config.retention;
   // Every attempt made for one payment goes on its timeline, written after the call, never in its way.
-  const callRecords = new CallRecords({ logger: logger.child({ component: 'call-records' }) });
-  providerTransport.onCall((report) => callRecords.recordCall(report));
-  const accounts = new MerchantAccountService(options.merchantAccounts, providers);
+  const callRecords = new CallRecords({ logger: logger.child({ component: 'call-records' }), fork: () => db.fork() });
+  // One transport sends every provider's calls: time-outs, retries, call logs and metrics.
+  const providerTransport = createProviderTransport({
+    timeoutMs: config.providers.timeoutMs,
+    maxRetries: config.providers.maxRetries,
+    logger: logger.child({ component: 'provider-transport' }),
+    onCall: [(report) => callRecords.recordCall(report), ...(observers ? [observers.providerCall] : [])],
+  });
+  // The slowest provider answer: every attempt timing out, plus the back-off between them.
+  const slowestAnswerMs = providerTransport.longestCallMs() + 5_000;
+  // Each provider's ports; every service asks them for the port of an account's own provider.
+  const providers = registry.createAdapters(config.providers, logger, providerTransport);
   // A key's holder may spend every provider attempt, and the back-off between them, before it
   // answers; a crashed holder's key is taken over after that.
   const idempotency = new IdempotencyLayer({
-    leaseMs: providerTransport.longestCallMs() + 5_000,
+    leaseMs: slowestAnswerMs,
     logger: logger.child({ component: 'idempotency' }),
     windowMs: retentionConfig.idempotencyKeyWindowMs,
     inDoubtWindowMs: retentionConfig.idempotencyInDoubtWindowMs,
     clock,
   });
-  const operations = new OperationRunner({ idempotency, logger: logger.child({ component: 'operations' }) });
-  const jobs = new JobQueue(logger.child({ component: 'jobs' }));
-  // Every subject kind's status changes through one path: registered here, once.
-  const transitions = new TransitionPath(events, jobs);
-  transitions.register(depositTransitions);
-  transitions.register(refundTransitions);
-  transitions.register(payoutTransitions);
-  transitions.register(withdrawalTransitions);
+  const jobHandlers = new JobHandlers();
+  const jobs = new JobQueue({
+    logger: logger.child({ component: 'jobs' }),
+    db,
+    handlers: jobHandlers,
+    // A lease outlasts the slowest provider answer, so no other instance takes a job (a
+    // reconciliation check, say) while this one still waits on the provider for it.
+    settings: { ...config.jobs, leaseMs: Math.max(60_000, slowestAnswerMs) },
+    onResult: observers?.job,
+  });
+  // Every append schedules the notifications' fan-out in its own statement, while an enabled endpoint exists.
+  const events = new EventLog(clock, retentionConfig.subscriptionResumeMs, { append: [notificationFanoutHook(jobs)], resumes: observers?.subscriptionResumes });
+  // Every subject kind's status changes through one path; each kind's state machine is checked as it is given.
+  const transitions = new TransitionPath(events, jobs, [depositTransitions, refundTransitions, payoutTransitions, withdrawalTransitions]);
   // What of each subject kind only admins may read, asked by every path that shows a snapshot.
-  const redactions = new Redactions();
-  redactions.register(DEPOSIT_REDACTION);
-  redactions.register(REFUND_REDACTION);
-  redactions.register(PAYOUT_REDACTION);
-  redactions.register(WITHDRAWAL_REDACTION);
-  redactions.register(NOTIFICATION_ENDPOINT_REDACTION);
+  const redactions = new Redactions([DEPOSIT_REDACTION, REFUND_REDACTION, PAYOUT_REDACTION, WITHDRAWAL_REDACTION, NOTIFICATION_ENDPOINT_REDACTION]);
   redactions.assertComplete();
+  const notificationSettings: NotificationSettings = { ...config.notifications, policy: outboundPolicy(config) };
+  return {
+    logger,
+    clock,
+    slowestAnswerMs,
+    notificationSettings,
+    jobHandlers,
+    accounts: new MerchantAccountService(config.merchantAccounts, providers),
+    operations: new OperationRunner({ idempotency, logger: logger.child({ component: 'operations' }) }),
+    parts: { callRecords, providers, registry, idempotency, jobs, events, transitions, redactions, pubsub: new LocalPubSub() },
+  };
+}
+
+/** Each module's services, built on the kernel's parts. */
+function moduleServices(options: CreateServicesOptions, kernel: Kernel) {
+  const { config } = options;
+  const { logger, clock, accounts, operations } = kernel;
+  const { providers, registry, events, transitions, jobs, redactions, idempotency } = kernel.parts;
   // A webhook's changed deposit row, handed to the detail fetch it schedules when this instance runs it.
   const writtenDeposits = new WrittenDeposits();
   const deposits = new DepositService({ accounts, providers, registry, events, transitions, operations, logger: logger.child({ component: 'deposits' }), written: writtenDeposits });
-  const webhooks = new WebhookInbox({ account: (code: string) => accounts.get(code), provider: (name: string) => providers.findDeposits(name) }, clock);
-  webhooks.register('deposit', depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions), written: writtenDeposits }));
-  webhooks.register('refund', refundWebhookHandler(transitions));
-  webhooks.register('chargeback', chargebackWebhookHandler(events));
-  webhooks.register('payout', createPayoutWebhookHandler(transitions));
-  webhooks.register('withdrawal', withdrawalWebhookHandler(transitions));
-  registerDepositJobs(jobs, deposits);
-  registerInboxJobs(jobs, webhooks);
+  const webhooks = new WebhookInbox({ account: (code: string) => accounts.get(code), provider: (name: string) => providers.findDeposits(name) }, clock, {
+    deposit: depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions), written: writtenDeposits }),
+    refund: refundWebhookHandler(transitions),
+    chargeback: chargebackWebhookHandler(events),
+    payout: createPayoutWebhookHandler(transitions),
+    withdrawal: withdrawalWebhookHandler(transitions),
+  });
   const payouts = new PayoutService({ accounts, providers, events, transitions, operations, logger: logger.child({ component: 'payouts' }) });
   const refunds = new RefundService({ accounts, providers, transitions, operations, logger: logger.child({ component: 'refunds' }) });
-  const reconcilerLogger = logger.child({ component: 'reconciler' });
-  const recordCheck = (event: Parameters<ReconcileListener>[0]): void => {
-    if (event.subject === 'deposit') callRecords.recordCheck({ subjectType: 'deposit', subjectId: event.depositId, outcome: event.result.outcome, reason: event.result.reason ?? null, at: new Date() });
-    else if (event.subject === 'refund') callRecords.recordCheck({ subjectType: 'refund', subjectId: event.result.refundId, outcome: event.result.outcome, reason: event.result.reason ?? null, at: new Date() });
-  };
-  const notificationSettings = options.notifications ?? DEFAULT_NOTIFICATION_SETTINGS;
+  const notificationSettings = () => kernel.notificationSettings;
   const secrets = options.secrets ?? NO_SECRETS_KEY;
-  const notifier = new Notifier({ jobs, events, redactions, clock, logger: logger.child({ component: 'notifications' }), settings: () => notificationSettings, secrets });
-  // Every append schedules the fan-out in its own statement, while an enabled endpoint exists.
-  events.onAppend(notifier.appendHook());
-  // The personal data each module keeps on its payments, erased by the retention sweep (docs/operations.md "Retention").
-  const retention = new Retention({ idempotency, clock, logger: logger.child({ component: 'retention' }), settings: retentionConfig });
-  retention.register(depositPersonalData);
-  retention.register(payoutPersonalData);
-  const notificationEndpoints = new NotificationEndpoints({ clock, settings: () => notificationSettings, secrets });
-  const clients = new ApiClientService(() => accounts.codes(), new SummarisedLog(logger.child({ component: 'authentication' }), 'authentication failed'), options.clientLimits ?? DEFAULT_CLIENT_LIMITS);
-  // A revoked client's endpoints are disabled with it: nothing would be sent to them.
-  clients.onRevoke((tx, clientId) => notificationEndpoints.disableForRevokedClient(tx, clientId));
+  const observers = options.observers;
+  const notificationEndpoints = new NotificationEndpoints({ clock, settings: notificationSettings, secrets });
   return {
     accounts,
-    clients,
-    events,
-    webhooks,
-    transitions,
-    redactions,
     deposits,
+    webhooks,
     payouts,
+    refunds,
+    notificationEndpoints,
+    reconciler: reconciler(options, kernel, { deposits, refunds, payouts }),
+    notifier: new Notifier({
+      jobs,
+      events,
+      redactions,
+      clock,
+      logger: logger.child({ component: 'notifications' }),
+      settings: notificationSettings,
+      secrets,
+      onAttempt: observers?.notificationAttempt,
+    }),
+    // The personal data each module keeps on its payments, erased by the retention sweep (docs/operations.md "Retention").
+    retention: new Retention({
+      idempotency,
+      clock,
+      logger: logger.child({ component: 'retention' }),
+      settings: config.retention,
+      erasers: [depositPersonalData, payoutPersonalData],
+      onResult: observers?.retention,
+    }),
+    // A revoked client's endpoints are disabled with it: nothing would be sent to them.
+    clients: new ApiClientService(() => accounts.codes(), new SummarisedLog(logger.child({ component: 'authentication' }), 'authentication failed'), config.graphql.clientLimits, [
+      (tx, clientId) => notificationEndpoints.disableForRevokedClient(tx, clientId),
+    ]),
     withdrawals: new WithdrawalService(),
     qrCodes: new QrCodeService({ accounts, providers, deposits, logger: logger.child({ component: 'qr-codes' }) }),
-    refunds,
-    cardForm: new CardFormService({ accounts, providers, deposits, transitions, logger: logger.child({ component: 'card-form' }) }),
-    reconciler: withListener(new Reconciler({
-      accounts,
-      providers,
-      deposits,
-      refunds,
-      transitions,
-      jobs,
-      logger: reconcilerLogger,
-      payouts: {
-        accountsDue: (em, options) => accountsWithPayoutsDue(em, options),
-        reconcile: async (em, account, options) => {
-          const port = providers.adapterFor(account, 'payouts');
-          if (!port.ok) throw new Error(port.error.message);
-          const result = await reconcilePendingPayouts(
-            em,
-            account,
-            {
-              provider: port.port,
-              events,
-              transitions,
-              resume: (fork, id) => payouts.resume(fork, id),
-              // Each payout's check goes on its timeline.
-              onChecked: (payoutId, outcome, reason) => callRecords.recordCheck({ subjectType: 'payout', subjectId: payoutId, outcome, reason, at: new Date() }),
-            },
-            { ...options, logger: reconcilerLogger },
-          );
-          return { checked: result.checked, applied: result.applied, resubmitted: result.resubmitted, missing: result.missing.length };
-        },
-      },
-    }), recordCheck),
+    cardForm: new CardFormService({ accounts, providers, deposits, transitions, logger: logger.child({ component: 'card-form' }), returnBaseUrl: options.returnBaseUrl ?? (() => undefined) }),
     webhookAdmin: new WebhookAdminService({ webhooks }),
     adminActions: new AdminActionService(),
-    notificationEndpoints,
-    notifier,
-    pubsub: new LocalPubSub(),
-    idempotency,
-    retention,
-    jobs,
-    providers,
-    providerTransport,
-    callRecords,
-    registry,
   };
 }
 
 /** The reconciler, each of its checks of one payment recorded for the payment's timeline. */
-function withListener(reconciler: Reconciler, listener: ReconcileListener): Reconciler {
-  reconciler.onResult(listener);
-  return reconciler;
+function reconciler(options: CreateServicesOptions, kernel: Kernel, services: { deposits: DepositService; refunds: RefundService; payouts: PayoutService }): Reconciler {
+  const { config, observers } = options;
+  const { accounts } = kernel;
+  const { providers, transitions, jobs, events, callRecords } = kernel.parts;
+  const logger = kernel.logger.child({ component: 'reconciler' });
+  const recordCheck: ReconcileListener = (event) => {
+    if (event.subject === 'deposit') callRecords.recordCheck({ subjectType: 'deposit', subjectId: event.depositId, outcome: event.result.outcome, reason: event.result.reason ?? null, at: new Date() });
+    else if (event.subject === 'refund') callRecords.recordCheck({ subjectType: 'refund', subjectId: event.result.refundId, outcome: event.result.outcome, reason: event.result.reason ?? null, at: new Date() });
+    observers?.reconciliation(event);
+  };
+  return new Reconciler({
+    accounts,
+    providers,
+    deposits: services.deposits,
+    refunds: services.refunds,
+    transitions,
+    jobs,
+    logger,
+    settings: {
+      afterMs: config.reconciler.afterMs,
+      // A row without a provider reference or a recorded failure may still have its first call in flight.
+      submitGraceMs: kernel.slowestAnswerMs,
+      payoutMissingAfterChecks: config.reconciler.payoutMissingAfterChecks,
+      payoutRevertWindowMs: config.reconciler.payoutRevertWindowMs,
+    },
+    onResult: recordCheck,
+    payouts: {
+      accountsDue: (em, due) => accountsWithPayoutsDue(em, due),
+      reconcile: async (em, account, pass) => {
+        const port = providers.adapterFor(account, 'payouts');
+        if (!port.ok) throw new Error(port.error.message);
+        const result = await reconcilePendingPayouts(
+          em,
+          account,
+          {
+            provider: port.port,
+            events,
+            transitions,
+            resume: (fork, id) => services.payouts.resume(fork, id),
+            // Each payout's check goes on its timeline.
+            onChecked: (payoutId, outcome, reason) => callRecords.recordCheck({ subjectType: 'payout', subjectId: payoutId, outcome, reason, at: new Date() }),
+          },
+          { ...pass, logger },
+        );
+        return { checked: result.checked, applied: result.applied, resubmitted: result.resubmitted, missing: result.missing.length };
+      },
+    },
+  });
 }

@@ -39,6 +39,8 @@ const CHECK_COLUMNS = 7;
 
 export interface CallRecordsOptions {
   logger: Logger;
+  /** Where rows are written: a fresh EntityManager for each insert, outside every payment's transaction. */
+  fork: () => SqlEntityManager;
   /**
    * Rows kept waiting at most while the database is slow or down; past it new rows are dropped
    * (and counted in the log line), so memory stays bounded. Default 10 000.
@@ -50,18 +52,14 @@ export class CallRecords {
   private calls: ProviderCallReport[] = [];
   private checks: ReconciliationCheckRecord[] = [];
   private writing: Promise<void> | undefined;
+  /** Where rows are written; none once closed. */
   private fork: (() => SqlEntityManager) | undefined;
   private dropped = 0;
   private readonly maxPending: number;
 
   constructor(private readonly options: CallRecordsOptions) {
+    this.fork = options.fork;
     this.maxPending = options.maxPending ?? 10_000;
-  }
-
-  /** Where rows are written (at start-up). Rows recorded before wait for it. */
-  attach(fork: () => SqlEntityManager): void {
-    this.fork = fork;
-    this.writeSoon();
   }
 
   /** The provider transport's listener: an attempt made in a payment's scope is kept; any other is not. */

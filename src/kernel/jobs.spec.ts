@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../lib/logger.js';
 import type { SqlPart } from './events/event-log.js';
 import { RELEASE_DEFERRED_DELIVERIES } from './inbox/deferred.js';
-import { afterFailedRun, errorText, JOB_SUCCEEDED, JobQueue, RECURRING_KEY, retryDelayMs, type JobDatabase, type JobInfo, type JobResultEvent, type JobQueueSettings } from './jobs.js';
+import { afterFailedRun, errorText, JOB_SUCCEEDED, JobHandlers, JobQueue, RECURRING_KEY, retryDelayMs, type JobDatabase, type JobInfo, type JobResultEvent, type JobQueueSettings } from './jobs.js';
 
 const settings = { backoffBaseMs: 1_000, backoffMaxMs: 60_000 };
 
@@ -136,10 +136,6 @@ interface Claimed {
 function setup(options: { claimed?: Claimed[]; abandoned?: unknown[]; answers?: Partial<Record<keyof typeof statement, unknown[] | Error>>; settings?: Partial<JobQueueSettings> } = {}) {
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) } });
-  const queue = new JobQueue(logger);
-  queue.configure({ leaseMs: 30_000, concurrency: 2, maxAttempts: 5, backoffBaseMs: 1_000, backoffMaxMs: 60_000, retentionMs: 86_400_000, ...options.settings });
-  const results: JobResultEvent[] = [];
-  queue.onResult((event) => results.push(event));
   let claims = 0;
   const fake = fakeDb((sql) => {
     const name = (Object.keys(statement) as Array<keyof typeof statement>).find((key) => sql.startsWith(statement[key]));
@@ -147,8 +143,16 @@ function setup(options: { claimed?: Claimed[]; abandoned?: unknown[]; answers?: 
     if (name === 'sweep') return options.abandoned ?? [];
     return (name && options.answers?.[name]) ?? [{ id: 'job_1' }];
   });
-  queue.attach(fake.db);
-  return { queue, results, logs, ...fake };
+  const results: JobResultEvent[] = [];
+  const handlers = new JobHandlers();
+  const queue = new JobQueue({
+    logger,
+    db: fake.db,
+    handlers,
+    settings: { leaseMs: 30_000, concurrency: 2, maxAttempts: 5, backoffBaseMs: 1_000, backoffMaxMs: 60_000, retentionMs: 86_400_000, ...options.settings },
+    onResult: (event) => results.push(event),
+  });
+  return { queue, handlers, results, logs, ...fake };
 }
 
 const row = (attempts: number, more: Partial<Claimed> = {}): Claimed => ({ id: 'job_1', kind: RELEASE_DEFERRED_DELIVERIES, payload: { subjectType: 'deposit', subjectId: 'dep_1' }, attempts, max_attempts: 5, ...more });
@@ -189,8 +193,8 @@ describe('JobQueue: a claim and its lease', () => {
 describe('JobQueue: what becomes of a run', () => {
   it('records a run that returned as succeeded, if its lease still holds', async () => {
     const seen: Array<{ payload: unknown; job: Omit<JobInfo, 'succeededStatement'> }> = [];
-    const { queue, of, results } = setup({ claimed: [row(1)] });
-    queue.register(RELEASE_DEFERRED_DELIVERIES, (_em, payload, job) => {
+    const { queue, of, results, handlers } = setup({ claimed: [row(1)] });
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, (_em, payload, job) => {
       seen.push({ payload, job: { id: job.id, kind: job.kind, attempt: job.attempt, maxAttempts: job.maxAttempts } });
       return Promise.resolve();
     });
@@ -204,8 +208,8 @@ describe('JobQueue: what becomes of a run', () => {
   });
 
   it('warns when the lease ran out before the run was recorded: another worker took the job', async () => {
-    const { queue, results, logs } = setup({ claimed: [row(1)], answers: { succeed: [] } });
-    queue.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.resolve());
+    const { queue, results, logs, handlers } = setup({ claimed: [row(1)], answers: { succeed: [] } });
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.resolve());
     await queue.runDue();
     expect(logs).toContainEqual(expect.objectContaining({ level: 40, msg: 'job finished after its lease ran out; another worker took it again' }));
     expect(results.map((event) => event.outcome)).toEqual(['succeeded']);
@@ -213,8 +217,8 @@ describe('JobQueue: what becomes of a run', () => {
 
   it('records nothing more for a handler whose own transaction recorded it (JOB_SUCCEEDED), and gives it that statement', async () => {
     let given: { sql: string; params: unknown[] } | undefined;
-    const { queue, of, results } = setup({ claimed: [row(2)] });
-    queue.register(RELEASE_DEFERRED_DELIVERIES, (_em, _payload, job) => {
+    const { queue, of, results, handlers } = setup({ claimed: [row(2)] });
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, (_em, _payload, job) => {
       given = job.succeededStatement('exists (select from change)');
       return Promise.resolve(JOB_SUCCEEDED);
     });
@@ -226,8 +230,8 @@ describe('JobQueue: what becomes of a run', () => {
   });
 
   it('puts a failed run back to pending after its back-off, with its error, while attempts are left', async () => {
-    const { queue, of, results } = setup({ claimed: [row(3)] });
-    queue.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.reject(new TypeError('provider said no')));
+    const { queue, of, results, handlers } = setup({ claimed: [row(3)] });
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.reject(new TypeError('provider said no')));
     await queue.runDue();
     const [retry] = of(statement.retry);
     // Attempt 3: 4 s nominal, less up to a tenth.
@@ -241,24 +245,24 @@ describe('JobQueue: what becomes of a run', () => {
   });
 
   it('supersedes a failed run that a newer waiting job covers', async () => {
-    const { queue, of, results } = setup({ claimed: [row(1)], answers: { retry: [] } });
-    queue.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.reject(new Error('boom')));
+    const { queue, of, results, handlers } = setup({ claimed: [row(1)], answers: { retry: [] } });
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.reject(new Error('boom')));
     await queue.runDue();
     expect(of(statement.supersede)[0]?.params).toEqual(['boom', 'job_1', of(statement.claim)[0]?.params[0]]);
     expect(results.map((event) => event.outcome)).toEqual(['superseded']);
   });
 
   it('emits nothing when neither matches: the lease ran out and another worker has the job', async () => {
-    const { queue, results, logs } = setup({ claimed: [row(1)], answers: { retry: [], supersede: [] } });
-    queue.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.reject(new Error('boom')));
+    const { queue, results, logs, handlers } = setup({ claimed: [row(1)], answers: { retry: [], supersede: [] } });
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.reject(new Error('boom')));
     await queue.runDue();
     expect(results).toEqual([]);
     expect(logs).toContainEqual(expect.objectContaining({ level: 40, msg: 'job failed after its lease ran out; another worker took it again' }));
   });
 
   it('keeps a job failed for good when its last attempt fails', async () => {
-    const { queue, of, results } = setup({ claimed: [row(5)] });
-    queue.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.reject(new Error('still down')));
+    const { queue, of, results, handlers } = setup({ claimed: [row(5)] });
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.reject(new Error('still down')));
     await queue.runDue();
     expect(of(statement.fail)[0]?.params).toEqual(['still down', 'job_1', of(statement.claim)[0]?.params[0]]);
     expect(of(statement.retry)).toEqual([]);
@@ -273,15 +277,15 @@ describe('JobQueue: what becomes of a run', () => {
 
   it('reads a payload that comes back as JSON text', async () => {
     const payloads: unknown[] = [];
-    const { queue } = setup({ claimed: [row(1, { payload: '{"subjectType":"refund","subjectId":"rfd_1"}' })] });
-    queue.register(RELEASE_DEFERRED_DELIVERIES, (_em, payload) => (payloads.push(payload), Promise.resolve()));
+    const { queue, handlers } = setup({ claimed: [row(1, { payload: '{"subjectType":"refund","subjectId":"rfd_1"}' })] });
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, (_em, payload) => (payloads.push(payload), Promise.resolve()));
     await queue.runDue();
     expect(payloads).toEqual([{ subjectType: 'refund', subjectId: 'rfd_1' }]);
   });
 
   it('logs, and does not throw, when a run\'s outcome cannot be recorded: its lease runs out and it runs again', async () => {
-    const { queue, results, logs } = setup({ claimed: [row(1)], answers: { succeed: new Error('connection lost') } });
-    queue.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.resolve());
+    const { queue, results, logs, handlers } = setup({ claimed: [row(1)], answers: { succeed: new Error('connection lost') } });
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.resolve());
     await expect(queue.runDue()).resolves.toBe(1);
     expect(results).toEqual([]);
     expect(logs).toContainEqual(expect.objectContaining({ level: 50, msg: 'job outcome could not be recorded; it will run again' }));
@@ -290,9 +294,9 @@ describe('JobQueue: what becomes of a run', () => {
 
 describe('JobQueue: registration and enqueues', () => {
   it('refuses a second handler for one kind', () => {
-    const { queue } = setup();
-    queue.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.resolve());
-    expect(() => queue.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.resolve())).toThrow(`A handler for job kind ${RELEASE_DEFERRED_DELIVERIES} is already registered`);
+    const { handlers } = setup();
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.resolve());
+    expect(() => handlers.register(RELEASE_DEFERRED_DELIVERIES, () => Promise.resolve())).toThrow(`A handler for job kind ${RELEASE_DEFERRED_DELIVERIES} is already registered`);
   });
 
   it('refuses an enqueue outside the transaction of the change that needs the job', async () => {
@@ -332,9 +336,9 @@ describe('JobQueue: registration and enqueues', () => {
   });
 
   it('runs a recurring kind\'s occurrence after enqueuing the next one `everyMs` later, under the recurring key', async () => {
-    const { queue, of } = setup({ claimed: [row(1)] });
+    const { queue, of, handlers } = setup({ claimed: [row(1)] });
     const order: string[] = [];
-    queue.recurring(RELEASE_DEFERRED_DELIVERIES, { everyMs: 60_000, payload: {} }, () => (order.push('handler'), Promise.resolve()));
+    handlers.recurring(RELEASE_DEFERRED_DELIVERIES, { everyMs: 60_000, payload: {} }, () => (order.push('handler'), Promise.resolve()));
     const before = Date.now();
     await queue.runDue();
     const inserts = of(statement.insert);
@@ -363,7 +367,7 @@ describe('JobQueue: time-outs', () => {
   });
 
   it('stops after at most `timeoutMs`, leaving a job still running to its lease', async () => {
-    const { queue, logs } = setup({ claimed: [row(1)], settings: { pollIntervalMs: 60_000 } });
+    const { queue, logs, handlers } = setup({ claimed: [row(1)], settings: { pollIntervalMs: 60_000 } });
     let release = () => {};
     const running = new Promise<void>((resolve) => {
       release = resolve;
@@ -372,7 +376,7 @@ describe('JobQueue: time-outs', () => {
     const claimed = new Promise<void>((resolve) => {
       started = resolve;
     });
-    queue.register(RELEASE_DEFERRED_DELIVERIES, async () => {
+    handlers.register(RELEASE_DEFERRED_DELIVERIES, async () => {
       started();
       await running;
     });

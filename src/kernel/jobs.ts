@@ -140,16 +140,81 @@ export interface JobResultEvent {
 /** Wake-up channel: an enqueue wakes the worker of every instance once its transaction commits. */
 export const JOBS_CHANNEL = 'gateway_jobs';
 
-/** The dedupe key of every occurrence of a recurring kind (`JobQueue.recurring`): one waits at a time. */
+/** The dedupe key of every occurrence of a recurring kind (`JobHandlers.recurring`): one waits at a time. */
 export const RECURRING_KEY = 'recurring';
 
-/** A recurring kind as this instance's worker keeps it scheduled. */
-interface RecurringSchedule {
-  kind: string;
-  everyMs: number;
-  payload: unknown;
-  /** When this instance last made sure an occurrence waits (`Date.now()`). */
-  ensuredAt: number;
+/** A kind's handler as registered, with its schedule when the kind recurs (`JobHandlers.recurring`). */
+interface RegisteredHandler {
+  run: JobHandler<JobKind>;
+  recurs?: { everyMs: number; payload: unknown };
+}
+
+/**
+ * The handler of each job kind, and which kinds recur; every instance registers the same ones.
+ * Apart from the queue because of the one cycle of the gateway's composition: the parts whose
+ * jobs the queue runs (deposits, the inbox, the reconciler, retention, notifications) enqueue
+ * through the queue, so they are built after it and their handlers cannot be arguments of its
+ * constructor. The queue is given this registry when it is built; the composition (src/services.ts)
+ * fills it once those parts exist, before the worker starts.
+ */
+export class JobHandlers {
+  private readonly byKind = new Map<string, RegisteredHandler>();
+
+  /** The handler of one kind. */
+  register<K extends JobKind>(kind: K, handler: JobHandler<K>): void {
+    this.add(kind, { run: handler as unknown as JobHandler<JobKind> });
+  }
+
+  /**
+   * The handler of a kind that runs once every `everyMs`, one occurrence at a time across all
+   * instances: occurrences carry the dedupe key `RECURRING_KEY`, so at most one waits.
+   *
+   * - Each occurrence, as it starts, enqueues the next one `everyMs` later (its own statement),
+   *   then runs `handler`. An occurrence that fails is not retried: the next one, already waiting,
+   *   supersedes it (`superseded`), so a failure never ends the schedule.
+   * - Each instance's worker enqueues an occurrence when none waits, `everyMs` from then: at its
+   *   first pass (the schedule starts with the first instance that runs the kind) and again at
+   *   most once per `everyMs`, so a schedule that lost its next occurrence (an occurrence taken by
+   *   an instance that ends the schedule, a database failure as it enqueued its next one) resumes.
+   *   Two instances doing so at once still make one occurrence (the dedupe key).
+   *
+   * An instance that must not run the kind registers it with `register` and a handler that does
+   * nothing: an occurrence it takes then ends there, until a worker of an instance that runs the
+   * kind enqueues the next one.
+   *
+   * @example
+   * handlers.recurring('reconcile.sweep', { everyMs: 60_000, payload: {} }, (em) => reconciler.sweep(em));
+   */
+  recurring<K extends JobKind>(kind: K, schedule: { everyMs: number; payload: JobKinds[K] }, handler: JobHandler<K>): void {
+    this.add(kind, { run: handler as unknown as JobHandler<JobKind>, recurs: { everyMs: schedule.everyMs, payload: schedule.payload } });
+  }
+
+  /** The handler of `kind`, if this instance registered one. */
+  get(kind: string): RegisteredHandler | undefined {
+    return this.byKind.get(kind);
+  }
+
+  /** The recurring kinds, in registration order. */
+  recurringKinds(): Array<{ kind: string; everyMs: number; payload: unknown }> {
+    return [...this.byKind].flatMap(([kind, { recurs }]) => (recurs ? [{ kind, ...recurs }] : []));
+  }
+
+  private add(kind: string, handler: RegisteredHandler): void {
+    if (this.byKind.has(kind)) throw new Error(`A handler for job kind ${kind} is already registered`);
+    this.byKind.set(kind, handler);
+  }
+}
+
+export interface JobQueueOptions {
+  logger: Logger;
+  /** Where the worker and `runDue` take their EntityManagers from, and hear the enqueues committed on any instance. */
+  db: JobDatabase;
+  /** The handler of each kind the worker runs (`JobHandlers`). */
+  handlers: JobHandlers;
+  /** The worker's timings, from configuration; the rest are `DEFAULT_JOB_SETTINGS`. */
+  settings?: Partial<JobQueueSettings>;
+  /** Told of every finished run (metrics). */
+  onResult?: (event: JobResultEvent) => void;
 }
 
 /** One job of `enqueueMany`. */
@@ -227,9 +292,9 @@ export function afterFailedRun(
 }
 
 /**
- * The job queue and this instance's worker. Modules `register` a handler per kind and `enqueue`
- * inside the transaction of the change that needs the work, so the job exists if and only if the
- * change committed; any instance's worker then runs it.
+ * The job queue and this instance's worker. Modules register a handler per kind (`JobHandlers`)
+ * and `enqueue` inside the transaction of the change that needs the work, so the job exists if and
+ * only if the change committed; any instance's worker then runs it.
  *
  * @example
  * await em.transactional(async (tx) => {
@@ -238,10 +303,11 @@ export function afterFailedRun(
  * });
  */
 export class JobQueue {
-  private readonly handlers = new Map<string, JobHandler<JobKind>>();
-  private readonly listeners: Array<(event: JobResultEvent) => void> = [];
-  private settings: JobQueueSettings = DEFAULT_JOB_SETTINGS;
-  private db: JobDatabase | undefined;
+  private readonly logger: Logger;
+  private readonly db: JobDatabase;
+  private readonly handlers: JobHandlers;
+  private readonly settings: JobQueueSettings;
+  private readonly onResult: ((event: JobResultEvent) => void) | undefined;
   private readonly instance = randomUUID().slice(0, 8);
   private started = false;
   private stopping = false;
@@ -255,53 +321,15 @@ export class JobQueue {
   private again = false;
   private lastPrune = 0;
   private lastSweep = 0;
-  private readonly schedules: RecurringSchedule[] = [];
+  /** When this instance last made sure an occurrence of each recurring kind waits (`Date.now()`). */
+  private readonly ensuredAt = new Map<string, number>();
 
-  constructor(private readonly logger: Logger) {}
-
-  /** Sets the worker's timings (from configuration, at start-up). */
-  configure(settings: Partial<JobQueueSettings>): void {
-    this.settings = { ...this.settings, ...settings };
-  }
-
-  /** Called after every run (metrics). */
-  onResult(listener: (event: JobResultEvent) => void): void {
-    this.listeners.push(listener);
-  }
-
-  /** The handler of one kind; every instance registers the same ones at start-up. */
-  register<K extends JobKind>(kind: K, handler: JobHandler<K>): void {
-    if (this.handlers.has(kind)) throw new Error(`A handler for job kind ${kind} is already registered`);
-    this.handlers.set(kind, handler as unknown as JobHandler<JobKind>);
-  }
-
-  /**
-   * Registers the handler of a kind that runs once every `everyMs`, one occurrence at a time across
-   * all instances: occurrences carry the dedupe key `RECURRING_KEY`, so at most one waits.
-   *
-   * - Each occurrence, as it starts, enqueues the next one `everyMs` later (its own statement),
-   *   then runs `handler`. An occurrence that fails is not retried: the next one, already waiting,
-   *   supersedes it (`superseded`), so a failure never ends the schedule.
-   * - This instance's worker enqueues an occurrence when none waits, `everyMs` from then: at its
-   *   first pass (the schedule starts with the first instance that runs the kind) and again at
-   *   most once per `everyMs`, so a schedule that lost its next occurrence (an occurrence taken by
-   *   an instance that ends the schedule, a database failure as it enqueued its next one) resumes.
-   *   Two instances doing so at once still make one occurrence (the dedupe key).
-   *
-   * An instance that must not run the kind registers it with `register` and a handler that does
-   * nothing: an occurrence it takes then ends there, until a worker of an instance that runs the
-   * kind enqueues the next one.
-   *
-   * @example
-   * jobs.recurring('reconcile.sweep', { everyMs: 60_000, payload: {} }, (em) => reconciler.sweep(em));
-   */
-  recurring<K extends JobKind>(kind: K, schedule: { everyMs: number; payload: JobKinds[K] }, handler: JobHandler<K>): void {
-    this.register(kind, async (em, payload, job) => {
-      const next = this.insertStatement(kind, payload, { dedupeKey: RECURRING_KEY, runAt: new Date(Date.now() + schedule.everyMs) });
-      await em.execute(next.sql, next.params);
-      return handler(em, payload, job);
-    });
-    this.schedules.push({ kind, everyMs: schedule.everyMs, payload: schedule.payload, ensuredAt: Number.NEGATIVE_INFINITY });
+  constructor(options: JobQueueOptions) {
+    this.logger = options.logger;
+    this.db = options.db;
+    this.handlers = options.handlers;
+    this.settings = { ...DEFAULT_JOB_SETTINGS, ...options.settings };
+    this.onResult = options.onResult;
   }
 
   /**
@@ -381,18 +409,12 @@ export class JobQueue {
     };
   }
 
-  /** Where the worker and `runDue` take their EntityManagers from (at start-up, before `start`). */
-  attach(db: JobDatabase): void {
-    this.db = db;
-  }
-
   /** Starts polling every `pollIntervalMs` and on every wake-up; a first pass runs at once (jobs left by a stopped instance). */
   async start(): Promise<void> {
-    const db = this.database();
     if (this.started) return;
     this.started = true;
     this.stopping = false;
-    this.unlisten = await db.listen(JOBS_CHANNEL, () => this.wakeSoon());
+    this.unlisten = await this.db.listen(JOBS_CHANNEL, () => this.wakeSoon());
     this.kick();
   }
 
@@ -470,7 +492,7 @@ export class JobQueue {
    * Throws after `timeoutMs` (default: two leases, after which a dead worker's job runs again).
    */
   async runUntilIdle(kinds: readonly JobKind[], timeoutMs = 2 * this.settings.leaseMs): Promise<void> {
-    const db = this.database();
+    const { db } = this;
     const deadline = Date.now() + timeoutMs;
     const marks = kinds.map(() => '?').join(', ');
     for (;;) {
@@ -491,7 +513,7 @@ export class JobQueue {
    * longer), not before every batch: under load a batch runs per job.
    */
   private async runBatch(sweepAlways: boolean): Promise<number> {
-    const db = this.database();
+    const { db } = this;
     if (sweepAlways || Date.now() - this.lastSweep >= this.settings.pollIntervalMs) {
       this.lastSweep = Date.now();
       await this.sweep(db.fork());
@@ -501,11 +523,6 @@ export class JobQueue {
     const claimed = await this.claim(db.fork(), lockedBy);
     await Promise.all(claimed.map((row) => this.run(db, row, lockedBy)));
     return claimed.length;
-  }
-
-  private database(): JobDatabase {
-    if (!this.db) throw new Error('JobQueue has no database: call attach(db) at start-up');
-    return this.db;
   }
 
   private schedule(): void {
@@ -572,10 +589,10 @@ export class JobQueue {
    * when none waits (the dedupe key makes it a no-op otherwise). At most once per `everyMs`.
    */
   private async ensureSchedules(em: SqlEntityManager): Promise<void> {
-    for (const schedule of this.schedules) {
+    for (const schedule of this.handlers.recurringKinds()) {
       const now = Date.now();
-      if (now - schedule.ensuredAt < schedule.everyMs) continue;
-      schedule.ensuredAt = now;
+      if (now - (this.ensuredAt.get(schedule.kind) ?? Number.NEGATIVE_INFINITY) < schedule.everyMs) continue;
+      this.ensuredAt.set(schedule.kind, now);
       const insert = this.insertStatement(schedule.kind, schedule.payload, { dedupeKey: RECURRING_KEY, runAt: new Date(now + schedule.everyMs) });
       await em.execute(insert.sql, insert.params);
     }
@@ -621,7 +638,13 @@ export class JobQueue {
       // An instance of an older release may not know a newer kind: another instance will.
       if (!handler) throw new Error(`NO_HANDLER: no handler for job kind ${row.kind} on this instance`);
       const payload = typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
-      recorded = (await handler(db.fork(), payload as never, info)) === JOB_SUCCEEDED;
+      const em = db.fork();
+      if (handler.recurs) {
+        // A recurring kind's next occurrence, enqueued as this one starts (`JobHandlers.recurring`).
+        const next = this.insertStatement(row.kind, payload, { dedupeKey: RECURRING_KEY, runAt: new Date(Date.now() + handler.recurs.everyMs) });
+        await em.execute(next.sql, next.params);
+      }
+      recorded = (await handler.run(em, payload as never, info)) === JOB_SUCCEEDED;
     } catch (caught) {
       error = caught ?? new Error('job failed');
     }
@@ -696,7 +719,7 @@ export class JobQueue {
   }
 
   private emit(event: JobResultEvent): void {
-    for (const listener of this.listeners) listener(event);
+    this.onResult?.(event);
   }
 }
 

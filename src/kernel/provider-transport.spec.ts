@@ -46,8 +46,8 @@ function harness(steps: Step[], settings: ProviderTransportSettings = {}, profil
     sleep: async (ms) => {
       waits.push(ms);
     },
+    onCall: [(report) => reports.push(report), ...(settings.onCall ?? [])],
   });
-  transport.onCall((report) => reports.push(report));
   const sender = transport.sender({ provider: 'acme', idempotencyHeader: 'Idempotency-Key', ...profile });
   return { transport, sender, sent, waits, reports, lines, raw };
 }
@@ -159,12 +159,17 @@ describe('reports', () => {
   });
 
   it('answers the call even when a listener throws', async () => {
-    const { transport, sender, lines } = harness([{ status: 200 }]);
-    transport.onCall(() => {
-      throw new Error('metrics broke');
+    const { sender, lines, reports } = harness([{ status: 200 }], {
+      onCall: [
+        () => {
+          throw new Error('metrics broke');
+        },
+      ],
     });
     expect(await sender.send(read())).toMatchObject({ kind: 'answered', status: 200 });
     expect(lines.some((line) => line.msg === 'provider call listener failed')).toBe(true);
+    // The other listeners are told all the same.
+    expect(reports).toHaveLength(1);
   });
 });
 

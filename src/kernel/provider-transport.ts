@@ -57,6 +57,8 @@ export interface ProviderTransportSettings {
   exchange?: (url: URL, request: OutgoingRequest) => Promise<ReceivedAnswer>;
   /** Waits out a back-off; unit specs pass one that returns at once. */
   sleep?: (ms: number) => Promise<void>;
+  /** Told of every attempt of every provider call, once it has ended (the payment's timeline, metrics). */
+  onCall?: ReadonlyArray<(report: ProviderCallReport) => void>;
 }
 
 /** 200 ms, doubling, 2 s at most: a provider that is briefly unwell is asked again soon, one that is down is not hammered. */
@@ -68,7 +70,7 @@ const isServerError = (status: number) => status >= 500;
 type Attempt = { kind: 'answered'; status: number; text: string } | { kind: 'unanswered'; reason: 'timeout' | 'network'; message: string };
 
 export class HttpProviderTransport implements ProviderTransport {
-  private readonly listeners: Array<(report: ProviderCallReport) => void> = [];
+  private readonly listeners: ReadonlyArray<(report: ProviderCallReport) => void>;
   private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly backoff: Backoff;
@@ -83,11 +85,7 @@ export class HttpProviderTransport implements ProviderTransport {
     this.logger = settings.logger ?? createLogger({ level: 'silent' });
     this.exchange = settings.exchange ?? exchange;
     this.sleep = settings.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
-  }
-
-  /** Tells `listener` of every attempt of every provider call, once it has ended. */
-  onCall(listener: (report: ProviderCallReport) => void): void {
-    this.listeners.push(listener);
+    this.listeners = settings.onCall ?? [];
   }
 
   /** The longest a retryable call can take: every attempt timing out, and the back-off between them. */

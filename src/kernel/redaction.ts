@@ -60,6 +60,11 @@ export function redact<T extends object>(reader: Reader, policy: RedactionPolicy
 export class Redactions {
   private readonly policies = new Map<string, RedactionPolicy>();
 
+  /** @param policies each subject kind's policy (`register`), as the modules declare them. */
+  constructor(policies: readonly RedactionPolicy[] = []) {
+    for (const policy of policies) this.register(policy);
+  }
+
   register(policy: RedactionPolicy): void {
     if (this.policies.has(policy.subjectType)) throw new Error(`The ${policy.subjectType} subject kind has a redaction policy already`);
     this.policies.set(policy.subjectType, policy);

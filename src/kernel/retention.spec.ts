@@ -8,14 +8,14 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../lib/logger.js';
 import type { IdempotencyLayer } from './idempotency.js';
-import { Retention, type ErasePersonalDataOptions, type PersonalDataEraser, type RetentionSettings } from './retention.js';
+import { Retention, type ErasePersonalDataOptions, type PersonalDataEraser, type RetentionResult, type RetentionSettings } from './retention.js';
 
 const DAY = 24 * 3_600_000;
 const NOW = new Date('2027-03-01T12:00:00.000Z');
 const SETTINGS: RetentionSettings = { enabled: true, intervalMs: 3_600_000, batchSize: 3, webhookBodyMs: 30 * DAY, personalDataMs: 90 * DAY };
 
 /** A sweep's world: keys to purge, no webhook bodies due, and every step in the order it ran. */
-function setup(settings: RetentionSettings = SETTINGS) {
+function setup(settings: RetentionSettings = SETTINGS, onResult?: (result: RetentionResult) => void) {
   const steps: string[] = [];
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger({ level: 'info', destination: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) } });
@@ -30,7 +30,7 @@ function setup(settings: RetentionSettings = SETTINGS) {
   } as unknown as IdempotencyLayer;
   // The webhook bodies' erasure is one statement that finds nothing due here.
   const em = { execute: async () => [] } as unknown as SqlEntityManager;
-  const retention = new Retention({ idempotency, clock: { now: () => NOW }, logger, settings });
+  const retention = new Retention({ idempotency, clock: { now: () => NOW }, logger, settings, ...(onResult ? { onResult } : {}) });
   /** An eraser with `due` payments waiting, which records what it was asked. */
   const eraser = (subject: string, due: number) => {
     const calls: ErasePersonalDataOptions[] = [];
@@ -100,11 +100,10 @@ describe('Retention sweep: personal data', () => {
     });
   });
 
-  it('tells its listeners every result', async () => {
-    const { retention, em, eraser } = setup();
-    eraser('deposit', 1);
+  it('tells its listener every result', async () => {
     const heard: unknown[] = [];
-    retention.onResult((result) => heard.push(result.personalData));
+    const { retention, em, eraser } = setup(SETTINGS, (result) => heard.push(result.personalData));
+    eraser('deposit', 1);
     await retention.sweep(em);
     expect(heard).toEqual([{ deposit: 1 }]);
   });

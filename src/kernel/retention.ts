@@ -8,7 +8,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { IdempotencyLayer } from './idempotency.js';
 import { eraseWebhookBodies } from './inbox/body-retention.js';
-import type { JobQueue } from './jobs.js';
+import type { JobHandlers, JobQueue } from './jobs.js';
 
 /** Recurring, every `RETENTION_INTERVAL_MS`: one pass over every kind of data. */
 export const RETENTION_SWEEP = 'retention.sweep';
@@ -82,7 +82,6 @@ export interface RetentionResult {
 }
 
 export class Retention {
-  private readonly listeners: Array<(result: RetentionResult) => void> = [];
   private readonly erasers: PersonalDataEraser[] = [];
 
   constructor(
@@ -91,12 +90,13 @@ export class Retention {
       clock: Clock;
       logger: Logger;
       settings: RetentionSettings;
+      /** The personal data each module keeps on its payments (`register`). */
+      erasers?: readonly PersonalDataEraser[];
+      /** Told every sweep's result (metrics). */
+      onResult?: (result: RetentionResult) => void;
     },
-  ) {}
-
-  /** Told every sweep's result (metrics). */
-  onResult(listener: (result: RetentionResult) => void): void {
-    this.listeners.push(listener);
+  ) {
+    for (const eraser of deps.erasers ?? []) this.register(eraser);
   }
 
   /** Adds a subject kind's personal data to every later sweep; one eraser per kind. */
@@ -143,7 +143,7 @@ export class Retention {
       },
       more ? 'retention sweep stopped at its batch limit; the next sweep goes on' : 'retention sweep done',
     );
-    for (const listener of this.listeners) listener(result);
+    this.deps.onResult?.(result);
     return result;
   }
 }
@@ -177,11 +177,11 @@ async function batches(size: number, run: () => Promise<number>): Promise<{ coun
  * instance takes (one scheduled while retention was on) ends the schedule, and an instance with
  * RETENTION_ENABLED=true starts it again within its interval.
  */
-export function registerRetentionJobs(jobs: JobQueue, retention: Retention, options: { settings: RetentionSettings; fork: () => SqlEntityManager; logger: Logger }): RetentionSchedule {
+export function registerRetentionJobs(handlers: JobHandlers, jobs: JobQueue, retention: Retention, options: { settings: RetentionSettings; fork: () => SqlEntityManager; logger: Logger }): RetentionSchedule {
   if (options.settings.enabled) {
-    jobs.recurring(RETENTION_SWEEP, { everyMs: options.settings.intervalMs, payload: {} }, async (em) => void (await retention.sweep(em)));
+    handlers.recurring(RETENTION_SWEEP, { everyMs: options.settings.intervalMs, payload: {} }, async (em) => void (await retention.sweep(em)));
   } else {
-    jobs.register(RETENTION_SWEEP, async () => {
+    handlers.register(RETENTION_SWEEP, async () => {
       options.logger.info('retention is disabled on this instance (RETENTION_ENABLED=false): the sweep ends here and schedules no next one');
     });
   }

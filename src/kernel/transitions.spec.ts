@@ -12,7 +12,7 @@ import { defineStateMachine } from '../lib/state-machine.js';
 import { createLogger } from '../lib/logger.js';
 import type { AppendAlongside, AppendEventInput, EventLog, SqlPart } from './events/event-log.js';
 import { deferredDeliveriesRelease, RELEASE_DEFERRED_DELIVERIES } from './inbox/deferred.js';
-import { JobQueue, type EnqueueOptions, type JobKind } from './jobs.js';
+import { JobHandlers, JobQueue, type EnqueueOptions, type JobDatabase, type JobKind } from './jobs.js';
 import { TransitionPath, type ApplyInput, type ReportedChange, type SubjectKind, type Transition } from './transitions.js';
 
 type ParcelStatus = 'NEW' | 'SENT' | 'DELIVERED' | 'LOST';
@@ -443,7 +443,9 @@ describe('TransitionPath with the real job queue', () => {
   it('turns a reaction into the queue\'s insert of a pending job, under its dedupe key and condition', async () => {
     const log: string[] = [];
     const events = new FakeEvents(log);
-    const path = new TransitionPath(events as unknown as EventLog, new JobQueue(createLogger({ level: 'silent' })));
+    // Its statements only: the queue's database is never asked.
+    const jobs = new JobQueue({ logger: createLogger({ level: 'silent' }), db: {} as JobDatabase, handlers: new JobHandlers() });
+    const path = new TransitionPath(events as unknown as EventLog, jobs);
     const kind = path.register(parcelKind(log, {}, { par_1: parcel('NEW') }));
     const { tx } = fakeTx();
     events.returned = [{ id: 'par_1', status: 'SENT', weight: 2 }];

@@ -141,7 +141,11 @@ export class TransitionPath {
     /** The event log every change appends to; also for the events a module records beside its changes (a creation). */
     readonly events: EventLog,
     private readonly jobs: JobQueue,
-  ) {}
+    /** Every subject kind (`register`), as the modules declare them. */
+    kinds: readonly AnyKind[] = [],
+  ) {
+    for (const kind of kinds) this.register(kind);
+  }
 
   /** Registers a subject kind; its state machine is checked now, so a bad table never serves traffic. */
   register<Row, S extends string, C extends ReportedChange<S>>(kind: SubjectKind<Row, S, C>): SubjectKind<Row, S, C> {

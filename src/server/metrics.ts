@@ -190,7 +190,6 @@ export class GatewayMetrics {
     collect: async () => this.collectEventLogLag(),
   });
 
-  private readEventLogLag: (() => Promise<EventLogLag | undefined>) | undefined;
   /** The read the two event log gauges of one scrape share (prom-client collects them side by side). */
   private eventLogLagRead: Promise<void> | undefined;
 
@@ -200,7 +199,11 @@ export class GatewayMetrics {
     interpreted: this.graphqlExecutions.labels('interpreted'),
   };
 
-  constructor() {
+  /**
+   * @param readEventLogLag where the event log gauges read the log's lag at each scrape; it answers
+   *   undefined when the database does not answer in time, and the gauges then keep their last values.
+   */
+  constructor(private readonly readEventLogLag: () => Promise<EventLogLag | undefined>) {
     collectDefaultMetrics({ register: this.registry, prefix: 'gateway_' });
     // prom-client's `nodejs_active_{handles,requests,resources}_total` are gauges, and a `_total`
     // name is a counter's (promtool and OpenMetrics refuse them). Each is the sum of its family
@@ -228,18 +231,8 @@ export class GatewayMetrics {
     };
   }
 
-  /**
-   * Where the event log gauges read the log's lag at each scrape; `read` answers undefined when the
-   * database does not answer in time, and the gauges then keep their last values.
-   */
-  observeEventLog(read: () => Promise<EventLogLag | undefined>): void {
-    this.readEventLogLag = read;
-  }
-
   private collectEventLogLag(): Promise<void> {
-    const read = this.readEventLogLag;
-    if (!read) return Promise.resolve();
-    this.eventLogLagRead ??= read()
+    this.eventLogLagRead ??= this.readEventLogLag()
       .then((lag) => {
         if (!lag) return;
         this.eventLogUnfinalSeconds.set(lag.unfinalSeconds);

@@ -10,13 +10,16 @@ import { lazyChild, type Logger } from '../lib/logger.js';
 import { SummarisedLog } from '../lib/summarised-log.js';
 import { annotateSpan, inSpan, linkToStoredTrace, tracingOn } from '../lib/tracing.js';
 import type { SignatureRejection } from '../providers/provider.js';
-import type { AcceptWebhookOutcome, ReceiveWebhookResult, RejectedRecord } from '../kernel/inbox/inbox.js';
-import type { Services } from '../services.js';
+import type { AcceptWebhookOutcome, ReceiveWebhookResult, RejectedRecord, WebhookInbox } from '../kernel/inbox/inbox.js';
+import type { MerchantAccountService } from '../modules/merchant-accounts/merchant-account.service.js';
 import type { GatewayMetrics } from './metrics.js';
 
 export interface WebhookRouterOptions {
   db: Database;
-  services: Services;
+  /** Verifies, keeps, stores and dispatches each delivery. */
+  inbox: WebhookInbox;
+  /** The configured accounts, which name a refusal's account in its log line. */
+  accounts: MerchantAccountService;
   metrics: GatewayMetrics;
   logger: Logger;
   /** Largest body read (`WEBHOOK_BODY_LIMIT_BYTES`); a larger one is refused with 413 unread. */
@@ -103,8 +106,7 @@ type WebhookRequest = IncomingMessage & { log?: Logger };
  * `webhookRouter` for any other form Express routes here.
  */
 export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequest, res: ServerResponse, path: WebhookPath) => Promise<void> {
-  const { db, services, metrics, bodyLimitBytes } = options;
-  const inbox = services.webhooks;
+  const { db, inbox, accounts, metrics, bodyLimitBytes } = options;
   // Anyone can send to a webhook path: a flood of refusals writes a bounded number of lines (every one is counted in the metrics).
   const rejections = new SummarisedLog(options.logger.child({ component: 'webhooks' }), 'webhook rejected');
 
@@ -118,7 +120,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
     const known = inbox.target(providerParam, accountParam);
     const reject = (status: number, reason: string) => {
       metrics.recordWebhook(provider, 'rejected', reason);
-      rejections.note(reason, { provider, account: services.accounts.get(accountParam)?.code, status });
+      rejections.note(reason, { provider, account: accounts.get(accountParam)?.code, status });
       // A refused large body is left unread: closing the connection spares reading the rest.
       if (status === 413) res.setHeader('connection', 'close');
       sendJson(res, status, { received: false, reason });
@@ -140,7 +142,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
     }
 
     // The inbox verifies, keeps, stores and dispatches; this route only answers and counts.
-    let outcome: Awaited<ReturnType<typeof inbox.accept>>;
+    let outcome: AcceptWebhookOutcome;
     try {
       outcome = await inbox.accept(db.fork(), {
         provider: providerParam,
@@ -158,56 +160,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
       sendJson(res, 500, { received: false, reason: 'INTERNAL_ERROR' });
       return;
     }
-    const answer = webhookAnswer(outcome);
-    switch (outcome.kind) {
-      case 'not_found':
-        return reject(answer.status, 'NOT_FOUND');
-      case 'refused':
-        logRejectedRecord(outcome.record, outcome.account.code, outcome.reason);
-        return reject(answer.status, outcome.reason);
-      case 'unprocessable': {
-        // Acknowledged so the provider stops: every retry would be refused the same way.
-        const { reason, unstorable } = outcome;
-        logRejectedRecord(outcome.record, outcome.account.code, reason);
-        metrics.recordWebhook(provider, 'rejected', reason);
-        const where = unstorable && { problem: unstorable.problem, at: unstorable.path.join('.') };
-        log().warn({ provider, account: outcome.account.code, reason, ...where }, 'verified webhook kept as rejected: it cannot be processed');
-        sendJson(res, answer.status, answer.body);
-        return;
-      }
-      case 'received': {
-        const { event, result } = outcome;
-        if (tracingOn()) await linkPaymentTrace(result, { 'payments.webhook.event': event.name, 'payments.webhook.outcome': result.outcome });
-        metrics.recordWebhook(provider, result.outcome, result.reason);
-        if (options.logger.isLevelEnabled('info')) log().info(
-          { provider, account: outcome.account.code, event: event.name, eventId: event.eventId, outcome: result.outcome, reason: result.reason, subjectId: result.subjectId },
-          'webhook received',
-        );
-        // Sent only now that the transaction has committed: 2xx means durable, and so is the
-        // follow-up work (the deposit's details) the inbox enqueued in that transaction.
-        sendJson(res, answer.status, answer.body);
-        return;
-      }
-      case 'retry_later':
-        metrics.recordWebhook(provider, 'retry_later');
-        log().warn({ provider, account: outcome.account.code, event: outcome.event.name, eventId: outcome.event.eventId, reason: outcome.message }, 'webhook deferred until the provider retries');
-        // Nothing was committed; the provider's retry is a first delivery.
-        sendJson(res, answer.status, answer.body);
-        return;
-      case 'failed':
-        metrics.recordWebhook(provider, 'error');
-        log().error({ err: outcome.error, provider, account: outcome.account.code, event: outcome.event.name, eventId: outcome.event.eventId }, 'webhook could not be stored');
-        // 5xx: nothing was committed, and the provider retries (spec: Webhook retry window).
-        sendJson(res, answer.status, answer.body);
-        return;
-    }
-
-    /** The admin record of a refused delivery: its failure is only logged, as the answer is 4xx (or 2xx) either way. */
-    function logRejectedRecord(record: RejectedRecord, account: string, reason: string): void {
-      // Every rejection is still counted; only the stored rows are capped.
-      if (record.ok && record.pruned > 0) log().debug({ account, pruned: record.pruned }, 'oldest rejected webhook deliveries deleted');
-      if (!record.ok) log().warn({ err: record.error, provider, account, reason }, 'rejected webhook could not be recorded');
-    }
+    await answerDelivery(outcome, { res, log, provider, reject }, shared);
   };
 
   /**
@@ -227,12 +180,84 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
     }
   };
 
+  const shared: AnswerShared = { metrics, logger: options.logger, linkPaymentTrace };
+
   // With tracing on, each delivery in a span of its own, a child of the request's.
   return (req, res, path) => {
     if (!tracingOn()) return handle(req, res, path);
     const provider = inbox.knowsProvider(path.provider) ? path.provider : 'unknown';
     return inSpan(`webhook ${provider}`, { attributes: { 'payments.provider': provider } }, () => handle(req, res, path));
   };
+}
+
+/** What answering one delivery needs of its request. */
+interface DeliveryRequest {
+  res: ServerResponse;
+  log: () => Logger;
+  /** The provider as a metric label. */
+  provider: string;
+  /** Refuses the delivery: counted, logged in summary, answered. */
+  reject: (status: number, reason: string) => void;
+}
+
+/** What answering every delivery shares. */
+interface AnswerShared {
+  metrics: GatewayMetrics;
+  logger: Logger;
+  linkPaymentTrace: (result: ReceiveWebhookResult, attributes: Record<string, string>) => Promise<void>;
+}
+
+/** Answers, logs and counts what the inbox made of a delivery, now that its transaction has ended. */
+async function answerDelivery(outcome: AcceptWebhookOutcome, { res, log, provider, reject }: DeliveryRequest, { metrics, logger, linkPaymentTrace }: AnswerShared): Promise<void> {
+  const answer = webhookAnswer(outcome);
+  /** The admin record of a refused delivery: its failure is only logged, as the answer is 4xx (or 2xx) either way. */
+  const logRejectedRecord = (record: RejectedRecord, account: string, reason: string): void => {
+    // Every rejection is still counted; only the stored rows are capped.
+    if (record.ok && record.pruned > 0) log().debug({ account, pruned: record.pruned }, 'oldest rejected webhook deliveries deleted');
+    if (!record.ok) log().warn({ err: record.error, provider, account, reason }, 'rejected webhook could not be recorded');
+  };
+  switch (outcome.kind) {
+    case 'not_found':
+      return reject(answer.status, 'NOT_FOUND');
+    case 'refused':
+      logRejectedRecord(outcome.record, outcome.account.code, outcome.reason);
+      return reject(answer.status, outcome.reason);
+    case 'unprocessable': {
+      // Acknowledged so the provider stops: every retry would be refused the same way.
+      const { reason, unstorable } = outcome;
+      logRejectedRecord(outcome.record, outcome.account.code, reason);
+      metrics.recordWebhook(provider, 'rejected', reason);
+      const where = unstorable && { problem: unstorable.problem, at: unstorable.path.join('.') };
+      log().warn({ provider, account: outcome.account.code, reason, ...where }, 'verified webhook kept as rejected: it cannot be processed');
+      sendJson(res, answer.status, answer.body);
+      return;
+    }
+    case 'received': {
+      const { event, result } = outcome;
+      if (tracingOn()) await linkPaymentTrace(result, { 'payments.webhook.event': event.name, 'payments.webhook.outcome': result.outcome });
+      metrics.recordWebhook(provider, result.outcome, result.reason);
+      if (logger.isLevelEnabled('info')) log().info(
+        { provider, account: outcome.account.code, event: event.name, eventId: event.eventId, outcome: result.outcome, reason: result.reason, subjectId: result.subjectId },
+        'webhook received',
+      );
+      // Sent only now that the transaction has committed: 2xx means durable, and so is the
+      // follow-up work (the deposit's details) the inbox enqueued in that transaction.
+      sendJson(res, answer.status, answer.body);
+      return;
+    }
+    case 'retry_later':
+      metrics.recordWebhook(provider, 'retry_later');
+      log().warn({ provider, account: outcome.account.code, event: outcome.event.name, eventId: outcome.event.eventId, reason: outcome.message }, 'webhook deferred until the provider retries');
+      // Nothing was committed; the provider's retry is a first delivery.
+      sendJson(res, answer.status, answer.body);
+      return;
+    case 'failed':
+      metrics.recordWebhook(provider, 'error');
+      log().error({ err: outcome.error, provider, account: outcome.account.code, event: outcome.event.name, eventId: outcome.event.eventId }, 'webhook could not be stored');
+      // 5xx: nothing was committed, and the provider retries (spec: Webhook retry window).
+      sendJson(res, answer.status, answer.body);
+      return;
+  }
 }
 
 /** The payment kinds whose rows keep the trace context of the request that made them (docs/tracing.md). */

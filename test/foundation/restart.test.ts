@@ -51,6 +51,24 @@ describe.each(kinds)('restart on %s', (kind) => {
     }
   });
 
+  it('starts again after a start that failed once its database was open: the failed start closed what it had opened', async () => {
+    const database = await createTestDatabase(kind);
+    try {
+      // A manifest that cannot be read stops the start after the database, the services and the
+      // parts listening to the database have opened (the embedded database would stay locked).
+      await expect(startTestGateway({ database, env: { TRUSTED_DOCUMENTS_FILE: '/nonexistent/persisted-documents.json' } })).rejects.toThrow('Could not read the persisted-documents manifest');
+      const second = await startTestGateway({ database });
+      try {
+        const viewer = await execute(second.gateway.graphqlUrl, ViewerQuery, {}, { key: second.keys.admin });
+        expect(viewer.errors).toBeUndefined();
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
+
   it('starts again after an admin revoked a demo client that has deposits, which keeps them and stays revoked, and a demo key, which is replaced', async () => {
     const database = await createTestDatabase(kind);
     try {

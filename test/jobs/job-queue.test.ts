@@ -6,7 +6,7 @@
 
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { JOB_SUCCEEDED, JobQueue, RECURRING_KEY, type JobHandler, type JobQueueSettings, type JobResultEvent } from '../../src/kernel/jobs.js';
+import { JOB_SUCCEEDED, JobHandlers, JobQueue, RECURRING_KEY, type JobHandler, type JobQueueSettings, type JobResultEvent } from '../../src/kernel/jobs.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { databaseForFile } from '../support/database.js';
 
@@ -24,14 +24,18 @@ function queue(handler: (name: string) => Promise<void>, settings: Partial<JobQu
   return queueWith((_em, payload) => handler(payload.name), settings);
 }
 
-/** A queue whose handler is `handler`; with `logs`, what it logs at warn and above goes there. */
-function queueWith(handler: JobHandler<'test.record'>, settings: Partial<JobQueueSettings> = {}, logs?: string[]): JobQueue {
+/** A queue whose handler is `handler`; with `logs`, what it logs at warn and above goes there; `onResult` hears every run. */
+function queueWith(handler: JobHandler<'test.record'>, settings: Partial<JobQueueSettings> = {}, logs?: string[], onResult?: (event: JobResultEvent) => void): JobQueue {
   const destination = logs && new Writable({ write: (chunk: Buffer, _encoding, done) => (logs.push(...chunk.toString('utf8').split('\n').filter(Boolean)), done()) });
-  const jobs = new JobQueue(destination ? createLogger({ level: 'warn', destination }) : createLogger({ level: 'silent' }));
-  jobs.configure({ backoffBaseMs: 10, pollIntervalMs: 60_000, ...settings });
-  jobs.attach(file.db);
-  jobs.register('test.record', handler);
-  return jobs;
+  const handlers = new JobHandlers();
+  handlers.register('test.record', handler);
+  return new JobQueue({
+    logger: destination ? createLogger({ level: 'warn', destination }) : createLogger({ level: 'silent' }),
+    db: file.db,
+    handlers,
+    settings: { backoffBaseMs: 10, pollIntervalMs: 60_000, ...settings },
+    onResult,
+  });
 }
 
 async function enqueue(jobs: JobQueue, name: string, dedupeKey?: string): Promise<void> {
@@ -173,9 +177,8 @@ describe('the job queue', () => {
     // in time: the statement matches the job, which is done; the queue records nothing more (so it
     // has no late run to report), and reports the run once, as succeeded
     const onTime: number[] = [];
-    const prompt = queueWith(completingInOwnStatement(undefined, onTime));
     const reported: JobResultEvent[] = [];
-    prompt.onResult((result) => reported.push(result));
+    const prompt = queueWith(completingInOwnStatement(undefined, onTime), {}, undefined, (result) => reported.push(result));
     await enqueue(prompt, 'own-completion');
     let ran = 0;
     const sentOnTime = await completionsDuring(async () => (ran = await prompt.runDue()));
@@ -276,14 +279,12 @@ describe('the job queue', () => {
     let failing = false;
     const ran: string[] = [];
     const recurring = () => {
-      const jobs = new JobQueue(createLogger({ level: 'silent' }));
-      jobs.configure({ backoffBaseMs: 10, pollIntervalMs: 60_000 });
-      jobs.attach(file.db);
-      jobs.recurring('test.recurring', { everyMs: 1_000, payload: { name: 'tick' } }, async (_em, { name }) => {
+      const handlers = new JobHandlers();
+      handlers.recurring('test.recurring', { everyMs: 1_000, payload: { name: 'tick' } }, async (_em, { name }) => {
         ran.push(name);
         if (failing) throw new Error('this occurrence fails');
       });
-      return jobs;
+      return new JobQueue({ logger: createLogger({ level: 'silent' }), db: file.db, handlers, settings: { backoffBaseMs: 10, pollIntervalMs: 60_000 } });
     };
 
     // given: two instances that run the kind, each starting its worker (a first pass)

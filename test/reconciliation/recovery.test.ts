@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
-import type { ReconcileResult } from '../../src/modules/reconciliation/reconciler.js';
 import type { Customer } from '../../src/providers/provider.js';
 import { execute, metric, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
@@ -171,15 +170,15 @@ describe('a hosted checkout deposit whose session answer was lost', () => {
   it('is left PENDING while its session may still be paid', async () => {
     // A minute old: past the wait for a first provider call still in flight, so the reconciler
     // looks at it now, and far inside its session's 15 minutes.
-    const checked: ReconcileResult[] = [];
-    t.gateway.services.reconciler.onResult((event) => {
-      if (event.subject === 'deposit') checked.push(event.result);
-    });
     const id = await insertUnsubmitted({ ...hosted, createdAt: new Date(Date.now() - 60_000), updatedAt: new Date(Date.now() - 60_000) });
 
-    const checks = () => checked.filter((result) => result.deposit?.id === id);
-    await expect.poll(() => checks().length, { interval: 20 }).toBeGreaterThan(0);
-    expect(checks()[0]).toMatchObject({ outcome: 'noop' });
+    // Each check goes on the deposit's timeline (its reconciliation check records).
+    const checks = async () => {
+      await t.gateway.services.callRecords.flush();
+      return t.gateway.db.fork().execute<Array<{ outcome: string }>>('select outcome from reconciliation_check where subject_id = ? order by created_at, id', [id]);
+    };
+    await expect.poll(async () => (await checks()).length, { interval: 20 }).toBeGreaterThan(0);
+    expect((await checks())[0]).toMatchObject({ outcome: 'noop' });
     expect(await statusOf(id)).toBe('PENDING');
     expect(await statusChanges(id)).toEqual([]);
   });

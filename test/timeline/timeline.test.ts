@@ -297,8 +297,9 @@ describe('a refund\'s and a payout\'s timelines', () => {
     // The beneficiary's account number is never kept.
     const calls = await rows('provider_call', payoutId);
     expect(JSON.stringify(calls)).not.toContain(CHILE_INPUT.beneficiary.accountNumber);
-    // A check of the account's payouts against the provider's list is each payout's own entry.
-    t.gateway.services.reconciler.configure({ afterMs: 0, submitGraceMs: 0, payoutMissingAfterChecks: 5, payoutRevertWindowMs: 7 * 86_400_000 });
+    // A check of the account's payouts against the provider's list is each payout's own entry:
+    // made an hour old, the payout is due for one.
+    await t.gateway.db.fork().execute("update payout set created_at = created_at - interval '1 hour' where id = ?", [payoutId]);
     await t.gateway.services.reconciler.reconcilePayoutsOf(t.gateway.db.fork(), String(calls[0]!.merchant_account));
     await t.gateway.services.callRecords.flush();
     const checked = await execute(t.gateway.graphqlUrl, PayoutTimelineQuery, { id: payoutId, first: 100 }, { key: t.keys.admin });

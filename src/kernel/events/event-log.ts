@@ -223,22 +223,23 @@ export interface ReplayPage {
 }
 
 export class EventLog {
-  private readonly hooks: AppendHook[] = [];
+  private readonly hooks: readonly AppendHook[];
   private committedListener: CommittedListener | undefined;
-  private resumeObserver: ResumeObserver | undefined;
+  private readonly resumeObserver: ResumeObserver | undefined;
 
   /**
    * @param clock measures the age of a resumed subscription's cursor.
    * @param resumeWindowMs how recent that cursor's event must be (default `RESUME_WINDOW_MS`).
+   * @param observers `append`: what every append also writes, in its own statement (a module's
+   *   `AppendHook`); `resumes`: told of every subscription's resume (metrics).
    */
   constructor(
     private readonly clock: Clock = systemClock,
     readonly resumeWindowMs: number = RESUME_WINDOW_MS,
-  ) {}
-
-  /** Adds `hook` to every append from now on (at start-up, before any request). */
-  onAppend(hook: AppendHook): void {
-    this.hooks.push(hook);
+    observers: { append?: readonly AppendHook[]; resumes?: ResumeObserver } = {},
+  ) {
+    this.hooks = observers.append ?? [];
+    this.resumeObserver = observers.resumes;
   }
 
   /**
@@ -247,11 +248,6 @@ export class EventLog {
    */
   onCommitted(listener: CommittedListener): void {
     this.committedListener = listener;
-  }
-
-  /** Tells `observer` of every subscription's resume from now on (at start-up). */
-  observeResumes(observer: ResumeObserver): void {
-    this.resumeObserver = observer;
   }
 
   /** A subscription's `after` was replayed from or refused. */

@@ -1,7 +1,7 @@
 // Deliveries the inbox keeps `deferred` until their subject's status changes (a refund event that
 // overtook its payment): released by a job that the status change schedules as a reaction.
 
-import type { JobQueue } from '../jobs.js';
+import type { JobHandlers } from '../jobs.js';
 import type { Reaction } from '../transitions.js';
 import type { WebhookInbox } from './inbox.js';
 
@@ -37,8 +37,8 @@ export function deferredDeliveriesRelease(subjectType: string, subjectId: string
   };
 }
 
-export function registerInboxJobs(jobs: JobQueue, inbox: WebhookInbox): void {
-  jobs.register(RELEASE_DEFERRED_DELIVERIES, (em, { subjectType, subjectId, depositId }) =>
+export function registerInboxJobs(handlers: JobHandlers, inbox: WebhookInbox): void {
+  handlers.register(RELEASE_DEFERRED_DELIVERIES, (em, { subjectType, subjectId, depositId }) =>
     em.transactional(async (tx) => void (await inbox.releaseDeferred(tx, subjectType ?? 'deposit', subjectId ?? depositId!))),
   );
 }

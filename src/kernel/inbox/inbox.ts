@@ -208,11 +208,15 @@ export class WebhookInbox {
   /**
    * @param clock stamps a verified delivery's `received_at`, from which retention ages its body
    *   (body-retention.ts): the same clock as the retention job's cut-off.
+   * @param handlers each subject kind's handler (`register`), as the modules give them at composition.
    */
   constructor(
     private readonly replaySources?: WebhookReplaySources,
     private readonly clock: Clock = systemClock,
-  ) {}
+    handlers: { [K in WebhookSubjectKind]?: WebhookSubjectHandler<K> } = {},
+  ) {
+    for (const [kind, handler] of Object.entries(handlers)) this.handlers.set(kind, handler as unknown as WebhookSubjectHandler);
+  }
 
   /** Whether a provider of this name is registered: only those become a metric label. */
   knowsProvider(name: string): boolean {

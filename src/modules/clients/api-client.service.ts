@@ -98,7 +98,7 @@ export type Listen = (
 /**
  * Work a revocation does in its own transaction for a module that keeps something of the client
  * (its notification endpoints are disabled): it commits with the revocation, or not at all.
- * Registered once, where the modules are wired together (src/services.ts).
+ * Given to the service where the modules are wired together (src/services.ts).
  */
 export type RevocationHook = (tx: SqlEntityManager, clientId: string) => Promise<void>;
 
@@ -116,7 +116,6 @@ export class ApiClientService {
   private unlisten: (() => Promise<void>) | undefined;
   /** Keys that failed recently: safe without notifications, so kept from the start. */
   readonly failedKeys = new FailedKeys(FAILED_KEYS);
-  private readonly revocationHooks: RevocationHook[] = [];
 
   /** Each client's request rate and subscriptions, held from memory (client-limits.ts). */
   readonly limiter: ClientLimiter;
@@ -126,6 +125,8 @@ export class ApiClientService {
     /** Where refused keys are told, a bounded number of lines (none: not logged, as in the CLI). */
     private readonly authFailures?: SummarisedLog,
     defaultLimits: ClientLimits = DEFAULT_CLIENT_LIMITS,
+    /** Work added to every revocation's transaction (`RevocationHook`). */
+    private readonly revocationHooks: readonly RevocationHook[] = [],
   ) {
     this.limiter = new ClientLimiter(defaultLimits);
   }
@@ -190,11 +191,6 @@ export class ApiClientService {
     if (!client) return { ok: false, errors: [{ field: [idField], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
     this.keyCache?.forget(client.id);
     return { ok: true, client };
-  }
-
-  /** Adds work to every revocation's transaction (`RevocationHook`). */
-  onRevoke(hook: RevocationHook): void {
-    this.revocationHooks.push(hook);
   }
 
   /**

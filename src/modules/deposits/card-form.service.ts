@@ -66,8 +66,6 @@ interface CardDeposit {
 }
 
 export class CardFormService {
-  private returnBaseUrl: string | undefined;
-
   constructor(
     private readonly deps: {
       accounts: MerchantAccountService;
@@ -76,13 +74,10 @@ export class CardFormService {
       deposits: DepositService;
       transitions: TransitionPath;
       logger: Logger;
+      /** Where shoppers reach this gateway (its public URL, no trailing slash), known once the HTTP server listens. */
+      returnBaseUrl: () => string | undefined;
     },
   ) {}
-
-  /** Where shoppers reach this gateway (its public URL); set once the HTTP server listens. */
-  useReturnBaseUrl(baseUrl: string): void {
-    this.returnBaseUrl = baseUrl.replace(/\/+$/, '');
-  }
 
   async session(em: SqlEntityManager, client: ApiClient, depositId: string): Promise<CardSessionResult> {
     const found = await this.cardDeposit(em, client, depositId);
@@ -93,6 +88,7 @@ export class CardFormService {
     const session = result.value;
     // `integrity` is never read from the provider's answer: the spec says to ignore it, because the
     // per-checkout loader's hash is not fixed and a browser would silently block the script.
+    const returnBaseUrl = this.deps.returnBaseUrl();
     return {
       ok: true,
       session: {
@@ -102,7 +98,7 @@ export class CardFormService {
         amount: deposit.amountMoney(),
         scriptUrl: session.settled ? null : (session.scriptUrl ?? null),
         brands: session.settled ? [] : session.brands,
-        formAction: session.settled || !this.returnBaseUrl ? null : `${this.returnBaseUrl}${CARD_FORM_RETURN_PATH}/${signOrderToken(found.account, deposit.id)}`,
+        formAction: session.settled || !returnBaseUrl ? null : `${returnBaseUrl}${CARD_FORM_RETURN_PATH}/${signOrderToken(found.account, deposit.id)}`,
       },
     };
   }

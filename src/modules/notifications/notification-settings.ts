@@ -10,17 +10,6 @@ export interface NotificationSettings extends Omit<NotificationsConfig, 'allowed
   policy: OutboundPolicy;
 }
 
-export const DEFAULT_NOTIFICATION_SETTINGS: NotificationSettings = {
-  timeoutMs: 10_000,
-  retryForMs: 3 * 24 * 3_600_000,
-  secretOverlapMs: 24 * 3_600_000,
-  backoffBaseMs: 5_000,
-  backoffMaxMs: 3_600_000,
-  sweepIntervalMs: 10_000,
-  probeIntervalMs: 60_000,
-  policy: { production: false, allow: [] },
-};
-
 /**
  * The wait before retry number `attempt` (1 after the first failure): `base · 2^(attempt-1)`
  * capped at `max`, of which a random half is taken off ("equal jitter"), so endpoints that failed

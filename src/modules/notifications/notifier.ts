@@ -9,7 +9,7 @@ import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { FINAL_POSITION_SQL, type AppendHook, type EventLog } from '../../kernel/events/event-log.js';
 import { PaymentEvent } from '../../kernel/events/payment-event.entity.js';
-import { JOBS_CHANNEL, type JobQueue } from '../../kernel/jobs.js';
+import { JOBS_CHANNEL, type JobHandlers, type JobQueue } from '../../kernel/jobs.js';
 import { redact, type Reader, type RedactionPolicy, type Redactions } from '../../kernel/redaction.js';
 import type { Role } from '../../kernel/roles.js';
 import { visibleEventsWhere, type Caller } from '../../kernel/visibility.js';
@@ -227,10 +227,35 @@ function tracedPost(endpointId: string, target: SendTarget, eventId: string, pos
   });
 }
 
+/**
+ * The event log's append hook: a fan-out job, in the append's own statement, only while an
+ * enabled endpoint exists (with none, the append writes nothing more) and no fan-out job waits
+ * already.
+ *
+ * Deliberately not by the queue's dedupe key: two appends inserting the same key wait for each
+ * other's commit (the unique index), so every event-writing transaction would queue behind
+ * whichever one inserted the job first. Without the key nothing waits; two appends that both see
+ * no waiting job may both add one, and the second fan-out finds nothing left to do. An append
+ * that saw a job waiting, which a worker then runs before the append commits, is caught by that
+ * run's last look (`fanout`): it goes again while transactions that may append are running.
+ */
+export function notificationFanoutHook(jobs: JobQueue): AppendHook {
+  return {
+    channel: JOBS_CHANNEL,
+    statement: (requires) =>
+      jobs.silentInsertStatement(NOTIFICATIONS_FANOUT, {}, {
+        onlyIf: {
+          sql: `exists (select from notification_endpoint where enabled)
+            and not exists (select from job where kind = '${NOTIFICATIONS_FANOUT}' and status = 'pending')${requires ? ` and ${requires}` : ''}`,
+          params: [],
+        },
+      }),
+  };
+}
+
 export class Notifier {
   /** Who holds a claim: this instance. */
   private readonly instance = `ntf:${randomUUID().slice(0, 8)}`;
-  private readonly listeners: Array<(outcome: DeliveryOutcome) => void> = [];
 
   constructor(
     private readonly deps: {
@@ -242,39 +267,10 @@ export class Notifier {
       logger: Logger;
       settings: () => NotificationSettings;
       secrets: SecretSealer;
+      /** Told every attempt's outcome (metrics). */
+      onAttempt?: (outcome: DeliveryOutcome) => void;
     },
   ) {}
-
-  /** Told every attempt's outcome (metrics). */
-  onAttempt(listener: (outcome: DeliveryOutcome) => void): void {
-    this.listeners.push(listener);
-  }
-
-  /**
-   * The event log's append hook: a fan-out job, in the append's own statement, only while an
-   * enabled endpoint exists (with none, the append writes nothing more) and no fan-out job waits
-   * already.
-   *
-   * Deliberately not by the queue's dedupe key: two appends inserting the same key wait for each
-   * other's commit (the unique index), so every event-writing transaction would queue behind
-   * whichever one inserted the job first. Without the key nothing waits; two appends that both see
-   * no waiting job may both add one, and the second fan-out finds nothing left to do. An append
-   * that saw a job waiting, which a worker then runs before the append commits, is caught by that
-   * run's last look (`fanout`): it goes again while transactions that may append are running.
-   */
-  appendHook(): AppendHook {
-    return {
-      channel: JOBS_CHANNEL,
-      statement: (requires) =>
-        this.deps.jobs.silentInsertStatement(NOTIFICATIONS_FANOUT, {}, {
-          onlyIf: {
-            sql: `exists (select from notification_endpoint where enabled)
-              and not exists (select from job where kind = '${NOTIFICATIONS_FANOUT}' and status = 'pending')${requires ? ` and ${requires}` : ''}`,
-            params: [],
-          },
-        }),
-    };
-  }
 
   /**
    * Fans the final events after each enabled endpoint's cursor out to its deliveries, and looks
@@ -520,7 +516,7 @@ export class Notifier {
       // While the endpoint is probed, the probe goes before the lane's own retry.
       if (outcome === 'retrying' && !health.probing) await this.wakeLanes(tx, [lane], new Date(Date.now() + retryInMs));
     });
-    for (const listener of this.listeners) listener(outcome);
+    this.deps.onAttempt?.(outcome);
     if (ok) this.deps.logger.info(log, 'notification delivered');
     else if (outcome === 'failed') this.deps.logger.warn(log, 'notification given up after its retry window; the endpoint is marked failing');
     else this.deps.logger.info({ ...log, retryInMs }, 'notification attempt failed; it will be retried');
@@ -862,9 +858,9 @@ function excerpt(body: string): string {
   return bytes.subarray(0, EXCERPT_BYTES).toString('utf8').replace(/\uFFFD$/, '');
 }
 
-export function registerNotificationJobs(jobs: JobQueue, notifier: Notifier, options: { sweepIntervalMs: number }): void {
-  jobs.register(NOTIFICATIONS_FANOUT, (em) => notifier.fanout(em));
-  jobs.register(NOTIFICATIONS_DELIVER, (em, lane) => notifier.deliverLane(em, lane));
-  jobs.register(NOTIFICATIONS_PROBE, (em, { endpointId }) => notifier.probe(em, endpointId));
-  jobs.recurring(NOTIFICATIONS_SWEEP, { everyMs: options.sweepIntervalMs, payload: {} }, (em) => notifier.sweep(em));
+export function registerNotificationJobs(handlers: JobHandlers, notifier: Notifier, options: { sweepIntervalMs: number }): void {
+  handlers.register(NOTIFICATIONS_FANOUT, (em) => notifier.fanout(em));
+  handlers.register(NOTIFICATIONS_DELIVER, (em, lane) => notifier.deliverLane(em, lane));
+  handlers.register(NOTIFICATIONS_PROBE, (em, { endpointId }) => notifier.probe(em, endpointId));
+  handlers.recurring(NOTIFICATIONS_SWEEP, { everyMs: options.sweepIntervalMs, payload: {} }, (em) => notifier.sweep(em));
 }

@@ -107,7 +107,18 @@ export interface ReconcilerDeps {
   logger: Logger;
   /** Absent until the payouts module provides it; deposits are reconciled either way. */
   payouts?: PayoutReconciliation;
+  /** The thresholds, from configuration; default `DEFAULT_RECONCILER_OPTIONS`. */
+  settings?: ReconcilerOptions;
+  /** Told every check's result (the payment's timeline, metrics). */
+  onResult?: ReconcileListener;
 }
+
+export const DEFAULT_RECONCILER_OPTIONS: ReconcilerOptions = {
+  afterMs: 300_000,
+  submitGraceMs: 35_000,
+  payoutMissingAfterChecks: 5,
+  payoutRevertWindowMs: 7 * 86_400_000,
+};
 
 export type ReconcileListener = (
   event: { subject: 'deposit'; depositId: string; result: ReconcileResult } | { subject: 'refund'; result: RefundReconcileResult } | { subject: 'payout'; result: PayoutPassResult },
@@ -131,24 +142,10 @@ const LIST_SKEW_MS = 10 * 60_000;
 const OPEN_DEPOSIT_STATUSES: ReadonlySet<DepositStatus> = new Set(['PENDING', 'AUTHORIZED']);
 
 export class Reconciler {
-  private readonly listeners: ReconcileListener[] = [];
-  private options: ReconcilerOptions = {
-    afterMs: 300_000,
-    submitGraceMs: 35_000,
-    payoutMissingAfterChecks: 5,
-    payoutRevertWindowMs: 7 * 86_400_000,
-  };
+  private readonly options: ReconcilerOptions;
 
-  constructor(private readonly deps: ReconcilerDeps) {}
-
-  /** Sets the thresholds (from configuration, at start-up). */
-  configure(options: ReconcilerOptions): void {
-    this.options = options;
-  }
-
-  /** Called with every check's result (metrics). */
-  onResult(listener: ReconcileListener): void {
-    this.listeners.push(listener);
+  constructor(private readonly deps: ReconcilerDeps) {
+    this.options = deps.settings ?? DEFAULT_RECONCILER_OPTIONS;
   }
 
   /**
@@ -183,7 +180,7 @@ export class Reconciler {
     const account = this.paysOut(code);
     if (!payouts || !account) return undefined;
     const result = await payouts.reconcile(em, account, this.payoutOptions());
-    for (const listener of this.listeners) listener({ subject: 'payout', result });
+    this.deps.onResult?.({ subject: 'payout', result });
     return result;
   }
 
@@ -227,7 +224,7 @@ export class Reconciler {
   async reconcileDeposit(em: SqlEntityManager, depositId: string): Promise<ReconcileResult> {
     // Every provider call of the check is the deposit's (its timeline shows them).
     const result = await forPayment('deposit', depositId, () => this.check(em, depositId));
-    for (const listener of this.listeners) listener({ subject: 'deposit', depositId, result });
+    this.deps.onResult?.({ subject: 'deposit', depositId, result });
     const log = this.deps.logger;
     if (result.outcome === 'applied') log.info({ depositId, from: result.from, to: result.to }, 'reconciler corrected a deposit (a webhook was missed)');
     else if (result.outcome === 'anomaly') log.warn({ depositId, anomaly: result.reason }, 'reconciler refused the provider\'s report');
@@ -417,7 +414,7 @@ export class Reconciler {
    */
   async reconcileRefund(em: SqlEntityManager, refundId: string): Promise<RefundReconcileResult> {
     const result = await forPayment('refund', refundId, () => this.checkRefund(em, refundId));
-    for (const listener of this.listeners) listener({ subject: 'refund', result });
+    this.deps.onResult?.({ subject: 'refund', result });
     const log = this.deps.logger;
     if (result.outcome === 'applied' || result.outcome === 'resubmitted') log.info({ refundId, outcome: result.outcome, reason: result.reason }, 'reconciler settled a refund (a webhook or an answer was missed)');
     else if (result.outcome === 'ambiguous' || result.outcome === 'anomaly') log.warn({ refundId, reason: result.reason }, 'reconciler could not decide a refund from the provider\'s refund status');

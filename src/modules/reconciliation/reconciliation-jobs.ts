@@ -1,7 +1,7 @@
 // Reconciliation as jobs of the kernel's queue: a recurring sweep, one at a time across all instances, enqueues one check per due deposit and refund and one per merchant account with payouts due; the queue's lease keeps two instances off one check, and its table and metrics show every one.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import type { JobQueue } from '../../kernel/jobs.js';
+import type { JobHandlers, JobQueue } from '../../kernel/jobs.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Reconciler } from './reconciler.js';
 
@@ -50,18 +50,18 @@ export interface ReconciliationJobsOptions {
  *
  * @returns the schedule's handle for `Gateway.reconciler`, or undefined when it is disabled here.
  */
-export function registerReconciliationJobs(jobs: JobQueue, reconciler: Reconciler, options: ReconciliationJobsOptions): ReconciliationSchedule | undefined {
-  jobs.register(RECONCILE_DEPOSIT, async (em, { depositId }) => void (await reconciler.reconcileDueDeposit(em, depositId)));
-  jobs.register(RECONCILE_REFUND, async (em, { refundId }) => void (await reconciler.reconcileDueRefund(em, refundId)));
-  jobs.register(RECONCILE_PAYOUTS, async (em, { merchantAccount }) => void (await reconciler.reconcilePayoutsOf(em, merchantAccount)));
+export function registerReconciliationJobs(handlers: JobHandlers, jobs: JobQueue, reconciler: Reconciler, options: ReconciliationJobsOptions): ReconciliationSchedule | undefined {
+  handlers.register(RECONCILE_DEPOSIT, async (em, { depositId }) => void (await reconciler.reconcileDueDeposit(em, depositId)));
+  handlers.register(RECONCILE_REFUND, async (em, { refundId }) => void (await reconciler.reconcileDueRefund(em, refundId)));
+  handlers.register(RECONCILE_PAYOUTS, async (em, { merchantAccount }) => void (await reconciler.reconcilePayoutsOf(em, merchantAccount)));
   const schedule = new ReconciliationSchedule(jobs, reconciler, options);
   if (options.enabled) {
-    jobs.recurring(RECONCILE_SWEEP, { everyMs: options.intervalMs, payload: {} }, async (em) => void (await schedule.sweep(em)));
+    handlers.recurring(RECONCILE_SWEEP, { everyMs: options.intervalMs, payload: {} }, async (em) => void (await schedule.sweep(em)));
     return schedule;
   }
   // Disabled here: a sweep this instance takes (one scheduled while reconciliation was on) ends
   // the schedule; an instance with RECONCILER_ENABLED=true starts it again within its interval.
-  jobs.register(RECONCILE_SWEEP, async () => {
+  handlers.register(RECONCILE_SWEEP, async () => {
     options.logger.info('reconciliation is disabled on this instance (RECONCILER_ENABLED=false): the sweep ends here and schedules no next one');
   });
   return undefined;
