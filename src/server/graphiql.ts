@@ -94,7 +94,7 @@ query PaymentTimeline($id: ID!) {
   deposit(id: $id) {
     id status
     timeline {
-      edges { node { kind at
+      edges { node { kind at traceId
         ... on EventEntry { type fromStatus toStatus }
         ... on ProviderCallEntry { operation attempt callOutcome httpStatus durationMs error }
         ... on WebhookDeliveryEntry { eventName deliveryOutcome reason }
