@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../lib/clock.js';
 import type { DepositProvider, MerchantAccount, WebhookEvent, WebhookVerification } from '../../providers/provider.js';
 import type { SqlPart } from '../events/event-log.js';
-import { livemodeMismatch, WebhookInbox, WebhookRetryLater, type InboxContext, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from './inbox.js';
+import { livemodeMismatch, WebhookInbox, WebhookRetryLater, type InboxContext, type ReceiveWebhookInput, type WebhookSubjectHandler } from './inbox.js';
+import type { ReportOutcome } from './report-outcome.js';
 
 const NOW = new Date('2026-01-02T03:04:05.000Z');
 const clock: Clock = { now: () => NOW };
@@ -116,7 +117,7 @@ function inbox(adapter: DepositProvider) {
 }
 
 /** A handler that records its calls and answers `decision` (or throws it). */
-function fakeHandler(decide: (context: InboxContext) => (WebhookDecision & { recorded?: boolean }) | Error, find?: SqlPart) {
+function fakeHandler(decide: (context: InboxContext) => (ReportOutcome & { recorded?: boolean }) | Error, find?: SqlPart) {
   const contexts: InboxContext[] = [];
   const handler: WebhookSubjectHandler<'deposit'> = {
     ...(find ? { find: () => find } : {}),
@@ -205,7 +206,7 @@ describe('WebhookInbox.accept: what becomes of a delivery', () => {
   it('is received once stored and decided, committed', async () => {
     const { adapter } = fakeAdapter({ ok: true, event: depositEvent() });
     const webhooks = inbox(adapter);
-    webhooks.register('deposit', fakeHandler(() => ({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1' })).handler);
+    webhooks.register('deposit', fakeHandler(() => ({ outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' } })).handler);
     const em = new FakeEm(inserting());
     const outcome = await webhooks.accept(em.asEm(), acceptInput());
     expect(outcome).toMatchObject({ kind: 'received', event: depositEvent(), result: { outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1' } });
@@ -273,13 +274,12 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
   });
 
   it('records the handler\'s decision on the delivery\'s row', async () => {
-    const decision: WebhookDecision = { outcome: 'anomaly', reason: 'AMOUNT_MISMATCH: x', subjectType: 'deposit', subjectId: 'dep_1' };
-    const { handler, contexts } = fakeHandler(() => decision);
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'anomaly', reason: 'AMOUNT_MISMATCH: x', subject: { type: 'deposit', id: 'dep_1' } }));
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
     const em = new FakeEm(inserting());
     const result = await webhooks.receive(em.asEm(), input());
-    expect(result).toEqual({ ...decision, deliveryId: expect.stringMatching(/^whd_/) });
+    expect(result).toEqual({ outcome: 'anomaly', reason: 'AMOUNT_MISMATCH: x', subjectType: 'deposit', subjectId: 'dep_1', deliveryId: expect.stringMatching(/^whd_/) });
     expect(contexts[0]).toMatchObject({ lookedUp: false });
     expect(em.statements('update webhook_delivery')[0]?.params).toEqual(['anomaly', 'AMOUNT_MISMATCH: x', 'deposit', 'dep_1', result.deliveryId]);
     expect(em.log).toEqual(['begin', 'execute insert into', 'execute update webhook_delivery', 'commit']);
@@ -288,8 +288,8 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
   it('writes nothing more when the handler recorded the outcome by its own statement, which the inbox gave it', async () => {
     let given: SqlPart | undefined;
     const { handler } = fakeHandler((context) => {
-      given = context.outcome?.({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1' });
-      return { outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1', recorded: true };
+      given = context.outcome?.({ outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' } });
+      return { outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' }, recorded: true };
     });
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
@@ -315,7 +315,7 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
   });
 
   it('hands no row when the lookup found none', async () => {
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'unmatched' }), { sql: 'select id from deposit where id = ?', params: ['dep_404'] });
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'not_found' }), { sql: 'select id from deposit where id = ?', params: ['dep_404'] });
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
     const em = new FakeEm((sql, params) => (sql.startsWith('with inserted') ? [{ inbox_delivery_id: params[0], id: null }] : []));
@@ -360,7 +360,7 @@ describe('WebhookInbox.replay: a stored delivery decided again', () => {
   it('parses the stored body (never verifies it again: its signature is long stale) and records the new decision', async () => {
     const { adapter, seen } = fakeAdapter({ ok: false, reason: 'SIGNATURE_MISMATCH' }, { ok: true, event: depositEvent() });
     const webhooks = inbox(adapter);
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1', recorded: true }));
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' }, recorded: true }));
     webhooks.register('deposit', handler);
     const em = new FakeEm(answering(stored('unmatched')));
     await expect(webhooks.replay(em.asEm(), 'whd_1')).resolves.toEqual({ ok: true, deliveryId: 'whd_1', outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1' });
@@ -376,7 +376,7 @@ describe('WebhookInbox.replay: a stored delivery decided again', () => {
 
   it('keeps an applied delivery\'s outcome on record: only the replay time is written', async () => {
     const webhooks = inbox(fakeAdapter({ ok: true, event: depositEvent() }).adapter);
-    webhooks.register('deposit', fakeHandler(() => ({ outcome: 'duplicate', reason: 'STATUS_UNCHANGED: deposit is already SUCCEEDED' })).handler);
+    webhooks.register('deposit', fakeHandler(() => ({ outcome: 'noop', reason: 'STATUS_UNCHANGED: deposit is already SUCCEEDED' })).handler);
     const em = new FakeEm(answering(stored('applied')));
     await expect(webhooks.replay(em.asEm(), 'whd_1')).resolves.toMatchObject({ ok: true, outcome: 'duplicate' });
     expect(em.statements('update webhook_delivery')).toEqual([{ sql: 'update webhook_delivery set replayed_at = ? where id = ?', params: [expect.any(Date), 'whd_1'] }]);
@@ -399,7 +399,7 @@ describe('WebhookInbox.replay: a stored delivery decided again', () => {
 describe('WebhookInbox.releaseDeferred', () => {
   it('decides again, in the caller\'s transaction, each delivery deferred until the subject changed, oldest first', async () => {
     const webhooks = inbox(fakeAdapter({ ok: true, event: depositEvent() }).adapter);
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied', subjectType: 'refund', subjectId: 'rfd_1' }));
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied', subject: { type: 'refund', id: 'rfd_1' } }));
     webhooks.register('deposit', handler);
     const deferred = ['whd_1', 'whd_2'].map((id) => ({ id, provider: 'deposit-gateway', merchant_account: 'acct-1', outcome: 'deferred', raw_body: '{}' }));
     const em = new FakeEm((sql) => (sql.trim().startsWith('select') ? deferred : []));

@@ -15,6 +15,7 @@ import { executePrepared } from '../../db/prepared.js';
 import type { SqlPart } from '../events/event-log.js';
 import type { PaymentSubjectType } from '../events/payment-event.entity.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
+import { deliveryDecision, type ReportOutcome, type WebhookDecision } from './report-outcome.js';
 
 export interface ReceiveWebhookInput {
   provider: ProviderName;
@@ -34,14 +35,6 @@ export interface ReceiveWebhookResult {
   subjectId?: string;
 }
 
-/** What became of one event: the inbox row records it. */
-export interface WebhookDecision {
-  outcome: WebhookOutcome;
-  reason?: string;
-  subjectType?: PaymentSubjectType;
-  subjectId?: string;
-}
-type Decision = WebhookDecision;
 
 type Subject = WebhookEvent['subject'];
 export type WebhookSubjectKind = Subject['kind'];
@@ -56,12 +49,13 @@ export interface InboxContext {
    * statement: written there, it returns `recorded: true` and the inbox writes nothing more.
    * Absent when a stored delivery is decided again.
    */
-  outcome?: (decision: WebhookDecision) => SqlPart;
+  outcome?: (outcome: ReportOutcome) => SqlPart;
 }
 
 /**
  * Applies one kind of event inside the inbox's transaction (after the delivery row is inserted,
- * before it commits). Returns the outcome to record; throws only on infrastructure failure.
+ * before it commits). Returns what became of the report's subject, which the inbox records as the
+ * delivery's decision (`deliveryDecision`); throws only on infrastructure failure.
  */
 export interface WebhookSubjectHandler<K extends WebhookSubjectKind = WebhookSubjectKind> {
   /**
@@ -70,7 +64,7 @@ export interface WebhookSubjectHandler<K extends WebhookSubjectKind = WebhookSub
    * locks nothing. Undefined when this report needs no lookup there.
    */
   find?(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>): SqlPart | undefined;
-  decide(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>, context: InboxContext): Promise<WebhookDecision & { recorded?: boolean }>;
+  decide(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>, context: InboxContext): Promise<ReportOutcome & { recorded?: boolean }>;
 }
 
 /**
@@ -368,13 +362,13 @@ export class WebhookInbox {
     if (!parsed.ok) return { ok: false, code: 'PAYLOAD_INVALID', message: 'The stored body is not a usable event' };
     const input: ReceiveWebhookInput = { provider: row.provider, account, event: parsed.event, rawBody: Buffer.from(row.raw_body, 'utf8') };
     const handler = this.handlers.get(input.event.subject.kind);
-    let decision: Decision;
+    let decision: WebhookDecision;
     if (!handler) decision = notHandled(input);
     else {
       const lookup = handler.find?.(tx, input, input.event.subject);
       const found = lookup ? (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0] : undefined;
-      const { recorded: _recorded, ...decided } = await handler.decide(tx, input, input.event.subject, { lookedUp: Boolean(lookup), ...(found?.id != null ? { found } : {}) });
-      decision = decided;
+      const { recorded: _recorded, ...outcome } = await handler.decide(tx, input, input.event.subject, { lookedUp: Boolean(lookup), ...(found?.id != null ? { found } : {}) });
+      decision = deliveryDecision(outcome);
     }
     if (row.outcome === 'applied') {
       await tx.execute('update webhook_delivery set replayed_at = ? where id = ?', [new Date(), row.id]);
@@ -440,11 +434,12 @@ export class WebhookInbox {
         await recordOutcome(tx, deliveryId, decision);
         return { ...decision, deliveryId };
       }
-      const { recorded, ...decision } = await handler.decide(tx, input, subject, {
+      const { recorded, ...outcome } = await handler.decide(tx, input, subject, {
         lookedUp: Boolean(lookup),
         ...(found ? { found } : {}),
-        outcome: (decided) => outcomeStatement(deliveryId, decided),
+        outcome: (written) => outcomeStatement(deliveryId, deliveryDecision(written)),
       });
+      const decision = deliveryDecision(outcome);
       if (!recorded) await recordOutcome(tx, deliveryId, decision);
       return { ...decision, deliveryId };
     });
@@ -459,14 +454,14 @@ function sha256Hex(bytes: Buffer): string {
 const DUPLICATE_DELIVERY: ReceiveWebhookResult = { outcome: 'duplicate', reason: 'EVENT_ALREADY_RECEIVED' };
 
 /** The UPDATE that records a fresh delivery's decision on its inbox row. */
-function outcomeStatement(deliveryId: string, decision: Decision): SqlPart {
+function outcomeStatement(deliveryId: string, decision: WebhookDecision): SqlPart {
   return {
     sql: 'update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?',
     params: [decision.outcome, decision.reason ?? null, decision.subjectType ?? null, decision.subjectId ?? null, deliveryId],
   };
 }
 
-async function recordOutcome(tx: SqlEntityManager, deliveryId: string, decision: Decision): Promise<void> {
+async function recordOutcome(tx: SqlEntityManager, deliveryId: string, decision: WebhookDecision): Promise<void> {
   const update = outcomeStatement(deliveryId, decision);
   await tx.execute(update.sql, update.params);
 }
