@@ -38,10 +38,11 @@ import { registerDepositJobs } from './modules/deposits/deposit-jobs.js';
 import { registerInboxJobs } from './kernel/inbox/deferred.js';
 import { TransitionPath } from './kernel/transitions.js';
 import { Redactions } from './kernel/redaction.js';
-import { DEPOSIT_REDACTION } from './modules/deposits/deposit-snapshot.js';
-import { REFUND_REDACTION } from './modules/refunds/refund-snapshot.js';
-import { PAYOUT_REDACTION } from './modules/payouts/payout-snapshot.js';
-import { WITHDRAWAL_REDACTION } from './modules/withdrawals/withdrawal-snapshot.js';
+import { declareVisibility } from './kernel/visibility.js';
+import { DEPOSIT_REDACTION, DEPOSIT_VISIBILITY } from './modules/deposits/deposit-snapshot.js';
+import { REFUND_REDACTION, REFUND_VISIBILITY } from './modules/refunds/refund-snapshot.js';
+import { PAYOUT_REDACTION, PAYOUT_VISIBILITY } from './modules/payouts/payout-snapshot.js';
+import { WITHDRAWAL_REDACTION, WITHDRAWAL_VISIBILITY } from './modules/withdrawals/withdrawal-snapshot.js';
 import { depositWebhookHandler } from './modules/deposits/deposit-webhooks.js';
 import { depositTransitions } from './modules/deposits/deposit-transitions.js';
 import { depositPersonalData } from './modules/deposits/deposit-personal-data.js';
@@ -50,7 +51,7 @@ import { refundTransitions } from './modules/refunds/refund-transitions.js';
 import { applyPaymentRefunded } from './modules/refunds/refund-accounting.js';
 import { payoutTransitions } from './modules/payouts/payout-transitions.js';
 import { withdrawalTransitions } from './modules/withdrawals/withdrawal-webhooks.js';
-import { ENDPOINT_SECRET_COLUMNS, NOTIFICATION_ENDPOINT_REDACTION, NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
+import { ENDPOINT_SECRET_COLUMNS, NOTIFICATION_ENDPOINT_REDACTION, NOTIFICATION_ENDPOINT_VISIBILITY, NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
 import { NO_SECRETS_KEY, type SecretSealer } from './lib/sealed-secrets.js';
 import type { SealedColumns } from './db/sealed-columns.js';
 import { Notifier } from './modules/notifications/notifier.js';
@@ -113,7 +114,8 @@ export function createServices(options: CreateServicesOptions): Services {
   transitions.register(refundTransitions);
   transitions.register(payoutTransitions);
   transitions.register(withdrawalTransitions);
-  // What of each subject kind only admins may read, asked by every path that shows a snapshot.
+  // Who sees each subject kind, and what of it only admins may read (asked by every path that shows a snapshot).
+  for (const kind of [DEPOSIT_VISIBILITY, REFUND_VISIBILITY, PAYOUT_VISIBILITY, WITHDRAWAL_VISIBILITY, NOTIFICATION_ENDPOINT_VISIBILITY]) declareVisibility(kind);
   const redactions = new Redactions();
   redactions.register(DEPOSIT_REDACTION);
   redactions.register(REFUND_REDACTION);

@@ -148,7 +148,28 @@ describe('the layers of src/', () => {
     const kernelImports = [...graph].filter(([file]) => file.startsWith('kernel/')).flatMap(([file, targets]) => targets.filter((target) => target.startsWith('modules/')).map((target) => `${file} -> ${target}`));
     expect(kernelImports).toEqual([]);
   });
+
+  it('keeps the kernel free of subject kinds: its code names none (modules declare theirs as data)', async () => {
+    const { SUBJECT_TYPES } = await import('../src/kernel/visibility.fixture.js');
+    const kinds = [...SUBJECT_TYPES, 'chargeback', 'qr_code'];
+    const naming = [...graph.keys()]
+      .filter((file) => file.startsWith('kernel/'))
+      .flatMap((file) => [...new Set(wordsIn(readFileSync(path.join(SRC, file), 'utf8'), kinds))].map((kind) => `src/${file} names ${kind}`));
+    expect(naming).toEqual([]);
+    expect(wordsIn("// deposit\nconst a = 'deposit_id', b = `${x}:refund`;", kinds)).toEqual(['refund']);
+  });
 });
+
+/** The words of `words` written in a file's code: as whole words of its string and template literals; comments are prose. */
+function wordsIn(text: string, words: readonly string[]): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) found.push(...words.filter((word) => new RegExp(`\\b${word}\\b`).test(node.text)));
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true));
+  return found;
+}
 
 /**
  * Where a built-in provider may be named in src/ (DESIGN.md "Provider registry": nothing outside

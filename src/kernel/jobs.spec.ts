@@ -288,6 +288,9 @@ describe('JobQueue: what becomes of a run', () => {
   });
 });
 
+/** A payload of the sample kind these cases enqueue. */
+const SAMPLE = { subjectType: 'deposit', subjectId: 'dep_1' };
+
 describe('JobQueue: registration and enqueues', () => {
   it('refuses a second handler for one kind', () => {
     const { queue } = setup();
@@ -298,7 +301,7 @@ describe('JobQueue: registration and enqueues', () => {
   it('refuses an enqueue outside the transaction of the change that needs the job', async () => {
     const { queue } = setup();
     const tx = { isInTransaction: () => false } as unknown as SqlEntityManager;
-    expect(() => queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, {})).toThrow('JobQueue.enqueue must run inside the transaction of the change that needs the job');
+    expect(() => queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, SAMPLE)).toThrow('JobQueue.enqueue must run inside the transaction of the change that needs the job');
     await expect(queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, [])).rejects.toThrow('JobQueue.enqueueMany must run inside the transaction of the change that needs the jobs');
   });
 
@@ -306,11 +309,11 @@ describe('JobQueue: registration and enqueues', () => {
     const { queue } = setup();
     const tx = { isInTransaction: () => true, getTransactionContext: () => ({}) } as unknown as SqlEntityManager;
     const runAt = new Date('2026-01-02T00:00:00.000Z');
-    const insert = queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, { subjectId: 'dep_1' }, { runAt, dedupeKey: 'deposit:dep_1', maxAttempts: 2 });
+    const insert = queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, { subjectType: 'deposit', subjectId: 'dep_1' }, { runAt, dedupeKey: 'deposit:dep_1', maxAttempts: 2 });
     expect(insert.sql).toMatch(/values \(\?, \?, cast\(\? as jsonb\), 'pending', 0, \?, coalesce\(\?, now\(\)\), \?, \?, \?, \?, \?\)\s+on conflict \(kind, dedupe_key\) where status = 'pending' do nothing$/);
-    expect(insert.params.slice(1, 6)).toEqual([RELEASE_DEFERRED_DELIVERIES, '{"subjectId":"dep_1"}', 2, runAt, 'deposit:dep_1']);
+    expect(insert.params.slice(1, 6)).toEqual([RELEASE_DEFERRED_DELIVERIES, '{"subjectType":"deposit","subjectId":"dep_1"}', 2, runAt, 'deposit:dep_1']);
     // The queue's own maximum, without one; no run time is now.
-    expect(queue.silentInsertStatement(RELEASE_DEFERRED_DELIVERIES, {}).params.slice(3, 6)).toEqual([5, null, null]);
+    expect(queue.silentInsertStatement(RELEASE_DEFERRED_DELIVERIES, SAMPLE).params.slice(3, 6)).toEqual([5, null, null]);
   });
 
   it('writes many jobs of one kind in one statement, and nothing for none', async () => {
@@ -323,7 +326,7 @@ describe('JobQueue: registration and enqueues', () => {
     const { queue } = setup();
     await queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, []);
     expect(executed).toEqual([]);
-    await queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, [{ payload: { subjectId: 'a' }, dedupeKey: 'a', subject: { type: 'deposit', id: 'a' } }, { payload: { subjectId: 'b' } }]);
+    await queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, [{ payload: { subjectType: 'deposit', subjectId: 'a' }, dedupeKey: 'a', subject: { type: 'deposit', id: 'a' } }, { payload: { subjectType: 'deposit', subjectId: 'b' } }]);
     expect(executed).toHaveLength(1);
     expect(executed[0]?.params).toHaveLength(20);
     expect([executed[0]?.params[5], executed[0]?.params[15]]).toEqual(['a', null]);
@@ -334,7 +337,7 @@ describe('JobQueue: registration and enqueues', () => {
   it('runs a recurring kind\'s occurrence after enqueuing the next one `everyMs` later, under the recurring key', async () => {
     const { queue, of } = setup({ claimed: [row(1)] });
     const order: string[] = [];
-    queue.recurring(RELEASE_DEFERRED_DELIVERIES, { everyMs: 60_000, payload: {} }, () => (order.push('handler'), Promise.resolve()));
+    queue.recurring(RELEASE_DEFERRED_DELIVERIES, { everyMs: 60_000, payload: SAMPLE }, () => (order.push('handler'), Promise.resolve()));
     const before = Date.now();
     await queue.runDue();
     const inserts = of(statement.insert);

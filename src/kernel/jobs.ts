@@ -159,22 +159,6 @@ export interface ManyJob<K extends JobKind> {
   subject?: JobSubject;
 }
 
-/** The payment tables whose rows keep the trace context of the request that made them, by a job payload's id field. */
-const PAYMENT_ID_FIELDS = { depositId: 'deposit', refundId: 'refund', payoutId: 'payout' } as const;
-
-/** The payment a job's payload names (`depositId`, `refundId`, `payoutId`, or a subject), for its span's link. */
-function paymentOf(payload: unknown): { table: string; id: string } | undefined {
-  const fields = (typeof payload === 'string' ? JSON.parse(payload) : payload) as Record<string, unknown> | null;
-  if (!fields || typeof fields !== 'object') return undefined;
-  if (typeof fields.subjectType === 'string' && typeof fields.subjectId === 'string' && Object.values(PAYMENT_ID_FIELDS).includes(fields.subjectType as never)) {
-    return { table: fields.subjectType, id: fields.subjectId };
-  }
-  for (const [field, table] of Object.entries(PAYMENT_ID_FIELDS)) {
-    if (typeof fields[field] === 'string') return { table, id: fields[field] };
-  }
-  return undefined;
-}
-
 /** Longest error text kept on a row. */
 const MAX_ERROR_LENGTH = 2_000;
 /** How often one instance deletes old finished rows. */
@@ -190,6 +174,9 @@ interface ClaimedRow {
   payload: unknown;
   attempts: number;
   max_attempts: number;
+  /** The payment the job is about (`EnqueueOptions.subject`), whose table keeps its request's trace context. */
+  subject_type: string | null;
+  subject_id: string | null;
 }
 
 /**
@@ -538,7 +525,7 @@ export class JobQueue {
          limit ?
          for update skip locked
        )
-       returning id, kind, payload, attempts, max_attempts`,
+       returning id, kind, payload, attempts, max_attempts, subject_type, subject_id`,
       [lockedBy, this.settings.leaseMs / 1000, this.settings.concurrency],
     );
   }
@@ -579,10 +566,10 @@ export class JobQueue {
     const attributes = { 'payments.job.kind': row.kind, 'payments.job.id': row.id, 'payments.job.attempt': row.attempts };
     return inSpan(`job ${row.kind}`, { root: true, attributes }, async (span) => {
       try {
-        const subject = paymentOf(row.payload);
-        if (subject) {
-          const [found] = await db.fork().execute<Array<{ trace_context: string | null }>>(`select trace_context from ${subject.table} where id = ?`, [subject.id]);
-          linkToStoredTrace(found?.trace_context, { 'payments.subject.type': subject.table });
+        if (row.subject_type !== null && row.subject_id !== null) {
+          // A subject kind's table is named after it, and keeps the trace context of the request that made the row.
+          const [found] = await db.fork().execute<Array<{ trace_context: string | null }>>(`select trace_context from ${row.subject_type} where id = ?`, [row.subject_id]);
+          linkToStoredTrace(found?.trace_context, { 'payments.subject.type': row.subject_type });
         }
       } catch {
         // A span without its link: the run itself goes on (and reports a payload it cannot read).

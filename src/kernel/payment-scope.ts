@@ -6,8 +6,8 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** The payment kinds a timeline is kept for. */
-export type PaymentSubjectKind = 'deposit' | 'refund' | 'payout';
+/** The kind of payment a timeline is kept for, as its module names it. */
+export type PaymentSubjectKind = string;
 
 export interface PaymentScope {
   readonly subjectType: PaymentSubjectKind;

@@ -8,10 +8,8 @@ import type { WebhookInbox } from './inbox.js';
 export const RELEASE_DEFERRED_DELIVERIES = 'webhook.release_deferred';
 
 export interface ReleaseDeferredDeliveriesJob {
-  subjectType?: string;
-  subjectId?: string;
-  /** Jobs written before the release named its subject kind: a deposit. */
-  depositId?: string;
+  subjectType: string;
+  subjectId: string;
 }
 
 declare module '../jobs.js' {
@@ -38,7 +36,5 @@ export function deferredDeliveriesRelease(subjectType: string, subjectId: string
 }
 
 export function registerInboxJobs(jobs: JobQueue, inbox: WebhookInbox): void {
-  jobs.register(RELEASE_DEFERRED_DELIVERIES, (em, { subjectType, subjectId, depositId }) =>
-    em.transactional(async (tx) => void (await inbox.releaseDeferred(tx, subjectType ?? 'deposit', subjectId ?? depositId!))),
-  );
+  jobs.register(RELEASE_DEFERRED_DELIVERIES, (em, { subjectType, subjectId }) => em.transactional(async (tx) => void (await inbox.releaseDeferred(tx, subjectType, subjectId))));
 }
