@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../lib/logger.js';
 import type { SqlPart } from './events/event-log.js';
 import { RELEASE_DEFERRED_DELIVERIES } from './inbox/deferred.js';
-import { afterFailedRun, errorText, JOB_SUCCEEDED, JobQueue, RECURRING_KEY, retryDelayMs, type JobDatabase, type JobInfo, type JobResultEvent, type JobQueueSettings } from './jobs.js';
+import { afterFailedRun, errorText, JOB_SUCCEEDED, JobQueue, JOBS_CHANNEL, RECURRING_KEY, retryDelayMs, type JobDatabase, type JobInfo, type JobResultEvent, type JobQueueSettings } from './jobs.js';
 
 const settings = { backoffBaseMs: 1_000, backoffMaxMs: 60_000 };
 
@@ -313,7 +313,20 @@ describe('JobQueue: registration and enqueues', () => {
     expect(insert.sql).toMatch(/values \(\?, \?, cast\(\? as jsonb\), 'pending', 0, \?, coalesce\(\?, now\(\)\), \?, \?, \?, \?, \?\)\s+on conflict \(kind, dedupe_key\) where status = 'pending' do nothing$/);
     expect(insert.params.slice(1, 6)).toEqual([RELEASE_DEFERRED_DELIVERIES, '{"subjectType":"deposit","subjectId":"dep_1"}', 2, runAt, 'deposit:dep_1']);
     // The queue's own maximum, without one; no run time is now.
-    expect(queue.silentInsertStatement(RELEASE_DEFERRED_DELIVERIES, SAMPLE).params.slice(3, 6)).toEqual([5, null, null]);
+    expect(queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, SAMPLE).params.slice(3, 6)).toEqual([5, null, null]);
+  });
+
+  it('writes a job under conditions given as data, and an append hook\'s job only when the append\'s own condition holds too', () => {
+    const { queue } = setup();
+    const tx = { isInTransaction: () => true, getTransactionContext: () => ({}) } as unknown as SqlEntityManager;
+    const onlyIf = [{ exists: { table: 'webhook_delivery', where: { outcome: 'deferred' } } }];
+    const insert = queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, SAMPLE, { onlyIf });
+    expect(insert.sql).toMatch(/select \?, \?, cast\(\? as jsonb\), .* where exists \(select from webhook_delivery where outcome = \?\)\s+on conflict/s);
+    expect(insert.params.at(-1)).toBe('deferred');
+    const hook = queue.appendHook(RELEASE_DEFERRED_DELIVERIES, SAMPLE, { onlyIf });
+    expect(hook.channel).toBe(JOBS_CHANNEL);
+    expect(hook.statement('exists (select from change)').sql).toMatch(/where exists \(select from webhook_delivery where outcome = \?\) and exists \(select from change\)\s.*returning id$/s);
+    expect(hook.statement(undefined).sql).toMatch(/where exists \(select from webhook_delivery where outcome = \?\)\s.*returning id$/s);
   });
 
   it('writes many jobs of one kind in one statement, and nothing for none', async () => {

@@ -8,6 +8,8 @@ import { backoffDelayMs } from '../lib/backoff.js';
 import { newId } from '../lib/ids.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 import { inSpan, linkToStoredTrace, SpanStatusCode, tracingOn } from '../lib/tracing.js';
+import { renderConditions, type RowCondition } from './sql-intents.js';
+import type { AppendHook } from './events/event-log.js';
 
 /**
  * Every job kind and its payload. Each module adds its own kinds by declaration merging, beside
@@ -70,8 +72,8 @@ export interface EnqueueOptions {
    * is sooner, instead of being left as it is (a wake-up that must not wait out a later retry).
    */
   sooner?: boolean;
-  /** An SQL condition the job is enqueued under, read by the insert itself (e.g. that work waits for it). */
-  onlyIf?: { sql: string; params: unknown[] };
+  /** Conditions the job is enqueued under, read by the insert itself (e.g. that work waits for it). */
+  onlyIf?: readonly RowCondition[];
   /** Default: the queue's `maxAttempts`. */
   maxAttempts?: number;
   /** The one payment the job is about, shown on its timeline; absent for work about none (a sweep, a fan-out). */
@@ -338,24 +340,31 @@ export class JobQueue {
   }
 
   /**
-   * The insert of one job (with `returning id`) that neither checks for a transaction nor
-   * announces a wake-up: for a statement that commits on its own or in its caller's transaction and
-   * announces JOBS_CHANNEL itself when the insert wrote a row (an EventLog append hook).
+   * A job added by every event append (`EventLog.onAppend`), in the append's own statement, only
+   * when `onlyIf` holds (and, for an append with a change, only when the change found its row);
+   * the append announces the wake-up when the insert wrote a row.
    */
-  silentInsertStatement<K extends JobKind>(kind: K, payload: JobKinds[K], options: EnqueueOptions = {}): { sql: string; params: unknown[] } {
-    const insert = this.insertStatement(kind, payload, options);
-    return { sql: `${insert.sql} returning id`, params: insert.params };
+  appendHook<K extends JobKind>(kind: K, payload: JobKinds[K], options: Pick<EnqueueOptions, 'onlyIf'>): AppendHook {
+    return {
+      channel: JOBS_CHANNEL,
+      statement: (requires) => {
+        const insert = this.insertStatement(kind, payload, options, requires);
+        return { sql: `${insert.sql} returning id`, params: insert.params };
+      },
+    };
   }
 
   /** The insert of one job, without its wake-up (`enqueueStatement` announces it; a recurring kind's next occurrence is not due yet). */
-  private insertStatement(kind: string, payload: unknown, options: EnqueueOptions): { sql: string; params: unknown[] } {
+  private insertStatement(kind: string, payload: unknown, options: EnqueueOptions, requires?: string): { sql: string; params: unknown[] } {
     const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;
     const now = new Date();
+    const onlyIf = options.onlyIf ? renderConditions(options.onlyIf) : undefined;
+    const condition = [...(onlyIf ? [onlyIf.sql] : []), ...(requires !== undefined ? [requires] : [])];
     return {
       sql: `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at, subject_type, subject_id)
-       ${options.onlyIf ? 'select ' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?, ?, ?${options.onlyIf ? ` where ${options.onlyIf.sql}` : ')'}
+       ${condition.length > 0 ? 'select ' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?, ?, ?${condition.length > 0 ? ` where ${condition.join(' and ')}` : ')'}
        ${onConflict(options)}`,
-      params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now, options.subject?.type ?? null, options.subject?.id ?? null, ...(options.onlyIf?.params ?? [])],
+      params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now, options.subject?.type ?? null, options.subject?.id ?? null, ...(onlyIf?.params ?? [])],
     };
   }
 

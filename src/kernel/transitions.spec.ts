@@ -451,11 +451,11 @@ describe('TransitionPath with the real job queue', () => {
     const [job] = events.appendedWith[0]?.also.statements ?? [];
     // Only when a delivery waits for this parcel (the condition), one waiting job per parcel (the key).
     expect(job?.sql).toMatch(/^insert into job \(id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at, subject_type, subject_id\)\s+select /);
-    expect(job?.sql).toContain("where exists (select from webhook_delivery where subject_type = ? and subject_id = ? and outcome = 'deferred')");
+    expect(job?.sql).toContain('where exists (select from webhook_delivery where subject_type = ? and subject_id = ? and outcome = ?)');
     expect(job?.params.slice(1, 4)).toEqual([RELEASE_DEFERRED_DELIVERIES, JSON.stringify({ subjectType: 'parcel', subjectId: 'par_1' }), 10]);
     expect(job?.params.slice(4, 6)).toEqual([null, 'parcel:par_1']);
     // The job is about the parcel that changed (its subject columns), and the condition names it too.
     expect(job?.params.slice(8, 10)).toEqual(['parcel', 'par_1']);
-    expect(job?.params.slice(-2)).toEqual(['parcel', 'par_1']);
+    expect(job?.params.slice(-3)).toEqual(['parcel', 'par_1', 'deferred']);
   });
 });

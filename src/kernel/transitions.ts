@@ -7,6 +7,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { StateMachine } from '../lib/state-machine.js';
 import type { AppendAlongside, EventLog, SqlPart } from './events/event-log.js';
+import type { RowCondition } from './sql-intents.js';
 import type { JobKind, JobKinds, JobQueue, JobSubject } from './jobs.js';
 
 /** What every report about a subject carries: the status in gateway terms and the provider's word. */
@@ -38,8 +39,8 @@ export interface Reaction<K extends JobKind = JobKind> {
   payload: JobKinds[K];
   /** While a job of this kind and key waits, another is not added (one pending job per subject). */
   dedupeKey?: string;
-  /** Added only when this SQL condition holds when the change is written (e.g. deliveries wait for it). */
-  onlyIf?: SqlPart;
+  /** Added only when these conditions hold when the change is written (e.g. deliveries wait for it). */
+  onlyIf?: readonly RowCondition[];
 }
 
 /**

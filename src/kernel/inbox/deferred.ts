@@ -28,10 +28,7 @@ export function deferredDeliveriesRelease(subjectType: string, subjectId: string
     kind: RELEASE_DEFERRED_DELIVERIES,
     payload: { subjectType, subjectId },
     dedupeKey: `${subjectType}:${subjectId}`,
-    onlyIf: {
-      sql: `exists (select from webhook_delivery where subject_type = ? and subject_id = ? and outcome = 'deferred')`,
-      params: [subjectType, subjectId],
-    },
+    onlyIf: [{ exists: { table: 'webhook_delivery', where: { subject_type: subjectType, subject_id: subjectId, outcome: 'deferred' } } }],
   };
 }
 

@@ -245,10 +245,7 @@ describe('depositTransitions.reactions: the detail fetch and the release of defe
 
   it('releases deferred deliveries only when some wait for this deposit (the condition the insert reads)', () => {
     const [only] = depositTransitions.reactions?.(applied({}, change('SUCCEEDED', { detailsIncluded: true }))) ?? [];
-    expect(only?.onlyIf).toEqual({
-      sql: "exists (select from webhook_delivery where subject_type = ? and subject_id = ? and outcome = 'deferred')",
-      params: ['deposit', 'dep_1'],
-    });
+    expect(only?.onlyIf).toEqual([{ exists: { table: 'webhook_delivery', where: { subject_type: 'deposit', subject_id: 'dep_1', outcome: 'deferred' } } }]);
   });
 });
 

@@ -1,0 +1,38 @@
+// Conditions as data: the part that needs one states what must hold (an enabled notification
+// endpoint exists; no fan-out job waits), and the kernel writes the SQL into the statement that
+// reads it. No SQL text travels between modules and the kernel.
+
+/** Column values a row must have, by column name. */
+export type RowMatch = Readonly<Record<string, string | number | boolean | null>>;
+
+/** A row of `table` matching `where` exists (`exists`), or none does (`none`). */
+export type RowCondition = { readonly exists: RowsOf } | { readonly none: RowsOf };
+
+export interface RowsOf {
+  readonly table: string;
+  readonly where: RowMatch;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/** A table or column name as SQL: only plain lower-case names, so data can never carry SQL. */
+export function identifier(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`Not a plain SQL name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** Every condition, joined by `and`, as SQL with its `?` parameters (`true` for none). */
+export function renderConditions(conditions: readonly RowCondition[]): { sql: string; params: unknown[] } {
+  if (conditions.length === 0) return { sql: 'true', params: [] };
+  const params: unknown[] = [];
+  const parts = conditions.map((condition) => {
+    const [negated, rows] = 'exists' in condition ? ['', condition.exists] : ['not ', condition.none];
+    const where = Object.entries(rows.where).map(([column, value]) => {
+      if (value === null) return `${identifier(column)} is null`;
+      params.push(value);
+      return `${identifier(column)} = ?`;
+    });
+    return `${negated}exists (select from ${identifier(rows.table)}${where.length > 0 ? ` where ${where.join(' and ')}` : ''})`;
+  });
+  return { sql: parts.join(' and '), params };
+}
