@@ -1,8 +1,8 @@
-// Unit spec of conditions as data (sql-intents.ts): rendered as SQL with bound values, and refused
-// when a name is not a plain SQL name.
+// Unit spec of statements as data (sql-intents.ts): conditions and a row's update, rendered as SQL
+// with bound values, and refused when a name is not a plain SQL name.
 
 import { describe, expect, it } from 'vitest';
-import { renderConditions } from './sql-intents.js';
+import { renderConditions, renderUpdate } from './sql-intents.js';
 
 describe('renderConditions', () => {
   it('writes each condition as an exists or not exists, values bound, joined by and', () => {
@@ -25,5 +25,23 @@ describe('renderConditions', () => {
   it('refuses a name that is not a plain SQL name', () => {
     expect(() => renderConditions([{ exists: { table: 'job; drop table job', where: {} } }])).toThrow('Not a plain SQL name');
     expect(() => renderConditions([{ exists: { table: 'job', where: { 'kind = kind or true': 1 } } }])).toThrow('Not a plain SQL name');
+  });
+});
+
+describe('renderUpdate', () => {
+  it('sets the columns given, by id, and returns every column or the ones asked with the row\'s version', () => {
+    const at = new Date('2026-01-02T00:00:00.000Z');
+    expect(renderUpdate('deposit', 'dep_1', { set: { status: 'SUCCEEDED', updated_at: at }, returning: '*' })).toEqual({
+      sql: 'update deposit set status = ?, updated_at = ? where id = ? returning *',
+      params: ['SUCCEEDED', at, 'dep_1'],
+    });
+    expect(renderUpdate('deposit', 'dep_1', { set: { fee: null }, returning: { columns: ['id', 'status'], version: true } }).sql).toBe(
+      'update deposit set fee = ? where id = ? returning id, status, xmin::text as row_version',
+    );
+  });
+
+  it('refuses an update that sets nothing, or a name that is not a plain SQL name', () => {
+    expect(() => renderUpdate('deposit', 'dep_1', { set: {}, returning: '*' })).toThrow('An update of deposit dep_1 sets no column');
+    expect(() => renderUpdate('deposit', 'dep_1', { set: { 'status = status, fee': 1 }, returning: '*' })).toThrow('Not a plain SQL name');
   });
 });

@@ -36,3 +36,27 @@ export function renderConditions(conditions: readonly RowCondition[]): { sql: st
   });
   return { sql: parts.join(' and '), params };
 }
+
+/** The column a returned row carries its version in (`xmin`, which every update of the row renews). */
+export const ROW_VERSION = 'row_version';
+
+/**
+ * A change of one row, as data: the columns to set, by column name, and what the statement
+ * returns: every column, or these columns and (with `version`) the row's version as `ROW_VERSION`.
+ */
+export interface RowUpdate {
+  readonly set: Readonly<Record<string, unknown>>;
+  readonly returning: '*' | { readonly columns: readonly string[]; readonly version?: boolean };
+}
+
+/** `update` of the row of `table` with this id, as SQL with its parameters. */
+export function renderUpdate(table: string, id: string, update: RowUpdate): { sql: string; params: unknown[] } {
+  const columns = Object.keys(update.set);
+  if (columns.length === 0) throw new Error(`An update of ${table} ${id} sets no column`);
+  const { returning } = update;
+  const returned = returning === '*' ? '*' : [...returning.columns.map(identifier), ...(returning.version ? [`xmin::text as ${ROW_VERSION}`] : [])].join(', ');
+  return {
+    sql: `update ${identifier(table)} set ${columns.map((column) => `${identifier(column)} = ?`).join(', ')} where id = ? returning ${returned}`,
+    params: [...columns.map((column) => update.set[column]), id],
+  };
+}

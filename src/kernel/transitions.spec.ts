@@ -91,6 +91,7 @@ class FakeJobs {
 function parcelKind(log: string[], overrides: Partial<ParcelKind> = {}, rows: Record<string, Parcel> = {}): ParcelKind {
   return {
     type: 'parcel',
+    table: 'parcel',
     machine: parcelMachine,
     changedEvent: 'parcel.status_changed',
     lock: (_tx, id) => {
@@ -117,7 +118,7 @@ function parcelKind(log: string[], overrides: Partial<ParcelKind> = {}, rows: Re
       log.push('write');
       return {
         next: { ...row, status: change.status },
-        statement: { sql: 'update parcel set status = ? where id = ? returning *', params: [change.status, row.id] },
+        update: { set: { status: change.status }, returning: '*' },
         merge: (returned) => ({ id: String(returned.id), status: returned.status as ParcelStatus, weight: Number(returned.weight), clientId: null }),
       };
     },
@@ -247,7 +248,7 @@ describe('TransitionPath.apply: refusals and unchanged outcomes', () => {
 });
 
 describe('TransitionPath.apply: an applied change', () => {
-  it('is written by the kind\'s statement with its event and its reaction jobs, and merged from the returned row', async () => {
+  it('is written by one update of the kind\'s row, as its columns to set, with its event and its reaction jobs, and merged from the returned row', async () => {
     const { apply, events, jobs, log } = setup();
     events.returned = [{ id: 'par_1', status: 'DELIVERED', weight: 2 }];
     const result = await apply({ change: report('DELIVERED'), source: 'webhook:acme/acct-1' });
@@ -325,7 +326,7 @@ describe('TransitionPath.apply: an applied change', () => {
 
   it('keeps `write`\'s next row when the kind has no merge', async () => {
     const { apply, events } = setup({
-      write: ({ row, change }) => ({ next: { ...row, status: change.status }, statement: { sql: 'update parcel', params: [] } }),
+      write: ({ row, change }) => ({ next: { ...row, status: change.status }, update: { set: { status: change.status }, returning: { columns: ['id', 'status'] } } }),
     });
     events.returned = [{ id: 'par_1', status: 'DELIVERED' }];
     const result = await apply({ change: report('DELIVERED') });

@@ -30,6 +30,7 @@ export interface WithdrawalChange {
  */
 export const withdrawalTransitions: SubjectKind<Withdrawal, WithdrawalStatus, WithdrawalChange> = {
   type: 'withdrawal',
+  table: 'withdrawal',
   machine: withdrawalStateMachine,
   changedEvent: WITHDRAWAL_STATUS_CHANGED,
   pastStatusIsStale: true,
