@@ -1,8 +1,8 @@
-// Unit spec of statements as data (sql-intents.ts): conditions and a row's update, rendered as SQL
+// Unit spec of statements as data (sql-intents.ts): conditions, a row's update and a lookup, rendered as SQL
 // with bound values, and refused when a name is not a plain SQL name.
 
 import { describe, expect, it } from 'vitest';
-import { renderConditions, renderUpdate } from './sql-intents.js';
+import { renderConditions, renderLookup, renderUpdate } from './sql-intents.js';
 
 describe('renderConditions', () => {
   it('writes each condition as an exists or not exists, values bound, joined by and', () => {
@@ -43,5 +43,20 @@ describe('renderUpdate', () => {
   it('refuses an update that sets nothing, or a name that is not a plain SQL name', () => {
     expect(() => renderUpdate('deposit', 'dep_1', { set: {}, returning: '*' })).toThrow('An update of deposit dep_1 sets no column');
     expect(() => renderUpdate('deposit', 'dep_1', { set: { 'status = status, fee': 1 }, returning: '*' })).toThrow('Not a plain SQL name');
+  });
+});
+
+describe('renderLookup', () => {
+  it('finds one row by any of its candidates within its scope, the earlier candidates first, locked when asked', () => {
+    const lookup = renderLookup({ table: 'deposit', columns: ['id', 'status'], anyOf: [['id', null], ['provider_reference', 'pi_1']], scope: { provider: 'acme' }, lock: true });
+    expect(lookup.sql.replace(/\s+/g, ' ')).toBe('select id, status from deposit where (id = ? or provider_reference = ?) and provider = ? order by (id = ?) desc nulls last limit 1 for update');
+    expect(lookup.params).toEqual([null, 'pi_1', 'acme', null]);
+    expect(renderLookup({ table: 'payout', columns: ['id'], anyOf: [['provider_reference', 'po_1']], scope: {}, lock: false }).sql.replace(/\s+/g, ' ')).toBe(
+      'select id from payout where (provider_reference = ?) limit 1',
+    );
+  });
+
+  it('refuses a lookup by nothing', () => {
+    expect(() => renderLookup({ table: 'deposit', columns: ['id'], anyOf: [], scope: {}, lock: false })).toThrow('A lookup of deposit names no column to find it by');
   });
 });

@@ -60,3 +60,31 @@ export function renderUpdate(table: string, id: string, update: RowUpdate): { sq
     params: [...columns.map((column) => update.set[column]), id],
   };
 }
+
+/**
+ * The one row a report is about, as data: among the rows of `table` matching `scope`, one where
+ * any of `anyOf` matches, preferring the earlier ones; `columns` selected, with its row lock when
+ * `lock`. A null value matches nothing.
+ */
+export interface RowLookup {
+  readonly table: string;
+  readonly columns: readonly string[];
+  readonly anyOf: ReadonlyArray<readonly [column: string, value: string | null]>;
+  readonly scope: RowMatch;
+  readonly lock: boolean;
+}
+
+/** `lookup` as one SELECT with its parameters. */
+export function renderLookup(lookup: RowLookup): { sql: string; params: unknown[] } {
+  if (lookup.anyOf.length === 0) throw new Error(`A lookup of ${lookup.table} names no column to find it by`);
+  const scope = Object.entries(lookup.scope);
+  const where = [`(${lookup.anyOf.map(([column]) => `${identifier(column)} = ?`).join(' or ')})`, ...scope.map(([column]) => `${identifier(column)} = ?`)];
+  // The last candidate needs no rank: a row that matched none of the others matched it.
+  const ranked = lookup.anyOf.slice(0, -1);
+  const order = ranked.length > 0 ? ` order by ${ranked.map(([column]) => `(${identifier(column)} = ?) desc nulls last`).join(', ')}` : '';
+  return {
+    sql: `select ${lookup.columns.map(identifier).join(', ')} from ${identifier(lookup.table)}
+      where ${where.join(' and ')}${order} limit 1${lookup.lock ? ' for update' : ''}`,
+    params: [...lookup.anyOf.map(([, value]) => value), ...scope.map(([, value]) => value), ...ranked.map(([, value]) => value)],
+  };
+}

@@ -14,6 +14,10 @@ import type { DepositProvider, MerchantAccount, WebhookEvent, WebhookVerificatio
 import type { SqlPart } from '../events/event-log.js';
 import { livemodeMismatch, WebhookInbox, WebhookRetryLater, type InboxContext, type ReceiveWebhookInput, type WebhookSubjectHandler } from './inbox.js';
 import type { ReportOutcome } from './report-outcome.js';
+import { renderLookup, type RowLookup } from '../sql-intents.js';
+
+/** The lookup of a deposit by its provider's reference. */
+const byReference = (columns: string[], lock: boolean): RowLookup => ({ table: 'deposit', columns, anyOf: [['provider_reference', 'pi_1']], scope: {}, lock });
 
 const NOW = new Date('2026-01-02T03:04:05.000Z');
 const clock: Clock = { now: () => NOW };
@@ -117,7 +121,7 @@ function inbox(adapter: DepositProvider) {
 }
 
 /** A handler that records its calls and answers `decision` (or throws it). */
-function fakeHandler(decide: (context: InboxContext) => (ReportOutcome & { recorded?: boolean }) | Error, find?: SqlPart) {
+function fakeHandler(decide: (context: InboxContext) => (ReportOutcome & { recorded?: boolean }) | Error, find?: RowLookup) {
   const contexts: InboxContext[] = [];
   const handler: WebhookSubjectHandler<'deposit'> = {
     ...(find ? { find: () => find } : {}),
@@ -253,7 +257,7 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
   });
 
   it('is a duplicate when the insert with the lookup inserts nothing: the subject is not even locked', async () => {
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied' }), { sql: 'select * from deposit where id = ? for update', params: ['dep_1'] });
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied' }), byReference(['id'], true));
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
     const em = new FakeEm(inserting(false));
@@ -301,21 +305,20 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
   });
 
   it('finds and locks the subject in the statement that inserts the delivery, and hands the handler its row', async () => {
-    const lookup = { sql: 'select id, status from deposit where provider_reference = ? for update', params: ['pi_1'] };
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied' }), lookup);
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied' }), byReference(['id', 'status'], true));
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
     const em = new FakeEm((sql, params) => (sql.startsWith('with inserted') ? [{ inbox_delivery_id: params[0], id: 'dep_1', status: 'PENDING' }] : []));
     await webhooks.receive(em.asEm(), input());
     const [first] = em.executed;
-    expect(first?.sql).toMatch(/^with inserted as \(insert into webhook_delivery .* returning id\) select inserted\.id as inbox_delivery_id, d\.\* from inserted left join lateral \(select id, status from deposit where provider_reference = \? for update\) d on true$/s);
+    expect(first?.sql).toMatch(/^with inserted as \(insert into webhook_delivery .* returning id\) select inserted\.id as inbox_delivery_id, d\.\* from inserted left join lateral \(select id, status from deposit\s+where \(provider_reference = \?\) limit 1 for update\) d on true$/s);
     expect(first?.params.slice(-1)).toEqual(['pi_1']);
     expect(contexts[0]).toMatchObject({ lookedUp: true, found: { id: 'dep_1', status: 'PENDING' } });
     expect(contexts[0]?.found).not.toHaveProperty('inbox_delivery_id');
   });
 
   it('hands no row when the lookup found none', async () => {
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'not_found' }), { sql: 'select id from deposit where id = ?', params: ['dep_404'] });
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'not_found' }), byReference(['id'], false));
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
     const em = new FakeEm((sql, params) => (sql.startsWith('with inserted') ? [{ inbox_delivery_id: params[0], id: null }] : []));
@@ -383,11 +386,11 @@ describe('WebhookInbox.replay: a stored delivery decided again', () => {
   });
 
   it('runs the handler\'s lookup itself, and decides an event no module handles as ignored', async () => {
-    const lookup = { sql: 'select id from deposit where provider_reference = ?', params: ['pi_1'] };
+    const lookup = byReference(['id'], false);
     const webhooks = inbox(fakeAdapter({ ok: true, event: depositEvent() }).adapter);
     const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied' }), lookup);
     webhooks.register('deposit', handler);
-    const em = new FakeEm((sql) => (sql.startsWith('select id, provider') ? [stored('unmatched')] : sql === lookup.sql ? [{ id: 'dep_1' }] : []));
+    const em = new FakeEm((sql) => (sql.startsWith('select id, provider') ? [stored('unmatched')] : sql === renderLookup(lookup).sql ? [{ id: 'dep_1' }] : []));
     await webhooks.replay(em.asEm(), 'whd_1');
     expect(contexts[0]).toEqual({ lookedUp: true, found: { id: 'dep_1' } });
 

@@ -13,6 +13,7 @@ import { findUnstorableText, type UnstorableText } from '../../lib/storable-text
 import { inTransaction } from '../../db/transaction.js';
 import { executePrepared } from '../../db/prepared.js';
 import type { SqlPart } from '../events/event-log.js';
+import { renderLookup, type RowLookup } from '../sql-intents.js';
 import type { PaymentSubjectType } from '../events/payment-event.entity.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
 import { deliveryDecision, type ReportOutcome, type WebhookDecision } from './report-outcome.js';
@@ -59,11 +60,11 @@ export interface InboxContext {
  */
 export interface WebhookSubjectHandler<K extends WebhookSubjectKind = WebhookSubjectKind> {
   /**
-   * The SELECT (with its row lock) that finds the subject a report is about, selecting its `id`:
-   * run in the statement that inserts the delivery, and only once it is inserted, so a duplicate
-   * locks nothing. Undefined when this report needs no lookup there.
+   * The row (with its lock) a report is about, selecting its `id`, as data: the inbox reads it in
+   * the statement that inserts the delivery, and only once it is inserted, so a duplicate locks
+   * nothing. Undefined when this report needs no lookup there.
    */
-  find?(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>): SqlPart | undefined;
+  find?(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>): RowLookup | undefined;
   decide(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>, context: InboxContext): Promise<ReportOutcome & { recorded?: boolean }>;
 }
 
@@ -365,7 +366,8 @@ export class WebhookInbox {
     let decision: WebhookDecision;
     if (!handler) decision = notHandled(input);
     else {
-      const lookup = handler.find?.(tx, input, input.event.subject);
+      const wanted = handler.find?.(tx, input, input.event.subject);
+      const lookup = wanted && renderLookup(wanted);
       const found = lookup ? (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0] : undefined;
       const { recorded: _recorded, ...outcome } = await handler.decide(tx, input, input.event.subject, { lookedUp: Boolean(lookup), ...(found?.id != null ? { found } : {}) });
       decision = deliveryDecision(outcome);
@@ -412,7 +414,8 @@ export class WebhookInbox {
       };
       const { subject } = input.event;
       const handler = this.handlers.get(subject.kind);
-      const lookup = handler?.find?.(tx, input, subject);
+      const wanted = handler?.find?.(tx, input, subject);
+      const lookup = wanted && renderLookup(wanted);
       let found: Record<string, unknown> | undefined;
       if (lookup) {
         // Prepared (src/db/prepared.ts), as the transaction's first statement: it goes with its BEGIN in one round trip, values bound.

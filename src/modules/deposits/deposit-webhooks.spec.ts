@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { SqlPart } from '../../kernel/events/event-log.js';
 import type { InboxContext, ReceiveWebhookInput } from '../../kernel/inbox/inbox.js';
 import { deliveryDecision, type ReportOutcome, type WebhookDecision } from '../../kernel/inbox/report-outcome.js';
+import { renderLookup } from '../../kernel/sql-intents.js';
 import type { ApplyInput, TransitionPath, TransitionResult } from '../../kernel/transitions.js';
 import { newId } from '../../lib/ids.js';
 import { Money } from '../../lib/money.js';
@@ -93,14 +94,20 @@ describe('depositWebhookHandler.find: the lookup run with the delivery\'s insert
     const ownId = newId('dep');
     const { input, subject } = delivery({ merchantReference: ownId });
     const lookup = handler.find?.(fakeTx().tx, input, subject);
-    expect(lookup?.sql).toMatch(/^select id, client_id, .* from deposit\s+where \(id = \? or provider_reference = \? or payment_reference = \?\) and provider = \? and merchant_account = \?/);
-    expect(lookup?.sql).toMatch(/limit 1 for update$/);
-    expect(lookup?.params).toEqual([ownId, 'pi_1', 'pi_1', 'deposit-gateway', 'acct-1', ownId, 'pi_1']);
+    expect(lookup).toMatchObject({
+      table: 'deposit',
+      anyOf: [['id', ownId], ['provider_reference', 'pi_1'], ['payment_reference', 'pi_1']],
+      scope: { provider: 'deposit-gateway', merchant_account: 'acct-1' },
+      lock: true,
+    });
+    const { sql, params } = renderLookup(lookup!);
+    expect(sql).toMatch(/^select id, client_id, .* from deposit\s+where \(id = \? or provider_reference = \? or payment_reference = \?\) and provider = \? and merchant_account = \? order by \(id = \?\) desc nulls last, \(provider_reference = \?\) desc nulls last limit 1 for update$/);
+    expect(params).toEqual([ownId, 'pi_1', 'pi_1', 'deposit-gateway', 'acct-1', ownId, 'pi_1']);
   });
 
   it('does not take a merchant reference that is not one of our deposit ids', () => {
     const { input, subject } = delivery({ merchantReference: 'order-1001' });
-    expect(handler.find?.(fakeTx().tx, input, subject)?.params[0]).toBeNull();
+    expect(handler.find?.(fakeTx().tx, input, subject)?.anyOf[0]).toEqual(['id', null]);
   });
 
   it('looks nothing up for an event that changes no status: a payment-level refunded, or the other mode\'s', () => {

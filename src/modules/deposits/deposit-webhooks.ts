@@ -6,7 +6,7 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { columnList, plainRow } from '../../db/plain-rows.js';
 import { livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
 import { transitionReport, type ReportOutcome } from '../../kernel/inbox/report-outcome.js';
-import type { SqlPart } from '../../kernel/events/event-log.js';
+import { renderLookup, type RowLookup } from '../../kernel/sql-intents.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 import { isId } from '../../lib/ids.js';
 import type { Money } from '../../lib/money.js';
@@ -37,7 +37,7 @@ export function depositWebhookHandler(deps: DepositWebhookDependencies): Webhook
   return {
     // A status report: the deposit is found and locked by the statement that stores the delivery.
     find: (tx, input, subject) =>
-      isStatusReport(input, subject) ? eventDepositLookup(input, subject, columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES), true) : undefined,
+      isStatusReport(input, subject) ? eventDepositLookup(input, subject, lockedColumns(tx), true) : undefined,
 
     decide: async (tx, input, subject, context) => {
       if (!isStatusReport(input, subject)) return applyOther(tx, input, subject, deps.paymentRefunded);
@@ -96,6 +96,14 @@ async function applyOther(tx: SqlEntityManager, input: ReceiveWebhookInput, subj
   return { ...refunded, subject: found };
 }
 
+let lockedColumnNames: readonly string[] | undefined;
+
+/** The columns of a locked deposit (`LockedDeposit`), by name. */
+function lockedColumns(tx: SqlEntityManager): readonly string[] {
+  lockedColumnNames ??= columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES).split(', ');
+  return lockedColumnNames;
+}
+
 function depositNotFound(input: ReceiveWebhookInput, subject: { reference: string }): ReportOutcome {
   return { outcome: 'not_found', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
 }
@@ -111,7 +119,7 @@ export async function findEventDeposit(
   input: ReceiveWebhookInput,
   subject: { reference: string; merchantReference?: string },
 ): Promise<string | undefined> {
-  const lookup = eventDepositLookup(input, subject, 'id', false);
+  const lookup = renderLookup(eventDepositLookup(input, subject, ['id'], false));
   const rows = await tx.execute<Array<{ id: string }>>(lookup.sql, lookup.params);
   return rows[0]?.id;
 }
@@ -121,7 +129,7 @@ export async function findEventDeposit(
  * of `findEventDeposit`): concurrent reports about one deposit serialize here.
  */
 async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<LockedDeposit | undefined> {
-  const lookup = eventDepositLookup(input, subject, columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES), true);
+  const lookup = renderLookup(eventDepositLookup(input, subject, lockedColumns(tx), true));
   const row = (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0];
   return row ? plainRow<LockedDeposit>(tx, Deposit, row) : undefined;
 }
@@ -131,12 +139,13 @@ async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput
  * one, else the one whose provider reference (or payment reference: a hosted checkout deposit's
  * own reference is its session id) is the event's; `columns` selected, with the row lock when `lock`.
  */
-function eventDepositLookup(input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }, columns: string, lock: boolean): SqlPart {
+function eventDepositLookup(input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }, columns: readonly string[], lock: boolean): RowLookup {
   const ownId = subject.merchantReference && isId(subject.merchantReference, 'dep') ? subject.merchantReference : null;
   return {
-    sql: `select ${columns} from deposit
-      where (id = ? or provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ?
-      order by (id = ?) desc nulls last, (provider_reference = ?) desc nulls last limit 1${lock ? ' for update' : ''}`,
-    params: [ownId, subject.reference, subject.reference, input.provider, input.account.code, ownId, subject.reference],
+    table: 'deposit',
+    columns,
+    anyOf: [['id', ownId], ['provider_reference', subject.reference], ['payment_reference', subject.reference]],
+    scope: { provider: input.provider, merchant_account: input.account.code },
+    lock,
   };
 }
