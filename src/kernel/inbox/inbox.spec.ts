@@ -12,7 +12,8 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../lib/clock.js';
 import type { DepositProvider, MerchantAccount, WebhookEvent, WebhookVerification } from '../../providers/provider.js';
 import type { SqlPart } from '../events/event-log.js';
-import { livemodeMismatch, WebhookInbox, WebhookRetryLater, type InboxContext, type ReceiveWebhookInput, type WebhookSubjectHandler } from './inbox.js';
+import { WebhookInbox } from './inbox.js';
+import { livemodeMismatch, WebhookRetryLater, type InboxContext, type ReceiveWebhookInput, type WebhookSubjectHandler } from './webhook-handler.js';
 import type { ReportOutcome } from './report-outcome.js';
 import { renderLookup, type RowLookup } from '../sql-intents.js';
 

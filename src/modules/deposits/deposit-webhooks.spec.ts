@@ -8,7 +8,7 @@ import { UnderscoreNamingStrategy } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import type { SqlPart } from '../../kernel/events/event-log.js';
-import type { InboxContext, ReceiveWebhookInput } from '../../kernel/inbox/inbox.js';
+import type { InboxContext, ReceiveWebhookInput } from '../../kernel/inbox/webhook-handler.js';
 import { deliveryDecision, type ReportOutcome, type WebhookDecision } from '../../kernel/inbox/report-outcome.js';
 import { renderLookup } from '../../kernel/sql-intents.js';
 import type { ApplyInput, TransitionPath, TransitionResult } from '../../kernel/transitions.js';

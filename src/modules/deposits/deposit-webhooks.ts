@@ -4,7 +4,7 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { columnList, plainRow } from '../../db/plain-rows.js';
-import { livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import { livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
 import { transitionReport, type ReportOutcome } from '../../kernel/inbox/report-outcome.js';
 import { renderLookup, type RowLookup } from '../../kernel/sql-intents.js';
 import type { TransitionPath } from '../../kernel/transitions.js';

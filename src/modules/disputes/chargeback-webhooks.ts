@@ -4,7 +4,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventLog } from '../../kernel/events/event-log.js';
-import { livemodeMismatch, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import { livemodeMismatch, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
 import { findEventDeposit } from '../deposits/deposit-webhooks.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 import type { Rail } from '../../providers/provider.js';

@@ -6,7 +6,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import type { SqlPart } from '../../kernel/events/event-log.js';
-import type { ReceiveWebhookInput } from '../../kernel/inbox/inbox.js';
+import type { ReceiveWebhookInput } from '../../kernel/inbox/webhook-handler.js';
 import { deliveryDecision } from '../../kernel/inbox/report-outcome.js';
 import type { ApplyInput, TransitionPath, TransitionResult } from '../../kernel/transitions.js';
 import { newId } from '../../lib/ids.js';

@@ -3,7 +3,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isId } from '../../lib/ids.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
-import { livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import { livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
 import { transitionReport, type ReportOutcome } from '../../kernel/inbox/report-outcome.js';
 import { payoutTransitions } from './payout-transitions.js';
 

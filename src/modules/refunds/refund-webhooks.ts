@@ -9,7 +9,7 @@ import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 import { findEventDeposit } from '../deposits/deposit-webhooks.js';
-import { WebhookRetryLater, livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import { WebhookRetryLater, livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
 import { transitionReport, type ReportOutcome } from '../../kernel/inbox/report-outcome.js';
 import { Refund } from './refund.entity.js';
 import { refundTransitions, attachProviderReference, recordProviderRefund as recordProviderRefundRow } from './refund-transitions.js';

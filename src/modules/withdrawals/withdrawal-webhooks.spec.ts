@@ -6,7 +6,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import type { AppendEventInput } from '../../kernel/events/event-log.js';
-import type { ReceiveWebhookInput } from '../../kernel/inbox/inbox.js';
+import type { ReceiveWebhookInput } from '../../kernel/inbox/webhook-handler.js';
 import { deliveryDecision } from '../../kernel/inbox/report-outcome.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 import { Money } from '../../lib/money.js';

@@ -2,7 +2,7 @@
 // it, later ones move it through the kernel's transition path; each change is an event row.
 
 import { LockMode } from '@mikro-orm/core';
-import { livemodeMismatch, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import { livemodeMismatch, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
 import { transitionReport } from '../../kernel/inbox/report-outcome.js';
 import type { SubjectKind, TransitionPath } from '../../kernel/transitions.js';
 import { newId } from '../../lib/ids.js';
