@@ -43,10 +43,12 @@ import { registerDepositJobs } from './modules/deposits/deposit-jobs.js';
 import { registerInboxJobs } from './kernel/inbox/deferred.js';
 import { TransitionPath } from './kernel/transitions.js';
 import { Redactions } from './kernel/redaction.js';
-import { DEPOSIT_REDACTION } from './modules/deposits/deposit-snapshot.js';
-import { REFUND_REDACTION } from './modules/refunds/refund-snapshot.js';
-import { PAYOUT_REDACTION } from './modules/payouts/payout-snapshot.js';
-import { WITHDRAWAL_REDACTION } from './modules/withdrawals/withdrawal-snapshot.js';
+import { declareVisibility } from './kernel/visibility.js';
+import { declareTracedPayment } from './kernel/payment-scope.js';
+import { DEPOSIT_REDACTION, DEPOSIT_VISIBILITY } from './modules/deposits/deposit-snapshot.js';
+import { REFUND_REDACTION, REFUND_VISIBILITY } from './modules/refunds/refund-snapshot.js';
+import { PAYOUT_REDACTION, PAYOUT_VISIBILITY } from './modules/payouts/payout-snapshot.js';
+import { WITHDRAWAL_REDACTION, WITHDRAWAL_VISIBILITY } from './modules/withdrawals/withdrawal-snapshot.js';
 import { depositWebhookHandler } from './modules/deposits/deposit-webhooks.js';
 import { depositTransitions } from './modules/deposits/deposit-transitions.js';
 import { depositPersonalData } from './modules/deposits/deposit-personal-data.js';
@@ -55,7 +57,7 @@ import { refundTransitions } from './modules/refunds/refund-transitions.js';
 import { applyPaymentRefunded } from './modules/refunds/refund-accounting.js';
 import { payoutTransitions } from './modules/payouts/payout-transitions.js';
 import { withdrawalTransitions } from './modules/withdrawals/withdrawal-webhooks.js';
-import { ENDPOINT_SECRET_COLUMNS, NOTIFICATION_ENDPOINT_REDACTION, NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
+import { ENDPOINT_SECRET_COLUMNS, NOTIFICATION_ENDPOINT_REDACTION, NOTIFICATION_ENDPOINT_VISIBILITY, NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
 import { NO_SECRETS_KEY, type SecretSealer } from './lib/sealed-secrets.js';
 import type { SealedColumns } from './db/sealed-columns.js';
 import { Notifier, notificationFanoutHook, registerNotificationJobs, type DeliveryOutcome } from './modules/notifications/notifier.js';
@@ -199,6 +201,9 @@ function kernelParts(options: CreateServicesOptions) {
   const events = new EventLog(clock, retentionConfig.subscriptionResumeMs, { append: [notificationFanoutHook(jobs)], resumes: observers?.subscriptionResumes });
   // Every subject kind's status changes through one path; each kind's state machine is checked as it is given.
   const transitions = new TransitionPath(events, jobs, [depositTransitions, refundTransitions, payoutTransitions, withdrawalTransitions]);
+  // Who sees each subject kind (the kernel names none), and which keep their creating request's trace.
+  for (const kind of [DEPOSIT_VISIBILITY, REFUND_VISIBILITY, PAYOUT_VISIBILITY, WITHDRAWAL_VISIBILITY, NOTIFICATION_ENDPOINT_VISIBILITY]) declareVisibility(kind);
+  for (const kind of [depositTransitions, refundTransitions, payoutTransitions]) declareTracedPayment(kind.type);
   // What of each subject kind only admins may read, asked by every path that shows a snapshot.
   const redactions = new Redactions([DEPOSIT_REDACTION, REFUND_REDACTION, PAYOUT_REDACTION, WITHDRAWAL_REDACTION, NOTIFICATION_ENDPOINT_REDACTION]);
   redactions.assertComplete();

@@ -148,7 +148,28 @@ describe('the layers of src/', () => {
     const kernelImports = [...graph].filter(([file]) => file.startsWith('kernel/')).flatMap(([file, targets]) => targets.filter((target) => target.startsWith('modules/')).map((target) => `${file} -> ${target}`));
     expect(kernelImports).toEqual([]);
   });
+
+  it('keeps the kernel free of subject kinds: its code names none (modules declare theirs as data)', async () => {
+    const { SUBJECT_TYPES } = await import('../src/kernel/visibility.fixture.js');
+    const kinds = [...SUBJECT_TYPES, 'chargeback', 'qr_code'];
+    const naming = [...graph.keys()]
+      .filter((file) => file.startsWith('kernel/'))
+      .flatMap((file) => [...new Set(wordsIn(readFileSync(path.join(SRC, file), 'utf8'), kinds))].map((kind) => `src/${file} names ${kind}`));
+    expect(naming).toEqual([]);
+    expect(wordsIn("// deposit\nconst a = 'deposit_id', b = `${x}:refund`;", kinds)).toEqual(['refund']);
+  });
 });
+
+/** The words of `words` written in a file's code: as whole words of its string and template literals; comments are prose. */
+function wordsIn(text: string, words: readonly string[]): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isStringLiteralLike(node) || ts.isTemplateLiteralToken(node)) found.push(...words.filter((word) => new RegExp(`\\b${word}\\b`).test(node.text)));
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true));
+  return found;
+}
 
 /**
  * Where a built-in provider may be named in src/ (DESIGN.md "Provider registry": nothing outside
@@ -203,6 +224,37 @@ function identifiersIn(text: string): Set<string> {
   visit(ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true));
   return found;
 }
+
+/**
+ * The kernel's names that carry SQL text (a fragment, a statement, a condition written in SQL).
+ * Modules hand the kernel data (src/kernel/sql-intents.ts) and the kernel writes the SQL; only
+ * the places below still pass SQL, each with its reason, until they become intents too.
+ */
+const SQL_CARRIERS = ['SqlPart', 'AppendAlongside', 'CHANGE_MATCHED', 'alongsideMatched', 'allMatched', 'appendWith', 'succeededStatement', 'enqueueStatement', 'FINAL_POSITION_SQL', 'MARK_SQL', 'EVENT_COLUMNS'];
+const STILL_PASSING_SQL: Record<string, string[]> = {
+  // A deposit's creation is one INSERT with its event, written by the module (no transaction).
+  'modules/deposits/deposit-operation.ts': ['appendWith'],
+  // Deposit details are written beside the transition path, guarded on the row's version, with the job's completion.
+  'modules/deposits/deposit.service.ts': ['CHANGE_MATCHED', 'alongsideMatched', 'allMatched', 'appendWith'],
+  'modules/deposits/deposit-jobs.ts': ['succeededStatement'],
+  // The fan-out reads how far the log is final inside its own statements.
+  'modules/notifications/notifier.ts': ['FINAL_POSITION_SQL'],
+};
+
+describe('SQL between the kernel and the modules', () => {
+  it('travels as data: no module uses a kernel name that carries SQL text, but the places still listed', () => {
+    const using = Object.fromEntries(
+      [...graph.keys()]
+        .filter((file) => !file.startsWith('kernel/'))
+        .map((file) => {
+          const identifiers = identifiersIn(readFileSync(path.join(SRC, file), 'utf8'));
+          return [file, SQL_CARRIERS.filter((name) => identifiers.has(name))] as const;
+        })
+        .filter(([, names]) => names.length > 0),
+    );
+    expect(using).toEqual(STILL_PASSING_SQL);
+  });
+});
 
 describe('admin-only fields', () => {
   it('are the redaction policies\' alone: no module\'s GraphQL file decides one by asking isAdmin', () => {

@@ -5,9 +5,11 @@ import 'reflect-metadata';
 import { GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, execute, parse, type GraphQLFieldConfigMap } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { redactionPolicy } from '../kernel/redaction.js';
-import { SUBJECT_TYPES } from '../kernel/visibility.js';
+import { declareSubjectKinds, SUBJECT_TYPES } from '../kernel/visibility.fixture.js';
 import { redactAdminOnlyFields } from './redaction.js';
 import { buildGatewaySchema, REDACTED_TYPES } from './schema/schema.js';
+
+declareSubjectKinds();
 
 const policy = redactionPolicy<{ id: string; note: string | null; reason: string | null }>('deposit', { adminOnly: ['note', 'reason'] });
 

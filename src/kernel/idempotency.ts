@@ -29,7 +29,7 @@ export function idempotencyKeyErrors(key: string | undefined, field = 'idempoten
 }
 
 /** What a key is reserved for: the same key may not serve two kinds of operation. */
-export type IdempotentOperation = 'deposit' | 'refund' | 'payout';
+export type IdempotentOperation = string;
 
 export interface IdempotencyScope {
   clientId: string;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../lib/logger.js';
 import type { SqlPart } from './events/event-log.js';
 import { RELEASE_DEFERRED_DELIVERIES } from './inbox/deferred.js';
-import { afterFailedRun, errorText, JOB_SUCCEEDED, JobHandlers, JobQueue, RECURRING_KEY, retryDelayMs, type JobDatabase, type JobInfo, type JobResultEvent, type JobQueueSettings } from './jobs.js';
+import { afterFailedRun, errorText, JOB_SUCCEEDED, JobHandlers, JobQueue, JOBS_CHANNEL, RECURRING_KEY, retryDelayMs, type JobDatabase, type JobInfo, type JobResultEvent, type JobQueueSettings } from './jobs.js';
 
 const settings = { backoffBaseMs: 1_000, backoffMaxMs: 60_000 };
 
@@ -292,6 +292,9 @@ describe('JobQueue: what becomes of a run', () => {
   });
 });
 
+/** A payload of the sample kind these cases enqueue. */
+const SAMPLE = { subjectType: 'deposit', subjectId: 'dep_1' };
+
 describe('JobQueue: registration and enqueues', () => {
   it('refuses a second handler for one kind', () => {
     const { handlers } = setup();
@@ -302,7 +305,7 @@ describe('JobQueue: registration and enqueues', () => {
   it('refuses an enqueue outside the transaction of the change that needs the job', async () => {
     const { queue } = setup();
     const tx = { isInTransaction: () => false } as unknown as SqlEntityManager;
-    expect(() => queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, {})).toThrow('JobQueue.enqueue must run inside the transaction of the change that needs the job');
+    expect(() => queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, SAMPLE)).toThrow('JobQueue.enqueue must run inside the transaction of the change that needs the job');
     await expect(queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, [])).rejects.toThrow('JobQueue.enqueueMany must run inside the transaction of the change that needs the jobs');
   });
 
@@ -310,11 +313,24 @@ describe('JobQueue: registration and enqueues', () => {
     const { queue } = setup();
     const tx = { isInTransaction: () => true, getTransactionContext: () => ({}) } as unknown as SqlEntityManager;
     const runAt = new Date('2026-01-02T00:00:00.000Z');
-    const insert = queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, { subjectId: 'dep_1' }, { runAt, dedupeKey: 'deposit:dep_1', maxAttempts: 2 });
+    const insert = queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, { subjectType: 'deposit', subjectId: 'dep_1' }, { runAt, dedupeKey: 'deposit:dep_1', maxAttempts: 2 });
     expect(insert.sql).toMatch(/values \(\?, \?, cast\(\? as jsonb\), 'pending', 0, \?, coalesce\(\?, now\(\)\), \?, \?, \?, \?, \?\)\s+on conflict \(kind, dedupe_key\) where status = 'pending' do nothing$/);
-    expect(insert.params.slice(1, 6)).toEqual([RELEASE_DEFERRED_DELIVERIES, '{"subjectId":"dep_1"}', 2, runAt, 'deposit:dep_1']);
+    expect(insert.params.slice(1, 6)).toEqual([RELEASE_DEFERRED_DELIVERIES, '{"subjectType":"deposit","subjectId":"dep_1"}', 2, runAt, 'deposit:dep_1']);
     // The queue's own maximum, without one; no run time is now.
-    expect(queue.silentInsertStatement(RELEASE_DEFERRED_DELIVERIES, {}).params.slice(3, 6)).toEqual([5, null, null]);
+    expect(queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, SAMPLE).params.slice(3, 6)).toEqual([5, null, null]);
+  });
+
+  it('writes a job under conditions given as data, and an append hook\'s job only when the append\'s own condition holds too', () => {
+    const { queue } = setup();
+    const tx = { isInTransaction: () => true, getTransactionContext: () => ({}) } as unknown as SqlEntityManager;
+    const onlyIf = [{ exists: { table: 'webhook_delivery', where: { outcome: 'deferred' } } }];
+    const insert = queue.enqueueStatement(tx, RELEASE_DEFERRED_DELIVERIES, SAMPLE, { onlyIf });
+    expect(insert.sql).toMatch(/select \?, \?, cast\(\? as jsonb\), .* where exists \(select from webhook_delivery where outcome = \?\)\s+on conflict/s);
+    expect(insert.params.at(-1)).toBe('deferred');
+    const hook = queue.appendHook(RELEASE_DEFERRED_DELIVERIES, SAMPLE, { onlyIf });
+    expect(hook.channel).toBe(JOBS_CHANNEL);
+    expect(hook.statement('exists (select from change)').sql).toMatch(/where exists \(select from webhook_delivery where outcome = \?\) and exists \(select from change\)\s.*returning id$/s);
+    expect(hook.statement(undefined).sql).toMatch(/where exists \(select from webhook_delivery where outcome = \?\)\s.*returning id$/s);
   });
 
   it('writes many jobs of one kind in one statement, and nothing for none', async () => {
@@ -327,7 +343,7 @@ describe('JobQueue: registration and enqueues', () => {
     const { queue } = setup();
     await queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, []);
     expect(executed).toEqual([]);
-    await queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, [{ payload: { subjectId: 'a' }, dedupeKey: 'a', subject: { type: 'deposit', id: 'a' } }, { payload: { subjectId: 'b' } }]);
+    await queue.enqueueMany(tx, RELEASE_DEFERRED_DELIVERIES, [{ payload: { subjectType: 'deposit', subjectId: 'a' }, dedupeKey: 'a', subject: { type: 'deposit', id: 'a' } }, { payload: { subjectType: 'deposit', subjectId: 'b' } }]);
     expect(executed).toHaveLength(1);
     expect(executed[0]?.params).toHaveLength(20);
     expect([executed[0]?.params[5], executed[0]?.params[15]]).toEqual(['a', null]);
@@ -338,7 +354,7 @@ describe('JobQueue: registration and enqueues', () => {
   it('runs a recurring kind\'s occurrence after enqueuing the next one `everyMs` later, under the recurring key', async () => {
     const { queue, of, handlers } = setup({ claimed: [row(1)] });
     const order: string[] = [];
-    handlers.recurring(RELEASE_DEFERRED_DELIVERIES, { everyMs: 60_000, payload: {} }, () => (order.push('handler'), Promise.resolve()));
+    handlers.recurring(RELEASE_DEFERRED_DELIVERIES, { everyMs: 60_000, payload: SAMPLE }, () => (order.push('handler'), Promise.resolve()));
     const before = Date.now();
     await queue.runDue();
     const inserts = of(statement.insert);

@@ -9,6 +9,8 @@ import { newId } from '../lib/ids.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 import { inSpan, linkToStoredTrace, settingTraceId, SpanStatusCode, tracingOn } from '../lib/tracing.js';
 import { paymentTraceContextSql } from './payment-scope.js';
+import { renderConditions, type RowCondition } from './sql-intents.js';
+import type { AppendHook } from './events/event-log.js';
 
 /**
  * Every job kind and its payload. Each module adds its own kinds by declaration merging, beside
@@ -71,8 +73,8 @@ export interface EnqueueOptions {
    * is sooner, instead of being left as it is (a wake-up that must not wait out a later retry).
    */
   sooner?: boolean;
-  /** An SQL condition the job is enqueued under, read by the insert itself (e.g. that work waits for it). */
-  onlyIf?: { sql: string; params: unknown[] };
+  /** Conditions the job is enqueued under, read by the insert itself (e.g. that work waits for it). */
+  onlyIf?: readonly RowCondition[];
   /** Default: the queue's `maxAttempts`. */
   maxAttempts?: number;
   /** The one payment the job is about, shown on its timeline; absent for work about none (a sweep, a fan-out). */
@@ -225,28 +227,6 @@ export interface ManyJob<K extends JobKind> {
   subject?: JobSubject;
 }
 
-/** The payment tables whose rows keep the trace context of the request that made them, by a job payload's id field. */
-const PAYMENT_ID_FIELDS = { depositId: 'deposit', refundId: 'refund', payoutId: 'payout' } as const;
-
-/** The payment a job's payload names (`depositId`, `refundId`, `payoutId`, or a subject), for its span's link. */
-function paymentOf(payload: unknown): { table: string; id: string } | undefined {
-  const fields = (typeof payload === 'string' ? JSON.parse(payload) : payload) as Record<string, unknown> | null;
-  if (!fields || typeof fields !== 'object') return undefined;
-  if (typeof fields.subjectType === 'string' && typeof fields.subjectId === 'string' && Object.values(PAYMENT_ID_FIELDS).includes(fields.subjectType as never)) {
-    return { table: fields.subjectType, id: fields.subjectId };
-  }
-  for (const [field, table] of Object.entries(PAYMENT_ID_FIELDS)) {
-    if (typeof fields[field] === 'string') return { table, id: fields[field] };
-  }
-  return undefined;
-}
-
-/** The trace context of the payment a claimed job is about, as `paymentOf` finds it, read by the claim itself while tracing is on. */
-const CLAIMED_PAYMENT_TRACE_SQL = paymentTraceContextSql(
-  "coalesce(subject_type, payload->>'subjectType', case when payload->>'depositId' is not null then 'deposit' when payload->>'refundId' is not null then 'refund' when payload->>'payoutId' is not null then 'payout' end)",
-  "coalesce(subject_id, payload->>'subjectId', payload->>'depositId', payload->>'refundId', payload->>'payoutId')",
-);
-
 /** Longest error text kept on a row. */
 const MAX_ERROR_LENGTH = 2_000;
 /** How often one instance deletes old finished rows. */
@@ -262,7 +242,9 @@ interface ClaimedRow {
   payload: unknown;
   attempts: number;
   max_attempts: number;
-  /** The trace context of the payment the job is about, claimed with it while tracing is on. */
+  /** The kind of the payment the job is about (`EnqueueOptions.subject`), if any. */
+  subject_type: string | null;
+  /** The trace context of that payment, claimed with the job while tracing is on. */
   payment_trace_context?: string | null;
 }
 
@@ -388,24 +370,31 @@ export class JobQueue {
   }
 
   /**
-   * The insert of one job (with `returning id`) that neither checks for a transaction nor
-   * announces a wake-up: for a statement that commits on its own or in its caller's transaction and
-   * announces JOBS_CHANNEL itself when the insert wrote a row (an EventLog append hook).
+   * A job added by every event append (`EventLog.onAppend`), in the append's own statement, only
+   * when `onlyIf` holds (and, for an append with a change, only when the change found its row);
+   * the append announces the wake-up when the insert wrote a row.
    */
-  silentInsertStatement<K extends JobKind>(kind: K, payload: JobKinds[K], options: EnqueueOptions = {}): { sql: string; params: unknown[] } {
-    const insert = this.insertStatement(kind, payload, options);
-    return { sql: `${insert.sql} returning id`, params: insert.params };
+  appendHook<K extends JobKind>(kind: K, payload: JobKinds[K], options: Pick<EnqueueOptions, 'onlyIf'>): AppendHook {
+    return {
+      channel: JOBS_CHANNEL,
+      statement: (requires) => {
+        const insert = this.insertStatement(kind, payload, options, requires);
+        return { sql: `${insert.sql} returning id`, params: insert.params };
+      },
+    };
   }
 
   /** The insert of one job, without its wake-up (`enqueueStatement` announces it; a recurring kind's next occurrence is not due yet). */
-  private insertStatement(kind: string, payload: unknown, options: EnqueueOptions): { sql: string; params: unknown[] } {
+  private insertStatement(kind: string, payload: unknown, options: EnqueueOptions, requires?: string): { sql: string; params: unknown[] } {
     const maxAttempts = options.maxAttempts ?? this.settings.maxAttempts;
     const now = new Date();
+    const onlyIf = options.onlyIf ? renderConditions(options.onlyIf) : undefined;
+    const condition = [...(onlyIf ? [onlyIf.sql] : []), ...(requires !== undefined ? [requires] : [])];
     return {
       sql: `insert into job (id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at, subject_type, subject_id)
-       ${options.onlyIf ? 'select ' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?, ?, ?${options.onlyIf ? ` where ${options.onlyIf.sql}` : ')'}
+       ${condition.length > 0 ? 'select ' : 'values ('}?, ?, cast(? as jsonb), 'pending', 0, ?, coalesce(?, now()), ?, ?, ?, ?, ?${condition.length > 0 ? ` where ${condition.join(' and ')}` : ')'}
        ${onConflict(options)}`,
-      params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now, options.subject?.type ?? null, options.subject?.id ?? null, ...(options.onlyIf?.params ?? [])],
+      params: [newId('job'), kind, JSON.stringify(payload), maxAttempts, options.runAt ?? null, options.dedupeKey ?? null, now, now, options.subject?.type ?? null, options.subject?.id ?? null, ...(onlyIf?.params ?? [])],
     };
   }
 
@@ -564,7 +553,7 @@ export class JobQueue {
          limit ?
          for update skip locked
        )
-       returning id, kind, payload, attempts, max_attempts${tracingOn() ? `, ${CLAIMED_PAYMENT_TRACE_SQL} as payment_trace_context` : ''}`,
+       returning id, kind, payload, attempts, max_attempts, subject_type${tracingOn() ? `, ${paymentTraceContextSql('subject_type', 'subject_id')} as payment_trace_context` : ''}`,
       [lockedBy, this.settings.leaseMs / 1000, this.settings.concurrency],
     );
   }
@@ -605,8 +594,7 @@ export class JobQueue {
     const attributes = { 'payments.job.kind': row.kind, 'payments.job.id': row.id, 'payments.job.attempt': row.attempts };
     return inSpan(`job ${row.kind}`, { root: true, attributes }, async (span) => {
       try {
-        const subject = paymentOf(row.payload);
-        if (subject) linkToStoredTrace(row.payment_trace_context, { 'payments.subject.type': subject.table });
+        if (row.subject_type !== null) linkToStoredTrace(row.payment_trace_context, { 'payments.subject.type': row.subject_type });
       } catch {
         // A span without its link: the run itself goes on (and reports a payload it cannot read).
       }

@@ -6,8 +6,8 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-/** The payment kinds a timeline is kept for. */
-export type PaymentSubjectKind = 'deposit' | 'refund' | 'payout';
+/** The kind of payment a timeline is kept for, as its module names it. */
+export type PaymentSubjectKind = string;
 
 export interface PaymentScope {
   readonly subjectType: PaymentSubjectKind;
@@ -33,8 +33,22 @@ export function currentPayment(): PaymentScope | undefined {
   return storage.getStore();
 }
 
-/** The payment kinds whose rows keep the trace context of the request that made them (`trace_context`, docs/tracing.md). */
-const TRACED_PAYMENTS: readonly PaymentSubjectKind[] = ['deposit', 'refund', 'payout'];
+/**
+ * The payment kinds whose rows keep the trace context of the request that made them (a
+ * `trace_context` column in the table named after the kind, docs/tracing.md), declared by the
+ * composition as it builds the modules (the kernel names no kind).
+ */
+const tracedPayments = new Set<PaymentSubjectKind>();
+
+/** Declares that `kind`'s table keeps its creating request's trace context. */
+export function declareTracedPayment(kind: PaymentSubjectKind): void {
+  tracedPayments.add(kind);
+}
+
+/** Whether `kind`'s table keeps a trace context (`declareTracedPayment`). */
+export function isTracedPayment(kind: PaymentSubjectKind): boolean {
+  return tracedPayments.has(kind);
+}
 
 /**
  * SQL of the trace context stored with the payment that two SQL expressions name, its kind and its
@@ -42,5 +56,6 @@ const TRACED_PAYMENTS: readonly PaymentSubjectKind[] = ['deposit', 'refund', 'pa
  * claim), so that a span links to the payment's trace with no statement more.
  */
 export function paymentTraceContextSql(kind: string, id: string): string {
-  return `case ${kind} ${TRACED_PAYMENTS.map((table) => `when '${table}' then (select trace_context from ${table} where id = ${id})`).join(' ')} end`;
+  if (tracedPayments.size === 0) return 'null';
+  return `case ${kind} ${[...tracedPayments].map((table) => `when '${table}' then (select trace_context from ${table} where id = ${id})`).join(' ')} end`;
 }

@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { ROLES } from './roles.js';
 import { mayRead, readsUnmasked, redact, redactionPolicy, Redactions } from './redaction.js';
-import { SUBJECT_TYPES } from './visibility.js';
+import { declareSubjectKinds, SUBJECT_TYPES } from './visibility.fixture.js';
+
+declareSubjectKinds();
 
 interface Snapshot {
   id: string;

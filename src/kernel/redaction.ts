@@ -4,7 +4,7 @@
 // and subscriptions alike, src/graphql/redaction.ts) and back-office notifications. Which records
 // a client may see at all is the visibility policy's (visibility.ts), not this one's.
 
-import { isAdmin, SUBJECT_TYPES, type SubjectType, type Viewer } from './visibility.js';
+import { isAdmin, subjectTypes, type SubjectType, type Viewer } from './visibility.js';
 
 /** Who reads: only whether it is an admin matters here, so a caller, a visibility or an endpoint's client. */
 export type Reader = Pick<Viewer, 'roles'>;
@@ -71,11 +71,12 @@ export class Redactions {
   }
 
   /**
-   * Throws unless every subject type of the event log has a policy: called once registration is
-   * done, so a kind added without one stops the gateway's start instead of being sent whole.
+   * Throws unless every subject kind declared to the visibility policy has a policy: called once
+   * registration is done, so a kind added without one stops the gateway's start instead of being
+   * sent whole.
    */
   assertComplete(): void {
-    const missing = SUBJECT_TYPES.filter((type) => !this.policies.has(type));
+    const missing = subjectTypes().filter((type) => !this.policies.has(type));
     if (missing.length > 0) throw new Error(`No redaction policy is registered for ${missing.join(', ')} (src/services.ts)`);
   }
 

@@ -1,149 +1,20 @@
 // Unit spec of the kernel's one path of status changes (`TransitionPath.apply`), with no database:
-// a made-up subject kind (a parcel) over a small state machine, and fakes for the transaction, the
-// event log and the job queue that record what the path asks of them. It covers each outcome
-// (not_found, noop, stale, anomaly from `check`, from `checkMove` before and after the machine, from
-// the machine itself, applied with and without a change statement), the order of the guards, the
-// reaction jobs, what is written `alongside`, `entails` and `recordUnchanged`, and the path's own
-// refusals (a kind registered twice, an unregistered kind, a change outside a transaction).
+// a made-up subject kind (a parcel) and fakes that record what the path asks of them
+// (transitions.fixture.ts). It covers each outcome (not_found, noop, stale, anomaly from `check`,
+// from `checkMove` before and after the machine, from the machine itself, applied with and
+// without a one-statement update), the order of the guards, the reaction jobs, what is written
+// `alongside`, `entails` and `recordUnchanged`, and the path's own refusals (a kind registered
+// twice, an unregistered kind, a change outside a transaction).
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
-import { defineStateMachine } from '../lib/state-machine.js';
 import { createLogger } from '../lib/logger.js';
-import type { AppendAlongside, AppendEventInput, EventLog, SqlPart } from './events/event-log.js';
+import type { EventLog } from './events/event-log.js';
+import { defineStateMachine } from '../lib/state-machine.js';
 import { deferredDeliveriesRelease, RELEASE_DEFERRED_DELIVERIES } from './inbox/deferred.js';
-import { JobHandlers, JobQueue, type EnqueueOptions, type JobDatabase, type JobKind } from './jobs.js';
-import { TransitionPath, type ApplyInput, type ReportedChange, type SubjectKind, type Transition } from './transitions.js';
-
-type ParcelStatus = 'NEW' | 'SENT' | 'DELIVERED' | 'LOST';
-
-/** NEW → SENT → DELIVERED | LOST; SENT may be skipped. */
-const parcelMachine = defineStateMachine<ParcelStatus>({
-  name: 'parcel',
-  initial: 'NEW',
-  terminal: ['DELIVERED', 'LOST'],
-  table: { NEW: ['SENT', 'DELIVERED', 'LOST'], SENT: ['DELIVERED', 'LOST'], DELIVERED: [], LOST: [] },
-});
-
-interface Parcel {
-  id: string;
-  status: ParcelStatus;
-  weight: number;
-  clientId: string | null;
-}
-
-interface ParcelChange extends ReportedChange<ParcelStatus> {
-  weight?: number;
-}
-
-type ParcelKind = SubjectKind<Parcel, ParcelStatus, ParcelChange>;
-
-/** A fake transaction: in a transaction unless told otherwise; records the statements run on it. */
-function fakeTx(inTransaction = true) {
-  const executed: SqlPart[] = [];
-  const tx = {
-    isInTransaction: () => inTransaction,
-    // What `signalOnCommit` keys a transaction's wake-ups by (the real job queue's statements).
-    getTransactionContext: () => tx,
-    execute: (sql: string, params: unknown[] = []) => {
-      executed.push({ sql, params });
-      return Promise.resolve([]);
-    },
-  };
-  return { tx: tx as unknown as SqlEntityManager, executed };
-}
-
-/** The event log's two appends, recorded; `appendWith` returns `returned` as the change statement's rows. */
-class FakeEvents {
-  readonly appended: AppendEventInput[] = [];
-  readonly appendedWith: Array<{ change: SqlPart; event: AppendEventInput; also: AppendAlongside }> = [];
-  returned: Array<Record<string, unknown>> = [];
-  /** What happened, in order, across the fakes (events and kind calls). */
-  constructor(private readonly log: string[]) {}
-
-  append(_em: SqlEntityManager, event: AppendEventInput): Promise<object> {
-    this.log.push('events.append');
-    this.appended.push(event);
-    return Promise.resolve({});
-  }
-
-  appendWith<T extends object>(_em: SqlEntityManager, change: SqlPart, event: AppendEventInput, also: AppendAlongside = {}): Promise<T[]> {
-    this.log.push('events.appendWith');
-    this.appendedWith.push({ change, event, also });
-    return Promise.resolve(this.returned as T[]);
-  }
-}
-
-/** The job queue's statement of a job, recorded: its SQL names the kind, its params are the payload and options. */
-class FakeJobs {
-  readonly enqueued: Array<{ kind: JobKind; payload: unknown; options: EnqueueOptions }> = [];
-
-  enqueueStatement(_tx: SqlEntityManager, kind: JobKind, payload: unknown, options: EnqueueOptions = {}): SqlPart {
-    this.enqueued.push({ kind, payload, options });
-    return { sql: `insert job ${kind}`, params: [payload] };
-  }
-}
-
-/**
- * A parcel kind whose every hook records its call in `log`. By default: no refusal, a change
- * written by one statement (`update parcel …`) merged from what it returns, one release reaction.
- */
-function parcelKind(log: string[], overrides: Partial<ParcelKind> = {}, rows: Record<string, Parcel> = {}): ParcelKind {
-  return {
-    type: 'parcel',
-    machine: parcelMachine,
-    changedEvent: 'parcel.status_changed',
-    lock: (_tx, id) => {
-      log.push(`lock ${id}`);
-      return Promise.resolve(rows[id]);
-    },
-    statusOf: (parcel) => parcel.status,
-    idOf: (parcel) => parcel.id,
-    owner: (parcel) => ({ clientId: parcel.clientId, merchantAccount: 'acct-1' }),
-    snapshot: (parcel) => ({ id: parcel.id, status: parcel.status }),
-    check: ({ row, change }) => {
-      log.push('check');
-      return change.weight !== undefined && change.weight !== row.weight ? `WEIGHT_MISMATCH: reported ${change.weight}, parcel is ${row.weight}` : undefined;
-    },
-    checkMove: (_transition, phase) => {
-      log.push(`checkMove ${phase}`);
-      return undefined;
-    },
-    recordUnchanged: () => {
-      log.push('recordUnchanged');
-      return Promise.resolve();
-    },
-    write: ({ row, change }) => {
-      log.push('write');
-      return {
-        next: { ...row, status: change.status },
-        statement: { sql: 'update parcel set status = ? where id = ? returning *', params: [change.status, row.id] },
-        merge: (returned) => ({ id: String(returned.id), status: returned.status as ParcelStatus, weight: Number(returned.weight), clientId: null }),
-      };
-    },
-    reactions: ({ next }) => {
-      log.push('reactions');
-      return [deferredDeliveriesRelease('parcel', next.id)];
-    },
-    ...overrides,
-  };
-}
-
-const parcel = (status: ParcelStatus, id = 'par_1'): Parcel => ({ id, status, weight: 2, clientId: 'cli_1' });
-
-/** A path with one registered parcel kind, its fakes, and what happened in order. */
-function setup(overrides: Partial<ParcelKind> = {}, rows: Record<string, Parcel> = { par_1: parcel('SENT') }) {
-  const log: string[] = [];
-  const events = new FakeEvents(log);
-  const jobs = new FakeJobs();
-  const path = new TransitionPath(events as unknown as EventLog, jobs as unknown as JobQueue);
-  const kind = path.register(parcelKind(log, overrides, rows));
-  const { tx, executed } = fakeTx();
-  const apply = (input: Partial<ApplyInput<Parcel, ParcelChange>> & { change: ParcelChange }) => path.apply(tx, kind, { id: 'par_1', source: 'test', ...input });
-  return { log, events, jobs, path, kind, tx, executed, apply };
-}
-
-const report = (status: ParcelStatus, more: Partial<ParcelChange> = {}): ParcelChange => ({ status, providerStatus: status.toLowerCase(), ...more });
+import { JobHandlers, JobQueue, type JobDatabase } from './jobs.js';
+import { TransitionPath, type Transition } from './transitions.js';
+import { FakeEvents, FakeJobs, fakeTx, parcel, parcelKind, report, setup, type Parcel, type ParcelChange, type ParcelKind, type ParcelStatus } from './transitions.fixture.js';
 
 describe('TransitionPath.apply: refusals and unchanged outcomes', () => {
   it('is not_found, with the kind\'s reason, when no row has the id; nothing is checked or written', async () => {
@@ -247,7 +118,7 @@ describe('TransitionPath.apply: refusals and unchanged outcomes', () => {
 });
 
 describe('TransitionPath.apply: an applied change', () => {
-  it('is written by the kind\'s statement with its event and its reaction jobs, and merged from the returned row', async () => {
+  it('is written by one update of the kind\'s row, as its columns to set, with its event and its reaction jobs, and merged from the returned row', async () => {
     const { apply, events, jobs, log } = setup();
     events.returned = [{ id: 'par_1', status: 'DELIVERED', weight: 2 }];
     const result = await apply({ change: report('DELIVERED'), source: 'webhook:acme/acct-1' });
@@ -325,7 +196,7 @@ describe('TransitionPath.apply: an applied change', () => {
 
   it('keeps `write`\'s next row when the kind has no merge', async () => {
     const { apply, events } = setup({
-      write: ({ row, change }) => ({ next: { ...row, status: change.status }, statement: { sql: 'update parcel', params: [] } }),
+      write: ({ row, change }) => ({ next: { ...row, status: change.status }, update: { set: { status: change.status }, returning: { columns: ['id', 'status'] } } }),
     });
     events.returned = [{ id: 'par_1', status: 'DELIVERED' }];
     const result = await apply({ change: report('DELIVERED') });
@@ -453,11 +324,11 @@ describe('TransitionPath with the real job queue', () => {
     const [job] = events.appendedWith[0]?.also.statements ?? [];
     // Only when a delivery waits for this parcel (the condition), one waiting job per parcel (the key).
     expect(job?.sql).toMatch(/^insert into job \(id, kind, payload, status, attempts, max_attempts, run_at, dedupe_key, created_at, updated_at, subject_type, subject_id\)\s+select /);
-    expect(job?.sql).toContain("where exists (select from webhook_delivery where subject_type = ? and subject_id = ? and outcome = 'deferred')");
+    expect(job?.sql).toContain('where exists (select from webhook_delivery where subject_type = ? and subject_id = ? and outcome = ?)');
     expect(job?.params.slice(1, 4)).toEqual([RELEASE_DEFERRED_DELIVERIES, JSON.stringify({ subjectType: 'parcel', subjectId: 'par_1' }), 10]);
     expect(job?.params.slice(4, 6)).toEqual([null, 'parcel:par_1']);
     // The job is about the parcel that changed (its subject columns), and the condition names it too.
     expect(job?.params.slice(8, 10)).toEqual(['parcel', 'par_1']);
-    expect(job?.params.slice(-2)).toEqual(['parcel', 'par_1']);
+    expect(job?.params.slice(-3)).toEqual(['parcel', 'par_1', 'deferred']);
   });
 });

@@ -7,6 +7,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { StateMachine } from '../lib/state-machine.js';
 import type { AppendAlongside, EventLog, SqlPart } from './events/event-log.js';
+import { renderUpdate, type RowCondition, type RowUpdate } from './sql-intents.js';
 import type { JobKind, JobKinds, JobQueue, JobSubject } from './jobs.js';
 
 /** What every report about a subject carries: the status in gateway terms and the provider's word. */
@@ -38,19 +39,19 @@ export interface Reaction<K extends JobKind = JobKind> {
   payload: JobKinds[K];
   /** While a job of this kind and key waits, another is not added (one pending job per subject). */
   dedupeKey?: string;
-  /** Added only when this SQL condition holds when the change is written (e.g. deliveries wait for it). */
-  onlyIf?: SqlPart;
+  /** Added only when these conditions hold when the change is written (e.g. deliveries wait for it). */
+  onlyIf?: readonly RowCondition[];
 }
 
 /**
- * How a change is written. `statement`: one UPDATE (with `returning *`) that the path runs
- * together with the event and the reaction jobs as one statement; `merge` turns its returned row
- * into the kind's row (a managed entity refreshed, a plain row as is). Without `statement`, the
- * kind has written the change itself (`write` flushed it) and the event and jobs follow.
+ * How a change is written. `update`: the columns of the kind's row to set, which the path writes
+ * as one UPDATE run together with the event and the reaction jobs as one statement; `merge` turns
+ * its returned row into the kind's row (a managed entity refreshed, a plain row as is). Without
+ * `update`, the kind has written the change itself (`write` flushed it) and the event and jobs follow.
  */
 export interface TransitionWrite<Row> {
   next: Row;
-  statement?: SqlPart;
+  update?: RowUpdate;
   merge?: (returned: Record<string, unknown>) => Row;
 }
 
@@ -58,6 +59,8 @@ export interface TransitionWrite<Row> {
 export interface SubjectKind<Row, S extends string, C extends ReportedChange<S>> {
   /** The event log's subject type: `deposit`, `refund`, ... */
   readonly type: string;
+  /** The table of the kind's rows (keyed by `id`), which a change's `update` writes. */
+  readonly table: string;
   readonly machine: StateMachine<S>;
   /** The event type of a status change, e.g. `deposit.status_changed`. */
   readonly changedEvent: string;
@@ -212,9 +215,9 @@ export class TransitionPath {
     const jobs = (kind.reactions?.(applied) ?? []).map((reaction) => this.reactionStatement(tx, reaction, subject));
     let next = write.next;
     let returned: Record<string, unknown> | undefined;
-    if (write.statement) {
+    if (write.update) {
       const alongside = input.alongside ?? {};
-      const rows = await this.events.appendWith<Record<string, unknown>>(tx, write.statement, event, {
+      const rows = await this.events.appendWith<Record<string, unknown>>(tx, renderUpdate(kind.table, kind.idOf(row), write.update), event, {
         ...alongside,
         statements: [...jobs, ...(alongside.statements ?? [])],
       });

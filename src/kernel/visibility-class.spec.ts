@@ -8,7 +8,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ROLES } from './roles.js';
-import { maySee, SUBJECT_TYPES, visibilityClass, visibilityOf, type Viewer, type VisibilityOptions } from './visibility.js';
+import { maySee, visibilityClass, visibilityOf, type Viewer, type VisibilityOptions } from './visibility.js';
+import { declareSubjectKinds, SUBJECT_TYPES } from './visibility.fixture.js';
+
+declareSubjectKinds();
 
 const CLIENTS = ['cli_one', 'cli_two', 'cli_three'];
 const ACCOUNTS = ['acc-a', 'acc-b', 'acc-c'];

@@ -9,7 +9,10 @@ import { newId } from '../lib/ids.js';
 import { createLogger } from '../lib/logger.js';
 import { ROLES } from './roles.js';
 import { PaymentEvent } from './events/payment-event.entity.js';
-import { grantsOf, maySee, SUBJECT_TYPES, visibleEventsWhere, visibleWhere, type Viewer } from './visibility.js';
+import { grantsOf, maySee, visibleEventsWhere, visibleWhere, type Viewer } from './visibility.js';
+import { declareSubjectKinds, SUBJECT_TYPES } from './visibility.fixture.js';
+
+declareSubjectKinds();
 
 const CLIENTS = ['cli_one', 'cli_two'];
 const ACCOUNTS = ['acc-a', 'acc-b', 'acc-c'];

@@ -1,23 +1,50 @@
 // The one visibility policy: which payment records (and events about them) an API client may see,
 // answered as an in-memory check and as a SQL filter, both derived from the same list of grants.
+// Which roles see a kind of record is declared by the module that owns the kind
+// (`declareVisibility`, at composition); admins see every kind.
 
 import type { Role } from './roles.js';
 
+/** The kind of a record the policy covers, as its module names it: a subject of the payment event log. */
+export type SubjectType = string;
+
 /**
- * The kinds of record the policy covers: the subjects of the payment event log. An `endpoint`
- * (a notification endpoint) is the subject of admin-only events alone.
+ * Who besides admins sees the records of one subject kind and the events about them, as the module
+ * that owns the kind declares it. A kind that names no role is for admins alone.
+ *
+ * @example
+ * declareVisibility({ subjectType: 'payout', inAccounts: ['PAYOUTS'] });
  */
-export type SubjectType = 'deposit' | 'refund' | 'payout' | 'withdrawal' | 'endpoint';
+export interface SubjectVisibility {
+  readonly subjectType: SubjectType;
+  /** Roles that see the records their holder owns (`clientId`), in any merchant account. */
+  readonly owned?: readonly Role[];
+  /** Roles that see every record of the merchant accounts their holder may use, whoever owns it. */
+  readonly inAccounts?: readonly Role[];
+}
 
-export const SUBJECT_TYPES: readonly SubjectType[] = ['deposit', 'refund', 'payout', 'withdrawal', 'endpoint'];
+const declared = new Map<SubjectType, SubjectVisibility>();
 
 /**
- * What the policy reads on a record. The same two properties exist on deposit, payout and
- * withdrawal rows, on payment-event rows and on their live notifications, so each of them can be
- * passed as it is:
- * - `clientId`: the owner. A deposit's or payout's creator; for a refund, its deposit's creator
- *   (not the refunds back office that asked for it); null when no client owns it (a withdrawal).
- * - `merchantAccount`: the merchant account it belongs to; for a refund, its deposit's.
+ * Declares who sees one subject kind (at composition, before any request). Declaring a kind again
+ * with the same rule does nothing (gateways in one process share the policy); another rule throws.
+ */
+export function declareVisibility(visibility: SubjectVisibility): void {
+  const known = declared.get(visibility.subjectType);
+  if (known && JSON.stringify(known) !== JSON.stringify(visibility)) throw new Error(`The ${visibility.subjectType} subject kind's visibility is declared twice, differently`);
+  declared.set(visibility.subjectType, visibility);
+}
+
+/** Every declared subject kind, in declaration order. */
+export function subjectTypes(): SubjectType[] {
+  return [...declared.keys()];
+}
+
+/**
+ * What the policy reads on a record. The same two properties exist on the subjects' rows, on
+ * payment-event rows and on their live notifications, so each of them can be passed as it is:
+ * - `clientId`: the owner, as the subject's module defines it; null when no client owns it.
+ * - `merchantAccount`: the merchant account it belongs to.
  */
 export interface VisibilityFacts {
   clientId?: string | null | undefined;
@@ -60,47 +87,43 @@ function ownerOf(viewer: Viewer): string | null {
 }
 
 /**
- * One reason to see records: every record of one of `subjects` that matches each restriction
- * given. An absent restriction does not restrict; an empty `merchantAccounts` matches nothing.
+ * One reason to see records: every record of one of `subjects` (of every kind when absent) that
+ * matches each restriction given. An absent restriction does not restrict; an empty
+ * `merchantAccounts` matches nothing.
  */
 export interface Grant {
   /** The role this grant comes from. */
   role: Role;
-  subjects: readonly SubjectType[];
+  subjects?: readonly SubjectType[];
   /** Only records this client owns. */
   clientId?: string;
   /** Only records of these merchant accounts. */
   merchantAccounts?: readonly string[];
 }
 
+/** The declared kinds `role` sees by `scope`. */
+function kindsSeen(role: Role, scope: 'owned' | 'inAccounts'): SubjectType[] {
+  return [...declared.values()].filter((kind) => kind[scope]?.includes(role)).map((kind) => kind.subjectType);
+}
+
 /**
- * The policy itself (confirmed product rules); a client with several roles holds the union:
- * - ADMIN sees everything;
- * - CASHIER sees the deposits it created and their refunds;
- * - REFUNDS (a refunds back office) sees every deposit and refund of the merchant accounts it may use;
- * - PAYOUTS (a payouts back office) sees every payout of the merchant accounts it may use.
- * Withdrawals (from the merchant's balance) belong to no client: admins only, as notification endpoints' events.
+ * The grants a viewer holds; a client with several roles holds the union. ADMIN sees everything;
+ * every other role sees what the subject kinds declare for it (`declareVisibility`).
  */
 export function grantsOf(viewer: Viewer): Grant[] {
   const accounts = viewer.merchantAccounts == null ? {} : { merchantAccounts: [...viewer.merchantAccounts] };
   const owner = ownerOf(viewer);
   const grants: Grant[] = [];
   for (const role of new Set(viewer.roles)) {
-    switch (role) {
-      case 'ADMIN':
-        grants.push({ role, subjects: SUBJECT_TYPES });
-        break;
-      case 'CASHIER':
-        // A visibility without an owner cannot hold a cashier's grant: it grants nothing rather than everything.
-        if (owner !== null) grants.push({ role, subjects: ['deposit', 'refund'], clientId: owner });
-        break;
-      case 'REFUNDS':
-        grants.push({ role, subjects: ['deposit', 'refund'], ...accounts });
-        break;
-      case 'PAYOUTS':
-        grants.push({ role, subjects: ['payout'], ...accounts });
-        break;
+    if (role === 'ADMIN') {
+      grants.push({ role });
+      continue;
     }
+    const owned = kindsSeen(role, 'owned');
+    // A visibility without an owner cannot hold an owner-limited grant: it grants nothing rather than everything.
+    if (owned.length > 0 && owner !== null) grants.push({ role, subjects: owned, clientId: owner });
+    const inAccounts = kindsSeen(role, 'inAccounts');
+    if (inAccounts.length > 0) grants.push({ role, subjects: inAccounts, ...accounts });
   }
   return grants;
 }
@@ -118,8 +141,13 @@ function grantsFor(viewer: Viewer, options: VisibilityOptions): Grant[] {
   return options.through ? grants.filter((grant) => grant.role === 'ADMIN' || options.through!.includes(grant.role)) : grants;
 }
 
+/** Whether `grant` covers records of `subjectType`. */
+function covers(grant: Grant, subjectType: SubjectType): boolean {
+  return grant.subjects === undefined || grant.subjects.includes(subjectType);
+}
+
 function matches(grant: Grant, subjectType: SubjectType, record: VisibilityFacts): boolean {
-  if (!grant.subjects.includes(subjectType)) return false;
+  if (!covers(grant, subjectType)) return false;
   if (record.adminOnly && grant.role !== 'ADMIN') return false;
   if (grant.clientId !== undefined && record.clientId !== grant.clientId) return false;
   if (grant.merchantAccounts !== undefined && (record.merchantAccount == null || !grant.merchantAccounts.includes(record.merchantAccount))) return false;
@@ -130,7 +158,6 @@ function matches(grant: Grant, subjectType: SubjectType, record: VisibilityFacts
  * May `viewer` see this record (or an event about it)? The in-memory form of the policy, for
  * single reads, `node` and live events.
  *
- * @example maySee(client, 'refund', deposit) // a refund is seen by whoever sees its deposit's refunds
  */
 export function maySee(viewer: Viewer, subjectType: SubjectType, record: VisibilityFacts, options: VisibilityOptions = {}): boolean {
   return seenBy(viewer, subjectType, options)(record);
@@ -141,7 +168,7 @@ export function maySee(viewer: Viewer, subjectType: SubjectType, record: Visibil
  * (e.g. a page's events) rather than once per record.
  */
 export function seenBy(viewer: Viewer, subjectType: SubjectType, options: VisibilityOptions = {}): (record: VisibilityFacts) => boolean {
-  const grants = grantsFor(viewer, options).filter((grant) => grant.subjects.includes(subjectType));
+  const grants = grantsFor(viewer, options).filter((grant) => covers(grant, subjectType));
   return (record) => grants.some((grant) => matches(grant, subjectType, record));
 }
 
@@ -199,7 +226,7 @@ function grantWhere(grant: Grant, subjects: readonly SubjectType[] | undefined):
 export function visibleWhere(viewer: Viewer, subjectType: SubjectType, options: VisibilityOptions = {}): VisibilityWhere {
   const conditions: VisibilityWhere[] = [];
   for (const grant of grantsFor(viewer, options)) {
-    if (!grant.subjects.includes(subjectType)) continue;
+    if (!covers(grant, subjectType)) continue;
     const where = grantWhere(grant, undefined);
     if (!where) continue;
     if (Object.keys(where).length === 0) return {};
@@ -215,8 +242,7 @@ export function visibleWhere(viewer: Viewer, subjectType: SubjectType, options: 
 export function visibleEventsWhere(viewer: Viewer, options: VisibilityOptions = {}): VisibilityWhere {
   const conditions: VisibilityWhere[] = [];
   for (const grant of grantsFor(viewer, options)) {
-    const everySubject = SUBJECT_TYPES.every((subject) => grant.subjects.includes(subject));
-    const where = grantWhere(grant, everySubject ? undefined : grant.subjects);
+    const where = grantWhere(grant, grant.subjects);
     if (!where) continue;
     if (grant.role !== 'ADMIN') where.adminOnly = false;
     if (Object.keys(where).length === 0) return {};

@@ -10,7 +10,8 @@ import { lazyChild, type Logger } from '../lib/logger.js';
 import { SummarisedLog } from '../lib/summarised-log.js';
 import { annotateSpan, inSpan, linkToStoredTrace, tracingOn } from '../lib/tracing.js';
 import type { SignatureRejection } from '../providers/provider.js';
-import type { AcceptWebhookOutcome, ReceiveWebhookResult, RejectedRecord, WebhookInbox } from '../kernel/inbox/inbox.js';
+import type { AcceptWebhookOutcome, RejectedRecord, WebhookInbox } from '../kernel/inbox/inbox.js';
+import type { ReceiveWebhookResult } from '../kernel/inbox/webhook-handler.js';
 import type { MerchantAccountService } from '../modules/merchant-accounts/merchant-account.service.js';
 import type { GatewayMetrics } from './metrics.js';
 

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REDACTED_TYPES } from '../../src/graphql/schema/schema.js';
 import type { RedactionPolicy } from '../../src/kernel/redaction.js';
 import { ROLES } from '../../src/kernel/roles.js';
-import { grantsOf, SUBJECT_TYPES, type SubjectType } from '../../src/kernel/visibility.js';
+import { declareSubjectKinds, SUBJECT_TYPES } from '../../src/kernel/visibility.fixture.js';
+import { grantsOf, type SubjectType } from '../../src/kernel/visibility.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';
 import { collect, subscribed, type Collector } from '../deposits/support.js';
@@ -33,7 +34,8 @@ const OTHERS: readonly Who[] = ['webCashier', 'refundsBackOffice', 'payoutsBackO
 const EVERYONE: readonly Who[] = ['admin', ...OTHERS];
 
 /** The subject kinds some client other than an admin may see (withdrawals and endpoints: admins only). */
-const SHOWN_TO_OTHERS = SUBJECT_TYPES.filter((kind) => ROLES.some((role) => role !== 'ADMIN' && grantsOf({ id: 'cli_any', roles: [role] }).some((grant) => grant.subjects.includes(kind))));
+declareSubjectKinds();
+const SHOWN_TO_OTHERS = SUBJECT_TYPES.filter((kind) => ROLES.some((role) => role !== 'ADMIN' && grantsOf({ id: 'cli_any', roles: [role] }).some((grant) => grant.subjects?.includes(kind))));
 
 /** The API's own text for each kind: the query reading one by id and the subscription streaming its changes. */
 const ROOT_FIELDS: Partial<Record<SubjectType, { query: string; stream: string }>> = {
@@ -319,7 +321,7 @@ describe('admin-only fields, by one policy per subject kind', () => {
     // and: no value reaches any other client on any path, whatever the subject (a cashier reads no payout at all)
     for (const who of OTHERS) {
       const seen: string[] = [...receivers[who].delivered.map((received) => received.body)];
-      for (const stream of Object.values(streams[who])) seen.push(...stream.messages.map((message) => JSON.stringify(message)));
+      for (const stream of Object.values(streams[who])) seen.push(...(stream?.messages ?? []).map((message) => JSON.stringify(message)));
       for (const [kind, subject] of Object.entries(subjects) as Array<[SubjectType, Subject]>) {
         seen.push(...(await eventsOf(who, kind, subject.id)));
         if (subject.readers.includes(who)) seen.push((await querySubject(who, kind, subject.id)).text);

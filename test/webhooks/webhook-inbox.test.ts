@@ -63,7 +63,7 @@ describe('a verified approved webhook', () => {
     expect(delivery).toMatchObject({ provider: 'deposit-gateway', merchantAccount: 'dg-test', eventName: 'payment.approved', outcome: 'applied', subjectType: 'deposit', subjectId: deposit.id });
     expect(delivery!.rawBody).toBe(bytes);
 
-    // Live delivery waits until the transactions running beside the commit have ended (docs/kernel.md "Event log order").
+    // Live delivery waits until the transactions running beside the commit have ended (docs/kernel-reference.md "Event log order").
     await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
     await publishedPastNow(live);
     const mine = live.seen.filter((n) => n.subjectId === deposit.id);
@@ -144,7 +144,7 @@ describe('exactly one status change per real transition', () => {
     expect((await readDeposit(t, deposit.id)).status).toBe('SUCCEEDED');
     expect(await eventsOf(t, deposit.id)).toHaveLength(1);
     expect(await deliveries(t, { subjectId: deposit.id })).toHaveLength(1);
-    // Live delivery waits until the transactions running beside the commit have ended (docs/kernel.md "Event log order").
+    // Live delivery waits until the transactions running beside the commit have ended (docs/kernel-reference.md "Event log order").
     await expect.poll(() => live.seen.filter((n) => n.subjectId === deposit.id).length).toBe(1);
     await publishedPastNow(live);
     expect(live.seen.filter((n) => n.subjectId === deposit.id)).toHaveLength(1);

@@ -1,5 +1,5 @@
 // The event log without a database-wide lock: positions drawn after the writing transaction has
-// its id, and marks that tell readers up to which position the log is final (docs/kernel.md
+// its id, and marks that tell readers up to which position the log is final (docs/kernel-reference.md
 // "Event log order").
 
 import { Migration } from '@mikro-orm/migrations';

@@ -1,6 +1,6 @@
 // The event log's finality decided by this database's transactions only: a write transaction held
 // open in another database on the same PostgreSQL server no longer holds back live updates
-// (docs/kernel.md "Event log order").
+// (docs/kernel-reference.md "Event log order").
 
 import { Migration } from '@mikro-orm/migrations';
 

@@ -37,6 +37,7 @@ import { Migration20261209100000_amounts_in_iso_decimals } from './Migration2026
 import { Migration20261210100000_payment_trace_context } from './Migration20261210100000_payment_trace_context.js';
 import { Migration20261210110000_payment_timeline } from './Migration20261210110000_payment_timeline.js';
 import { Migration20261211100000_timeline_trace_ids } from './Migration20261211100000_timeline_trace_ids.js';
+import { Migration20261212100000_release_deferred_subject } from './Migration20261212100000_release_deferred_subject.js';
 
 export const migrations = [
   { name: 'Migration20261121000000_api_clients', class: Migration20261121000000_api_clients },
@@ -75,4 +76,5 @@ export const migrations = [
   { name: 'Migration20261210100000_payment_trace_context', class: Migration20261210100000_payment_trace_context },
   { name: 'Migration20261210110000_payment_timeline', class: Migration20261210110000_payment_timeline },
   { name: 'Migration20261211100000_timeline_trace_ids', class: Migration20261211100000_timeline_trace_ids },
+  { name: 'Migration20261212100000_release_deferred_subject', class: Migration20261212100000_release_deferred_subject },
 ];

@@ -8,10 +8,8 @@ import type { WebhookInbox } from './inbox.js';
 export const RELEASE_DEFERRED_DELIVERIES = 'webhook.release_deferred';
 
 export interface ReleaseDeferredDeliveriesJob {
-  subjectType?: string;
-  subjectId?: string;
-  /** Jobs written before the release named its subject kind: a deposit. */
-  depositId?: string;
+  subjectType: string;
+  subjectId: string;
 }
 
 declare module '../jobs.js' {
@@ -30,15 +28,10 @@ export function deferredDeliveriesRelease(subjectType: string, subjectId: string
     kind: RELEASE_DEFERRED_DELIVERIES,
     payload: { subjectType, subjectId },
     dedupeKey: `${subjectType}:${subjectId}`,
-    onlyIf: {
-      sql: `exists (select from webhook_delivery where subject_type = ? and subject_id = ? and outcome = 'deferred')`,
-      params: [subjectType, subjectId],
-    },
+    onlyIf: [{ exists: { table: 'webhook_delivery', where: { subject_type: subjectType, subject_id: subjectId, outcome: 'deferred' } } }],
   };
 }
 
 export function registerInboxJobs(handlers: JobHandlers, inbox: WebhookInbox): void {
-  handlers.register(RELEASE_DEFERRED_DELIVERIES, (em, { subjectType, subjectId, depositId }) =>
-    em.transactional(async (tx) => void (await inbox.releaseDeferred(tx, subjectType ?? 'deposit', subjectId ?? depositId!))),
-  );
+  handlers.register(RELEASE_DEFERRED_DELIVERIES, (em, { subjectType, subjectId }) => em.transactional(async (tx) => void (await inbox.releaseDeferred(tx, subjectType, subjectId))));
 }

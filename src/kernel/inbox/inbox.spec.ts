@@ -1,143 +1,16 @@
-// Unit spec of the webhook inbox (inbox.ts), with no database: a fake EntityManager that records
-// statements and transactions, a fake provider adapter, and handlers that answer what each case
-// needs. It covers what becomes of a delivery (`accept`: not_found, refused, unprocessable,
-// received, retry_later, failed), what `receive` stores and decides (a duplicate, an event no
-// module handles, the handler's decision recorded by the inbox or by the handler's own statement,
-// the subject the lookup found), the records of refused deliveries and their pruning, and how a
-// stored delivery is decided again (`replay`, `releaseDeferred`).
+// Unit spec of the webhook inbox (inbox.ts), with no database, on the fakes of inbox.fixture.ts. It
+// covers what becomes of a delivery (`accept`: not_found, refused, unprocessable, received,
+// retry_later, failed), what `receive` stores and decides (a duplicate, an event no module
+// handles, the handler's answer recorded by the inbox or by the handler's own statement, the
+// subject the lookup found), the records of refused deliveries and their pruning, and how a stored
+// delivery is decided again (`replay`, `releaseDeferred`).
 
-import { createHash } from 'node:crypto';
-import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../lib/clock.js';
-import type { DepositProvider, MerchantAccount, WebhookEvent, WebhookVerification } from '../../providers/provider.js';
+import { renderLookup } from '../sql-intents.js';
+import { livemodeMismatch, WebhookRetryLater, type ReceiveWebhookInput } from './webhook-handler.js';
 import type { SqlPart } from '../events/event-log.js';
-import { livemodeMismatch, WebhookInbox, WebhookRetryLater, type InboxContext, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from './inbox.js';
-
-const NOW = new Date('2026-01-02T03:04:05.000Z');
-const clock: Clock = { now: () => NOW };
-
-const ACCOUNT: MerchantAccount = { code: 'acct-1', provider: 'deposit-gateway', livemode: false, baseUrl: 'http://provider.test/v1', apiKey: 'svc_test_x', webhookSecrets: ['whsec'] };
-const QR_ACCOUNT: MerchantAccount = { ...ACCOUNT, code: 'acct-qr', provider: 'qr-gateway' };
-
-const depositEvent = (more: Partial<WebhookEvent> = {}): WebhookEvent => ({
-  eventId: 'evt_1',
-  name: 'payment.approved',
-  livemode: false,
-  subject: { kind: 'deposit', reference: 'pi_1', status: 'SUCCEEDED', providerStatus: 'approved' },
-  ...more,
-});
-
-type Respond = (sql: string, params: unknown[]) => unknown[] | Error;
-
-/**
- * An EntityManager that records its statements and transactions; `respond` answers each statement
- * (an Error rejects it). The inbox's insert answers its id (a fresh delivery) unless told otherwise.
- */
-class FakeEm {
-  readonly log: string[] = [];
-  readonly executed: SqlPart[] = [];
-  readonly config = {};
-  private inTx = false;
-
-  constructor(private readonly respond: Respond = () => []) {}
-
-  isInTransaction(): boolean {
-    return this.inTx;
-  }
-
-  begin(): Promise<void> {
-    this.inTx = true;
-    this.log.push('begin');
-    return Promise.resolve();
-  }
-
-  commit(): Promise<void> {
-    this.inTx = false;
-    this.log.push('commit');
-    return Promise.resolve();
-  }
-
-  rollback(): Promise<void> {
-    this.inTx = false;
-    this.log.push('rollback');
-    return Promise.resolve();
-  }
-
-  async transactional<T>(work: (tx: SqlEntityManager) => Promise<T>): Promise<T> {
-    await this.begin();
-    try {
-      const result = await work(this.asEm());
-      await this.commit();
-      return result;
-    } catch (error) {
-      await this.rollback();
-      throw error;
-    }
-  }
-
-  execute(sql: string, params: unknown[] = []): Promise<unknown[]> {
-    this.executed.push({ sql, params });
-    this.log.push(`execute ${sql.trim().split(/\s+/).slice(0, 2).join(' ')}`);
-    const answer = this.respond(sql, params);
-    return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
-  }
-
-  asEm(): SqlEntityManager {
-    return this as unknown as SqlEntityManager;
-  }
-
-  /** The statements whose text starts with `start`. */
-  statements(start: string): SqlPart[] {
-    return this.executed.filter((statement) => statement.sql.trim().startsWith(start));
-  }
-}
-
-/** Answers the delivery's insert with its id (or nothing: a duplicate), and anything else with `rest`. */
-const inserting = (fresh = true, rest: Respond = () => []): Respond => (sql, params) => {
-  if (sql.startsWith('insert into webhook_delivery') || sql.startsWith('with inserted as')) return fresh ? [{ id: params[0], inbox_delivery_id: params[0] }] : [];
-  return rest(sql, params);
-};
-
-/** An adapter whose verification and parse answer what the case needs, and record the bytes they were given. */
-function fakeAdapter(verification: WebhookVerification, parsed: WebhookVerification = verification) {
-  const seen: Buffer[] = [];
-  const adapter = {
-    name: 'deposit-gateway',
-    verifyWebhook: (_account: MerchantAccount, raw: { body: Buffer }) => (seen.push(raw.body), verification),
-    parseWebhook: (_account: MerchantAccount, body: Buffer) => (seen.push(body), parsed),
-  };
-  return { adapter: adapter as unknown as DepositProvider, seen };
-}
-
-function inbox(adapter: DepositProvider) {
-  const accounts: Record<string, MerchantAccount> = { 'acct-1': ACCOUNT, 'acct-qr': QR_ACCOUNT };
-  return new WebhookInbox({ account: (code) => accounts[code], provider: (name) => (name === 'deposit-gateway' ? adapter : undefined) }, clock);
-}
-
-/** A handler that records its calls and answers `decision` (or throws it). */
-function fakeHandler(decide: (context: InboxContext) => (WebhookDecision & { recorded?: boolean }) | Error, find?: SqlPart) {
-  const contexts: InboxContext[] = [];
-  const handler: WebhookSubjectHandler<'deposit'> = {
-    ...(find ? { find: () => find } : {}),
-    decide: (_tx, _input, _subject, context) => {
-      contexts.push(context);
-      const answer = decide(context);
-      return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
-    },
-  };
-  return { handler, contexts };
-}
-
-const acceptInput = (body = '{"id":"evt_1"}', account = 'acct-1', provider = 'deposit-gateway') => ({
-  provider,
-  account,
-  body: Buffer.from(body),
-  headers: { 'x-signature': 'sig' },
-  receivedAt: NOW,
-});
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+import { WebhookInbox } from './inbox.js';
+import { acceptInput, ACCOUNT, byReference, depositEvent, fakeAdapter, FakeEm, fakeHandler, inbox, inserting, NOW, sha256, type Respond } from './inbox.fixture.js';
 
 describe('WebhookInbox.accept: what becomes of a delivery', () => {
   it.each([
@@ -205,7 +78,7 @@ describe('WebhookInbox.accept: what becomes of a delivery', () => {
   it('is received once stored and decided, committed', async () => {
     const { adapter } = fakeAdapter({ ok: true, event: depositEvent() });
     const webhooks = inbox(adapter);
-    webhooks.register('deposit', fakeHandler(() => ({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1' })).handler);
+    webhooks.register('deposit', fakeHandler(() => ({ outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' } })).handler);
     const em = new FakeEm(inserting());
     const outcome = await webhooks.accept(em.asEm(), acceptInput());
     expect(outcome).toMatchObject({ kind: 'received', event: depositEvent(), result: { outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1' } });
@@ -252,7 +125,7 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
   });
 
   it('is a duplicate when the insert with the lookup inserts nothing: the subject is not even locked', async () => {
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied' }), { sql: 'select * from deposit where id = ? for update', params: ['dep_1'] });
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied' }), byReference(['id'], true));
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
     const em = new FakeEm(inserting(false));
@@ -273,13 +146,12 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
   });
 
   it('records the handler\'s decision on the delivery\'s row', async () => {
-    const decision: WebhookDecision = { outcome: 'anomaly', reason: 'AMOUNT_MISMATCH: x', subjectType: 'deposit', subjectId: 'dep_1' };
-    const { handler, contexts } = fakeHandler(() => decision);
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'anomaly', reason: 'AMOUNT_MISMATCH: x', subject: { type: 'deposit', id: 'dep_1' } }));
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
     const em = new FakeEm(inserting());
     const result = await webhooks.receive(em.asEm(), input());
-    expect(result).toEqual({ ...decision, deliveryId: expect.stringMatching(/^whd_/) });
+    expect(result).toEqual({ outcome: 'anomaly', reason: 'AMOUNT_MISMATCH: x', subjectType: 'deposit', subjectId: 'dep_1', deliveryId: expect.stringMatching(/^whd_/) });
     expect(contexts[0]).toMatchObject({ lookedUp: false });
     expect(em.statements('update webhook_delivery')[0]?.params).toEqual(['anomaly', 'AMOUNT_MISMATCH: x', 'deposit', 'dep_1', result.deliveryId]);
     expect(em.log).toEqual(['begin', 'execute insert into', 'execute update webhook_delivery', 'commit']);
@@ -288,8 +160,8 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
   it('writes nothing more when the handler recorded the outcome by its own statement, which the inbox gave it', async () => {
     let given: SqlPart | undefined;
     const { handler } = fakeHandler((context) => {
-      given = context.outcome?.({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1' });
-      return { outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1', recorded: true };
+      given = context.outcome?.({ outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' } });
+      return { outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' }, recorded: true };
     });
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
@@ -301,21 +173,20 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
   });
 
   it('finds and locks the subject in the statement that inserts the delivery, and hands the handler its row', async () => {
-    const lookup = { sql: 'select id, status from deposit where provider_reference = ? for update', params: ['pi_1'] };
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied' }), lookup);
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied' }), byReference(['id', 'status'], true));
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
     const em = new FakeEm((sql, params) => (sql.startsWith('with inserted') ? [{ inbox_delivery_id: params[0], id: 'dep_1', status: 'PENDING' }] : []));
     await webhooks.receive(em.asEm(), input());
     const [first] = em.executed;
-    expect(first?.sql).toMatch(/^with inserted as \(insert into webhook_delivery .* returning id\) select inserted\.id as inbox_delivery_id, d\.\* from inserted left join lateral \(select id, status from deposit where provider_reference = \? for update\) d on true$/s);
+    expect(first?.sql).toMatch(/^with inserted as \(insert into webhook_delivery .* returning id\) select inserted\.id as inbox_delivery_id, d\.\* from inserted left join lateral \(select id, status from deposit\s+where \(provider_reference = \?\) limit 1 for update\) d on true$/s);
     expect(first?.params.slice(-1)).toEqual(['pi_1']);
     expect(contexts[0]).toMatchObject({ lookedUp: true, found: { id: 'dep_1', status: 'PENDING' } });
     expect(contexts[0]?.found).not.toHaveProperty('inbox_delivery_id');
   });
 
   it('hands no row when the lookup found none', async () => {
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'unmatched' }), { sql: 'select id from deposit where id = ?', params: ['dep_404'] });
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'not_found' }), byReference(['id'], false));
     const webhooks = inbox(fakeAdapter({ ok: false, reason: 'PAYLOAD_INVALID' }).adapter);
     webhooks.register('deposit', handler);
     const em = new FakeEm((sql, params) => (sql.startsWith('with inserted') ? [{ inbox_delivery_id: params[0], id: null }] : []));
@@ -360,7 +231,7 @@ describe('WebhookInbox.replay: a stored delivery decided again', () => {
   it('parses the stored body (never verifies it again: its signature is long stale) and records the new decision', async () => {
     const { adapter, seen } = fakeAdapter({ ok: false, reason: 'SIGNATURE_MISMATCH' }, { ok: true, event: depositEvent() });
     const webhooks = inbox(adapter);
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1', recorded: true }));
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' }, recorded: true }));
     webhooks.register('deposit', handler);
     const em = new FakeEm(answering(stored('unmatched')));
     await expect(webhooks.replay(em.asEm(), 'whd_1')).resolves.toEqual({ ok: true, deliveryId: 'whd_1', outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1' });
@@ -376,18 +247,18 @@ describe('WebhookInbox.replay: a stored delivery decided again', () => {
 
   it('keeps an applied delivery\'s outcome on record: only the replay time is written', async () => {
     const webhooks = inbox(fakeAdapter({ ok: true, event: depositEvent() }).adapter);
-    webhooks.register('deposit', fakeHandler(() => ({ outcome: 'duplicate', reason: 'STATUS_UNCHANGED: deposit is already SUCCEEDED' })).handler);
+    webhooks.register('deposit', fakeHandler(() => ({ outcome: 'noop', reason: 'STATUS_UNCHANGED: deposit is already SUCCEEDED' })).handler);
     const em = new FakeEm(answering(stored('applied')));
     await expect(webhooks.replay(em.asEm(), 'whd_1')).resolves.toMatchObject({ ok: true, outcome: 'duplicate' });
     expect(em.statements('update webhook_delivery')).toEqual([{ sql: 'update webhook_delivery set replayed_at = ? where id = ?', params: [expect.any(Date), 'whd_1'] }]);
   });
 
   it('runs the handler\'s lookup itself, and decides an event no module handles as ignored', async () => {
-    const lookup = { sql: 'select id from deposit where provider_reference = ?', params: ['pi_1'] };
+    const lookup = byReference(['id'], false);
     const webhooks = inbox(fakeAdapter({ ok: true, event: depositEvent() }).adapter);
     const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied' }), lookup);
     webhooks.register('deposit', handler);
-    const em = new FakeEm((sql) => (sql.startsWith('select id, provider') ? [stored('unmatched')] : sql === lookup.sql ? [{ id: 'dep_1' }] : []));
+    const em = new FakeEm((sql) => (sql.startsWith('select id, provider') ? [stored('unmatched')] : sql === renderLookup(lookup).sql ? [{ id: 'dep_1' }] : []));
     await webhooks.replay(em.asEm(), 'whd_1');
     expect(contexts[0]).toEqual({ lookedUp: true, found: { id: 'dep_1' } });
 
@@ -399,7 +270,7 @@ describe('WebhookInbox.replay: a stored delivery decided again', () => {
 describe('WebhookInbox.releaseDeferred', () => {
   it('decides again, in the caller\'s transaction, each delivery deferred until the subject changed, oldest first', async () => {
     const webhooks = inbox(fakeAdapter({ ok: true, event: depositEvent() }).adapter);
-    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied', subjectType: 'refund', subjectId: 'rfd_1' }));
+    const { handler, contexts } = fakeHandler(() => ({ outcome: 'applied', subject: { type: 'refund', id: 'rfd_1' } }));
     webhooks.register('deposit', handler);
     const deferred = ['whd_1', 'whd_2'].map((id) => ({ id, provider: 'deposit-gateway', merchant_account: 'acct-1', outcome: 'deferred', raw_body: '{}' }));
     const em = new FakeEm((sql) => (sql.trim().startsWith('select') ? deferred : []));

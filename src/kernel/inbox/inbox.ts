@@ -14,122 +14,12 @@ import { inTransaction } from '../../db/transaction.js';
 import { executePrepared } from '../../db/prepared.js';
 import { currentTraceId, tracingOn } from '../../lib/tracing.js';
 import type { SqlPart } from '../events/event-log.js';
-import type { PaymentSubjectType } from '../events/payment-event.entity.js';
+import { renderLookup } from '../sql-intents.js';
+import { isTracedPayment } from '../payment-scope.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
-
-export interface ReceiveWebhookInput {
-  provider: ProviderName;
-  account: MerchantAccount;
-  /** Already verified on the exact bytes by the account's adapter. */
-  event: WebhookEvent;
-  /** The body exactly as received, kept for inspection and replay. */
-  rawBody: Buffer;
-}
-
-export interface ReceiveWebhookResult {
-  outcome: WebhookOutcome;
-  reason?: string;
-  /** The inbox row; absent for a redelivery of an event already stored. */
-  deliveryId?: string;
-  subjectType?: PaymentSubjectType;
-  subjectId?: string;
-  /**
-   * The trace context stored with the payment the handler's `find` locked, when it selected one as
-   * `payment_trace_context` (while tracing is on): what the delivery's span links to (docs/tracing.md).
-   */
-  paymentTraceContext?: string | null;
-}
-
-/** What became of one event: the inbox row records it. */
-export interface WebhookDecision {
-  outcome: WebhookOutcome;
-  reason?: string;
-  subjectType?: PaymentSubjectType;
-  subjectId?: string;
-}
-type Decision = WebhookDecision;
-
-type Subject = WebhookEvent['subject'];
-export type WebhookSubjectKind = Subject['kind'];
-
-/** What a handler is told besides the report itself. */
-export interface InboxContext {
-  /** Whether the handler's `find` ran with the delivery's insert; `found` is its row, when it has an `id`. */
-  lookedUp: boolean;
-  found?: Record<string, unknown>;
-  /**
-   * A fresh delivery's outcome as a statement, for a handler whose change is written by one
-   * statement: written there, it returns `recorded: true` and the inbox writes nothing more.
-   * Absent when a stored delivery is decided again.
-   */
-  outcome?: (decision: WebhookDecision) => SqlPart;
-}
-
-/**
- * Applies one kind of event inside the inbox's transaction (after the delivery row is inserted,
- * before it commits). Returns the outcome to record; throws only on infrastructure failure.
- */
-export interface WebhookSubjectHandler<K extends WebhookSubjectKind = WebhookSubjectKind> {
-  /**
-   * The SELECT (with its row lock) that finds the subject a report is about, selecting its `id`:
-   * run in the statement that inserts the delivery, and only once it is inserted, so a duplicate
-   * locks nothing. Undefined when this report needs no lookup there. While tracing is on it may also
-   * select the payment's stored trace context as `payment_trace_context`: the inbox returns it with
-   * the result (`paymentTraceContext`), not in `found`.
-   */
-  find?(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>): SqlPart | undefined;
-  decide(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: Extract<Subject, { kind: K }>, context: InboxContext): Promise<WebhookDecision & { recorded?: boolean }>;
-}
-
-/**
- * What a handler's `find` adds to its select list, from the payment's own row, for the delivery's
- * span to link to the payment's trace (`paymentTraceContext`): nothing while tracing is off.
- */
-export function paymentTraceColumn(): string {
-  return tracingOn() ? ', trace_context as payment_trace_context' : '';
-}
-
-/**
- * Thrown by a handler when an event cannot be decided yet but will be once something else lands
- * (another event, our own record of a provider answer). The whole transaction rolls back, the
- * delivery is answered 503 and nothing is stored, so the provider's retry is a first delivery.
- */
-export class WebhookRetryLater extends Error {}
-
-/**
- * Why an authentic delivery cannot be applied, ever: it is not an event its adapter can read
- * (`PAYLOAD_INVALID`), or it carries text the database cannot store (`TEXT_NOT_STORABLE`).
- */
-export type UnprocessableReason = 'PAYLOAD_INVALID' | 'TEXT_NOT_STORABLE';
-
-/** Why a delivery was kept as rejected, without its body: not authentic, or authentic but unprocessable. */
-export type RejectedWebhookReason = SignatureRejection | UnprocessableReason;
-
-/** A refused delivery (unverified, or verified but unstorable), kept for admins without its body. */
-export interface RejectedWebhookInput {
-  provider: ProviderName;
-  account: MerchantAccount;
-  reason: RejectedWebhookReason;
-  body: Buffer;
-  receivedAt: Date;
-  /**
-   * Unauthentic deliveries kept for this account; the oldest beyond it are deleted, so a flood of
-   * unsigned requests cannot fill the database. Authentic but unprocessable ones (only the
-   * provider can send those) are never pruned, so no flood can push them out of admins' sight.
-   * Absent: all are kept.
-   */
-  keepPerAccount?: number;
-}
-
-/** The reasons a delivery is kept as rejected that anyone, not only the provider, can cause. */
-const UNAUTHENTIC_REASONS: readonly SignatureRejection[] = ['SIGNATURE_MISSING', 'SIGNATURE_MALFORMED', 'SIGNATURE_MISMATCH', 'TIMESTAMP_OUT_OF_WINDOW'];
-const isUnauthentic = (reason: RejectedWebhookReason): reason is SignatureRejection => (UNAUTHENTIC_REASONS as readonly string[]).includes(reason);
-
-/** What `recordRejected` stored and how many older rejected rows of the account it deleted. */
-export interface RecordRejectedResult {
-  id: string;
-  pruned: number;
-}
+import { deliveryDecision, type WebhookDecision } from './report-outcome.js';
+import { recordRejected, type RecordRejectedResult, type RejectedWebhookInput, type RejectedWebhookReason, type UnprocessableReason } from './rejected-deliveries.js';
+import { WebhookRetryLater, type ReceiveWebhookInput, type ReceiveWebhookResult, type WebhookSubjectHandler, type WebhookSubjectKind } from './webhook-handler.js';
 
 /** A stored delivery as a re-decision reads it. */
 interface StoredDelivery {
@@ -306,30 +196,10 @@ export class WebhookInbox {
 
   /**
    * Keeps a delivery that failed verification or cannot be processed: its reason, account and
-   * time, and the SHA-256 of the bytes, never the bytes (untrusted, or unusable, and never replayed).
+   * time, and the SHA-256 of the bytes, never the bytes (rejected-deliveries.ts).
    */
-  async recordRejected(em: SqlEntityManager, input: RejectedWebhookInput): Promise<RecordRejectedResult> {
-    const id = newId('whd');
-    const insert = `insert into webhook_delivery (id, provider, merchant_account, event_id, event_name, outcome, reason, subject_type, subject_id, raw_body, body_sha256, received_at)
-       values (?, ?, ?, ?, '', 'rejected', ?, null, null, '', ?, ?)`;
-    const values = [id, input.provider, input.account.code, `rejected:${id}`, input.reason, createHash('sha256').update(input.body).digest('hex'), input.receivedAt];
-    if (input.keepPerAccount === undefined || !isUnauthentic(input.reason)) {
-      await em.execute(insert, values);
-      return { id, pruned: 0 };
-    }
-    // One statement for the record and the cap, as anyone can send these: only this account's
-    // unauthentic rows (verified deliveries, authentic rejected ones and other accounts are never
-    // touched). The delete does not see the row inserted beside it, so it keeps one fewer.
-    const [row] = await em.execute<Array<{ pruned: number }>>(
-      `with kept as (${insert} returning id), pruned as (
-         delete from webhook_delivery where id in (
-           select id from webhook_delivery where merchant_account = ? and outcome = 'rejected' and reason in (${UNAUTHENTIC_REASONS.map(() => '?').join(', ')})
-           order by received_at desc, id desc offset ?)
-         returning id)
-       select (select count(*) from pruned)::int as pruned`,
-      [...values, input.account.code, ...UNAUTHENTIC_REASONS, Math.max(input.keepPerAccount - 1, 0)],
-    );
-    return { id, pruned: Number(row?.pruned ?? 0) };
+  recordRejected(em: SqlEntityManager, input: RejectedWebhookInput): Promise<RecordRejectedResult> {
+    return recordRejected(em, input);
   }
 
   /**
@@ -388,15 +258,16 @@ export class WebhookInbox {
     if (!parsed.ok) return { ok: false, code: 'PAYLOAD_INVALID', message: 'The stored body is not a usable event' };
     const input: ReceiveWebhookInput = { provider: row.provider, account, event: parsed.event, rawBody: Buffer.from(row.raw_body, 'utf8') };
     const handler = this.handlers.get(input.event.subject.kind);
-    let decision: Decision;
+    let decision: WebhookDecision;
     if (!handler) decision = notHandled(input);
     else {
-      const lookup = handler.find?.(tx, input, input.event.subject);
+      const wanted = handler.find?.(tx, input, input.event.subject);
+      const lookup = wanted && renderLookup(wanted);
       const found = lookup ? (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0] : undefined;
       // The payment's trace context is a fresh delivery's span's (receive), never the handler's.
       delete found?.payment_trace_context;
-      const { recorded: _recorded, ...decided } = await handler.decide(tx, input, input.event.subject, { lookedUp: Boolean(lookup), ...(found?.id != null ? { found } : {}) });
-      decision = decided;
+      const { recorded: _recorded, ...outcome } = await handler.decide(tx, input, input.event.subject, { lookedUp: Boolean(lookup), ...(found?.id != null ? { found } : {}) });
+      decision = deliveryDecision(outcome);
     }
     if (row.outcome === 'applied') {
       await tx.execute('update webhook_delivery set replayed_at = ? where id = ?', [new Date(), row.id]);
@@ -442,7 +313,9 @@ export class WebhookInbox {
       };
       const { subject } = input.event;
       const handler = this.handlers.get(subject.kind);
-      const lookup = handler?.find?.(tx, input, subject);
+      const wanted = handler?.find?.(tx, input, subject);
+      // While tracing is on, the payment's stored trace context comes with its row, for the delivery's span.
+      const lookup = wanted && renderLookup(wanted, tracingOn() && isTracedPayment(wanted.table));
       let found: Record<string, unknown> | undefined;
       let traced: Pick<ReceiveWebhookResult, 'paymentTraceContext'> = {};
       if (lookup) {
@@ -466,11 +339,12 @@ export class WebhookInbox {
         await recordOutcome(tx, deliveryId, decision);
         return { ...decision, deliveryId };
       }
-      const { recorded, ...decision } = await handler.decide(tx, input, subject, {
+      const { recorded, ...outcome } = await handler.decide(tx, input, subject, {
         lookedUp: Boolean(lookup),
         ...(found ? { found } : {}),
-        outcome: (decided) => outcomeStatement(deliveryId, decided),
+        outcome: (written) => outcomeStatement(deliveryId, deliveryDecision(written)),
       });
+      const decision = deliveryDecision(outcome);
       if (!recorded) await recordOutcome(tx, deliveryId, decision);
       return { ...decision, deliveryId, ...traced };
     });
@@ -485,14 +359,14 @@ function sha256Hex(bytes: Buffer): string {
 const DUPLICATE_DELIVERY: ReceiveWebhookResult = { outcome: 'duplicate', reason: 'EVENT_ALREADY_RECEIVED' };
 
 /** The UPDATE that records a fresh delivery's decision on its inbox row. */
-function outcomeStatement(deliveryId: string, decision: Decision): SqlPart {
+function outcomeStatement(deliveryId: string, decision: WebhookDecision): SqlPart {
   return {
     sql: 'update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?',
     params: [decision.outcome, decision.reason ?? null, decision.subjectType ?? null, decision.subjectId ?? null, deliveryId],
   };
 }
 
-async function recordOutcome(tx: SqlEntityManager, deliveryId: string, decision: Decision): Promise<void> {
+async function recordOutcome(tx: SqlEntityManager, deliveryId: string, decision: WebhookDecision): Promise<void> {
   const update = outcomeStatement(deliveryId, decision);
   await tx.execute(update.sql, update.params);
 }
@@ -503,12 +377,6 @@ function notHandled(input: ReceiveWebhookInput): WebhookDecision {
   // Spec (Versioning): new event types appear without notice; consumers ignore what they do not know.
   if (kind === 'other') return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: unknown event type ${input.event.name}` };
   return { outcome: 'ignored', reason: `EVENT_NOT_HANDLED: ${kind} events are not applied` };
-}
-
-/** The anomaly reason when a test-mode event would touch a live account (or the reverse), else undefined. */
-export function livemodeMismatch(input: ReceiveWebhookInput): string | undefined {
-  if (input.event.livemode === undefined || input.event.livemode === input.account.livemode) return undefined;
-  return `LIVEMODE_MISMATCH: event livemode=${input.event.livemode}, account livemode=${input.account.livemode}`;
 }
 
 /** The event's free-text words bound for the varchar(64) status columns. */

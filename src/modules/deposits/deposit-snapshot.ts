@@ -1,6 +1,7 @@
 // Turns a Deposit entity, or the same columns read without one, into the JSON snapshot that event
 // rows, live notifications and the API's Deposit objects are made from.
 
+import type { SubjectVisibility } from '../../kernel/visibility.js';
 import type { DepositStatus, ProviderName, Rail, RefundStatus } from '../../providers/provider.js';
 import { redactionPolicy } from '../../kernel/redaction.js';
 import { isoText, type WithIsoDates } from '../../lib/iso-time.js';
@@ -54,6 +55,9 @@ export interface DepositSnapshot {
  * all it takes to withhold it everywhere.
  */
 export const DEPOSIT_REDACTION = redactionPolicy<DepositSnapshot>('deposit', { adminOnly: ['statusReason'] });
+
+/** Who sees deposits besides admins: a cashier its own, a refunds back office every one of its merchant accounts. */
+export const DEPOSIT_VISIBILITY: SubjectVisibility = { subjectType: 'deposit', owned: ['CASHIER'], inAccounts: ['REFUNDS'] };
 
 /**
  * The properties a snapshot is made of: what a read that skips the entity selects (the request,

@@ -6,7 +6,7 @@ import type { Reaction, SubjectKind } from '../../kernel/transitions.js';
 import { Money } from '../../lib/money.js';
 import type { DepositStatus, ProviderName } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
-import { versionedDepositColumns } from './written-deposits.js';
+import { snapshotColumns } from './written-deposits.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
 import { depositStateMachine } from './deposit-status.js';
 
@@ -70,6 +70,7 @@ export type TransitionDeposit = Deposit | LockedDeposit;
  */
 export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, DepositChange> = {
   type: 'deposit',
+  table: 'deposit',
   machine: depositStateMachine,
   changedEvent: DEPOSIT_STATUS_CHANGED,
   // refresh: the caller may have loaded this deposit before the lock; only the locked read counts.
@@ -123,7 +124,7 @@ export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, D
     const managed = deposit instanceof Deposit;
     // The deposit as it will stand, for the event's snapshot: the row and its event are written by
     // one statement, and a managed entity is then refreshed from what it returns. A plain row comes
-    // back as the snapshot's columns with its version (`versionedDepositColumns`): a webhook hands it to the
+    // back as the snapshot's columns with its version (`versionedDeposit`): a webhook hands it to the
     // detail fetch that follows (written-deposits.ts).
     const next = {
       status: change.status,
@@ -141,11 +142,20 @@ export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, D
       // The managed entity as it will stand: `merge` takes its state from the returned row again,
       // so no dirty state is left for a later flush.
       next: Object.assign(deposit, next),
-      statement: {
-        sql: `update deposit set status = ?, provider_status = ?, decline_reason = ?, status_reason = ?, fee = ?, net = ?, approved_at = ?,
-                provider_reference = ?, payment_reference = ?, updated_at = ?
-              where id = ? returning ${managed ? '*' : versionedDepositColumns(tx)}`,
-        params: [next.status, next.providerStatus, next.declineReason, next.statusReason, next.fee, next.net, next.approvedAt, next.providerReference, next.paymentReference, next.updatedAt, deposit.id],
+      update: {
+        set: {
+          status: next.status,
+          provider_status: next.providerStatus,
+          decline_reason: next.declineReason,
+          status_reason: next.statusReason,
+          fee: next.fee,
+          net: next.net,
+          approved_at: next.approvedAt,
+          provider_reference: next.providerReference,
+          payment_reference: next.paymentReference,
+          updated_at: next.updatedAt,
+        },
+        returning: managed ? '*' : { columns: snapshotColumns(tx), version: true },
       },
       ...(managed ? { merge: (returned: Record<string, unknown>) => tx.map(Deposit, returned) } : {}),
     };

@@ -1,7 +1,6 @@
-// Unit spec of the inbox's decisions about deposit events (deposit-webhooks.ts), with no database:
-// what each transition outcome makes of a status report's delivery (`depositReportDecision`), what
-// refund accounting's answer makes of a payment-level "refunded" (`paymentRefundedDecision`), and
-// the handler's wiring with a fake transaction and transition path: the lookup it hands the inbox,
+// Unit spec of the inbox's decisions about deposit events (deposit-webhooks.ts), with no database,
+// read as the delivery's decision the inbox records (`deliveryDecision`): the handler's wiring
+// with a fake transaction and transition path: the lookup it hands the inbox,
 // the change it applies, the delivery's outcome written by the change's own statement (`recorded`),
 // the written row kept for the detail fetch, and the events that change no status.
 
@@ -9,46 +8,16 @@ import { UnderscoreNamingStrategy } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import type { SqlPart } from '../../kernel/events/event-log.js';
-import type { InboxContext, ReceiveWebhookInput, WebhookDecision } from '../../kernel/inbox/inbox.js';
+import type { InboxContext, ReceiveWebhookInput } from '../../kernel/inbox/webhook-handler.js';
+import { deliveryDecision, type ReportOutcome, type WebhookDecision } from '../../kernel/inbox/report-outcome.js';
+import { renderLookup } from '../../kernel/sql-intents.js';
 import type { ApplyInput, TransitionPath, TransitionResult } from '../../kernel/transitions.js';
 import { newId } from '../../lib/ids.js';
 import { Money } from '../../lib/money.js';
 import type { DepositStatus, MerchantAccount, WebhookEvent } from '../../providers/provider.js';
 import { LOCKED_DEPOSIT_PROPERTIES } from './deposit-transitions.js';
-import { depositReportDecision, depositWebhookHandler, paymentRefundedDecision, type PaymentRefundedHandler } from './deposit-webhooks.js';
+import { depositWebhookHandler, type PaymentRefundedHandler } from './deposit-webhooks.js';
 import { WrittenDeposits } from './written-deposits.js';
-
-describe('depositReportDecision: a status report\'s transition outcome, as the delivery\'s outcome', () => {
-  it.each([
-    [{ outcome: 'applied' }, { outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1' }],
-    // A distinct event reporting the status the deposit has (or has moved past): a duplicate, not an anomaly.
-    [{ outcome: 'noop' }, { outcome: 'duplicate', subjectType: 'deposit', subjectId: 'dep_1', reason: 'STATUS_UNCHANGED: deposit is already SUCCEEDED' }],
-    [{ outcome: 'stale', reason: 'STALE_STATUS: …' }, { outcome: 'duplicate', subjectType: 'deposit', subjectId: 'dep_1', reason: 'STATUS_UNCHANGED: deposit is already SUCCEEDED' }],
-    [
-      { outcome: 'anomaly', reason: 'AMOUNT_MISMATCH: reported EUR 1.00, deposit is EUR 10.00' },
-      { outcome: 'anomaly', subjectType: 'deposit', subjectId: 'dep_1', reason: 'AMOUNT_MISMATCH: reported EUR 1.00, deposit is EUR 10.00' },
-    ],
-    [{ outcome: 'anomaly' }, { outcome: 'anomaly', subjectType: 'deposit', subjectId: 'dep_1' }],
-    // The deposit vanished between the lookup and the change: no subject to name.
-    [{ outcome: 'not_found', reason: 'DEPOSIT_NOT_FOUND: no deposit dep_1' }, { outcome: 'unmatched', reason: 'DEPOSIT_NOT_FOUND: no deposit dep_1' }],
-  ] as const)('%o is %o', (result: Pick<TransitionResult<unknown>, 'outcome' | 'reason'>, decision: WebhookDecision) => {
-    expect(depositReportDecision(result, 'dep_1', 'SUCCEEDED')).toEqual(decision);
-  });
-});
-
-describe('paymentRefundedDecision: refund accounting\'s answer to a payment-level "refunded"', () => {
-  const found = { subjectType: 'deposit', subjectId: 'dep_1' } as const;
-  it.each([
-    ['recorded', { outcome: 'recorded', reason: 'REFUND_RECORDED' }, { ...found, outcome: 'applied', reason: 'REFUND_RECORDED' }],
-    ['explained', { outcome: 'explained', reason: 'REFUNDED_BY_REFUNDS' }, { ...found, outcome: 'duplicate', reason: 'REFUNDED_BY_REFUNDS' }],
-    ['in_progress', { outcome: 'in_progress', reason: 'REFUNDS_OPEN' }, { ...found, outcome: 'ignored', reason: 'REFUNDS_OPEN' }],
-    ['anomaly', { outcome: 'anomaly', reason: 'REFUND_NOT_RECORDED: amount unknown' }, { ...found, outcome: 'anomaly', reason: 'REFUND_NOT_RECORDED: amount unknown' }],
-    ['not_found', { outcome: 'not_found', reason: 'DEPOSIT_NOT_FOUND: no deposit dep_1' }, { outcome: 'unmatched', reason: 'DEPOSIT_NOT_FOUND: no deposit dep_1' }],
-    ['recorded, with no reason', { outcome: 'recorded' }, { ...found, outcome: 'applied' }],
-  ] as const)('%s', (_case, refunded: Awaited<ReturnType<PaymentRefundedHandler>>, decision: WebhookDecision) => {
-    expect(paymentRefundedDecision(refunded, 'dep_1')).toEqual(decision);
-  });
-});
 
 const ACCOUNT: MerchantAccount = { code: 'acct-1', provider: 'deposit-gateway', livemode: false, baseUrl: 'http://provider.test/v1', apiKey: 'svc_test_x', webhookSecrets: ['whsec'] };
 type DepositSubject = Extract<WebhookEvent['subject'], { kind: 'deposit' }>;
@@ -109,24 +78,36 @@ function fakePaymentRefunded(answer: Awaited<ReturnType<PaymentRefundedHandler>>
   return { handler, reports };
 }
 
-const outcomeStatement = (decision: WebhookDecision): SqlPart => ({ sql: 'update webhook_delivery set outcome = ?', params: [decision.outcome, decision.subjectId] });
+const outcomeStatement = (outcome: ReportOutcome): SqlPart => ({ sql: 'update webhook_delivery set outcome = ?', params: [outcome.outcome, outcome.subject?.id] });
+
+/** A handler's answer as the inbox records it, with whether the handler's statement wrote it. */
+async function decided(answer: Promise<ReportOutcome & { recorded?: boolean }>): Promise<WebhookDecision & { recorded?: boolean }> {
+  const { recorded, ...outcome } = await answer;
+  return { ...deliveryDecision(outcome), ...(recorded !== undefined ? { recorded } : {}) };
+}
 const lockedRow = { id: 'dep_1', status: 'PENDING' as DepositStatus, amount: '10.00', currency: 'EUR', paymentReference: 'pi_1', providerReference: 'pi_1' };
 
 describe('depositWebhookHandler.find: the lookup run with the delivery\'s insert', () => {
-  const handler = depositWebhookHandler({ transitions: fakePath({ outcome: 'applied' }).path, paymentRefunded: fakePaymentRefunded({ outcome: 'explained' }).handler });
+  const handler = depositWebhookHandler({ transitions: fakePath({ outcome: 'applied' }).path, paymentRefunded: fakePaymentRefunded({ outcome: 'noop' }).handler });
 
   it('locks the account\'s deposit the echoed merchant reference names, else the one with the provider\'s reference', () => {
     const ownId = newId('dep');
     const { input, subject } = delivery({ merchantReference: ownId });
     const lookup = handler.find?.(fakeTx().tx, input, subject);
-    expect(lookup?.sql).toMatch(/^select id, client_id, .* from deposit\s+where \(id = \? or provider_reference = \? or payment_reference = \?\) and provider = \? and merchant_account = \?/);
-    expect(lookup?.sql).toMatch(/limit 1 for update$/);
-    expect(lookup?.params).toEqual([ownId, 'pi_1', 'pi_1', 'deposit-gateway', 'acct-1', ownId, 'pi_1']);
+    expect(lookup).toMatchObject({
+      table: 'deposit',
+      anyOf: [['id', ownId], ['provider_reference', 'pi_1'], ['payment_reference', 'pi_1']],
+      scope: { provider: 'deposit-gateway', merchant_account: 'acct-1' },
+      lock: true,
+    });
+    const { sql, params } = renderLookup(lookup!);
+    expect(sql).toMatch(/^select id, client_id, .* from deposit\s+where \(id = \? or provider_reference = \? or payment_reference = \?\) and provider = \? and merchant_account = \? order by \(id = \?\) desc nulls last, \(provider_reference = \?\) desc nulls last limit 1 for update$/);
+    expect(params).toEqual([ownId, 'pi_1', 'pi_1', 'deposit-gateway', 'acct-1', ownId, 'pi_1']);
   });
 
   it('does not take a merchant reference that is not one of our deposit ids', () => {
     const { input, subject } = delivery({ merchantReference: 'order-1001' });
-    expect(handler.find?.(fakeTx().tx, input, subject)?.params[0]).toBeNull();
+    expect(handler.find?.(fakeTx().tx, input, subject)?.anyOf[0]).toEqual(['id', null]);
   });
 
   it('looks nothing up for an event that changes no status: a payment-level refunded, or the other mode\'s', () => {
@@ -142,18 +123,18 @@ describe('depositWebhookHandler.decide: a status report', () => {
 
   it('is unmatched when the lookup found no deposit; nothing is applied', async () => {
     const { path, applied } = fakePath({ outcome: 'applied' });
-    const handler = depositWebhookHandler({ transitions: path, paymentRefunded: fakePaymentRefunded({ outcome: 'explained' }).handler });
+    const handler = depositWebhookHandler({ transitions: path, paymentRefunded: fakePaymentRefunded({ outcome: 'noop' }).handler });
     const { input, subject } = delivery();
-    await expect(handler.decide(fakeTx().tx, input, subject, context())).resolves.toEqual({ outcome: 'unmatched', reason: 'DEPOSIT_NOT_FOUND: no acct-1 deposit for reference pi_1' });
+    await expect(decided(handler.decide(fakeTx().tx, input, subject, context()))).resolves.toEqual({ outcome: 'unmatched', reason: 'DEPOSIT_NOT_FOUND: no acct-1 deposit for reference pi_1' });
     expect(applied).toEqual([]);
   });
 
   it('applies the reported status to the deposit found, its outcome written by the change\'s own statement', async () => {
     const { path, applied } = fakePath({ outcome: 'applied', row: lockedRow });
-    const handler = depositWebhookHandler({ transitions: path, paymentRefunded: fakePaymentRefunded({ outcome: 'explained' }).handler });
+    const handler = depositWebhookHandler({ transitions: path, paymentRefunded: fakePaymentRefunded({ outcome: 'noop' }).handler });
     const occurredAt = new Date('2026-01-02T03:04:05.000Z');
     const { input, subject } = delivery({ amount: Money.fromDecimal('10.00', 'EUR'), declineReason: 'none' }, { occurredAt });
-    const decision = await handler.decide(fakeTx().tx, input, subject, context(lockedRow));
+    const decision = await decided(handler.decide(fakeTx().tx, input, subject, context(lockedRow)));
 
     expect(decision).toEqual({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1', recorded: true });
     expect(applied).toEqual([
@@ -162,14 +143,14 @@ describe('depositWebhookHandler.decide: a status report', () => {
         locked: lockedRow,
         change: { status: 'SUCCEEDED', providerStatus: 'approved', declineReason: 'none', amount: Money.fromDecimal('10.00', 'EUR'), approvedAt: occurredAt, providerReference: 'pi_1' },
         source: 'webhook:deposit-gateway/acct-1',
-        alongside: { statements: [outcomeStatement({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1' })] },
+        alongside: { statements: [outcomeStatement({ outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' } })] },
       },
     ]);
   });
 
   it('takes no approval time from an event that is not a success', async () => {
     const { path, applied } = fakePath({ outcome: 'applied' });
-    const handler = depositWebhookHandler({ transitions: path, paymentRefunded: fakePaymentRefunded({ outcome: 'explained' }).handler });
+    const handler = depositWebhookHandler({ transitions: path, paymentRefunded: fakePaymentRefunded({ outcome: 'noop' }).handler });
     const { input, subject } = delivery({ status: 'DECLINED' }, { occurredAt: new Date() });
     await handler.decide(fakeTx().tx, input, subject, context(lockedRow));
     expect(applied[0]?.change).toEqual({ status: 'DECLINED', providerStatus: 'approved', providerReference: 'pi_1' });
@@ -178,7 +159,7 @@ describe('depositWebhookHandler.decide: a status report', () => {
   it('keeps the row the change returned, with its version, for the detail fetch this instance may run', async () => {
     const returned = { ...lockedRow, status: 'SUCCEEDED', row_version: '1234' };
     const written = new WrittenDeposits();
-    const handler = depositWebhookHandler({ transitions: fakePath({ outcome: 'applied', returned }).path, paymentRefunded: fakePaymentRefunded({ outcome: 'explained' }).handler, written });
+    const handler = depositWebhookHandler({ transitions: fakePath({ outcome: 'applied', returned }).path, paymentRefunded: fakePaymentRefunded({ outcome: 'noop' }).handler, written });
     const { input, subject } = delivery();
     await handler.decide(fakeTx().tx, input, subject, context(lockedRow));
     expect(written.take('dep_1')).toEqual({ row: { ...lockedRow, status: 'SUCCEEDED' }, version: '1234' });
@@ -186,9 +167,9 @@ describe('depositWebhookHandler.decide: a status report', () => {
 
   it('leaves the outcome to the inbox when it gives no statement for it (a stored delivery decided again)', async () => {
     const { path, applied } = fakePath({ outcome: 'applied' });
-    const handler = depositWebhookHandler({ transitions: path, paymentRefunded: fakePaymentRefunded({ outcome: 'explained' }).handler });
+    const handler = depositWebhookHandler({ transitions: path, paymentRefunded: fakePaymentRefunded({ outcome: 'noop' }).handler });
     const { input, subject } = delivery();
-    await expect(handler.decide(fakeTx().tx, input, subject, { lookedUp: true, found: lockedRow })).resolves.toEqual({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1', recorded: false });
+    await expect(decided(handler.decide(fakeTx().tx, input, subject, { lookedUp: true, found: lockedRow }))).resolves.toEqual({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1', recorded: false });
     expect(applied[0]?.alongside).toBeUndefined();
   });
 
@@ -196,14 +177,14 @@ describe('depositWebhookHandler.decide: a status report', () => {
     [{ outcome: 'noop' }, { outcome: 'duplicate', subjectType: 'deposit', subjectId: 'dep_1', reason: 'STATUS_UNCHANGED: deposit is already SUCCEEDED' }],
     [{ outcome: 'anomaly', reason: 'TRANSITION_NOT_ALLOWED: x' }, { outcome: 'anomaly', subjectType: 'deposit', subjectId: 'dep_1', reason: 'TRANSITION_NOT_ALLOWED: x' }],
   ] as const)('answers %o without `recorded`: the inbox writes the outcome', async (result: TransitionResult<unknown>, decision: WebhookDecision) => {
-    const handler = depositWebhookHandler({ transitions: fakePath(result).path, paymentRefunded: fakePaymentRefunded({ outcome: 'explained' }).handler });
+    const handler = depositWebhookHandler({ transitions: fakePath(result).path, paymentRefunded: fakePaymentRefunded({ outcome: 'noop' }).handler });
     const { input, subject } = delivery();
-    await expect(handler.decide(fakeTx().tx, input, subject, context(lockedRow))).resolves.toEqual(decision);
+    await expect(decided(handler.decide(fakeTx().tx, input, subject, context(lockedRow)))).resolves.toEqual(decision);
   });
 
   it('locks the deposit itself when the inbox did not look it up', async () => {
     const { path, applied } = fakePath({ outcome: 'applied' });
-    const handler = depositWebhookHandler({ transitions: path, paymentRefunded: fakePaymentRefunded({ outcome: 'explained' }).handler });
+    const handler = depositWebhookHandler({ transitions: path, paymentRefunded: fakePaymentRefunded({ outcome: 'noop' }).handler });
     const { tx, executed } = fakeTx([lockedRow]);
     const { input, subject } = delivery();
     await handler.decide(tx, input, subject, { lookedUp: false });
@@ -218,7 +199,7 @@ describe('depositWebhookHandler.decide: events that change no status', () => {
     const accounting = fakePaymentRefunded({ outcome: 'in_progress', reason: 'REFUNDS_OPEN: rfd_1' });
     const handler = depositWebhookHandler({ transitions: path, paymentRefunded: accounting.handler });
     const { input, subject } = delivery({ status: 'REFUNDED', providerStatus: 'refunded', amount: Money.fromDecimal('10.00', 'EUR') });
-    const decision = await handler.decide(fakeTx([{ id: 'dep_1' }]).tx, input, subject, { lookedUp: false });
+    const decision = await decided(handler.decide(fakeTx([{ id: 'dep_1' }]).tx, input, subject, { lookedUp: false }));
     expect(decision).toEqual({ outcome: 'ignored', subjectType: 'deposit', subjectId: 'dep_1', reason: 'REFUNDS_OPEN: rfd_1' });
     // "In full or in part": the event alone never says the payment is reversed in full.
     expect(accounting.reports).toEqual([{ depositId: 'dep_1', amount: Money.fromDecimal('10.00', 'EUR'), reversedInFull: false, providerStatus: 'refunded', source: 'webhook:deposit-gateway/acct-1' }]);
@@ -226,10 +207,10 @@ describe('depositWebhookHandler.decide: events that change no status', () => {
   });
 
   it('is an anomaly for an event of the other mode, about a deposit of ours; refund accounting is not asked', async () => {
-    const accounting = fakePaymentRefunded({ outcome: 'recorded' });
+    const accounting = fakePaymentRefunded({ outcome: 'applied' });
     const handler = depositWebhookHandler({ transitions: fakePath({ outcome: 'applied' }).path, paymentRefunded: accounting.handler });
     const { input, subject } = delivery({}, { livemode: true });
-    await expect(handler.decide(fakeTx([{ id: 'dep_1' }]).tx, input, subject, { lookedUp: false })).resolves.toEqual({
+    await expect(decided(handler.decide(fakeTx([{ id: 'dep_1' }]).tx, input, subject, { lookedUp: false }))).resolves.toEqual({
       outcome: 'anomaly',
       subjectType: 'deposit',
       subjectId: 'dep_1',
@@ -239,8 +220,8 @@ describe('depositWebhookHandler.decide: events that change no status', () => {
   });
 
   it('is unmatched when no deposit of the account has the reference', async () => {
-    const handler = depositWebhookHandler({ transitions: fakePath({ outcome: 'applied' }).path, paymentRefunded: fakePaymentRefunded({ outcome: 'recorded' }).handler });
+    const handler = depositWebhookHandler({ transitions: fakePath({ outcome: 'applied' }).path, paymentRefunded: fakePaymentRefunded({ outcome: 'applied' }).handler });
     const { input, subject } = delivery({ status: 'REFUNDED', reference: 'pi_404' });
-    await expect(handler.decide(fakeTx([]).tx, input, subject, { lookedUp: false })).resolves.toEqual({ outcome: 'unmatched', reason: 'DEPOSIT_NOT_FOUND: no acct-1 deposit for reference pi_404' });
+    await expect(decided(handler.decide(fakeTx([]).tx, input, subject, { lookedUp: false }))).resolves.toEqual({ outcome: 'unmatched', reason: 'DEPOSIT_NOT_FOUND: no acct-1 deposit for reference pi_404' });
   });
 });

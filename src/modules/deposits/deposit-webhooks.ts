@@ -4,12 +4,13 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { columnList, plainRow } from '../../db/plain-rows.js';
-import { livemodeMismatch, paymentTraceColumn, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
-import type { SqlPart } from '../../kernel/events/event-log.js';
-import type { TransitionPath, TransitionResult } from '../../kernel/transitions.js';
+import { livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
+import { transitionReport, type ReportOutcome } from '../../kernel/inbox/report-outcome.js';
+import { renderLookup, type RowLookup } from '../../kernel/sql-intents.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 import { isId } from '../../lib/ids.js';
 import type { Money } from '../../lib/money.js';
-import type { DepositStatus, WebhookEvent } from '../../providers/provider.js';
+import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
 import { depositTransitions, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
 import { versionedDeposit, type WrittenDeposits } from './written-deposits.js';
@@ -23,7 +24,7 @@ type DepositSubject = Extract<WebhookEvent['subject'], { kind: 'deposit' }>;
 export type PaymentRefundedHandler = (
   tx: SqlEntityManager,
   report: { depositId: string; amount?: Money; reversedInFull: boolean; providerStatus: string; source: string },
-) => Promise<{ outcome: 'recorded' | 'explained' | 'in_progress' | 'anomaly' | 'not_found'; reason?: string }>;
+) => Promise<{ outcome: Extract<ReportOutcome['outcome'], 'applied' | 'noop' | 'in_progress' | 'anomaly' | 'not_found'>; reason?: string }>;
 
 export interface DepositWebhookDependencies {
   transitions: TransitionPath;
@@ -37,13 +38,13 @@ export function depositWebhookHandler(deps: DepositWebhookDependencies): Webhook
     // A status report: the deposit is found and locked by the statement that stores the delivery
     // (with its trace context while tracing is on, for the delivery's span).
     find: (tx, input, subject) =>
-      isStatusReport(input, subject) ? eventDepositLookup(input, subject, columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES) + paymentTraceColumn(), true) : undefined,
+      isStatusReport(input, subject) ? eventDepositLookup(input, subject, lockedColumns(tx), true) : undefined,
 
     decide: async (tx, input, subject, context) => {
       if (!isStatusReport(input, subject)) return applyOther(tx, input, subject, deps.paymentRefunded);
       const deposit = context.lookedUp ? context.found && plainRow<LockedDeposit>(tx, Deposit, context.found) : await lockEventDeposit(tx, input, subject);
       if (!deposit) return depositNotFound(input, subject);
-      const applied: WebhookDecision = { outcome: 'applied', subjectType: 'deposit', subjectId: deposit.id };
+      const found = { type: 'deposit', id: deposit.id } as const;
       const result = await deps.transitions.apply(tx, depositTransitions, {
         id: deposit.id,
         locked: deposit,
@@ -57,37 +58,19 @@ export function depositWebhookHandler(deps: DepositWebhookDependencies): Webhook
         },
         source: `webhook:${input.provider}/${input.account.code}`,
         // The delivery's outcome is written by the status change's own statement.
-        ...(context.outcome ? { alongside: { statements: [context.outcome(applied)] } } : {}),
+        ...(context.outcome ? { alongside: { statements: [context.outcome({ outcome: 'applied', subject: found })] } } : {}),
       });
-      const decision = depositReportDecision(result, deposit.id, subject.status);
-      if (result.outcome !== 'applied') return decision;
+      const outcome = transitionReport(result, found, subject.status);
+      if (result.outcome !== 'applied') return outcome;
       // The change is this transaction's last write to the deposit (the inbox then commits): its
       // row as returned is what the detail fetch would read, until anything changes it.
       if (deps.written && result.returned) {
         const written = versionedDeposit(tx, result.returned);
         if (written) deps.written.remember(written);
       }
-      return { ...decision, recorded: context.outcome !== undefined };
+      return { ...outcome, recorded: context.outcome !== undefined };
     },
   };
-}
-
-/** What a status report's transition outcome makes of its delivery. */
-export function depositReportDecision(result: Pick<TransitionResult<unknown>, 'outcome' | 'reason'>, depositId: string, reported: DepositStatus): WebhookDecision {
-  const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
-  const reason = result.reason !== undefined ? { reason: result.reason } : {};
-  switch (result.outcome) {
-    case 'applied':
-      return { ...found, outcome: 'applied' };
-    case 'noop':
-    case 'stale':
-      // A distinct event reporting the status the deposit already has.
-      return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: deposit is already ${reported}` };
-    case 'anomaly':
-      return { ...found, outcome: 'anomaly', ...reason };
-    case 'not_found':
-      return { outcome: 'unmatched', ...reason };
-  }
 }
 
 /** A report of a status to apply: not of the other mode's account, and not a payment-level `refunded`. */
@@ -96,11 +79,12 @@ function isStatusReport(input: ReceiveWebhookInput, subject: DepositSubject): bo
 }
 
 /** A deposit event that changes no status: a test-mode event for a live account (or the reverse), or `payment.refunded`. */
-async function applyOther(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: DepositSubject, paymentRefunded: PaymentRefundedHandler): Promise<WebhookDecision> {
+async function applyOther(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: DepositSubject, paymentRefunded: PaymentRefundedHandler): Promise<ReportOutcome> {
   const depositId = await findEventDeposit(tx, input, subject);
   if (!depositId) return depositNotFound(input, subject);
   const mismatch = livemodeMismatch(input);
-  if (mismatch) return { outcome: 'anomaly', subjectType: 'deposit', subjectId: depositId, reason: mismatch };
+  const found = { type: 'deposit', id: depositId } as const;
+  if (mismatch) return { outcome: 'anomaly', subject: found, reason: mismatch };
   // payment.refunded: the refund rows decide, never a bare status change. The event does not say
   // how much went back ("in full or in part", A25), so nothing is recorded from it alone.
   const refunded = await paymentRefunded(tx, {
@@ -110,29 +94,19 @@ async function applyOther(tx: SqlEntityManager, input: ReceiveWebhookInput, subj
     providerStatus: subject.providerStatus,
     source: `webhook:${input.provider}/${input.account.code}`,
   });
-  return paymentRefundedDecision(refunded, depositId);
+  return { ...refunded, subject: found };
 }
 
-/** What refund accounting's answer to a payment-level "refunded" makes of its delivery. */
-export function paymentRefundedDecision(refunded: Awaited<ReturnType<PaymentRefundedHandler>>, depositId: string): WebhookDecision {
-  const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
-  const reason = refunded.reason !== undefined ? { reason: refunded.reason } : {};
-  switch (refunded.outcome) {
-    case 'recorded':
-      return { ...found, outcome: 'applied', ...reason };
-    case 'explained':
-      return { ...found, outcome: 'duplicate', ...reason };
-    case 'in_progress':
-      return { ...found, outcome: 'ignored', ...reason };
-    case 'anomaly':
-      return { ...found, outcome: 'anomaly', ...reason };
-    case 'not_found':
-      return { outcome: 'unmatched', ...reason };
-  }
+let lockedColumnNames: readonly string[] | undefined;
+
+/** The columns of a locked deposit (`LockedDeposit`), by name. */
+function lockedColumns(tx: SqlEntityManager): readonly string[] {
+  lockedColumnNames ??= columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES).split(', ');
+  return lockedColumnNames;
 }
 
-function depositNotFound(input: ReceiveWebhookInput, subject: { reference: string }): WebhookDecision {
-  return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
+function depositNotFound(input: ReceiveWebhookInput, subject: { reference: string }): ReportOutcome {
+  return { outcome: 'not_found', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
 }
 
 /**
@@ -146,7 +120,7 @@ export async function findEventDeposit(
   input: ReceiveWebhookInput,
   subject: { reference: string; merchantReference?: string },
 ): Promise<string | undefined> {
-  const lookup = eventDepositLookup(input, subject, 'id', false);
+  const lookup = renderLookup(eventDepositLookup(input, subject, ['id'], false));
   const rows = await tx.execute<Array<{ id: string }>>(lookup.sql, lookup.params);
   return rows[0]?.id;
 }
@@ -156,7 +130,7 @@ export async function findEventDeposit(
  * of `findEventDeposit`): concurrent reports about one deposit serialize here.
  */
 async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<LockedDeposit | undefined> {
-  const lookup = eventDepositLookup(input, subject, columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES), true);
+  const lookup = renderLookup(eventDepositLookup(input, subject, lockedColumns(tx), true));
   const row = (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0];
   return row ? plainRow<LockedDeposit>(tx, Deposit, row) : undefined;
 }
@@ -166,12 +140,13 @@ async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput
  * one, else the one whose provider reference (or payment reference: a hosted checkout deposit's
  * own reference is its session id) is the event's; `columns` selected, with the row lock when `lock`.
  */
-function eventDepositLookup(input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }, columns: string, lock: boolean): SqlPart {
+function eventDepositLookup(input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }, columns: readonly string[], lock: boolean): RowLookup {
   const ownId = subject.merchantReference && isId(subject.merchantReference, 'dep') ? subject.merchantReference : null;
   return {
-    sql: `select ${columns} from deposit
-      where (id = ? or provider_reference = ? or payment_reference = ?) and provider = ? and merchant_account = ?
-      order by (id = ?) desc nulls last, (provider_reference = ?) desc nulls last limit 1${lock ? ' for update' : ''}`,
-    params: [ownId, subject.reference, subject.reference, input.provider, input.account.code, ownId, subject.reference],
+    table: 'deposit',
+    columns,
+    anyOf: [['id', ownId], ['provider_reference', subject.reference], ['payment_reference', subject.reference]],
+    scope: { provider: input.provider, merchant_account: input.account.code },
+    lock,
   };
 }

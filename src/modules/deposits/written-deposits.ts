@@ -3,6 +3,7 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { columnList, plainRow } from '../../db/plain-rows.js';
+import { ROW_VERSION } from '../../kernel/sql-intents.js';
 import { Deposit } from './deposit.entity.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, type DepositFacts } from './deposit-snapshot.js';
 
@@ -14,15 +15,23 @@ export interface WrittenDeposit {
 
 /**
  * The columns of a deposit row as the snapshot reads them, and the row version (`xmin`) as
- * `row_version`: what the detail fetch reads, and what a change of a plain row returns.
+ * `ROW_VERSION`: what the detail fetch reads.
  */
 export function versionedDepositColumns(em: SqlEntityManager): string {
-  return `${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)}, xmin::text as row_version`;
+  return `${columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES)}, xmin::text as ${ROW_VERSION}`;
+}
+
+let snapshotColumnNames: readonly string[] | undefined;
+
+/** The columns of a deposit row as the snapshot reads them, by name: what a change of a plain row returns, with its version. */
+export function snapshotColumns(em: SqlEntityManager): readonly string[] {
+  snapshotColumnNames ??= columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES).split(', ');
+  return snapshotColumnNames;
 }
 
 /** A row read or returned with `versionedDepositColumns`: the deposit and its version (undefined for any other row). */
 export function versionedDeposit(em: SqlEntityManager, selected: Record<string, unknown>): WrittenDeposit | undefined {
-  const { row_version: version, ...columns } = selected;
+  const { [ROW_VERSION]: version, ...columns } = selected;
   return typeof version === 'string' ? { row: plainRow<DepositFacts>(em, Deposit, columns), version } : undefined;
 }
 

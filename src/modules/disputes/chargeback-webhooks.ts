@@ -4,7 +4,7 @@
 import { LockMode } from '@mikro-orm/core';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { EventLog } from '../../kernel/events/event-log.js';
-import { livemodeMismatch, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import { livemodeMismatch, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
 import { findEventDeposit } from '../deposits/deposit-webhooks.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 import type { Rail } from '../../providers/provider.js';
@@ -30,16 +30,16 @@ export function chargebackWebhookHandler(events: EventLog): WebhookSubjectHandle
   return { decide: async (tx, input, subject) => {
     const depositId = await findEventDeposit(tx, input, subject);
     if (!depositId) {
-      return { outcome: 'unmatched', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
+      return { outcome: 'not_found', reason: `DEPOSIT_NOT_FOUND: no ${input.account.code} deposit for reference ${subject.reference}` };
     }
-    const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'deposit', subjectId: depositId };
+    const found = { subject: { type: 'deposit', id: depositId } } as const;
     const mismatch = livemodeMismatch(input);
     if (mismatch) return { ...found, outcome: 'anomaly', reason: mismatch };
     const deposit = await tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (RAILS_WITHOUT_CHARGEBACKS.has(deposit.rail)) {
       return { ...found, outcome: 'anomaly', reason: `CHARGEBACK_NOT_POSSIBLE: ${deposit.rail} payments are push payments and have no chargebacks` };
     }
-    if (deposit.disputed) return { ...found, outcome: 'duplicate', reason: 'ALREADY_DISPUTED: the deposit is already marked disputed' };
+    if (deposit.disputed) return { ...found, outcome: 'noop', reason: 'ALREADY_DISPUTED: the deposit is already marked disputed' };
     if (deposit.status !== 'SUCCEEDED') {
       return { ...found, outcome: 'anomaly', reason: `DEPOSIT_NOT_DISPUTABLE: a chargeback of a ${deposit.status} deposit; only a SUCCEEDED one can be disputed` };
     }

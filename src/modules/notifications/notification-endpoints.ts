@@ -3,6 +3,7 @@
 // with plain SQL, as the job queue's are; the secret is stored sealed (docs/secrets.md), and never
 // opened except to sign or to keep signing with it during a rotation's overlap.
 
+import type { SubjectVisibility } from '../../kernel/visibility.js';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { SealedColumns } from '../../db/sealed-columns.js';
 import type { Clock } from '../../lib/clock.js';
@@ -33,6 +34,9 @@ export interface NotificationEndpointSnapshot {
 
 /** No field apart: an endpoint's events are admin-only events, which no other client is sent. */
 export const NOTIFICATION_ENDPOINT_REDACTION = redactionPolicy<NotificationEndpointSnapshot>('endpoint', { adminOnly: [] });
+
+/** A notification endpoint is the subject of admin-only events alone. */
+export const NOTIFICATION_ENDPOINT_VISIBILITY: SubjectVisibility = { subjectType: 'endpoint' };
 
 /**
  * Event types an endpoint may filter on: every type the event log records. The admin-only ones

@@ -9,7 +9,7 @@ import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { FINAL_POSITION_SQL, type AppendHook, type EventLog } from '../../kernel/events/event-log.js';
 import { PaymentEvent } from '../../kernel/events/payment-event.entity.js';
-import { JOBS_CHANNEL, type JobHandlers, type JobQueue } from '../../kernel/jobs.js';
+import type { JobHandlers, JobQueue } from '../../kernel/jobs.js';
 import { redact, type Reader, type RedactionPolicy, type Redactions } from '../../kernel/redaction.js';
 import type { Role } from '../../kernel/roles.js';
 import { visibleEventsWhere, type Caller } from '../../kernel/visibility.js';
@@ -240,17 +240,12 @@ function tracedPost(endpointId: string, target: SendTarget, eventId: string, pos
  * run's last look (`fanout`): it goes again while transactions that may append are running.
  */
 export function notificationFanoutHook(jobs: JobQueue): AppendHook {
-  return {
-    channel: JOBS_CHANNEL,
-    statement: (requires) =>
-      jobs.silentInsertStatement(NOTIFICATIONS_FANOUT, {}, {
-        onlyIf: {
-          sql: `exists (select from notification_endpoint where enabled)
-            and not exists (select from job where kind = '${NOTIFICATIONS_FANOUT}' and status = 'pending')${requires ? ` and ${requires}` : ''}`,
-          params: [],
-        },
-      }),
-  };
+  return jobs.appendHook(NOTIFICATIONS_FANOUT, {}, {
+    onlyIf: [
+      { exists: { table: 'notification_endpoint', where: { enabled: true } } },
+      { none: { table: 'job', where: { kind: NOTIFICATIONS_FANOUT, status: 'pending' } } },
+    ],
+  });
 }
 
 export class Notifier {

@@ -1,5 +1,6 @@
 // Turns a Payout entity into the JSON snapshot that event rows and live notifications carry.
 
+import type { SubjectVisibility } from '../../kernel/visibility.js';
 import type { PayoutStatus, ProviderName } from '../../providers/provider.js';
 import { redactionPolicy } from '../../kernel/redaction.js';
 import type { Payout, StoredBeneficiary } from './payout.entity.js';
@@ -40,6 +41,9 @@ export const PAYOUT_REDACTION = redactionPolicy<PayoutSnapshot>('payout', {
   adminOnly: ['statusReason'],
   unmaskedForAdmins: ['beneficiary.accountNumber', 'beneficiary.cci'],
 });
+
+/** Who sees payouts besides admins: a payouts back office, every one of its merchant accounts. */
+export const PAYOUT_VISIBILITY: SubjectVisibility = { subjectType: 'payout', inAccounts: ['PAYOUTS'] };
 
 /**
  * The payout as it stands now: amount as a canonical decimal string, dates as ISO strings, the

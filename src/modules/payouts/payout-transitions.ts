@@ -30,6 +30,7 @@ export const PAYOUT_STATUS_CHANGED = 'payout.status_changed';
  */
 export const payoutTransitions: SubjectKind<Payout, PayoutStatus, PayoutChange> = {
   type: 'payout',
+  table: 'payout',
   machine: payoutStateMachine,
   changedEvent: PAYOUT_STATUS_CHANGED,
   // refresh: the caller may have loaded this payout before the lock; only the locked read counts.

@@ -1,32 +1,18 @@
-// Unit spec of the inbox's decisions about payout events (payout-webhooks.ts), with no database:
-// what each transition outcome makes of a payout report's delivery (`payoutReportDecision`), and the
+// Unit spec of the inbox's decisions about payout events (payout-webhooks.ts), with no database,
+// read as the delivery's decision the inbox records (`deliveryDecision`): the
 // handler's wiring with a fake transaction and transition path: the payout found by our id echoed
 // as merchant reference or by the provider's reference, unmatched, the other mode's event.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import type { SqlPart } from '../../kernel/events/event-log.js';
-import type { ReceiveWebhookInput, WebhookDecision } from '../../kernel/inbox/inbox.js';
+import type { ReceiveWebhookInput } from '../../kernel/inbox/webhook-handler.js';
+import { deliveryDecision } from '../../kernel/inbox/report-outcome.js';
 import type { ApplyInput, TransitionPath, TransitionResult } from '../../kernel/transitions.js';
 import { newId } from '../../lib/ids.js';
 import { Money } from '../../lib/money.js';
 import type { MerchantAccount, WebhookEvent } from '../../providers/provider.js';
-import { createPayoutWebhookHandler, payoutReportDecision } from './payout-webhooks.js';
-
-describe('payoutReportDecision: a payout report\'s transition outcome, as the delivery\'s outcome', () => {
-  const found = { subjectType: 'payout', subjectId: 'pay_1' } as const;
-  it.each([
-    [{ outcome: 'applied' }, { ...found, outcome: 'applied' }],
-    [{ outcome: 'noop' }, { ...found, outcome: 'duplicate', reason: 'STATUS_UNCHANGED: payout is already PAID' }],
-    [{ outcome: 'stale', reason: 'STALE_STATUS: x' }, { ...found, outcome: 'duplicate', reason: 'STATUS_UNCHANGED: payout is already PAID' }],
-    [{ outcome: 'anomaly', reason: 'TRANSITION_NOT_ALLOWED: payout PAID cannot move to BOUNCED' }, { ...found, outcome: 'anomaly', reason: 'TRANSITION_NOT_ALLOWED: payout PAID cannot move to BOUNCED' }],
-    [{ outcome: 'anomaly' }, { ...found, outcome: 'anomaly' }],
-    [{ outcome: 'not_found', reason: 'PAYOUT_NOT_FOUND: no payout pay_1' }, { outcome: 'unmatched', reason: 'PAYOUT_NOT_FOUND: no payout pay_1' }],
-    [{ outcome: 'not_found' }, { outcome: 'unmatched' }],
-  ] as const)('%o is %o', (result: Pick<TransitionResult<unknown>, 'outcome' | 'reason'>, decision: WebhookDecision) => {
-    expect(payoutReportDecision(result, 'pay_1', 'PAID')).toEqual(decision);
-  });
-});
+import { createPayoutWebhookHandler } from './payout-webhooks.js';
 
 const ACCOUNT: MerchantAccount = { code: 'acct-1', provider: 'deposit-gateway', livemode: false, baseUrl: 'http://provider.test/v1', apiKey: 'svc_test_x', webhookSecrets: ['whsec'] };
 type PayoutSubject = Extract<WebhookEvent['subject'], { kind: 'payout' }>;
@@ -60,7 +46,7 @@ describe('createPayoutWebhookHandler', () => {
     const { path, applied } = fakePath({ outcome: 'applied' });
     const { tx, executed } = fakeTx([{ id: payoutId }]);
     const { input, subject } = delivery({ merchantReference: payoutId, amount: Money.fromDecimal('250.00', 'PEN') });
-    await expect(createPayoutWebhookHandler(path).decide(tx, input, subject, { lookedUp: false })).resolves.toEqual({ outcome: 'applied', subjectType: 'payout', subjectId: payoutId });
+    await expect(createPayoutWebhookHandler(path).decide(tx, input, subject, { lookedUp: false }).then(deliveryDecision)).resolves.toEqual({ outcome: 'applied', subjectType: 'payout', subjectId: payoutId });
     expect(executed).toEqual([{ sql: 'select id from payout where id = ? and provider = ? and merchant_account = ?', params: [payoutId, 'deposit-gateway', 'acct-1'] }]);
     expect(applied).toEqual([
       { id: payoutId, change: { status: 'PAID', providerStatus: 'paid', amount: Money.fromDecimal('250.00', 'PEN'), providerReference: 'po_1' }, source: 'webhook:deposit-gateway/acct-1' },
@@ -71,7 +57,7 @@ describe('createPayoutWebhookHandler', () => {
     const { path } = fakePath({ outcome: 'noop' });
     const { tx, executed } = fakeTx([], [{ id: 'pay_2' }]);
     const { input, subject } = delivery({ merchantReference: newId('pay') });
-    await expect(createPayoutWebhookHandler(path).decide(tx, input, subject, { lookedUp: false })).resolves.toEqual({
+    await expect(createPayoutWebhookHandler(path).decide(tx, input, subject, { lookedUp: false }).then(deliveryDecision)).resolves.toEqual({
       outcome: 'duplicate',
       subjectType: 'payout',
       subjectId: 'pay_2',
@@ -84,7 +70,7 @@ describe('createPayoutWebhookHandler', () => {
     const { path, applied } = fakePath({ outcome: 'applied' });
     const { input, subject } = delivery({ merchantReference: 'not-an-id' });
     const { tx, executed } = fakeTx([]);
-    await expect(createPayoutWebhookHandler(path).decide(tx, input, subject, { lookedUp: false })).resolves.toEqual({ outcome: 'unmatched', reason: 'PAYOUT_NOT_FOUND: no acct-1 payout for reference po_1' });
+    await expect(createPayoutWebhookHandler(path).decide(tx, input, subject, { lookedUp: false }).then(deliveryDecision)).resolves.toEqual({ outcome: 'unmatched', reason: 'PAYOUT_NOT_FOUND: no acct-1 payout for reference po_1' });
     expect(executed).toHaveLength(1);
     expect(applied).toEqual([]);
   });
@@ -92,7 +78,7 @@ describe('createPayoutWebhookHandler', () => {
   it('is an anomaly on the payout for an event of the other mode; nothing is applied', async () => {
     const { path, applied } = fakePath({ outcome: 'applied' });
     const { input, subject } = delivery({}, true);
-    await expect(createPayoutWebhookHandler(path).decide(fakeTx([{ id: 'pay_1' }]).tx, input, subject, { lookedUp: false })).resolves.toEqual({
+    await expect(createPayoutWebhookHandler(path).decide(fakeTx([{ id: 'pay_1' }]).tx, input, subject, { lookedUp: false }).then(deliveryDecision)).resolves.toEqual({
       outcome: 'anomaly',
       subjectType: 'payout',
       subjectId: 'pay_1',

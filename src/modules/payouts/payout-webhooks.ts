@@ -2,9 +2,9 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { isId } from '../../lib/ids.js';
-import type { TransitionPath, TransitionResult } from '../../kernel/transitions.js';
-import type { PayoutStatus } from '../../providers/provider.js';
-import { livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
+import { livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
+import { transitionReport, type ReportOutcome } from '../../kernel/inbox/report-outcome.js';
 import { payoutTransitions } from './payout-transitions.js';
 
 /**
@@ -13,13 +13,14 @@ import { payoutTransitions } from './payout-transitions.js';
  * or an event of the other mode is an anomaly, kept and acknowledged.
  */
 export function createPayoutWebhookHandler(transitions: TransitionPath): WebhookSubjectHandler<'payout'> {
-  return { decide: async (tx, input, subject): Promise<WebhookDecision> => {
+  return { decide: async (tx, input, subject): Promise<ReportOutcome> => {
     const payoutId = await findPayout(tx, input, subject.reference, subject.merchantReference);
     if (!payoutId) {
-      return { outcome: 'unmatched', reason: `PAYOUT_NOT_FOUND: no ${input.account.code} payout for reference ${subject.reference}` };
+      return { outcome: 'not_found', reason: `PAYOUT_NOT_FOUND: no ${input.account.code} payout for reference ${subject.reference}` };
     }
     const mismatch = livemodeMismatch(input);
-    if (mismatch) return { outcome: 'anomaly', subjectType: 'payout', subjectId: payoutId, reason: mismatch };
+    const found = { type: 'payout', id: payoutId } as const;
+    if (mismatch) return { outcome: 'anomaly', subject: found, reason: mismatch };
     const result = await transitions.apply(tx, payoutTransitions, {
         id: payoutId,
         change: {
@@ -30,24 +31,8 @@ export function createPayoutWebhookHandler(transitions: TransitionPath): Webhook
         },
         source: `webhook:${input.provider}/${input.account.code}`,
       });
-    return payoutReportDecision(result, payoutId, subject.status);
+    return transitionReport(result, found, subject.status);
   } };
-}
-
-/** What a payout report's transition outcome makes of its delivery. */
-export function payoutReportDecision(result: Pick<TransitionResult<unknown>, 'outcome' | 'reason'>, payoutId: string, reported: PayoutStatus): WebhookDecision {
-  const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'payout', subjectId: payoutId };
-  switch (result.outcome) {
-    case 'applied':
-      return { ...found, outcome: 'applied' };
-    case 'noop':
-    case 'stale':
-      return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: payout is already ${reported}` };
-    case 'anomaly':
-      return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
-    case 'not_found':
-      return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
-  }
 }
 
 /**

@@ -335,9 +335,9 @@ export class Reconciler {
     const current = await em.refreshOrFail(deposit);
     const reason = result.reason !== undefined ? { reason: result.reason } : {};
     switch (result.outcome) {
-      case 'recorded':
+      case 'applied':
         return { outcome: 'applied', deposit: current, from, to: current.status, ...reason };
-      case 'explained':
+      case 'noop':
       case 'in_progress':
         return { outcome: 'noop', deposit: current, ...reason };
       case 'anomaly':

@@ -10,6 +10,7 @@ import { Deposit } from '../deposits/deposit.entity.js';
 import { Refund } from './refund.entity.js';
 import { recordProviderRefund, refundTransitions } from './refund-transitions.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
+import type { ReportOutcome } from '../../kernel/inbox/report-outcome.js';
 
 /** What a provider said about a payment as a whole being refunded. */
 export interface PaymentRefundedReport {
@@ -28,9 +29,10 @@ export interface PaymentRefundedReport {
 }
 
 /**
- * - `recorded`: nothing of ours explained it and the amount was known: a PROVIDER refund of the rest
+ * In the inbox's terms (`ReportOutcome`), so a webhook's delivery records it as it is:
+ * - `applied`: nothing of ours explained it and the amount was known: a PROVIDER refund of the rest
  *   of the payment was recorded and executed (the deposit moved to REFUNDED through the refund code).
- * - `explained`: the deposit's refunds already refunded it in full, or in part when the report does not
+ * - `noop`: the deposit's refunds already explain it, in full, or in part when the report does not
  *   say the payment is reversed in full (`refunded` is "in full or in part"): a duplicate.
  * - `in_progress`: refunds of ours are open; their own events decide, nothing changed.
  * - `anomaly`: not explained and not recordable (the amount is unknown, the deposit is not SUCCEEDED,
@@ -38,7 +40,7 @@ export interface PaymentRefundedReport {
  * - `not_found`: no such deposit.
  */
 export interface PaymentRefundedResult {
-  outcome: 'recorded' | 'explained' | 'in_progress' | 'anomaly' | 'not_found';
+  outcome: Extract<ReportOutcome['outcome'], 'applied' | 'noop' | 'in_progress' | 'anomaly' | 'not_found'>;
   reason?: string;
   refundId?: string;
 }
@@ -61,7 +63,7 @@ export async function applyPaymentRefunded(em: SqlEntityManager, report: Payment
   if (report.amount && !report.amount.equals(deposit.amountMoney())) {
     return { outcome: 'anomaly', reason: `AMOUNT_MISMATCH: reported ${report.amount.toString()}, deposit is ${deposit.amountMoney().toString()}` };
   }
-  if (deposit.status === 'REFUNDED') return { outcome: 'explained', reason: 'REFUND_ALREADY_RECORDED: the deposit\'s refunds refunded it in full' };
+  if (deposit.status === 'REFUNDED') return { outcome: 'noop', reason: 'REFUND_ALREADY_RECORDED: the deposit\'s refunds refunded it in full' };
 
   const refunds = await em.find(Refund, { depositId: deposit.id });
   const open = refunds.filter((refund) => refund.status === 'REQUESTED');
@@ -73,7 +75,7 @@ export async function applyPaymentRefunded(em: SqlEntityManager, report: Payment
   }
   if (!report.reversedInFull && deposit.refundedMoney().isPositive()) {
     // Status `refunded` means "returned, in full or in part": executed refunds of ours explain it.
-    return { outcome: 'explained', reason: `REFUND_ALREADY_RECORDED: the payment is refunded in part; ${deposit.refundedMoney().toString()} of it by this deposit's refunds` };
+    return { outcome: 'noop', reason: `REFUND_ALREADY_RECORDED: the payment is refunded in part; ${deposit.refundedMoney().toString()} of it by this deposit's refunds` };
   }
   if (!report.reversedInFull) {
     return {
@@ -92,5 +94,5 @@ export async function applyPaymentRefunded(em: SqlEntityManager, report: Payment
   const refund = await recordProviderRefund(em, deposit, { amount: remaining, reference: reversalReference(paymentReference), providerStatus: report.providerStatus }, transitions);
   const applied = await transitions.apply(em, refundTransitions, { id: refund.id, change: { status: 'APPROVED', providerStatus: report.providerStatus }, source: report.source });
   if (applied.outcome !== 'applied') throw new Error(`a refund recorded from a payment report did not apply: ${applied.reason ?? applied.outcome}`);
-  return { outcome: 'recorded', refundId: refund.id, reason: `REFUND_RECORDED: ${remaining.toString()} reversed outside the gateway` };
+  return { outcome: 'applied', refundId: refund.id, reason: `REFUND_RECORDED: ${remaining.toString()} reversed outside the gateway` };
 }

@@ -1,6 +1,7 @@
 // Turns a Refund entity, or the same columns read without one, into the JSON snapshot that event
 // rows, live notifications and the API's Refund objects are made from.
 
+import type { SubjectVisibility } from '../../kernel/visibility.js';
 import type { RefundStatus } from '../../providers/provider.js';
 import { isoText, type WithIsoDates } from '../../lib/iso-time.js';
 import { redactionPolicy } from '../../kernel/redaction.js';
@@ -29,6 +30,13 @@ export interface RefundSnapshot {
 
 /** Nothing of a refund is for admins alone: whoever may see it reads all of it. */
 export const REFUND_REDACTION = redactionPolicy<RefundSnapshot>('refund', { adminOnly: [] });
+
+/**
+ * Who sees refunds besides admins: whoever sees their deposit's refunds. A refund's owner is its
+ * deposit's creator (not the refunds back office that asked for it): a cashier sees the refunds
+ * of its own deposits; a refunds back office every one of its merchant accounts.
+ */
+export const REFUND_VISIBILITY: SubjectVisibility = { subjectType: 'refund', owned: ['CASHIER'], inAccounts: ['REFUNDS'] };
 
 /** The properties a snapshot is made of: what a read that skips the entity selects. */
 export const REFUND_SNAPSHOT_PROPERTIES = [

@@ -56,6 +56,7 @@ export interface LockedRefund {
  */
 export const refundTransitions: SubjectKind<LockedRefund, RefundStatus, RefundChange> = {
   type: 'refund',
+  table: 'refund',
   machine: refundStateMachine,
   changedEvent: REFUND_STATUS_CHANGED,
   lock: lockRefund,

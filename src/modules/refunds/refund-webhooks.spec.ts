@@ -1,34 +1,14 @@
 // Unit spec of the inbox's decisions about refund events (refund-webhooks.ts), with no database:
-// what each transition outcome makes of a refund report's delivery (`refundReportDecision`, a first
-// sight of the refund counting as applied), and when a refund the provider reports, matching no
-// refund of ours, may be recorded as made outside the gateway (`checkProviderRefund`): refused
-// (unmatched or anomaly), deferred while its payment is not settled, or recorded.
+// when a refund the provider reports, matching no refund of ours, may be recorded as made outside
+// the gateway (`checkProviderRefund`): refused (not found or anomaly), deferred while its payment
+// is not settled, or recorded.
 
 import { describe, expect, it } from 'vitest';
-import type { WebhookDecision } from '../../kernel/inbox/inbox.js';
-import type { TransitionResult } from '../../kernel/transitions.js';
+import type { ReportOutcome } from '../../kernel/inbox/report-outcome.js';
 import { Money } from '../../lib/money.js';
 import type { DepositStatus } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import { checkProviderRefund, refundReportDecision, type RefundSubject } from './refund-webhooks.js';
-
-describe('refundReportDecision: a refund report\'s transition outcome, as the delivery\'s outcome', () => {
-  const found = { subjectType: 'refund', subjectId: 'rfd_1' } as const;
-  it.each([
-    [{ outcome: 'applied' }, undefined, { ...found, outcome: 'applied' }],
-    [{ outcome: 'noop' }, undefined, { ...found, outcome: 'duplicate', reason: 'STATUS_UNCHANGED: refund is already APPROVED' }],
-    [{ outcome: 'stale', reason: 'STALE_STATUS: x' }, undefined, { ...found, outcome: 'duplicate', reason: 'STATUS_UNCHANGED: refund is already APPROVED' }],
-    // The event named the refund for the first time (its reference, or the refund itself, recorded from it): applied.
-    [{ outcome: 'noop' }, 'REFERENCE_RECORDED: the provider refund id arrived before its answer', { ...found, outcome: 'applied', reason: 'REFERENCE_RECORDED: the provider refund id arrived before its answer' }],
-    [{ outcome: 'stale' }, 'REFUND_RECORDED: made outside the gateway', { ...found, outcome: 'applied', reason: 'REFUND_RECORDED: made outside the gateway' }],
-    [{ outcome: 'applied' }, 'REFUND_RECORDED: made outside the gateway', { ...found, outcome: 'applied' }],
-    [{ outcome: 'anomaly', reason: 'REFUND_EXCEEDS_DEPOSIT: x' }, undefined, { ...found, outcome: 'anomaly', reason: 'REFUND_EXCEEDS_DEPOSIT: x' }],
-    [{ outcome: 'anomaly', reason: 'AMOUNT_MISMATCH: x' }, 'REFUND_RECORDED: made outside the gateway', { ...found, outcome: 'anomaly', reason: 'AMOUNT_MISMATCH: x' }],
-    [{ outcome: 'not_found', reason: 'REFUND_NOT_FOUND: no refund rfd_1' }, undefined, { outcome: 'unmatched', reason: 'REFUND_NOT_FOUND: no refund rfd_1' }],
-  ] as const)('%o (first sight: %s) is %o', (result: Pick<TransitionResult<unknown>, 'outcome' | 'reason'>, firstSight: string | undefined, decision: WebhookDecision) => {
-    expect(refundReportDecision(result, 'rfd_1', 'APPROVED', firstSight)).toEqual(decision);
-  });
-});
+import { checkProviderRefund, type RefundSubject } from './refund-webhooks.js';
 
 /** A SUCCEEDED EUR 10.00 deposit with EUR 4.00 refunded. */
 function deposit(status: DepositStatus = 'SUCCEEDED', refundedAmount = '4.00'): Deposit {
@@ -60,13 +40,13 @@ describe('checkProviderRefund: a refund made outside the gateway', () => {
   });
 
   it.each([
-    ['names no payment', subject({ depositReference: undefined }), undefined, { outcome: 'unmatched', reason: 'REFUND_NOT_FOUND: no acct-1 refund for reference rf_9 and the event names no payment' }],
-    ['names a payment that is not ours', subject(), undefined, { outcome: 'unmatched', reason: 'REFUND_NOT_FOUND: no acct-1 refund for reference rf_9 of an unknown payment pi_1' }],
-  ])('is unmatched when the event %s', (_case, reported, paid, decision) => {
+    ['names no payment', subject({ depositReference: undefined }), undefined, { outcome: 'not_found', reason: 'REFUND_NOT_FOUND: no acct-1 refund for reference rf_9 and the event names no payment' }],
+    ['names a payment that is not ours', subject(), undefined, { outcome: 'not_found', reason: 'REFUND_NOT_FOUND: no acct-1 refund for reference rf_9 of an unknown payment pi_1' }],
+  ])('is not found when the event %s', (_case, reported, paid, decision) => {
     expect(checkProviderRefund('acct-1', reported, paid)).toEqual({ ok: false, decision });
   });
 
-  const onDeposit = (outcome: WebhookDecision['outcome'], reason: string) => ({ ok: false, decision: { outcome, reason, subjectType: 'deposit', subjectId: 'dep_1' } });
+  const onDeposit = (outcome: ReportOutcome['outcome'], reason: string) => ({ ok: false, decision: { outcome, reason, subject: { type: 'deposit', id: 'dep_1' } } });
 
   it.each([
     ['carries no amount', subject({ amount: undefined }), deposit(), onDeposit('anomaly', 'REFUND_AMOUNT_MISSING: refund rf_9 was made outside the gateway and its event carries no amount')],

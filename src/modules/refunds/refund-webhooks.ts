@@ -5,11 +5,12 @@ import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 
 import type { Money } from '../../lib/money.js';
-import type { RefundStatus, WebhookEvent } from '../../providers/provider.js';
+import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { TransitionPath, TransitionResult } from '../../kernel/transitions.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 import { findEventDeposit } from '../deposits/deposit-webhooks.js';
-import { WebhookRetryLater, livemodeMismatch, type ReceiveWebhookInput, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
+import { WebhookRetryLater, livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
+import { transitionReport, type ReportOutcome } from '../../kernel/inbox/report-outcome.js';
 import { Refund } from './refund.entity.js';
 import { refundTransitions, attachProviderReference, recordProviderRefund as recordProviderRefundRow } from './refund-transitions.js';
 
@@ -44,36 +45,15 @@ export function refundWebhookHandler(transitions: TransitionPath): WebhookSubjec
       }
     }
     const mismatch = livemodeMismatch(input);
-    if (mismatch) return { outcome: 'anomaly', subjectType: 'refund', subjectId: refundId, reason: mismatch };
+    const found = { type: 'refund', id: refundId } as const;
+    if (mismatch) return { outcome: 'anomaly', subject: found, reason: mismatch };
     const result = await transitions.apply(tx, refundTransitions, {
         id: refundId,
         change: { status: subject.status, providerStatus: subject.providerStatus, ...(subject.amount ? { amount: subject.amount } : {}) },
         source: `webhook:${input.provider}/${input.account.code}`,
       });
-    return refundReportDecision(result, refundId, subject.status, firstSight);
+    return transitionReport(result, found, subject.status, firstSight);
   } };
-}
-
-/**
- * What a refund report's transition outcome makes of its delivery. `firstSight`: why a report of
- * the status the refund already has still counts as applied (its reference, or the refund itself,
- * was recorded from this very event).
- */
-export function refundReportDecision(result: Pick<TransitionResult<unknown>, 'outcome' | 'reason'>, refundId: string, reported: RefundStatus, firstSight?: string): WebhookDecision {
-  const found: WebhookDecision = { outcome: 'unmatched', subjectType: 'refund', subjectId: refundId };
-  switch (result.outcome) {
-    case 'applied':
-      return { ...found, outcome: 'applied' };
-    case 'noop':
-    case 'stale':
-      return firstSight
-        ? { ...found, outcome: 'applied', reason: firstSight }
-        : { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: refund is already ${reported}` };
-    case 'anomaly':
-      return { ...found, outcome: 'anomaly', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
-    case 'not_found':
-      return { outcome: 'unmatched', ...(result.reason !== undefined ? { reason: result.reason } : {}) };
-  }
 }
 
 /**
@@ -123,7 +103,7 @@ async function lockEventPayment(tx: SqlEntityManager, input: ReceiveWebhookInput
   return depositId ? tx.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : undefined;
 }
 
-type Recorded = { kind: 'recorded'; refundId: string } | { kind: 'refused'; decision: WebhookDecision };
+type Recorded = { kind: 'recorded'; refundId: string } | { kind: 'refused'; decision: ReportOutcome };
 
 /**
  * A refund the provider reports for one of our deposits that matches no refund of ours was made
@@ -145,7 +125,7 @@ async function recordProviderRefund(
 }
 
 /** A refund made outside the gateway that may be recorded (its deposit and amount), or the decision that refuses it. */
-export type ProviderRefundCheck = { ok: true; deposit: Deposit; amount: Money } | { ok: false; decision: WebhookDecision };
+export type ProviderRefundCheck = { ok: true; deposit: Deposit; amount: Money } | { ok: false; decision: ReportOutcome };
 
 /**
  * Whether a refund the provider reports, matching no refund of ours, can be recorded as made
@@ -157,13 +137,13 @@ export type ProviderRefundCheck = { ok: true; deposit: Deposit; amount: Money } 
 export function checkProviderRefund(accountCode: string, subject: RefundSubject, deposit: Deposit | undefined): ProviderRefundCheck {
   const notFound = (why: string): ProviderRefundCheck => ({
     ok: false,
-    decision: { outcome: 'unmatched', reason: `REFUND_NOT_FOUND: no ${accountCode} refund for reference ${subject.reference}${why}` },
+    decision: { outcome: 'not_found', reason: `REFUND_NOT_FOUND: no ${accountCode} refund for reference ${subject.reference}${why}` },
   });
   if (!subject.depositReference) return notFound(' and the event names no payment');
   if (!deposit) return notFound(` of an unknown payment ${subject.depositReference}`);
-  const refused = (outcome: WebhookDecision['outcome'], reason: string): ProviderRefundCheck => ({
+  const refused = (outcome: ReportOutcome['outcome'], reason: string): ProviderRefundCheck => ({
     ok: false,
-    decision: { outcome, reason, subjectType: 'deposit', subjectId: deposit.id },
+    decision: { outcome, reason, subject: { type: 'deposit', id: deposit.id } },
   });
 
   if (!subject.amount) return refused('anomaly', `REFUND_AMOUNT_MISSING: refund ${subject.reference} was made outside the gateway and its event carries no amount`);

@@ -4,7 +4,8 @@ import type { Loaded } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { FieldError, ProviderName } from '../../providers/provider.js';
 import { WebhookDelivery, type WebhookOutcome } from '../../kernel/inbox/webhook-delivery.entity.js';
-import type { WebhookDecision, WebhookInbox } from '../../kernel/inbox/inbox.js';
+import type { WebhookInbox } from '../../kernel/inbox/inbox.js';
+import type { WebhookDecision } from '../../kernel/inbox/report-outcome.js';
 import { olderThan } from '../../db/keyset.js';
 
 export interface WebhookDeliveryFilter {

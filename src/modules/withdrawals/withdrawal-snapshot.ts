@@ -1,5 +1,6 @@
 // Turns a Withdrawal entity into the JSON snapshot that event rows and notifications carry.
 
+import type { SubjectVisibility } from '../../kernel/visibility.js';
 import type { ProviderName, WithdrawalStatus } from '../../providers/provider.js';
 import type { Withdrawal } from './withdrawal.entity.js';
 import { redactionPolicy } from '../../kernel/redaction.js';
@@ -21,6 +22,9 @@ export interface WithdrawalSnapshot {
 
 /** No field apart: only admins see withdrawals at all (the visibility policy). */
 export const WITHDRAWAL_REDACTION = redactionPolicy<WithdrawalSnapshot>('withdrawal', { adminOnly: [] });
+
+/** Withdrawals (from the merchant's balance) belong to no client: admins alone see them. */
+export const WITHDRAWAL_VISIBILITY: SubjectVisibility = { subjectType: 'withdrawal' };
 
 export function toWithdrawalSnapshot(withdrawal: Withdrawal): WithdrawalSnapshot {
   return {

@@ -2,8 +2,9 @@
 // it, later ones move it through the kernel's transition path; each change is an event row.
 
 import { LockMode } from '@mikro-orm/core';
-import { livemodeMismatch, type WebhookDecision, type WebhookSubjectHandler } from '../../kernel/inbox/inbox.js';
-import type { SubjectKind, TransitionPath, TransitionResult } from '../../kernel/transitions.js';
+import { livemodeMismatch, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
+import { transitionReport } from '../../kernel/inbox/report-outcome.js';
+import type { SubjectKind, TransitionPath } from '../../kernel/transitions.js';
 import { newId } from '../../lib/ids.js';
 import type { Money } from '../../lib/money.js';
 import type { WithdrawalStatus } from '../../providers/provider.js';
@@ -29,6 +30,7 @@ export interface WithdrawalChange {
  */
 export const withdrawalTransitions: SubjectKind<Withdrawal, WithdrawalStatus, WithdrawalChange> = {
   type: 'withdrawal',
+  table: 'withdrawal',
   machine: withdrawalStateMachine,
   changedEvent: WITHDRAWAL_STATUS_CHANGED,
   pastStatusIsStale: true,
@@ -94,7 +96,7 @@ export function withdrawalWebhookHandler(transitions: TransitionPath): WebhookSu
           toStatus: withdrawal.status,
           snapshot: toWithdrawalSnapshot(withdrawal),
         });
-        return { outcome: 'applied', subjectType: 'withdrawal', subjectId: id };
+        return { outcome: 'applied', subject: { type: 'withdrawal', id } };
       }
 
       const withdrawal = await tx.findOneOrFail(
@@ -108,28 +110,7 @@ export function withdrawalWebhookHandler(transitions: TransitionPath): WebhookSu
         change: { status: subject.status, providerStatus: subject.providerStatus, ...(subject.amount ? { amount: subject.amount } : {}) },
         source: `webhook:${input.provider}/${input.account.code}`,
       });
-      return withdrawalReportDecision(result, withdrawal.id, withdrawal.status);
+      return transitionReport(result, { type: 'withdrawal', id: withdrawal.id }, subject.status);
     },
   };
-}
-
-/**
- * What a report about a recorded withdrawal makes of its delivery, by its transition outcome;
- * `status`: the withdrawal's status as it now stands. An earlier step after a later one (`stale`)
- * is a duplicate, not an anomaly.
- */
-export function withdrawalReportDecision(result: Pick<TransitionResult<unknown>, 'outcome' | 'reason'>, withdrawalId: string, status: WithdrawalStatus): WebhookDecision {
-  const found: WebhookDecision = { outcome: 'applied', subjectType: 'withdrawal', subjectId: withdrawalId };
-  const reason = result.reason !== undefined ? { reason: result.reason } : {};
-  switch (result.outcome) {
-    case 'applied':
-      return found;
-    case 'noop':
-      return { ...found, outcome: 'duplicate', reason: `STATUS_UNCHANGED: withdrawal is already ${status}` };
-    case 'stale':
-      return { ...found, outcome: 'duplicate', ...reason };
-    case 'anomaly':
-    case 'not_found':
-      return { ...found, outcome: 'anomaly', ...reason };
-  }
 }

@@ -1,0 +1,62 @@
+// Unit spec of statements as data (sql-intents.ts): conditions, a row's update and a lookup, rendered as SQL
+// with bound values, and refused when a name is not a plain SQL name.
+
+import { describe, expect, it } from 'vitest';
+import { renderConditions, renderLookup, renderUpdate } from './sql-intents.js';
+
+describe('renderConditions', () => {
+  it('writes each condition as an exists or not exists, values bound, joined by and', () => {
+    expect(
+      renderConditions([
+        { exists: { table: 'notification_endpoint', where: { enabled: true } } },
+        { none: { table: 'job', where: { kind: 'notifications.fanout', status: 'pending', dedupe_key: null } } },
+      ]),
+    ).toEqual({
+      sql: 'exists (select from notification_endpoint where enabled = ?) and not exists (select from job where kind = ? and status = ? and dedupe_key is null)',
+      params: [true, 'notifications.fanout', 'pending'],
+    });
+  });
+
+  it('is true for no condition, and any row for no column', () => {
+    expect(renderConditions([])).toEqual({ sql: 'true', params: [] });
+    expect(renderConditions([{ exists: { table: 'job', where: {} } }])).toEqual({ sql: 'exists (select from job)', params: [] });
+  });
+
+  it('refuses a name that is not a plain SQL name', () => {
+    expect(() => renderConditions([{ exists: { table: 'job; drop table job', where: {} } }])).toThrow('Not a plain SQL name');
+    expect(() => renderConditions([{ exists: { table: 'job', where: { 'kind = kind or true': 1 } } }])).toThrow('Not a plain SQL name');
+  });
+});
+
+describe('renderUpdate', () => {
+  it('sets the columns given, by id, and returns every column or the ones asked with the row\'s version', () => {
+    const at = new Date('2026-01-02T00:00:00.000Z');
+    expect(renderUpdate('deposit', 'dep_1', { set: { status: 'SUCCEEDED', updated_at: at }, returning: '*' })).toEqual({
+      sql: 'update deposit set status = ?, updated_at = ? where id = ? returning *',
+      params: ['SUCCEEDED', at, 'dep_1'],
+    });
+    expect(renderUpdate('deposit', 'dep_1', { set: { fee: null }, returning: { columns: ['id', 'status'], version: true } }).sql).toBe(
+      'update deposit set fee = ? where id = ? returning id, status, xmin::text as row_version',
+    );
+  });
+
+  it('refuses an update that sets nothing, or a name that is not a plain SQL name', () => {
+    expect(() => renderUpdate('deposit', 'dep_1', { set: {}, returning: '*' })).toThrow('An update of deposit dep_1 sets no column');
+    expect(() => renderUpdate('deposit', 'dep_1', { set: { 'status = status, fee': 1 }, returning: '*' })).toThrow('Not a plain SQL name');
+  });
+});
+
+describe('renderLookup', () => {
+  it('finds one row by any of its candidates within its scope, the earlier candidates first, locked when asked', () => {
+    const lookup = renderLookup({ table: 'deposit', columns: ['id', 'status'], anyOf: [['id', null], ['provider_reference', 'pi_1']], scope: { provider: 'acme' }, lock: true });
+    expect(lookup.sql.replace(/\s+/g, ' ')).toBe('select id, status from deposit where (id = ? or provider_reference = ?) and provider = ? order by (id = ?) desc nulls last limit 1 for update');
+    expect(lookup.params).toEqual([null, 'pi_1', 'acme', null]);
+    expect(renderLookup({ table: 'payout', columns: ['id'], anyOf: [['provider_reference', 'po_1']], scope: {}, lock: false }).sql.replace(/\s+/g, ' ')).toBe(
+      'select id from payout where (provider_reference = ?) limit 1',
+    );
+  });
+
+  it('refuses a lookup by nothing', () => {
+    expect(() => renderLookup({ table: 'deposit', columns: ['id'], anyOf: [], scope: {}, lock: false })).toThrow('A lookup of deposit names no column to find it by');
+  });
+});

@@ -1,0 +1,94 @@
+// Conditions as data: the part that needs one states what must hold (an enabled notification
+// endpoint exists; no fan-out job waits), and the kernel writes the SQL into the statement that
+// reads it. No SQL text travels between modules and the kernel.
+
+/** Column values a row must have, by column name. */
+export type RowMatch = Readonly<Record<string, string | number | boolean | null>>;
+
+/** A row of `table` matching `where` exists (`exists`), or none does (`none`). */
+export type RowCondition = { readonly exists: RowsOf } | { readonly none: RowsOf };
+
+export interface RowsOf {
+  readonly table: string;
+  readonly where: RowMatch;
+}
+
+const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
+
+/** A table or column name as SQL: only plain lower-case names, so data can never carry SQL. */
+export function identifier(name: string): string {
+  if (!IDENTIFIER.test(name)) throw new Error(`Not a plain SQL name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+/** Every condition, joined by `and`, as SQL with its `?` parameters (`true` for none). */
+export function renderConditions(conditions: readonly RowCondition[]): { sql: string; params: unknown[] } {
+  if (conditions.length === 0) return { sql: 'true', params: [] };
+  const params: unknown[] = [];
+  const parts = conditions.map((condition) => {
+    const [negated, rows] = 'exists' in condition ? ['', condition.exists] : ['not ', condition.none];
+    const where = Object.entries(rows.where).map(([column, value]) => {
+      if (value === null) return `${identifier(column)} is null`;
+      params.push(value);
+      return `${identifier(column)} = ?`;
+    });
+    return `${negated}exists (select from ${identifier(rows.table)}${where.length > 0 ? ` where ${where.join(' and ')}` : ''})`;
+  });
+  return { sql: parts.join(' and '), params };
+}
+
+/** The column a returned row carries its version in (`xmin`, which every update of the row renews). */
+export const ROW_VERSION = 'row_version';
+
+/**
+ * A change of one row, as data: the columns to set, by column name, and what the statement
+ * returns: every column, or these columns and (with `version`) the row's version as `ROW_VERSION`.
+ */
+export interface RowUpdate {
+  readonly set: Readonly<Record<string, unknown>>;
+  readonly returning: '*' | { readonly columns: readonly string[]; readonly version?: boolean };
+}
+
+/** `update` of the row of `table` with this id, as SQL with its parameters. */
+export function renderUpdate(table: string, id: string, update: RowUpdate): { sql: string; params: unknown[] } {
+  const columns = Object.keys(update.set);
+  if (columns.length === 0) throw new Error(`An update of ${table} ${id} sets no column`);
+  const { returning } = update;
+  const returned = returning === '*' ? '*' : [...returning.columns.map(identifier), ...(returning.version ? [`xmin::text as ${ROW_VERSION}`] : [])].join(', ');
+  return {
+    sql: `update ${identifier(table)} set ${columns.map((column) => `${identifier(column)} = ?`).join(', ')} where id = ? returning ${returned}`,
+    params: [...columns.map((column) => update.set[column]), id],
+  };
+}
+
+/**
+ * The one row a report is about, as data: among the rows of `table` matching `scope`, one where
+ * any of `anyOf` matches, preferring the earlier ones; `columns` selected, with its row lock when
+ * `lock`. A null value matches nothing.
+ */
+export interface RowLookup {
+  readonly table: string;
+  readonly columns: readonly string[];
+  readonly anyOf: ReadonlyArray<readonly [column: string, value: string | null]>;
+  readonly scope: RowMatch;
+  readonly lock: boolean;
+}
+
+/**
+ * `lookup` as one SELECT with its parameters. `withTraceContext` also selects the row's stored
+ * trace context as `payment_trace_context` (a payment's table, docs/tracing.md), so a span can link
+ * to it with no statement more.
+ */
+export function renderLookup(lookup: RowLookup, withTraceContext = false): { sql: string; params: unknown[] } {
+  if (lookup.anyOf.length === 0) throw new Error(`A lookup of ${lookup.table} names no column to find it by`);
+  const scope = Object.entries(lookup.scope);
+  const where = [`(${lookup.anyOf.map(([column]) => `${identifier(column)} = ?`).join(' or ')})`, ...scope.map(([column]) => `${identifier(column)} = ?`)];
+  // The last candidate needs no rank: a row that matched none of the others matched it.
+  const ranked = lookup.anyOf.slice(0, -1);
+  const order = ranked.length > 0 ? ` order by ${ranked.map(([column]) => `(${identifier(column)} = ?) desc nulls last`).join(', ')}` : '';
+  return {
+    sql: `select ${lookup.columns.map(identifier).join(', ')}${withTraceContext ? ', trace_context as payment_trace_context' : ''} from ${identifier(lookup.table)}
+      where ${where.join(' and ')}${order} limit 1${lookup.lock ? ' for update' : ''}`,
+    params: [...lookup.anyOf.map(([, value]) => value), ...scope.map(([, value]) => value), ...ranked.map(([, value]) => value)],
+  };
+}
