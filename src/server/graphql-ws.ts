@@ -32,7 +32,8 @@ import { createFormatError, forbidden, isRuleCode, rateLimited, unauthenticated 
 import { queryTooLong } from '../graphql/limits.js';
 import type { TrustedDocuments } from '../graphql/trusted-documents.js';
 import { usesIntrospection } from './introspection.js';
-import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
+import { OTHER_OPERATION, operationLabel } from './metric-labels.js';
+import type { GatewayMetrics } from './metrics.js';
 import { SubscriptionFanOut, type Member, type SubscriptionSink } from './fan-out.js';
 import { ConnectionsByKey, WS_KEY_REVOKED, type IndexedSocket, type KeyInUse } from './connections-by-key.js';
 
