@@ -34,7 +34,8 @@ import type { TrustedDocuments } from '../graphql/trusted-documents.js';
 import { usesIntrospection } from './introspection.js';
 import { OTHER_OPERATION, operationLabel } from './metric-labels.js';
 import type { GatewayMetrics } from './metrics.js';
-import { SubscriptionFanOut, type Member, type SubscriptionSink } from './fan-out.js';
+import { SubscriptionFanOut } from './fan-out.js';
+import type { Member, SubscriptionSink } from './fan-out-member.js';
 import { ConnectionsByKey, WS_KEY_REVOKED, type IndexedSocket, type KeyInUse } from './connections-by-key.js';
 
 export { WS_KEY_REVOKED } from './connections-by-key.js';
