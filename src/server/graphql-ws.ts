@@ -23,7 +23,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { messageText } from '../lib/ws-message.js';
 import type { Logger } from '../lib/logger.js';
 import { detachedClient } from '../modules/clients/api-client.entity.js';
-import { API_CLIENT_REVOKED_CHANNEL, API_KEY_REVOKED_CHANNEL } from '../modules/clients/api-client.service.js';
+import { API_CLIENT_REVOKED_CHANNEL, API_KEY_REVOKED_CHANNEL } from '../modules/clients/key-authentication.js';
 import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 import { authenticate, describeOperation } from '../graphql/context.js';
