@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.js';
 import { Deposit } from '../../src/modules/deposits/deposit.entity.js';
-import type { ReconcileResult } from '../../src/modules/reconciliation/reconciler.js';
+import type { ReconcileResult } from '../../src/modules/reconciliation/reconcile-results.js';
 import type { Customer } from '../../src/providers/provider.js';
 import { execute, metric, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
