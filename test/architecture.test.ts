@@ -29,7 +29,7 @@ const LAYERS: Array<{ name: string; rank: number; matches: (file: string) => boo
   { name: 'api', rank: 2, matches: (file) => file.startsWith('graphql/') || (file.startsWith('modules/') && API_FILE.test(file)) },
   { name: 'domain', rank: 3, matches: (file) => file.startsWith('modules/') },
   { name: 'kernel', rank: 4, matches: (file) => file.startsWith('kernel/') },
-  { name: 'providers, db, config', rank: 5, matches: (file) => /^(providers|sandbox|db)\//.test(file) || file === 'config.ts' },
+  { name: 'providers, db, config', rank: 5, matches: (file) => /^(providers|sandbox|db|config)\//.test(file) || file === 'config.ts' },
   { name: 'lib', rank: 6, matches: (file) => file.startsWith('lib/') },
 ];
 

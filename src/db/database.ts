@@ -89,16 +89,29 @@ const CLOSE_DEADLINE_MS = 5_000;
  */
 const PING_DEADLINE_MS = 1_000;
 
-export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const log = options.logger.child({ component: 'database' });
+/** Calls `listener` with every SQL statement issued through the ORM (`Database.watchQueries`). */
+type QueryWatcher = (sql: string, params: readonly unknown[]) => void;
+
+/** Counts the statements issued through the ORM, and shows each to the watchers. */
+function queryObserver() {
   let queries = 0;
-  const watchers = new Set<(sql: string, params: readonly unknown[]) => void>();
-  const observe = (sql: string, params: readonly unknown[] = []) => {
-    queries += 1;
-    for (const watcher of watchers) watcher(sql, params);
+  const watchers = new Set<QueryWatcher>();
+  return {
+    observe: (sql: string, params: readonly unknown[] = []) => {
+      queries += 1;
+      for (const watcher of watchers) watcher(sql, params);
+    },
+    count: () => queries,
+    watch: (listener: QueryWatcher) => {
+      watchers.add(listener);
+      return () => watchers.delete(listener);
+    },
   };
-  const signals = new CommitSignalSubscriber(observe, (error) => log.error({ err: error }, 'work after a commit failed; the transaction stands'));
-  const common = {
+}
+
+/** The ORM settings both drivers share. */
+function commonOrmOptions(options: DatabaseOptions, signals: CommitSignalSubscriber, observe: QueryWatcher, log: Logger) {
+  return {
     entities: options.entities,
     subscribers: [signals],
     extensions: [Migrator],
@@ -114,16 +127,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     discovery: { warnWhenNoEntities: true },
     allowGlobalContext: false,
   };
+}
 
-  let orm: MikroORM;
-  let kind: DatabaseKind;
-  let releaseLock = (): void => undefined;
+/** The ORM on the driver the options choose, and how to release the PGlite data directory's lock (nothing to release on PostgreSQL). */
+async function startOrm(options: DatabaseOptions, common: ReturnType<typeof commonOrmOptions>): Promise<{ orm: MikroORM; kind: DatabaseKind; releaseLock: () => void }> {
   if (options.databaseUrl) {
-    kind = 'postgresql';
     // Each driver is loaded only when chosen: loading both cost a short-lived process (the client
     // CLI) a quarter of its run.
     const { MikroORM: PostgreSqlMikroORM } = await import('@mikro-orm/postgresql');
-    orm = await PostgreSqlMikroORM.init({
+    const orm = await PostgreSqlMikroORM.init({
       ...common,
       clientUrl: options.databaseUrl,
       pool: { min: 0, max: 10 },
@@ -139,20 +151,27 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     });
     // Its pool's clients prepare the hot writes' statements (src/db/prepared.ts, pg-patches.ts).
     allowPreparedStatements(orm.config);
-  } else {
-    kind = 'pglite';
-    const dataDir = path.join(options.dataDir, 'pglite');
-    mkdirSync(dataDir, { recursive: true });
-    releaseLock = lockDataDir(options.dataDir);
-    try {
-      const { MikroORM: PgliteMikroORM } = await import('@mikro-orm/pglite');
-      orm = await PgliteMikroORM.init({ ...common, dbName: PGLITE_DATABASE, driverOptions: { dataDir } });
-    } catch (error) {
-      releaseLock();
-      throw error;
-    }
+    return { orm, kind: 'postgresql', releaseLock: () => undefined };
   }
+  const dataDir = path.join(options.dataDir, 'pglite');
+  mkdirSync(dataDir, { recursive: true });
+  const releaseLock = lockDataDir(options.dataDir);
+  try {
+    const { MikroORM: PgliteMikroORM } = await import('@mikro-orm/pglite');
+    const orm = await PgliteMikroORM.init({ ...common, dbName: PGLITE_DATABASE, driverOptions: { dataDir } });
+    return { orm, kind: 'pglite', releaseLock };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
 
+/**
+ * Applies the pending migrations and returns their names, after checking on PostgreSQL that the
+ * role may apply them. A server that cannot be reached, or a role that may not migrate, closes the
+ * ORM and throws an error that says so in one line.
+ */
+async function migrate(orm: MikroORM, kind: DatabaseKind, options: DatabaseOptions, log: Logger): Promise<string[]> {
   let standing;
   const connecting = Date.now();
   try {
@@ -178,6 +197,51 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   log.info({ kind, applied: appliedMigrations }, appliedMigrations.length ? 'database migrated' : 'database schema is current');
   const notice = standing && roleNotice(standing);
   if (notice) log.info(notice.fields, notice.message);
+  return appliedMigrations;
+}
+
+/** True when `select 1` answers within `PING_DEADLINE_MS`; a failure is logged, never thrown. */
+async function answersPing(orm: MikroORM, log: Logger): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    // The query itself is left to the pool's own time-outs; only the answer to the probe is bounded here.
+    await Promise.race([
+      (orm.em.fork() as SqlEntityManager).execute('select 1'),
+      new Promise((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${PING_DEADLINE_MS} ms`)), PING_DEADLINE_MS);
+      }),
+    ]);
+    return true;
+  } catch (error) {
+    log.warn({ err: error }, 'database ping failed');
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Closes the ORM's pool, or gives up on it after `CLOSE_DEADLINE_MS`. */
+async function closeOrm(orm: MikroORM, log: Logger): Promise<void> {
+  // A connection the server killed during an outage can stay checked out of the pool (the
+  // driver's error path does not always return it), and closing the pool would then wait
+  // forever. Its backend is gone; after a deadline, shut down without it.
+  let timer: NodeJS.Timeout | undefined;
+  const outcome = await Promise.race([
+    orm.close(true).then(() => 'closed' as const),
+    new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), CLOSE_DEADLINE_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (outcome === 'timeout') log.warn({ deadlineMs: CLOSE_DEADLINE_MS }, 'database pool did not close in time (a connection lost in an outage is still checked out); shutting down without it');
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  const log = options.logger.child({ component: 'database' });
+  const queries = queryObserver();
+  const signals = new CommitSignalSubscriber(queries.observe, (error) => log.error({ err: error }, 'work after a commit failed; the transaction stands'));
+  const { orm, kind, releaseLock } = await startOrm(options, commonOrmOptions(options, signals, queries.observe, log));
+  const appliedMigrations = await migrate(orm, kind, options, log);
 
   const instanceLock = kind === 'postgresql' ? await InstanceLock.acquire(options.databaseUrl!, pgTimeoutOptions(options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS), log) : undefined;
   const instance = instanceLock ?? thisProcessIdentity();
@@ -192,11 +256,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind,
     appliedMigrations,
     instance,
-    queryCount: () => queries,
-    watchQueries: (listener) => {
-      watchers.add(listener);
-      return () => watchers.delete(listener);
-    },
+    queryCount: queries.count,
+    watchQueries: queries.watch,
     fork: () => {
       // MikroORM would quietly reconnect a closed ORM (and PGlite would reopen its directory).
       if (closed) throw new Error('The database has been closed');
@@ -204,22 +265,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     async ping() {
       if (closed) return false;
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        // The query itself is left to the pool's own time-outs; only the answer to the probe is bounded here.
-        await Promise.race([
-          (orm.em.fork() as SqlEntityManager).execute('select 1'),
-          new Promise((_resolve, reject) => {
-            timer = setTimeout(() => reject(new Error(`no answer within ${PING_DEADLINE_MS} ms`)), PING_DEADLINE_MS);
-          }),
-        ]);
-        return true;
-      } catch (error) {
-        log.warn({ err: error }, 'database ping failed');
-        return false;
-      } finally {
-        clearTimeout(timer);
-      }
+      return answersPing(orm, log);
     },
     listen: (channel, handler, listenOptions) => notifications.listen(channel, handler, listenOptions),
     afterCommitSql: (channel, sql) => notifications.afterCommit.set(channel, sql),
@@ -227,7 +273,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       if (closed) throw new Error('The database has been closed');
       if (marking) {
         const text = `begin; set local synchronous_commit to off; ${mark}; commit; ${read}`;
-        observe(text);
+        queries.observe(text);
         return marking.run<T>(text);
       }
       const em = orm.em.fork() as SqlEntityManager;
@@ -240,18 +286,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       await marking?.close();
       await notifications.close();
       await instanceLock?.close();
-      // A connection the server killed during an outage can stay checked out of the pool (the
-      // driver's error path does not always return it), and closing the pool would then wait
-      // forever. Its backend is gone; after a deadline, shut down without it.
-      let timer: NodeJS.Timeout | undefined;
-      const outcome = await Promise.race([
-        orm.close(true).then(() => 'closed' as const),
-        new Promise<'timeout'>((resolve) => {
-          timer = setTimeout(() => resolve('timeout'), CLOSE_DEADLINE_MS);
-        }),
-      ]);
-      clearTimeout(timer);
-      if (outcome === 'timeout') log.warn({ deadlineMs: CLOSE_DEADLINE_MS }, 'database pool did not close in time (a connection lost in an outage is still checked out); shutting down without it');
+      await closeOrm(orm, log);
       releaseLock();
     },
   };

@@ -14,25 +14,20 @@
 // EntityManager, loaders, logger, execution arguments or promise.
 
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import type { WebSocket } from 'ws';
 import type { Database } from '../db/database.js';
 import { deliverySchema } from '../graphql/schema/delivery.js';
 import type { Logger } from '../lib/logger.js';
 import { outsideSpans } from '../lib/tracing.js';
-import { FELL_BEHIND, MAX_BUFFERED, TopicSubscription, type TopicConsumer } from '../lib/pubsub.js';
 import { ResumingSubscription } from '../kernel/events/resume.js';
-import type { EventNotification } from '../kernel/events/event-notification.js';
 import { encodeCursor } from '../graphql/relay.js';
 import { visibilityClass, visibilityOf, type Visibility } from '../kernel/visibility.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
 import type { UsedKey } from '../modules/clients/key-cache.js';
 import type { Services } from '../services.js';
 import type { GroupContext, RequestContext } from '../graphql/context.js';
+import { Member, ResumingMember, type MemberDelivery, type MemberGroup, type SubscriptionSink } from './fan-out-member.js';
 
 const EMPTY = Buffer.alloc(0);
-
-/** Most bytes a subscriber's socket may have queued unsent before it is cut off, as with MAX_BUFFERED events. */
-const MAX_SOCKET_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 /** Who subscribes: the caller as authenticated for this operation, and its operation's identity. */
 export interface SubscriptionCaller {
@@ -41,11 +36,6 @@ export interface SubscriptionCaller {
   /** The operation's text, as sent: with the operation name and variables, its group's identity. */
   query: string;
   introspectionAllowed: boolean;
-}
-
-/** Where a subscription's frames go. */
-export interface SubscriptionSink {
-  readonly socket: WebSocket;
 }
 
 export interface FanOutOptions {
@@ -116,7 +106,7 @@ export class SubscriptionFanOut {
  * One event's payload for one group: the JSON text, or the failure, at once when the run finished
  * in the call that made it, else once its promise settles.
  */
-class Delivery {
+class Delivery implements MemberDelivery {
   settled = false;
   /** What follows the id in every member's `next` frame: `,"type":"next","payload":…}`, as UTF-8. */
   frameTail: Buffer = EMPTY;
@@ -162,7 +152,7 @@ class Delivery {
  * It executes with its visibility class's visibility, never with a member's client: the class fixes
  * everything resolution may read from a caller, and nothing in the context names any member.
  */
-class Group {
+class Group implements MemberGroup {
   size = 0;
   /** The payload of each event object, while anyone may still ask for it. */
   private readonly deliveries = new WeakMap<object, Delivery>();
@@ -232,197 +222,10 @@ class Group {
   }
 }
 
-/**
- * One subscription in a group. Events of the topic's pub/sub are handed over synchronously as they
- * are published; any other stream is pulled one event at a time. Frames leave in event order: a
- * member whose next payload is still being computed queues the later ones behind it. A subscriber
- * that stops reading (its socket's queue, or its own, past the limits) is cut off with an error,
- * and can catch up from `events(after:)`.
- */
-export class Member implements TopicConsumer<unknown> {
-  protected closed = false;
-  /** The client whose subscriptions this one counts against (its limit), released when the socket lets it go. */
-  heldFor: string | undefined = undefined;
-  /** Deliveries not sent yet, oldest first, while the oldest is being computed. */
-  protected backlog: Delivery[] | undefined;
-
-  constructor(
-    private readonly group: Group,
-    private readonly sink: SubscriptionSink,
-    private readonly operationId: string,
-    private readonly source: AsyncIterator<unknown>,
-  ) {}
-
-  start(): void {
-    if (this.source instanceof TopicSubscription && this.source.attach(this)) return;
-    void this.pump();
-  }
-
-  /** The client completed the operation, or the socket closed: no frame, no end notice. */
-  close(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.backlog = undefined;
-    this.group.leave();
-    this.source.return?.().catch(() => undefined);
-  }
-
-  offer(event: unknown, filter: (event: unknown) => boolean): void {
-    if (this.closed) return;
-    try {
-      if (!this.group.accepts(event, filter)) return;
-      const delivery = this.group.delivery(event);
-      if (this.backlog) {
-        if (this.backlog.length >= MAX_BUFFERED) throw new Error(FELL_BEHIND);
-        this.backlog.push(delivery);
-      } else if (delivery.settled) {
-        this.write(delivery);
-      } else {
-        this.backlog = [delivery];
-        delivery.wait(this);
-      }
-    } catch (error) {
-      this.end(error);
-    }
-  }
-
-  /** The stream ended: `complete` (or `error`) for the client. */
-  end(error?: unknown): void {
-    if (this.closed) return;
-    this.close();
-    this.group.subscriptionEnded(this.sink, this.operationId, error);
-  }
-
-  /** Nothing is left to send: every delivery offered so far is on the socket (or failed). */
-  protected drained(): void {
-    // Only a resuming member waits for it.
-  }
-
-  /** The delivery this member waited for settled: sends what is ready, in order. */
-  drain(): void {
-    const backlog = this.backlog;
-    if (!backlog) return;
-    try {
-      while (backlog.length > 0 && !this.closed) {
-        const head = backlog[0]!;
-        if (!head.settled) {
-          head.wait(this);
-          return;
-        }
-        backlog.shift();
-        this.write(head);
-      }
-      if (this.backlog === backlog) {
-        this.backlog = undefined;
-        this.drained();
-      }
-    } catch (error) {
-      this.end(error);
-    }
-  }
-
-  private write(delivery: Delivery): void {
-    // What the subscription's execution threw (or rejected with), passed on as it is.
-    // eslint-disable-next-line @typescript-eslint/only-throw-error
-    if (delivery.error !== undefined) throw delivery.error;
-    const socket = this.sink.socket;
-    if (this.closed || socket.readyState !== socket.OPEN) return;
-    if (socket.bufferedAmount > MAX_SOCKET_BUFFERED_BYTES) throw new Error(FELL_BEHIND);
-    // The frame as bytes (the socket then writes buffers only, its fast path): this member's id
-    // before the tail all members share. Built per frame, not kept.
-    const head = `{"id":${JSON.stringify(this.operationId)}`;
-    const headBytes = Buffer.byteLength(head);
-    const tail = delivery.frameTail;
-    const frame = Buffer.allocUnsafe(headBytes + tail.length);
-    frame.write(head, 0, 'utf8');
-    tail.copy(frame, headBytes);
-    socket.send(frame, { binary: false });
-  }
-
-  /** Any stream other than the pub/sub's: pulled one event at a time. */
-  private async pump(): Promise<void> {
-    try {
-      for (;;) {
-        const next = await this.source.next();
-        if (next.done || this.closed) break;
-        this.offer(next.value, acceptAll);
-      }
-      this.end();
-    } catch (error) {
-      this.end(error);
-    }
-  }
-}
-
-/**
- * A subscription given `after`: it sends the replay (the events it missed, read from the log a
- * page at a time, each page sent before the next is read), then takes its live stream, which
- * buffered meanwhile, dropping what the replay covered (src/kernel/events/resume.ts). It is in the
- * group of its own operation and variables, and runs the replayed events through it like live ones.
- */
-class ResumingMember extends Member {
-  private whenDrained: (() => void) | undefined;
-
-  constructor(group: Group, sink: SubscriptionSink, operationId: string, private readonly resuming: ResumingSubscription) {
-    super(group, sink, operationId, resuming);
-  }
-
-  override start(): void {
-    void this.resume();
-  }
-
-  protected override drained(): void {
-    const resolve = this.whenDrained;
-    this.whenDrained = undefined;
-    resolve?.();
-  }
-
-  private async resume(): Promise<void> {
-    try {
-      for await (const page of this.resuming.replay()) {
-        if (this.closed) return;
-        // Already filtered by the subscription's own filter, as the live stream is.
-        for (const event of page) this.offer(event, acceptAll);
-        if (this.backlog) await new Promise<void>((resolve) => (this.whenDrained = resolve));
-        if (this.closed) return;
-      }
-      const through = this.resuming.through;
-      if (this.closed) return;
-      // The live stream ended before it joined: the subscription is over.
-      if (through === undefined) return this.end();
-      // False when the live stream ended while the replay ran: it fell behind (its buffer filled).
-      if (!this.resuming.live.attach(new AboveReplay(this, through))) this.end(new Error(FELL_BEHIND));
-    } catch (error) {
-      this.end(error);
-    }
-  }
-}
-
-/** Hands a resumed member the live events above what its replay covered; the live stream's positions only grow. */
-class AboveReplay implements TopicConsumer<EventNotification> {
-  constructor(
-    private readonly member: Member,
-    private readonly through: bigint,
-  ) {}
-
-  offer(event: EventNotification, filter: (event: EventNotification) => boolean): void {
-    if (BigInt(event.position) <= this.through) return;
-    this.member.offer(event, filter as (event: unknown) => boolean);
-  }
-
-  end(error?: Error): void {
-    this.member.end(error);
-  }
-}
-
 /** The cursor of a payment event (what `events(after:)` and `after` on a subscription take); none for other payloads (the heartbeat). */
 function cursorOf(event: unknown): string | undefined {
   const position = (event as { position?: unknown } | null)?.position;
   return typeof position === 'string' ? encodeCursor(position) : undefined;
-}
-
-function acceptAll(): boolean {
-  return true;
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -8,7 +8,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { Kind, type DocumentNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RequestContext } from '../graphql/context.js';
 import type { ReconcileListener } from '../modules/reconciliation/reconciler.js';
@@ -16,17 +16,11 @@ import type { JobResultEvent } from '../kernel/jobs.js';
 import type { ProviderCallReport } from '../kernel/provider-transport.js';
 import type { EventLogLag } from '../kernel/events/event-log.js';
 import type { RetentionResult } from '../kernel/retention.js';
+import { OTHER_OPERATION, OTHER_ROUTE, operationLabel, reasonCode, routeOf } from './metric-labels.js';
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** A provider attempt may run to PROVIDER_TIMEOUT_MS (at most 120 s): the buckets reach it. */
 const PROVIDER_DURATION_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
-
-/** The `operation` label of an operation that did not resolve to one (unparsable, invalid, unknown name). */
-export const OTHER_OPERATION = 'other';
-/** The `operation` label of an operation selecting several root fields. */
-export const MULTIPLE_ROOT_FIELDS = 'multiple';
-/** The `route` label of a request no route of ours matched. */
-export const OTHER_ROUTE = 'other';
 
 // Label values come from the schema or from fixed lists, never from what a caller sends: the
 // operation name and the path are free text, and each new value would be a new series kept in
@@ -382,53 +376,4 @@ export function metricsServer(handler: ReturnType<GatewayMetrics['handler']>): S
     res.status(404).type('text/plain').send('only GET /metrics is served here\n');
   });
   return createServer(app);
-}
-
-/**
- * The stable code that starts a reason (`TRANSITION_NOT_ALLOWED: SUCCEEDED -> PENDING` gives
- * `TRANSITION_NOT_ALLOWED`); free text never becomes a label value.
- */
-export function reasonCode(reason: string | undefined): string | undefined {
-  if (!reason) return undefined;
-  const match = /^([A-Z][A-Z0-9_]{0,63})(?::|$)/.exec(reason);
-  return match ? match[1] : 'OTHER';
-}
-
-/** The route label of a request Express matched no route for (a mounted router or middleware answered, or nothing did). */
-function routeOf(url: string): string {
-  const path = url.split('?')[0] ?? '';
-  if (/^\/webhooks\/[^/]+\/[^/]+\/?$/.test(path)) return '/webhooks/:provider/:account';
-  return ['/graphql', '/healthz', '/readyz', '/metrics'].includes(path) ? path : OTHER_ROUTE;
-}
-
-/**
- * The `operation` label: the root field the operation selects (through fragments, by field name,
- * not alias), which the schema bounds; "multiple" for several, "other" when the document has no
- * such operation or selects no field of the schema's root type.
- */
-export function operationLabel(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): string {
-  const operations = document.definitions.filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((candidate) => candidate.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
-  const root = operation ? schema.getRootType(operation.operation) : undefined;
-  if (!operation || !root) return OTHER_OPERATION;
-  const fragments = new Map(document.definitions.flatMap((definition) => (definition.kind === Kind.FRAGMENT_DEFINITION ? [[definition.name.value, definition] as const] : [])));
-  const fields = root.getFields();
-  const names = new Set<string>();
-  const visited = new Set<string>();
-  const collect = (selectionSet: SelectionSetNode) => {
-    for (const selection of selectionSet.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (Object.hasOwn(fields, selection.name.value)) names.add(selection.name.value);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        collect(selection.selectionSet);
-      } else if (!visited.has(selection.name.value)) {
-        visited.add(selection.name.value);
-        const fragment = fragments.get(selection.name.value);
-        if (fragment) collect(fragment.selectionSet);
-      }
-    }
-  };
-  collect(operation.selectionSet);
-  if (names.size === 0) return OTHER_OPERATION;
-  return names.size === 1 ? [...names][0]! : MULTIPLE_ROOT_FIELDS;
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Migration20261207120000_api_keys } from '../../src/db/migrations/Migration20261207120000_api_keys.js';
 import { newId } from '../../src/lib/ids.js';
-import { hashKey } from '../../src/modules/clients/api-client.service.js';
+import { hashKey } from '../../src/modules/clients/key-authentication.js';
 import { ApiClientKeysQuery, CreateApiClientMutation, CreateApiKeyMutation, ViewerQuery } from '../foundation/operations.js';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 

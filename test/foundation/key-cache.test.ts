@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import type { TestDatabase } from '../support/database.js';
 import { statementsOf } from '../support/statements.js';
-import { API_CLIENT_REVOKED_CHANNEL } from '../../src/modules/clients/api-client.service.js';
+import { API_CLIENT_REVOKED_CHANNEL } from '../../src/modules/clients/key-authentication.js';
 import { CreateApiClientMutation, RevokeApiClientMutation, ViewerQuery } from './operations.js';
 
 let a: TestGateway & { database: TestDatabase };

@@ -11,7 +11,7 @@
 
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isValidClabe, isValidCpf, rutCheckDigit } from '../../src/providers/deposit-gateway/validation.js';
+import { isValidClabe, isValidCpf, rutCheckDigit } from '../../src/providers/deposit-gateway/check-digits.js';
 import type { CreateDepositInput, CreatePayoutInput } from '../__generated__/graphql.js';
 import { VALID_DEPOSITS } from '../deposits/fixtures.js';
 import { CreateDepositMutation, DepositQuery } from '../deposits/operations.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Money } from '../../src/lib/money.js';
 import { BENEFICIARY_FIELD_NAMES, defaultCurrency, validateDepositRequest, validatePayoutRequest, type DepositToValidate, type PayoutToValidate } from '../../src/providers/deposit-gateway/validation.js';
 import { JsonNumber, stringifyJsonExact } from '../../src/providers/deposit-gateway/json.js';
-import { checkoutSessionBody, paymentBody, payoutBody } from '../../src/providers/deposit-gateway/mapping.js';
+import { checkoutSessionBody, paymentBody, payoutBody } from '../../src/providers/deposit-gateway/request-bodies.js';
 import type { BeneficiaryField } from '../../src/providers/deposit-gateway/assumptions.js';
 import type { Customer, FieldError, MerchantAccount, PayoutBeneficiary, RailDetails } from '../../src/providers/provider.js';
 import { startDepositGatewaySandbox, type DepositGatewaySandbox } from '../../src/sandbox/deposit-gateway/index.js';

@@ -66,7 +66,8 @@ describe('userError code registry', () => {
   });
 
   it('finds codes where they are written (the scan above is not empty)', async () => {
-    const source = await readFile(path.join(root, 'src/providers/deposit-gateway/validation.ts'), 'utf8');
+    // The deposit gateway's rail rules and the field rules they share.
+    const source = (await Promise.all(['validation.ts', 'field-checks.ts'].map((file) => readFile(path.join(root, 'src/providers/deposit-gateway', file), 'utf8')))).join('\n');
     expect(emittedCodes(source)).toEqual(expect.arrayContaining(['FIELD_REQUIRED', 'INVALID_VALUE', 'HOSTED_CHECKOUT_REQUIRES_LIVE_ACCOUNT', 'URL_NOT_HTTPS']));
     expect(emittedCodes("return fail('AMOUNT_INVALID', 'x');\nout.add(['a'], value ? 'INVALID_VALUE' : 'FIELD_REQUIRED', 'x');\nreturn { code: 'NOT_REGISTERED', message };")).toEqual(['AMOUNT_INVALID', 'INVALID_VALUE', 'FIELD_REQUIRED', 'NOT_REGISTERED']);
   });

@@ -1,61 +1,31 @@
 // Internal API clients and their keys: creating a client with its first key and adding keys to it
-// (each shown once), authenticating keys by their hash, listing, revoking a key or a whole client,
-// and marking a client trusted-documents-only. Knows nothing of HTTP or GraphQL.
+// (each shown once), listing, revoking a key or a whole client, marking a client
+// trusted-documents-only and holding it to its limits; authenticating keys is key-authentication.ts's,
+// which this service starts and asks. Knows nothing of HTTP or GraphQL.
 
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../lib/ids.js';
 import { isoString } from '../../lib/iso-time.js';
 import type { FieldError } from '../../providers/provider.js';
-import { ApiClient, detachedClient } from './api-client.entity.js';
+import { ApiClient } from './api-client.entity.js';
 import { ApiKey, isExpired } from './api-key.entity.js';
-import { KeyCache, type KeyHolder, type UsedKey } from './key-cache.js';
+import {
+  API_CLIENT_CHANGED_CHANNEL,
+  API_CLIENT_REVOKED_CHANNEL,
+  API_KEY_REVOKED_CHANNEL,
+  hashKey,
+  KeyAuthenticator,
+  type KeyAuthentication,
+  type Listen,
+} from './key-authentication.js';
 import type { SummarisedLog } from '../../lib/summarised-log.js';
 import { DEFAULT_CLIENT_LIMITS, MAX_CLIENT_LIMIT, type ClientLimits } from '../../config.js';
 import { ClientLimiter, effectiveLimits, type Admission, type StoredLimits } from './client-limits.js';
-import { FailedKeys } from './failed-keys.js';
 import { isRole, type Role } from '../../kernel/roles.js';
 
-/** Keys look like `gw_` + 43 url-safe characters (256 random bits). */
-const KEY_PATTERN = /^gw_[A-Za-z0-9_-]{43}$/;
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 ._()-]{0,99}$/;
-/** lastUsedAt is a hint for operators, not an audit log: write it at most once a minute per key. */
-const LAST_USED_GRANULARITY_MS = 60_000;
-/**
- * Authenticated clients kept in memory per instance. Internal clients are few; the time-out is a
- * backstop only (revocations arrive by notification), and half the lastUsedAt granularity, so an
- * active client's lastUsedAt still moves about once a minute.
- */
-const KEY_CACHE = { maxEntries: 1_000, ttlMs: 30_000 };
-/**
- * Keys that failed authentication, remembered per instance (by hash) so that repeating one costs
- * no statement: some 150 bytes an entry, so at most a few MB; ten minutes, as a failure never
- * turns into a success (see failed-keys.ts).
- */
-const FAILED_KEYS = { maxEntries: 20_000, ttlMs: 10 * 60_000 };
-
-/**
- * PostgreSQL NOTIFY channel carrying the id of a client whose key was just revoked. Sent in the
- * revoking transaction, so every gateway instance hears it on commit (and never after a rollback)
- * and closes that client's open graphql-ws sockets.
- */
-export const API_CLIENT_REVOKED_CHANNEL = 'api_client_revoked';
-
-/**
- * PostgreSQL NOTIFY channel carrying the id of one key just revoked (its client's other keys stay
- * good). Sent in the revoking transaction, like a client's revocation: every instance forgets the
- * key and closes the sockets opened with it on commit.
- */
-export const API_KEY_REVOKED_CHANNEL = 'api_key_revoked';
-
-/**
- * PostgreSQL NOTIFY channel carrying the id of a client whose access rules changed (its
- * trusted-documents rule): sent in the changing transaction, so every instance drops the client
- * from its key cache on commit, as a revocation does, and its next request reads the new rule.
- */
-export const API_CLIENT_CHANGED_CHANNEL = 'api_client_changed';
-
 export interface CreateApiClientInput {
   name: string;
   roles: string[];
@@ -79,22 +49,6 @@ export type CreateApiKeyResult =
 
 export type RevokeApiKeyResult = { ok: true; apiKey: ApiKey } | { ok: false; errors: FieldError[] };
 
-/** Why a key was refused: unknown, malformed or revoked (its own revocation or its client's), or expired. */
-export type KeyRefusal = 'INVALID' | 'EXPIRED';
-
-/** The outcome of authenticating a key: its client and the key itself, or why it was refused. */
-export type KeyAuthentication = ({ ok: true } & KeyHolder) | { ok: false; refusal: KeyRefusal };
-
-const INVALID: KeyAuthentication = Object.freeze({ ok: false, refusal: 'INVALID' });
-const EXPIRED: KeyAuthentication = Object.freeze({ ok: false, refusal: 'EXPIRED' });
-
-/** Subscribes to a NOTIFY channel (`Database.listen`). */
-export type Listen = (
-  channel: string,
-  handler: (payload: string) => void,
-  options?: { onReconnect?: () => void },
-) => Promise<() => Promise<void>>;
-
 /**
  * Work a revocation does in its own transaction for a module that keeps something of the client
  * (its notification endpoints are disabled): it commits with the revocation, or not at all.
@@ -102,20 +56,13 @@ export type Listen = (
  */
 export type RevocationHook = (tx: SqlEntityManager, clientId: string) => Promise<void>;
 
-export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
-
 function generateKey(): string {
   return `gw_${randomBytes(32).toString('base64url')}`;
 }
 
 export class ApiClientService {
-  /** Present once `start` listens for revocations: without hearing them, nothing may be cached. */
-  private keyCache: KeyCache | undefined;
-  private unlisten: (() => Promise<void>) | undefined;
-  /** Keys that failed recently: safe without notifications, so kept from the start. */
-  readonly failedKeys = new FailedKeys(FAILED_KEYS);
+  /** Authenticates keys, from memory once started (key-authentication.ts). */
+  private readonly keys: KeyAuthenticator;
 
   /** Each client's request rate and subscriptions, held from memory (client-limits.ts). */
   readonly limiter: ClientLimiter;
@@ -123,11 +70,12 @@ export class ApiClientService {
   constructor(
     private readonly knownAccounts: () => string[],
     /** Where refused keys are told, a bounded number of lines (none: not logged, as in the CLI). */
-    private readonly authFailures?: SummarisedLog,
+    authFailures?: SummarisedLog,
     defaultLimits: ClientLimits = DEFAULT_CLIENT_LIMITS,
     /** Work added to every revocation's transaction (`RevocationHook`). */
     private readonly revocationHooks: readonly RevocationHook[] = [],
   ) {
+    this.keys = new KeyAuthenticator(authFailures);
     this.limiter = new ClientLimiter(defaultLimits);
   }
 
@@ -189,36 +137,20 @@ export class ApiClientService {
       return found;
     });
     if (!client) return { ok: false, errors: [{ field: [idField], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
-    this.keyCache?.forget(client.id);
+    this.keys.forget(client.id);
     return { ok: true, client };
   }
 
   /**
    * Starts caching authenticated clients, and forgetting each one (or each key) whose revocation or
-   * change of rules any instance (or the CLI) commits. After the LISTEN connection comes back,
-   * everything is forgotten: a notification sent while it was down is lost.
+   * change of rules any instance (or the CLI) commits (`KeyAuthenticator.start`).
    */
-  async start(listen: Listen): Promise<void> {
-    if (this.unlisten) return;
-    const cache = new KeyCache(KEY_CACHE);
-    const forget = (clientId: string) => cache.forget(clientId);
-    const options = { onReconnect: () => cache.clear() };
-    const unlistenRevoked = await listen(API_CLIENT_REVOKED_CHANNEL, forget, options);
-    const unlistenChanged = await listen(API_CLIENT_CHANGED_CHANNEL, forget, options);
-    const unlistenKeyRevoked = await listen(API_KEY_REVOKED_CHANNEL, (keyId) => cache.forgetKey(keyId), options);
-    this.unlisten = async () => {
-      await unlistenRevoked();
-      await unlistenChanged();
-      await unlistenKeyRevoked();
-    };
-    this.keyCache = cache;
+  start(listen: Listen): Promise<void> {
+    return this.keys.start(listen);
   }
 
-  async stop(): Promise<void> {
-    this.authFailures?.flush();
-    this.keyCache = undefined;
-    await this.unlisten?.();
-    this.unlisten = undefined;
+  stop(): Promise<void> {
+    return this.keys.stop();
   }
 
   async create(em: SqlEntityManager, input: CreateApiClientInput): Promise<CreateApiClientResult> {
@@ -305,59 +237,18 @@ export class ApiClientService {
       return { ok: true, apiKey };
     });
     // Refused here from now on, without waiting for the notification to come back.
-    if (outcome.ok) this.keyCache?.forgetKey(outcome.apiKey.id);
+    if (outcome.ok) this.keys.forgetKey(outcome.apiKey.id);
     return outcome;
   }
 
-  /**
-   * The active client holding `key`, with the key, or why it is refused: malformed, unknown or
-   * revoked (the key, or its client) is INVALID; past its expiry, EXPIRED. The lookup is by SHA-256
-   * of the key: keys carry 256 random bits, so a fast hash is enough and the stored value is useless
-   * to anyone who reads the table. Once started, a key seen recently costs no statement; the client
-   * returned is then shared by every request with that key and must not be changed. Expiry is
-   * checked against `now` on every call, a key answered from memory included.
-   */
-  async authenticateKey(em: SqlEntityManager, key: string, now = new Date()): Promise<KeyAuthentication> {
-    const outcome = await this.lookUpKey(em, key, now);
-    if (!outcome.ok) this.authFailures?.note(!KEY_PATTERN.test(key) ? 'malformed' : outcome.refusal === 'EXPIRED' ? 'expired' : 'invalid');
-    return outcome;
-  }
-
-  private async lookUpKey(em: SqlEntityManager, key: string, now: Date): Promise<KeyAuthentication> {
-    if (!KEY_PATTERN.test(key)) return INVALID;
-    const keyHash = hashKey(key);
-    const cache = this.keyCache;
-    const cached = cache?.get(keyHash, now.getTime());
-    if (cached) return isExpired(cached.key.expiresAt, now) ? EXPIRED : { ok: true, ...cached };
-    if (this.failedKeys.has(keyHash, Date.now())) return INVALID;
-    const generation = cache?.generation();
-    const apiKey = await em.findOne(ApiKey, { hash: keyHash });
-    if (!apiKey || apiKey.revokedAt != null) return this.refused(keyHash);
-    // Not remembered as failed: an expired key is told so, every time.
-    if (isExpired(apiKey.expiresAt ?? null, now)) return EXPIRED;
-    const client = await em.findOne(ApiClient, { id: apiKey.clientId });
-    if (!client || client.isRevoked()) return this.refused(keyHash);
-    if (!apiKey.lastUsedAt || now.getTime() - apiKey.lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS) {
-      await em.nativeUpdate(ApiKey, { id: apiKey.id }, { lastUsedAt: now });
-      apiKey.lastUsedAt = now;
-    }
-    const used: UsedKey = Object.freeze({ id: apiKey.id, clientId: client.id, prefix: apiKey.prefix, expiresAt: apiKey.expiresAt ?? null });
-    if (!cache || generation === undefined) return { ok: true, client, key: used };
-    const holder: KeyHolder = Object.freeze({ client: detachedClient(client), key: used });
-    cache.store(keyHash, holder, generation, Date.now());
-    return { ok: true, ...holder };
-  }
-
-  /** INVALID, remembered: a key unknown or revoked (or its client revoked) never becomes valid. */
-  private refused(keyHash: string): KeyAuthentication {
-    this.failedKeys.remember(keyHash, Date.now());
-    return INVALID;
+  /** The active client holding `key`, with the key, or why it is refused (`KeyAuthenticator.authenticateKey`). */
+  authenticateKey(em: SqlEntityManager, key: string, now = new Date()): Promise<KeyAuthentication> {
+    return this.keys.authenticateKey(em, key, now);
   }
 
   /** The active client holding `key`, or null when the key is refused (see {@link authenticateKey}). */
-  async authenticate(em: SqlEntityManager, key: string, now = new Date()): Promise<ApiClient | null> {
-    const outcome = await this.authenticateKey(em, key, now);
-    return outcome.ok ? outcome.client : null;
+  authenticate(em: SqlEntityManager, key: string, now = new Date()): Promise<ApiClient | null> {
+    return this.keys.authenticate(em, key, now);
   }
 
   /** The keys of each client, oldest first, in one statement. */
@@ -406,7 +297,7 @@ export class ApiClientService {
     });
     if (!client) return { ok: false, errors: [{ field: ['id'], code: 'NOT_FOUND', message: `No client with id ${id}` }] };
     // Refused here from now on, without waiting for the notification to come back.
-    this.keyCache?.forget(client.id);
+    this.keys.forget(client.id);
     return { ok: true, client };
   }
 

@@ -5,7 +5,8 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { hashKey, type ApiClientService } from './api-client.service.js';
+import type { ApiClientService } from './api-client.service.js';
+import { hashKey } from './key-authentication.js';
 import { ApiKey } from './api-key.entity.js';
 import type { Role } from '../../kernel/roles.js';
 

@@ -6,7 +6,7 @@ import { UserError } from '../../graphql/user-error.js';
 import { userErrorCodeOf, type UserErrorCode } from '../../lib/user-error-codes.js';
 import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 import { DepositNode } from '../deposits/deposit.types.js';
-import type { ReconcileOutcome } from './reconciler.js';
+import type { ReconcileOutcome } from './reconcile-results.js';
 import { RECONCILE_OUTCOME, ReconcileDepositPayload } from './reconciliation.types.js';
 
 /** Outcomes where nothing could be checked: reported as a user error too. */

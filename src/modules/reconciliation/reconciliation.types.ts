@@ -4,7 +4,7 @@ import { Extensions, Field, ObjectType, registerEnumType } from 'type-graphql';
 import { whenRefused } from '../../graphql/storable-arguments.js';
 import { UserError } from '../../graphql/user-error.js';
 import { DepositNode } from '../deposits/deposit.types.js';
-import type { ReconcileOutcome } from './reconciler.js';
+import type { ReconcileOutcome } from './reconcile-results.js';
 
 export const ReconcileOutcomeEnum = {
   APPLIED: 'APPLIED',

@@ -5,9 +5,9 @@ import type { Money } from '../../lib/money.js';
 import type { ProviderError } from '../provider.js';
 import { REJECTION_PATTERNS } from './assumptions.js';
 import { isObject, text } from './json.js';
-import { missingFieldPaths } from './mapping.js';
+import { missingFieldPaths } from './request-bodies.js';
 import type { AmountBand } from './rules.js';
-import { compareWithBand } from './validation.js';
+import { compareWithBand } from './field-checks.js';
 
 /** What the request was, so an ambiguous rejection can be read in its light. */
 export interface ErrorContext {

@@ -33,24 +33,11 @@ import {
 import { unavailable } from './errors.js';
 import { DepositGatewayHttp, type Call } from './http.js';
 import { parseJsonExact } from './json.js';
-import {
-  checkoutSessionBody,
-  parseCardSession,
-  parseCheckoutSession,
-  parseCreatedPayment,
-  parsePage,
-  parsePayment,
-  parsePayout,
-  parseRefund,
-  parseSettleResult,
-  parseWebhookEnvelope,
-  paymentBody,
-  payoutBody,
-  refundBody,
-  ShapeError,
-} from './mapping.js';
+import { parseCardSession, parseCheckoutSession, parseCreatedPayment, parsePage, parsePayment, parsePayout, parseRefund, parseSettleResult, ShapeError } from './mapping.js';
+import { checkoutSessionBody, paymentBody, payoutBody, refundBody } from './request-bodies.js';
 import { AMOUNT_BANDS, PAGE_LIMIT } from './rules.js';
 import { verifySignature } from './signature.js';
+import { parseWebhookEnvelope } from './webhook-events.js';
 import type { CardFormPort, DepositListingPort, PayoutPort, RefundPort } from '../ports.js';
 import { defaultCurrency, validateDepositRequest, validatePayoutRequest, validateRefundRequest, type DepositToValidate, type PayoutToValidate } from './validation.js';
 
@@ -78,6 +65,22 @@ export type DepositGatewayAdapter = DepositProvider &
 
 export const DEPOSIT_GATEWAY_RAILS: readonly Rail[] = ['HOSTED_CHECKOUT', 'CARD', 'OPEN_BANKING', 'LATAM', 'UPI', 'PIX', 'CRYPTO'];
 
+/** One call, its 2xx body read by `parse`; a body that does not fit leaves the outcome unknown. */
+type Request = <T>(account: MerchantAccount, call: Call, parse: (body: unknown) => T) => Promise<ProviderResult<T>>;
+
+function requester(http: DepositGatewayHttp): Request {
+  return async (account, call, parse) => {
+    const result = await http.call(account, call);
+    if (!result.ok) return result;
+    try {
+      return { ok: true, value: parse(result.body) };
+    } catch (error) {
+      if (error instanceof ShapeError) return { ok: false, error: unavailable(`unexpected response: ${error.message}`, result.status) };
+      throw error;
+    }
+  };
+}
+
 /**
  * Creates the adapter. Stateless apart from its options: every call names the merchant account
  * (one API key per merchant, spec: Authentication 3).
@@ -90,39 +93,28 @@ export const DEPOSIT_GATEWAY_RAILS: readonly Rail[] = ['HOSTED_CHECKOUT', 'CARD'
 export function createDepositGatewayAdapter(options: DepositGatewayAdapterOptions = {}): DepositGatewayAdapter {
   const now = options.now ?? (() => new Date());
   const http = new DepositGatewayHttp(options);
-
-  /** One call, its 2xx body read by `parse`; a body that does not fit leaves the outcome unknown. */
-  async function request<T>(account: MerchantAccount, call: Call, parse: (body: unknown) => T): Promise<ProviderResult<T>> {
-    const result = await http.call(account, call);
-    if (!result.ok) return result;
-    try {
-      return { ok: true, value: parse(result.body) };
-    } catch (error) {
-      if (error instanceof ShapeError) return { ok: false, error: unavailable(`unexpected response: ${error.message}`, result.status) };
-      throw error;
-    }
-  }
-
-  const pageQuery = (page?: { before?: string; limit?: number }) => ({
-    limit: page?.limit === undefined ? undefined : Math.min(PAGE_LIMIT.max, Math.max(PAGE_LIMIT.min, Math.trunc(page.limit))),
-    before: page?.before,
-  });
-
+  const request = requester(http);
   return {
     name: 'deposit-gateway',
     rails: DEPOSIT_GATEWAY_RAILS,
+    ...depositOperations(request, now),
+    ...webhookOperations(now),
+    ...listingOperations(request, http),
+    ...refundOperations(request),
+    ...payoutOperations(request),
+    ...cardFormOperations(request),
+  };
+}
 
+/** Deposits: validating, creating (a checkout session or a payment) and looking one up. */
+function depositOperations(request: Request, now: () => Date): Pick<DepositGatewayAdapter, 'validateDeposit' | 'defaultCurrency' | 'createDeposit' | 'getDeposit'> {
+  return {
     validateDeposit(account, deposit) {
       return validateDepositRequest(account, deposit, now());
     },
 
     defaultCurrency(details: RailDetails) {
       return defaultCurrency(details);
-    },
-
-    payoutCurrency(country: string) {
-      // Spec (Payout request): `country` "selects rail and currency"; the currency defaults to the country's.
-      return defaultCurrency({ rail: 'LATAM', country });
     },
 
     async createDeposit(account, deposit: CreateDepositRequest) {
@@ -163,7 +155,12 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
         parsePayment(objectField(body, 'payment')),
       );
     },
+  };
+}
 
+/** Webhooks: the signature checked before the body is read. */
+function webhookOperations(now: () => Date): Pick<DepositGatewayAdapter, 'verifyWebhook' | 'parseWebhook'> {
+  return {
     verifyWebhook(account, webhook: RawWebhook): WebhookVerification {
       const check = verifySignature({
         body: webhook.body,
@@ -179,7 +176,12 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
     parseWebhook(_account, body: Buffer): WebhookVerification {
       return parseVerifiedWebhook(body);
     },
+  };
+}
 
+/** The payment list: a ping, the newest-first pages, and how long a checkout session can still be paid. */
+function listingOperations(request: Request, http: DepositGatewayHttp): Pick<DepositGatewayAdapter, 'ping' | 'listDeposits' | 'checkoutSessionDeadline'> {
+  return {
     async ping(account) {
       const result = await http.call(account, { operation: 'ping', method: 'GET', path: '/payments', query: { limit: 1 }, retryable: false });
       return result.ok;
@@ -189,6 +191,16 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
       return request(account, { operation: 'listDeposits', method: 'GET', path: '/payments', query: pageQuery(page), retryable: true }, (body) => parsePage(body, parsePayment));
     },
 
+    checkoutSessionDeadline(createdAt, expiresInSeconds) {
+      // A24: the session's lifetime plus a margin.
+      const lifetime = expiresInSeconds ?? CHECKOUT_SESSION_DEFAULT_LIFETIME_SECONDS;
+      return new Date(createdAt.getTime() + (lifetime + CHECKOUT_SESSION_EXPIRY_MARGIN_SECONDS) * 1000);
+    },
+  };
+}
+
+function refundOperations(request: Request): Pick<DepositGatewayAdapter, 'requestRefund' | 'validateRefund'> {
+  return {
     async requestRefund(account, refund: RequestRefundRequest): Promise<ProviderResult<ProviderRefund>> {
       return request(
         account,
@@ -199,6 +211,15 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
 
     validateRefund(_account, refund) {
       return validateRefundRequest(refund);
+    },
+  };
+}
+
+function payoutOperations(request: Request): Pick<DepositGatewayAdapter, 'payoutCurrency' | 'validatePayout' | 'createPayout' | 'listPayouts'> {
+  return {
+    payoutCurrency(country: string) {
+      // Spec (Payout request): `country` "selects rail and currency"; the currency defaults to the country's.
+      return defaultCurrency({ rail: 'LATAM', country });
     },
 
     validatePayout(_account, payout) {
@@ -224,7 +245,11 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
     async listPayouts(account, page): Promise<ProviderResult<Page<ProviderPayout>>> {
       return request(account, { operation: 'listPayouts', method: 'GET', path: '/payouts', query: pageQuery(page), retryable: true }, (body) => parsePage(body, parsePayout));
     },
+  };
+}
 
+function cardFormOperations(request: Request): Pick<DepositGatewayAdapter, 'getCardSession' | 'settleCard'> {
+  return {
     async getCardSession(account, reference): Promise<ProviderResult<CardSession>> {
       return request(account, { operation: 'getCardSession', method: 'GET', path: `/payments/${encodeURIComponent(reference)}/card-session`, retryable: true }, parseCardSession);
     },
@@ -233,12 +258,13 @@ export function createDepositGatewayAdapter(options: DepositGatewayAdapterOption
       // Idempotent and promote-only (spec: Card settle call), so safe to retry without a key (A20).
       return request(account, { operation: 'settleCard', method: 'POST', path: cardSettlePath(reference), body: { ...CARD_SETTLE_BODY }, retryable: true }, parseSettleResult);
     },
+  };
+}
 
-    checkoutSessionDeadline(createdAt, expiresInSeconds) {
-      // A24: the session's lifetime plus a margin.
-      const lifetime = expiresInSeconds ?? CHECKOUT_SESSION_DEFAULT_LIFETIME_SECONDS;
-      return new Date(createdAt.getTime() + (lifetime + CHECKOUT_SESSION_EXPIRY_MARGIN_SECONDS) * 1000);
-    },
+function pageQuery(page?: { before?: string; limit?: number }) {
+  return {
+    limit: page?.limit === undefined ? undefined : Math.min(PAGE_LIMIT.max, Math.max(PAGE_LIMIT.min, Math.trunc(page.limit))),
+    before: page?.before,
   };
 }
 

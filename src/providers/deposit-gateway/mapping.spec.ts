@@ -1,14 +1,12 @@
-// Mapping between gateway types and the provider's wire format: bodies, the three create shapes,
-// lookups, status words and webhook envelopes.
+// Reading the provider's wire format: status words, the three create shapes, lookups, pages,
+// refunds, payouts and card sessions, and amounts in the provider's decimals both ways.
 
 import { describe, expect, it } from 'vitest';
 import { Money } from '../../lib/money.js';
 import type { CreateDepositRequest, DepositStatus } from '../provider.js';
-import { JsonNumber, parseJsonExact, stringifyJsonExact } from './json.js';
+import { deposit, eur, json } from './mapping.fixture.js';
 import {
-  checkoutSessionBody,
   depositStatusOf,
-  missingFieldPaths,
   parseCardSession,
   parseCheckoutSession,
   parseCreatedPayment,
@@ -17,32 +15,11 @@ import {
   parsePayout,
   parseRefund,
   parseSettleResult,
-  parseWebhookEnvelope,
-  paymentBody,
-  payoutBody,
   payoutStatusOf,
-  refundBody,
   refundStatusOf,
   ShapeError,
 } from './mapping.js';
-
-const eur = (amount: string) => Money.fromDecimal(amount, 'EUR');
-const json = (text: string) => parseJsonExact(text);
-
-const customer = {
-  email: 'ana@example.com',
-  firstName: 'Ana',
-  lastName: 'Silva',
-  country: 'NL',
-  address1: 'Damrak 1',
-  city: 'Amsterdam',
-  zipCode: '1012LG',
-  phone: '+31201234567',
-};
-
-function deposit(details: CreateDepositRequest['details'], amount = eur('25.00'), extra: Partial<CreateDepositRequest> = {}): CreateDepositRequest {
-  return { depositId: 'dep_01', amount, details, customer, ...extra };
-}
+import { checkoutSessionBody, paymentBody, payoutBody, refundBody } from './request-bodies.js';
 
 describe('status words', () => {
   it.each<[string, DepositStatus]>([
@@ -69,105 +46,6 @@ describe('status words', () => {
     expect(['pending', 'paid', 'bounced', 'reverted', 'failed'].map(payoutStatusOf)).toEqual(['PENDING', 'PAID', 'BOUNCED', 'REVERTED', 'FAILED']);
     expect(['pending', 'approved', 'rejected', 'cancelled', 'refunded'].map(refundStatusOf)).toEqual(['REQUESTED', 'APPROVED', 'REJECTED', 'REJECTED', 'APPROVED']);
     expect(payoutStatusOf('constructor')).toBeUndefined();
-  });
-});
-
-describe('request bodies', () => {
-  it('card: solution and method cards, billing fields, decimal string amount, our id as reference and idempotency key', () => {
-    expect(paymentBody(deposit({ rail: 'CARD' }, eur('10.5'), { returnUrl: 'https://shop.example/back' }))).toEqual({
-      amount: '10.50',
-      currency: 'EUR',
-      merchant_reference: 'dep_01',
-      idempotency_key: 'dep_01',
-      return_url: 'https://shop.example/back',
-      solution: 'cards',
-      method: 'cards',
-      ...customer,
-    });
-  });
-
-  it('open banking: method and bankCountry', () => {
-    const body = paymentBody(deposit({ rail: 'OPEN_BANKING', method: 'fps', bankCountry: 'GB' }, Money.fromDecimal('40', 'GBP')));
-    expect(body).toMatchObject({ method: 'fps', bankCountry: 'GB', amount: '40.00', currency: 'GBP', country: 'NL', zipCode: '1012LG' });
-  });
-
-  it('LATAM: country, method, documents, phone code, redirect addresses and ISO expiry; CLP as an integer string', () => {
-    const expiresAt = new Date('2025-11-21T06:00:00.000Z');
-    const body = paymentBody({
-      depositId: 'dep_02',
-      amount: Money.fromDecimal('15000', 'CLP'),
-      details: { rail: 'LATAM', country: 'CHILE', method: 'cards', successUrl: 'https://s.example/ok', errorUrl: 'https://s.example/ko', expiresAt },
-      customer: { email: 'a@b.cl', firstName: 'Ana', lastName: 'Soto', documentType: 'RUT', documentNumber: '12345678-5', phone: '912345678', phoneCode: '+56' },
-    });
-    expect(body).toEqual({
-      amount: '15000',
-      currency: 'CLP',
-      merchant_reference: 'dep_02',
-      idempotency_key: 'dep_02',
-      return_url: undefined,
-      email: 'a@b.cl',
-      firstName: 'Ana',
-      lastName: 'Soto',
-      country: 'CHILE',
-      method: 'cards',
-      documentType: 'RUT',
-      documentNumber: '12345678-5',
-      phone: '912345678',
-      phoneCode: '+56',
-      successUrl: 'https://s.example/ok',
-      errorUrl: 'https://s.example/ko',
-      redirectUrl: undefined,
-      expiresAt: '2025-11-21T06:00:00.000Z',
-    });
-    expect(JSON.parse(JSON.stringify(body))).not.toHaveProperty('redirectUrl');
-  });
-
-  it('UPI and PIX name the solution and carry personalId and phone', () => {
-    const upi = paymentBody({ ...deposit({ rail: 'UPI' }, Money.fromDecimal('500', 'INR')), customer: { ...customer, personalId: 'ana@okbank' } });
-    expect(upi).toMatchObject({ solution: 'upi', personalId: 'ana@okbank', phone: '+31201234567', amount: '500.00', currency: 'INR' });
-    const pix = paymentBody({ ...deposit({ rail: 'PIX' }, Money.fromDecimal('50', 'BRL')), customer: { ...customer, personalId: '52998224725' } });
-    expect(pix).toMatchObject({ solution: 'pix', personalId: '52998224725' });
-    expect(pix).not.toHaveProperty('address1');
-  });
-
-  it('crypto: provider crypto, amount a JSON number of the exact decimal (A21)', () => {
-    const body = paymentBody(deposit({ rail: 'CRYPTO' }, Money.fromDecimal('20.1', 'USD')));
-    expect(body).toMatchObject({ provider: 'crypto', amount: new JsonNumber('20.10'), currency: 'USD' });
-    expect(stringifyJsonExact(body)).toContain('"amount":20.10,');
-    expect(body).not.toHaveProperty('method');
-  });
-
-  it('checkout session: prefill, preselect, expires_in, and no idempotency key (the spec has none)', () => {
-    const body = checkoutSessionBody(deposit({ rail: 'HOSTED_CHECKOUT', preselect: { method: 'sepa', bankCountry: 'NL' }, expiresInSeconds: 900 }), {
-      rail: 'HOSTED_CHECKOUT',
-      preselect: { method: 'sepa', bankCountry: 'NL' },
-      expiresInSeconds: 900,
-    });
-    expect(body).toMatchObject({ amount: '25.00', currency: 'EUR', merchant_reference: 'dep_01', method: 'sepa', bankCountry: 'NL', expires_in: 900, email: 'ana@example.com' });
-    expect(body).not.toHaveProperty('idempotency_key');
-  });
-
-  it('refund and payout bodies', () => {
-    expect(refundBody({ refundId: 'rfd_1', depositReference: 'pay_1', amount: eur('5'), reason: 'duplicate' })).toEqual({
-      reference: 'pay_1',
-      amount: '5.00',
-      reason: 'duplicate',
-      idempotency_key: 'rfd_1',
-    });
-    const payout = payoutBody({
-      payoutId: 'pyo_1',
-      country: 'COLOMBIA',
-      amount: Money.fromDecimal('250000', 'COP'),
-      beneficiary: { name: 'Ana', documentType: 'CC', documentNumber: '123', accountNumber: '0001112223', bankCode: 'BANCOLOMBIA', accountType: 'savings' },
-    });
-    expect(payout).toEqual({
-      country: 'COLOMBIA',
-      amount: '250000',
-      currency: 'COP',
-      merchant_reference: 'pyo_1',
-      idempotency_key: 'pyo_1',
-      beneficiary: { name: 'Ana', document_type: 'CC', document_number: '123', account_number: '0001112223', bank_code: 'BANCOLOMBIA', account_type: 'savings', cci: undefined },
-    });
   });
 });
 
@@ -381,119 +259,4 @@ describe('refunds, payouts, card sessions and settle', () => {
     expect(() => parseSettleResult(json('{"ok":true,"payment":{}}'))).toThrow(ShapeError);
   });
 
-  it('missing beneficiary fields become gateway paths', () => {
-    expect(missingFieldPaths(['bank_code', 'beneficiary.account_type', 'beneficiary[cci]', 'document_number', 'country', 'beneficiary.branch_id', 7])).toEqual([
-      ['beneficiary', 'bankCode'],
-      ['beneficiary', 'accountType'],
-      ['beneficiary', 'cci'],
-      ['beneficiary', 'documentNumber'],
-      ['country'],
-      ['beneficiary', 'branchId'],
-    ]);
-    expect(missingFieldPaths(undefined)).toEqual([]);
-  });
-});
-
-describe('webhook envelopes', () => {
-  const envelope = (event: string, data: Record<string, unknown> | string, extra = '') =>
-    json(`{"id":"evt_1","event":"${event}","livemode":false,"created_at":"2025-11-21T05:00:00Z","data":${typeof data === 'string' ? data : JSON.stringify(data)}${extra}}`);
-
-  it.each<[string, string, DepositStatus]>([
-    ['payment.pending', 'redirected', 'PENDING'],
-    ['payment.pending', 'pending', 'PENDING'],
-    ['payment.approved', 'approved_for_payment', 'AUTHORIZED'],
-    ['payment.approved', 'approved', 'SUCCEEDED'],
-    ['payment.declined', 'declined', 'DECLINED'],
-    ['payment.declined', 'expired', 'EXPIRED'],
-    ['payment.declined', 'cancelled', 'CANCELLED'],
-    ['payment.declined', 'error', 'FAILED'],
-    ['payment.refunded', 'refunded', 'REFUNDED'],
-  ])('%s with status %s is a deposit %s', (event, word, status) => {
-    const parsed = parseWebhookEnvelope(envelope(event, { reference: 'pay_1', merchant_reference: 'dep_1', status: word, amount: '10.50', currency: 'EUR' }));
-    expect(parsed).toEqual({
-      eventId: 'evt_1',
-      name: event,
-      livemode: false,
-      occurredAt: new Date('2025-11-21T05:00:00Z'),
-      subject: { kind: 'deposit', reference: 'pay_1', merchantReference: 'dep_1', status, providerStatus: word, amount: eur('10.50') },
-    });
-  });
-
-  it('reads a crypto JSON-number amount from its source text', () => {
-    const parsed = parseWebhookEnvelope(envelope('payment.approved', '{"reference":"pay_c","status":"approved","amount":20.10,"currency":"USD"}'));
-    expect(parsed?.subject).toMatchObject({ kind: 'deposit', amount: Money.fromDecimal('20.10', 'USD') });
-    const big = parseWebhookEnvelope(envelope('payment.approved', '{"reference":"pay_c","status":"approved","amount":90071992547409.93,"currency":"USD"}'));
-    expect(big?.subject.kind === 'deposit' && big.subject.amount?.toDecimal()).toBe('90071992547409.93');
-  });
-
-  it('refuses an amount that is not exact for its currency, or has no currency', () => {
-    expect(parseWebhookEnvelope(envelope('payment.approved', '{"reference":"p","status":"approved","amount":10.001,"currency":"USD"}'))).toBeUndefined();
-    expect(parseWebhookEnvelope(envelope('payment.approved', '{"reference":"p","status":"approved","amount":"10.00"}'))).toBeUndefined();
-  });
-
-  it('takes the status from the event name when data has none, and keeps the decline reason', () => {
-    const parsed = parseWebhookEnvelope(envelope('payment.declined', { reference: 'p', decline_reason: 'expired_card', amount: '5.00', currency: 'EUR' }));
-    expect(parsed?.subject).toEqual({ kind: 'deposit', reference: 'p', status: 'DECLINED', providerStatus: 'declined', amount: eur('5.00'), declineReason: 'expired_card' });
-  });
-
-  it('falls back to reference:status when the envelope has no id', () => {
-    const parsed = parseWebhookEnvelope(json('{"event":"payment.approved","data":{"reference":"pay_9","status":"approved","amount":"1.00","currency":"EUR"}}'));
-    expect(parsed?.eventId).toBe('pay_9:approved');
-    expect(parsed).not.toHaveProperty('livemode');
-  });
-
-  it('maps refund events (A4)', () => {
-    const parsed = parseWebhookEnvelope(envelope('refund.approved', { reference: 'rf_1', payment_reference: 'pay_1', merchant_reference: 'dep_1', status: 'approved', amount: '5.00', currency: 'EUR' }));
-    expect(parsed?.subject).toEqual({ kind: 'refund', reference: 'rf_1', depositReference: 'pay_1', status: 'APPROVED', providerStatus: 'approved', amount: eur('5.00') });
-    const requested = parseWebhookEnvelope(envelope('refund.requested', { reference: 'rf_1', payment_reference: 'pay_1' }));
-    expect(requested?.subject).toMatchObject({ kind: 'refund', status: 'REQUESTED', providerStatus: 'pending' });
-    const rejected = parseWebhookEnvelope(envelope('refund.rejected', { reference: 'rf_1', status: 'rejected' }));
-    expect(rejected?.subject).toMatchObject({ kind: 'refund', status: 'REJECTED' });
-  });
-
-  it.each([
-    ['payout.paid', 'paid', 'PAID'],
-    ['payout.bounced', 'bounced', 'BOUNCED'],
-    ['payout.reverted', 'reverted', 'REVERTED'],
-    ['payout.failed', 'failed', 'FAILED'],
-  ])('maps %s to a payout %s', (event, word, status) => {
-    const parsed = parseWebhookEnvelope(envelope(event, { reference: 'po_1', merchant_reference: 'pyo_1', status: word, amount: '250000', currency: 'COP' }));
-    expect(parsed?.subject).toEqual({ kind: 'payout', reference: 'po_1', merchantReference: 'pyo_1', status, providerStatus: word, amount: Money.fromDecimal('250000', 'COP') });
-  });
-
-  it('maps chargeback.opened', () => {
-    const parsed = parseWebhookEnvelope(envelope('chargeback.opened', { reference: 'pay_1', merchant_reference: 'dep_1', status: 'opened', amount: '10.00', currency: 'EUR' }));
-    expect(parsed?.subject).toEqual({ kind: 'chargeback', reference: 'pay_1', merchantReference: 'dep_1' });
-  });
-
-  it('keeps unknown events and unknown words as other, to be stored and ignored', () => {
-    expect(parseWebhookEnvelope(envelope('subscription.created', { reference: 'sub_1', status: 'active' }))?.subject).toEqual({ kind: 'other', reference: 'sub_1' });
-    expect(parseWebhookEnvelope(envelope('payment.on_hold', { reference: 'pay_1', status: 'on_hold' }))?.subject).toEqual({ kind: 'other', reference: 'pay_1' });
-    expect(parseWebhookEnvelope(envelope('chargeback.closed', { reference: 'pay_1' }))?.subject).toEqual({ kind: 'other', reference: 'pay_1' });
-    expect(parseWebhookEnvelope(json('{"id":"evt_2","event":"account.updated"}'))?.subject).toEqual({ kind: 'other' });
-  });
-
-  it('refuses envelopes it cannot key or place', () => {
-    expect(parseWebhookEnvelope(json('{"id":"evt_1","data":{}}'))).toBeUndefined();
-    expect(parseWebhookEnvelope(json('{"event":"payment.approved","data":{"status":"approved"}}'))).toBeUndefined();
-    expect(parseWebhookEnvelope(json('{"id":"evt_1","event":"payment.approved","data":{"status":"approved"}}'))).toBeUndefined();
-    expect(parseWebhookEnvelope(json('"payment.approved"'))).toBeUndefined();
-  });
-});
-
-describe('the spec\'s optional deposit fields', () => {
-  it('POST /payments carries metadata as an object and white_label only when the account asks for it', () => {
-    const body = paymentBody(deposit({ rail: 'CARD' }, eur('25.00'), { metadata: { session: 'cs-42' } }), { whiteLabel: true });
-    expect(body).toMatchObject({ metadata: { session: 'cs-42' }, white_label: true });
-    const plain = JSON.parse(stringifyJsonExact(paymentBody(deposit({ rail: 'CARD' })))) as Record<string, unknown>;
-    expect(plain).not.toHaveProperty('metadata');
-    expect(plain).not.toHaveProperty('white_label');
-  });
-
-  it('a checkout session carries currency, success_url and cancel_url (A10, A31), and no metadata (A32)', () => {
-    const details = { rail: 'HOSTED_CHECKOUT' as const, successUrl: 'https://shop.example/paid', cancelUrl: 'https://shop.example/cancelled' };
-    const body = JSON.parse(stringifyJsonExact(checkoutSessionBody(deposit(details, Money.fromDecimal('30.00', 'GBP'), { metadata: { session: 'cs-42' } }), details))) as Record<string, unknown>;
-    expect(body).toMatchObject({ currency: 'GBP', success_url: 'https://shop.example/paid', cancel_url: 'https://shop.example/cancelled' });
-    expect(body).not.toHaveProperty('metadata');
-  });
 });

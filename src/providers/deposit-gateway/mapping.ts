@@ -1,31 +1,22 @@
-// Translation between the gateway's types and the deposit gateway's wire format: request bodies,
-// the response shapes, status words and webhook envelopes (spec: Resources, Endpoints, Events).
+// Reading the deposit gateway's wire format into the gateway's types: status words, the response
+// shapes (spec: Resources, Endpoints), and the readers of its values that webhook envelopes share.
+// Request bodies are written by request-bodies.ts; webhook envelopes are read by webhook-events.ts.
 
 import { Money } from '../../lib/money.js';
 import type {
   CardSession,
   CardSettleResult,
   CreateDepositRequest,
-  CreatePayoutRequest,
   DepositStatus,
   PayoutStatus,
   ProviderDeposit,
   ProviderPayout,
   ProviderRefund,
-  RailDetails,
   RefundStatus,
   RequestRefundRequest,
-  WebhookEvent,
 } from '../provider.js';
-import {
-  CHECKOUT_SESSION_TAKES_METADATA,
-  HOSTED_CHECKOUT_CURRENCY_FIELD,
-  HOSTED_CHECKOUT_RETURN_FIELDS,
-} from './assumptions.js';
-import { CREATED_STATUS_WORD, REFUND_EVENT_STATUS, REFUND_STATUS_REVERSED_IN_FULL, REFUND_STATUS_WORDS, UNKNOWN_LOOKUP_STATUS, type BeneficiaryField } from './assumptions.js';
-import { wireAmount } from './amount.js';
-import { JsonNumber, decimalText, integerValue, isObject, text, type JsonObject } from './json.js';
-import { BENEFICIARY_FIELD_NAMES } from './validation.js';
+import { CREATED_STATUS_WORD, REFUND_STATUS_REVERSED_IN_FULL, REFUND_STATUS_WORDS, UNKNOWN_LOOKUP_STATUS } from './assumptions.js';
+import { decimalText, integerValue, isObject, text, type JsonObject } from './json.js';
 
 /** A provider body that lacks what the spec promises; the caller turns it into an error result. */
 export class ShapeError extends Error {
@@ -71,137 +62,6 @@ export function refundStatusOf(word: string): RefundStatus | undefined {
 /** A lookup must always yield a status: an unknown word is kept in `providerStatus` and read per A23. */
 function lookupDepositStatus(word: string): DepositStatus {
   return depositStatusOf(word) ?? UNKNOWN_LOOKUP_STATUS;
-}
-
-// ---------------------------------------------------------------- request bodies
-
-type Details<R extends RailDetails['rail']> = Extract<RailDetails, { rail: R }>;
-
-/**
- * POST /checkout-sessions (spec: Checkout session request; currency per A10, the partner return
- * addresses per A31; no metadata, A32). No idempotency key exists for it.
- */
-export function checkoutSessionBody(request: CreateDepositRequest, details: Details<'HOSTED_CHECKOUT'>): JsonObject {
-  const { customer } = request;
-  return {
-    amount: wireAmount(request.amount),
-    [HOSTED_CHECKOUT_CURRENCY_FIELD]: request.amount.currency,
-    merchant_reference: request.depositId,
-    return_url: request.returnUrl,
-    [HOSTED_CHECKOUT_RETURN_FIELDS.success]: details.successUrl,
-    [HOSTED_CHECKOUT_RETURN_FIELDS.cancel]: details.cancelUrl,
-    ...(CHECKOUT_SESSION_TAKES_METADATA ? { metadata: request.metadata } : {}),
-    method: details.preselect?.method,
-    bankCountry: details.preselect?.bankCountry,
-    email: customer.email,
-    firstName: customer.firstName,
-    lastName: customer.lastName,
-    country: customer.country,
-    address1: customer.address1,
-    city: customer.city,
-    zipCode: customer.zipCode,
-    phone: customer.phone,
-    expires_in: details.expiresInSeconds,
-  };
-}
-
-/**
- * POST /payments: the shared fields plus the rail's own (spec: Payment create request and rail
- * tables). `whiteLabel` is the account's choice of redirect host (spec: shared `white_label`).
- */
-export function paymentBody(request: CreateDepositRequest, options: { whiteLabel?: boolean } = {}): JsonObject {
-  const { customer, details } = request;
-  const shared: JsonObject = {
-    // Decimal string in every rail but crypto (A21); CLP and COP as integers ("send integers").
-    amount: wireAmount(request.amount),
-    currency: request.amount.currency,
-    merchant_reference: request.depositId,
-    idempotency_key: request.depositId,
-    return_url: request.returnUrl,
-    // A32: a shared field, echoed back on the payment; an object of strings as the client gave it.
-    metadata: request.metadata && Object.keys(request.metadata).length > 0 ? { ...request.metadata } : undefined,
-    // Sent only when the account asks for it: false is the spec's default.
-    white_label: options.whiteLabel === true ? true : undefined,
-    email: customer.email,
-    firstName: customer.firstName,
-    lastName: customer.lastName,
-  };
-  const billing = {
-    country: customer.country,
-    address1: customer.address1,
-    city: customer.city,
-    zipCode: customer.zipCode,
-    phone: customer.phone,
-  };
-  switch (details.rail) {
-    case 'CARD':
-      // `solution` names the rail, so the provider never routes a card payment by its billing
-      // country (spec: shared fields, `solution`; a LATAM country otherwise selects a LATAM rail).
-      return { ...shared, solution: 'cards', method: 'cards', ...billing };
-    case 'OPEN_BANKING':
-      return { ...shared, method: details.method, bankCountry: details.bankCountry, ...billing };
-    case 'LATAM':
-      return {
-        ...shared,
-        country: details.country,
-        method: details.method,
-        documentType: customer.documentType,
-        documentNumber: customer.documentNumber,
-        phone: customer.phone,
-        phoneCode: customer.phoneCode,
-        successUrl: details.successUrl,
-        errorUrl: details.errorUrl,
-        redirectUrl: details.redirectUrl,
-        expiresAt: details.expiresAt?.toISOString(),
-      };
-    case 'UPI':
-    case 'PIX':
-      return { ...shared, solution: details.rail === 'UPI' ? 'upi' : 'pix', phone: customer.phone, personalId: customer.personalId };
-    case 'CRYPTO':
-      // A JSON number as the crypto examples send it, written from the decimal's own digits (A21).
-      return { ...shared, amount: new JsonNumber(wireAmount(request.amount)), provider: 'crypto' };
-    case 'HOSTED_CHECKOUT':
-    case 'THAI_QR':
-      throw new Error(`${details.rail} is not created through POST /payments`);
-  }
-}
-
-/** POST /refunds (spec: Refund request). */
-export function refundBody(request: RequestRefundRequest): JsonObject {
-  return {
-    reference: request.depositReference,
-    amount: request.amount && wireAmount(request.amount),
-    reason: request.reason,
-    idempotency_key: request.refundId,
-  };
-}
-
-/** Payout create (spec: Payout request; path A1). */
-export function payoutBody(request: CreatePayoutRequest): JsonObject {
-  const beneficiary: JsonObject = {};
-  for (const [wire, name] of Object.entries(BENEFICIARY_FIELD_NAMES)) beneficiary[wire] = request.beneficiary[name];
-  return {
-    country: request.country,
-    amount: wireAmount(request.amount),
-    currency: request.amount.currency,
-    beneficiary,
-    merchant_reference: request.payoutId,
-    idempotency_key: request.payoutId,
-  };
-}
-
-/** A 422's `missing` entries (provider names, possibly `beneficiary.`-prefixed) as gateway field paths. */
-export function missingFieldPaths(missing: unknown): string[][] {
-  if (!Array.isArray(missing)) return [];
-  const paths: string[][] = [];
-  for (const entry of missing) {
-    if (typeof entry !== 'string' || entry === '') continue;
-    const prefixed = /^beneficiary[.[]/.test(entry);
-    const name = entry.replace(/^beneficiary[.[]/, '').replace(/\]$/, '');
-    if (Object.hasOwn(BENEFICIARY_FIELD_NAMES, name)) paths.push(['beneficiary', BENEFICIARY_FIELD_NAMES[name as BeneficiaryField]]);
-    else paths.push(prefixed ? ['beneficiary', camel(name)] : [camel(name)]);
-  }
-  return paths;
 }
 
 // ---------------------------------------------------------------- responses
@@ -337,110 +197,14 @@ export function parseSettleResult(body: unknown): CardSettleResult {
   return { settled: root.settled, changed: root.changed, deposit: parsePayment(root.payment) };
 }
 
-// ---------------------------------------------------------------- webhooks
-
-/**
- * Maps a verified envelope `{ id, event, livemode, created_at, data }` (spec: Webhook event envelope;
- * refund, payout and chargeback data per A4). Undefined when the envelope is unusable. Events this
- * adapter does not know become `other`: "unknown events are ignored rather than rejected" (spec: Events).
- */
-export function parseWebhookEnvelope(body: unknown): WebhookEvent | undefined {
-  if (!isObject(body)) return undefined;
-  const name = text(body, 'event');
-  if (!name) return undefined;
-  const data = isObject(body.data) ? body.data : undefined;
-  const reference = text(data, 'reference');
-  const word = text(data, 'status');
-  const eventId = text(body, 'id') ?? (reference && word ? `${reference}:${word}` : undefined);
-  if (!eventId) return undefined;
-
-  let subject: WebhookEvent['subject'] | undefined;
-  try {
-    subject = webhookSubject(name, data, reference, word);
-  } catch {
-    return undefined;
-  }
-  if (!subject) return undefined;
-  return withoutUndefined({
-    eventId,
-    name,
-    livemode: typeof body.livemode === 'boolean' ? body.livemode : undefined,
-    occurredAt: date(body.created_at),
-    subject,
-  });
-}
-
-function webhookSubject(
-  name: string,
-  data: JsonObject | undefined,
-  reference: string | undefined,
-  word: string | undefined,
-): WebhookEvent['subject'] | undefined {
-  const [family, action = ''] = splitOnce(name, '.');
-  const other: WebhookEvent['subject'] = reference ? { kind: 'other', reference } : { kind: 'other' };
-  const amount = () => money(data?.amount, text(data, 'currency'));
-  switch (family) {
-    case 'payment': {
-      const providerStatus = word ?? action;
-      const status = depositStatusOf(providerStatus);
-      if (!status) return other;
-      if (!reference) return undefined;
-      return withoutUndefined({
-        kind: 'deposit' as const,
-        reference,
-        merchantReference: text(data, 'merchant_reference'),
-        status,
-        providerStatus,
-        amount: amount(),
-        declineReason: text(data, 'decline_reason'),
-      });
-    }
-    case 'refund': {
-      const fromName = Object.hasOwn(REFUND_EVENT_STATUS, name) ? REFUND_EVENT_STATUS[name as keyof typeof REFUND_EVENT_STATUS] : undefined;
-      const providerStatus = word ?? fromName;
-      const status = providerStatus ? refundStatusOf(providerStatus) : undefined;
-      if (!status || !providerStatus) return other;
-      if (!reference) return undefined;
-      return withoutUndefined({
-        kind: 'refund' as const,
-        reference,
-        depositReference: text(data, 'payment_reference'),
-        status,
-        providerStatus,
-        amount: amount(),
-      });
-    }
-    case 'payout': {
-      const providerStatus = word ?? action;
-      const status = payoutStatusOf(providerStatus);
-      if (!status) return other;
-      if (!reference) return undefined;
-      return withoutUndefined({
-        kind: 'payout' as const,
-        reference,
-        merchantReference: text(data, 'merchant_reference'),
-        status,
-        providerStatus,
-        amount: amount(),
-      });
-    }
-    case 'chargeback':
-      if (action !== 'opened') return other;
-      if (!reference) return undefined;
-      return withoutUndefined({ kind: 'chargeback' as const, reference, merchantReference: text(data, 'merchant_reference') });
-    default:
-      return other;
-  }
-}
-
 // ---------------------------------------------------------------- readers
 
-function object(value: unknown): JsonObject {
+export function object(value: unknown): JsonObject {
   if (!isObject(value)) throw new ShapeError('expected a JSON object');
   return value;
 }
 
-function required<T>(value: T | undefined, what: string): T {
+export function required<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new ShapeError(`${what} is missing`);
   return value;
 }
@@ -460,23 +224,14 @@ export function money(amount: unknown, currency: string | undefined): Money | un
   }
 }
 
-function date(value: unknown): Date | undefined {
+export function date(value: unknown): Date | undefined {
   if (typeof value !== 'string' || value === '') return undefined;
   const parsed = new Date(value);
   return Number.isNaN(parsed.getTime()) ? undefined : parsed;
 }
 
-function splitOnce(value: string, separator: string): [string, string?] {
-  const at = value.indexOf(separator);
-  return at < 0 ? [value] : [value.slice(0, at), value.slice(at + separator.length)];
-}
-
-function camel(name: string): string {
-  return name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
-}
-
 /** Drops undefined properties so results compare cleanly and serialise without noise. */
-function withoutUndefined<T extends object>(value: T): T {
+export function withoutUndefined<T extends object>(value: T): T {
   for (const key of Object.keys(value) as (keyof T)[]) if (value[key] === undefined) delete value[key];
   return value;
 }

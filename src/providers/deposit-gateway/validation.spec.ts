@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { Money } from '../../lib/money.js';
 import type { Customer, MerchantAccount, RailDetails } from '../provider.js';
-import { defaultCurrency, isValidClabe, isValidCpf, rutCheckDigit, validateDepositRequest, validatePayoutRequest, validateRefundRequest, type DepositToValidate, type PayoutToValidate } from './validation.js';
+import { isValidClabe, isValidCpf, rutCheckDigit } from './check-digits.js';
+import { defaultCurrency, validateDepositRequest, validatePayoutRequest, validateRefundRequest, type DepositToValidate, type PayoutToValidate } from './validation.js';
 
 const NOW = new Date('2025-11-21T12:00:00Z');
 const live: MerchantAccount = { code: 'dg-live', provider: 'deposit-gateway', livemode: true, baseUrl: 'https://example.invalid/v1', apiKey: 'svc_live_x', webhookSecrets: ['s'] };

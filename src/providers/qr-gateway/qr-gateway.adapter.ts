@@ -77,6 +77,51 @@ function fail<T>(error: ProviderError): ProviderResult<T> {
   return { ok: false, error };
 }
 
+/** What every operation of one adapter shares: the amount unit and wire names it was made with, its log, and its calls. */
+interface QrContext {
+  unit: AmountUnit;
+  wire: QrWire;
+  log: Logger | undefined;
+  call: (account: MerchantAccount, method: 'GET' | 'POST', path: string, callOptions: CallOptions) => Promise<HttpOutcome>;
+}
+
+function qrContext(options: QrGatewayAdapterOptions): QrContext {
+  // The provider registry hands every adapter a logger that binds `provider` already: a second
+  // binding would write the key twice on every line.
+  const log = options.logger;
+  const sender =
+    options.transport?.sender({ provider: 'qr-gateway', idempotencyHeader: IDEMPOTENCY_HEADER, transientStatus: isTransient, shownFields: SHOWN_FIELDS, logger: log }) ?? noTransport('qr-gateway');
+  return {
+    unit: options.amountUnit,
+    wire: { ...QR_WIRE, ...options.wire },
+    log,
+    call: async (account, method, path, callOptions) => {
+      // Spec, Authentication 1: requests carry the bearer key and `Content-Type: application/json`:
+      // every one, GETs included (a gateway in front of the provider may refuse a request without it).
+      const headers = { Authorization: `Bearer ${account.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' };
+      const response = await sender.send({
+        operation: callOptions.operation,
+        account: account.code,
+        method,
+        baseUrl: account.baseUrl,
+        path,
+        headers,
+        body: callOptions.body === undefined ? undefined : stringifyJsonExact(callOptions.body),
+        idempotencyKey: callOptions.idempotencyKey,
+        retryable: callOptions.retry,
+      });
+      if (response.kind === 'unanswered') return { ok: false, error: providerError('PROVIDER_UNAVAILABLE', { providerMessage: response.message }) };
+      let body: unknown;
+      try {
+        body = response.text === '' ? undefined : parseJsonExact(response.text);
+      } catch {
+        body = undefined;
+      }
+      return { ok: true, status: response.status, body };
+    },
+  };
+}
+
 /**
  * Creates the QR gateway adapter.
  *
@@ -85,71 +130,21 @@ function fail<T>(error: ProviderError): ProviderResult<T> {
  * const result = await qr.createDeposit(account, { depositId, amount, details: { rail: 'THAI_QR', payer: { name }, clientId }, customer: {} });
  */
 export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGatewayAdapter {
-  const unit = options.amountUnit;
-  const wire: QrWire = { ...QR_WIRE, ...options.wire };
-  // The provider registry hands every adapter a logger that binds `provider` already: a second
-  // binding would write the key twice on every line.
-  const log = options.logger;
-  const sender =
-    options.transport?.sender({ provider: 'qr-gateway', idempotencyHeader: IDEMPOTENCY_HEADER, transientStatus: isTransient, shownFields: SHOWN_FIELDS, logger: log }) ?? noTransport('qr-gateway');
-
-  async function call(account: MerchantAccount, method: 'GET' | 'POST', path: string, callOptions: CallOptions): Promise<HttpOutcome> {
-    // Spec, Authentication 1: requests carry the bearer key and `Content-Type: application/json`:
-    // every one, GETs included (a gateway in front of the provider may refuse a request without it).
-    const headers = { Authorization: `Bearer ${account.apiKey}`, 'Content-Type': 'application/json', Accept: 'application/json' };
-    const response = await sender.send({
-      operation: callOptions.operation,
-      account: account.code,
-      method,
-      baseUrl: account.baseUrl,
-      path,
-      headers,
-      body: callOptions.body === undefined ? undefined : stringifyJsonExact(callOptions.body),
-      idempotencyKey: callOptions.idempotencyKey,
-      retryable: callOptions.retry,
-    });
-    if (response.kind === 'unanswered') return { ok: false, error: providerError('PROVIDER_UNAVAILABLE', { providerMessage: response.message }) };
-    let body: unknown;
-    try {
-      body = response.text === '' ? undefined : parseJsonExact(response.text);
-    } catch {
-      body = undefined;
-    }
-    return { ok: true, status: response.status, body };
-  }
-
-  /**
-   * A QR code object response (create, lookup, simulate) as a result. A create passes the moment
-   * its code expires by default (`expiresAfter`, Q3) and needs the code's payload.
-   */
-  function qrCodeResult(outcome: HttpOutcome, requirePayload: boolean, expiresAfter?: Date): ProviderResult<ProviderDeposit> {
-    if (!outcome.ok) return fail(outcome.error);
-    if (outcome.status < 200 || outcome.status >= 300) return fail(mapErrorResponse(outcome.status, outcome.body, 'qrCode'));
-    const deposit = mapQrCode(outcome.body, unit, wire, expiresAfter);
-    if (!deposit || (requirePayload && !deposit.qrCode)) {
-      // A 2xx we cannot read may still have created the code: say so, so the record stays recoverable.
-      return fail(providerError('PROVIDER_UNAVAILABLE', { httpStatus: outcome.status, providerMessage: 'unreadable QR code response' }));
-    }
-    return { ok: true, value: deposit };
-  }
-
-  /** Reads a body whose signature was already checked. */
-  function parseVerifiedWebhook(account: MerchantAccount, body: Buffer): WebhookVerification {
-    let payload: unknown;
-    try {
-      payload = parseJsonExact(body.toString('utf8'));
-    } catch {
-      return { ok: false, reason: 'PAYLOAD_INVALID' };
-    }
-    const event = mapWebhookEvent(payload, body, unit, account.livemode);
-    return event ? { ok: true, event } : { ok: false, reason: 'PAYLOAD_INVALID' };
-  }
-
+  const context = qrContext(options);
   return {
     name: 'qr-gateway',
     rails: ['THAI_QR'] as const,
     webhookEvents: QR_EVENTS,
+    ...depositOperations(context),
+    ...webhookOperations(context),
+    ...simulationOperations(context),
+  };
+}
 
+/** Deposits: validating, creating a QR code, looking one up, and the ping. */
+function depositOperations(context: QrContext): Pick<QrGatewayAdapter, 'validateDeposit' | 'defaultCurrency' | 'createDeposit' | 'getDeposit' | 'ping'> {
+  const { unit, wire, log, call } = context;
+  return {
     validateDeposit(_account: MerchantAccount, request: Omit<CreateDepositRequest, 'depositId'>): FieldError[] {
       return validateQrDeposit(request, unit);
     },
@@ -181,16 +176,27 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
 
       const requestedAt = Date.now();
       const outcome = await call(account, 'POST', QR_CODES_PATH, { operation: 'createDeposit', body, idempotencyKey: request.depositId, retry: true });
-      const result = qrCodeResult(outcome, true, new Date(requestedAt + (details.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS) * 1000));
+      const result = qrCodeResult(context, outcome, true, new Date(requestedAt + (details.expiresInSeconds ?? DEFAULT_EXPIRY_SECONDS) * 1000));
       if (result.ok) log?.info({ account: account.code, depositId: request.depositId, reference: result.value.reference }, 'qr code created');
       else log?.warn({ account: account.code, depositId: request.depositId, code: result.error.code, httpStatus: result.error.httpStatus }, 'qr code not created');
       return result;
     },
 
     async getDeposit(account: MerchantAccount, reference: string): Promise<ProviderResult<ProviderDeposit>> {
-      return qrCodeResult(await call(account, 'GET', lookupPathOf(wire, reference), { operation: 'getDeposit', retry: true }), false);
+      return qrCodeResult(context, await call(account, 'GET', lookupPathOf(wire, reference), { operation: 'getDeposit', retry: true }), false);
     },
 
+    async ping(account: MerchantAccount): Promise<boolean> {
+      const outcome = await call(account, 'GET', PING_PATH, { operation: 'ping', retry: false });
+      return outcome.ok && outcome.status >= 200 && outcome.status < 300;
+    },
+  };
+}
+
+/** Webhooks: verifying and reading a delivery, and registering an endpoint with the provider. */
+function webhookOperations(context: QrContext): Pick<QrGatewayAdapter, 'verifyWebhook' | 'parseWebhook' | 'registerWebhook'> {
+  const { wire, log, call } = context;
+  return {
     verifyWebhook(account: MerchantAccount, webhook: RawWebhook): WebhookVerification {
       const check = verifySignature({
         header: webhook.headers[wire.signatureHeader],
@@ -199,16 +205,11 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
         now: webhook.receivedAt ?? new Date(),
       });
       if (!check.ok) return { ok: false, reason: check.reason };
-      return parseVerifiedWebhook(account, webhook.body);
+      return parseVerifiedWebhook(context, account, webhook.body);
     },
 
     parseWebhook(account: MerchantAccount, body: Buffer): WebhookVerification {
-      return parseVerifiedWebhook(account, body);
-    },
-
-    async ping(account: MerchantAccount): Promise<boolean> {
-      const outcome = await call(account, 'GET', PING_PATH, { operation: 'ping', retry: false });
-      return outcome.ok && outcome.status >= 200 && outcome.status < 300;
+      return parseVerifiedWebhook(context, account, body);
     },
 
     async registerWebhook(account: MerchantAccount, request: RegisterWebhookRequest): Promise<ProviderResult<WebhookRegistration>> {
@@ -242,7 +243,12 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
       log?.debug({ account: account.code, webhookId: registration.id, events: registration.events }, 'webhook registered');
       return { ok: true, value: registration };
     },
+  };
+}
 
+/** The sandbox's simulate button (Q8). */
+function simulationOperations(context: QrContext): Pick<QrGatewayAdapter, 'simulatePayment'> {
+  return {
     async simulatePayment(account: MerchantAccount, reference: string, outcome: 'SUCCEEDED' | 'FAILED'): Promise<ProviderResult<ProviderDeposit>> {
       // Q8: the real provider simulates from its merchant dashboard only; this route is the sandbox's
       // twin of its dashboard's simulate button, which it reaches through the same code.
@@ -250,7 +256,34 @@ export function createQrGatewayAdapter(options: QrGatewayAdapterOptions): QrGate
         return fail(providerError('PROVIDER_REJECTED', { message: 'Payments can be simulated on sandbox test accounts only' }));
       }
       const body = { outcome: outcome === 'SUCCEEDED' ? 'succeeded' : 'failed' };
-      return qrCodeResult(await call(account, 'POST', simulatePath(reference), { operation: 'simulatePayment', body, retry: false }), false);
+      return qrCodeResult(context, await context.call(account, 'POST', simulatePath(reference), { operation: 'simulatePayment', body, retry: false }), false);
     },
   };
+}
+
+/**
+ * A QR code object response (create, lookup, simulate) as a result. A create passes the moment
+ * its code expires by default (`expiresAfter`, Q3) and needs the code's payload.
+ */
+function qrCodeResult(context: QrContext, outcome: HttpOutcome, requirePayload: boolean, expiresAfter?: Date): ProviderResult<ProviderDeposit> {
+  if (!outcome.ok) return fail(outcome.error);
+  if (outcome.status < 200 || outcome.status >= 300) return fail(mapErrorResponse(outcome.status, outcome.body, 'qrCode'));
+  const deposit = mapQrCode(outcome.body, context.unit, context.wire, expiresAfter);
+  if (!deposit || (requirePayload && !deposit.qrCode)) {
+    // A 2xx we cannot read may still have created the code: say so, so the record stays recoverable.
+    return fail(providerError('PROVIDER_UNAVAILABLE', { httpStatus: outcome.status, providerMessage: 'unreadable QR code response' }));
+  }
+  return { ok: true, value: deposit };
+}
+
+/** Reads a body whose signature was already checked. */
+function parseVerifiedWebhook(context: QrContext, account: MerchantAccount, body: Buffer): WebhookVerification {
+  let payload: unknown;
+  try {
+    payload = parseJsonExact(body.toString('utf8'));
+  } catch {
+    return { ok: false, reason: 'PAYLOAD_INVALID' };
+  }
+  const event = mapWebhookEvent(payload, body, context.unit, account.livemode);
+  return event ? { ok: true, event } : { ok: false, reason: 'PAYLOAD_INVALID' };
 }

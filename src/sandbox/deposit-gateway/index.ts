@@ -1,5 +1,5 @@
 // Entry point of the deposit gateway sandbox: starts and stops its HTTP server, routes requests to the
-// API and the hosted pages, injects test failures, and exposes the controls tests and demos drive.
+// API and the hosted pages, injects test failures (traffic.ts), and exposes the controls tests and demos drive.
 
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -14,12 +14,14 @@ import { messagePage } from './pages.js';
 import { StateFile } from '../state-file.js';
 import { SandboxError, Simulator, type Outcome } from './simulator.js';
 import { paymentView, payoutView, refundView, SandboxStore, type PaymentView, type SandboxAccount, type StoreSnapshot } from './store.js';
+import { ApiTraffic, type FailNextOptions } from './traffic.js';
 import { WebhookDispatcher, type DeliveryRecord, type WebhookEnvelope, type WebhookSwitches } from './webhooks.js';
 
 export type { SandboxAccount } from './store.js';
 export type { DeliveryRecord, WebhookEnvelope, WebhookSwitches } from './webhooks.js';
 export { signPayload } from './webhooks.js';
 export { SandboxError } from './simulator.js';
+export type { FailNextOptions } from './traffic.js';
 
 export interface DepositGatewaySandboxOptions {
   /** Default 127.0.0.1. */
@@ -46,25 +48,6 @@ export interface DepositGatewaySandboxOptions {
 interface DepositSandboxState {
   store: StoreSnapshot;
   undelivered: Array<{ apiKey: string; envelope: WebhookEnvelope }>;
-}
-
-export interface FailNextOptions {
-  /** Status to answer with: 500 (default), 503 or 429. With `hangMs`, sent after the hang. */
-  status?: number;
-  /** Hold the request this many real milliseconds; without `status` the connection is then cut. */
-  hangMs?: number;
-  /** How many API requests to fail. Default 1. */
-  count?: number;
-  /** Only requests carrying this API key. */
-  apiKey?: string;
-  /** After `hangMs`, process the request normally (a slow provider: the client may have given up). */
-  thenProcess?: boolean;
-  /** Only requests with this HTTP method (e.g. POST, leaving status lookups alone). */
-  method?: string;
-  /** Only requests whose path starts with this (`/payments` or `/v1/payments`). */
-  path?: string;
-  /** With `thenProcess`: process the request even if the caller has closed the connection meanwhile (a client that died); only the answer is lost. */
-  evenIfCallerGone?: boolean;
 }
 
 /** The provider-side record of a payment: the GET view plus what only the provider knows. */
@@ -147,21 +130,17 @@ export interface DepositGatewaySandbox {
   close(): Promise<void>;
 }
 
-const FAILURE_MESSAGES: Record<number, string> = {
-  429: 'Velocity limit exceeded',
-  500: 'Internal server error',
-  503: 'Service temporarily unavailable',
-};
-
-interface FailureRule {
-  status: number | undefined;
-  hangMs: number;
-  remaining: number;
-  apiKey: string | undefined;
-  thenProcess: boolean;
-  method: string | undefined;
-  path: string | undefined;
-  evenIfCallerGone: boolean;
+/** One running sandbox: what its handlers and controls share. */
+interface SandboxContext {
+  logger: Logger | undefined;
+  clock: ScaledClock;
+  store: SandboxStore;
+  dispatcher: WebhookDispatcher;
+  traffic: ApiTraffic;
+  // The server must listen before the checkout address is known; the handlers read these late.
+  api: Api | undefined;
+  pages: HostedPages | undefined;
+  state: StateFile<DepositSandboxState> | undefined;
 }
 
 /**
@@ -183,23 +162,10 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
   const store = new SandboxStore();
   for (const account of options.accounts) store.accounts.set(account.apiKey, { ...account });
   const dispatcher = new WebhookDispatcher(clock, (apiKey) => store.accounts.get(apiKey), logger);
-  const failures: FailureRule[] = [];
-  const requests: Array<{ method: string; path: string; receivedAt: number; bodyText?: string; processed?: boolean }> = [];
-  const hangTimers = new Set<NodeJS.Timeout>();
-
-  function matchingRequests(pathPrefix?: string, method?: string): typeof requests {
-    const prefixes = pathPrefix === undefined ? [''] : [pathPrefix, `/v1${pathPrefix.startsWith('/') ? '' : '/'}${pathPrefix}`];
-    return requests.filter((entry) => (method === undefined || entry.method === method.toUpperCase()) && prefixes.some((prefix) => entry.path.startsWith(prefix)));
-  }
-
-  // The server must listen before the checkout address is known; the handlers read it late.
-  let checkoutUrl = '';
-  let api: Api | undefined;
-  let pages: HostedPages | undefined;
-  let state: StateFile<DepositSandboxState> | undefined;
+  const sandbox: SandboxContext = { logger, clock, store, dispatcher, traffic: new ApiTraffic(), api: undefined, pages: undefined, state: undefined };
 
   const server = http.createServer((request, response) => {
-    void route(request, response).catch((error: unknown) => {
+    void route(sandbox, request, response).catch((error: unknown) => {
       if (error instanceof BodyTooLarge) {
         if (!response.headersSent) sendJson(response, 413, { ok: false, error: 'Request body too large' });
         return;
@@ -210,72 +176,13 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     });
   });
 
-  async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
-    if (url.pathname === '/healthz') return sendJson(response, 200, { ok: true });
-    if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) return routeApi(request, response, url);
-    if (pages && (await pages.handle(request, response, url))) {
-      if (request.method !== 'GET') state?.saveSoon();
-      return;
-    }
-    sendHtml(response, 404, messagePage('Not found', 'There is nothing at this address.'));
-  }
-
-  async function routeApi(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
-    const entry: (typeof requests)[number] = { method: request.method ?? 'GET', path: url.pathname, receivedAt: Date.now() };
-    requests.push(entry);
-    const bodyText = await readBody(request);
-    entry.bodyText = bodyText;
-    const header = request.headers.authorization;
-    const presentedKey = /^Bearer (\S+)$/.exec(header?.trim() ?? '')?.[1];
-    const rule = failures.find(
-      (candidate) =>
-        candidate.remaining > 0 &&
-        (candidate.apiKey === undefined || candidate.apiKey === presentedKey) &&
-        (candidate.method === undefined || candidate.method === request.method) &&
-        (candidate.path === undefined || url.pathname.startsWith(candidate.path)),
-    );
-    const answer = (): void => {
-      if (!api) return sendJson(response, 503, { ok: false, error: 'Service starting' });
-      const caller = api.authenticate(header);
-      const result: ApiResult = 'status' in caller ? caller : api.handle({ method: request.method ?? 'GET', path: url.pathname.slice(3) || '/', query: url.searchParams, headers: request.headers, bodyText }, caller);
-      // Durable before acknowledged: what a create or settle changed is on disk before the answer leaves.
-      if (request.method !== 'GET' && !('status' in caller)) state?.save();
-      logger?.debug({ method: request.method, path: url.pathname, status: result.status }, 'sandbox api request');
-      entry.processed = true;
-      // A caller that gave up (or died) gets no answer; the work above is done all the same.
-      if (response.destroyed || response.writableEnded) return;
-      sendJson(response, result.status, result.body);
-    };
-    if (!rule) return answer();
-    rule.remaining -= 1;
-    if (rule.remaining === 0) failures.splice(failures.indexOf(rule), 1);
-    const fail = (): void => {
-      // The caller gave up or died meanwhile: a real provider finishes the work all the same.
-      if (rule.thenProcess && rule.evenIfCallerGone) return answer();
-      if (response.destroyed || response.writableEnded) return;
-      if (rule.thenProcess) return answer();
-      if (rule.hangMs > 0 && rule.status === undefined) {
-        response.destroy();
-        return;
-      }
-      const status = rule.status ?? 500;
-      sendJson(response, status, { ok: false, error: FAILURE_MESSAGES[status] ?? 'Simulated failure' });
-    };
-    if (rule.hangMs <= 0) return fail();
-    const timer = setTimeout(() => {
-      hangTimers.delete(timer);
-      fail();
-    }, rule.hangMs);
-    hangTimers.add(timer);
-  }
-
   const address = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  checkoutUrl = `http://${host}:${address.port}`;
+  const checkoutUrl = `http://${host}:${address.port}`;
   const sim = new Simulator(store, dispatcher, clock, checkoutUrl, options.autoComplete ?? true);
   if (options.stateDir !== undefined) {
-    state = new StateFile<DepositSandboxState>(path.join(options.stateDir, 'deposit-gateway.json'), () => ({ store: store.snapshot(checkoutUrl), undelivered: dispatcher.undelivered() }), logger);
+    const state = new StateFile<DepositSandboxState>(path.join(options.stateDir, 'deposit-gateway.json'), () => ({ store: store.snapshot(checkoutUrl), undelivered: dispatcher.undelivered() }), logger);
+    sandbox.state = state;
     const saved = state.load();
     if (saved) {
       store.restore(saved.store, checkoutUrl);
@@ -287,11 +194,74 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     clock.onFire = saveSoon;
     dispatcher.onChange = saveSoon;
   }
-  api = new Api(store, sim, clock, checkoutUrl, options.allowInsecureReturnUrls ?? false);
-  pages = new HostedPages(store, sim, clock, checkoutUrl);
-  logger?.info({ checkoutUrl, stateFile: state?.file ?? null }, 'deposit gateway sandbox listening');
+  sandbox.api = new Api(store, sim, clock, checkoutUrl, options.allowInsecureReturnUrls ?? false);
+  sandbox.pages = new HostedPages(store, sim, clock, checkoutUrl);
+  logger?.info({ checkoutUrl, stateFile: sandbox.state?.file ?? null }, 'deposit gateway sandbox listening');
 
-  const controls: DepositGatewaySandboxControls = {
+  const controls: DepositGatewaySandboxControls = { ...drivingControls(sandbox, sim), ...readingControls(sandbox) };
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl: `${checkoutUrl}/v1`,
+    checkoutUrl,
+    controls,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        sandbox.traffic.close();
+        // Saved before the dispatcher drops its queues: deliveries cut short are sent again next start.
+        try {
+          sandbox.state?.close();
+        } catch (error) {
+          logger?.error({ err: error }, 'deposit gateway sandbox state not saved on close');
+        }
+        dispatcher.close();
+        clock.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+async function route(sandbox: SandboxContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://sandbox.invalid');
+  if (url.pathname === '/healthz') return sendJson(response, 200, { ok: true });
+  if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) return routeApi(sandbox, request, response, url);
+  if (sandbox.pages && (await sandbox.pages.handle(request, response, url))) {
+    if (request.method !== 'GET') sandbox.state?.saveSoon();
+    return;
+  }
+  sendHtml(response, 404, messagePage('Not found', 'There is nothing at this address.'));
+}
+
+/** An API request: recorded, passed through the injected failures, then answered by the API (or not, for a caller that has gone). */
+async function routeApi(sandbox: SandboxContext, request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
+  const { logger } = sandbox;
+  const entry = sandbox.traffic.record(request.method ?? 'GET', url.pathname);
+  const bodyText = await readBody(request);
+  entry.bodyText = bodyText;
+  const header = request.headers.authorization;
+  const presentedKey = /^Bearer (\S+)$/.exec(header?.trim() ?? '')?.[1];
+  const answer = (): void => {
+    const api = sandbox.api;
+    if (!api) return sendJson(response, 503, { ok: false, error: 'Service starting' });
+    const caller = api.authenticate(header);
+    const result: ApiResult = 'status' in caller ? caller : api.handle({ method: request.method ?? 'GET', path: url.pathname.slice(3) || '/', query: url.searchParams, headers: request.headers, bodyText }, caller);
+    // Durable before acknowledged: what a create or settle changed is on disk before the answer leaves.
+    if (request.method !== 'GET' && !('status' in caller)) sandbox.state?.save();
+    logger?.debug({ method: request.method, path: url.pathname, status: result.status }, 'sandbox api request');
+    entry.processed = true;
+    // A caller that gave up (or died) gets no answer; the work above is done all the same.
+    if (response.destroyed || response.writableEnded) return;
+    sendJson(response, result.status, result.body);
+  };
+  sandbox.traffic.pass({ method: request.method, path: url.pathname, apiKey: presentedKey }, response, answer);
+}
+
+/** The controls that change the sandbox: accounts, webhooks, failures, and what the hosted pages' buttons and the provider's own events do. */
+function drivingControls(sandbox: SandboxContext, sim: Simulator): Omit<DepositGatewaySandboxControls, keyof ReturnType<typeof readingControls>> {
+  const { store, dispatcher, traffic } = sandbox;
+  return {
     addAccount(account) {
       store.accounts.set(account.apiKey, { ...account });
     },
@@ -306,31 +276,22 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     webhooks({ apiKey, ...switches }) {
       dispatcher.configure(switches, apiKey);
     },
-    failNext(failure = {}) {
-      failures.push({
-        status: failure.status,
-        hangMs: failure.hangMs ?? 0,
-        remaining: failure.count ?? 1,
-        apiKey: failure.apiKey,
-        thenProcess: failure.thenProcess ?? false,
-        method: failure.method?.toUpperCase(),
-        path: failure.path === undefined || failure.path.startsWith('/v1') ? failure.path : `/v1${failure.path}`,
-        evenIfCallerGone: failure.evenIfCallerGone ?? false,
-      });
+    failNext(failure: FailNextOptions = {}) {
+      traffic.failNext(failure);
     },
     clearFailures() {
-      failures.length = 0;
+      traffic.clearFailures();
     },
     complete(referenceOrSessionId, outcome, options = {}) {
       const reference = sim.complete(referenceOrSessionId, outcome, options.declineReason ? { decline_reason: options.declineReason } : {});
-      state?.saveSoon();
+      sandbox.state?.saveSoon();
       return reference;
     },
     cancelRefund(refundId) {
       const refund = store.refunds.get(refundId);
       if (!refund) throw new SandboxError(`Unknown refund ${refundId}`);
       sim.cancelRefund(refund);
-      state?.saveSoon();
+      sandbox.state?.saveSoon();
     },
     emitEvent(apiKey, event, data) {
       if (!store.accounts.has(apiKey)) throw new SandboxError(`Unknown sandbox account ${apiKey.slice(0, 12)}…`);
@@ -338,29 +299,36 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
     },
     openChargeback(reference) {
       sim.openChargeback(reference);
-      state?.saveSoon();
-    },
-    deliveries: () => dispatcher.deliveries(),
-    events: (apiKey) => dispatcher.events(apiKey),
-    requestCount(pathPrefix, method) {
-      return matchingRequests(pathPrefix, method).length;
-    },
-    processedCount(pathPrefix, method) {
-      return matchingRequests(pathPrefix, method).filter((entry) => entry.processed === true).length;
+      sandbox.state?.saveSoon();
     },
     misreportNet(reference, net) {
       const payment = store.payments.get(reference);
       if (!payment) throw new SandboxError(`Unknown payment ${reference}`);
       payment.reportedNet = Money.fromDecimal(net, payment.amount.currency);
-      state?.saveSoon();
+      sandbox.state?.saveSoon();
     },
-    requestBodies(pathPrefix, method) {
-      return matchingRequests(pathPrefix, method).map((entry) => entry.bodyText ?? '');
+  };
+}
+
+/** The controls that read: requests received, webhooks sent, the records the sandbox holds, and whether it is idle. */
+function readingControls(sandbox: SandboxContext) {
+  const { store, dispatcher, traffic, clock } = sandbox;
+  const controls = {
+    deliveries: () => dispatcher.deliveries(),
+    events: (apiKey?: string) => dispatcher.events(apiKey),
+    requestCount(pathPrefix?: string, method?: string): number {
+      return traffic.matching(pathPrefix, method).length;
     },
-    requestTimes(pathPrefix, method) {
-      return matchingRequests(pathPrefix, method).map((entry) => entry.receivedAt);
+    processedCount(pathPrefix?: string, method?: string): number {
+      return traffic.matching(pathPrefix, method).filter((entry) => entry.processed === true).length;
     },
-    payment(reference) {
+    requestBodies(pathPrefix?: string, method?: string): string[] {
+      return traffic.matching(pathPrefix, method).map((entry) => entry.bodyText ?? '');
+    },
+    requestTimes(pathPrefix?: string, method?: string): number[] {
+      return traffic.matching(pathPrefix, method).map((entry) => entry.receivedAt);
+    },
+    payment(reference: string): SandboxPaymentSnapshot | undefined {
       const payment = store.payments.get(reference);
       if (!payment) return undefined;
       return {
@@ -374,12 +342,12 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
         link_expires_at: payment.linkExpiresAtMs == null ? null : new Date(payment.linkExpiresAtMs).toISOString(),
       };
     },
-    payout(reference) {
+    payout(reference: string): Record<string, unknown> | undefined {
       const payout = store.payouts.get(reference);
       return payout ? { ...payoutView(payout, { timestamps: true }), livemode: payout.livemode } : undefined;
     },
-    refunds: (paymentReference) => store.refundsOf(paymentReference).map(refundView),
-    records() {
+    refunds: (paymentReference: string) => store.refundsOf(paymentReference).map(refundView),
+    records(): SandboxRecords {
       const oldestFirst = <T extends { seq: number }>(items: Iterable<T>) => [...items].sort((a, b) => a.seq - b.seq);
       return {
         payments: oldestFirst(store.payments.values()).map((payment) => controls.payment(payment.reference)!),
@@ -388,29 +356,6 @@ export async function startDepositGatewaySandbox(options: DepositGatewaySandboxO
       };
     },
     idle: () => clock.idle(),
-  };
-
-  let closing: Promise<void> | undefined;
-  return {
-    baseUrl: `${checkoutUrl}/v1`,
-    checkoutUrl,
-    controls,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        for (const timer of hangTimers) clearTimeout(timer);
-        hangTimers.clear();
-        // Saved before the dispatcher drops its queues: deliveries cut short are sent again next start.
-        try {
-          state?.close();
-        } catch (error) {
-          logger?.error({ err: error }, 'deposit gateway sandbox state not saved on close');
-        }
-        dispatcher.close();
-        clock.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+  } satisfies Partial<DepositGatewaySandboxControls>;
+  return controls;
 }
