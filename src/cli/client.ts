@@ -46,7 +46,7 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
 
   const opened = await openCliDatabase(io);
   if (!opened.ok) return opened.exitCode;
-  const { config, db, logger } = opened;
+  const { config, db, logger, close } = opened;
   const { createServices } = await import('../services.js');
   const services = createServices({ merchantAccounts: config.merchantAccounts, providers: config.providers, logger });
   const em = db.fork();
@@ -150,7 +150,7 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
         return 64;
     }
   } finally {
-    await db.close();
+    await close();
   }
 }
 
