@@ -48,7 +48,7 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
 
   const opened = await openCliDatabase(io);
   if (!opened.ok) return opened.exitCode;
-  const { config, db, logger } = opened;
+  const { config, db, logger, close } = opened;
   try {
     const run = COMMANDS[command];
     if (!run) {
@@ -59,7 +59,7 @@ export async function runClientCli(argv: string[], io: CliIo): Promise<number> {
     const { services } = createServices({ config, db, logger });
     return await run(services.clients, db.fork(), { rest, values }, io);
   } finally {
-    await db.close();
+    await close();
   }
 }
 

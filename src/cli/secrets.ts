@@ -51,7 +51,7 @@ export async function runSecretsCli(argv: string[], io: CliIo): Promise<number> 
 
   const opened = await openCliDatabase(io);
   if (!opened.ok) return opened.exitCode;
-  const { config, db, logger } = opened;
+  const { config, db, logger, close } = opened;
   try {
     const [{ secretsKeyring, SecretsKeyFileInvalid }, { reseal, sealedInventory }, { SEALED_COLUMNS }] = await Promise.all([
       import('../db/secrets-key.js'),
@@ -94,7 +94,7 @@ export async function runSecretsCli(argv: string[], io: CliIo): Promise<number> 
     }
     return 0;
   } finally {
-    await db.close();
+    await close();
   }
 }
 

@@ -1,28 +1,62 @@
 // The client CLI: create (plain and --json), list, revoke, create-key and revoke-key, and the keys
-// it prints work on a gateway started on the same database.
+// it prints work on a gateway started on the same database. One command opens the database from its
+// environment as `npm run client` does (and the last test a PostgreSQL it cannot reach); the others
+// run on a database the file opened once, since what they check is the command, not the opening,
+// and each open of the embedded database costs half a second of CPU.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runClientCli } from '../../src/cli/client.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { entities } from '../../src/entities.js';
+import { createLogger } from '../../src/lib/logger.js';
 import { createTestDatabase, type TestDatabase } from '../support/database.js';
 import { execute, startTestGateway } from '../support/gateway.js';
 import { ViewerQuery } from './operations.js';
 
 let database: TestDatabase;
+/** The database the commands share while it is open; closed before a gateway starts on it (PGlite belongs to one process at a time). */
+let shared: Database | undefined;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
-afterAll(() => database?.drop());
+afterAll(async () => {
+  await shared?.close();
+  await database?.drop();
+});
 
-async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+async function run(argv: string[], opened: Database | undefined): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runClientCli(argv, { env: { NODE_ENV: 'test', ...database.env }, out: (text) => out.push(text), err: (text) => err.push(text) });
+  const code = await runClientCli(argv, { env: { NODE_ENV: 'test', ...database.env }, out: (text) => out.push(text), err: (text) => err.push(text), ...(opened ? { database: opened } : {}) });
   return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+/** A command on the file's open database. */
+async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  shared ??= await openDatabase({ databaseUrl: database.env.DATABASE_URL, dataDir: database.env.DATA_DIR!, logger: createLogger({ level: 'silent' }), entities });
+  return run(argv, shared);
+}
+
+/** A command that opens the database from its environment and closes it, as `npm run client` does. */
+async function cliOpeningItself(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  await closeShared();
+  return run(argv, undefined);
+}
+
+async function closeShared(): Promise<void> {
+  await shared?.close();
+  shared = undefined;
+}
+
+/** A gateway on the file's database, once the commands have let go of it. */
+async function gatewayOnDatabase() {
+  await closeShared();
+  return startTestGateway({ database, env: { DEMO_CLIENTS: 'false' } });
 }
 
 describe('npm run client', () => {
   it('creates, lists and revokes clients whose keys work on the gateway', async () => {
-    const created = await cli('create', '--name', 'web-cashier', '--role', 'CASHIER', '--json');
+    const created = await cliOpeningItself('create', '--name', 'web-cashier', '--role', 'CASHIER', '--json');
     expect(created.code).toBe(0);
     const json = JSON.parse(created.out) as { id: string; name: string; roles: string[]; key: string };
     expect(json).toEqual({ id: expect.stringMatching(/^cli_/), name: 'web-cashier', roles: ['CASHIER'], key: expect.stringMatching(/^gw_/) });
@@ -42,7 +76,7 @@ describe('npm run client', () => {
 
     expect((await cli('revoke', json.id)).code).toBe(0);
 
-    const t = await startTestGateway({ database, env: { DEMO_CLIENTS: 'false' } });
+    const t = await gatewayOnDatabase();
     try {
       const revoked = await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: json.key });
       expect(revoked.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
@@ -83,7 +117,7 @@ describe('npm run client', () => {
     expect(revoked.out).toMatch(new RegExp(`^Revoked key ${listed.keys[0]!.id} \\(${created.key.slice(0, 10)}…\\) of ${created.id} at `));
 
     // then: on a gateway, the first key is refused and the second works
-    const t = await startTestGateway({ database, env: { DEMO_CLIENTS: 'false' } });
+    const t = await gatewayOnDatabase();
     try {
       expect((await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: created.key })).errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
       expect((await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: secondKey.key })).data?.viewer.id).toBe(created.id);

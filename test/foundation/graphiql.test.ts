@@ -6,9 +6,9 @@ import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { buildSchema, Kind, parse, print, validate, visit, type ConstValueNode, type OperationDefinitionNode } from 'graphql';
 import { readdir, readFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_TABS } from '../../src/server/graphiql.js';
-import { startTestGateway } from '../support/gateway.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 /** One IPv4 address of this machine that is not loopback, if it has one. */
 const externalAddress = Object.values(networkInterfaces())
@@ -39,6 +39,12 @@ function inlined(query: string, variables: string | undefined): string {
 }
 
 describe('GraphiQL', () => {
+  // One gateway with the default settings for the page's tests that need nothing else, started
+  // by the first of them; the others set what they test.
+  let defaults: Promise<TestGateway> | undefined;
+  const withDefaults = () => (defaults ??= startTestGateway());
+  afterAll(async () => (await defaults)?.close());
+
   it('opens with exactly the documented operations, in the README\'s order of tabs', async () => {
     const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
     const docs = await Promise.all((await readdir(new URL('../../docs/', import.meta.url))).filter((name) => name.endsWith('.md')).map((name) => readFile(new URL(`../../docs/${name}`, import.meta.url), 'utf8')));
@@ -66,46 +72,38 @@ describe('GraphiQL', () => {
   });
 
   it('serves a self-contained page with the demo admin key ready to use', async () => {
-    const t = await startTestGateway();
-    try {
-      const response = await fetch(t.gateway.graphqlUrl, { headers: { accept: 'text/html' } });
-      expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toMatch(/text\/html/);
-      const html = await response.text();
-      expect(html).toMatch(/graphiql/i);
-      expect(html).toContain(`Bearer ${t.keys.admin}`);
-      expect(html).toContain('mutation TakeDeposit');
+    const t = await withDefaults();
+    const response = await fetch(t.gateway.graphqlUrl, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/text\/html/);
+    const html = await response.text();
+    expect(html).toMatch(/graphiql/i);
+    expect(html).toContain(`Bearer ${t.keys.admin}`);
+    expect(html).toContain('mutation TakeDeposit');
 
-      // No element loads anything from another host: scripts, styles, images, fonts, frames.
-      const references = [...html.matchAll(/(?:src|href|action)\s*=\s*["']([^"']+)["']/gi)].map((match) => match[1]!);
-      const cssUrls = [...html.matchAll(/url\(\s*["']?([^"')]+)["']?\s*\)/gi)].map((match) => match[1]!);
-      const imports = [...html.matchAll(/@import\s+["']([^"']+)["']/gi)].map((match) => match[1]!);
-      const external = [...references, ...cssUrls, ...imports].filter((ref) => /^(https?:)?\/\//i.test(ref) && !/^(https?:)?\/\/(127\.0\.0\.1|localhost)/i.test(ref));
-      expect(external).toEqual([]);
-      expect(html).not.toMatch(/<script[^>]+src=["']https?:/i);
-      expect(html).not.toMatch(/<link[^>]+href=["']https?:/i);
-    } finally {
-      await t.close();
-    }
+    // No element loads anything from another host: scripts, styles, images, fonts, frames.
+    const references = [...html.matchAll(/(?:src|href|action)\s*=\s*["']([^"']+)["']/gi)].map((match) => match[1]!);
+    const cssUrls = [...html.matchAll(/url\(\s*["']?([^"')]+)["']?\s*\)/gi)].map((match) => match[1]!);
+    const imports = [...html.matchAll(/@import\s+["']([^"']+)["']/gi)].map((match) => match[1]!);
+    const external = [...references, ...cssUrls, ...imports].filter((ref) => /^(https?:)?\/\//i.test(ref) && !/^(https?:)?\/\/(127\.0\.0\.1|localhost)/i.test(ref));
+    expect(external).toEqual([]);
+    expect(html).not.toMatch(/<script[^>]+src=["']https?:/i);
+    expect(html).not.toMatch(/<link[^>]+href=["']https?:/i);
   });
 
   it('is served gzip-compressed, varying on Accept-Encoding', async () => {
-    const t = await startTestGateway();
-    try {
-      // node:http, not fetch: fetch would decompress and hide what was on the wire.
-      const { headers, body } = await get(t.gateway.graphqlUrl, { accept: 'text/html', 'accept-encoding': 'gzip' });
-      expect(headers['content-encoding']).toBe('gzip');
-      expect(headers.vary).toMatch(/accept-encoding/i);
-      const html = gunzipSync(body).toString('utf8');
-      expect(html).toContain(`Bearer ${t.keys.admin}`);
-      expect(body.length).toBeLessThan(html.length / 2);
+    const t = await withDefaults();
+    // node:http, not fetch: fetch would decompress and hide what was on the wire.
+    const { headers, body } = await get(t.gateway.graphqlUrl, { accept: 'text/html', 'accept-encoding': 'gzip' });
+    expect(headers['content-encoding']).toBe('gzip');
+    expect(headers.vary).toMatch(/accept-encoding/i);
+    const html = gunzipSync(body).toString('utf8');
+    expect(html).toContain(`Bearer ${t.keys.admin}`);
+    expect(body.length).toBeLessThan(html.length / 2);
 
-      const plain = await get(t.gateway.graphqlUrl, { accept: 'text/html', 'accept-encoding': 'identity' });
-      expect(plain.headers['content-encoding']).toBeUndefined();
-      expect(plain.body.toString('utf8')).toBe(html);
-    } finally {
-      await t.close();
-    }
+    const plain = await get(t.gateway.graphqlUrl, { accept: 'text/html', 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString('utf8')).toBe(html);
   });
 
   it.skipIf(!externalAddress)('carries no key when served to a client that is not on this machine', async () => {

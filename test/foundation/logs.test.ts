@@ -1,11 +1,17 @@
 // Keys and secrets never reach the logs, whatever the request does with them.
 
-import { describe, expect, it } from 'vitest';
-import { execute, postRaw, startTestGateway } from '../support/gateway.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { closeCodeFor, take, wsClient } from '../support/ws.js';
 import { CreateApiClientMutation, HeartbeatSubscription, ViewerQuery } from './operations.js';
 
 describe('structured logs', () => {
+  // One gateway for the tests that read what it logs as it runs (the first test stops its own, to
+  // read its shutdown lines), started by the first of them.
+  let running: Promise<TestGateway> | undefined;
+  const gateway = () => (running ??= startTestGateway());
+  afterAll(async () => (await running)?.close());
+
   it('carry request ids and never an API key, provider key or webhook secret', async () => {
     const t = await startTestGateway();
     try {
@@ -38,32 +44,24 @@ describe('structured logs', () => {
   });
 
   it('log a probe that answers well at debug and every other request at info', async () => {
-    const t = await startTestGateway();
-    try {
-      for (const path of ['/healthz', '/readyz', '/metrics']) expect((await fetch(`${t.gateway.url}${path}`)).status).toBe(200);
-      await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: t.keys.admin });
-      const lines = t.logs.map((line) => JSON.parse(line) as { level: number; msg: string; path?: string });
-      const levelOf = (path: string) => lines.filter((line) => line.msg === 'request completed' && line.path === path).map((line) => line.level);
-      // pino: 20 is debug, 30 info.
-      expect(levelOf('/healthz')).toEqual([20]);
-      expect(levelOf('/readyz')).toEqual([20]);
-      expect(levelOf('/metrics')).toEqual([20]);
-      expect(levelOf('/graphql')).toEqual([30]);
-    } finally {
-      await t.close();
-    }
+    const t = await gateway();
+    for (const path of ['/healthz', '/readyz', '/metrics']) expect((await fetch(`${t.gateway.url}${path}`)).status).toBe(200);
+    await execute(t.gateway.graphqlUrl, ViewerQuery, {}, { key: t.keys.admin });
+    const lines = t.logs.map((line) => JSON.parse(line) as { level: number; msg: string; path?: string });
+    const levelOf = (path: string) => lines.filter((line) => line.msg === 'request completed' && line.path === path).map((line) => line.level);
+    // pino: 20 is debug, 30 info.
+    expect(levelOf('/healthz')).toEqual([20]);
+    expect(levelOf('/readyz')).toEqual([20]);
+    expect(levelOf('/metrics')).toEqual([20]);
+    expect(levelOf('/graphql')).toEqual([30]);
   });
 
   it('say once at info that the gateway registered its webhook with the QR gateway', async () => {
-    const t = await startTestGateway();
-    try {
-      const lines = t.logs.map((line) => JSON.parse(line) as { level: number; msg: string; account?: string });
-      const registering = t.gateway.config.merchantAccounts.filter((account) => account.provider === 'qr-gateway').map((account) => account.code);
-      expect(registering.length).toBeGreaterThan(0);
-      const atInfo = lines.filter((line) => line.level >= 30 && /webhook registered|registered the gateway webhook/.test(line.msg));
-      expect(atInfo.map((line) => line.account).sort()).toEqual([...registering].sort());
-    } finally {
-      await t.close();
-    }
+    const t = await gateway();
+    const lines = t.logs.map((line) => JSON.parse(line) as { level: number; msg: string; account?: string });
+    const registering = t.gateway.config.merchantAccounts.filter((account) => account.provider === 'qr-gateway').map((account) => account.code);
+    expect(registering.length).toBeGreaterThan(0);
+    const atInfo = lines.filter((line) => line.level >= 30 && /webhook registered|registered the gateway webhook/.test(line.msg));
+    expect(atInfo.map((line) => line.account).sort()).toEqual([...registering].sort());
   });
 });

@@ -3,8 +3,8 @@
 // Either starts as a copy of the run's migrated template (test/global-setup.ts): a PGlite directory
 // copied, a PostgreSQL database created with the template database as its TEMPLATE.
 
-import { randomBytes } from 'node:crypto';
-import { appendFile, copyFile, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { appendFile, copyFile, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -97,11 +97,10 @@ const PGLITE_TEST_SHARED_BUFFERS = '16MB';
 let template: Promise<string> | undefined;
 
 /**
- * The run's migrated PGlite data directory (test/global-setup.ts names it), built by the first
- * worker that needs it: a fresh directory costs seconds of initdb and migrations (some 13 s of CPU),
- * a copy of this one a fraction of a second. One worker builds it while the others wait for it
- * (a lock in the run's folder): three workers building at once on two cores each took as long as
- * one, three times over.
+ * The run's migrated PGlite data directory (test/global-setup.ts names it), made by the first
+ * worker that needs it while the others wait for it (a lock in the run's folder): a copy of the one
+ * an earlier run kept (`keptTemplate`), or else built, which costs some 13 s of CPU (initdb and every
+ * migration in WebAssembly) that every worker of a PGlite run would wait out.
  */
 function pgliteTemplate(): Promise<string> {
   template ??= (async () => {
@@ -111,16 +110,15 @@ function pgliteTemplate(): Promise<string> {
     await acquire(lock);
     try {
       if (await stat(target).catch(() => undefined)) return target;
-      // Built aside and renamed into place: a worker never copies a half-built template.
+      // Made aside and renamed into place: a worker never copies a half-made template.
       const building = await mkdtemp(`${target}-building-`);
-      const db = await openDatabase({ dataDir: building, logger: createLogger({ level: 'silent' }), entities });
-      await db.close();
-      // initdb gives a PGlite cluster PostgreSQL's 128 MB of shared buffers, which every start
-      // allocates and clears in WebAssembly: about 0.5 s of CPU per open, on a test database of a
-      // few megabytes that never fills 16 MB. Copies of the template start with 16 MB
-      // (postgresql.auto.conf is read after postgresql.conf); a first start on an empty directory,
-      // as in the tests of one, keeps initdb's choice.
-      await appendFile(path.join(building, 'pglite', 'postgresql.auto.conf'), `shared_buffers = '${PGLITE_TEST_SHARED_BUFFERS}'\n`);
+      const kept = await keptTemplate();
+      if (kept.found) {
+        await copyTree(kept.path, building);
+      } else {
+        await buildPgliteTemplate(building);
+        await keepTemplate(building, kept.path);
+      }
       await rename(building, target);
     } finally {
       await rmdir(lock);
@@ -128,6 +126,67 @@ function pgliteTemplate(): Promise<string> {
     return target;
   })();
   return template;
+}
+
+/** Migrates an empty PGlite data directory as the gateway's first start does, with the test databases' shared buffers. */
+async function buildPgliteTemplate(dataDir: string): Promise<void> {
+  const db = await openDatabase({ dataDir, logger: createLogger({ level: 'silent' }), entities });
+  await db.close();
+  // initdb gives a PGlite cluster PostgreSQL's 128 MB of shared buffers, which every start
+  // allocates and clears in WebAssembly: about 0.5 s of CPU per open, on a test database of a
+  // few megabytes that never fills 16 MB. Copies of the template start with 16 MB
+  // (postgresql.auto.conf is read after postgresql.conf); a first start on an empty directory,
+  // as in the tests of one, keeps initdb's choice.
+  await appendFile(path.join(dataDir, 'pglite', 'postgresql.auto.conf'), `shared_buffers = '${PGLITE_TEST_SHARED_BUFFERS}'\n`);
+}
+
+const root = path.resolve(import.meta.dirname, '../..');
+/** Templates kept from one run to the next, in the scratch folder (a tmpfs where there is one, vitest.config.ts). */
+const keptTemplates = path.join(tmpdir(), 'gateway-test-templates');
+/** A kept template nobody used for this long is removed when another is kept. */
+const KEPT_TEMPLATE_UNUSED_MS = 24 * 3600_000;
+
+/**
+ * Where the template of this tree is kept between runs (CI's PostgreSQL run builds it for its few
+ * PGlite tests, and its PGlite run then copies it), and whether it is there. Its name is a hash of
+ * everything the built directory depends on: the database code and migrations (src/db/), the
+ * entities, this file, and every package's version (package-lock.json, PGlite's own among them).
+ * A change to any of them makes a new one; a first start on an empty directory is still what
+ * test/foundation/restart.test.ts runs every time.
+ */
+async function keptTemplate(): Promise<{ path: string; found: boolean }> {
+  const database = await readdir(path.join(root, 'src/db'), { recursive: true, withFileTypes: true });
+  const inputs = [
+    'package-lock.json',
+    'src/entities.ts',
+    'test/support/database.ts',
+    ...database.filter((entry) => entry.isFile()).map((entry) => path.relative(root, path.join(entry.parentPath, entry.name))),
+  ].sort();
+  const hash = createHash('sha256');
+  for (const input of inputs) hash.update(`${input}\0`).update(await readFile(path.join(root, input))).update('\0');
+  const kept = path.join(keptTemplates, `pglite-${hash.digest('hex').slice(0, 16)}`);
+  if (!(await stat(kept).catch(() => undefined))) return { path: kept, found: false };
+  // Used now: kept from removal (its time says when it was last used).
+  const now = new Date();
+  await utimes(kept, now, now);
+  return { path: kept, found: true };
+}
+
+/**
+ * Keeps a copy of a template just built for the next run, copied aside and renamed into place (two
+ * runs keeping the same one at once: the first stays), and removes the kept templates nobody used
+ * for a day.
+ */
+async function keepTemplate(built: string, kept: string): Promise<void> {
+  await mkdir(keptTemplates, { recursive: true });
+  const aside = await mkdtemp(`${kept}-keeping-`);
+  await copyTree(built, aside);
+  await rename(aside, kept).catch(() => rm(aside, { recursive: true, force: true }));
+  for (const entry of await readdir(keptTemplates)) {
+    const other = path.join(keptTemplates, entry);
+    const used = await stat(other).catch(() => undefined);
+    if (used && Date.now() - used.mtimeMs > KEPT_TEMPLATE_UNUSED_MS) await rm(other, { recursive: true, force: true });
+  }
 }
 
 const postgresTemplates = new Map<string, Promise<string>>();
