@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { booleanString, nonNegativeInt, portNumber, positiveInt } from './lib/env-values.js';
 import { parseAllowEntry, type OutboundPolicy } from './lib/outbound-http.js';
 import { SecretsKeyring } from './lib/sealed-secrets.js';
-import { tracingSettings, type TracingSettings } from './lib/tracing.js';
+import { tracingSettings, type TracingSettings } from './lib/tracing/settings.js';
 import type { MerchantAccount, ProviderName } from './providers/provider.js';
 import { providerRegistry } from './providers/index.js';
 import type { ConfiguredProviderSettings, ProviderDefinition, ProviderRegistry } from './providers/registry.js';

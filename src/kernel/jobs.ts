@@ -7,7 +7,9 @@ import { executePrepared } from '../db/prepared.js';
 import { backoffDelayMs } from '../lib/backoff.js';
 import { newId } from '../lib/ids.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
-import { inSpan, linkToStoredTrace, settingTraceId, SpanStatusCode, tracingOn } from '../lib/tracing.js';
+import { tracingOn } from '../lib/tracing/sdk.js';
+import { inSpan, SpanStatusCode } from '../lib/tracing/spans.js';
+import { linkToStoredTrace, settingTraceId } from '../lib/tracing/trace-context.js';
 import { paymentTraceContextSql } from './payment-scope.js';
 
 /**

@@ -18,7 +18,7 @@ import type { WebSocket } from 'ws';
 import type { Database } from '../db/database.js';
 import { deliverySchema } from '../graphql/schema/delivery.js';
 import type { Logger } from '../lib/logger.js';
-import { outsideSpans } from '../lib/tracing.js';
+import { outsideSpans } from '../lib/tracing/spans.js';
 import { FELL_BEHIND, MAX_BUFFERED, TopicSubscription, type TopicConsumer } from '../lib/pubsub.js';
 import { ResumingSubscription } from '../kernel/events/resume.js';
 import type { EventNotification } from '../kernel/events/event-notification.js';

@@ -31,7 +31,8 @@ import { checkEnvelope, closeReason, refusalError, resolveOperation } from '../g
 import { createFormatError, forbidden, isRuleCode, rateLimited, unauthenticated } from '../graphql/errors.js';
 import { queryTooLong } from '../graphql/limits.js';
 import { documentHashOf, type TrustedDocuments } from '../graphql/trusted-documents.js';
-import { describeGraphqlSpan, failGraphqlSpan, inGraphqlSpan, keepConnectionTraceContext, tracingOn } from '../lib/tracing.js';
+import { describeGraphqlSpan, failGraphqlSpan, inGraphqlSpan, keepConnectionTraceContext } from '../lib/tracing/request-spans.js';
+import { tracingOn } from '../lib/tracing/sdk.js';
 import { usesIntrospection } from './introspection.js';
 import { OTHER_OPERATION, operationLabel, type GatewayMetrics } from './metrics.js';
 import { SubscriptionFanOut, type Member, type SubscriptionSink } from './fan-out.js';
