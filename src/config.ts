@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { parseAllowEntry, type OutboundPolicy } from './lib/outbound-http.js';
 import type { SecretsKeyring } from './lib/sealed-secrets.js';
-import { tracingSettings, type TracingSettings } from './lib/tracing.js';
+import { tracingSettings, type TracingSettings } from './lib/tracing/settings.js';
 import { providerRegistry } from './providers/index.js';
 import type { ProviderDefinition } from './providers/registry.js';
 import { envSchema, type Env, type ParsedEnv } from './config/env-schema.js';

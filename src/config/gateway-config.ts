@@ -4,7 +4,7 @@
 // reads the environment.
 
 import type { SecretsKeyring } from '../lib/sealed-secrets.js';
-import type { TracingSettings } from '../lib/tracing.js';
+import type { TracingSettings } from '../lib/tracing/settings.js';
 import type { MerchantAccount } from '../providers/provider.js';
 import type { ConfiguredProviderSettings } from '../providers/registry.js';
 

@@ -9,7 +9,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../lib/ids.js';
 import type { Logger } from '../lib/logger.js';
-import { currentTraceId } from '../lib/tracing.js';
+import { currentTraceId } from '../lib/tracing/trace-context.js';
 import type { PaymentSubjectKind } from './payment-scope.js';
 import type { ProviderCallReport } from './provider-transport.js';
 

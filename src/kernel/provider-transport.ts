@@ -7,7 +7,9 @@
 import { backoffDelayMs, totalBackoffMs, type Backoff } from '../lib/backoff.js';
 import { exchange, ExchangeTimedOut, networkErrorText, type OutgoingRequest, type ReceivedAnswer } from '../lib/http.js';
 import { createLogger, type Logger } from '../lib/logger.js';
-import { currentTraceId, inSpan, SpanKind, SpanStatusCode, tracingOn } from '../lib/tracing.js';
+import { tracingOn } from '../lib/tracing/sdk.js';
+import { inSpan, SpanKind, SpanStatusCode } from '../lib/tracing/spans.js';
+import { currentTraceId } from '../lib/tracing/trace-context.js';
 import { currentPayment, type PaymentScope } from './payment-scope.js';
 import type { ProviderProfile, ProviderRequest, ProviderResponse, ProviderSender, ProviderTransport } from '../providers/transport.js';
 

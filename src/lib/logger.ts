@@ -3,7 +3,7 @@
 // headers and account numbers never reach a log.
 
 import { createRequire } from 'node:module';
-import { traceLogFields } from './tracing.js';
+import { traceLogFields } from './tracing/trace-context.js';
 import { pino, type Bindings, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger } from 'pino';

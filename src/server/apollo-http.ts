@@ -8,7 +8,8 @@
 import type { ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext, type HTTPGraphQLRequest } from '@apollo/server';
 import { sendJson } from '../lib/http.js';
-import { inGraphqlSpan, tracingOn } from '../lib/tracing.js';
+import { inGraphqlSpan } from '../lib/tracing/request-spans.js';
+import { tracingOn } from '../lib/tracing/sdk.js';
 import { INTERNAL_ERROR_BODY, type GraphqlHttpRequest } from './envelope.js';
 
 export interface ApolloHttpOptions<TContext extends BaseContext> {

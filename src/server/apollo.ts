@@ -15,7 +15,7 @@ import { armorLimits, maxMoneyFieldsRule } from '../graphql/limits.js';
 import type { Services } from '../graphql/services.js';
 import { documentHashOf, httpDocumentRequest, type TrustedDocuments } from '../graphql/trusted-documents.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
-import { describeGraphqlSpan, failGraphqlSpan } from '../lib/tracing.js';
+import { describeGraphqlSpan, failGraphqlSpan } from '../lib/tracing/request-spans.js';
 import { apolloHttpHandler, urlSearch } from './apollo-http.js';
 import { drainHttpServer } from './drain.js';
 import { envelopePlugin } from './envelope.js';

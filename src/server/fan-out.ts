@@ -17,7 +17,7 @@ import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs
 import type { Database } from '../db/database.js';
 import { deliverySchema } from '../graphql/schema/delivery.js';
 import type { Logger } from '../lib/logger.js';
-import { outsideSpans } from '../lib/tracing.js';
+import { outsideSpans } from '../lib/tracing/spans.js';
 import { ResumingSubscription } from '../kernel/events/resume.js';
 import { encodeCursor } from '../graphql/relay.js';
 import { visibilityClass, visibilityOf, type Visibility } from '../kernel/visibility.js';

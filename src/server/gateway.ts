@@ -16,7 +16,7 @@ import { EventBus } from '../kernel/events/event-bus.js';
 import type { Clock } from '../lib/clock.js';
 import { listenAs } from '../lib/http.js';
 import { createLogger, type Logger } from '../lib/logger.js';
-import { startTracing } from '../lib/tracing.js';
+import { startTracing } from '../lib/tracing/sdk.js';
 import { ClientLimitsSync } from '../modules/clients/client-limits.js';
 import { ensureDemoClients, type DemoClient } from '../modules/clients/demo-clients.js';
 import type { ReconciliationSchedule } from '../modules/reconciliation/reconciliation-jobs.js';

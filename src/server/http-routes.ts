@@ -9,7 +9,7 @@ import type { Database } from '../db/database.js';
 import type { EventLogLag } from '../kernel/events/event-log.js';
 import { sendJson } from '../lib/http.js';
 import type { Logger } from '../lib/logger.js';
-import { traceHttpRequest } from '../lib/tracing.js';
+import { traceHttpRequest } from '../lib/tracing/request-spans.js';
 import type { DemoClient } from '../modules/clients/demo-clients.js';
 import type { GatewayServices } from '../services.js';
 import { cardFormReturnRouter } from './card-form-return.js';

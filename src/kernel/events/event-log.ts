@@ -13,7 +13,7 @@ import { systemClock, type Clock } from '../../lib/clock.js';
 import type { WithIsoDates } from '../../lib/iso-time.js';
 import { visibleEventsWhere, type Viewer } from '../visibility.js';
 import { newId } from '../../lib/ids.js';
-import { currentTraceId } from '../../lib/tracing.js';
+import { currentTraceId } from '../../lib/tracing/trace-context.js';
 import { PaymentEvent, type PaymentSubjectType } from './payment-event.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, type EventNotification } from './event-notification.js';
 

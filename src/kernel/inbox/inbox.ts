@@ -12,7 +12,8 @@ import type { DepositProvider, MerchantAccount, ProviderName, SignatureRejection
 import { findUnstorableText, type UnstorableText } from '../../lib/storable-text.js';
 import { inTransaction } from '../../db/transaction.js';
 import { executePrepared } from '../../db/prepared.js';
-import { currentTraceId, tracingOn } from '../../lib/tracing.js';
+import { tracingOn } from '../../lib/tracing/sdk.js';
+import { currentTraceId } from '../../lib/tracing/trace-context.js';
 import type { SqlPart } from '../events/event-log.js';
 import { renderLookup } from '../sql-intents.js';
 import { isTracedPayment } from '../payment-scope.js';

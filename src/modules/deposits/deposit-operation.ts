@@ -19,7 +19,7 @@ import { toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './de
 import { depositTransitions, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
 import type { CreateDepositInput } from './deposit-request.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
-import { currentTraceparent } from '../../lib/tracing.js';
+import { currentTraceparent } from '../../lib/tracing/trace-context.js';
 
 export interface DepositOperationDeps {
   accounts: MerchantAccountService;

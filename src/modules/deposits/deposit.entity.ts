@@ -4,7 +4,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Money } from '../../lib/money.js';
 import type { Customer, DepositStatus, ProviderName, Rail, RailDetails, RefundStatus } from '../../providers/provider.js';
-import { currentTraceparent } from '../../lib/tracing.js';
+import { currentTraceparent } from '../../lib/tracing/trace-context.js';
 
 /** A value as it comes back from a jsonb column: dates are ISO strings. */
 export type Jsonified<T> = T extends Date

@@ -3,7 +3,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Money } from '../../lib/money.js';
 import type { PayoutStatus, ProviderName } from '../../providers/provider.js';
-import { currentTraceparent } from '../../lib/tracing.js';
+import { currentTraceparent } from '../../lib/tracing/trace-context.js';
 
 /**
  * The beneficiary as kept for showing and reconciling a payout: identifiers masked to their last

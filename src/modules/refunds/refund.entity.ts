@@ -3,7 +3,7 @@
 import { defineEntity, p } from '@mikro-orm/core';
 import { Money } from '../../lib/money.js';
 import type { RefundStatus } from '../../providers/provider.js';
-import { currentTraceparent } from '../../lib/tracing.js';
+import { currentTraceparent } from '../../lib/tracing/trace-context.js';
 
 export type RefundOrigin = 'GATEWAY' | 'PROVIDER';
 

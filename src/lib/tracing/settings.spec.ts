@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseTraceparent, sqlWithoutValues, tracingOn, tracingSettings } from './tracing.js';
+import { tracingOn } from './sdk.js';
+import { tracingSettings } from './settings.js';
 
 const settings = (env: Record<string, string>) => {
   const problems: string[] = [];
@@ -48,23 +49,5 @@ describe('tracing settings', () => {
     ]);
     expect(settings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317' }).problems).toEqual([expect.stringMatching(/^OTEL_EXPORTER_OTLP_ENDPOINT: must be an http/)]);
     expect(settings({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' }).problems).toEqual([expect.stringMatching(/^OTEL_TRACES_SAMPLER_ARG/)]);
-  });
-});
-
-describe('a stored traceparent', () => {
-  it('is read back as a remote span context, and anything else as none', () => {
-    expect(parseTraceparent('00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01')).toEqual({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', spanId: '00f067aa0ba902b7', traceFlags: 1, isRemote: true });
-    for (const bad of [null, '', 'garbage', '00-00000000000000000000000000000000-00f067aa0ba902b7-01', '00-4bf92f3577b34da6a3ce929d0e0e4736-0000000000000000-01', '01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01']) {
-      expect(parseTraceparent(bad)).toBeUndefined();
-    }
-  });
-});
-
-describe('a statement as a span shows it', () => {
-  it('keeps no literal: strings, numbers and dollar-quoted text become ?', () => {
-    expect(sqlWithoutValues("select * from deposit where id = 'dep_01' and amount > 25.00 and note = 'it''s' limit 10")).toBe('select * from deposit where id = ? and amount > ? and note = ? limit ?');
-    expect(sqlWithoutValues("insert into t (a) values (E'4111111111111111', $$secret$$, -3e5)")).toBe('insert into t (a) values (?, ?, ?)');
-    // Placeholders, identifiers with digits and casts are kept.
-    expect(sqlWithoutValues('select $1::int4, col2 from "t1" where x = $2')).toBe('select $1::int4, col2 from "t1" where x = $2');
   });
 });

@@ -1,0 +1,112 @@
+// One graphql-ws socket as the server holds it (a Connection): its protocol state, its key and its
+// operations, and the connection id that names it in log lines and request ids. A file of its own
+// because every part of the server (src/server/graphql-ws.ts) works on Connections, and because
+// thousands stay open and idle: a field more here is a field more for each of them (bench B5).
+
+import { randomUUID } from 'node:crypto';
+import type { Message } from 'graphql-ws';
+import type { WebSocket } from 'ws';
+import type { Member, SubscriptionSink } from './fan-out-member.js';
+import type { IndexedSocket, KeyInUse } from './connections-by-key.js';
+import type { MessageBucket } from './ws-limits.js';
+
+/** Close code for a missing or bad key at connection time, or on an operation. */
+export const WS_UNAUTHORIZED = 4401;
+
+/**
+ * One open socket: its protocol state, its key and its operations. Thousands stay open and idle, so
+ * it keeps no more than it must: its id and keep-alive slice are derived from a serial number.
+ */
+export class Connection implements SubscriptionSink, IndexedSocket {
+  initReceived = false;
+  acknowledged = false;
+  /** A ping was sent and no pong has come back yet. */
+  awaitingPong = false;
+  authorization: unknown = undefined;
+  initTimer: NodeJS.Timeout | undefined;
+  // Running operations by id: null while one is being set up, then a subscription's member. Nearly
+  // every socket runs one subscription, so the first is kept in two fields; a Map (some 200 bytes
+  // even when it holds one entry) is made only for a socket that runs more than one at a time.
+  private firstId: string | undefined;
+  private first: Member | null = null;
+  private others: Map<string, Member | null> | undefined;
+  /** The keys this socket uses (the connection's, and operations' own): one, or several. */
+  keys: KeyInUse | KeyInUse[] | undefined;
+  /** Operations being set up now: beyond MAX_PENDING_OPERATIONS the socket is not read. */
+  pending = 0;
+
+  constructor(
+    readonly socket: WebSocket,
+    /** The socket's place in the order sockets opened on this instance. */
+    readonly serial: number,
+    /** The socket's rate of messages. */
+    readonly bucket: MessageBucket,
+    /** Gives back a subscription its client held (ClientLimiter.closeSubscription). */
+    private readonly release: (clientId: string) => void,
+  ) {}
+
+  /** Operations held now: subscriptions, and operations being set up or run. */
+  operationCount(): number {
+    return (this.firstId === undefined ? 0 : 1) + (this.others?.size ?? 0);
+  }
+
+  /** Names the socket in log lines and request ids, from its acknowledgement on. */
+  get connectionId(): string {
+    return connectionIdOf(this.serial);
+  }
+
+  /** The running operation `id`: undefined if there is none, null while it is being set up. */
+  operation(id: string): Member | null | undefined {
+    return id === this.firstId ? this.first : this.others?.get(id);
+  }
+
+  hasOperation(id: string): boolean {
+    return id === this.firstId || (this.others?.has(id) ?? false);
+  }
+
+  setOperation(id: string, member: Member | null): void {
+    if (id === this.firstId || (this.firstId === undefined && !this.others?.has(id))) {
+      this.firstId = id;
+      this.first = member;
+    } else {
+      (this.others ??= new Map()).set(id, member);
+    }
+  }
+
+  deleteOperation(id: string): void {
+    const member = this.operation(id);
+    if (member?.heldFor !== undefined) this.release(member.heldFor);
+    if (id === this.firstId) {
+      this.firstId = undefined;
+      this.first = null;
+    } else if (this.others?.delete(id) && this.others.size === 0) {
+      this.others = undefined;
+    }
+  }
+
+  /** Removes every operation; returns the subscriptions' members, to be closed. */
+  takeOperations(): Member[] {
+    const members = [this.first, ...(this.others?.values() ?? [])].filter((member): member is Member => member !== null);
+    for (const member of members) if (member.heldFor !== undefined) this.release(member.heldFor);
+    this.firstId = undefined;
+    this.first = null;
+    this.others = undefined;
+    return members;
+  }
+
+  send(message: Message): void {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+}
+
+/** This instance's random part of every connection id: a UUID's first 24 characters. */
+const CONNECTION_ID_PREFIX = randomUUID().slice(0, 24);
+
+/**
+ * A connection's id: a UUID whose last 12 hex digits are the socket's serial number on this
+ * instance, the rest (74 bits) random per instance: unique across sockets and instances, and built
+ * when a log line or request id needs it instead of held as a string by every idle socket.
+ */
+function connectionIdOf(serial: number): string {
+  return CONNECTION_ID_PREFIX + serial.toString(16).padStart(12, '0');
+}
