@@ -181,7 +181,14 @@ describe('redelivery and replay', () => {
     expect(copies[1]!.body).toBe(copies[0]!.body);
     // An event the endpoint's client may not read is refused.
     const theirs = await cardDeposit(t, t.keys.mobileCashier, '18.00');
-    const adminEvents = await execute(t.gateway.graphqlUrl, EventsQuery, {}, { key: t.keys.admin });
+    // The log shows an event once it is final, as a catching-up reader sees it: read until it is there.
+    let adminEvents = await execute(t.gateway.graphqlUrl, EventsQuery, {}, { key: t.keys.admin });
+    await expect
+      .poll(async () => {
+        adminEvents = await execute(t.gateway.graphqlUrl, EventsQuery, {}, { key: t.keys.admin });
+        return adminEvents.data!.events.edges.some((edge) => edge.node.subjectId === theirs);
+      })
+      .toBe(true);
     const foreign = adminEvents.data!.events.edges.find((edge) => edge.node.subjectId === theirs)!;
     const refused = await execute(t.gateway.graphqlUrl, RedeliverMutation, { eventId: foreign.node.id, endpointId: endpoint.id }, { key: t.keys.admin });
     expect(refused.data!.redeliverNotification).toMatchObject({ delivery: null, userErrors: [{ code: 'NOT_FOUND' }] });

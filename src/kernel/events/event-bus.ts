@@ -239,9 +239,11 @@ export class EventBus implements TopicFeed {
     let pending: boolean;
     try {
       let published = 0;
-      const reconnected = this.reconnected;
-      this.reconnected = false;
+      let reconnected = false;
       for (;;) {
+        // A reconnect while this loop reads (its wake-up sets `again`) is caught up by this loop's next page.
+        reconnected ||= this.reconnected;
+        this.reconnected = false;
         this.again = false;
         if (!this.isFollowing) await this.follow();
         const page = await this.readPage();

@@ -3,7 +3,11 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Viewer } from '../visibility.js';
+import { declareSubjectKinds } from '../visibility.fixture.js';
 import { subjectUpdates, type EventNotification } from './event-notification.js';
+
+// Who sees a kind is the modules' declaration, made at start: made here as the gateway makes it.
+declareSubjectKinds();
 
 const cashier: Viewer = { id: 'cli_cashier', roles: ['CASHIER'], merchantAccounts: null };
 const admin: Viewer = { id: 'cli_admin', roles: ['ADMIN'], merchantAccounts: null };
