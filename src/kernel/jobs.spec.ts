@@ -1,16 +1,16 @@
 // Unit spec of the job queue's arithmetic and decisions (jobs.ts), with no database: retry delays
 // (exponential from the base, capped, jittered down by at most a tenth), what follows a failed run
 // (retried or failed for good once its attempts are spent), the error text a row keeps, and the
-// worker's statements against a fake database: the claim and its lease, each run's outcome
-// (succeeded, retried, superseded, failed), abandoned leases failed by the sweep, recurring kinds,
-// enqueues, and the time-outs of `runUntilIdle` and `stop`.
+// worker's statements against a fake database (jobs.fixture.ts): the claim and its lease, each
+// run's outcome (succeeded, retried, superseded, failed), abandoned leases failed by the sweep,
+// recurring kinds, enqueues, and the time-outs of `runUntilIdle` and `stop`.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../lib/logger.js';
 import type { SqlPart } from './events/event-log.js';
 import { RELEASE_DEFERRED_DELIVERIES } from './inbox/deferred.js';
-import { afterFailedRun, errorText, JOB_SUCCEEDED, JobHandlers, JobQueue, JOBS_CHANNEL, RECURRING_KEY, retryDelayMs, type JobDatabase, type JobInfo, type JobResultEvent, type JobQueueSettings } from './jobs.js';
+import { row, setup, statement } from './jobs.fixture.js';
+import { afterFailedRun, errorText, JOB_SUCCEEDED, JOBS_CHANNEL, RECURRING_KEY, retryDelayMs, type JobInfo } from './jobs.js';
 
 const settings = { backoffBaseMs: 1_000, backoffMaxMs: 60_000 };
 
@@ -87,75 +87,6 @@ describe('errorText: what a failed run leaves on its row', () => {
   });
 });
 
-type Respond = (sql: string, params: unknown[]) => unknown[] | Error;
-
-/** The worker's statements, told apart by their first words. */
-const statement = {
-  claim: "update job set status = 'running'",
-  sweep: "update job set status = 'failed', finished_at",
-  prune: 'delete from job',
-  succeed: "update job set status = 'succeeded'",
-  fail: "update job set status = 'failed', last_error",
-  retry: "update job set status = 'pending'",
-  supersede: "update job set status = 'superseded'",
-  insert: 'insert into job',
-  count: 'select count(*)',
-} as const;
-
-/** A database whose every fork records its statements; `respond` answers them (an Error rejects). */
-function fakeDb(respond: Respond) {
-  const executed: SqlPart[] = [];
-  const em = {
-    config: {},
-    execute: (sql: string, params: unknown[] = []) => {
-      executed.push({ sql: sql.trim(), params });
-      const answer = respond(sql.trim(), params);
-      return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
-    },
-  };
-  const db: JobDatabase = {
-    fork: () => em as unknown as SqlEntityManager,
-    listen: () => Promise.resolve(() => Promise.resolve()),
-  };
-  const of = (start: string) => executed.filter((part) => part.sql.startsWith(start));
-  return { db, executed, of };
-}
-
-interface Claimed {
-  id: string;
-  kind: string;
-  payload: unknown;
-  attempts: number;
-  max_attempts: number;
-}
-
-/**
- * A queue on a fake database that claims `claimed` once, answers the sweep with `abandoned`, and
- * every other statement with what `answers` says (by statement), else one matched row.
- */
-function setup(options: { claimed?: Claimed[]; abandoned?: unknown[]; answers?: Partial<Record<keyof typeof statement, unknown[] | Error>>; settings?: Partial<JobQueueSettings> } = {}) {
-  const logs: Array<Record<string, unknown>> = [];
-  const logger = createLogger({ level: 'debug', destination: { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) } });
-  let claims = 0;
-  const fake = fakeDb((sql) => {
-    const name = (Object.keys(statement) as Array<keyof typeof statement>).find((key) => sql.startsWith(statement[key]));
-    if (name === 'claim') return claims++ === 0 ? (options.claimed ?? []) : [];
-    if (name === 'sweep') return options.abandoned ?? [];
-    return (name && options.answers?.[name]) ?? [{ id: 'job_1' }];
-  });
-  const results: JobResultEvent[] = [];
-  const handlers = new JobHandlers();
-  const queue = new JobQueue({
-    logger,
-    db: fake.db,
-    handlers,
-    settings: { leaseMs: 30_000, concurrency: 2, maxAttempts: 5, backoffBaseMs: 1_000, backoffMaxMs: 60_000, retentionMs: 86_400_000, ...options.settings },
-    onResult: (event) => results.push(event),
-  });
-  return { queue, handlers, results, logs, ...fake };
-}
-
-const row = (attempts: number, more: Partial<Claimed> = {}): Claimed => ({ id: 'job_1', kind: RELEASE_DEFERRED_DELIVERIES, payload: { subjectType: 'deposit', subjectId: 'dep_1' }, attempts, max_attempts: 5, ...more });
 
 describe('JobQueue: a claim and its lease', () => {
   it('claims due jobs and expired leases with attempts left, at most `concurrency`, leased for `leaseMs` under a lock id of its own', async () => {

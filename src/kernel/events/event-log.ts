@@ -2,6 +2,10 @@
 // transaction (one statement, no lock, no NOTIFY), and reads back its final part. Kernel
 // infrastructure: it stores and serves each subject's snapshot as the owning module made it, and
 // knows no subject kind.
+//
+// Its parts: what an append writes (event-append.ts), where the log is final (event-finality.ts),
+// and the vocabulary of resuming subscriptions (resume-points.ts); this file runs them and is the
+// face the rest of the gateway imports them from.
 
 import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
@@ -12,89 +16,37 @@ import { backoffDelayMs, type Backoff } from '../../lib/backoff.js';
 import { systemClock, type Clock } from '../../lib/clock.js';
 import type { WithIsoDates } from '../../lib/iso-time.js';
 import { visibleEventsWhere, type Viewer } from '../visibility.js';
-import { newId } from '../../lib/ids.js';
-import { currentTraceId } from '../../lib/tracing/trace-context.js';
 import { PaymentEvent, type PaymentSubjectType } from './payment-event.entity.js';
 import { PAYMENT_EVENTS_CHANNEL, type EventNotification } from './event-notification.js';
+import {
+  APPENDED_POSITION,
+  CHANGE_MATCHED,
+  EVENT_COLUMNS,
+  eventInsert,
+  toEventNotification,
+  type AppendAlongside,
+  type AppendEventInput,
+  type AppendHook,
+  type CommittedListener,
+  type SqlPart,
+} from './event-append.js';
+import { FINAL_POSITION_SQL, type EventLogLag } from './event-finality.js';
+import { RESUME_WINDOW_MS, type ReplayPage, type ReplayPageInput, type ResumeObserver, type ResumeOutcome, type ResumePoint } from './resume-points.js';
 
-export interface AppendEventInput {
-  /** The kind of subject, as its module registered it (`deposit`, `refund`, ...). */
-  subjectType: PaymentSubjectType;
-  subjectId: string;
-  /**
-   * Owner of the subject, as the visibility policy reads it (src/kernel/visibility.ts): a
-   * deposit's or payout's creator, a refund's deposit's creator; null when it belongs to no client.
-   */
-  clientId: string | null;
-  /**
-   * Merchant account of the subject (a refund: its deposit's): without it the event would be
-   * invisible to every back office that sees its subject.
-   */
-  merchantAccount: string;
-  /** An anomaly the gateway raises about the subject: admins alone see it (default false). */
-  adminOnly?: boolean;
-  /** e.g. `deposit.status_changed`. */
-  type: string;
-  fromStatus: string | null;
-  toStatus: string | null;
-  /**
-   * The subject as it stands after the change, in the JSON shape its module serves (the row's
-   * `data` and the notification's snapshot). Computed by the caller before the statement that
-   * writes the change, so it describes what that statement writes. Absent for a note about the
-   * subject that changes nothing in it (an anomaly raised for admins).
-   */
-  snapshot?: object;
-}
-
-/**
- * Told of an event this process committed: its position, and the event as the log holds it, made
- * only if asked for (most commits have nobody on this instance to publish to).
- */
-export type CommittedListener = (position: string, event: () => EventNotification) => void;
-
-/** A piece of SQL with its `?` parameters. */
-export interface SqlPart {
-  sql: string;
-  params: unknown[];
-}
-
-/**
- * What `appendWith` writes and reads in the same statement as the change and its event.
- * `statements`: more data-modifying CTEs (a job's insert, an inbox row's outcome). They run
- * whether or not the change finds its row, so a caller that writes them rolls back when it does
- * not, or makes each require `CHANGE_MATCHED`. `select`: more columns of the returned rows (scalar subqueries), read from the statement's
- * snapshot, which does not see the statement's own writes. `select: alongsideMatched(n)` asks
- * whether each of `n` statements (each with a `returning` clause) matched a row; `allMatched` reads
- * the answer from a returned row.
- */
-export interface AppendAlongside {
-  statements?: SqlPart[];
-  /** `sql`: the column expressions, each `as` one of `columns`. */
-  select?: SqlPart & { columns: readonly string[] };
-}
-
-/**
- * An SQL condition for the `statements` of `AppendAlongside`: true when the change found its row.
- * A statement that must not run without the change requires it (outside a transaction nothing
- * rolls it back).
- */
-export const CHANGE_MATCHED = 'exists (select from change)';
-
-/** The `select` of `AppendAlongside` that tells whether each of the first `count` statements (CTE `alongside_<i>`) matched a row. */
-export function alongsideMatched(count: number): SqlPart & { columns: string[] } {
-  const columns = Array.from({ length: count }, (_, i) => matchedColumn(i));
-  return { sql: columns.map((column, i) => `exists (select from alongside_${i}) as ${column}`).join(', '), params: [], columns };
-}
-
-/** Whether a row returned with `alongsideMatched(count)` says every one of those statements matched. */
-export function allMatched(row: Record<string, unknown>, count: number): boolean {
-  for (let i = 0; i < count; i++) if (row[matchedColumn(i)] !== true) return false;
-  return true;
-}
-
-function matchedColumn(i: number): string {
-  return `alongside_${i}_matched`;
-}
+export {
+  allMatched,
+  alongsideMatched,
+  CHANGE_MATCHED,
+  EVENT_COLUMNS,
+  toEventNotification,
+  type AppendAlongside,
+  type AppendEventInput,
+  type AppendHook,
+  type CommittedListener,
+  type SqlPart,
+} from './event-append.js';
+export { FINAL_POSITION_SQL, MARK_SQL, type EventLogLag } from './event-finality.js';
+export { RESUME_WINDOW_MS, type ReplayPage, type ReplayPageInput, type ResumeObserver, type ResumeOutcome, type ResumePoint } from './resume-points.js';
 
 export interface EventPageInput {
   /** A position (decimal string) from an earlier page; events strictly after it are returned. */
@@ -103,41 +55,6 @@ export interface EventPageInput {
   /** Only the events this client may see (src/kernel/visibility.ts); undefined reads them all. */
   viewer?: Viewer;
 }
-
-/**
- * The highest position up to which the log is final for the reading statement's snapshot: nothing
- * can commit at or below it any more, so a cursor moved up to it never skips an event.
- *
- * Positions are drawn by the insert trigger (migration 20261123140000) after the writing
- * transaction has its id. A mark (position, horizon) is written after a commit: it reads the
- * highest position drawn so far, then takes a new transaction id as its horizon, so every
- * transaction holding a position up to the mark's has an id below the horizon. When the snapshot
- * sees none of this database's transactions with an id below the horizon running, all of them have
- * ended: committed (and visible to this snapshot) or rolled back for good. Without a lock,
- * positions do not appear in commit order: a higher position can commit first, and it stays
- * unread until the lower ones have ended.
- *
- * Transactions of other databases on the same server are left out (migration 20261127113000,
- * `payment_event_final_position()`): they cannot hold a position, and a long one (a migration, a
- * batch job) would otherwise hold every reader back for as long as it runs. What it reads of other
- * sessions (pg_stat_activity's `datid` and `backend_xid`) PostgreSQL shows every role, so a plain
- * role needs no privilege for it; and a transaction it cannot place counts as this database's,
- * holding readers back, never letting them skip. A scalar subquery, so a statement computes it once.
- */
-export const FINAL_POSITION_SQL = '(select payment_event_final_position())';
-
-/**
- * Writes a mark (see FINAL_POSITION_SQL) when the log holds a position no mark covers yet; in
- * autocommit, never inside a money transaction. A CTE body.
- */
-export const MARK_SQL = `insert into payment_event_horizon (position, horizon)
-  select (m).mark_position, (m).mark_horizon from (
-    select payment_event_mark() as m
-    where (select max(position) from payment_event) > coalesce((select max(position) from payment_event_horizon), 0)
-  ) pending`;
-
-/** Columns of an event row as the entity maps them (the writer's transaction id stays in SQL). */
-export const EVENT_COLUMNS = 'position, id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at';
 
 /** What reads of the log that skip the entity select, besides the subject snapshot (`data`). */
 const PAYMENT_EVENT_RECORD_PROPERTIES = [
@@ -151,76 +68,11 @@ const PAYMENT_EVENT_RECORD_WITH_DATA: readonly string[] = [...PAYMENT_EVENT_RECO
  */
 export type PaymentEventRecord = WithIsoDates<Pick<PaymentEvent, (typeof PAYMENT_EVENT_RECORD_PROPERTIES)[number]>> & Partial<Pick<PaymentEvent, 'data'>>;
 
-/**
- * How far readers are held back: committed events above the final position wait for older
- * transactions of this database to end (FINAL_POSITION_SQL). Both 0 when every committed event is
- * final.
- */
-export interface EventLogLag {
-  /** Positions between the final position and the newest committed event. */
-  unfinalPositions: number;
-  /** How long the oldest committed event that is not final yet has waited, since it was written. */
-  unfinalSeconds: number;
-}
-
-/**
- * A statement a module adds to every append, as a CTE of the append's own statement (so it commits
- * with the event, and the append costs no extra round trip): e.g. the notifications module's
- * fan-out job. `statement(requires)` returns a data-modifying statement with a `returning` clause
- * that writes nothing unless `requires` (an SQL condition, or undefined) holds; when it wrote a
- * row, the append announces `channel` on commit.
- */
-export interface AppendHook {
-  statement(requires: string | undefined): SqlPart;
-  channel: string;
-}
-
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 /** Longest wait of a short page for committed events that are not final yet. */
 const SETTLE_WAIT_MS = 2_000;
 /** Its pauses between reads: 1 ms, doubling, 50 ms at most. */
 const FINAL_WAIT_BACKOFF: Backoff = { baseMs: 1, maxMs: 50 };
-
-/**
- * How far back a subscription may resume (`after:` on `depositUpdated`, ...) by default: a cursor
- * whose event is older than this on the gateway's clock is refused as expired, and the client
- * reloads what it shows with a query. The log itself keeps every event (`events(after:)` reads any
- * cursor); the window bounds what one reconnecting socket may ask to be replayed. A gateway sets
- * its own with `SUBSCRIPTION_RESUME_WINDOW_MS`.
- */
-export const RESUME_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** Whether a subscription may resume after a position: `unknown` when no event of the log is there. */
-export type ResumePoint = 'ok' | 'unknown' | 'expired';
-
-/** What became of a subscription's `after`: replayed from, or refused as past the window or as no cursor of the log. */
-export type ResumeOutcome = 'replayed' | 'expired' | 'invalid';
-
-/** Hears of every resumed subscription (the metrics): its cursor's fate, and the events replayed to it. */
-export interface ResumeObserver {
-  resumed(outcome: ResumeOutcome): void;
-  replayed(events: number): void;
-}
-
-/** What a resuming subscription replays: the events of one kind of subject (of one subject, with `subjectId`) the viewer may see. */
-export interface ReplayPageInput {
-  after: string;
-  viewer: Viewer;
-  subjectType: PaymentSubjectType;
-  subjectId?: string | undefined;
-  limit: number;
-}
-
-export interface ReplayPage {
-  /** The page's events, oldest first, as notifications (the live path's shape). */
-  events: EventNotification[];
-  /**
-   * Every matching event at or below this position is in this page or an earlier one: the last
-   * event's position when the page is full, else the log's final position when it was read.
-   */
-  through: string;
-  full: boolean;
-}
 
 export class EventLog {
   private readonly hooks: readonly AppendHook[];
@@ -454,63 +306,3 @@ export class EventLog {
     return grouped;
   }
 }
-
-/** The row as a notification: `PaymentEvent` is the only producer of `EventNotification`. */
-export function toEventNotification(event: Pick<PaymentEvent, 'position' | 'id' | 'type' | 'subjectType' | 'subjectId' | 'clientId' | 'merchantAccount' | 'adminOnly' | 'fromStatus' | 'toStatus' | 'createdAt' | 'data'>): EventNotification {
-  const notification: EventNotification = {
-    position: String(event.position),
-    id: event.id,
-    type: event.type,
-    subjectType: event.subjectType,
-    subjectId: event.subjectId,
-    clientId: event.clientId ?? null,
-    merchantAccount: event.merchantAccount,
-    ...(event.adminOnly ? { adminOnly: true } : {}),
-    fromStatus: event.fromStatus ?? null,
-    toStatus: event.toStatus ?? null,
-    createdAt: event.createdAt.toISOString(),
-  };
-  // A row read without its data, or written with none, carries no snapshot.
-  if (typeof event.data.id === 'string') notification.snapshot = event.data;
-  return notification;
-}
-
-/**
- * The INSERT of one event row (its position and horizon come from the table's trigger). With
- * `onlyIf`, the name of a CTE of the same statement: one row is inserted per row it returns (one).
- */
-function eventInsert(input: AppendEventInput, onlyIf?: string): SqlPart & { written: (position: string) => EventNotification } {
-  const { merchantAccount } = input;
-  // Without its account an event would be invisible to every back office that sees its subject.
-  if (!merchantAccount) throw new Error(`EventLog.append needs the merchant account of ${input.subjectType} ${input.subjectId}`);
-  // The trace of the change, for the payment's timeline (docs/timeline.md): a column only while a sampled span runs.
-  const traceId = currentTraceId();
-  const columns = `insert into payment_event (id, subject_type, subject_id, client_id, merchant_account, admin_only, type, from_status, to_status, data, created_at${traceId ? ', trace_id' : ''})`;
-  const values = `?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), ?${traceId ? ', ?' : ''}`;
-  const id = newId('evt');
-  const data = JSON.stringify(input.snapshot ?? {});
-  const createdAt = new Date();
-  return {
-    sql: onlyIf ? `${columns} select ${values} from ${onlyIf}` : `${columns} values (${values})`,
-    params: [id, input.subjectType, input.subjectId, input.clientId, merchantAccount, input.adminOnly ?? false, input.type, input.fromStatus, input.toStatus, data, createdAt, ...(traceId ? [traceId] : [])],
-    // The row as the log holds it once the trigger has drawn its position: what a read of it gives.
-    written: (position) =>
-      toEventNotification({
-        position,
-        id,
-        type: input.type,
-        subjectType: input.subjectType,
-        subjectId: input.subjectId,
-        clientId: input.clientId,
-        merchantAccount,
-        adminOnly: input.adminOnly ?? false,
-        fromStatus: input.fromStatus,
-        toStatus: input.toStatus,
-        createdAt,
-        data: JSON.parse(data) as Record<string, unknown>,
-      }),
-  };
-}
-
-/** The column of `appendWith`'s rows that carries its event's position (removed before they are returned). */
-const APPENDED_POSITION = 'appended_event_position';

@@ -1,0 +1,300 @@
+// This instance's worker: it claims due jobs with SKIP LOCKED and a lease, runs each with its
+// handler (and the next occurrence of a recurring kind), sweeps abandoned leases and old rows, and
+// wakes on polls and on the commits that enqueued work. The queue (job-queue.ts) owns one.
+
+import { randomUUID } from 'node:crypto';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '../../db/prepared.js';
+import { lazyChild, type Logger } from '../../lib/logger.js';
+import { tracingOn } from '../../lib/tracing/sdk.js';
+import { inSpan, SpanStatusCode } from '../../lib/tracing/spans.js';
+import { linkToStoredTrace, settingTraceId } from '../../lib/tracing/trace-context.js';
+import { paymentTraceContextSql } from '../payment-scope.js';
+import type { JobHandlers } from './job-handlers.js';
+import { JOB_SUCCEEDED, JOBS_CHANNEL, RECURRING_KEY, type JobDatabase, type JobInfo, type JobKind, type JobQueueSettings, type JobResultEvent } from './job-kinds.js';
+import { JobOutcomes } from './job-outcomes.js';
+import { insertStatement, SUCCEED_SQL, type ClaimedRow } from './job-statements.js';
+
+/** How often one instance deletes old finished rows. */
+const PRUNE_EVERY_MS = 3_600_000;
+
+/** Claims and runs due jobs on this instance, polling and on wake-ups, one pass at a time. */
+export class JobWorker {
+  private readonly outcomes: JobOutcomes;
+  private readonly instance = randomUUID().slice(0, 8);
+  private started = false;
+  private stopping = false;
+  private timer: NodeJS.Timeout | undefined;
+  /** A commit's wake-up waiting out `wakeDelayMs` (see `wakeSoon`). */
+  private wakeTimer: NodeJS.Timeout | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+  /** The pass now running, if any; passes never overlap on one instance. */
+  private pass: Promise<void> | undefined;
+  /** A kick arrived during a pass: run another one right after it. */
+  private again = false;
+  private lastPrune = 0;
+  private lastSweep = 0;
+  /** When this instance last made sure an occurrence of each recurring kind waits (`Date.now()`). */
+  private readonly ensuredAt = new Map<string, number>();
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly db: JobDatabase,
+    private readonly handlers: JobHandlers,
+    private readonly settings: JobQueueSettings,
+    onResult: ((event: JobResultEvent) => void) | undefined,
+  ) {
+    this.outcomes = new JobOutcomes(logger, settings, onResult);
+  }
+
+  /** Starts polling every `pollIntervalMs` and on every wake-up; a first pass runs at once (jobs left by a stopped instance). */
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.stopping = false;
+    this.unlisten = await this.db.listen(JOBS_CHANNEL, () => this.wakeSoon());
+    this.kick();
+  }
+
+  /**
+   * A commit that enqueued work, on this instance or another: the worker claims it `wakeDelayMs`
+   * later rather than at once. Follow-up work is not what a client waits for, live updates are:
+   * claimed at once, a webhook's follow-up (its claim, the provider call, its own commit and its
+   * update's frames) ran while the subscribers were still reading the webhook's update, and held
+   * the slowest of them back (docs/benchmarks.md, "Then: the job claim prepared…"). The wake-ups of
+   * the commits within the delay share one pass.
+   */
+  private wakeSoon(): void {
+    if (this.settings.wakeDelayMs <= 0) return this.kick();
+    if (this.wakeTimer || !this.started || this.stopping) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = undefined;
+      this.kick();
+    }, this.settings.wakeDelayMs);
+    // A pending wake-up must not keep the process alive on its own.
+    this.wakeTimer.unref();
+  }
+
+  /** Wakes this instance's worker now (at start, on a poll, or `wakeDelayMs` after a commit that enqueued work); no-op when it is not started. */
+  kick(): void {
+    if (!this.started || this.stopping) return;
+    if (this.pass) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.pass = this.drain().finally(() => {
+      this.pass = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      } else {
+        this.schedule();
+      }
+    });
+  }
+
+  /**
+   * Stops taking jobs and waits for the running ones, so nothing touches the database after this
+   * resolves. With `timeoutMs`, waits at most that long: a job still running then is abandoned to
+   * its lease and runs again on the next start or another instance.
+   */
+  async stop(timeoutMs?: number): Promise<void> {
+    if (!this.started) return;
+    this.stopping = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
+    await this.unlisten?.().catch(() => undefined);
+    this.unlisten = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = timeoutMs === undefined ? [] : [new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)))];
+    const outcome = await Promise.race([(this.pass ?? Promise.resolve()).then(() => 'done' as const), ...deadline]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') this.logger.warn({ timeoutMs }, 'jobs still running at shutdown are left to their lease; they will run again');
+    this.started = false;
+  }
+
+  /**
+   * Claims and runs one batch of due jobs (up to `concurrency`) and resolves when they are done,
+   * with how many ran. For tests and admin tooling; the worker calls it in a loop.
+   */
+  runDue(): Promise<number> {
+    return this.runBatch(true);
+  }
+
+  /**
+   * Runs due jobs here (`runDue`) until no job of `kinds` is due or running on any instance, e.g.
+   * a sweep and the checks it enqueued. For tests and admin tooling. Jobs of `kinds` that wait for
+   * a later time (a retry's back-off, a recurring kind's next occurrence) do not hold it up.
+   * Throws after `timeoutMs` (default: two leases, after which a dead worker's job runs again).
+   */
+  async runUntilIdle(kinds: readonly JobKind[], timeoutMs = 2 * this.settings.leaseMs): Promise<void> {
+    const { db } = this;
+    const deadline = Date.now() + timeoutMs;
+    const marks = kinds.map(() => '?').join(', ');
+    for (;;) {
+      const ran = await this.runDue();
+      const rows = await db
+        .fork()
+        .execute<Array<{ open: string | number }>>(`select count(*) as open from job where status in ('pending', 'running') and run_at <= now() and kind in (${marks})`, [...kinds]);
+      if (Number(rows[0]?.open ?? 0) === 0) return;
+      if (Date.now() > deadline) throw new Error(`jobs of ${kinds.join(', ')} still due or running after ${timeoutMs} ms`);
+      // Another instance runs them: look again shortly.
+      if (ran === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /**
+   * One batch. The worker sweeps abandoned leases, and makes sure each recurring kind has an
+   * occurrence waiting, at most once per poll interval (a lease runs out after `leaseMs`, far
+   * longer), not before every batch: under load a batch runs per job.
+   */
+  private async runBatch(sweepAlways: boolean): Promise<number> {
+    const { db } = this;
+    if (sweepAlways || Date.now() - this.lastSweep >= this.settings.pollIntervalMs) {
+      this.lastSweep = Date.now();
+      await this.sweep(db.fork());
+      await this.ensureSchedules(db.fork());
+    }
+    const lockedBy = `${this.instance}:${randomUUID()}`;
+    const claimed = await this.claim(db.fork(), lockedBy);
+    await Promise.all(claimed.map((row) => this.run(db, row, lockedBy)));
+    return claimed.length;
+  }
+
+  private schedule(): void {
+    if (!this.started || this.stopping) return;
+    this.timer = setTimeout(() => this.kick(), this.settings.pollIntervalMs);
+    // A pending poll must not keep the process alive on its own.
+    this.timer.unref();
+  }
+
+  /** Batches until one comes back short (nothing more is due) or shutdown begins. */
+  private async drain(): Promise<void> {
+    try {
+      while (!this.stopping) {
+        const ran = await this.runBatch(false);
+        if (ran < this.settings.concurrency) break;
+      }
+    } catch (error) {
+      // A database outage: the next poll tries again.
+      this.logger.error({ err: error }, 'job worker pass failed');
+    }
+  }
+
+  /**
+   * Claims due jobs in one statement: pending ones whose time has come, and running ones whose
+   * lease ran out (their worker died). Rows another instance is claiming are skipped, and the new
+   * lease keeps every other instance off them while they run. Prepared (src/db/prepared.ts): every
+   * instance's worker sends it after nearly every commit that adds a job.
+   */
+  private claim(em: SqlEntityManager, lockedBy: string): Promise<ClaimedRow[]> {
+    return executePrepared<ClaimedRow>(
+      em,
+      `update job set status = 'running', attempts = attempts + 1, locked_by = ?,
+         locked_until = now() + make_interval(secs => ?), updated_at = now()
+       where id in (
+         select id from job
+         where (status = 'pending' and run_at <= now())
+            or (status = 'running' and locked_until <= now() and attempts < max_attempts)
+         order by run_at, id
+         limit ?
+         for update skip locked
+       )
+       returning id, kind, payload, attempts, max_attempts, subject_type${tracingOn() ? `, ${paymentTraceContextSql('subject_type', 'subject_id')} as payment_trace_context` : ''}`,
+      [lockedBy, this.settings.leaseMs / 1000, this.settings.concurrency],
+    );
+  }
+
+  /** Jobs whose worker died during their last attempt are failed; old finished rows are pruned. */
+  private async sweep(em: SqlEntityManager): Promise<void> {
+    const abandoned = await em.execute<Array<{ id: string; kind: string; attempts: number }>>(
+      `update job set status = 'failed', finished_at = now(), updated_at = now(), locked_until = null,
+         last_error = 'LEASE_EXPIRED: the worker stopped during the last attempt' || coalesce('; before: ' || last_error, '')
+       where status = 'running' and locked_until <= now() and attempts >= max_attempts
+       returning id, kind, attempts`,
+    );
+    for (const job of abandoned) this.outcomes.failed(job, 'LEASE_EXPIRED');
+    if (Date.now() - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = Date.now();
+      await em.execute(`delete from job where status in ('succeeded', 'superseded') and finished_at < now() - make_interval(secs => ?)`, [this.settings.retentionMs / 1000]);
+    }
+  }
+
+  /**
+   * Each recurring kind registered here has an occurrence waiting: enqueued, `everyMs` from now,
+   * when none waits (the dedupe key makes it a no-op otherwise). At most once per `everyMs`.
+   */
+  private async ensureSchedules(em: SqlEntityManager): Promise<void> {
+    for (const schedule of this.handlers.recurringKinds()) {
+      const now = Date.now();
+      if (now - (this.ensuredAt.get(schedule.kind) ?? Number.NEGATIVE_INFINITY) < schedule.everyMs) continue;
+      this.ensuredAt.set(schedule.kind, now);
+      const insert = insertStatement(schedule.kind, schedule.payload, { dedupeKey: RECURRING_KEY, runAt: new Date(now + schedule.everyMs) }, this.settings.maxAttempts);
+      await em.execute(insert.sql, insert.params);
+    }
+  }
+
+  private run(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<unknown> {
+    if (!tracingOn()) return this.runJob(db, row, lockedBy);
+    // A trace of its own (no request waits on a job), linked to the trace of the request that made
+    // the payment it is about (docs/tracing.md).
+    const attributes = { 'payments.job.kind': row.kind, 'payments.job.id': row.id, 'payments.job.attempt': row.attempts };
+    return inSpan(`job ${row.kind}`, { root: true, attributes }, async (span) => {
+      try {
+        if (row.subject_type !== null) linkToStoredTrace(row.payment_trace_context, { 'payments.subject.type': row.subject_type });
+      } catch {
+        // A span without its link: the run itself goes on (and reports a payload it cannot read).
+      }
+      const error = await this.runJob(db, row, lockedBy);
+      if (error !== undefined && span) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
+      }
+      return error;
+    });
+  }
+
+  /** Runs one claimed job and records its outcome; returns what it failed with, if it did. */
+  private async runJob(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<unknown> {
+    const info: JobInfo = {
+      id: row.id,
+      kind: row.kind,
+      attempt: row.attempts,
+      maxAttempts: row.max_attempts,
+      // Each outcome statement keeps the run's trace, for the payment's timeline (docs/timeline.md).
+      succeededStatement: (when) => settingTraceId({ sql: `${SUCCEED_SQL}${when === undefined ? '' : ` and (${when})`} returning id`, params: [row.id, lockedBy] }),
+    };
+    // A run that succeeds logs at debug, often disabled.
+    const log = lazyChild(() => this.logger, { jobId: row.id, kind: row.kind, attempt: row.attempts });
+    let error: unknown;
+    let recorded = false;
+    try {
+      const handler = this.handlers.get(row.kind);
+      // An instance of an older release may not know a newer kind: another instance will.
+      if (!handler) throw new Error(`NO_HANDLER: no handler for job kind ${row.kind} on this instance`);
+      const payload = typeof row.payload === 'string' ? (JSON.parse(row.payload) as unknown) : row.payload;
+      const em = db.fork();
+      if (handler.recurs) {
+        // A recurring kind's next occurrence, enqueued as this one starts (`JobHandlers.recurring`).
+        const next = insertStatement(row.kind, payload, { dedupeKey: RECURRING_KEY, runAt: new Date(Date.now() + handler.recurs.everyMs) }, this.settings.maxAttempts);
+        await em.execute(next.sql, next.params);
+      }
+      recorded = (await handler.run(em, payload as never, info)) === JOB_SUCCEEDED;
+    } catch (caught) {
+      error = caught ?? new Error('job failed');
+    }
+    try {
+      if (error === undefined && recorded) {
+        if (this.logger.isLevelEnabled('debug')) log().debug('job succeeded');
+        this.outcomes.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });
+      } else if (error === undefined) await this.outcomes.succeed(db.fork(), row, lockedBy, log);
+      else await this.outcomes.retryOrFail(db.fork(), row, lockedBy, error, log);
+    } catch (recordError) {
+      // The lease runs out and another worker takes the job again: handlers are idempotent.
+      log().error({ err: recordError }, 'job outcome could not be recorded; it will run again');
+    }
+    return error;
+  }
+}
