@@ -60,7 +60,9 @@ import { withdrawalTransitions } from './modules/withdrawals/withdrawal-webhooks
 import { ENDPOINT_SECRET_COLUMNS, NOTIFICATION_ENDPOINT_REDACTION, NOTIFICATION_ENDPOINT_VISIBILITY, NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
 import { NO_SECRETS_KEY, type SecretSealer } from './lib/sealed-secrets.js';
 import type { SealedColumns } from './db/sealed-columns.js';
-import { Notifier, notificationFanoutHook, registerNotificationJobs, type DeliveryOutcome } from './modules/notifications/notifier.js';
+import { Notifier, registerNotificationJobs } from './modules/notifications/notifier.js';
+import type { DeliveryOutcome } from './modules/notifications/notification-delivery-reads.js';
+import { notificationFanoutHook } from './modules/notifications/notification-fanout.js';
 import type { NotificationSettings } from './modules/notifications/notification-settings.js';
 
 import type { Services } from './graphql/services.js';

@@ -208,35 +208,37 @@ describe('TransitionPath.apply: an applied change', () => {
     events.returned = [];
     await expect(apply({ change: report('DELIVERED') })).rejects.toThrow('parcel par_1 vanished under its row lock');
   });
+});
 
-  describe('written by the kind itself (no statement)', () => {
-    const selfWritten = (log: string[]): Partial<ParcelKind> => ({
-      write: ({ row, change }) => {
-        log.push('write (flushed)');
-        return Promise.resolve({ next: { ...row, status: change.status } });
-      },
-    });
-
-    it('appends the event, then runs each reaction job\'s statement in the transaction', async () => {
-      const log: string[] = [];
-      const { apply, events, executed } = setup(selfWritten(log));
-      const result = await apply({ change: report('DELIVERED') });
-      expect(result).toEqual({ outcome: 'applied', row: { ...parcel('SENT'), status: 'DELIVERED' } });
-      expect(events.appendedWith).toEqual([]);
-      expect(events.appended).toMatchObject([{ subjectType: 'parcel', subjectId: 'par_1', fromStatus: 'SENT', toStatus: 'DELIVERED', snapshot: { id: 'par_1', status: 'DELIVERED' } }]);
-      expect(executed).toEqual([{ sql: `insert job ${RELEASE_DEFERRED_DELIVERIES}`, params: [{ subjectType: 'parcel', subjectId: 'par_1' }] }]);
-    });
-
-    it('refuses anything to write alongside: there is no one statement to add it to', async () => {
-      const log: string[] = [];
-      const { apply, events } = setup(selfWritten(log));
-      await expect(apply({ change: report('DELIVERED'), alongside: { statements: [] } })).rejects.toThrow(
-        'A parcel change is not written by one statement: nothing can be written alongside it',
-      );
-      expect(events.appended).toEqual([]);
-    });
+describe('TransitionPath.apply: an applied change written by the kind itself (no statement)', () => {
+  const selfWritten = (log: string[]): Partial<ParcelKind> => ({
+    write: ({ row, change }) => {
+      log.push('write (flushed)');
+      return Promise.resolve({ next: { ...row, status: change.status } });
+    },
   });
 
+  it('appends the event, then runs each reaction job\'s statement in the transaction', async () => {
+    const log: string[] = [];
+    const { apply, events, executed } = setup(selfWritten(log));
+    const result = await apply({ change: report('DELIVERED') });
+    expect(result).toEqual({ outcome: 'applied', row: { ...parcel('SENT'), status: 'DELIVERED' } });
+    expect(events.appendedWith).toEqual([]);
+    expect(events.appended).toMatchObject([{ subjectType: 'parcel', subjectId: 'par_1', fromStatus: 'SENT', toStatus: 'DELIVERED', snapshot: { id: 'par_1', status: 'DELIVERED' } }]);
+    expect(executed).toEqual([{ sql: `insert job ${RELEASE_DEFERRED_DELIVERIES}`, params: [{ subjectType: 'parcel', subjectId: 'par_1' }] }]);
+  });
+
+  it('refuses anything to write alongside: there is no one statement to add it to', async () => {
+    const log: string[] = [];
+    const { apply, events } = setup(selfWritten(log));
+    await expect(apply({ change: report('DELIVERED'), alongside: { statements: [] } })).rejects.toThrow(
+      'A parcel change is not written by one statement: nothing can be written alongside it',
+    );
+    expect(events.appended).toEqual([]);
+  });
+});
+
+describe('TransitionPath.apply: what follows an applied change (entails, recordUnchanged)', () => {
   it('calls `entails` last, with the merged row and the path itself, so further changes go through it', async () => {
     const log: string[] = [];
     let entailed: { next: Parcel; path: TransitionPath; tx: SqlEntityManager } | undefined;

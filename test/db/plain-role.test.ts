@@ -15,7 +15,7 @@ import { DatabaseRoleError } from '../../src/db/role.js';
 import { entities } from '../../src/entities.js';
 import { MARK_SQL } from '../../src/kernel/events/event-log.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { WRITER_RUNNING_SQL } from '../../src/modules/notifications/notifier.js';
+import { WRITER_RUNNING_SQL } from '../../src/modules/notifications/notification-fanout.js';
 import { databaseForFile, dropDatabase } from '../support/database.js';
 import { appendRaw } from '../events/late-commit.js';
 

@@ -1,4 +1,4 @@
-// The race the fan-out's last look closes (src/modules/notifications/notifier.ts `fanout`): an
+// The race the fan-out's last look closes (src/modules/notifications/notification-fanout.ts `fanout`): an
 // append sees a fan-out job waiting and adds none of its own; that job then runs while the append's
 // transaction is still open, and cannot see its event. The fan-out must come back for it, which it
 // knows to do from pg_stat_activity (WRITER_RUNNING_SQL); CI runs this as a plain role. The sweep is
@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppendEventInput } from '../../src/kernel/events/event-log.js';
 import { toDepositSnapshot } from '../../src/modules/deposits/deposit-snapshot.js';
-import { NOTIFICATIONS_FANOUT } from '../../src/modules/notifications/notifier.js';
+import { NOTIFICATIONS_FANOUT } from '../../src/modules/notifications/notification-jobs.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { insertDeposit } from '../webhooks/support.js';
 import { clientId, createEndpoint, FAST_NOTIFICATIONS, startReceiver, type Receiver } from './support.js';

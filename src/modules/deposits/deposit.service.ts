@@ -1,7 +1,7 @@
 // Deposits: validating a request against the gateway's and the provider's rules, running it
 // through the money-operation lifecycle (deposit-operation.ts), reading deposits back with each
-// client's visibility, and filling in what the provider knows beyond the status. Status changes
-// after creation go through deposit-transitions.ts.
+// client's visibility, and asking the provider what it knows beyond the status (written by
+// deposit-details.ts). Status changes after creation go through deposit-transitions.ts.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { requestFingerprint } from '../../lib/fingerprint.js';
@@ -20,10 +20,9 @@ import type {
 } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
-import { alongsideMatched, allMatched, CHANGE_MATCHED, type EventLog } from '../../kernel/events/event-log.js';
+import type { EventLog } from '../../kernel/events/event-log.js';
 import { Deposit } from './deposit.entity.js';
 import { isoDateRows, visibilitySql } from '../../db/plain-rows.js';
-import { inTransaction } from '../../db/transaction.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { depositOperation, type DepositRow, type PreparedDeposit } from './deposit-operation.js';
 import { metadataOf } from './deposit-metadata.js';
@@ -36,20 +35,8 @@ import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 import type { ProviderAdapters } from '../../providers/ports.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import { claimDepositCredit, type CreditClaimResult } from './deposit-credit.js';
-import { versionedDeposit, versionedDepositColumns, type WrittenDeposit, type WrittenDeposits } from './written-deposits.js';
-
-/** What `fetchDetails` may be told by its caller. */
-export interface FetchDetailsOptions {
-  /** The deposit's provider and merchant account, when the caller knows them: not read again. */
-  heldAt?: { provider: ProviderName; merchantAccount: string };
-  /**
-   * More statements written in the one statement that writes the details, only when they changed
-   * (a job's own completion, `JobInfo.succeededStatement`). Each ends with a `returning` clause and
-   * requires `changed`, an SQL condition true when the details' update matched its row: it may run
-   * outside a transaction, where nothing would roll it back.
-   */
-  alongside?: (changed: string) => Array<{ sql: string; params: unknown[] }>;
-}
+import type { WrittenDeposits } from './written-deposits.js';
+import { applyDetails, DepositDetailsUnavailable, type FetchDetailsOptions } from './deposit-details.js';
 
 export type { CreateDepositInput, RailBlock } from './deposit-request.js';
 
@@ -63,23 +50,10 @@ export interface DepositFilter {
   createdBefore?: Date;
 }
 
-/** Admin-only event: the provider reported a net that is not amount minus fee (not applied). */
-export const DEPOSIT_NET_MISMATCH = 'deposit.net_mismatch';
-
 /** The columns the visibility policy reads on a deposit row. */
 const VISIBILITY_COLUMNS = { clientId: 'client_id', merchantAccount: 'merchant_account' } as const;
 
 const MERCHANT_REFERENCE_MAX = 128;
-
-/** `writeDetails` found the deposit changed between its read and its write: nothing was written. */
-const ROW_CHANGED = Symbol('deposit row changed since it was read');
-/** Reads and guarded writes of one detail fetch before it takes the row lock instead. */
-const DETAILS_WRITE_ATTEMPTS = 3;
-
-/** The provider could not tell a deposit's details now; the job that asked retries later. */
-export class DepositDetailsUnavailable extends Error {
-  override name = 'DepositDetailsUnavailable';
-}
 
 export class DepositService {
   /** What deposits plug into the money-operation lifecycle. */
@@ -190,7 +164,7 @@ export class DepositService {
     const result = await forPayment('deposit', depositId, () => this.deps.providers.deposits(held.provider).getDeposit(account, reference));
     if (!result.ok) throw new DepositDetailsUnavailable(`${result.error.code}: ${result.error.message}`);
     // The row as this instance's webhook just wrote it, if it did: the first attempt starts from it.
-    return this.applyDetails(em, depositId, held, result.value, options, this.deps.written?.take(depositId));
+    return applyDetails(this.deps, em, depositId, held, result.value, options, this.deps.written?.take(depositId));
   }
 
   /**
@@ -201,132 +175,9 @@ export class DepositService {
    * nothing (and no event) when the answer adds nothing.
    */
   async recordDetails(em: SqlEntityManager, deposit: { id: string; provider: ProviderName; merchantAccount: string }, truth: ProviderDeposit): Promise<void> {
-    await this.applyDetails(em, deposit.id, { provider: deposit.provider, merchantAccount: deposit.merchantAccount }, truth, {}, undefined);
+    await applyDetails(this.deps, em, deposit.id, { provider: deposit.provider, merchantAccount: deposit.merchantAccount }, truth, {}, undefined);
   }
 
-  /** Writes what `truth` adds to the deposit (see `writeDetails`), again if the row changed under it. */
-  private async applyDetails(
-    em: SqlEntityManager,
-    depositId: string,
-    held: { provider: ProviderName; merchantAccount: string },
-    truth: ProviderDeposit,
-    options: FetchDetailsOptions,
-    handed: WrittenDeposit | undefined,
-  ): Promise<boolean> {
-    // A net that does not add up is raised as an event of its own, and a caller's transaction is
-    // kept: both read the deposit under its row lock. Otherwise the read takes no lock and the
-    // write is one statement that applies only to the row as read.
-    const underLock = () => inTransaction(em, async (tx) => (await this.writeDetails(tx, depositId, held, truth, options, true)) === true);
-    if (truth.netMismatch || em.isInTransaction()) return underLock();
-    for (let attempt = 1; attempt <= DETAILS_WRITE_ATTEMPTS; attempt++) {
-      const written = await this.writeDetails(em, depositId, held, truth, options, false, handed);
-      handed = undefined;
-      if (written !== ROW_CHANGED) return written;
-      // Changed between the read and the write (a status report landed): read it again.
-    }
-    // Changed under every attempt: the row lock keeps the next change waiting.
-    return underLock();
-  }
-
-  /**
-   * Reads the deposit and writes what the provider's record adds to it, with its event and
-   * `options.alongside`, in one statement guarded on the row's version (`xmin`, which every update
-   * of the row renews): a change committed in between makes it match nothing, and `ROW_CHANGED`
-   * comes back with nothing written. With `lock`, in the caller's transaction, the read takes the
-   * row lock first, so the guard always holds. With `handed`, the row a webhook's change returned
-   * (written-deposits.ts), the read is skipped: the guard on its version decides the same way.
-   */
-  private async writeDetails(
-    em: SqlEntityManager,
-    depositId: string,
-    held: { provider: ProviderName; merchantAccount: string },
-    truth: ProviderDeposit,
-    options: FetchDetailsOptions,
-    lock: boolean,
-    handed?: WrittenDeposit,
-  ): Promise<boolean | typeof ROW_CHANGED> {
-    // Only for the deposit this read would find: the same id, provider and account.
-    const usable = !lock && handed?.row.id === depositId && handed.row.provider === held.provider && handed.row.merchantAccount === held.merchantAccount;
-    // A plain row: nothing here needs the entity, and nothing is left for a flush.
-    const [row] = usable
-      ? []
-      : await em.execute<Array<Record<string, unknown>>>(
-          `select ${versionedDepositColumns(em)} from deposit where id = ? and provider = ? and merchant_account = ?${lock ? ' for update' : ''}`,
-          [depositId, held.provider, held.merchantAccount],
-        );
-    const found = usable ? handed : row && versionedDeposit(em, row);
-    if (!found) {
-      this.deps.logger.warn({ depositId, reason: 'DEPOSIT_NOT_FOUND' }, 'deposit details not fetched');
-      return false;
-    }
-    const { row: read, version } = found;
-    const inCurrency = (money: Money | undefined) => (money && money.currency === read.currency ? money.toDecimal() : undefined);
-    const next = {
-      fee: inCurrency(truth.fee) ?? read.fee ?? null,
-      net: inCurrency(truth.net) ?? read.net ?? null,
-      declineReason: truth.declineReason ?? read.declineReason ?? null,
-      statusReason: truth.statusReason ?? read.statusReason ?? null,
-      // The payment's own approved_at (spec: "use it rather than created_at to age a deposit") wins
-      // over the moment a webhook's envelope was created, which only stood in for it until now.
-      approvedAt: read.status === 'SUCCEEDED' || read.status === 'REFUNDED' ? (truth.approvedAt ?? read.approvedAt ?? null) : (read.approvedAt ?? null),
-    };
-    if (truth.netMismatch) await this.raiseNetMismatch(em, read, truth);
-    const facts = (value: typeof next) => JSON.stringify([value.fee, value.net, value.declineReason, value.statusReason, value.approvedAt]);
-    if (facts(next) === facts({ fee: read.fee ?? null, net: read.net ?? null, declineReason: read.declineReason ?? null, statusReason: read.statusReason ?? null, approvedAt: read.approvedAt ?? null })) {
-      return false;
-    }
-    const updatedAt = new Date();
-    const alongside = options.alongside?.(CHANGE_MATCHED) ?? [];
-    // The row and its event in one statement (and what the caller writes alongside).
-    const rows = await this.deps.events.appendWith<Record<string, unknown>>(
-      em,
-      {
-        sql: 'update deposit set fee = ?, net = ?, decline_reason = ?, status_reason = ?, approved_at = ?, updated_at = ? where id = ? and xmin = cast(? as xid) returning id',
-        params: [next.fee, next.net, next.declineReason, next.statusReason, next.approvedAt, updatedAt, read.id, version],
-      },
-      {
-        subjectType: 'deposit',
-        subjectId: read.id,
-        clientId: read.clientId,
-        type: 'deposit.details_updated',
-        fromStatus: read.status,
-        toStatus: read.status,
-        merchantAccount: read.merchantAccount,
-        snapshot: toDepositSnapshot({ ...read, ...next, updatedAt }),
-      },
-      { statements: alongside, ...(alongside.length > 0 ? { select: alongsideMatched(alongside.length) } : {}) },
-    );
-    const [written] = rows;
-    if (!written) {
-      if (lock) throw new Error(`deposit ${read.id} changed under its row lock`);
-      return ROW_CHANGED;
-    }
-    return alongside.length > 0 && allMatched(written, alongside.length);
-  }
-
-  /**
-   * A reported `net` that is not `amount - fee` (spec: "net: amount minus fee") is not applied: it is
-   * raised once per deposit as an admin-only `deposit.net_mismatch` event, and logged as an anomaly.
-   */
-  private async raiseNetMismatch(tx: SqlEntityManager, deposit: DepositFacts, truth: ProviderDeposit): Promise<void> {
-    const raised = await tx.execute<Array<{ n: string }>>(`select count(*)::text as n from payment_event where subject_type = 'deposit' and subject_id = ? and type = ?`, [deposit.id, DEPOSIT_NET_MISMATCH]);
-    if (raised[0]?.n !== '0') return;
-    this.deps.logger.warn(
-      { anomaly: 'NET_MISMATCH', depositId: deposit.id, amount: truth.amount?.toString() ?? null, fee: truth.fee?.toString() ?? null, reportedNet: truth.netMismatch?.toString() ?? null },
-      'provider reported a net that is not amount minus fee; not applied',
-    );
-    await this.deps.events.append(tx, {
-      subjectType: 'deposit',
-      subjectId: deposit.id,
-      clientId: deposit.clientId,
-      adminOnly: true,
-      type: DEPOSIT_NET_MISMATCH,
-      fromStatus: deposit.status,
-      toStatus: deposit.status,
-      merchantAccount: deposit.merchantAccount,
-      snapshot: toDepositSnapshot(deposit),
-    });
-  }
 
   /** `fetchDetails` for a caller that goes on whatever happens (the reconciler): failures are logged, not thrown. */
   async refreshFromProvider(em: SqlEntityManager, depositId: string, reference: string): Promise<void> {

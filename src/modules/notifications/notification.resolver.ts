@@ -18,7 +18,7 @@ import {
   RedeliverNotificationPayload,
   UpdateNotificationEndpointInput,
 } from './notification.types.js';
-import type { DeliveryState, NotificationAttemptView } from './notifier.js';
+import type { DeliveryState, NotificationAttemptView } from './notification-delivery-reads.js';
 
 const isPosition = (value: unknown): value is string => typeof value === 'string' && /^(0|[1-9][0-9]{0,18})$/.test(value);
 const cursorOf = (position: string) => encodeCursor(position);

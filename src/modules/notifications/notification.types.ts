@@ -5,7 +5,7 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-gr
 import { connectionType } from '../../graphql/relay.js';
 import { UserError } from '../../graphql/user-error.js';
 import type { NotificationEndpointView } from './notification-endpoints.js';
-import type { NotificationAttemptView, NotificationDeliveryView } from './notifier.js';
+import type { NotificationAttemptView, NotificationDeliveryView } from './notification-delivery-reads.js';
 
 export const NotificationEndpointStateEnum = { HEALTHY: 'HEALTHY', FAILING: 'FAILING' } as const;
 registerEnumType(NotificationEndpointStateEnum, {
