@@ -307,3 +307,46 @@ describe('the documents the code cites', () => {
     expect(citedDocuments('see DESIGN.md "Inbox" and docs/kernel.md, ../../README.md; not a.mdx, x.md5 or a template\'s %s.md')).toEqual(['DESIGN.md', 'docs/kernel.md', '../../README.md']);
   });
 });
+
+/** Every TypeScript file under src/, unit specs included: a spec is read as often as its subject. */
+function allSourceFiles(dir: string = SRC): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return allSourceFiles(full);
+    return /\.(ts|mts)$/.test(entry.name) && !entry.name.endsWith('.d.mts') ? [full] : [];
+  });
+}
+
+/** The functions of a file longer than `most` lines, first line to last: declarations, methods, arrows. */
+function longFunctions(file: string, text: string, most: number): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      if (last - first + 1 > most) found.push(`${file}:${first + 1} (${last - first + 1} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+describe('what a newcomer holds in mind', () => {
+  // Issue 45's bounds: a file outside the provider sandboxes fits in 400 lines and a function in 120,
+  // so that each can be read whole. The sandboxes imitate a provider's whole service and may be
+  // longer files, but their functions keep the same bound.
+  const files = allSourceFiles().map((full) => ({ file: path.relative(SRC, full).split(path.sep).join('/'), text: readFileSync(full, 'utf8') }));
+
+  it('has no file outside src/sandbox over 400 lines', () => {
+    const long = files.filter(({ file, text }) => !file.startsWith('sandbox/') && text.split('\n').length - (text.endsWith('\n') ? 1 : 0) > 400).map(({ file, text }) => `${file} (${text.split('\n').length - 1} lines)`);
+    expect(long).toEqual([]);
+  });
+
+  it('has no function over 120 lines', () => {
+    expect(files.flatMap(({ file, text }) => longFunctions(file, text, 120))).toEqual([]);
+    expect(longFunctions('x.ts', `function f() {\n${'  g();\n'.repeat(119)}}\n`, 120)).toHaveLength(1);
+    expect(longFunctions('x.ts', `const f = () => {\n${'  g();\n'.repeat(118)}};\n`, 120)).toEqual([]);
+  });
+});
