@@ -103,6 +103,9 @@ async function succeededDepositNotifications(filter?: (event: EventNotification)
   const reading = (async () => {
     for await (const event of capture) published.push(event);
   })();
+  // A subscription is handed what commits after it joins (the bus reads the log's head first): the
+  // deposit is made once it has, or a busy machine could commit its first event before the join.
+  expect(await t.gateway.services.pubsub.joined(capture)).toBe(true);
   const depositId = await succeededDeposit(t.keys.webCashier);
   const captured = () => published.filter((event) => event.subjectId === depositId);
   // The deposit is settled (its jobs done): every event of it is in the log, and the bus publishes
