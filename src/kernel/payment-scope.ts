@@ -5,6 +5,7 @@
 // registration) is about no one payment, and is not recorded.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
 
 /** The kind of payment a timeline is kept for, as its module names it. */
 export type PaymentSubjectKind = string;
@@ -58,4 +59,14 @@ export function isTracedPayment(kind: PaymentSubjectKind): boolean {
 export function paymentTraceContextSql(kind: string, id: string): string {
   if (tracedPayments.size === 0) return 'null';
   return `case ${kind} ${[...tracedPayments].map((table) => `when '${table}' then (select trace_context from ${table} where id = ${id})`).join(' ')} end`;
+}
+
+/**
+ * The trace context stored with one payment, read on its own: for a span about a payment whose
+ * row no statement of its work read anyway. Undefined for a kind that keeps none.
+ */
+export async function readPaymentTraceContext(em: SqlEntityManager, kind: PaymentSubjectKind, id: string): Promise<string | null | undefined> {
+  if (!tracedPayments.has(kind)) return undefined;
+  const [row] = await em.execute<Array<{ trace_context: string | null }>>(`select trace_context from ${kind} where id = ?`, [id]);
+  return row?.trace_context ?? null;
 }

@@ -14,6 +14,7 @@ import { linkToStoredTrace } from '../lib/tracing/trace-context.js';
 import type { SignatureRejection } from '../providers/provider.js';
 import type { AcceptWebhookOutcome, RejectedRecord, WebhookInbox } from '../kernel/inbox/inbox.js';
 import type { ReceiveWebhookResult } from '../kernel/inbox/webhook-handler.js';
+import { isTracedPayment, readPaymentTraceContext } from '../kernel/payment-scope.js';
 import type { MerchantAccountService } from '../modules/merchant-accounts/merchant-account.service.js';
 import type { GatewayMetrics } from './metrics.js';
 
@@ -173,11 +174,10 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
    */
   const linkPaymentTrace = async ({ subjectType, subjectId, paymentTraceContext }: ReceiveWebhookResult, attributes: Record<string, string>): Promise<void> => {
     annotateSpan({ ...attributes, ...(subjectType ? { 'payments.subject.type': subjectType } : {}) });
-    if (!subjectType || !subjectId || !PAYMENT_TABLES.has(subjectType)) return;
+    if (!subjectType || !subjectId || !isTracedPayment(subjectType)) return;
     if (paymentTraceContext !== undefined) return linkToStoredTrace(paymentTraceContext);
     try {
-      const [row] = await db.fork().execute<Array<{ trace_context: string | null }>>(`select trace_context from ${subjectType} where id = ?`, [subjectId]);
-      linkToStoredTrace(row?.trace_context);
+      linkToStoredTrace(await readPaymentTraceContext(db.fork(), subjectType, subjectId));
     } catch {
       // The span goes without its link; the delivery was stored and is answered all the same.
     }
@@ -262,9 +262,6 @@ async function answerDelivery(outcome: AcceptWebhookOutcome, { res, log, provide
       return;
   }
 }
-
-/** The payment kinds whose rows keep the trace context of the request that made them (docs/tracing.md). */
-const PAYMENT_TABLES: ReadonlySet<string> = new Set(['deposit', 'refund', 'payout']);
 
 /** POST /webhooks/:provider/:account through Express: the request forms `webhookPath` leaves to it. */
 export function webhookRouter(serve: ReturnType<typeof webhookHandler>): Router {

@@ -8,7 +8,7 @@ import { execute, startTestGateway, type TestGateway } from '../support/gateway.
 import { statementsIssued } from '../support/statements.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
-import { approvedWithWebhookLost, insertDeposit, paymentEnvelope, readDeposit, sendWebhook } from '../webhooks/support.js';
+import { approvedWithWebhookLost, insertDeposit, paymentEnvelope, sendWebhook, webhookAndFollowUpStatements } from '../webhooks/support.js';
 
 let t: TestGateway;
 beforeAll(async () => {
@@ -133,15 +133,7 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
     const { id } = await approvedWithWebhookLost(t);
     // Only the worker's own statements are left out: its claim of due jobs (and its sweep of
     // abandoned leases); a job's completion written with its work is counted.
-    const statements = await statementsIssued(
-      t,
-      async () => {
-        const sent = await sendWebhook(t, paymentEnvelope(await readDeposit(t, id), 'approved'));
-        expect(sent.body.outcome).toBe('applied');
-        await expect.poll(async () => (await readDeposit(t, id)).fee, { interval: 20 }).not.toBeNull();
-      },
-      /^\s*update\s+job\b|\b(from|update)\s+"?api_client"?\b|\/\* (event-bus|relay|client-limits|call-records) \*\/|^\s*select "d0"\.\* from "deposit"/i,
-    );
+    const statements = await webhookAndFollowUpStatements(t, id);
     // The webhook: BEGIN, inbox row with its deposit locked, status with its event, job and
     // outcome, COMMIT. The follow-up, after the provider's answer, without a transaction and
     // without reading the deposit (its status change returned the row, with its version, to this

@@ -16,9 +16,8 @@ import { execute, postRaw, startTestGateway, type TestGateway } from '../support
 import { clientId, createEndpoint, FAST_NOTIFICATIONS, startReceiver, type Receiver } from '../notifications/support.js';
 import { tracingOn } from '../../src/lib/tracing/sdk.js';
 import { parseTraceparent } from '../../src/lib/tracing/trace-context.js';
-import { statementsIssued } from '../support/statements.js';
 import { wsClient } from '../support/ws.js';
-import { approvedWithWebhookLost, paymentEnvelope, readDeposit, sendWebhook } from '../webhooks/support.js';
+import { approvedWithWebhookLost, webhookAndFollowUpStatements } from '../webhooks/support.js';
 import { SPAN_KIND, startOtlpReceiver, type AttributeValue, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
@@ -398,15 +397,7 @@ describe('a webhook and its follow-up job, traced', () => {
     expect(paymentTrace).toBeDefined();
 
     // when: the webhook comes, and its fee/net follow-up runs (counted as test/performance/write-path.test.ts counts them, tracing off)
-    const statements = await statementsIssued(
-      t,
-      async () => {
-        const sent = await sendWebhook(t, paymentEnvelope(await readDeposit(t, id), 'approved'));
-        expect(sent.body.outcome).toBe('applied');
-        await expect.poll(async () => (await readDeposit(t, id)).fee, { interval: 20 }).not.toBeNull();
-      },
-      /^\s*update\s+job\b|\b(from|update)\s+"?api_client"?\b|\/\* (event-bus|relay|client-limits|call-records) \*\/|^\s*select "d0"\.\* from "deposit"/i,
-    );
+    const statements = await webhookAndFollowUpStatements(t, id);
 
     // then: as many statements as with tracing off, none reading the deposit, and both spans link to its trace
     expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(5);

@@ -9,6 +9,7 @@ import { PaymentEvent } from '../../src/kernel/events/payment-event.entity.js';
 import { WebhookDelivery } from '../../src/kernel/inbox/webhook-delivery.entity.js';
 import { signatureHeader } from '../../src/providers/deposit-gateway/index.js';
 import { execute, type TestGateway } from '../support/gateway.js';
+import { statementsIssued } from '../support/statements.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
 
@@ -120,6 +121,23 @@ export async function approvedWithWebhookLost(t: TestGateway): Promise<{ id: str
   } finally {
     controls.webhooks({ apiKey, dropNext: 0 });
   }
+}
+
+/**
+ * The statements the approval webhook of a deposit `approvedWithWebhookLost` left behind costs,
+ * its fee/net follow-up included: the job worker's claims and sweeps, key lookups, the bus, the
+ * relay, the limits' sharing and the timeline's call records are background work, left out.
+ */
+export function webhookAndFollowUpStatements(t: TestGateway, id: string): Promise<string[]> {
+  return statementsIssued(
+    t,
+    async () => {
+      const sent = await sendWebhook(t, paymentEnvelope(await readDeposit(t, id), 'approved'));
+      expect(sent.body.outcome).toBe('applied');
+      await expect.poll(async () => (await readDeposit(t, id)).fee, { interval: 20 }).not.toBeNull();
+    },
+    /^\s*update\s+job\b|\b(from|update)\s+"?api_client"?\b|\/\* (event-bus|relay|client-limits|call-records) \*\/|^\s*select "d0"\.\* from "deposit"/i,
+  );
 }
 
 export async function eventsOf(t: TestGateway, depositId: string): Promise<PaymentEvent[]> {

@@ -265,8 +265,6 @@ export class WebhookInbox {
       const wanted = handler.find?.(tx, input, input.event.subject);
       const lookup = wanted && renderLookup(wanted);
       const found = lookup ? (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0] : undefined;
-      // The payment's trace context is a fresh delivery's span's (receive), never the handler's.
-      delete found?.payment_trace_context;
       const { recorded: _recorded, ...outcome } = await handler.decide(tx, input, input.event.subject, { lookedUp: Boolean(lookup), ...(found?.id != null ? { found } : {}) });
       decision = deliveryDecision(outcome);
     }

@@ -36,7 +36,7 @@ export interface DepositWebhookDependencies {
 export function depositWebhookHandler(deps: DepositWebhookDependencies): WebhookSubjectHandler<'deposit'> {
   return {
     // A status report: the deposit is found and locked by the statement that stores the delivery
-    // (with its trace context while tracing is on, for the delivery's span).
+    // (the inbox adds its trace context to the lookup while tracing is on, for the delivery's span).
     find: (tx, input, subject) =>
       isStatusReport(input, subject) ? eventDepositLookup(input, subject, lockedColumns(tx), true) : undefined,
 

@@ -6,6 +6,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { redact, type Reader, type RedactionPolicy } from '../../kernel/redaction.js';
 import type { Role } from '../../kernel/roles.js';
+import { paymentTraceContextSql } from '../../kernel/payment-scope.js';
 import { newId } from '../../lib/ids.js';
 import { postOnce, type PostResult } from '../../lib/outbound-http.js';
 import type { OpenFailure } from '../../lib/sealed-secrets.js';
@@ -59,13 +60,6 @@ interface SendTarget {
   /** The `traceparent` of the request that made the event's payment, read only while tracing is on. */
   payment_trace_context: string | null;
 }
-
-/** The trace context stored with the event's payment (docs/tracing.md). */
-const PAYMENT_TRACE_SQL = `case ev.subject_type
-  when 'deposit' then (select trace_context from deposit where id = ev.subject_id)
-  when 'refund' then (select trace_context from refund where id = ev.subject_id)
-  when 'payout' then (select trace_context from payout where id = ev.subject_id)
-end`;
 
 /**
  * One notification attempt in its HTTP client span, linked to the trace of the request that made
@@ -156,7 +150,7 @@ export async function send(ctx: NotifierContext, em: SqlEntityManager, lane: Lan
     `select e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
        c.roles as client_roles, (e.state = 'failing' or e.failed_since is not null) as failing,
        ev.type as event_type, ev.subject_type as event_subject_type, ev.created_at as event_created_at, ev.data as event_data,
-       ${tracingOn() ? PAYMENT_TRACE_SQL : 'null'} as payment_trace_context
+       ${tracingOn() ? paymentTraceContextSql('ev.subject_type', 'ev.subject_id') : 'null'} as payment_trace_context
      from notification_endpoint e join api_client c on c.id = e.client_id join payment_event ev on ev.id = ?
      where e.id = ?`,
     [delivery.event_id, lane.endpointId],
