@@ -237,8 +237,6 @@ const STILL_PASSING_SQL: Record<string, string[]> = {
   // Deposit details are written beside the transition path, guarded on the row's version, with the job's completion.
   'modules/deposits/deposit-details.ts': ['CHANGE_MATCHED', 'alongsideMatched', 'allMatched', 'appendWith'],
   'modules/deposits/deposit-jobs.ts': ['succeededStatement'],
-  // The fan-out reads how far the log is final inside its own statements.
-  'modules/notifications/notification-fanout.ts': ['FINAL_POSITION_SQL'],
 };
 
 describe('SQL between the kernel and the modules', () => {

@@ -258,6 +258,16 @@ export class EventLog {
   }
 
   /**
+   * The log's final position for a statement run now (FINAL_POSITION_SQL): every event at or below
+   * it is committed or rolled back, so a reader that stops there never skips a later commit; '0'
+   * for an empty log. Inside a transaction, read once and used for the rest of it.
+   */
+  async finalPosition(em: SqlEntityManager): Promise<string> {
+    const [bound] = await em.execute<Array<{ final: string }>>(`select coalesce(${FINAL_POSITION_SQL}, 0)::text as final`);
+    return bound?.final ?? '0';
+  }
+
+  /**
    * Whether every committed event is final for a statement run now (FINAL_POSITION_SQL has reached
    * the newest position); an empty log is.
    */

@@ -5,7 +5,7 @@
 
 import { raw } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { FINAL_POSITION_SQL, type AppendHook } from '../../kernel/events/event-log.js';
+import type { AppendHook } from '../../kernel/events/event-log.js';
 import { PaymentEvent } from '../../kernel/events/payment-event.entity.js';
 import type { JobQueue } from '../../kernel/jobs.js';
 import type { Role } from '../../kernel/roles.js';
@@ -119,8 +119,7 @@ async function fanoutEndpoint(ctx: NotifierContext, em: SqlEntityManager, endpoi
       [endpointId],
     );
     if (!endpoint) return;
-    const [bound] = await tx.execute<Array<{ final: string }>>(`select coalesce(${FINAL_POSITION_SQL}, 0)::text as final`);
-    const final = bound!.final;
+    const final = await ctx.deps.events.finalPosition(tx);
     if (BigInt(final) <= BigInt(endpoint.cursor)) return;
     let cursor = final;
     const events: Array<Pick<PaymentEvent, 'position' | 'id' | 'subjectType' | 'subjectId'>> = [];
