@@ -1,8 +1,8 @@
 // Unit spec of the kernel's one path of status changes (`TransitionPath.apply`), with no database:
 // a made-up subject kind (a parcel) and fakes that record what the path asks of them
 // (transitions.fixture.ts). It covers each outcome (not_found, noop, stale, anomaly from `check`,
-// from `checkMove` before and after the machine, from the machine itself, applied with and
-// without a one-statement update), the order of the guards, the reaction jobs, what is written
+// from `checkMove` before and after the machine, from the machine itself, applied by one statement
+// with its event and jobs), the order of the guards, the reaction jobs, what is written
 // `alongside`, `entails` and `recordUnchanged`, and the path's own refusals (a kind registered
 // twice, an unregistered kind, a change outside a transaction).
 
@@ -14,7 +14,7 @@ import { defineStateMachine } from '../lib/state-machine.js';
 import { deferredDeliveriesRelease, RELEASE_DEFERRED_DELIVERIES } from './inbox/deferred.js';
 import { JobHandlers, JobQueue, type JobDatabase } from './jobs.js';
 import { TransitionPath, type Transition } from './transitions.js';
-import { FakeEvents, FakeJobs, fakeTx, parcel, parcelKind, report, setup, type Parcel, type ParcelChange, type ParcelKind, type ParcelStatus } from './transitions.fixture.js';
+import { FakeEvents, FakeJobs, fakeTx, parcel, parcelKind, report, setup, type Parcel, type ParcelChange, type ParcelStatus } from './transitions.fixture.js';
 
 describe('TransitionPath.apply: refusals and unchanged outcomes', () => {
   it('is not_found, with the kind\'s reason, when no row has the id; nothing is checked or written', async () => {
@@ -119,7 +119,7 @@ describe('TransitionPath.apply: refusals and unchanged outcomes', () => {
 
 describe('TransitionPath.apply: an applied change', () => {
   it('is written by one update of the kind\'s row, as its columns to set, with its event and its reaction jobs, and merged from the returned row', async () => {
-    const { apply, events, jobs, log } = setup();
+    const { apply, events, jobs, log, executed } = setup();
     events.returned = [{ id: 'par_1', status: 'DELIVERED', weight: 2 }];
     const result = await apply({ change: report('DELIVERED'), source: 'webhook:acme/acct-1' });
 
@@ -154,7 +154,9 @@ describe('TransitionPath.apply: an applied change', () => {
         options: { subject: { type: 'parcel', id: 'par_1' }, dedupeKey: 'parcel:par_1', onlyIf: deferredDeliveriesRelease('parcel', 'par_1').onlyIf },
       },
     ]);
+    // Nothing is written apart from that one statement.
     expect(events.appended).toEqual([]);
+    expect(executed).toEqual([]);
   });
 
   it('hands reactions the row as it was and as it is now; a reaction without a key or a condition passes no options', async () => {
@@ -207,34 +209,6 @@ describe('TransitionPath.apply: an applied change', () => {
     const { apply, events } = setup();
     events.returned = [];
     await expect(apply({ change: report('DELIVERED') })).rejects.toThrow('parcel par_1 vanished under its row lock');
-  });
-});
-
-describe('TransitionPath.apply: an applied change written by the kind itself (no statement)', () => {
-  const selfWritten = (log: string[]): Partial<ParcelKind> => ({
-    write: ({ row, change }) => {
-      log.push('write (flushed)');
-      return Promise.resolve({ next: { ...row, status: change.status } });
-    },
-  });
-
-  it('appends the event, then runs each reaction job\'s statement in the transaction', async () => {
-    const log: string[] = [];
-    const { apply, events, executed } = setup(selfWritten(log));
-    const result = await apply({ change: report('DELIVERED') });
-    expect(result).toEqual({ outcome: 'applied', row: { ...parcel('SENT'), status: 'DELIVERED' } });
-    expect(events.appendedWith).toEqual([]);
-    expect(events.appended).toMatchObject([{ subjectType: 'parcel', subjectId: 'par_1', fromStatus: 'SENT', toStatus: 'DELIVERED', snapshot: { id: 'par_1', status: 'DELIVERED' } }]);
-    expect(executed).toEqual([{ sql: `insert job ${RELEASE_DEFERRED_DELIVERIES}`, params: [{ subjectType: 'parcel', subjectId: 'par_1' }] }]);
-  });
-
-  it('refuses anything to write alongside: there is no one statement to add it to', async () => {
-    const log: string[] = [];
-    const { apply, events } = setup(selfWritten(log));
-    await expect(apply({ change: report('DELIVERED'), alongside: { statements: [] } })).rejects.toThrow(
-      'A parcel change is not written by one statement: nothing can be written alongside it',
-    );
-    expect(events.appended).toEqual([]);
   });
 });
 

@@ -44,14 +44,15 @@ export interface Reaction<K extends JobKind = JobKind> {
 }
 
 /**
- * How a change is written. `update`: the columns of the kind's row to set, which the path writes
- * as one UPDATE run together with the event and the reaction jobs as one statement; `merge` turns
- * its returned row into the kind's row (a managed entity refreshed, a plain row as is). Without
- * `update`, the kind has written the change itself (`write` flushed it) and the event and jobs follow.
+ * How a change is written, the same way for every kind: `next` is the row as it will stand (its
+ * event's snapshot), `update` the columns of the kind's row to set, which the path writes as one
+ * UPDATE run together with the event and the reaction jobs as one statement; `merge` turns its
+ * returned row into the kind's row (a managed entity refreshed from it, so nothing is left dirty
+ * for a later flush); without it, `next` stands.
  */
 export interface TransitionWrite<Row> {
   next: Row;
-  update?: RowUpdate;
+  update: RowUpdate;
   merge?: (returned: Record<string, unknown>) => Row;
 }
 
@@ -129,7 +130,7 @@ export interface TransitionResult<Row> {
   reason?: string;
   /** The row: after the change when applied, as read otherwise; absent when not found. */
   row?: Row;
-  /** `applied` with a change statement: the row it returned, with the columns `alongside` selected. */
+  /** `applied`: the row the change statement returned, with the columns `alongside` selected. */
   returned?: Record<string, unknown>;
 }
 
@@ -213,26 +214,18 @@ export class TransitionPath {
     // A reaction is follow-up work about the subject that changed: its timeline shows it.
     const subject = { type: kind.type, id: kind.idOf(row) };
     const jobs = (kind.reactions?.(applied) ?? []).map((reaction) => this.reactionStatement(tx, reaction, subject));
-    let next = write.next;
-    let returned: Record<string, unknown> | undefined;
-    if (write.update) {
-      const alongside = input.alongside ?? {};
-      const rows = await this.events.appendWith<Record<string, unknown>>(tx, renderUpdate(kind.table, kind.idOf(row), write.update), event, {
-        ...alongside,
-        statements: [...jobs, ...(alongside.statements ?? [])],
-      });
-      returned = rows[0];
-      if (!returned) throw new Error(`${kind.type} ${kind.idOf(row)} vanished under its row lock`);
-      const columns = { ...returned };
-      for (const extra of alongside.select?.columns ?? []) delete columns[extra];
-      if (write.merge) next = write.merge(columns);
-    } else {
-      if (input.alongside) throw new Error(`A ${kind.type} change is not written by one statement: nothing can be written alongside it`);
-      await this.events.append(tx, event);
-      for (const job of jobs) await tx.execute(job.sql, job.params);
-    }
+    const alongside = input.alongside ?? {};
+    const rows = await this.events.appendWith<Record<string, unknown>>(tx, renderUpdate(kind.table, kind.idOf(row), write.update), event, {
+      ...alongside,
+      statements: [...jobs, ...(alongside.statements ?? [])],
+    });
+    const returned = rows[0];
+    if (!returned) throw new Error(`${kind.type} ${kind.idOf(row)} vanished under its row lock`);
+    const columns = { ...returned };
+    for (const extra of alongside.select?.columns ?? []) delete columns[extra];
+    const next = write.merge ? write.merge(columns) : write.next;
     await kind.entails?.({ ...applied, next }, this);
-    return { outcome: 'applied', row: next, ...(returned ? { returned } : {}) };
+    return { outcome: 'applied', row: next, returned };
   }
 
   private reactionStatement(tx: SqlEntityManager, reaction: Reaction, subject: JobSubject): SqlPart {

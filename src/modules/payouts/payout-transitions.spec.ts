@@ -5,7 +5,7 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
-import type { AppendEventInput, EventLog } from '../../kernel/events/event-log.js';
+import type { AppendEventInput, EventLog, SqlPart } from '../../kernel/events/event-log.js';
 import type { JobQueue } from '../../kernel/jobs.js';
 import { TransitionPath, type Transition } from '../../kernel/transitions.js';
 import { Money } from '../../lib/money.js';
@@ -55,6 +55,10 @@ function fakeTx(taken = 0) {
       calls.push({ call: 'flush', args: [] });
       return Promise.resolve();
     },
+    map: (entity: unknown, returned: Record<string, unknown>) => {
+      calls.push({ call: 'map', args: [entity, returned] });
+      return returned;
+    },
   };
   return { tx: tx as unknown as SqlEntityManager, calls };
 }
@@ -102,39 +106,60 @@ describe('payoutTransitions.checkMove: a provider reference another payout holds
 });
 
 describe('payoutTransitions.write', () => {
-  it('sets status, provider word and reason on the entity, keeps a reference it has, and flushes it', async () => {
+  it('writes status, provider word and reason as one update of its row, keeping a reference it has', async () => {
     const { tx, calls } = fakeTx();
     const row = payout({ providerReference: 'po_1' });
     const written = await payoutTransitions.write(transition(row, change('BOUNCED', { providerReference: 'po_2', statusReason: 'account closed' }), tx));
-    expect(written).toEqual({ next: row });
+    expect(written.next).toBe(row);
     expect(row).toMatchObject({ status: 'BOUNCED', providerStatus: 'bounced', statusReason: 'account closed', providerReference: 'po_1' });
-    expect(calls).toEqual([{ call: 'flush', args: [] }]);
+    expect(written.update).toEqual({
+      set: { provider_reference: 'po_1', status: 'BOUNCED', provider_status: 'bounced', status_reason: 'account closed', updated_at: expect.any(Date) },
+      returning: '*',
+    });
+    expect(row.updatedAt).toBe(written.update?.set.updated_at);
+    expect(calls).toEqual([]);
   });
 
   it('takes the report\'s reference when it has none, cuts a long reason to its column and keeps the old one when the report has none', async () => {
     const row = payout({ statusReason: 'earlier' });
-    await payoutTransitions.write(transition(row, change('PAID', { providerReference: 'po_2' })));
+    const paid = await payoutTransitions.write(transition(row, change('PAID', { providerReference: 'po_2' })));
     expect(row).toMatchObject({ providerReference: 'po_2', statusReason: 'earlier' });
-    await payoutTransitions.write(transition(row, change('REVERTED', { statusReason: 'x'.repeat(300) })));
+    expect(paid.update?.set).toMatchObject({ provider_reference: 'po_2', status_reason: 'earlier' });
+    const reverted = await payoutTransitions.write(transition(row, change('REVERTED', { statusReason: 'x'.repeat(300) })));
     expect(row.statusReason).toBe('x'.repeat(255));
+    expect(reverted.update?.set.status_reason).toBe('x'.repeat(255));
+  });
+
+  it('maps the returned row back into the managed payout, so no dirty state is left for a later flush', async () => {
+    const { tx, calls } = fakeTx();
+    const written = await payoutTransitions.write(transition(payout(), change('PAID'), tx));
+    written.merge?.({ id: 'pay_1', status: 'PAID' });
+    expect(calls).toEqual([{ call: 'map', args: [Payout, { id: 'pay_1', status: 'PAID' }] }]);
   });
 });
 
 describe('payoutTransitions through the transition path', () => {
   function setup(row: Payout) {
-    const appended: AppendEventInput[] = [];
-    const events = { append: (_tx: SqlEntityManager, event: AppendEventInput) => (appended.push(event), Promise.resolve({})) };
+    // The change's statement returns the row as written; `map` refreshes the managed payout from it.
+    const appended: Array<{ change: SqlPart; event: AppendEventInput }> = [];
+    const events = {
+      appendWith: (_tx: SqlEntityManager, change: SqlPart, event: AppendEventInput) => (appended.push({ change, event }), Promise.resolve([{ id: row.id, status: event.toStatus }])),
+    };
     const path = new TransitionPath(events as unknown as EventLog, {} as JobQueue);
     path.register(payoutTransitions);
-    const apply = (reported: PayoutChange) => path.apply(fakeTx().tx, payoutTransitions, { id: row.id, locked: row, change: reported, source: 'webhook:deposit-gateway/acct-1' });
+    const tx = { ...fakeTx(0).tx, map: (_entity: unknown, returned: Record<string, unknown>) => Object.assign(row, returned) } as unknown as SqlEntityManager;
+    const apply = (reported: PayoutChange) => path.apply(tx, payoutTransitions, { id: row.id, locked: row, change: reported, source: 'webhook:deposit-gateway/acct-1' });
     return { apply, appended };
   }
 
   it('applies PAID with its event: owner, statuses and snapshot', async () => {
     const row = payout();
     const { apply, appended } = setup(row);
-    await expect(apply(change('PAID', { amount: pen('250.00'), providerReference: 'po_1' }))).resolves.toEqual({ outcome: 'applied', row });
-    expect(appended).toMatchObject([
+    await expect(apply(change('PAID', { amount: pen('250.00'), providerReference: 'po_1' }))).resolves.toEqual({ outcome: 'applied', row, returned: { id: 'pay_1', status: 'PAID' } });
+    expect(appended.map(({ change: written }) => written.sql)).toEqual([
+      'update payout set provider_reference = ?, status = ?, provider_status = ?, status_reason = ?, updated_at = ? where id = ? returning *',
+    ]);
+    expect(appended.map(({ event }) => event)).toMatchObject([
       {
         subjectType: 'payout',
         subjectId: 'pay_1',

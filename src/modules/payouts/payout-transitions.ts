@@ -25,8 +25,8 @@ export const PAYOUT_STATUS_CHANGED = 'payout.status_changed';
 
 /**
  * The payout subject kind (src/kernel/transitions.ts): submission refusals, webhooks and the
- * reconciler all change a payout's status through it. The row is written by the entity, then its
- * event follows.
+ * reconciler all change a payout's status through it. A change is written by one statement with
+ * its event.
  */
 export const payoutTransitions: SubjectKind<Payout, PayoutStatus, PayoutChange> = {
   type: 'payout',
@@ -55,12 +55,29 @@ export const payoutTransitions: SubjectKind<Payout, PayoutStatus, PayoutChange> 
     return taken > 0 ? `PROVIDER_REFERENCE_CONFLICT: ${change.providerReference} belongs to another payout` : undefined;
   },
 
-  write: async ({ tx, row: payout, change }) => {
-    payout.providerReference ??= change.providerReference ?? null;
-    payout.status = change.status;
-    payout.providerStatus = change.providerStatus;
-    if (change.statusReason !== undefined) payout.statusReason = change.statusReason.slice(0, 255);
-    await tx.flush();
-    return { next: payout };
+  write: ({ tx, row: payout, change }) => {
+    const next = {
+      providerReference: payout.providerReference ?? change.providerReference ?? null,
+      status: change.status,
+      providerStatus: change.providerStatus,
+      statusReason: change.statusReason !== undefined ? change.statusReason.slice(0, 255) : (payout.statusReason ?? null),
+      updatedAt: new Date(),
+    };
+    return {
+      // The managed payout as it will stand, for the event's snapshot: `merge` takes its state from
+      // the returned row again, so no dirty state is left for a later flush.
+      next: Object.assign(payout, next),
+      update: {
+        set: {
+          provider_reference: next.providerReference,
+          status: next.status,
+          provider_status: next.providerStatus,
+          status_reason: next.statusReason,
+          updated_at: next.updatedAt,
+        },
+        returning: '*',
+      },
+      merge: (returned) => tx.map(Payout, returned),
+    };
   },
 };

@@ -57,6 +57,11 @@ function fakeTx(refunds: Refund[] = []) {
       calls.push(`find ${entity === Refund ? 'Refund' : '?'} ${JSON.stringify(where)}`);
       return Promise.resolve(refunds);
     },
+    // The ORM's `map` refreshes the managed entity of the returned row's id: here, the refund the test holds.
+    map: (entity: unknown, returned: Record<string, unknown>) => {
+      calls.push(`map ${entity === Refund ? 'Refund' : '?'} ${JSON.stringify(returned)}`);
+      return Object.assign(refunds.find((one) => one.id === returned.id) ?? new Refund(), returned);
+    },
   };
   return { tx: tx as unknown as SqlEntityManager, calls };
 }
@@ -127,14 +132,27 @@ describe('refundTransitions.checkMove: an approval never refunds more than the d
 });
 
 describe('refundTransitions.write', () => {
-  it('sets the status and the provider\'s word on the refund entity and flushes it; the deposit is left to entails', async () => {
+  it('writes the refund\'s status and the provider\'s word as one update of its row; the deposit is left to entails', async () => {
     const { tx, calls } = fakeTx();
     const row = { refund: refund(), deposit: deposit() };
     const written = await refundTransitions.write(transition(row, { status: 'APPROVED', providerStatus: 'approved_by_bank' }, tx));
-    expect(written).toEqual({ next: row });
+    expect(written.next).toEqual(row);
+    expect(written.next.refund).toBe(row.refund);
     expect(row.refund).toMatchObject({ status: 'APPROVED', providerStatus: 'approved_by_bank' });
+    expect(written.update).toEqual({ set: { status: 'APPROVED', provider_status: 'approved_by_bank', updated_at: expect.any(Date) }, returning: '*' });
+    expect(row.refund.updatedAt).toBe(written.update?.set.updated_at);
     expect(row.deposit.refundedAmount).toBe('0.00');
-    expect(calls).toEqual(['flush']);
+    expect(calls).toEqual([]);
+  });
+
+  it('maps the returned row back into the managed refund (no dirty state left for a later flush), and keeps the locked deposit', async () => {
+    const row = { refund: refund(), deposit: deposit() };
+    const { tx, calls } = fakeTx([row.refund]);
+    const written = await refundTransitions.write(transition(row, change('REJECTED'), tx));
+    const merged = written.merge?.({ id: 'rfd_1', status: 'REJECTED' });
+    expect(calls).toEqual(['map Refund {"id":"rfd_1","status":"REJECTED"}']);
+    expect(merged?.refund).toBe(row.refund);
+    expect(merged?.deposit).toBe(row.deposit);
   });
 });
 
@@ -232,7 +250,7 @@ describe('refundTransitions through the transition path', () => {
       },
       appendWith: (_tx: SqlEntityManager, statement: SqlPart, event: AppendEventInput) => {
         appendedWith.push({ change: statement, event });
-        return Promise.resolve([{ id: lockedDeposit.id, status: event.toStatus }]);
+        return Promise.resolve([{ id: event.subjectId, status: event.toStatus }]);
       },
     };
     const jobs = { enqueueStatement: (_tx: SqlEntityManager, kind: string) => ({ sql: `insert job ${kind}`, params: [] }) };
@@ -244,20 +262,26 @@ describe('refundTransitions through the transition path', () => {
       flush: () => Promise.resolve(),
       find: () => Promise.resolve(refunds),
       findOne: () => Promise.resolve(lockedDeposit),
-      map: (_entity: unknown, returned: Record<string, unknown>) => Object.assign(lockedDeposit, returned),
+      // The ORM's `map` refreshes the managed entity of the returned row's id.
+      map: (entity: unknown, returned: Record<string, unknown>) => Object.assign(entity === Deposit ? lockedDeposit : refunds.find((one) => one.id === returned.id)!, returned),
     } as unknown as SqlEntityManager;
     return { path, tx, appended, appendedWith };
   }
 
-  it('approves the refund that covers the deposit: the refund\'s event, then the deposit\'s move to REFUNDED by one statement', async () => {
+  it('approves the refund that covers the deposit: the refund\'s change with its event by one statement, then the deposit\'s move to REFUNDED by another', async () => {
     const requested = refund({ amount: '10.00' });
     const paid = deposit();
     const { path, tx, appended, appendedWith } = setup([requested], paid);
     const result = await path.apply(tx, refundTransitions, { id: 'rfd_1', locked: { refund: requested, deposit: paid }, change: change('APPROVED', '10.00'), source: 'reconciler' });
 
     expect(result.outcome).toBe('applied');
-    expect(appended.map((event) => [event.type, event.fromStatus, event.toStatus])).toEqual([['refund.status_changed', 'REQUESTED', 'APPROVED']]);
-    expect(appendedWith.map(({ event }) => [event.type, event.fromStatus, event.toStatus])).toEqual([['deposit.status_changed', 'SUCCEEDED', 'REFUNDED']]);
+    expect(result.row?.refund).toBe(requested);
+    expect(appended).toEqual([]);
+    expect(appendedWith.map(({ change: written, event }) => [written.sql.split(' set ')[0], event.type, event.fromStatus, event.toStatus])).toEqual([
+      ['update refund', 'refund.status_changed', 'REQUESTED', 'APPROVED'],
+      ['update deposit', 'deposit.status_changed', 'SUCCEEDED', 'REFUNDED'],
+    ]);
+    expect(requested.status).toBe('APPROVED');
     expect(paid).toMatchObject({ status: 'REFUNDED', refundedAmount: '10.00', refundStatus: 'APPROVED' });
   });
 

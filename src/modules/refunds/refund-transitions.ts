@@ -79,11 +79,15 @@ export const refundTransitions: SubjectKind<LockedRefund, RefundStatus, RefundCh
     return refunded.compare(deposit.amountMoney()) > 0 ? `REFUND_EXCEEDS_DEPOSIT: ${refunded.toString()} refunded of ${deposit.amountMoney().toString()}` : undefined;
   },
 
-  write: async ({ tx, row, change }) => {
-    row.refund.status = change.status;
-    row.refund.providerStatus = change.providerStatus;
-    await tx.flush();
-    return { next: row };
+  // One statement writes the refund's status with its event; the managed refund is then taken
+  // from the row it returns (`tx.map`), so no dirty state is left for a later flush.
+  write: ({ tx, row, change }) => {
+    const next = { status: change.status, providerStatus: change.providerStatus, updatedAt: new Date() };
+    return {
+      next: { refund: Object.assign(row.refund, next), deposit: row.deposit },
+      update: { set: { status: next.status, provider_status: next.providerStatus, updated_at: next.updatedAt }, returning: '*' },
+      merge: (returned) => ({ refund: tx.map(Refund, returned), deposit: row.deposit }),
+    };
   },
 
   entails: async ({ tx, next: { refund, deposit }, change, source }, path) => {

@@ -1,11 +1,12 @@
 // Unit spec of the withdrawal subject kind (withdrawal-webhooks.ts), with no database: its guard
-// (`check`: a report for another amount, once the withdrawal has one), its write (the first amount
-// reported is kept), and how the transition path decides withdrawal reports with it: deliveries
-// overtake each other and earlier steps are harmless, so a past status is `stale`, not an anomaly.
+// (`check`: a report for another amount, once the withdrawal has one), its write (one update of its
+// row; the first amount reported is kept), and how the transition path decides withdrawal reports
+// with it: deliveries overtake each other and earlier steps are harmless, so a past status is
+// `stale`, not an anomaly.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
-import type { AppendEventInput, EventLog } from '../../kernel/events/event-log.js';
+import type { AppendEventInput, EventLog, SqlPart } from '../../kernel/events/event-log.js';
 import type { JobQueue } from '../../kernel/jobs.js';
 import { TransitionPath, type Transition } from '../../kernel/transitions.js';
 import { Money } from '../../lib/money.js';
@@ -37,6 +38,7 @@ function fakeTx() {
   const tx = {
     isInTransaction: () => true,
     flush: () => (calls.push('flush'), Promise.resolve()),
+    map: (entity: unknown, returned: Record<string, unknown>) => (calls.push(`map ${entity === Withdrawal ? 'Withdrawal' : '?'} ${JSON.stringify(returned)}`), returned),
   };
   return { tx: tx as unknown as SqlEntityManager, calls };
 }
@@ -69,30 +71,47 @@ describe('withdrawalTransitions.check: a report for another amount', () => {
 });
 
 describe('withdrawalTransitions.write', () => {
-  it('sets the status and the provider\'s word, and flushes', async () => {
+  it('writes the status and the provider\'s word as one update of its row', async () => {
     const { tx, calls } = fakeTx();
     const row = withdrawal();
-    await expect(withdrawalTransitions.write(transition(row, change('PROCESSED'), tx))).resolves.toEqual({ next: row });
+    const written = await withdrawalTransitions.write(transition(row, change('PROCESSED'), tx));
+    expect(written.next).toBe(row);
     expect(row).toMatchObject({ status: 'PROCESSED', providerStatus: 'processed', amount: '1500.00', currency: 'THB' });
-    expect(calls).toEqual(['flush']);
+    expect(written.update).toEqual({ set: { status: 'PROCESSED', provider_status: 'processed', updated_at: expect.any(Date) }, returning: '*' });
+    expect(row.updatedAt).toBe(written.update?.set.updated_at);
+    expect(calls).toEqual([]);
   });
 
   it('keeps the first amount a report carries, and never writes over it', async () => {
     const row = withdrawal({ amount: null, currency: null });
-    await withdrawalTransitions.write(transition(row, change('PROCESSED', thb('1500'))));
+    const first = await withdrawalTransitions.write(transition(row, change('PROCESSED', thb('1500'))));
     expect(row).toMatchObject({ amount: '1500.00', currency: 'THB' });
-    await withdrawalTransitions.write(transition(row, change('SUCCEEDED', thb('1500.00'))));
+    expect(first.update?.set).toMatchObject({ amount: '1500.00', currency: 'THB' });
+    const later = await withdrawalTransitions.write(transition(row, change('SUCCEEDED', thb('1500.00'))));
     expect(row.amountMoney()?.toString()).toBe('THB 1500.00');
+    expect(later.update?.set).not.toHaveProperty('amount');
+    expect(later.update?.set).not.toHaveProperty('currency');
+  });
+
+  it('maps the returned row back into the managed withdrawal, so no dirty state is left for a later flush', async () => {
+    const { tx, calls } = fakeTx();
+    const written = await withdrawalTransitions.write(transition(withdrawal(), change('SUCCEEDED'), tx));
+    written.merge?.({ id: 'wdr_1', status: 'SUCCEEDED' });
+    expect(calls).toEqual(['map Withdrawal {"id":"wdr_1","status":"SUCCEEDED"}']);
   });
 });
 
 describe('withdrawalTransitions through the transition path', () => {
   function setup(row: Withdrawal) {
+    // The change's statement returns the row as written; `map` refreshes the managed withdrawal from it.
     const appended: AppendEventInput[] = [];
-    const events = { append: (_tx: SqlEntityManager, event: AppendEventInput) => (appended.push(event), Promise.resolve({})) };
+    const events = {
+      appendWith: (_tx: SqlEntityManager, _change: SqlPart, event: AppendEventInput) => (appended.push(event), Promise.resolve([{ id: row.id, status: event.toStatus }])),
+    };
     const path = new TransitionPath(events as unknown as EventLog, {} as JobQueue);
     path.register(withdrawalTransitions);
-    const apply = (reported: WithdrawalChange) => path.apply(fakeTx().tx, withdrawalTransitions, { id: row.id, locked: row, change: reported, source: 'webhook:qr-gateway/acct-qr' });
+    const tx = { ...fakeTx().tx, map: (_entity: unknown, returned: Record<string, unknown>) => Object.assign(row, returned) } as unknown as SqlEntityManager;
+    const apply = (reported: WithdrawalChange) => path.apply(tx, withdrawalTransitions, { id: row.id, locked: row, change: reported, source: 'webhook:qr-gateway/acct-qr' });
     return { apply, appended };
   }
 
@@ -117,7 +136,7 @@ describe('withdrawalTransitions through the transition path', () => {
   it('applies a step forward, skipping PROCESSED, with its event', async () => {
     const row = withdrawal();
     const { apply, appended } = setup(row);
-    await expect(apply(change('SUCCEEDED'))).resolves.toEqual({ outcome: 'applied', row });
+    await expect(apply(change('SUCCEEDED'))).resolves.toEqual({ outcome: 'applied', row, returned: { id: 'wdr_1', status: 'SUCCEEDED' } });
     expect(appended).toMatchObject([{ subjectType: 'withdrawal', subjectId: 'wdr_1', clientId: null, type: WITHDRAWAL_STATUS_CHANGED, fromStatus: 'PENDING', toStatus: 'SUCCEEDED' }]);
   });
 });

@@ -43,15 +43,17 @@ export const withdrawalTransitions: SubjectKind<Withdrawal, WithdrawalStatus, Wi
     const known = withdrawal.amountMoney();
     return change.amount && known && !change.amount.equals(known) ? `AMOUNT_MISMATCH: reported ${change.amount.toString()}, withdrawal is ${known.toString()}` : undefined;
   },
-  write: async ({ tx, row: withdrawal, change }) => {
-    withdrawal.status = change.status;
-    withdrawal.providerStatus = change.providerStatus;
-    if (change.amount && !withdrawal.amountMoney()) {
-      withdrawal.amount = change.amount.toDecimal();
-      withdrawal.currency = change.amount.currency;
-    }
-    await tx.flush();
-    return { next: withdrawal };
+  write: ({ tx, row: withdrawal, change }) => {
+    // The first amount a report carries is kept; a later one never writes over it.
+    const reported = change.amount && !withdrawal.amountMoney() ? { amount: change.amount.toDecimal(), currency: change.amount.currency } : {};
+    const next = { status: change.status, providerStatus: change.providerStatus, ...reported, updatedAt: new Date() };
+    return {
+      // One statement writes the change with its event; the managed withdrawal is then taken from
+      // the row it returns, so no dirty state is left for a later flush.
+      next: Object.assign(withdrawal, next),
+      update: { set: { status: next.status, provider_status: next.providerStatus, ...reported, updated_at: next.updatedAt }, returning: '*' },
+      merge: (returned) => tx.map(Withdrawal, returned),
+    };
   },
 };
 
