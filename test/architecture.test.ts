@@ -232,11 +232,6 @@ function identifiersIn(text: string): Set<string> {
  */
 const SQL_CARRIERS = ['SqlPart', 'AppendAlongside', 'CHANGE_MATCHED', 'alongsideMatched', 'allMatched', 'appendWith', 'succeededStatement', 'enqueueStatement', 'FINAL_POSITION_SQL', 'MARK_SQL', 'EVENT_COLUMNS'];
 const STILL_PASSING_SQL: Record<string, string[]> = {
-  // A deposit's creation is one INSERT with its event, written by the module (no transaction).
-  'modules/deposits/deposit-operation.ts': ['appendWith'],
-  // Deposit details are written beside the transition path, guarded on the row's version, with the job's completion.
-  'modules/deposits/deposit-details.ts': ['CHANGE_MATCHED', 'alongsideMatched', 'allMatched', 'appendWith'],
-  'modules/deposits/deposit-jobs.ts': ['succeededStatement'],
   // The fan-out reads how far the log is final inside its own statements.
   'modules/notifications/notification-fanout.ts': ['FINAL_POSITION_SQL'],
 };
