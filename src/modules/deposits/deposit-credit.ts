@@ -56,11 +56,21 @@ export async function claimDepositCredit(em: SqlEntityManager, transitions: Tran
       const message = `Only a SUCCEEDED deposit's credit can be claimed; this one is ${deposit.status}`;
       return { deposit: toDepositSnapshot(deposit), claim: null, errors: [{ field: ['depositId'], code: 'DEPOSIT_NOT_SUCCEEDED', message }] };
     }
-    deposit.creditClaimedAt = new Date();
-    deposit.creditClaimKey = claimKey ?? null;
-    deposit.creditClaimedBy = client.id;
-    await tx.flush();
-    await transitions.note(tx, depositTransitions, { event: DEPOSIT_CREDIT_CLAIMED, row: deposit });
-    return { deposit: toDepositSnapshot(deposit), claim: { claimedAt: deposit.creditClaimedAt, firstClaim: true }, errors: [] };
+    const claimedAt = new Date();
+    const claim = { creditClaimedAt: claimedAt, creditClaimKey: claimKey ?? null, creditClaimedBy: client.id, updatedAt: claimedAt };
+    // The claim and its event, one statement on the path; the entity then takes the row as written,
+    // so nothing is left for a flush.
+    const { returned } = await transitions.record(tx, depositTransitions, {
+      event: DEPOSIT_CREDIT_CLAIMED,
+      row: deposit,
+      next: Object.assign(deposit, claim),
+      update: {
+        set: { credit_claimed_at: claim.creditClaimedAt, credit_claim_key: claim.creditClaimKey, credit_claimed_by: claim.creditClaimedBy, updated_at: claim.updatedAt },
+        returning: '*',
+      },
+    });
+    if (!returned) throw new Error(`deposit ${deposit.id} vanished under its row lock`);
+    const claimed = tx.map(Deposit, returned);
+    return { deposit: toDepositSnapshot(claimed), claim: { claimedAt, firstClaim: true }, errors: [] };
   });
 }

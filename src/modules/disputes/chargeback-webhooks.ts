@@ -43,9 +43,17 @@ export function chargebackWebhookHandler(transitions: TransitionPath): WebhookSu
     if (deposit.status !== 'SUCCEEDED') {
       return { ...found, outcome: 'anomaly', reason: `DEPOSIT_NOT_DISPUTABLE: a chargeback of a ${deposit.status} deposit; only a SUCCEEDED one can be disputed` };
     }
-    deposit.disputed = true;
-    await tx.flush();
-    await transitions.note(tx, depositTransitions, { event: DEPOSIT_DISPUTED, row: deposit });
+    // The mark and its event, one statement on the path; the entity then takes the row as written,
+    // so nothing is left for a flush.
+    const updatedAt = new Date();
+    const { returned } = await transitions.record(tx, depositTransitions, {
+      event: DEPOSIT_DISPUTED,
+      row: deposit,
+      next: Object.assign(deposit, { disputed: true, updatedAt }),
+      update: { set: { disputed: true, updated_at: updatedAt }, returning: '*' },
+    });
+    if (!returned) throw new Error(`deposit ${deposit.id} vanished under its row lock`);
+    tx.map(Deposit, returned);
     return { ...found, outcome: 'applied' };
   } };
 }
