@@ -42,19 +42,18 @@ export const ROW_VERSION = 'row_version';
 
 /**
  * A change of one row, as data: the columns to set, by column name, and what the statement
- * returns: every column, or these columns and (with `version`) the row's version as `ROW_VERSION`
- * (nothing when absent).
+ * returns: every column, or these columns and (with `version`) the row's version as `ROW_VERSION`.
  * With `ifVersion` (a `ROW_VERSION` read before), only the row as it was then: a change committed
  * since makes the update match nothing (an optimistic write, no row lock held meanwhile).
  */
 export interface RowUpdate {
   readonly set: Readonly<Record<string, unknown>>;
-  readonly returning?: '*' | { readonly columns: readonly string[]; readonly version?: boolean };
+  readonly returning: '*' | { readonly columns: readonly string[]; readonly version?: boolean };
   readonly ifVersion?: string;
 }
 
-/** `update` of the row of `table` with this id, as SQL with its parameters. */
-export function renderUpdate(table: string, id: string, update: RowUpdate): { sql: string; params: unknown[] } {
+/** `update` of the row of `table` with this id, as SQL with its parameters (returning nothing without `returning`). */
+export function renderUpdate(table: string, id: string, update: Omit<RowUpdate, 'returning'> & { readonly returning?: RowUpdate['returning'] }): { sql: string; params: unknown[] } {
   const columns = Object.keys(update.set);
   if (columns.length === 0) throw new Error(`An update of ${table} ${id} sets no column`);
   const { returning } = update;
@@ -66,11 +65,11 @@ export function renderUpdate(table: string, id: string, update: RowUpdate): { sq
   };
 }
 
-/** A change of the row of `table` with this `id`, as data: what a statement writes beside another (a delivery's outcome). */
+/** A change of the row of `table` with this `id` that returns nothing, as data: what a statement writes beside another (a delivery's outcome). */
 export interface RowWrite {
   readonly table: string;
   readonly id: string;
-  readonly update: RowUpdate;
+  readonly set: Readonly<Record<string, unknown>>;
 }
 
 /**

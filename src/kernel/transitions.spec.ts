@@ -181,7 +181,7 @@ describe('TransitionPath.apply: an applied change', () => {
   it('writes the rows asked alongside after the reaction jobs, rendered from their data', async () => {
     const { apply, events } = setup();
     events.returned = [{ id: 'par_1', status: 'DELIVERED', weight: 2 }];
-    const inboxOutcome = { table: 'webhook_delivery', id: 'whd_1', update: { set: { outcome: 'applied' } } };
+    const inboxOutcome = { table: 'webhook_delivery', id: 'whd_1', set: { outcome: 'applied' } };
     const result = await apply({ change: report('DELIVERED'), alongside: [inboxOutcome] });
     expect(events.appendedWith[0]?.also).toEqual({
       statements: [

@@ -219,7 +219,7 @@ export class TransitionPath {
     let next = write.next;
     let returned: Record<string, unknown> | undefined;
     if (write.update) {
-      const alongside = (input.alongside ?? []).map((written) => renderUpdate(written.table, written.id, written.update));
+      const alongside = (input.alongside ?? []).map((written) => renderUpdate(written.table, written.id, { set: written.set }));
       const rows = await this.events.appendWith<Record<string, unknown>>(tx, renderUpdate(kind.table, kind.idOf(row), write.update), event, {
         statements: [...jobs, ...alongside],
       });

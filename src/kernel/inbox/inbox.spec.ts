@@ -167,7 +167,7 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
     const em = new FakeEm(inserting());
     const result = await webhooks.receive(em.asEm(), input());
     expect(result).toEqual({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1', deliveryId: expect.stringMatching(/^whd_/) });
-    expect(given && renderUpdate(given.table, given.id, given.update)).toEqual({ sql: 'update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?', params: ['applied', null, 'deposit', 'dep_1', result.deliveryId] });
+    expect(given && renderUpdate(given.table, given.id, { set: given.set })).toEqual({ sql: 'update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?', params: ['applied', null, 'deposit', 'dep_1', result.deliveryId] });
     expect(em.statements('update')).toEqual([]);
   });
 

@@ -361,15 +361,13 @@ function outcomeWrite(deliveryId: string, decision: WebhookDecision): RowWrite {
   return {
     table: 'webhook_delivery',
     id: deliveryId,
-    update: {
-      set: { outcome: decision.outcome, reason: decision.reason ?? null, subject_type: decision.subjectType ?? null, subject_id: decision.subjectId ?? null },
-    },
+    set: { outcome: decision.outcome, reason: decision.reason ?? null, subject_type: decision.subjectType ?? null, subject_id: decision.subjectId ?? null },
   };
 }
 
 async function recordOutcome(tx: SqlEntityManager, deliveryId: string, decision: WebhookDecision): Promise<void> {
-  const { table, id, update } = outcomeWrite(deliveryId, decision);
-  const { sql, params } = renderUpdate(table, id, update);
+  const { table, id, set } = outcomeWrite(deliveryId, decision);
+  const { sql, params } = renderUpdate(table, id, { set });
   await tx.execute(sql, params);
 }
 

@@ -78,7 +78,7 @@ function fakePaymentRefunded(answer: Awaited<ReturnType<PaymentRefundedHandler>>
   return { handler, reports };
 }
 
-const outcomeStatement = (outcome: ReportOutcome): RowWrite => ({ table: 'webhook_delivery', id: 'whd_1', update: { set: { outcome: outcome.outcome, subject_id: outcome.subject?.id ?? null } } });
+const outcomeStatement = (outcome: ReportOutcome): RowWrite => ({ table: 'webhook_delivery', id: 'whd_1', set: { outcome: outcome.outcome, subject_id: outcome.subject?.id ?? null } });
 
 /** A handler's answer as the inbox records it, with whether the handler's statement wrote it. */
 async function decided(answer: Promise<ReportOutcome & { recorded?: boolean }>): Promise<WebhookDecision & { recorded?: boolean }> {
