@@ -229,11 +229,11 @@ function moduleServices(options: CreateServicesOptions, kernel: Kernel) {
   const { providers, registry, events, transitions, jobs, redactions, idempotency } = kernel.parts;
   // A webhook's changed deposit row, handed to the detail fetch it schedules when this instance runs it.
   const writtenDeposits = new WrittenDeposits();
-  const deposits = new DepositService({ accounts, providers, registry, events, transitions, operations, logger: logger.child({ component: 'deposits' }), written: writtenDeposits });
+  const deposits = new DepositService({ accounts, providers, registry, transitions, operations, logger: logger.child({ component: 'deposits' }), written: writtenDeposits });
   const webhooks = new WebhookInbox({ account: (code: string) => accounts.get(code), provider: (name: string) => providers.findDeposits(name) }, clock, {
     deposit: depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions), written: writtenDeposits }),
     refund: refundWebhookHandler(transitions),
-    chargeback: chargebackWebhookHandler(events),
+    chargeback: chargebackWebhookHandler(transitions),
     payout: createPayoutWebhookHandler(transitions),
     withdrawal: withdrawalWebhookHandler(transitions),
   });

@@ -2,7 +2,7 @@
 // with bound values, and refused when a name is not a plain SQL name.
 
 import { describe, expect, it } from 'vitest';
-import { renderConditions, renderLookup, renderUpdate } from './sql-intents.js';
+import { renderConditions, renderInsert, renderLookup, renderUpdate } from './sql-intents.js';
 
 describe('renderConditions', () => {
   it('writes each condition as an exists or not exists, values bound, joined by and', () => {
@@ -40,9 +40,33 @@ describe('renderUpdate', () => {
     );
   });
 
+  it('writes only the row at the version read before (`ifVersion`), and returns nothing when asked for nothing', () => {
+    expect(renderUpdate('deposit', 'dep_1', { set: { fee: '1.00' }, returning: { columns: ['id'] }, ifVersion: '812' })).toEqual({
+      sql: 'update deposit set fee = ? where id = ? and xmin = cast(? as xid) returning id',
+      params: ['1.00', 'dep_1', '812'],
+    });
+    expect(renderUpdate('webhook_delivery', 'whd_1', { set: { outcome: 'applied' } })).toEqual({ sql: 'update webhook_delivery set outcome = ? where id = ?', params: ['applied', 'whd_1'] });
+  });
+
   it('refuses an update that sets nothing, or a name that is not a plain SQL name', () => {
     expect(() => renderUpdate('deposit', 'dep_1', { set: {}, returning: '*' })).toThrow('An update of deposit dep_1 sets no column');
     expect(() => renderUpdate('deposit', 'dep_1', { set: { 'status = status, fee': 1 }, returning: '*' })).toThrow('Not a plain SQL name');
+  });
+});
+
+describe('renderInsert', () => {
+  it('inserts the values given, JSON columns as jsonb (null kept), and returns the columns asked', () => {
+    expect(renderInsert('deposit', { values: { id: 'dep_1', metadata: { a: 1 }, request: null, note: undefined }, json: ['metadata', 'request'], returning: ['id'] })).toEqual({
+      sql: 'insert into deposit (id, metadata, request, note) values (?, cast(? as jsonb), cast(? as jsonb), ?) returning id',
+      params: ['dep_1', '{"a":1}', null, null],
+    });
+  });
+
+  it('refuses an insert of nothing, returning nothing, a JSON column without a value, or a name that is not a plain SQL name', () => {
+    expect(() => renderInsert('deposit', { values: {}, returning: ['id'] })).toThrow('An insert into deposit names no column');
+    expect(() => renderInsert('deposit', { values: { id: 'dep_1' }, returning: [] })).toThrow('An insert into deposit returns no column');
+    expect(() => renderInsert('deposit', { values: { id: 'dep_1' }, json: ['metadata'], returning: ['id'] })).toThrow('has no value for its JSON column metadata');
+    expect(() => renderInsert('deposit', { values: { 'id) values (1); --': 1 }, returning: ['id'] })).toThrow('Not a plain SQL name');
   });
 });
 

@@ -43,21 +43,58 @@ export const ROW_VERSION = 'row_version';
 /**
  * A change of one row, as data: the columns to set, by column name, and what the statement
  * returns: every column, or these columns and (with `version`) the row's version as `ROW_VERSION`.
+ * With `ifVersion` (a `ROW_VERSION` read before), only the row as it was then: a change committed
+ * since makes the update match nothing (an optimistic write, no row lock held meanwhile).
  */
 export interface RowUpdate {
   readonly set: Readonly<Record<string, unknown>>;
   readonly returning: '*' | { readonly columns: readonly string[]; readonly version?: boolean };
+  readonly ifVersion?: string;
 }
 
-/** `update` of the row of `table` with this id, as SQL with its parameters. */
-export function renderUpdate(table: string, id: string, update: RowUpdate): { sql: string; params: unknown[] } {
+/** `update` of the row of `table` with this id, as SQL with its parameters (returning nothing without `returning`). */
+export function renderUpdate(table: string, id: string, update: Omit<RowUpdate, 'returning'> & { readonly returning?: RowUpdate['returning'] }): { sql: string; params: unknown[] } {
   const columns = Object.keys(update.set);
   if (columns.length === 0) throw new Error(`An update of ${table} ${id} sets no column`);
   const { returning } = update;
-  const returned = returning === '*' ? '*' : [...returning.columns.map(identifier), ...(returning.version ? [`xmin::text as ${ROW_VERSION}`] : [])].join(', ');
+  const returned = returning === undefined || returning === '*' ? returning : [...returning.columns.map(identifier), ...(returning.version ? [`xmin::text as ${ROW_VERSION}`] : [])].join(', ');
+  const guarded = update.ifVersion !== undefined;
   return {
-    sql: `update ${identifier(table)} set ${columns.map((column) => `${identifier(column)} = ?`).join(', ')} where id = ? returning ${returned}`,
-    params: [...columns.map((column) => update.set[column]), id],
+    sql: `update ${identifier(table)} set ${columns.map((column) => `${identifier(column)} = ?`).join(', ')} where id = ?${guarded ? ' and xmin = cast(? as xid)' : ''}${returned ? ` returning ${returned}` : ''}`,
+    params: [...columns.map((column) => update.set[column]), id, ...(guarded ? [update.ifVersion] : [])],
+  };
+}
+
+/** A change of the row of `table` with this `id` that returns nothing, as data: what a statement writes beside another (a delivery's outcome). */
+export interface RowWrite {
+  readonly table: string;
+  readonly id: string;
+  readonly set: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A new row, as data: its values by column name (the columns named in `json` hold JSON values,
+ * stored as `jsonb`; null stays null) and the columns the statement returns.
+ */
+export interface RowInsert {
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly json?: readonly string[];
+  readonly returning: readonly string[];
+}
+
+/** `insert` of one row into `table`, as SQL with its parameters. */
+export function renderInsert(table: string, insert: RowInsert): { sql: string; params: unknown[] } {
+  const columns = Object.keys(insert.values);
+  if (columns.length === 0) throw new Error(`An insert into ${table} names no column`);
+  if (insert.returning.length === 0) throw new Error(`An insert into ${table} returns no column`);
+  const json = new Set(insert.json ?? []);
+  for (const column of json) if (!columns.includes(column)) throw new Error(`An insert into ${table} has no value for its JSON column ${column}`);
+  return {
+    sql: `insert into ${identifier(table)} (${columns.map(identifier).join(', ')}) values (${columns.map((column) => (json.has(column) ? 'cast(? as jsonb)' : '?')).join(', ')}) returning ${insert.returning.map(identifier).join(', ')}`,
+    params: columns.map((column) => {
+      const value = insert.values[column] ?? null;
+      return json.has(column) && value !== null ? JSON.stringify(value) : value;
+    }),
   };
 }
 

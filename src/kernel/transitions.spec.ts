@@ -180,20 +180,19 @@ describe('TransitionPath.apply: an applied change', () => {
     expect(events.appendedWith[0]?.also.statements?.length).toBe(2);
   });
 
-  it('writes what is asked alongside after the reaction jobs, and keeps the extra selected columns out of the row', async () => {
+  it('writes the rows asked alongside after the reaction jobs, rendered from their data', async () => {
     const { apply, events } = setup();
-    events.returned = [{ id: 'par_1', status: 'DELIVERED', weight: 2, delivery_recorded: true }];
-    const inboxOutcome = { sql: 'update webhook_delivery set outcome = ? where id = ?', params: ['applied', 'whd_1'] };
-    const result = await apply({
-      change: report('DELIVERED'),
-      alongside: { statements: [inboxOutcome], select: { sql: 'true as delivery_recorded', params: [], columns: ['delivery_recorded'] } },
-    });
+    events.returned = [{ id: 'par_1', status: 'DELIVERED', weight: 2 }];
+    const inboxOutcome = { table: 'webhook_delivery', id: 'whd_1', set: { outcome: 'applied' } };
+    const result = await apply({ change: report('DELIVERED'), alongside: [inboxOutcome] });
     expect(events.appendedWith[0]?.also).toEqual({
-      statements: [{ sql: `insert job ${RELEASE_DEFERRED_DELIVERIES}`, params: [{ subjectType: 'parcel', subjectId: 'par_1' }] }, inboxOutcome],
-      select: { sql: 'true as delivery_recorded', params: [], columns: ['delivery_recorded'] },
+      statements: [
+        { sql: `insert job ${RELEASE_DEFERRED_DELIVERIES}`, params: [{ subjectType: 'parcel', subjectId: 'par_1' }] },
+        { sql: 'update webhook_delivery set outcome = ? where id = ?', params: ['applied', 'whd_1'] },
+      ],
     });
     expect(result.row).toEqual({ id: 'par_1', status: 'DELIVERED', weight: 2, clientId: null });
-    expect(result.returned).toEqual({ id: 'par_1', status: 'DELIVERED', weight: 2, delivery_recorded: true });
+    expect(result.returned).toEqual({ id: 'par_1', status: 'DELIVERED', weight: 2 });
   });
 
   it('keeps `write`\'s next row when the kind has no merge', async () => {

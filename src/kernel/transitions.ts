@@ -2,12 +2,15 @@
 // withdrawal) registers how it is locked, what refuses a change, how a change is written, its
 // snapshot, its owner and the follow-up jobs a change schedules; webhooks, reconciliation, the
 // card-form return and refusals at submission all apply changes through `TransitionPath.apply`,
-// which writes the change, its event and its reaction jobs in the caller's transaction.
+// which writes the change, its event and its reaction jobs in the caller's transaction. A kind's
+// other writes (its creation, a change of other columns, an event alone) go through the path too:
+// `create`, `record` and `note` (subject-writes.ts), so the kernel writes every event of a subject.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { StateMachine } from '../lib/state-machine.js';
-import type { AppendAlongside, EventLog, SqlPart } from './events/event-log.js';
-import { renderUpdate, type RowCondition, type RowUpdate } from './sql-intents.js';
+import type { EventLog, SqlPart } from './events/event-log.js';
+import { renderUpdate, type RowCondition, type RowUpdate, type RowWrite } from './sql-intents.js';
+import { createSubject, noteSubject, recordChange, type CreateInput, type NoteInput, type RecordInput, type RecordResult, type SubjectRows } from './subject-writes.js';
 import type { JobKind, JobKinds, JobQueue, JobSubject } from './jobs.js';
 
 /** What every report about a subject carries: the status in gateway terms and the provider's word. */
@@ -112,10 +115,10 @@ export interface ApplyInput<Row, C> {
   change: C;
   source: string;
   /**
-   * What the change's own statement also writes and reads, only when the status changes (the
-   * webhook inbox: the delivery's outcome). The extra columns come back in `row`.
+   * Rows the change's own statement also writes, only when the status changes: the webhook
+   * inbox's delivery outcome (`InboxContext.outcome`), which a handler passes on as it got it.
    */
-  alongside?: AppendAlongside;
+  alongside?: readonly RowWrite[];
 }
 
 /**
@@ -130,7 +133,7 @@ export interface TransitionResult<Row> {
   reason?: string;
   /** The row: after the change when applied, as read otherwise; absent when not found. */
   row?: Row;
-  /** `applied`: the row the change statement returned, with the columns `alongside` selected. */
+  /** `applied` with a change statement: the row it returned. */
   returned?: Record<string, unknown>;
 }
 
@@ -214,18 +217,64 @@ export class TransitionPath {
     // A reaction is follow-up work about the subject that changed: its timeline shows it.
     const subject = { type: kind.type, id: kind.idOf(row) };
     const jobs = (kind.reactions?.(applied) ?? []).map((reaction) => this.reactionStatement(tx, reaction, subject));
-    const alongside = input.alongside ?? {};
+    const alongside = (input.alongside ?? []).map((written) => renderUpdate(written.table, written.id, { set: written.set }));
     const rows = await this.events.appendWith<Record<string, unknown>>(tx, renderUpdate(kind.table, kind.idOf(row), write.update), event, {
-      ...alongside,
-      statements: [...jobs, ...(alongside.statements ?? [])],
+      statements: [...jobs, ...alongside],
     });
     const returned = rows[0];
     if (!returned) throw new Error(`${kind.type} ${kind.idOf(row)} vanished under its row lock`);
-    const columns = { ...returned };
-    for (const extra of alongside.select?.columns ?? []) delete columns[extra];
-    const next = write.merge ? write.merge(columns) : write.next;
+    const next = write.merge ? write.merge({ ...returned }) : write.next;
     await kind.entails?.({ ...applied, next }, this);
     return { outcome: 'applied', row: next, returned };
+  }
+
+  /**
+   * Creates a subject of a registered kind: the row `input.insert` (into the kind's table) and its
+   * creation event `input.event`, one statement, which commits on its own outside a transaction.
+   * Returns the inserted row's `insert.returning` columns.
+   *
+   * @example
+   * await path.create(em, depositTransitions, { event: 'deposit.created', row: created, insert: { values: { id, status: 'PENDING', ... }, returning: ['id'] } });
+   */
+  create<Row>(em: SqlEntityManager, kind: SubjectRows<Row>, input: CreateInput<Row>): Promise<Record<string, unknown>> {
+    this.assertRegistered(kind);
+    return createSubject(this.events, em, kind, input);
+  }
+
+  /**
+   * Records a change of a registered subject that is not a status change (a deposit's details, a
+   * refund's position, a note for admins that also sets a column): the kind's row update and its
+   * event `input.event` (from the row's status to `next`'s, with `next`'s snapshot), one statement.
+   * With `update.ifVersion`, it writes only the row as read at that version and reports
+   * `written: false` otherwise (nothing written): read again and retry, or take the row lock.
+   * With `completes`, the running job's success is written by the same statement, only if the update
+   * matched (`completed`). Runs in the caller's transaction, or alone outside one.
+   *
+   * @example
+   * const { written, completed } = await path.record(em, depositTransitions, {
+   *   event: 'deposit.details_updated', row: read, next, completes: job,
+   *   update: { set: { fee: next.fee, updated_at: now }, returning: { columns: ['id'] }, ifVersion: version },
+   * });
+   */
+  record<Row>(em: SqlEntityManager, kind: SubjectRows<Row>, input: RecordInput<Row>): Promise<RecordResult> {
+    this.assertRegistered(kind);
+    return recordChange(this.events, em, kind, input);
+  }
+
+  /**
+   * Appends an event about a registered subject that this statement changes nothing in: an anomaly
+   * raised for admins (`adminOnly`), or the event of a change the caller's transaction already
+   * wrote (a flushed entity). With `once`, at most one event of the type per subject, decided by
+   * the same statement. Returns whether the event was written.
+   */
+  note<Row>(tx: SqlEntityManager, kind: SubjectRows<Row>, input: NoteInput<Row>): Promise<boolean> {
+    this.assertRegistered(kind);
+    if (!input.once && !tx.isInTransaction()) throw new Error(`A ${kind.type} event must be appended in the transaction of what it records`);
+    return noteSubject(this.events, tx, kind, input);
+  }
+
+  private assertRegistered(kind: SubjectRows<never>): void {
+    if ((this.kinds.get(kind.type) as unknown) !== kind) throw new Error(`Subject kind ${kind.type} is not registered`);
   }
 
   private reactionStatement(tx: SqlEntityManager, reaction: Reaction, subject: JobSubject): SqlPart {

@@ -9,6 +9,7 @@ import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execute, startTestGateway, type TestGateway } from '../support/gateway.js';
 import type { TestDatabase } from '../support/database.js';
+import { statementsIssued } from '../support/statements.js';
 import { wsClient } from '../support/ws.js';
 import { collect, subscribed } from './support.js';
 import { insertDeposit, paymentEnvelope, sendWebhook } from '../webhooks/support.js';
@@ -52,6 +53,17 @@ describe('claimDepositCredit', () => {
     expect(made).toMatchObject({ claim: { firstClaim: true }, deposit: { id: deposit.id, status: 'SUCCEEDED' }, userErrors: [] });
     expect(made.deposit!.creditClaimedAt).toBe(made.claim!.claimedAt);
     expect(again.data!.claimDepositCredit).toMatchObject({ claim: { firstClaim: false, claimedAt: made.claim!.claimedAt }, userErrors: [] });
+  });
+
+  it('writes the claim and its event in one statement, on the transition path', async () => {
+    const deposit = await succeededDeposit();
+    // Every statement the request issues, those with an append's fan-out job among them.
+    const issued = await statementsIssued(t, async () => {
+      expect((await claim(deposit.id)).data!.claimDepositCredit.claim).toMatchObject({ firstClaim: true });
+    }, /\/\* (event-bus|relay|client-limits|call-records) \*\//);
+    const writes = issued.filter((sql) => /\b(update|insert into)\s+"?(deposit|payment_event)"?\s/i.test(sql));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatch(/update "?deposit"? set credit_claimed_at[^]*insert into payment_event/);
   });
 
   it('refuses a deposit that has not SUCCEEDED with its current status, and claims nothing', async () => {

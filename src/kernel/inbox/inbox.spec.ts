@@ -6,9 +6,8 @@
 // delivery is decided again (`replay`, `releaseDeferred`).
 
 import { describe, expect, it } from 'vitest';
-import { renderLookup } from '../sql-intents.js';
+import { renderLookup, renderUpdate, type RowWrite } from '../sql-intents.js';
 import { livemodeMismatch, WebhookRetryLater, type ReceiveWebhookInput } from './webhook-handler.js';
-import type { SqlPart } from '../events/event-log.js';
 import { WebhookInbox } from './inbox.js';
 import { acceptInput, ACCOUNT, byReference, depositEvent, fakeAdapter, FakeEm, fakeHandler, inbox, inserting, NOW, sha256, type Respond } from './inbox.fixture.js';
 
@@ -158,7 +157,7 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
   });
 
   it('writes nothing more when the handler recorded the outcome by its own statement, which the inbox gave it', async () => {
-    let given: SqlPart | undefined;
+    let given: RowWrite | undefined;
     const { handler } = fakeHandler((context) => {
       given = context.outcome?.({ outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' } });
       return { outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' }, recorded: true };
@@ -168,7 +167,7 @@ describe('WebhookInbox.receive: one transaction per delivery', () => {
     const em = new FakeEm(inserting());
     const result = await webhooks.receive(em.asEm(), input());
     expect(result).toEqual({ outcome: 'applied', subjectType: 'deposit', subjectId: 'dep_1', deliveryId: expect.stringMatching(/^whd_/) });
-    expect(given).toEqual({ sql: 'update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?', params: ['applied', null, 'deposit', 'dep_1', result.deliveryId] });
+    expect(given && renderUpdate(given.table, given.id, { set: given.set })).toEqual({ sql: 'update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?', params: ['applied', null, 'deposit', 'dep_1', result.deliveryId] });
     expect(em.statements('update')).toEqual([]);
   });
 

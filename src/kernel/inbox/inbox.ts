@@ -14,8 +14,7 @@ import { inTransaction } from '../../db/transaction.js';
 import { executePrepared } from '../../db/prepared.js';
 import { tracingOn } from '../../lib/tracing/sdk.js';
 import { currentTraceId } from '../../lib/tracing/trace-context.js';
-import type { SqlPart } from '../events/event-log.js';
-import { renderLookup } from '../sql-intents.js';
+import { renderLookup, renderUpdate, type RowWrite } from '../sql-intents.js';
 import { isTracedPayment } from '../payment-scope.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
 import { deliveryDecision, type WebhookDecision } from './report-outcome.js';
@@ -341,7 +340,7 @@ export class WebhookInbox {
       const { recorded, ...outcome } = await handler.decide(tx, input, subject, {
         lookedUp: Boolean(lookup),
         ...(found ? { found } : {}),
-        outcome: (written) => outcomeStatement(deliveryId, deliveryDecision(written)),
+        outcome: (written) => outcomeWrite(deliveryId, deliveryDecision(written)),
       });
       const decision = deliveryDecision(outcome);
       if (!recorded) await recordOutcome(tx, deliveryId, decision);
@@ -357,17 +356,19 @@ function sha256Hex(bytes: Buffer): string {
 /** A copy of an event already in the inbox: nothing is stored or applied again. */
 const DUPLICATE_DELIVERY: ReceiveWebhookResult = { outcome: 'duplicate', reason: 'EVENT_ALREADY_RECEIVED' };
 
-/** The UPDATE that records a fresh delivery's decision on its inbox row. */
-function outcomeStatement(deliveryId: string, decision: WebhookDecision): SqlPart {
+/** The update that records a fresh delivery's decision on its inbox row, as data. */
+function outcomeWrite(deliveryId: string, decision: WebhookDecision): RowWrite {
   return {
-    sql: 'update webhook_delivery set outcome = ?, reason = ?, subject_type = ?, subject_id = ? where id = ?',
-    params: [decision.outcome, decision.reason ?? null, decision.subjectType ?? null, decision.subjectId ?? null, deliveryId],
+    table: 'webhook_delivery',
+    id: deliveryId,
+    set: { outcome: decision.outcome, reason: decision.reason ?? null, subject_type: decision.subjectType ?? null, subject_id: decision.subjectId ?? null },
   };
 }
 
 async function recordOutcome(tx: SqlEntityManager, deliveryId: string, decision: WebhookDecision): Promise<void> {
-  const update = outcomeStatement(deliveryId, decision);
-  await tx.execute(update.sql, update.params);
+  const { table, id, set } = outcomeWrite(deliveryId, decision);
+  const { sql, params } = renderUpdate(table, id, { set });
+  await tx.execute(sql, params);
 }
 
 /** Stored, acknowledged and visible to admins, but not acted on: no module handles this kind. */

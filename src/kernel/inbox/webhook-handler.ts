@@ -4,9 +4,8 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { MerchantAccount, ProviderName, WebhookEvent } from '../../providers/provider.js';
-import type { SqlPart } from '../events/event-log.js';
 import type { PaymentSubjectType } from '../events/payment-event.entity.js';
-import type { RowLookup } from '../sql-intents.js';
+import type { RowLookup, RowWrite } from '../sql-intents.js';
 import type { ReportOutcome } from './report-outcome.js';
 import type { WebhookOutcome } from './webhook-delivery.entity.js';
 
@@ -43,11 +42,12 @@ export interface InboxContext {
   lookedUp: boolean;
   found?: Record<string, unknown>;
   /**
-   * A fresh delivery's outcome as a statement, for a handler whose change is written by one
-   * statement: written there, it returns `recorded: true` and the inbox writes nothing more.
-   * Absent when a stored delivery is decided again.
+   * A fresh delivery's outcome as a row write, for a handler whose change is written by one
+   * statement: passed on as it is (`ApplyInput.alongside` of the transition path), it is written
+   * there, the handler returns `recorded: true` and the inbox writes nothing more. Absent when a
+   * stored delivery is decided again.
    */
-  outcome?: (outcome: ReportOutcome) => SqlPart;
+  outcome?: (outcome: ReportOutcome) => RowWrite;
 }
 
 /**

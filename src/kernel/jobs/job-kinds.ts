@@ -40,7 +40,8 @@ export interface JobInfo {
    *
    * `when`: an SQL condition the completion also requires, for work written outside a
    * transaction in one statement with it, where nothing would roll the completion back if the
-   * work found nothing to write (e.g. that the statement's change matched its row).
+   * work found nothing to write (e.g. that the statement's change matched its row). Kernel use
+   * only: a module hands its job to `TransitionPath.record` (`completes`), which writes this.
    */
   succeededStatement(when?: string): { sql: string; params: unknown[] };
 }

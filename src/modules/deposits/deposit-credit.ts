@@ -8,13 +8,14 @@
 
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import type { EventLog } from '../../kernel/events/event-log.js';
 import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 import { maySee } from '../../kernel/visibility.js';
 import type { FieldError } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import { Deposit } from './deposit.entity.js';
 import { toDepositSnapshot, type DepositSnapshot } from './deposit-snapshot.js';
+import { depositTransitions } from './deposit-transitions.js';
 
 export const DEPOSIT_CREDIT_CLAIMED = 'deposit.credit_claimed';
 
@@ -33,7 +34,7 @@ export type CreditClaimResult = { deposit: DepositSnapshot | null; claim: Credit
  * is that claim again. An admin may read the deposit but not claim it: a claim outside the cashier
  * would take the credit for good while no one credits the player.
  */
-export async function claimDepositCredit(em: SqlEntityManager, events: EventLog, client: ApiClient, depositId: string, claimKey?: string): Promise<CreditClaimResult> {
+export async function claimDepositCredit(em: SqlEntityManager, transitions: TransitionPath, client: ApiClient, depositId: string, claimKey?: string): Promise<CreditClaimResult> {
   const invalid = idempotencyKeyErrors(claimKey, 'claimKey');
   if (invalid.length > 0) return { deposit: null, claim: null, errors: invalid };
   return em.transactional(async (tx) => {
@@ -55,21 +56,21 @@ export async function claimDepositCredit(em: SqlEntityManager, events: EventLog,
       const message = `Only a SUCCEEDED deposit's credit can be claimed; this one is ${deposit.status}`;
       return { deposit: toDepositSnapshot(deposit), claim: null, errors: [{ field: ['depositId'], code: 'DEPOSIT_NOT_SUCCEEDED', message }] };
     }
-    deposit.creditClaimedAt = new Date();
-    deposit.creditClaimKey = claimKey ?? null;
-    deposit.creditClaimedBy = client.id;
-    await tx.flush();
-    const snapshot = toDepositSnapshot(deposit);
-    await events.append(tx, {
-      subjectType: 'deposit',
-      subjectId: deposit.id,
-      clientId: deposit.clientId,
-      merchantAccount: deposit.merchantAccount,
-      type: DEPOSIT_CREDIT_CLAIMED,
-      fromStatus: deposit.status,
-      toStatus: deposit.status,
-      snapshot,
+    const claimedAt = new Date();
+    const claim = { creditClaimedAt: claimedAt, creditClaimKey: claimKey ?? null, creditClaimedBy: client.id, updatedAt: claimedAt };
+    // The claim and its event, one statement on the path; the entity then takes the row as written,
+    // so nothing is left for a flush.
+    const { returned } = await transitions.record(tx, depositTransitions, {
+      event: DEPOSIT_CREDIT_CLAIMED,
+      row: deposit,
+      next: Object.assign(deposit, claim),
+      update: {
+        set: { credit_claimed_at: claim.creditClaimedAt, credit_claim_key: claim.creditClaimKey, credit_claimed_by: claim.creditClaimedBy, updated_at: claim.updatedAt },
+        returning: '*',
+      },
     });
-    return { deposit: snapshot, claim: { claimedAt: deposit.creditClaimedAt, firstClaim: true }, errors: [] };
+    if (!returned) throw new Error(`deposit ${deposit.id} vanished under its row lock`);
+    const claimed = tx.map(Deposit, returned);
+    return { deposit: toDepositSnapshot(claimed), claim: { claimedAt, firstClaim: true }, errors: [] };
   });
 }

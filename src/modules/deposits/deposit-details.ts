@@ -1,16 +1,19 @@
 // A deposit's details beyond its status (fee, net, decline reason, status reason, approval time),
-// written from what the provider reports: beside the transition path, in one statement guarded on
-// the row's version with its event (and whatever the caller writes alongside), or under the row
-// lock when the row keeps changing; a net that does not add up is raised instead of applied.
+// written from what the provider reports as a change on the transition path (`TransitionPath.record`):
+// one statement guarded on the row's version with its event (and the completion of the job that
+// fetched them), or under the row lock when the row keeps changing; a net that does not add up is
+// raised instead of applied.
 // Apart from the deposit service so its create and read paths and this write path read on their own.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { alongsideMatched, allMatched, CHANGE_MATCHED, type EventLog } from '../../kernel/events/event-log.js';
+import type { JobInfo } from '../../kernel/jobs.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 import { inTransaction } from '../../db/transaction.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Money } from '../../lib/money.js';
 import type { ProviderDeposit, ProviderName } from '../../providers/provider.js';
-import { toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
+import type { DepositFacts } from './deposit-snapshot.js';
+import { depositTransitions } from './deposit-transitions.js';
 import { versionedDeposit, versionedDepositColumns, type WrittenDeposit } from './written-deposits.js';
 
 /** What `fetchDetails` may be told by its caller. */
@@ -18,16 +21,17 @@ export interface FetchDetailsOptions {
   /** The deposit's provider and merchant account, when the caller knows them: not read again. */
   heldAt?: { provider: ProviderName; merchantAccount: string };
   /**
-   * More statements written in the one statement that writes the details, only when they changed
-   * (a job's own completion, `JobInfo.succeededStatement`). Each ends with a `returning` clause and
-   * requires `changed`, an SQL condition true when the details' update matched its row: it may run
-   * outside a transaction, where nothing would roll it back.
+   * The running job that fetched the details: its success is written by the statement that writes
+   * them, only when they changed and that statement matched the row.
    */
-  alongside?: (changed: string) => Array<{ sql: string; params: unknown[] }>;
+  completes?: JobInfo;
 }
 
 /** Admin-only event: the provider reported a net that is not amount minus fee (not applied). */
 export const DEPOSIT_NET_MISMATCH = 'deposit.net_mismatch';
+
+/** The event of a change of a deposit's details (its status unchanged). */
+export const DEPOSIT_DETAILS_UPDATED = 'deposit.details_updated';
 
 /** `writeDetails` found the deposit changed between its read and its write: nothing was written. */
 const ROW_CHANGED = Symbol('deposit row changed since it was read');
@@ -41,7 +45,7 @@ export class DepositDetailsUnavailable extends Error {
 
 /** What writing details needs of the deposit service's dependencies. */
 export interface DepositDetailsDeps {
-  events: EventLog;
+  transitions: TransitionPath;
   logger: Logger;
 }
 
@@ -71,8 +75,8 @@ export async function applyDetails(
 }
 
 /**
- * Reads the deposit and writes what the provider's record adds to it, with its event and
- * `options.alongside`, in one statement guarded on the row's version (`xmin`, which every update
+ * Reads the deposit and writes what the provider's record adds to it, with its event and the
+ * completion of `options.completes`, in one statement guarded on the row's version (`xmin`, which every update
  * of the row renews): a change committed in between makes it match nothing, and `ROW_CHANGED`
  * comes back with nothing written. With `lock`, in the caller's transaction, the read takes the
  * row lock first, so the guard always holds. With `handed`, the row a webhook's change returned
@@ -119,32 +123,23 @@ async function writeDetails(
     return false;
   }
   const updatedAt = new Date();
-  const alongside = options.alongside?.(CHANGE_MATCHED) ?? [];
-  // The row and its event in one statement (and what the caller writes alongside).
-  const rows = await deps.events.appendWith<Record<string, unknown>>(
-    em,
-    {
-      sql: 'update deposit set fee = ?, net = ?, decline_reason = ?, status_reason = ?, approved_at = ?, updated_at = ? where id = ? and xmin = cast(? as xid) returning id',
-      params: [next.fee, next.net, next.declineReason, next.statusReason, next.approvedAt, updatedAt, read.id, version],
+  // The row, its event and the job's completion in one statement, only on the row as read.
+  const { written, completed } = await deps.transitions.record<DepositFacts>(em, depositTransitions, {
+    event: DEPOSIT_DETAILS_UPDATED,
+    row: read,
+    next: { ...read, ...next, updatedAt },
+    update: {
+      set: { fee: next.fee, net: next.net, decline_reason: next.declineReason, status_reason: next.statusReason, approved_at: next.approvedAt, updated_at: updatedAt },
+      returning: { columns: ['id'] },
+      ifVersion: version,
     },
-    {
-      subjectType: 'deposit',
-      subjectId: read.id,
-      clientId: read.clientId,
-      type: 'deposit.details_updated',
-      fromStatus: read.status,
-      toStatus: read.status,
-      merchantAccount: read.merchantAccount,
-      snapshot: toDepositSnapshot({ ...read, ...next, updatedAt }),
-    },
-    { statements: alongside, ...(alongside.length > 0 ? { select: alongsideMatched(alongside.length) } : {}) },
-  );
-  const [written] = rows;
+    ...(options.completes ? { completes: options.completes } : {}),
+  });
   if (!written) {
     if (lock) throw new Error(`deposit ${read.id} changed under its row lock`);
     return ROW_CHANGED;
   }
-  return alongside.length > 0 && allMatched(written, alongside.length);
+  return completed;
 }
 
 /**
@@ -152,21 +147,10 @@ async function writeDetails(
  * raised once per deposit as an admin-only `deposit.net_mismatch` event, and logged as an anomaly.
  */
 async function raiseNetMismatch(deps: DepositDetailsDeps, tx: SqlEntityManager, deposit: DepositFacts, truth: ProviderDeposit): Promise<void> {
-  const raised = await tx.execute<Array<{ n: string }>>(`select count(*)::text as n from payment_event where subject_type = 'deposit' and subject_id = ? and type = ?`, [deposit.id, DEPOSIT_NET_MISMATCH]);
-  if (raised[0]?.n !== '0') return;
+  const raised = await deps.transitions.note<DepositFacts>(tx, depositTransitions, { event: DEPOSIT_NET_MISMATCH, row: deposit, adminOnly: true, once: true });
+  if (!raised) return;
   deps.logger.warn(
     { anomaly: 'NET_MISMATCH', depositId: deposit.id, amount: truth.amount?.toString() ?? null, fee: truth.fee?.toString() ?? null, reportedNet: truth.netMismatch?.toString() ?? null },
     'provider reported a net that is not amount minus fee; not applied',
   );
-  await deps.events.append(tx, {
-    subjectType: 'deposit',
-    subjectId: deposit.id,
-    clientId: deposit.clientId,
-    adminOnly: true,
-    type: DEPOSIT_NET_MISMATCH,
-    fromStatus: deposit.status,
-    toStatus: deposit.status,
-    merchantAccount: deposit.merchantAccount,
-    snapshot: toDepositSnapshot(deposit),
-  });
 }

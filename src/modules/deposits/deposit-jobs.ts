@@ -13,7 +13,7 @@ import { FETCH_DEPOSIT_DETAILS } from './deposit-transitions.js';
 export function registerDepositJobs(handlers: JobHandlers, deposits: DepositService): void {
   handlers.register(FETCH_DEPOSIT_DETAILS, async (em, { depositId, reference, provider, merchantAccount }, job) => {
     const heldAt = provider && merchantAccount ? { provider, merchantAccount } : undefined;
-    const recorded = await deposits.fetchDetails(em, depositId, reference, { ...(heldAt ? { heldAt } : {}), alongside: (changed) => [job.succeededStatement(changed)] });
+    const recorded = await deposits.fetchDetails(em, depositId, reference, { ...(heldAt ? { heldAt } : {}), completes: job });
     return recorded ? JOB_SUCCEEDED : undefined;
   });
 }

@@ -12,7 +12,6 @@ import { accountNotConfigured, type MoneyOperation } from '../../kernel/operatio
 import type { ProviderAdapters } from '../../providers/ports.js';
 import type { CreateDepositRequest, DepositProvider, MerchantAccount, ProviderDeposit, RailDetails } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
 import { toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
@@ -24,9 +23,11 @@ import { currentTraceparent } from '../../lib/tracing/trace-context.js';
 export interface DepositOperationDeps {
   accounts: MerchantAccountService;
   providers: ProviderAdapters;
-  events: EventLog;
   transitions: TransitionPath;
 }
+
+/** The event of a deposit's creation, the first of its log. */
+export const DEPOSIT_CREATED = 'deposit.created';
 
 /**
  * What deposits (every rail, QR codes included) plug into the money-operation lifecycle
@@ -74,48 +75,37 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
         updatedAt: now,
       } satisfies DepositFacts;
       const stored = storedRequest(request);
-      const rows = await deps.events.appendWith<{ id: string }>(
-        em,
-        {
-          sql: `insert into deposit (id, client_id, merchant_account, provider, rail, livemode, status, provider_status, status_reason, amount, currency,
-                  refunded_amount, disputed, merchant_reference, metadata, request, created_at, updated_at, trace_context)
-                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, cast(? as jsonb), cast(? as jsonb), ?, ?, ?)
-                returning id`,
-          params: [
-            created.id,
-            created.clientId,
-            created.merchantAccount,
-            created.provider,
-            created.rail,
-            created.livemode,
-            created.status,
-            created.providerStatus,
-            created.statusReason,
-            created.amount,
-            created.currency,
-            created.refundedAmount,
-            created.disputed,
-            created.merchantReference,
-            created.metadata === null ? null : JSON.stringify(created.metadata),
-            JSON.stringify(stored),
-            created.createdAt,
-            created.updatedAt,
+      // The row and its creation event: one statement, which the kernel writes from these values.
+      await deps.transitions.create<DepositFacts>(em, depositTransitions, {
+        event: DEPOSIT_CREATED,
+        row: created,
+        insert: {
+          values: {
+            id: created.id,
+            client_id: created.clientId,
+            merchant_account: created.merchantAccount,
+            provider: created.provider,
+            rail: created.rail,
+            livemode: created.livemode,
+            status: created.status,
+            provider_status: created.providerStatus,
+            status_reason: created.statusReason,
+            amount: created.amount,
+            currency: created.currency,
+            refunded_amount: created.refundedAmount,
+            disputed: created.disputed,
+            merchant_reference: created.merchantReference,
+            metadata: created.metadata,
+            request: stored,
+            created_at: created.createdAt,
+            updated_at: created.updatedAt,
             // The request that made it, for the spans of what follows (docs/tracing.md).
-            currentTraceparent() ?? null,
-          ],
+            trace_context: currentTraceparent() ?? null,
+          },
+          json: ['metadata', 'request'],
+          returning: ['id'],
         },
-        {
-          subjectType: 'deposit',
-          subjectId: created.id,
-          clientId: created.clientId,
-          type: 'deposit.created',
-          fromStatus: null,
-          toStatus: created.status,
-          merchantAccount: created.merchantAccount,
-          snapshot: toDepositSnapshot(created),
-        },
-      );
-      if (!rows[0]) throw new Error(`deposit ${created.id} was not recorded`);
+      });
       return { ok: true, row: { ...created, providerReference: null, paymentReference: null, submissionError: null, request: stored, personalDataErasedAt: null } };
     },
     load: async (em, id) => (await plainRows<DepositRow>(em, Deposit, `select ${columnList(em, Deposit, DEPOSIT_ROW_PROPERTIES)} from deposit where id = ?`, [id]))[0] ?? null,

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { SqlPart } from '../../kernel/events/event-log.js';
 import type { InboxContext, ReceiveWebhookInput } from '../../kernel/inbox/webhook-handler.js';
 import { deliveryDecision, type ReportOutcome, type WebhookDecision } from '../../kernel/inbox/report-outcome.js';
-import { renderLookup } from '../../kernel/sql-intents.js';
+import { renderLookup, type RowWrite } from '../../kernel/sql-intents.js';
 import type { ApplyInput, TransitionPath, TransitionResult } from '../../kernel/transitions.js';
 import { newId } from '../../lib/ids.js';
 import { Money } from '../../lib/money.js';
@@ -78,7 +78,7 @@ function fakePaymentRefunded(answer: Awaited<ReturnType<PaymentRefundedHandler>>
   return { handler, reports };
 }
 
-const outcomeStatement = (outcome: ReportOutcome): SqlPart => ({ sql: 'update webhook_delivery set outcome = ?', params: [outcome.outcome, outcome.subject?.id] });
+const outcomeStatement = (outcome: ReportOutcome): RowWrite => ({ table: 'webhook_delivery', id: 'whd_1', set: { outcome: outcome.outcome, subject_id: outcome.subject?.id ?? null } });
 
 /** A handler's answer as the inbox records it, with whether the handler's statement wrote it. */
 async function decided(answer: Promise<ReportOutcome & { recorded?: boolean }>): Promise<WebhookDecision & { recorded?: boolean }> {
@@ -143,7 +143,7 @@ describe('depositWebhookHandler.decide: a status report', () => {
         locked: lockedRow,
         change: { status: 'SUCCEEDED', providerStatus: 'approved', declineReason: 'none', amount: Money.fromDecimal('10.00', 'EUR'), approvedAt: occurredAt, providerReference: 'pi_1' },
         source: 'webhook:deposit-gateway/acct-1',
-        alongside: { statements: [outcomeStatement({ outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' } })] },
+        alongside: [outcomeStatement({ outcome: 'applied', subject: { type: 'deposit', id: 'dep_1' } })],
       },
     ]);
   });

@@ -58,7 +58,7 @@ export function depositWebhookHandler(deps: DepositWebhookDependencies): Webhook
         },
         source: `webhook:${input.provider}/${input.account.code}`,
         // The delivery's outcome is written by the status change's own statement.
-        ...(context.outcome ? { alongside: { statements: [context.outcome({ outcome: 'applied', subject: found })] } } : {}),
+        ...(context.outcome ? { alongside: [context.outcome({ outcome: 'applied', subject: found })] } : {}),
       });
       const outcome = transitionReport(result, found, subject.status);
       if (result.outcome !== 'applied') return outcome;

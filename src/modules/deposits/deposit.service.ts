@@ -20,7 +20,6 @@ import type {
 } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
 import { Deposit } from './deposit.entity.js';
 import { isoDateRows, visibilitySql } from '../../db/plain-rows.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
@@ -65,7 +64,6 @@ export class DepositService {
       providers: ProviderAdapters;
       /** Which providers serve which rail. */
       registry: Pick<ProviderRegistry, 'forRail'>;
-      events: EventLog;
       transitions: TransitionPath;
       operations: OperationRunner;
       logger: Logger;
@@ -106,7 +104,7 @@ export class DepositService {
 
   /** Claims the credit of a SUCCEEDED deposit exactly once, a retry under the winning claim's key included (deposit-credit.ts). */
   claimCredit(em: SqlEntityManager, client: ApiClient, depositId: string, claimKey?: string): Promise<CreditClaimResult> {
-    return claimDepositCredit(em, this.deps.events, client, depositId, claimKey);
+    return claimDepositCredit(em, this.deps.transitions, client, depositId, claimKey);
   }
 
   /** A deposit the client may see (the visibility policy, src/kernel/visibility.ts), or null. */
@@ -149,8 +147,8 @@ export class DepositService {
    *
    * @param reference the provider's payment reference (for hosted checkout it differs from the
    * session id the deposit was created with).
-   * @returns whether every statement of `options.alongside` ran and matched a row (they run only
-   * when the details changed).
+   * @returns whether the success of `options.completes` was written with the details (only when
+   * they changed).
    */
   async fetchDetails(em: SqlEntityManager, depositId: string, reference: string, options: FetchDetailsOptions = {}): Promise<boolean> {
     // Where the deposit is held, from the caller when it knows (the job's payload), else read.

@@ -3,10 +3,10 @@
 
 import { LockMode } from '@mikro-orm/core';
 import { Deposit } from '../deposits/deposit.entity.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 import { livemodeMismatch, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
 import { findEventDeposit } from '../deposits/deposit-webhooks.js';
-import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
+import { depositTransitions } from '../deposits/deposit-transitions.js';
 import type { Rail } from '../../providers/provider.js';
 
 export const DEPOSIT_DISPUTED = 'deposit.disputed';
@@ -26,7 +26,7 @@ export const RAILS_WITHOUT_CHARGEBACKS: ReadonlySet<Rail> = new Set<Rail>(['UPI'
  * chargebacks, or on a deposit that is not SUCCEEDED (no money was taken, or it went back already).
  * Once the deposit has succeeded, an admin can replay the delivery (`replayWebhookDelivery`).
  */
-export function chargebackWebhookHandler(events: EventLog): WebhookSubjectHandler<'chargeback'> {
+export function chargebackWebhookHandler(transitions: TransitionPath): WebhookSubjectHandler<'chargeback'> {
   return { decide: async (tx, input, subject) => {
     const depositId = await findEventDeposit(tx, input, subject);
     if (!depositId) {
@@ -43,18 +43,17 @@ export function chargebackWebhookHandler(events: EventLog): WebhookSubjectHandle
     if (deposit.status !== 'SUCCEEDED') {
       return { ...found, outcome: 'anomaly', reason: `DEPOSIT_NOT_DISPUTABLE: a chargeback of a ${deposit.status} deposit; only a SUCCEEDED one can be disputed` };
     }
-    deposit.disputed = true;
-    await tx.flush();
-    await events.append(tx, {
-      subjectType: 'deposit',
-      subjectId: deposit.id,
-      clientId: deposit.clientId,
-      type: DEPOSIT_DISPUTED,
-      fromStatus: deposit.status,
-      toStatus: deposit.status,
-      merchantAccount: deposit.merchantAccount,
-      snapshot: toDepositSnapshot(deposit),
+    // The mark and its event, one statement on the path; the entity then takes the row as written,
+    // so nothing is left for a flush.
+    const updatedAt = new Date();
+    const { returned } = await transitions.record(tx, depositTransitions, {
+      event: DEPOSIT_DISPUTED,
+      row: deposit,
+      next: Object.assign(deposit, { disputed: true, updatedAt }),
+      update: { set: { disputed: true, updated_at: updatedAt }, returning: '*' },
     });
+    if (!returned) throw new Error(`deposit ${deposit.id} vanished under its row lock`);
+    tx.map(Deposit, returned);
     return { ...found, outcome: 'applied' };
   } };
 }
