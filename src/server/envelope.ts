@@ -1,6 +1,6 @@
 // The HTTP side of the request envelope (src/graphql/envelope.ts): the method, the content types,
-// the JSON body and the GET parameters, refused before Apollo sees them; and an Apollo plugin for
-// what needs the parsed document (which operation runs, and whether it may run on this transport).
+// the JSON body and the GET parameters, refused before Apollo sees them; and the checks of what
+// needs the parsed document (which operation runs, and whether it may run on this transport).
 // Every refusal is a 4xx with a code of its own, logged only on the request's info line.
 //
 // A POST in the form every client sends (`usualGraphqlPost`) is read here on node:http's own
@@ -8,7 +8,7 @@
 // (`httpEnvelope`). Both give the same answers, refusals included.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLRequestContextDidResolveOperation, GraphQLRequestContextWillSendResponse } from '@apollo/server';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { RequestContext, RequestLineFields } from '../graphql/context.js';
 import { checkEnvelope, checkTransport, fieldsMeaningNothing, httpRefusals, refusalBody, refusalError, resolveOperation, type EnvelopeRefusal } from '../graphql/envelope.js';
@@ -225,31 +225,28 @@ export function httpEnvelope(options: HttpEnvelopeOptions): Array<RequestHandler
 }
 
 /**
- * Refuses, once Apollo has parsed and validated the document, an `operationName` that selects no
- * operation and a subscription sent over HTTP. Listed first among the plugins, so its refusal is
- * the one answered when another plugin would refuse the same request.
+ * What the envelope checks once Apollo has parsed and validated the document, called by the
+ * gateway's one request plugin (src/server/apollo.ts) before its other checks, so that its refusal
+ * is the one answered when another check would refuse the same request.
  */
-export function envelopePlugin(): ApolloServerPlugin<RequestContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ document, request, contextValue }) {
-          const resolved = resolveOperation(document, request.operationName);
-          const refused = 'code' in resolved ? resolved : checkTransport(resolved, request.http?.method === 'GET' ? 'http-get' : 'http-post');
-          if (!refused) return;
-          if (contextValue.requestLine) contextValue.requestLine.refusal = refused.code;
-          throw refusalError(refused);
-        },
-        // Apollo refuses a GET that is not a query itself, before any plugin hears of the
-        // operation, with a generic BAD_REQUEST: the same refusal, with its own code.
-        async willSendResponse({ request, operation, response, contextValue }) {
-          if (request.http?.method !== 'GET' || !operation || response.body.kind !== 'single') return;
-          const refused = checkTransport(operation, 'http-get');
-          if (!refused) return;
-          if (contextValue.requestLine) contextValue.requestLine.refusal = refused.code;
-          response.body.singleResult = { errors: refusalBody(refused).errors };
-        },
-      };
-    },
-  };
-}
+export const envelopeChecks = {
+  /** Refuses an `operationName` that selects no operation, and a subscription sent over HTTP. */
+  didResolveOperation({ document, request, contextValue }: GraphQLRequestContextDidResolveOperation<RequestContext>): void {
+    const resolved = resolveOperation(document, request.operationName);
+    const refused = 'code' in resolved ? resolved : checkTransport(resolved, request.http?.method === 'GET' ? 'http-get' : 'http-post');
+    if (!refused) return;
+    if (contextValue.requestLine) contextValue.requestLine.refusal = refused.code;
+    throw refusalError(refused);
+  },
+  /**
+   * Apollo refuses a GET that is not a query itself, before any plugin hears of the operation,
+   * with a generic BAD_REQUEST: the same refusal, with its own code.
+   */
+  willSendResponse({ request, operation, response, contextValue }: GraphQLRequestContextWillSendResponse<RequestContext>): void {
+    if (request.http?.method !== 'GET' || !operation || response.body.kind !== 'single') return;
+    const refused = checkTransport(operation, 'http-get');
+    if (!refused) return;
+    if (contextValue.requestLine) contextValue.requestLine.refusal = refused.code;
+    response.body.singleResult = { errors: refusalBody(refused).errors };
+  },
+};
