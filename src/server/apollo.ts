@@ -19,7 +19,7 @@ import { lazyChild, type Logger } from '../lib/logger.js';
 import { describeGraphqlSpan, failGraphqlSpan } from '../lib/tracing/request-spans.js';
 import { apolloHttpHandler, urlSearch } from './apollo-http.js';
 import { drainHttpServer } from './drain.js';
-import { envelopeChecks } from './envelope.js';
+import { envelopeChecks, usualAnswerType } from './envelope.js';
 import { introspectionGuard } from './introspection.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { RequestWithLog } from './request-log.js';
@@ -214,8 +214,9 @@ class HttpRequestContext implements RequestContext {
  * Every per-request hook of ours over HTTP, in the order their plugins had: the envelope's checks
  * first (its refusal is the one answered when another check would refuse the same request), the
  * introspection guard, the trusted document put in place, the request line's operation, the
- * operation metrics and `Cache-Control: no-store` on every answer (payment data must never be kept
- * by a shared cache, and a GET query could be; Apollo's cache-control plugin, disabled, gave it before).
+ * operation metrics, `Cache-Control: no-store` on every answer (payment data must never be kept
+ * by a shared cache, and a GET query could be; Apollo's cache-control plugin, disabled, gave it before)
+ * and the content type of an answer to a usual Accept.
  */
 function requestPlugin(metrics: GatewayMetrics): ApolloServerPlugin<RequestContext> {
   const shared: RequestHookParts = { guardIntrospection: introspectionGuard(), recordOperation: metrics.operationRecorder(), describe: operationDescriptions() };
@@ -251,7 +252,13 @@ class RequestHooks implements GraphQLRequestListener<RequestContext> {
   async willSendResponse(requestContext: GraphQLRequestContextWillSendResponse<RequestContext>): Promise<void> {
     envelopeChecks.willSendResponse(requestContext);
     this.parts.recordOperation(requestContext, this.started);
-    requestContext.response.http.headers.set('cache-control', 'no-store');
+    const { request, response } = requestContext;
+    response.http.headers.set('cache-control', 'no-store');
+    // Apollo negotiates the type of every answer that has none; a usual Accept's is known.
+    if (response.body.kind === 'single' && request.http && !response.http.headers.has('content-type')) {
+      const type = usualAnswerType(request.http.headers.get('accept'));
+      if (type) response.http.headers.set('content-type', type);
+    }
   }
 }
 
