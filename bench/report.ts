@@ -225,7 +225,7 @@ function stackRow(inFlight: number, stack: ThroughputSample[], floor: Throughput
     rate(medianOf(stack, (s) => s.perSecond)),
     floor.length > 0 ? rate(medianOf(floor, (s) => s.perSecond)) : 'n/a',
     `CPU per request / floor's per deposit ${times(cpu / floorCpu)}`,
-    '',
+    `${known(medianOf(stack, (s) => s.statementsPerOp))} / 2`,
     `${known(cpu)} / ${known(floorCpu)} (rounds ${stack.map((s) => known(s.serverCpuMsPerOp)).join(' ')})`,
     `${stack.map((s) => rate(s.perSecond)).join(' ')}; ${floor.map((s) => rate(s.perSecond)).join(' ')}`,
   ];
