@@ -211,10 +211,10 @@ class HttpRequestContext implements RequestContext {
 }
 
 /**
- * Every per-request hook of ours over HTTP, in the order their plugins had: the envelope's checks
- * first (its refusal is the one answered when another check would refuse the same request), the
- * introspection guard, the trusted document put in place, the request line's operation, the
- * operation metrics, `Cache-Control: no-store` on every answer (payment data must never be kept
+ * Every per-request hook of ours over HTTP, once plugins of their own: the trusted document put in
+ * place, the request line's operation, the envelope's checks before the introspection guard (its
+ * refusal is the one answered when both would refuse the same request), the operation metrics,
+ * `Cache-Control: no-store` on every answer (payment data must never be kept
  * by a shared cache, and a GET query could be; Apollo's cache-control plugin, disabled, gave it before)
  * and the content type of an answer to a usual Accept.
  */
