@@ -31,6 +31,7 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
   if (results.b1) {
     rows.push(throughputRow(`B1 createDeposit/s (card, ${concurrency} in flight)`, results.b1, '1'));
     if (results.b1.floor.length > 0) rows.push(createFloorRow(concurrency, results.b1.floor, results.b1));
+    if (results.b1.stack.length > 0) rows.push(stackRow(concurrency, results.b1.stack, results.b1.floor));
   }
   if (results.b2) {
     const { deposits, refunds, events } = results.b2.rows;
@@ -208,6 +209,25 @@ function createFloorRow(inFlight: number, floor: ThroughputSample[], rounds: Rec
     '2 / 1',
     `${Number.isFinite(cpu) ? cpu.toFixed(2) : 'n/a'} / ${medianOf(rounds.baseline, (s) => s.serverCpuMsPerOp).toFixed(2)}${Number.isFinite(database) ? `; PostgreSQL ${database.toFixed(2)} / ${medianOf(rounds.baseline, (s) => s.databaseCpuMsPerOp).toFixed(2)}` : ''}`,
     perRound,
+  ];
+}
+
+/**
+ * B1's request stack alone (`{ __typename }` as B1's caller) beside B1's floor, measured in the same
+ * rounds: the ratio cell is the stack's server CPU per request over the floor's per createDeposit.
+ */
+function stackRow(inFlight: number, stack: ThroughputSample[], floor: ThroughputSample[]): Row {
+  const cpu = medianOf(stack, (s) => s.serverCpuMsPerOp);
+  const floorCpu = medianOf(floor, (s) => s.serverCpuMsPerOp);
+  const known = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : 'n/a');
+  return [
+    `B1 the stack alone: { __typename } requests/s (web cashier, ${inFlight} in flight; B1 floor's createDeposits/s)`,
+    rate(medianOf(stack, (s) => s.perSecond)),
+    floor.length > 0 ? rate(medianOf(floor, (s) => s.perSecond)) : 'n/a',
+    `CPU per request / floor's per deposit ${times(cpu / floorCpu)}`,
+    `${known(medianOf(stack, (s) => s.statementsPerOp))} / 2`,
+    `${known(cpu)} / ${known(floorCpu)} (rounds ${stack.map((s) => known(s.serverCpuMsPerOp)).join(' ')})`,
+    `${stack.map((s) => rate(s.perSecond)).join(' ')}; ${floor.map((s) => rate(s.perSecond)).join(' ')}`,
   ];
 }
 

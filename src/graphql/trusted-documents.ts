@@ -1,8 +1,8 @@
 // Trusted documents: the manifest of persisted documents that codegen's client preset writes for the
 // cashier apps (client/generated/persisted-documents.json, hash -> document), looked up by hash for
 // every client, and the rule for a client an admin marked trusted-documents-only: it runs the
-// manifest's documents and nothing else. Used by HTTP (the context step refuses, an Apollo plugin
-// puts the document in place) and by graphql-ws (before it parses) alike.
+// manifest's documents and nothing else. Used by HTTP (the context step resolves once and refuses,
+// the request plugin puts the document in place) and by graphql-ws (before it parses) alike.
 //
 // A request names a manifest document in either of two standard ways:
 // - Apollo's `extensions.persistedQuery: { version: 1, sha256Hash: "<hex>" }`;
@@ -14,7 +14,7 @@
 
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { ApolloServerPlugin, BaseContext, GraphQLRequest, HTTPGraphQLRequest } from '@apollo/server';
+import type { GraphQLRequest, HTTPGraphQLRequest } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 
 /** A trusted-documents-only client sent a document that is not in the manifest. */
@@ -120,25 +120,14 @@ export class TrustedDocuments {
   }
 
   /**
-   * Over HTTP: puts the manifest's document in place of the hash before Apollo reads the request,
-   * so Apollo parses, validates and runs it as if it had been sent in full (its automatic
-   * persisted queries never see a manifest hash). Refusals happen earlier, in the context step
-   * (see {@link TrustedDocuments.refusalForHttp}): an error thrown from a request hook would be a 500.
+   * Over HTTP, once per request, in the context step: a refusal is thrown there (an error thrown
+   * from a request hook would be a 500); a manifest document the request named by hash is put in
+   * place by the request plugin before Apollo reads the request ({@link putInPlace}), so Apollo
+   * parses, validates and runs it as if it had been sent in full (its automatic persisted queries
+   * never see a manifest hash).
    */
-  apolloPlugin<TContext extends BaseContext & { client: TrustedDocumentsClient }>(): ApolloServerPlugin<TContext> {
-    return {
-      requestDidStart: async ({ request, contextValue }) => {
-        if (!request.http) return;
-        const resolution = this.resolve(httpDocumentRequest(request.http), contextValue.client, { automaticPersistedQueries: true });
-        if (resolution.ok && resolution.query !== undefined) putInPlace(request, resolution.query);
-      },
-    };
-  }
-
-  /** The refusal of an HTTP request, for the context step to throw; undefined when it may go on. */
-  refusalForHttp(http: Pick<HTTPGraphQLRequest, 'method' | 'body' | 'search'>, client: TrustedDocumentsClient): GraphQLError | undefined {
-    const resolution = this.resolve(httpDocumentRequest(http), client, { automaticPersistedQueries: true });
-    return resolution.ok ? undefined : resolution.error;
+  forHttp(http: Pick<HTTPGraphQLRequest, 'method' | 'body' | 'search'>, client: TrustedDocumentsClient): DocumentResolution {
+    return this.resolve(httpDocumentRequest(http), client, { automaticPersistedQueries: true });
   }
 }
 
@@ -155,7 +144,7 @@ export function httpDocumentRequest(http: Pick<HTTPGraphQLRequest, 'method' | 'b
 }
 
 /** The manifest's text as the request's query, without the hash Apollo would look up in its own cache. */
-function putInPlace(request: GraphQLRequest, query: string): void {
+export function putInPlace(request: GraphQLRequest, query: string): void {
   request.query = query;
   if (request.extensions && 'persistedQuery' in request.extensions) {
     const { persistedQuery: _persistedQuery, ...extensions } = request.extensions;

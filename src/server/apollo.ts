@@ -2,9 +2,10 @@
 // the per-request context (the caller's key, its rate, the trusted-documents rule) of `/graphql`.
 
 import type { Server } from 'node:http';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServer, type ApolloServerPlugin, type GraphQLRequestContextDidResolveOperation, type GraphQLRequestContextWillSendResponse, type GraphQLRequestListener } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
+import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLSchema, OperationDefinitionNode, ValidationRule } from 'graphql';
 import type { GatewayConfig } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -13,12 +14,12 @@ import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type R
 import { createFormatError, rateLimited } from '../graphql/errors.js';
 import { armorLimits, maxMoneyFieldsRule } from '../graphql/limits.js';
 import type { Services } from '../graphql/services.js';
-import { documentHashOf, httpDocumentRequest, type TrustedDocuments } from '../graphql/trusted-documents.js';
+import { documentHashOf, httpDocumentRequest, putInPlace, type TrustedDocuments } from '../graphql/trusted-documents.js';
 import { lazyChild, type Logger } from '../lib/logger.js';
 import { describeGraphqlSpan, failGraphqlSpan } from '../lib/tracing/request-spans.js';
 import { apolloHttpHandler, urlSearch } from './apollo-http.js';
 import { drainHttpServer } from './drain.js';
-import { envelopePlugin } from './envelope.js';
+import { envelopeChecks, usualAnswerType } from './envelope.js';
 import { introspectionGuard } from './introspection.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { RequestWithLog } from './request-log.js';
@@ -74,26 +75,29 @@ export async function startApollo(options: ApolloOptions): Promise<ApolloServer<
     // main.ts owns the process's signals; Apollo's own handler would race it and swallow SIGTERM.
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: config.graphql.maxTokens },
-    csrfPrevention: true,
-    // Guarded per caller by introspectionGuard: open in development, ADMIN keys elsewhere.
+    // Off: the envelope in front of Apollo (src/server/envelope.ts) refuses, before any request
+    // reaches it, everything Apollo's check would (a POST whose body is not JSON, a GET with
+    // another content type, or with none and no preflight header); Apollo's would parse every
+    // request's Content-Type again to find nothing.
+    csrfPrevention: false,
+    // Guarded per caller by the request plugin: open in development, ADMIN keys elsewhere.
     introspection: true,
     validationRules: options.limits.validationRules,
     plugins: [
-      envelopePlugin(),
+      // Every per-request hook of ours, in one plugin: Apollo awaits each plugin's hooks at each
+      // step of every request, a cost paid per plugin whether it has work to do or not.
+      requestPlugin(metrics),
       ...options.limits.armorPlugins,
       // Apollo's drainHttpServer, without its listener on every connection (each graphql-ws socket's too).
       drainHttpServer(options.httpServer),
-      introspectionGuard(),
-      options.trustedDocuments.apolloPlugin(),
-      metrics.apolloPlugin(),
-      requestLineOperation(),
       ...(config.tracing ? [tracingPlugin()] : []),
       // GraphiQL, when on, is served by Express: whether it carries the demo key depends on the peer address.
       ApolloServerPluginLandingPageDisabled(),
       // The gateway sets no cache hints; Apollo's default cache-control plugin would still wrap
       // every field's resolver to look for them, which is most of the cost of a long list.
       ApolloServerPluginCacheControlDisabled(),
-      noStore(),
+      // Ours is not a federation subgraph: Apollo's inline tracing would ask so on every request.
+      ApolloServerPluginInlineTraceDisabled(),
     ],
   });
   await apollo.start();
@@ -113,8 +117,10 @@ export function graphqlHttpHandler(apollo: ApolloServer<RequestContext>, options
   const { db, services, trustedDocuments, logger, development } = options;
   return apolloHttpHandler(apollo, {
     context: async ({ req }): Promise<RequestContext> => {
-      const em = db.fork();
-      const { client, apiKey, authFailure } = await authenticate(services, em, req.headers.authorization);
+      // The request's fork is made when something reads the database: a key known from memory
+      // and a query that reads nothing (`{ __typename }`) make none.
+      const fork = onFirstUse(() => db.fork());
+      const { client, apiKey, authFailure } = await authenticate(services, deferredFork(fork), req.headers.authorization);
       const { id: requestId, line: requestLine } = req as RequestWithLog;
       if (client) {
         requestLine.clientId = client.id;
@@ -122,14 +128,14 @@ export function graphqlHttpHandler(apollo: ApolloServer<RequestContext>, options
         const admission = services.clients.admit(client);
         if (!admission.ok) throw rateLimited(admission.retryAfterSeconds);
       }
-      // Refused before Apollo reads the document (a request hook's error would be a 500).
-      const refusal = trustedDocuments.refusalForHttp({ method: req.method!, body: req.body, search: urlSearch(req.url!) }, client);
-      if (refusal) throw refusal;
+      // Looked up once: refused here, before Apollo reads the document (a request hook's error
+      // would be a 500); a manifest document named by hash is put in place by the request plugin.
+      const documents = trustedDocuments.forHttp({ method: req.method!, body: req.body, search: urlSearch(req.url!) }, client);
+      if (!documents.ok) throw documents.error;
       return new HttpRequestContext(
         {
           requestId,
           requestLine,
-          em,
           client,
           ...(apiKey ? { apiKey } : {}),
           authFailure,
@@ -140,20 +146,42 @@ export function graphqlHttpHandler(apollo: ApolloServer<RequestContext>, options
         },
         // Made on first use (the audit line of a mutation, say): a query that logs nothing makes none.
         lazyChild(() => logger, client ? { requestId, clientId: client.id } : { requestId }),
+        fork,
+        documents.query,
       );
     },
   });
 }
 
+/** `make`'s value, made on the first call and the same on every later one. */
+function onFirstUse<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
 /**
- * An HTTP request's context. Its logger is a getter on the prototype, not on the object: Apollo
- * copies the context's own properties into a fresh object for every request (Object.assign),
- * which would call an own getter and make the child logger that the getter was there to spare.
+ * An EntityManager standing for `fork()`'s, made on its first use: what the key lookup is given,
+ * which reads the database only for a key it does not hold in memory.
+ */
+function deferredFork(fork: () => SqlEntityManager): SqlEntityManager {
+  return new Proxy({} as SqlEntityManager, {
+    get(_target, property) {
+      const em = fork();
+      const value: unknown = Reflect.get(em, property, em);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(em) : value;
+    },
+  });
+}
+
+/**
+ * An HTTP request's context. Its logger and its EntityManager are getters on the prototype, not
+ * on the object: Apollo copies the context's own properties into a fresh object for every
+ * request (Object.assign onto the same prototype), which would call an own getter and make the
+ * child logger or the fork that the getter was there to spare.
  */
 class HttpRequestContext implements RequestContext {
   declare requestId: string;
   declare requestLine?: RequestLineFields;
-  declare em: RequestContext['em'];
   declare client: RequestContext['client'];
   declare apiKey?: RequestContext['apiKey'];
   declare authFailure: RequestContext['authFailure'];
@@ -163,9 +191,12 @@ class HttpRequestContext implements RequestContext {
   declare idempotencyKey?: string;
 
   constructor(
-    fields: Omit<RequestContext, 'logger'>,
-    /** Copied with the other own properties; the getter below stays on the prototype. */
+    fields: Omit<RequestContext, 'logger' | 'em'>,
+    /** Copied with the other own properties; the getters below stay on the prototype. */
     readonly requestLogger: () => Logger,
+    readonly requestFork: () => SqlEntityManager,
+    /** The trusted document the request named by hash, for the request plugin to put in place. */
+    readonly trustedDocument: string | undefined,
   ) {
     Object.assign(this, fields);
   }
@@ -173,44 +204,74 @@ class HttpRequestContext implements RequestContext {
   get logger(): Logger {
     return this.requestLogger();
   }
+
+  get em(): SqlEntityManager {
+    return this.requestFork();
+  }
 }
 
 /**
- * `Cache-Control: no-store` on every GraphQL answer, as Apollo's cache-control plugin gave it
- * before it was disabled: payment data must never be kept by a shared cache (a GET query could be).
+ * Every per-request hook of ours over HTTP, once plugins of their own: the trusted document put in
+ * place, the request line's operation, the envelope's checks before the introspection guard (its
+ * refusal is the one answered when both would refuse the same request), the operation metrics,
+ * `Cache-Control: no-store` on every answer (payment data must never be kept
+ * by a shared cache, and a GET query could be; Apollo's cache-control plugin, disabled, gave it before)
+ * and the content type of an answer to a usual Accept.
  */
-function noStore(): ApolloServerPlugin<RequestContext> {
+function requestPlugin(metrics: GatewayMetrics): ApolloServerPlugin<RequestContext> {
+  const shared: RequestHookParts = { guardIntrospection: introspectionGuard(), recordOperation: metrics.operationRecorder(), describe: operationDescriptions() };
   return {
-    async requestDidStart() {
-      return {
-        async willSendResponse({ response }) {
-          response.http.headers.set('cache-control', 'no-store');
-        },
-      };
+    async requestDidStart({ request, contextValue }) {
+      if (request.http && contextValue instanceof HttpRequestContext && contextValue.trustedDocument !== undefined) putInPlace(request, contextValue.trustedDocument);
+      return new RequestHooks(shared, process.hrtime.bigint());
     },
   };
 }
 
-/** Names the GraphQL operation on the request's line once Apollo has resolved it. */
-function requestLineOperation(): ApolloServerPlugin<RequestContext> {
-  // The same parsed operation comes back for every request of a cached query text: described once.
+interface RequestHookParts {
+  guardIntrospection: ReturnType<typeof introspectionGuard>;
+  recordOperation: ReturnType<GatewayMetrics['operationRecorder']>;
+  describe: (operation: OperationDefinitionNode) => string;
+}
+
+/** One request's listener: the shared parts and when the request started (one object a request). */
+class RequestHooks implements GraphQLRequestListener<RequestContext> {
+  constructor(
+    private readonly parts: RequestHookParts,
+    private readonly started: bigint,
+  ) {}
+
+  async didResolveOperation(requestContext: GraphQLRequestContextDidResolveOperation<RequestContext>): Promise<void> {
+    const { contextValue, operation, document } = requestContext;
+    // Named first: a refused operation's line says which it was.
+    if (contextValue.requestLine && operation) contextValue.requestLine.operation = this.parts.describe(operation);
+    envelopeChecks.didResolveOperation(requestContext);
+    this.parts.guardIntrospection(document, contextValue);
+  }
+
+  async willSendResponse(requestContext: GraphQLRequestContextWillSendResponse<RequestContext>): Promise<void> {
+    envelopeChecks.willSendResponse(requestContext);
+    this.parts.recordOperation(requestContext, this.started);
+    const { request, response } = requestContext;
+    response.http.headers.set('cache-control', 'no-store');
+    // Apollo negotiates the type of every answer that has none; a usual Accept's is known.
+    if (response.body.kind === 'single' && request.http && !response.http.headers.has('content-type')) {
+      const type = usualAnswerType(request.http.headers.get('accept'));
+      if (type) response.http.headers.set('content-type', type);
+    }
+  }
+}
+
+/** An operation's description for the request line: the same parsed operation comes back for every request of a cached query text, described once. */
+function operationDescriptions(): (operation: OperationDefinitionNode) => string {
   const descriptions = new WeakMap<OperationDefinitionNode, string>();
-  const describe = (operation: OperationDefinitionNode): string => {
+  return (operation) => {
     let description = descriptions.get(operation);
     if (description === undefined) {
       description = describeOperation(operation);
       descriptions.set(operation, description);
     }
     return description;
-  };
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ contextValue, operation }) {
-          if (contextValue.requestLine && operation) contextValue.requestLine.operation = describe(operation);
-        },
-      };
-    },
   };
 }
 

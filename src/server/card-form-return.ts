@@ -11,6 +11,7 @@ import type { Logger } from '../lib/logger.js';
 import { CARD_FORM_RETURN_PATH } from '../modules/deposits/card-form.service.js';
 import type { Deposit } from '../modules/deposits/deposit.entity.js';
 import type { Services } from '../services.js';
+import { requestLog } from './request-log.js';
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -55,7 +56,7 @@ export function cardFormReturnRouter(options: { db: Database; services: Services
   };
   const cashierOn = (deposit?: Deposit): WayBack => (options.cashierPath ? `${options.cashierPath}${deposit ? `#${deposit.id}` : ''}` : undefined);
   const handle = async (req: Request<{ token: string }>, res: Response): Promise<void> => {
-    const log = ((req as Request & { log?: Logger }).log ?? options.logger).child({ component: 'card-form' });
+    const log = (requestLog(req) ?? options.logger).child({ component: 'card-form' });
     const result = await options.services.cardForm.settleReturn(options.db.fork(), req.params.token);
     if (!result.ok) {
       log.warn({ reason: result.reason }, 'card form return refused');

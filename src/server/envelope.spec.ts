@@ -3,8 +3,9 @@
 // both ways and expects the same answer).
 
 import type { IncomingMessage } from 'node:http';
+import { ApolloServer, HeaderMap } from '@apollo/server';
 import { describe, expect, it } from 'vitest';
-import { usualGraphqlPost } from './envelope.js';
+import { USUAL_ACCEPTS, usualGraphqlPost } from './envelope.js';
 
 const request = (headers: Record<string, string>, method = 'POST', url = '/graphql') => ({ method, url, headers }) as unknown as IncomingMessage;
 const USUAL = { 'content-type': 'application/json', 'content-length': '27' };
@@ -30,5 +31,22 @@ describe('a usual GraphQL POST', () => {
     ['an Accept to negotiate', request({ ...USUAL, accept: 'text/html;q=0.9, application/json;q=0.1' })],
   ])('is not %s', (_name, req) => {
     expect(usualGraphqlPost(req)).toBe(false);
+  });
+});
+
+describe('the answer type of a usual Accept', () => {
+  it('is the one Apollo negotiates for it', async () => {
+    const apollo = new ApolloServer({ typeDefs: 'type Query { ok: Boolean }', resolvers: { Query: { ok: () => true } } });
+    await apollo.start();
+    try {
+      for (const [accept, type] of USUAL_ACCEPTS) {
+        const headers = new HeaderMap([['content-type', 'application/json']]);
+        if (accept !== undefined) headers.set('accept', accept);
+        const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method: 'POST', headers, search: '', body: { query: '{ ok }' } }, context: async () => ({}) });
+        expect({ accept, type: response.headers.get('content-type') }).toEqual({ accept, type });
+      }
+    } finally {
+      await apollo.stop();
+    }
   });
 });

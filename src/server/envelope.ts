@@ -1,6 +1,6 @@
 // The HTTP side of the request envelope (src/graphql/envelope.ts): the method, the content types,
-// the JSON body and the GET parameters, refused before Apollo sees them; and an Apollo plugin for
-// what needs the parsed document (which operation runs, and whether it may run on this transport).
+// the JSON body and the GET parameters, refused before Apollo sees them; and the checks of what
+// needs the parsed document (which operation runs, and whether it may run on this transport).
 // Every refusal is a 4xx with a code of its own, logged only on the request's info line.
 //
 // A POST in the form every client sends (`usualGraphqlPost`) is read here on node:http's own
@@ -8,7 +8,7 @@
 // (`httpEnvelope`). Both give the same answers, refusals included.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLRequestContextDidResolveOperation, GraphQLRequestContextWillSendResponse } from '@apollo/server';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { RequestContext, RequestLineFields } from '../graphql/context.js';
 import { checkEnvelope, checkTransport, fieldsMeaningNothing, httpRefusals, refusalBody, refusalError, resolveOperation, type EnvelopeRefusal } from '../graphql/envelope.js';
@@ -84,20 +84,35 @@ const USUAL_CONTENT_TYPES: ReadonlySet<string | undefined> = new Set([
   'application/json;charset=UTF-8',
 ]);
 
-/** Accept values that take a JSON answer as they are written by fetch, curl and the GraphQL clients; none, too. */
-const USUAL_ACCEPTS: ReadonlySet<string | undefined> = new Set([
-  undefined,
-  '*/*',
-  'application/json',
-  'application/graphql-response+json',
-  'application/graphql-response+json, application/json',
-  'application/graphql-response+json,application/json',
-  'application/graphql-response+json, application/json;q=0.9',
-  'application/graphql-response+json,application/json;q=0.9',
-  'application/json, multipart/mixed',
-  'multipart/mixed; deferSpec=20220824, application/json',
-  'application/graphql-response+json, application/json, multipart/mixed',
+const JSON_ANSWER = 'application/json; charset=utf-8';
+const GRAPHQL_RESPONSE_ANSWER = 'application/graphql-response+json; charset=utf-8';
+
+/**
+ * Accept values that take a JSON answer as they are written by fetch, curl and the GraphQL clients
+ * (none, too), each with the content type Apollo negotiates for a single result: the first of its
+ * two JSON types the value prefers (src/server/envelope.spec.ts asks Apollo for each).
+ */
+export const USUAL_ACCEPTS: ReadonlyMap<string | undefined, string> = new Map([
+  [undefined, JSON_ANSWER],
+  ['*/*', JSON_ANSWER],
+  ['application/json', JSON_ANSWER],
+  ['application/graphql-response+json', GRAPHQL_RESPONSE_ANSWER],
+  ['application/graphql-response+json, application/json', GRAPHQL_RESPONSE_ANSWER],
+  ['application/graphql-response+json,application/json', GRAPHQL_RESPONSE_ANSWER],
+  ['application/graphql-response+json, application/json;q=0.9', GRAPHQL_RESPONSE_ANSWER],
+  ['application/graphql-response+json,application/json;q=0.9', GRAPHQL_RESPONSE_ANSWER],
+  ['application/json, multipart/mixed', JSON_ANSWER],
+  ['multipart/mixed; deferSpec=20220824, application/json', JSON_ANSWER],
+  ['application/graphql-response+json, application/json, multipart/mixed', GRAPHQL_RESPONSE_ANSWER],
 ]);
+
+/**
+ * The content type of a single-result answer to a request with this Accept, when it is a usual
+ * one: what Apollo would negotiate for it on every request, with a parser of its own.
+ */
+export function usualAnswerType(accept: string | undefined): string | undefined {
+  return USUAL_ACCEPTS.get(accept);
+}
 
 /**
  * True for `POST /graphql` in the form clients send it: JSON in UTF-8, its length declared and
@@ -225,31 +240,28 @@ export function httpEnvelope(options: HttpEnvelopeOptions): Array<RequestHandler
 }
 
 /**
- * Refuses, once Apollo has parsed and validated the document, an `operationName` that selects no
- * operation and a subscription sent over HTTP. Listed first among the plugins, so its refusal is
- * the one answered when another plugin would refuse the same request.
+ * What the envelope checks once Apollo has parsed and validated the document, called by the
+ * gateway's one request plugin (src/server/apollo.ts) before its other checks, so that its refusal
+ * is the one answered when another check would refuse the same request.
  */
-export function envelopePlugin(): ApolloServerPlugin<RequestContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ document, request, contextValue }) {
-          const resolved = resolveOperation(document, request.operationName);
-          const refused = 'code' in resolved ? resolved : checkTransport(resolved, request.http?.method === 'GET' ? 'http-get' : 'http-post');
-          if (!refused) return;
-          if (contextValue.requestLine) contextValue.requestLine.refusal = refused.code;
-          throw refusalError(refused);
-        },
-        // Apollo refuses a GET that is not a query itself, before any plugin hears of the
-        // operation, with a generic BAD_REQUEST: the same refusal, with its own code.
-        async willSendResponse({ request, operation, response, contextValue }) {
-          if (request.http?.method !== 'GET' || !operation || response.body.kind !== 'single') return;
-          const refused = checkTransport(operation, 'http-get');
-          if (!refused) return;
-          if (contextValue.requestLine) contextValue.requestLine.refusal = refused.code;
-          response.body.singleResult = { errors: refusalBody(refused).errors };
-        },
-      };
-    },
-  };
-}
+export const envelopeChecks = {
+  /** Refuses an `operationName` that selects no operation, and a subscription sent over HTTP. */
+  didResolveOperation({ document, request, contextValue }: GraphQLRequestContextDidResolveOperation<RequestContext>): void {
+    const resolved = resolveOperation(document, request.operationName);
+    const refused = 'code' in resolved ? resolved : checkTransport(resolved, request.http?.method === 'GET' ? 'http-get' : 'http-post');
+    if (!refused) return;
+    if (contextValue.requestLine) contextValue.requestLine.refusal = refused.code;
+    throw refusalError(refused);
+  },
+  /**
+   * Apollo refuses a GET that is not a query itself, before any plugin hears of the operation,
+   * with a generic BAD_REQUEST: the same refusal, with its own code.
+   */
+  willSendResponse({ request, operation, response, contextValue }: GraphQLRequestContextWillSendResponse<RequestContext>): void {
+    if (request.http?.method !== 'GET' || !operation || response.body.kind !== 'single') return;
+    const refused = checkTransport(operation, 'http-get');
+    if (!refused) return;
+    if (contextValue.requestLine) contextValue.requestLine.refusal = refused.code;
+    response.body.singleResult = { errors: refusalBody(refused).errors };
+  },
+};

@@ -59,10 +59,11 @@ export function httpRoutes(options: HttpRoutesOptions): (req: IncomingMessage, r
   // served before Express in their usual form: Express's per-request work (its request and
   // response prototypes, the router's walk past the probes, the body parser) cost more CPU than
   // either needs. They have the same request id, log line, metrics and answers as the rest.
+  const graphqlRoute = () => GRAPHQL_PATH;
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
     if (usualGraphqlPost(req)) {
       startRequestLog(logger, req, res, GRAPHQL_PATH);
-      metrics.observeResponse(req, res, () => GRAPHQL_PATH);
+      metrics.observeResponse(req, res, graphqlRoute);
       servePost(req, res).catch(unhandled(res));
       return;
     }

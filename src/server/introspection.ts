@@ -1,7 +1,6 @@
 // Introspection is open in development and to ADMIN keys; other callers get FORBIDDEN before
-// anything executes. Applied to HTTP (Apollo plugin) and graphql-ws (onSubscribe) alike.
+// anything executes. Applied to HTTP (the request plugin) and graphql-ws (onSubscribe) alike.
 
-import type { ApolloServerPlugin } from '@apollo/server';
 import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { RequestContext } from '../graphql/context.js';
 import { forbidden } from '../graphql/errors.js';
@@ -22,7 +21,11 @@ export function usesIntrospection(document: DocumentNode): boolean {
   );
 }
 
-export function introspectionGuard(): ApolloServerPlugin<RequestContext> {
+/**
+ * The HTTP check, called by the gateway's one request plugin (src/server/apollo.ts) once Apollo
+ * has resolved the operation: throws FORBIDDEN when the caller may not introspect and the document does.
+ */
+export function introspectionGuard(): (document: DocumentNode, contextValue: RequestContext) => void {
   // Apollo hands every request of a cached query text the same parsed document: walked once.
   const answers = new WeakMap<DocumentNode, boolean>();
   const introspects = (document: DocumentNode): boolean => {
@@ -33,16 +36,9 @@ export function introspectionGuard(): ApolloServerPlugin<RequestContext> {
     }
     return answer;
   };
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ document, contextValue }) {
-          if (!contextValue.introspectionAllowed && introspects(document)) {
-            throw forbidden('introspection is available to ADMIN keys only', { httpStatus: 403 });
-          }
-        },
-      };
-    },
+  return (document, contextValue) => {
+    if (!contextValue.introspectionAllowed && introspects(document)) {
+      throw forbidden('introspection is available to ADMIN keys only', { httpStatus: 403 });
+    }
   };
 }
-

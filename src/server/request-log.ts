@@ -8,8 +8,18 @@ import type { NextFunction, Request, Response } from 'express';
 import type { RequestLineFields } from '../graphql/context.js';
 import type { Logger } from '../lib/logger.js';
 
-/** A request once its log has started: its id, its logger and the fields of its completion line. */
-export type RequestWithLog = IncomingMessage & { id: string; log: Logger; line: RequestLineFields };
+/** A request once its log has started: its id, the fields of its completion line, and what its own logger is made from. */
+export type RequestWithLog = IncomingMessage & { id: string; line: RequestLineFields; baseLogger: Logger; ownLogger?: Logger };
+
+/**
+ * The request's own logger (its lines carry the request id), made on first use: most requests log
+ * one line, at the end. Undefined for a request whose log has not started.
+ */
+export function requestLog(req: IncomingMessage): Logger | undefined {
+  const logged = req as Partial<RequestWithLog>;
+  if (!logged.baseLogger) return undefined;
+  return (logged.ownLogger ??= logged.baseLogger.child({ requestId: logged.id }));
+}
 
 /** Paths probed by load balancers and monitoring, logged at debug when they answer well. */
 const PROBE_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
@@ -29,10 +39,12 @@ export function startRequestLog(logger: Logger, req: IncomingMessage, res: Serve
   const id = typeof incoming === 'string' && /^[A-Za-z0-9._-]{1,64}$/.test(incoming) ? incoming : randomUUID();
   const started = process.hrtime.bigint();
   const line: RequestLineFields = {};
-  // The request's own logger is made when something logs through it: most requests log one line, at the end.
-  let log: Logger | undefined;
-  Object.defineProperty(req, 'log', { configurable: true, get: () => (log ??= logger.child({ requestId: id })) });
-  Object.assign(req, { id, line });
+  // Plain fields, each set once: a getter defined on each request (its own logger's, before)
+  // gave every request object a shape of its own, which node:http's own reads of it then paid for.
+  const logged = req as RequestWithLog;
+  logged.id = id;
+  logged.line = line;
+  logged.baseLogger = logger;
   res.setHeader('X-Request-Id', id);
   // Probes (health, readiness, metrics) come every few seconds from the platform: at info they
   // would be most of the log, so a successful one is logged at debug.

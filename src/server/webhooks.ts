@@ -17,6 +17,7 @@ import type { ReceiveWebhookResult } from '../kernel/inbox/webhook-handler.js';
 import { isTracedPayment, readPaymentTraceContext } from '../kernel/payment-scope.js';
 import type { MerchantAccountService } from '../modules/merchant-accounts/merchant-account.service.js';
 import type { GatewayMetrics } from './metrics.js';
+import { requestLog } from './request-log.js';
 
 export interface WebhookRouterOptions {
   db: Database;
@@ -102,7 +103,7 @@ export function webhookPath(method: string | undefined, url: string | undefined)
 }
 
 /** A node:http request as the webhook handler reads it: its request logger, when the request logging made one. */
-type WebhookRequest = IncomingMessage & { log?: Logger };
+type WebhookRequest = IncomingMessage;
 
 /**
  * Serves one delivery on node:http's own request and response: gateway.ts calls it for the common
@@ -117,7 +118,7 @@ export function webhookHandler(options: WebhookRouterOptions): (req: WebhookRequ
   const handle = async (req: WebhookRequest, res: ServerResponse, path: WebhookPath): Promise<void> => {
     // Made only when something is logged (the request's own logger too): most deliveries log one
     // line at info, often disabled.
-    const log = lazyChild(() => req.log ?? options.logger, { component: 'webhooks' });
+    const log = lazyChild(() => requestLog(req) ?? options.logger, { component: 'webhooks' });
     const { provider: providerParam, account: accountParam } = path;
     // The path is the sender's to choose: only a registered provider becomes a metric label.
     const provider = inbox.knowsProvider(providerParam) ? providerParam : 'unknown';
