@@ -319,7 +319,6 @@ function reconciler(options: CreateServicesOptions, kernel: Kernel, services: { 
           account,
           {
             provider: port.port,
-            events,
             transitions,
             resume: (fork, id) => services.payouts.resume(fork, id),
             // Each payout's check goes on its timeline.

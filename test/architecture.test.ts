@@ -269,10 +269,6 @@ function appendsEvents(text: string): boolean {
  */
 const STILL_APPENDING_EVENTS = [
   'modules/notifications/notification-endpoint-health.ts',
-  'modules/payouts/payout-operation.ts',
-  'modules/payouts/payout-reconciliation.ts',
-  'modules/refunds/refund-transitions.ts',
-  'modules/withdrawals/withdrawal-webhooks.ts',
 ];
 
 describe('events of the modules\' subjects', () => {

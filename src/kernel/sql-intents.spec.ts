@@ -62,6 +62,15 @@ describe('renderInsert', () => {
     });
   });
 
+  it('keeps a row already holding the key of `ifAbsent`, and returns every column when asked `*`', () => {
+    expect(renderInsert('withdrawal', { values: { id: 'wdr_1', provider: 'qr' }, ifAbsent: ['provider', 'provider_reference'], returning: '*' })).toEqual({
+      sql: 'insert into withdrawal (id, provider) values (?, ?) on conflict (provider, provider_reference) do nothing returning *',
+      params: ['wdr_1', 'qr'],
+    });
+    expect(() => renderInsert('withdrawal', { values: { id: 'wdr_1' }, ifAbsent: [], returning: ['id'] })).toThrow('if absent names no key');
+    expect(() => renderInsert('withdrawal', { values: { id: 'wdr_1' }, ifAbsent: ['provider; drop'], returning: ['id'] })).toThrow('Not a plain SQL name');
+  });
+
   it('refuses an insert of nothing, returning nothing, a JSON column without a value, or a name that is not a plain SQL name', () => {
     expect(() => renderInsert('deposit', { values: {}, returning: ['id'] })).toThrow('An insert into deposit names no column');
     expect(() => renderInsert('deposit', { values: { id: 'dep_1' }, returning: [] })).toThrow('An insert into deposit returns no column');

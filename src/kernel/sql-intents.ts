@@ -74,12 +74,15 @@ export interface RowWrite {
 
 /**
  * A new row, as data: its values by column name (the columns named in `json` hold JSON values,
- * stored as `jsonb`; null stays null) and the columns the statement returns.
+ * stored as `jsonb`; null stays null) and the columns the statement returns (`*`: every one).
+ * With `ifAbsent` (the columns of a unique key), a row already holding those values is kept and
+ * nothing is inserted: the statement returns no row.
  */
 export interface RowInsert {
   readonly values: Readonly<Record<string, unknown>>;
   readonly json?: readonly string[];
-  readonly returning: readonly string[];
+  readonly returning: '*' | readonly string[];
+  readonly ifAbsent?: readonly string[];
 }
 
 /** `insert` of one row into `table`, as SQL with its parameters. */
@@ -87,10 +90,13 @@ export function renderInsert(table: string, insert: RowInsert): { sql: string; p
   const columns = Object.keys(insert.values);
   if (columns.length === 0) throw new Error(`An insert into ${table} names no column`);
   if (insert.returning.length === 0) throw new Error(`An insert into ${table} returns no column`);
+  if (insert.ifAbsent?.length === 0) throw new Error(`An insert into ${table} if absent names no key`);
   const json = new Set(insert.json ?? []);
   for (const column of json) if (!columns.includes(column)) throw new Error(`An insert into ${table} has no value for its JSON column ${column}`);
+  const returning = insert.returning === '*' ? '*' : insert.returning.map(identifier).join(', ');
+  const conflict = insert.ifAbsent ? ` on conflict (${insert.ifAbsent.map(identifier).join(', ')}) do nothing` : '';
   return {
-    sql: `insert into ${identifier(table)} (${columns.map(identifier).join(', ')}) values (${columns.map((column) => (json.has(column) ? 'cast(? as jsonb)' : '?')).join(', ')}) returning ${insert.returning.map(identifier).join(', ')}`,
+    sql: `insert into ${identifier(table)} (${columns.map(identifier).join(', ')}) values (${columns.map((column) => (json.has(column) ? 'cast(? as jsonb)' : '?')).join(', ')})${conflict} returning ${returning}`,
     params: columns.map((column) => {
       const value = insert.values[column] ?? null;
       return json.has(column) && value !== null ? JSON.stringify(value) : value;

@@ -231,12 +231,13 @@ export class TransitionPath {
   /**
    * Creates a subject of a registered kind: the row `input.insert` (into the kind's table) and its
    * creation event `input.event`, one statement, which commits on its own outside a transaction.
-   * Returns the inserted row's `insert.returning` columns.
+   * Returns the inserted row's `insert.returning` columns; with `insert.ifAbsent` (a unique key),
+   * undefined when a row with that key was there already (then no event is written either).
    *
    * @example
    * await path.create(em, depositTransitions, { event: 'deposit.created', row: created, insert: { values: { id, status: 'PENDING', ... }, returning: ['id'] } });
    */
-  create<Row>(em: SqlEntityManager, kind: SubjectRows<Row>, input: CreateInput<Row>): Promise<Record<string, unknown>> {
+  create<Row>(em: SqlEntityManager, kind: SubjectRows<Row>, input: CreateInput<Row>): Promise<Record<string, unknown> | undefined> {
     this.assertRegistered(kind);
     return createSubject(this.events, em, kind, input);
   }
@@ -244,7 +245,8 @@ export class TransitionPath {
   /**
    * Records a change of a registered subject that is not a status change (a deposit's details, a
    * refund's position, a note for admins that also sets a column): the kind's row update and its
-   * event `input.event` (from the row's status to `next`'s, with `next`'s snapshot), one statement.
+   * event `input.event` (from the row's status, or none with `creation`, to `next`'s, with `next`'s
+   * snapshot), one statement.
    * With `update.ifVersion`, it writes only the row as read at that version and reports
    * `written: false` otherwise (nothing written): read again and retry, or take the row lock.
    * With `completes`, the running job's success is written by the same statement, only if the update
