@@ -44,12 +44,14 @@ export const ROW_VERSION = 'row_version';
  * A change of one row, as data: the columns to set, by column name, and what the statement
  * returns: every column, or these columns and (with `version`) the row's version as `ROW_VERSION`.
  * With `ifVersion` (a `ROW_VERSION` read before), only the row as it was then: a change committed
- * since makes the update match nothing (an optimistic write, no row lock held meanwhile).
+ * since makes the update match nothing (an optimistic write, no row lock held meanwhile). With
+ * `only`, only while the row has these column values (a state it must still be in).
  */
 export interface RowUpdate {
   readonly set: Readonly<Record<string, unknown>>;
   readonly returning: '*' | { readonly columns: readonly string[]; readonly version?: boolean };
   readonly ifVersion?: string;
+  readonly only?: RowMatch;
 }
 
 /** `update` of the row of `table` with this id, as SQL with its parameters (returning nothing without `returning`). */
@@ -59,9 +61,11 @@ export function renderUpdate(table: string, id: string, update: Omit<RowUpdate, 
   const { returning } = update;
   const returned = returning === undefined || returning === '*' ? returning : [...returning.columns.map(identifier), ...(returning.version ? [`xmin::text as ${ROW_VERSION}`] : [])].join(', ');
   const guarded = update.ifVersion !== undefined;
+  const only = Object.entries(update.only ?? {});
+  const holds = only.map(([column, value]) => (value === null ? ` and ${identifier(column)} is null` : ` and ${identifier(column)} = ?`)).join('');
   return {
-    sql: `update ${identifier(table)} set ${columns.map((column) => `${identifier(column)} = ?`).join(', ')} where id = ?${guarded ? ' and xmin = cast(? as xid)' : ''}${returned ? ` returning ${returned}` : ''}`,
-    params: [...columns.map((column) => update.set[column]), id, ...(guarded ? [update.ifVersion] : [])],
+    sql: `update ${identifier(table)} set ${columns.map((column) => `${identifier(column)} = ?`).join(', ')} where id = ?${holds}${guarded ? ' and xmin = cast(? as xid)' : ''}${returned ? ` returning ${returned}` : ''}`,
+    params: [...columns.map((column) => update.set[column]), id, ...only.filter(([, value]) => value !== null).map(([, value]) => value), ...(guarded ? [update.ifVersion] : [])],
   };
 }
 

@@ -140,9 +140,13 @@ export interface TransitionResult<Row> {
 // Kinds of any row, status and change live together in one registry.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyKind = SubjectKind<any, any, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyRows = SubjectRows<any>;
 
 export class TransitionPath {
   private readonly kinds = new Map<string, AnyKind>();
+  /** Subjects with events whose state no provider reports (`registerRows`). */
+  private readonly rows = new Map<string, AnyRows>();
 
   constructor(
     /** The event log every change appends to; also for the events a module records beside its changes (a creation). */
@@ -150,19 +154,33 @@ export class TransitionPath {
     private readonly jobs: JobQueue,
     /** Every subject kind (`register`), as the modules declare them. */
     kinds: readonly AnyKind[] = [],
+    /** Every subject that has events but no status changes to apply (`registerRows`). */
+    rows: readonly AnyRows[] = [],
   ) {
     for (const kind of kinds) this.register(kind);
+    for (const kind of rows) this.registerRows(kind);
   }
 
   /** Registers a subject kind; its state machine is checked now, so a bad table never serves traffic. */
   register<Row, S extends string, C extends ReportedChange<S>>(kind: SubjectKind<Row, S, C>): SubjectKind<Row, S, C> {
-    if (this.kinds.has(kind.type)) throw new Error(`Subject kind ${kind.type} is registered twice`);
+    if (this.kinds.has(kind.type) || this.rows.has(kind.type)) throw new Error(`Subject kind ${kind.type} is registered twice`);
     kind.machine.assertConsistent();
     this.kinds.set(kind.type, kind);
     return kind;
   }
 
-  /** The registered kinds' subject types. */
+  /**
+   * Registers a subject whose events the path writes (`create`, `record`, `note`) but whose state
+   * no provider reports, so `apply` never changes it: a notification endpoint, which turns failing
+   * by the gateway's own count of failed deliveries.
+   */
+  registerRows<Row>(kind: SubjectRows<Row>): SubjectRows<Row> {
+    if (this.kinds.has(kind.type) || this.rows.has(kind.type)) throw new Error(`Subject kind ${kind.type} is registered twice`);
+    this.rows.set(kind.type, kind);
+    return kind;
+  }
+
+  /** The subject types of the registered kinds whose status changes apply (`register`). */
   types(): string[] {
     return [...this.kinds.keys()];
   }
@@ -276,7 +294,7 @@ export class TransitionPath {
   }
 
   private assertRegistered(kind: SubjectRows<never>): void {
-    if ((this.kinds.get(kind.type) as unknown) !== kind) throw new Error(`Subject kind ${kind.type} is not registered`);
+    if ((this.kinds.get(kind.type) ?? this.rows.get(kind.type)) !== (kind as unknown)) throw new Error(`Subject kind ${kind.type} is not registered`);
   }
 
   private reactionStatement(tx: SqlEntityManager, reaction: Reaction, subject: JobSubject): SqlPart {
