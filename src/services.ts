@@ -288,7 +288,7 @@ function moduleServices(options: CreateServicesOptions, kernel: Kernel) {
 function reconciler(options: CreateServicesOptions, kernel: Kernel, services: { deposits: DepositService; refunds: RefundService; payouts: PayoutService }): Reconciler {
   const { config, observers } = options;
   const { accounts } = kernel;
-  const { providers, transitions, jobs, events, callRecords } = kernel.parts;
+  const { providers, transitions, jobs, callRecords } = kernel.parts;
   const logger = kernel.logger.child({ component: 'reconciler' });
   const recordCheck: ReconcileListener = (event) => {
     if (event.subject === 'deposit') callRecords.recordCheck({ subjectType: 'deposit', subjectId: event.depositId, outcome: event.result.outcome, reason: event.result.reason ?? null, at: new Date() });

@@ -12,7 +12,6 @@ import { depositTransitions } from '../deposits/deposit-transitions.js';
 import type { SubjectKind, TransitionPath } from '../../kernel/transitions.js';
 import { Refund } from './refund.entity.js';
 import { depositRefundStatus, refundStateMachine } from './refund-status.js';
-import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 import { toRefundSnapshot } from './refund-snapshot.js';
 
 /** What a provider reported about a refund, in domain terms. */
