@@ -57,7 +57,7 @@ import { refundTransitions } from './modules/refunds/refund-transitions.js';
 import { applyPaymentRefunded } from './modules/refunds/refund-accounting.js';
 import { payoutTransitions } from './modules/payouts/payout-transitions.js';
 import { withdrawalTransitions } from './modules/withdrawals/withdrawal-webhooks.js';
-import { ENDPOINT_SECRET_COLUMNS, NOTIFICATION_ENDPOINT_REDACTION, NOTIFICATION_ENDPOINT_VISIBILITY, NotificationEndpoints } from './modules/notifications/notification-endpoints.js';
+import { ENDPOINT_SECRET_COLUMNS, NOTIFICATION_ENDPOINT_REDACTION, NOTIFICATION_ENDPOINT_VISIBILITY, NotificationEndpoints, notificationEndpointRows } from './modules/notifications/notification-endpoints.js';
 import { NO_SECRETS_KEY, type SecretSealer } from './lib/sealed-secrets.js';
 import type { SealedColumns } from './db/sealed-columns.js';
 import { Notifier, registerNotificationJobs } from './modules/notifications/notifier.js';
@@ -202,7 +202,8 @@ function kernelParts(options: CreateServicesOptions) {
   // Every append schedules the notifications' fan-out in its own statement, while an enabled endpoint exists.
   const events = new EventLog(clock, retentionConfig.subscriptionResumeMs, { append: [notificationFanoutHook(jobs)], resumes: observers?.subscriptionResumes });
   // Every subject kind's status changes through one path; each kind's state machine is checked as it is given.
-  const transitions = new TransitionPath(events, jobs, [depositTransitions, refundTransitions, payoutTransitions, withdrawalTransitions]);
+  // A notification endpoint has events but no status a provider reports: the path writes its events too.
+  const transitions = new TransitionPath(events, jobs, [depositTransitions, refundTransitions, payoutTransitions, withdrawalTransitions], [notificationEndpointRows]);
   // Who sees each subject kind (the kernel names none), and which keep their creating request's trace.
   for (const kind of [DEPOSIT_VISIBILITY, REFUND_VISIBILITY, PAYOUT_VISIBILITY, WITHDRAWAL_VISIBILITY, NOTIFICATION_ENDPOINT_VISIBILITY]) declareVisibility(kind);
   for (const kind of [depositTransitions, refundTransitions, payoutTransitions]) declareTracedPayment(kind.type);
@@ -254,6 +255,7 @@ function moduleServices(options: CreateServicesOptions, kernel: Kernel) {
     notifier: new Notifier({
       jobs,
       events,
+      transitions,
       redactions,
       clock,
       logger: logger.child({ component: 'notifications' }),
@@ -286,7 +288,7 @@ function moduleServices(options: CreateServicesOptions, kernel: Kernel) {
 function reconciler(options: CreateServicesOptions, kernel: Kernel, services: { deposits: DepositService; refunds: RefundService; payouts: PayoutService }): Reconciler {
   const { config, observers } = options;
   const { accounts } = kernel;
-  const { providers, transitions, jobs, events, callRecords } = kernel.parts;
+  const { providers, transitions, jobs, callRecords } = kernel.parts;
   const logger = kernel.logger.child({ component: 'reconciler' });
   const recordCheck: ReconcileListener = (event) => {
     if (event.subject === 'deposit') callRecords.recordCheck({ subjectType: 'deposit', subjectId: event.depositId, outcome: event.result.outcome, reason: event.result.reason ?? null, at: new Date() });
@@ -319,7 +321,6 @@ function reconciler(options: CreateServicesOptions, kernel: Kernel, services: { 
           account,
           {
             provider: port.port,
-            events,
             transitions,
             resume: (fork, id) => services.payouts.resume(fork, id),
             // Each payout's check goes on its timeline.

@@ -264,16 +264,10 @@ function appendsEvents(text: string): boolean {
 }
 
 /**
- * The modules that still append events to the log themselves; every other event is appended by
- * the kernel, through the transition path (`apply`, `create`, `record`, `note`), until these do too.
+ * The modules that still append events to the log themselves: none. Every event is appended by
+ * the kernel, through the transition path (`apply`, `create`, `record`, `note`).
  */
-const STILL_APPENDING_EVENTS = [
-  'modules/notifications/notification-endpoint-health.ts',
-  'modules/payouts/payout-operation.ts',
-  'modules/payouts/payout-reconciliation.ts',
-  'modules/refunds/refund-transitions.ts',
-  'modules/withdrawals/withdrawal-webhooks.ts',
-];
+const STILL_APPENDING_EVENTS: string[] = [];
 
 describe('events of the modules\' subjects', () => {
   it('are appended by the kernel: no module calls the event log\'s append, but the places still listed', () => {

@@ -48,6 +48,14 @@ describe('renderUpdate', () => {
     expect(renderUpdate('webhook_delivery', 'whd_1', { set: { outcome: 'applied' } })).toEqual({ sql: 'update webhook_delivery set outcome = ? where id = ?', params: ['applied', 'whd_1'] });
   });
 
+  it('writes only a row still holding the values of `only`', () => {
+    expect(renderUpdate('notification_endpoint', 'nep_1', { set: { state: 'failing' }, returning: { columns: ['id'] }, only: { state: 'healthy', failed_since: null }, ifVersion: '9' })).toEqual({
+      sql: 'update notification_endpoint set state = ? where id = ? and state = ? and failed_since is null and xmin = cast(? as xid) returning id',
+      params: ['failing', 'nep_1', 'healthy', '9'],
+    });
+    expect(() => renderUpdate('notification_endpoint', 'nep_1', { set: { state: 'failing' }, only: { 'state or true': 'x' } })).toThrow('Not a plain SQL name');
+  });
+
   it('refuses an update that sets nothing, or a name that is not a plain SQL name', () => {
     expect(() => renderUpdate('deposit', 'dep_1', { set: {}, returning: '*' })).toThrow('An update of deposit dep_1 sets no column');
     expect(() => renderUpdate('deposit', 'dep_1', { set: { 'status = status, fee': 1 }, returning: '*' })).toThrow('Not a plain SQL name');
@@ -60,6 +68,15 @@ describe('renderInsert', () => {
       sql: 'insert into deposit (id, metadata, request, note) values (?, cast(? as jsonb), cast(? as jsonb), ?) returning id',
       params: ['dep_1', '{"a":1}', null, null],
     });
+  });
+
+  it('keeps a row already holding the key of `ifAbsent`, and returns every column when asked `*`', () => {
+    expect(renderInsert('withdrawal', { values: { id: 'wdr_1', provider: 'qr' }, ifAbsent: ['provider', 'provider_reference'], returning: '*' })).toEqual({
+      sql: 'insert into withdrawal (id, provider) values (?, ?) on conflict (provider, provider_reference) do nothing returning *',
+      params: ['wdr_1', 'qr'],
+    });
+    expect(() => renderInsert('withdrawal', { values: { id: 'wdr_1' }, ifAbsent: [], returning: ['id'] })).toThrow('if absent names no key');
+    expect(() => renderInsert('withdrawal', { values: { id: 'wdr_1' }, ifAbsent: ['provider; drop'], returning: ['id'] })).toThrow('Not a plain SQL name');
   });
 
   it('refuses an insert of nothing, returning nothing, a JSON column without a value, or a name that is not a plain SQL name', () => {

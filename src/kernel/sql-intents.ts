@@ -44,12 +44,14 @@ export const ROW_VERSION = 'row_version';
  * A change of one row, as data: the columns to set, by column name, and what the statement
  * returns: every column, or these columns and (with `version`) the row's version as `ROW_VERSION`.
  * With `ifVersion` (a `ROW_VERSION` read before), only the row as it was then: a change committed
- * since makes the update match nothing (an optimistic write, no row lock held meanwhile).
+ * since makes the update match nothing (an optimistic write, no row lock held meanwhile). With
+ * `only`, only while the row has these column values (a state it must still be in).
  */
 export interface RowUpdate {
   readonly set: Readonly<Record<string, unknown>>;
   readonly returning: '*' | { readonly columns: readonly string[]; readonly version?: boolean };
   readonly ifVersion?: string;
+  readonly only?: RowMatch;
 }
 
 /** `update` of the row of `table` with this id, as SQL with its parameters (returning nothing without `returning`). */
@@ -59,9 +61,11 @@ export function renderUpdate(table: string, id: string, update: Omit<RowUpdate, 
   const { returning } = update;
   const returned = returning === undefined || returning === '*' ? returning : [...returning.columns.map(identifier), ...(returning.version ? [`xmin::text as ${ROW_VERSION}`] : [])].join(', ');
   const guarded = update.ifVersion !== undefined;
+  const only = Object.entries(update.only ?? {});
+  const holds = only.map(([column, value]) => (value === null ? ` and ${identifier(column)} is null` : ` and ${identifier(column)} = ?`)).join('');
   return {
-    sql: `update ${identifier(table)} set ${columns.map((column) => `${identifier(column)} = ?`).join(', ')} where id = ?${guarded ? ' and xmin = cast(? as xid)' : ''}${returned ? ` returning ${returned}` : ''}`,
-    params: [...columns.map((column) => update.set[column]), id, ...(guarded ? [update.ifVersion] : [])],
+    sql: `update ${identifier(table)} set ${columns.map((column) => `${identifier(column)} = ?`).join(', ')} where id = ?${holds}${guarded ? ' and xmin = cast(? as xid)' : ''}${returned ? ` returning ${returned}` : ''}`,
+    params: [...columns.map((column) => update.set[column]), id, ...only.filter(([, value]) => value !== null).map(([, value]) => value), ...(guarded ? [update.ifVersion] : [])],
   };
 }
 
@@ -74,12 +78,15 @@ export interface RowWrite {
 
 /**
  * A new row, as data: its values by column name (the columns named in `json` hold JSON values,
- * stored as `jsonb`; null stays null) and the columns the statement returns.
+ * stored as `jsonb`; null stays null) and the columns the statement returns (`*`: every one).
+ * With `ifAbsent` (the columns of a unique key), a row already holding those values is kept and
+ * nothing is inserted: the statement returns no row.
  */
 export interface RowInsert {
   readonly values: Readonly<Record<string, unknown>>;
   readonly json?: readonly string[];
-  readonly returning: readonly string[];
+  readonly returning: '*' | readonly string[];
+  readonly ifAbsent?: readonly string[];
 }
 
 /** `insert` of one row into `table`, as SQL with its parameters. */
@@ -87,10 +94,13 @@ export function renderInsert(table: string, insert: RowInsert): { sql: string; p
   const columns = Object.keys(insert.values);
   if (columns.length === 0) throw new Error(`An insert into ${table} names no column`);
   if (insert.returning.length === 0) throw new Error(`An insert into ${table} returns no column`);
+  if (insert.ifAbsent?.length === 0) throw new Error(`An insert into ${table} if absent names no key`);
   const json = new Set(insert.json ?? []);
   for (const column of json) if (!columns.includes(column)) throw new Error(`An insert into ${table} has no value for its JSON column ${column}`);
+  const returning = insert.returning === '*' ? '*' : insert.returning.map(identifier).join(', ');
+  const conflict = insert.ifAbsent ? ` on conflict (${insert.ifAbsent.map(identifier).join(', ')}) do nothing` : '';
   return {
-    sql: `insert into ${identifier(table)} (${columns.map(identifier).join(', ')}) values (${columns.map((column) => (json.has(column) ? 'cast(? as jsonb)' : '?')).join(', ')}) returning ${insert.returning.map(identifier).join(', ')}`,
+    sql: `insert into ${identifier(table)} (${columns.map(identifier).join(', ')}) values (${columns.map((column) => (json.has(column) ? 'cast(? as jsonb)' : '?')).join(', ')})${conflict} returning ${returning}`,
     params: columns.map((column) => {
       const value = insert.values[column] ?? null;
       return json.has(column) && value !== null ? JSON.stringify(value) : value;

@@ -42,6 +42,14 @@ describe('TransitionPath.create', () => {
     await expect(path.create(tx, kind, { event: 'parcel.created', row: parcel('NEW'), insert: { values: { id: 'par_1' }, returning: ['id'] } })).rejects.toThrow('parcel par_1 was not recorded');
   });
 
+  it('with `ifAbsent`, returns nothing (and throws nothing) when the row was there already', async () => {
+    const { path, kind, tx, events } = setup();
+    events.returned = [];
+    const insert = { values: { id: 'par_1', reference: 'r-1' }, ifAbsent: ['reference'], returning: '*' } as const;
+    await expect(path.create(tx, kind, { event: 'parcel.created', row: parcel('NEW'), insert })).resolves.toBeUndefined();
+    expect(events.appendedWith[0]?.change.sql).toBe('insert into parcel (id, reference) values (?, ?) on conflict (reference) do nothing returning *');
+  });
+
   it('refuses a kind the path does not know', async () => {
     const { path, tx } = setup();
     const stranger = parcelKind([]);
@@ -64,6 +72,13 @@ describe('TransitionPath.record', () => {
         also: {},
       },
     ]);
+  });
+
+  it('with `creation`, writes the subject\'s first event, from no status, beside a row recorded before', async () => {
+    const { path, kind, tx, events } = setup();
+    events.returned = [{ id: 'par_1' }];
+    await path.record(tx, kind, { ...input, event: 'parcel.created', creation: true });
+    expect(events.appendedWith[0]?.event).toMatchObject({ type: 'parcel.created', fromStatus: null, toStatus: 'SENT' });
   });
 
   it('reports nothing written when the row changed since it was read', async () => {
@@ -107,5 +122,23 @@ describe('TransitionPath.note', () => {
     });
     events.returned = [];
     await expect(path.note(tx, kind, { event: 'parcel.weight_mismatch', row: parcel('SENT'), adminOnly: true, once: true })).resolves.toBe(false);
+  });
+});
+
+describe('TransitionPath.registerRows', () => {
+  it('takes a subject whose status apply never changes: its events are written like a kind\'s, and its type is registered once', async () => {
+    const { path, tx, events } = setup();
+    const shelf = { type: 'shelf', table: 'shelf', idOf: (row: { id: string }) => row.id, statusOf: () => 'full', owner: () => ({ clientId: null, merchantAccount: '-' }), snapshot: (row: { id: string }) => ({ id: row.id }) };
+    expect(() => path.record(tx, shelf, { event: 'shelf.full', row: { id: 'shf_1' }, next: { id: 'shf_1' }, update: { set: { state: 'full' }, returning: '*' } })).toThrow('Subject kind shelf is not registered');
+    path.registerRows(shelf);
+    events.returned = [{ id: 'shf_1' }];
+    await expect(path.record(tx, shelf, { event: 'shelf.full', row: { id: 'shf_1' }, next: { id: 'shf_1' }, adminOnly: true, update: { set: { state: 'full' }, returning: { columns: ['id'] }, only: { state: 'empty' } } })).resolves.toMatchObject({ written: true });
+    expect(events.appendedWith[0]).toMatchObject({
+      change: { sql: 'update shelf set state = ? where id = ? and state = ? returning id', params: ['full', 'shf_1', 'empty'] },
+      event: { subjectType: 'shelf', subjectId: 'shf_1', clientId: null, merchantAccount: '-', adminOnly: true, type: 'shelf.full', fromStatus: 'full', toStatus: 'full' },
+    });
+    expect(() => path.registerRows(shelf)).toThrow('Subject kind shelf is registered twice');
+    expect(() => path.registerRows({ ...shelf, type: 'parcel' })).toThrow('Subject kind parcel is registered twice');
+    expect(path.types()).toEqual(['parcel']);
   });
 });

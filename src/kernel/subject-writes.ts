@@ -26,7 +26,7 @@ export interface CreateInput<Row> {
   event: string;
   /** The subject as created: its id, status, owner and the event's snapshot. */
   row: Row;
-  /** The row's values, into the kind's table. */
+  /** The row's values, into the kind's table; with `ifAbsent`, a row already there is kept, with no event. */
   insert: RowInsert;
 }
 
@@ -42,6 +42,11 @@ export interface RecordInput<Row> {
   update: RowUpdate;
   /** Only admins see the event (default false). */
   adminOnly?: boolean;
+  /**
+   * The event is the subject's creation, from no status: a row recorded before its subject was
+   * announced (a refund, once its provider knows it). Default false: from the row's status.
+   */
+  creation?: boolean;
   /**
    * The running job whose work this change is: its success is recorded by the same statement, only
    * when the update matched its row (so also outside a transaction, where nothing would roll it back).
@@ -87,10 +92,13 @@ function eventOf<Row>(kind: SubjectRows<Row>, from: Row, next: Row, type: string
   };
 }
 
-/** `TransitionPath.create`: the row's INSERT with its event, one statement (atomic outside a transaction too). */
-export async function createSubject<Row>(events: EventLog, em: SqlEntityManager, kind: SubjectRows<Row>, input: CreateInput<Row>): Promise<Record<string, unknown>> {
+/**
+ * `TransitionPath.create`: the row's INSERT with its event, one statement (atomic outside a
+ * transaction too). Undefined only when `insert.ifAbsent` found the row there already.
+ */
+export async function createSubject<Row>(events: EventLog, em: SqlEntityManager, kind: SubjectRows<Row>, input: CreateInput<Row>): Promise<Record<string, unknown> | undefined> {
   const rows = await events.appendWith<Record<string, unknown>>(em, renderInsert(kind.table, input.insert), eventOf(kind, input.row, input.row, input.event, false, null));
-  if (!rows[0]) throw new Error(`${kind.type} ${kind.idOf(input.row)} was not recorded`);
+  if (!rows[0] && !input.insert.ifAbsent) throw new Error(`${kind.type} ${kind.idOf(input.row)} was not recorded`);
   return rows[0];
 }
 
@@ -100,7 +108,7 @@ export async function recordChange<Row>(events: EventLog, em: SqlEntityManager, 
   const [returned] = await events.appendWith<Record<string, unknown>>(
     em,
     renderUpdate(kind.table, kind.idOf(input.row), input.update),
-    eventOf(kind, input.row, input.next, input.event, input.adminOnly, kind.statusOf(input.row)),
+    eventOf(kind, input.row, input.next, input.event, input.adminOnly, input.creation ? null : kind.statusOf(input.row)),
     completion.length > 0 ? { statements: completion, select: alongsideMatched(completion.length) } : {},
   );
   if (!returned) return { written: false, completed: false };

@@ -140,9 +140,13 @@ export interface TransitionResult<Row> {
 // Kinds of any row, status and change live together in one registry.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyKind = SubjectKind<any, any, any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyRows = SubjectRows<any>;
 
 export class TransitionPath {
   private readonly kinds = new Map<string, AnyKind>();
+  /** Subjects with events whose state no provider reports (`registerRows`). */
+  private readonly rows = new Map<string, AnyRows>();
 
   constructor(
     /** The event log every change appends to; also for the events a module records beside its changes (a creation). */
@@ -150,19 +154,33 @@ export class TransitionPath {
     private readonly jobs: JobQueue,
     /** Every subject kind (`register`), as the modules declare them. */
     kinds: readonly AnyKind[] = [],
+    /** Every subject that has events but no status changes to apply (`registerRows`). */
+    rows: readonly AnyRows[] = [],
   ) {
     for (const kind of kinds) this.register(kind);
+    for (const kind of rows) this.registerRows(kind);
   }
 
   /** Registers a subject kind; its state machine is checked now, so a bad table never serves traffic. */
   register<Row, S extends string, C extends ReportedChange<S>>(kind: SubjectKind<Row, S, C>): SubjectKind<Row, S, C> {
-    if (this.kinds.has(kind.type)) throw new Error(`Subject kind ${kind.type} is registered twice`);
+    if (this.kinds.has(kind.type) || this.rows.has(kind.type)) throw new Error(`Subject kind ${kind.type} is registered twice`);
     kind.machine.assertConsistent();
     this.kinds.set(kind.type, kind);
     return kind;
   }
 
-  /** The registered kinds' subject types. */
+  /**
+   * Registers a subject whose events the path writes (`create`, `record`, `note`) but whose state
+   * no provider reports, so `apply` never changes it: a notification endpoint, which turns failing
+   * by the gateway's own count of failed deliveries.
+   */
+  registerRows<Row>(kind: SubjectRows<Row>): SubjectRows<Row> {
+    if (this.kinds.has(kind.type) || this.rows.has(kind.type)) throw new Error(`Subject kind ${kind.type} is registered twice`);
+    this.rows.set(kind.type, kind);
+    return kind;
+  }
+
+  /** The subject types of the registered kinds whose status changes apply (`register`). */
   types(): string[] {
     return [...this.kinds.keys()];
   }
@@ -231,12 +249,13 @@ export class TransitionPath {
   /**
    * Creates a subject of a registered kind: the row `input.insert` (into the kind's table) and its
    * creation event `input.event`, one statement, which commits on its own outside a transaction.
-   * Returns the inserted row's `insert.returning` columns.
+   * Returns the inserted row's `insert.returning` columns; with `insert.ifAbsent` (a unique key),
+   * undefined when a row with that key was there already (then no event is written either).
    *
    * @example
    * await path.create(em, depositTransitions, { event: 'deposit.created', row: created, insert: { values: { id, status: 'PENDING', ... }, returning: ['id'] } });
    */
-  create<Row>(em: SqlEntityManager, kind: SubjectRows<Row>, input: CreateInput<Row>): Promise<Record<string, unknown>> {
+  create<Row>(em: SqlEntityManager, kind: SubjectRows<Row>, input: CreateInput<Row>): Promise<Record<string, unknown> | undefined> {
     this.assertRegistered(kind);
     return createSubject(this.events, em, kind, input);
   }
@@ -244,7 +263,8 @@ export class TransitionPath {
   /**
    * Records a change of a registered subject that is not a status change (a deposit's details, a
    * refund's position, a note for admins that also sets a column): the kind's row update and its
-   * event `input.event` (from the row's status to `next`'s, with `next`'s snapshot), one statement.
+   * event `input.event` (from the row's status, or none with `creation`, to `next`'s, with `next`'s
+   * snapshot), one statement.
    * With `update.ifVersion`, it writes only the row as read at that version and reports
    * `written: false` otherwise (nothing written): read again and retry, or take the row lock.
    * With `completes`, the running job's success is written by the same statement, only if the update
@@ -274,7 +294,7 @@ export class TransitionPath {
   }
 
   private assertRegistered(kind: SubjectRows<never>): void {
-    if ((this.kinds.get(kind.type) as unknown) !== kind) throw new Error(`Subject kind ${kind.type} is not registered`);
+    if ((this.kinds.get(kind.type) ?? this.rows.get(kind.type)) !== (kind as unknown)) throw new Error(`Subject kind ${kind.type} is not registered`);
   }
 
   private reactionStatement(tx: SqlEntityManager, reaction: Reaction, subject: JobSubject): SqlPart {

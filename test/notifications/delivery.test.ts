@@ -148,6 +148,12 @@ describe('a receiver that is down', () => {
     const admin = await execute(t.gateway.graphqlUrl, EventsQuery, {}, { key: t.keys.admin });
     const failing = admin.data!.events.edges.filter((edge) => edge.node.type === 'notification_endpoint.failing' && edge.node.subjectId === endpoint.id);
     expect(failing).toHaveLength(1);
+    // The endpoint as it turned failing, belonging to no client nor merchant account.
+    const [row] = await t.gateway.db.fork().execute<Array<Record<string, unknown>>>(
+      "select client_id, merchant_account, admin_only, from_status, to_status, data from payment_event where type = 'notification_endpoint.failing' and subject_type = 'endpoint' and subject_id = ?",
+      [endpoint.id],
+    );
+    expect(row).toMatchObject({ client_id: null, merchant_account: '-', admin_only: true, from_status: 'healthy', to_status: 'failing', data: { id: endpoint.id, clientId: clientId(t, 'web-cashier'), url: hooks.url, state: 'failing' } });
     // A cashier never sees it.
     const cashier = await execute(t.gateway.graphqlUrl, EventsQuery, {}, { key: t.keys.webCashier });
     expect(cashier.data!.events.edges.some((edge) => edge.node.type === 'notification_endpoint.failing')).toBe(false);

@@ -1,5 +1,5 @@
 // What the write path costs the database, counted rather than timed: the statements of
-// createDeposit and of one signed webhook, and that no money-moving transaction takes a
+// createDeposit, createPayout and one signed webhook, and that no money-moving transaction takes a
 // database-wide lock or sends a NOTIFY (their commits would otherwise serialize server-wide).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,8 @@ import { execute, startTestGateway, type TestGateway } from '../support/gateway.
 import { statementsIssued } from '../support/statements.js';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
+import { CHILE_INPUT, payoutsClient } from '../payouts/fixtures.js';
+import { CreatePayoutMutation } from '../payouts/operations.js';
 import { approvedWithWebhookLost, insertDeposit, paymentEnvelope, sendWebhook, webhookAndFollowUpStatements } from '../webhooks/support.js';
 
 let t: TestGateway;
@@ -75,6 +77,26 @@ describe(`the write path (${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'})
     // The deposit and its creation event in one statement, atomic on its own; then the provider's answer.
     expect(statements.length, statements.join('\n---\n')).toBeLessThanOrEqual(2);
     expect(statements.filter((sql) => BEGIN.test(sql))).toHaveLength(0);
+    expectNoGlobalLockOrNotify(statements);
+  });
+
+  it('createPayout without an idempotency key: the payout and its creation event are one statement, outside a transaction', async () => {
+    t.gateway.sandboxes.get('deposit-gateway')!.controls.webhooks({ dropNext: 10 });
+    const key = await payoutsClient(t, `write-path-payouts-${Date.now()}`);
+    await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: CHILE_INPUT }, { key }); // warm
+    let id: string | undefined;
+    // The creation's statement names `job` inside (the notifier's fan-out condition), so only the
+    // statements that begin with the worker's own claims are left out here.
+    const statements = await statementsIssued(t, async () => {
+      const response = await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: CHILE_INPUT }, { key });
+      id = response.data!.createPayout.payout!.id;
+    }, /^\s*(update\s+"?(job|api_client)"?\b|select\b[^(]*?\bfrom\s+"?(job|api_client)"?\b)|\/\* (event-bus|relay|client-limits|call-records) \*\//i);
+    expect(id).toMatch(/^pay_/);
+    const recording = statements.filter((sql) => /\binsert into payout\b/.test(sql));
+    expect(recording).toHaveLength(1);
+    expect(recording[0]).toMatch(/\binsert into payment_event\b/);
+    // Nothing before it opens a transaction: it commits on its own, before the provider call.
+    expect(statements.slice(0, statements.indexOf(recording[0]!)).filter((sql) => BEGIN.test(sql))).toEqual([]);
     expectNoGlobalLockOrNotify(statements);
   });
 

@@ -44,6 +44,8 @@ export interface ClaimedDelivery {
 
 interface SendTarget {
   url: string;
+  /** The endpoint's client, for its events' snapshot. */
+  client_id: string;
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | string | null;
@@ -147,7 +149,7 @@ async function claimHead(ctx: NotifierContext, em: SqlEntityManager, lane: Lane)
 export async function send(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, probe = false): Promise<DeliveryOutcome | 'stopped'> {
   const settings = ctx.deps.settings();
   const [target] = await em.execute<SendTarget[]>(
-    `select e.url, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
+    `select e.url, e.client_id, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
        c.roles as client_roles, (e.state = 'failing' or e.failed_since is not null) as failing,
        ev.type as event_type, ev.subject_type as event_subject_type, ev.created_at as event_created_at, ev.data as event_data,
        ${tracingOn() ? paymentTraceContextSql('ev.subject_type', 'ev.subject_id') : 'null'} as payment_trace_context
@@ -168,7 +170,7 @@ export async function send(ctx: NotifierContext, em: SqlEntityManager, lane: Lan
       { endpointId: lane.endpointId, deliveryId: delivery.id, eventId: delivery.event_id, errorCode: SECRET_UNAVAILABLE, reason: secrets.code, keyId: secrets.keyId },
       `notification not sent: its endpoint's signing secret does not open (${secrets.message})`,
     );
-    return record(ctx, em, lane, delivery, { kind: 'not_signed', code: SECRET_UNAVAILABLE, message: secrets.message, durationMs: 0 }, target.failing, probe);
+    return record(ctx, em, lane, delivery, { kind: 'not_signed', code: SECRET_UNAVAILABLE, message: secrets.message, durationMs: 0 }, target, probe);
   }
   const event = { id: delivery.event_id, type: target.event_type, created_at: target.event_created_at, data: target.event_data };
   const reader: Reader = { roles: textArray(target.client_roles) as Role[] };
@@ -176,7 +178,7 @@ export async function send(ctx: NotifierContext, em: SqlEntityManager, lane: Lan
   const headers = signedHeaders(secrets.plaintexts, event.id, Math.floor(Date.now() / 1000), body);
   const post = (sent: Record<string, string>) => postOnce({ url: target.url, headers: sent, body, timeoutMs: settings.timeoutMs, policy: settings.policy });
   const result = tracingOn() ? await tracedPost(lane.endpointId, target, event.id, () => post(withTraceparent(headers))) : await post(headers);
-  return record(ctx, em, lane, delivery, result, target.failing, probe);
+  return record(ctx, em, lane, delivery, result, target, probe);
 }
 
 /**
@@ -195,7 +197,7 @@ function openSecrets(ctx: NotifierContext, endpointId: string, delivery: Claimed
   return { ok: true, plaintexts: [current.plaintext] };
 }
 
-async function record(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, result: PostResult | NotSigned, endpointFailing: boolean, probe: boolean): Promise<DeliveryOutcome> {
+async function record(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, result: PostResult | NotSigned, target: SendTarget, probe: boolean): Promise<DeliveryOutcome> {
   const settings = ctx.deps.settings();
   const now = ctx.deps.clock.now();
   const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
@@ -246,12 +248,12 @@ async function record(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, de
     // Another instance took the delivery over after this claim's lease ran out: it decides.
     if (updated.length === 0) return;
     if (ok) {
-      if (endpointFailing) health = { ...health, resumedLanes: await endpointAnswered(ctx, tx, lane.endpointId, now) };
+      if (target.failing) health = { ...health, resumedLanes: await endpointAnswered(ctx, tx, lane.endpointId, now) };
     } else {
       health = await endpointFailed(ctx, tx, lane.endpointId, now);
     }
     // An endpoint that cannot sign is failing now, not after the retry window: nothing it is sent goes out.
-    if (outcome === 'failed' || result.kind === 'not_signed' || health.gaveUp > 0) await markFailing(ctx, tx, lane.endpointId);
+    if (outcome === 'failed' || result.kind === 'not_signed' || health.gaveUp > 0) await markFailing(ctx, tx, { id: lane.endpointId, clientId: target.client_id, url: target.url });
     // While the endpoint is probed, the probe goes before the lane's own retry.
     if (outcome === 'retrying' && !health.probing) await wakeLanes(ctx, tx, [lane], new Date(Date.now() + retryInMs));
   });

@@ -5,11 +5,8 @@
 // once, as an admin-only event of the log.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { NOTIFICATION_ENDPOINT_FAILING } from './notification-endpoints.js';
+import { NOTIFICATION_ENDPOINT_FAILING, notificationEndpointRows } from './notification-endpoints.js';
 import { NOTIFICATIONS_PROBE, SWEEP_LANES, wakeLanes, type NotifierContext } from './notification-jobs.js';
-
-/** The merchant account of an event that belongs to none (an endpoint's): admins alone see those. */
-const NO_MERCHANT_ACCOUNT = '-';
 
 /** What a failed or successful attempt did to its endpoint's health. */
 export interface EndpointHealth {
@@ -76,22 +73,18 @@ export async function endpointFailed(ctx: NotifierContext, tx: SqlEntityManager,
   return { probing: true, startedProbing: endpoint.started, gaveUp: gaveUp.length, resumedLanes: false };
 }
 
-/** The endpoint is failing: once (until a delivery makes it healthy again), as an admin-only event of the log (which admin endpoints are sent too). */
-export async function markFailing(ctx: NotifierContext, tx: SqlEntityManager, endpointId: string): Promise<void> {
-  const [endpoint] = await tx.execute<Array<{ client_id: string; url: string }>>(
-    "update notification_endpoint set state = 'failing', updated_at = ? where id = ? and state = 'healthy' returning client_id, url",
-    [new Date(), endpointId],
-  );
-  if (!endpoint) return;
-  await ctx.deps.events.append(tx, {
-    subjectType: 'endpoint',
-    subjectId: endpointId,
-    clientId: null,
-    merchantAccount: NO_MERCHANT_ACCOUNT,
+/**
+ * The endpoint is failing: once (until a delivery makes it healthy again), as an admin-only event
+ * of the log (which admin endpoints are sent too). Its state and that event are one statement the
+ * transition path writes, only while the endpoint is healthy; `endpoint` is it as the attempt read it.
+ */
+export async function markFailing(ctx: NotifierContext, tx: SqlEntityManager, endpoint: { id: string; clientId: string; url: string }): Promise<void> {
+  const healthy = { ...endpoint, state: 'healthy' as const };
+  await ctx.deps.transitions.record(tx, notificationEndpointRows, {
+    event: NOTIFICATION_ENDPOINT_FAILING,
+    row: healthy,
+    next: { ...healthy, state: 'failing' },
     adminOnly: true,
-    type: NOTIFICATION_ENDPOINT_FAILING,
-    fromStatus: 'healthy',
-    toStatus: 'failing',
-    snapshot: { id: endpointId, clientId: endpoint.client_id, url: endpoint.url, state: 'failing' },
+    update: { set: { state: 'failing', updated_at: new Date() }, returning: { columns: ['id'] }, only: { state: 'healthy' } },
   });
 }

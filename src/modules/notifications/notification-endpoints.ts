@@ -4,6 +4,7 @@
 // opened except to sign or to keep signing with it during a rotation's overlap.
 
 import type { SubjectVisibility } from '../../kernel/visibility.js';
+import type { SubjectRows } from '../../kernel/subject-writes.js';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { SealedColumns } from '../../db/sealed-columns.js';
 import type { Clock } from '../../lib/clock.js';
@@ -24,6 +25,8 @@ import type { NotificationSettings } from './notification-settings.js';
 /** Recorded (admin only) when an endpoint's delivery is given up after NOTIFICATION_RETRY_FOR_MS. */
 export const NOTIFICATION_ENDPOINT_FAILING = 'notification_endpoint.failing';
 
+const ENDPOINT_TABLE = 'notification_endpoint';
+
 /** An endpoint as its events carry it (the notifier writes it when the endpoint starts failing). */
 export interface NotificationEndpointSnapshot {
   id: string;
@@ -31,6 +34,23 @@ export interface NotificationEndpointSnapshot {
   url: string;
   state: 'healthy' | 'failing';
 }
+
+/** The merchant account of an event that belongs to none (an endpoint's): admins alone see those. */
+const NO_MERCHANT_ACCOUNT = '-';
+
+/**
+ * An endpoint as a subject of the event log, registered with the transition path (`registerRows`):
+ * no provider reports its state, the notifier's count of failed deliveries does; its events are
+ * written by the path like every subject's. It belongs to no merchant account.
+ */
+export const notificationEndpointRows: SubjectRows<NotificationEndpointSnapshot> = {
+  type: 'endpoint',
+  table: ENDPOINT_TABLE,
+  idOf: (endpoint) => endpoint.id,
+  statusOf: (endpoint) => endpoint.state,
+  owner: () => ({ clientId: null, merchantAccount: NO_MERCHANT_ACCOUNT }),
+  snapshot: (endpoint) => ({ id: endpoint.id, clientId: endpoint.clientId, url: endpoint.url, state: endpoint.state }),
+};
 
 /** No field apart: an endpoint's events are admin-only events, which no other client is sent. */
 export const NOTIFICATION_ENDPOINT_REDACTION = redactionPolicy<NotificationEndpointSnapshot>('endpoint', { adminOnly: [] });
@@ -62,8 +82,6 @@ export const NOTIFICATION_EVENT_TYPES: readonly string[] = [
 ];
 
 const MAX_URL_LENGTH = 2_000;
-
-const ENDPOINT_TABLE = 'notification_endpoint';
 
 /** The endpoint's signing secrets, sealed: what a re-seal goes through. */
 export const ENDPOINT_SECRET_COLUMNS: SealedColumns = { table: ENDPOINT_TABLE, idColumn: 'id', columns: ['secret', 'previous_secret'] };

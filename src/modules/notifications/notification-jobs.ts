@@ -6,6 +6,7 @@
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { EventLog } from '../../kernel/events/event-log.js';
 import type { JobQueue } from '../../kernel/jobs.js';
+import type { TransitionPath } from '../../kernel/transitions.js';
 import type { Redactions } from '../../kernel/redaction.js';
 import type { Clock } from '../../lib/clock.js';
 import type { Logger } from '../../lib/logger.js';
@@ -42,6 +43,8 @@ export const SWEEP_LANES = 500;
 export interface NotifierDeps {
   jobs: JobQueue;
   events: EventLog;
+  /** Writes an endpoint's own events (its failing state), as every subject's (the endpoint is registered with it). */
+  transitions: Pick<TransitionPath, 'record'>;
   /** What of each subject kind the endpoint's client may read: the API's own redaction policies. */
   redactions: Redactions;
   clock: Clock;

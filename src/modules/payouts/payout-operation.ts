@@ -11,7 +11,6 @@ import { userErrorCodeOf } from '../../lib/user-error-codes.js';
 import { accountNotConfigured, markEntityUnknown, type MoneyOperation } from '../../kernel/operation.js';
 import type { CreatePayoutRequest, FieldError, MerchantAccount, PayoutBeneficiary, ProviderError, ProviderPayout } from '../../providers/provider.js';
 import type { ApiClient } from '../clients/api-client.entity.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Payout, type StoredBeneficiary } from './payout.entity.js';
 import { toPayoutSnapshot, type PayoutSnapshot } from './payout-snapshot.js';
@@ -19,12 +18,12 @@ import { payoutTransitions, PAYOUT_CREATED } from './payout-transitions.js';
 import type { CreatePayoutInput } from './payout-request.js';
 import type { ProviderAdapters } from '../../providers/ports.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
+import { currentTraceparent } from '../../lib/tracing/trace-context.js';
 
 export interface PayoutOperationDeps {
   accounts: MerchantAccountService;
   /** The providers' ports: a payout goes to its own account's provider. */
   providers: ProviderAdapters;
-  events: EventLog;
   transitions: TransitionPath;
 }
 
@@ -35,11 +34,15 @@ export interface PayoutOperationDeps {
 export function payoutOperation(deps: PayoutOperationDeps): MoneyOperation<PreparedPayout, Payout, ProviderPayout, PayoutSnapshot> {
   return {
     name: 'payout',
-    record: async (tx, { client, input, account, request }) => {
+    // The row and its creation event are one statement (below).
+    recordsInOneStatement: true,
+    record: async (em, { client, input, account, request }) => {
       // Committed, with its creation event, before the provider call: from here on a crash, a
       // timeout or a webhook that overtakes our own answer all find the row, keyed by our id at
       // the provider; and subscribers always see PENDING before any outcome.
-      const payout = tx.create(Payout, {
+      const now = new Date();
+      // The payout as created, for its event's snapshot; the kernel writes the row from the values below.
+      const created = em.create(Payout, {
         id: newId('pay'),
         clientId: client.id,
         merchantAccount: account.code,
@@ -57,21 +60,42 @@ export function payoutOperation(deps: PayoutOperationDeps): MoneyOperation<Prepa
         beneficiaryDocumentNumber: request.beneficiary.documentNumber ?? null,
         merchantReference: input.merchantReference ?? null,
         submissionError: null,
-        createdAt: new Date(),
-        updatedAt: new Date(),
+        createdAt: now,
+        updatedAt: now,
+      }, { persist: false });
+      const returned = await deps.transitions.create<Payout>(em, payoutTransitions, {
+        event: PAYOUT_CREATED,
+        row: created,
+        insert: {
+          values: {
+            id: created.id,
+            client_id: created.clientId,
+            merchant_account: created.merchantAccount,
+            provider: created.provider,
+            livemode: created.livemode,
+            country: created.country,
+            status: created.status,
+            provider_status: created.providerStatus,
+            status_reason: created.statusReason,
+            amount: created.amount,
+            currency: created.currency,
+            beneficiary: created.beneficiary,
+            beneficiary_account_number: created.beneficiaryAccountNumber,
+            beneficiary_cci: created.beneficiaryCci,
+            beneficiary_document_number: created.beneficiaryDocumentNumber,
+            merchant_reference: created.merchantReference,
+            submission_error: created.submissionError,
+            created_at: created.createdAt,
+            updated_at: created.updatedAt,
+            // The request that made it, for the spans of what follows (docs/tracing.md).
+            trace_context: currentTraceparent() ?? null,
+          },
+          json: ['beneficiary'],
+          returning: '*',
+        },
       });
-      await tx.flush();
-      await deps.events.append(tx, {
-        subjectType: 'payout',
-        subjectId: payout.id,
-        clientId: payout.clientId,
-        type: PAYOUT_CREATED,
-        fromStatus: null,
-        toStatus: payout.status,
-        merchantAccount: payout.merchantAccount,
-        snapshot: toPayoutSnapshot(payout),
-      });
-      return { ok: true, row: payout };
+      // The row as written, managed from here on (nothing is left to flush).
+      return { ok: true, row: em.map(Payout, returned!) };
     },
     load: (em, id) => em.findOne(Payout, { id }, { refresh: true }),
     awaitingProvider: (payout) => payout.status === 'PENDING' && !payout.providerReference,

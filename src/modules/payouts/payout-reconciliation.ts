@@ -9,7 +9,6 @@ import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
 import type { PayoutPort } from '../../providers/ports.js';
 import type { MerchantAccount, ProviderPayout } from '../../providers/provider.js';
-import type { EventLog } from '../../kernel/events/event-log.js';
 import type { ResumeResult } from '../../kernel/operation.js';
 import { Payout } from './payout.entity.js';
 import { payoutTransitions } from './payout-transitions.js';
@@ -38,7 +37,6 @@ export interface ReconcilePayoutsOptions {
 
 export interface ReconcilePayoutsDeps {
   provider: Pick<PayoutPort, 'listPayouts'>;
-  events: EventLog;
   transitions: TransitionPath;
   /** Resubmits a payout whose outcome is unknown (`PayoutService.resume`); without it such payouts are only looked for. */
   resume?: (em: SqlEntityManager, id: string) => Promise<ResumeResult>;
@@ -81,7 +79,7 @@ const LIST_SKEW_MS = 10 * 60_000;
  *
  * @example
  * const payouts = services.providers.adapterFor(account, 'payouts');
- * if (payouts.ok) await reconcilePendingPayouts(em, account, { provider: payouts.port, events: services.events },
+ * if (payouts.ok) await reconcilePendingPayouts(em, account, { provider: payouts.port, transitions: services.transitions },
  *   { createdBefore: new Date(Date.now() - 5 * 60_000) });
  */
 export async function reconcilePendingPayouts(
@@ -232,7 +230,7 @@ async function release(em: SqlEntityManager, payoutId: string, how: 'seen' | 'un
 
 /**
  * Counts one more conclusive check that did not show the payout; at `missingAfterChecks` it is
- * reported once: an event row with no client (only admins read it in `events`), a warning and the
+ * reported once: an admin-only event of the payout (its client does not see it), a warning and the
  * caller's metric. Returns true when it was reported now.
  */
 async function countMissing(em: SqlEntityManager, payout: Payout, deps: ReconcilePayoutsDeps, options: ReconcilePayoutsOptions): Promise<boolean> {
@@ -248,16 +246,8 @@ async function countMissing(em: SqlEntityManager, payout: Payout, deps: Reconcil
       [threshold, payout.id],
     );
     if (!rows[0]?.raised) return false;
-    await deps.events.append(tx, {
-      subjectType: 'payout',
-      subjectId: payout.id,
-      clientId: payout.clientId,
-      merchantAccount: payout.merchantAccount,
-      adminOnly: true,
-      type: PAYOUT_MISSING_AT_PROVIDER,
-      fromStatus: payout.status,
-      toStatus: payout.status,
-    });
+    // Announced by the path, in this transaction: nothing more of the payout changes.
+    await deps.transitions.note(tx, payoutTransitions, { event: PAYOUT_MISSING_AT_PROVIDER, row: payout, adminOnly: true });
     return true;
   });
   if (raised) {

@@ -2,7 +2,8 @@
 // (`check`: a report for another amount; `checkMove` after the machine: an approval that would
 // refund more than the deposit), its write, and what it `entails` for the deposit: the refund
 // position and refunded amount, and the move to REFUNDED once refunds cover the deposit, through
-// the same transition path. The transaction, the path and the event log are fakes that record.
+// the same transition path. The transaction and the event log are fakes that record; the path is
+// the real one, but for a faked `apply`.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
@@ -59,30 +60,38 @@ function fakeTx(refunds: Refund[] = []) {
     },
     // The ORM's `map` refreshes the managed entity of the returned row's id: here, the refund the test holds.
     map: (entity: unknown, returned: Record<string, unknown>) => {
-      calls.push(`map ${entity === Refund ? 'Refund' : '?'} ${JSON.stringify(returned)}`);
+      calls.push(`map ${entity === Refund ? 'Refund' : entity === Deposit ? 'Deposit' : '?'} ${JSON.stringify(returned)}`);
       return Object.assign(refunds.find((one) => one.id === returned.id) ?? new Refund(), returned);
     },
   };
   return { tx: tx as unknown as SqlEntityManager, calls };
 }
 
-/** A transition path that records the changes and events asked of it; `apply` answers `outcome`. */
+/**
+ * A transition path over a fake event log that records the events and statements asked of it;
+ * `apply` is faked too, and answers `outcome`.
+ */
 function fakePath(outcome: TransitionResult<unknown>['outcome'] = 'applied') {
   const applied: Array<{ kind: string; input: ApplyInput<unknown, unknown> }> = [];
   const appended: AppendEventInput[] = [];
-  const path = {
-    apply: (_tx: SqlEntityManager, kind: SubjectKind<unknown, string, never>, input: ApplyInput<unknown, unknown>) => {
-      applied.push({ kind: kind.type, input });
-      return Promise.resolve({ outcome });
+  const written: SqlPart[] = [];
+  const events = {
+    append: (_tx: SqlEntityManager, event: AppendEventInput) => {
+      appended.push(event);
+      return Promise.resolve({});
     },
-    events: {
-      append: (_tx: SqlEntityManager, event: AppendEventInput) => {
-        appended.push(event);
-        return Promise.resolve({});
-      },
+    appendWith: (_tx: SqlEntityManager, statement: SqlPart, event: AppendEventInput) => {
+      written.push(statement);
+      appended.push(event);
+      return Promise.resolve([{ id: event.subjectId }]);
     },
   };
-  return { path: path as unknown as TransitionPath, applied, appended };
+  const path = new TransitionPath(events as unknown as EventLog, {} as JobQueue, [depositTransitions, refundTransitions]);
+  path.apply = ((_tx: SqlEntityManager, kind: SubjectKind<unknown, string, never>, input: ApplyInput<unknown, unknown>) => {
+    applied.push({ kind: kind.type, input });
+    return Promise.resolve({ outcome });
+  }) as unknown as TransitionPath['apply'];
+  return { path, applied, appended, written };
 }
 
 const change = (status: RefundStatus, amount?: string): RefundChange => ({ status, providerStatus: status.toLowerCase(), ...(amount ? { amount: Money.fromDecimal(amount, 'EUR') } : {}) });
@@ -157,15 +166,17 @@ describe('refundTransitions.write', () => {
 });
 
 describe('refundTransitions.entails: the deposit\'s refund position', () => {
-  it('adds an approved refund to the deposit\'s refunded amount and announces the deposit\'s refund update', async () => {
+  it('adds an approved refund to the deposit\'s refunded amount and announces the deposit\'s refund update, one statement', async () => {
     const approved = refund({ status: 'APPROVED' });
     const { tx, calls } = fakeTx([approved]);
-    const { path, applied: changes, appended } = fakePath();
+    const { path, applied: changes, appended, written } = fakePath();
     const row = { refund: approved, deposit: deposit() };
     await refundTransitions.entails?.(applied(row, change('APPROVED'), tx), path);
 
     expect(row.deposit).toMatchObject({ refundedAmount: '5.00', refundStatus: 'APPROVED', status: 'SUCCEEDED' });
-    expect(calls).toEqual(['find Refund {"depositId":"dep_1"}', 'flush']);
+    // Written with its event by the path, then taken back into the managed deposit: nothing left to flush.
+    expect(calls).toEqual(['find Refund {"depositId":"dep_1"}', 'map Deposit {"id":"dep_1"}']);
+    expect(written).toEqual([{ sql: 'update deposit set refund_status = ?, refunded_amount = ?, updated_at = ? where id = ? returning *', params: ['APPROVED', '5.00', row.deposit.updatedAt, 'dep_1'] }]);
     expect(changes).toEqual([]);
     expect(appended).toHaveLength(1);
     expect(appended[0]).toMatchObject({
@@ -182,12 +193,14 @@ describe('refundTransitions.entails: the deposit\'s refund position', () => {
 
   it('moves a deposit its refunds now cover in full to REFUNDED through the path (no details to fetch), and announces nothing more', async () => {
     const approved = refund({ status: 'APPROVED' });
-    const { tx } = fakeTx([approved, refund({ id: 'rfd_0', status: 'APPROVED' })]);
+    const { tx, calls } = fakeTx([approved, refund({ id: 'rfd_0', status: 'APPROVED' })]);
     const { path, applied: changes, appended } = fakePath('applied');
     const row = { refund: approved, deposit: deposit({ refundedAmount: '5.00' }) };
     await refundTransitions.entails?.(applied(row, change('APPROVED'), tx), path);
 
     expect(row.deposit.refundedAmount).toBe('10.00');
+    // The change reads the deposit again under its lock: the position is flushed before it.
+    expect(calls).toEqual(['find Refund {"depositId":"dep_1"}', 'flush']);
     expect(changes).toEqual([
       {
         kind: 'deposit',
@@ -222,7 +235,8 @@ describe('refundTransitions.entails: the deposit\'s refund position', () => {
     const row = { refund: rejected, deposit: deposit({ refundStatus: 'REQUESTED' }) };
     await refundTransitions.entails?.(applied(row, change('REJECTED'), tx), path);
     expect(row.deposit).toMatchObject({ refundedAmount: '0.00', refundStatus: 'REJECTED' });
-    expect(calls).toContain('flush');
+    expect(calls).toContain('map Deposit {"id":"dep_1"}');
+    expect(calls).not.toContain('flush');
     expect(appended).toHaveLength(1);
   });
 

@@ -4,14 +4,14 @@
 import { LockMode } from '@mikro-orm/core';
 import { newId } from '../../lib/ids.js';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import type { Money } from '../../lib/money.js';
+import { Money } from '../../lib/money.js';
+import { currentTraceparent } from '../../lib/tracing/trace-context.js';
 import type { RefundStatus } from '../../providers/provider.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import { depositTransitions } from '../deposits/deposit-transitions.js';
 import type { SubjectKind, TransitionPath } from '../../kernel/transitions.js';
 import { Refund } from './refund.entity.js';
 import { depositRefundStatus, refundStateMachine } from './refund-status.js';
-import { toDepositSnapshot } from '../deposits/deposit-snapshot.js';
 import { toRefundSnapshot } from './refund-snapshot.js';
 
 /** What a provider reported about a refund, in domain terms. */
@@ -100,7 +100,8 @@ export const refundTransitions: SubjectKind<LockedRefund, RefundStatus, RefundCh
  * A refund made outside the gateway (the provider's dashboard, or a reversal of the whole payment),
  * recorded with the provider's reference and announced, so the deposit's refunded amount stays true
  * and no request through the gateway can refund the same money again. The caller holds the deposit
- * lock and then applies the reported status through `refundTransitions`.
+ * lock and then applies the reported status through `refundTransitions`. The row and its
+ * `refund.created` are one statement; the refund returned is managed, taken from the written row.
  */
 export async function recordProviderRefund(
   em: SqlEntityManager,
@@ -108,7 +109,9 @@ export async function recordProviderRefund(
   provided: { amount: Money; reference: string; providerStatus: string },
   path: TransitionPath,
 ): Promise<Refund> {
-  const refund = em.create(Refund, {
+  const now = new Date();
+  // The refund as created, for its event's snapshot; the kernel writes the row from the values below.
+  const created = em.create(Refund, {
     id: newId('rfd'),
     depositId: deposit.id,
     clientId: null,
@@ -117,21 +120,46 @@ export async function recordProviderRefund(
     currency: provided.amount.currency,
     reason: null,
     status: 'REQUESTED',
-    providerReference: null,
-    providerStatus: null,
+    providerReference: provided.reference,
+    providerStatus: provided.providerStatus,
     submissionError: null,
-    createdAt: new Date(),
-    updatedAt: new Date(),
+    createdAt: now,
+    updatedAt: now,
+  }, { persist: false });
+  const returned = await path.create<LockedRefund>(em, refundTransitions, {
+    event: REFUND_CREATED,
+    row: { refund: created, deposit },
+    insert: {
+      values: {
+        id: created.id,
+        deposit_id: created.depositId,
+        client_id: created.clientId,
+        origin: created.origin,
+        amount: created.amount,
+        currency: created.currency,
+        reason: created.reason,
+        status: created.status,
+        provider_reference: created.providerReference,
+        provider_status: created.providerStatus,
+        submission_error: created.submissionError,
+        created_at: created.createdAt,
+        updated_at: created.updatedAt,
+        // The request that made it, for the spans of what follows (docs/tracing.md).
+        trace_context: currentTraceparent() ?? null,
+      },
+      returning: '*',
+    },
   });
-  await em.flush();
-  await attachProviderReference(em, { refund, deposit }, { reference: provided.reference, providerStatus: provided.providerStatus }, path);
+  const refund = em.map(Refund, returned!);
+  await updateDepositRefundPosition(em, deposit, path, 'refund');
   return refund;
 }
 
 /**
  * Records the provider's id for a refund (from its answer, or from a webhook that overtook the
  * answer) and announces the refund: from here on the provider knows it. Both rows must be locked
- * by the caller ({@link lockRefund}).
+ * by the caller ({@link lockRefund}). The reference and `refund.created` are one statement; the
+ * managed refund is then taken from the row it returns, so nothing is left for a flush.
  */
 export async function attachProviderReference(
   em: SqlEntityManager,
@@ -140,50 +168,49 @@ export async function attachProviderReference(
   path: TransitionPath,
 ): Promise<void> {
   const { refund, deposit } = locked;
-  refund.providerReference = provided.reference;
-  refund.providerStatus ??= provided.providerStatus;
-  refund.submissionError = null;
-  await em.flush();
-  await path.events.append(em, {
-    subjectType: 'refund',
-    subjectId: refund.id,
-    clientId: deposit.clientId,
-    merchantAccount: deposit.merchantAccount,
-    type: REFUND_CREATED,
-    fromStatus: null,
-    toStatus: refund.status,
-    snapshot: toRefundSnapshot(refund),
+  const known = { providerReference: provided.reference, providerStatus: refund.providerStatus ?? provided.providerStatus, submissionError: null, updatedAt: new Date() };
+  const { returned } = await path.record<LockedRefund>(em, refundTransitions, {
+    event: REFUND_CREATED,
+    creation: true,
+    row: locked,
+    next: { refund: Object.assign(refund, known), deposit },
+    update: {
+      set: { provider_reference: known.providerReference, provider_status: known.providerStatus, submission_error: known.submissionError, updated_at: known.updatedAt },
+      returning: '*',
+    },
   });
+  if (!returned) throw new Error(`refund ${refund.id} vanished under its row lock`);
+  em.map(Refund, returned);
   await updateDepositRefundPosition(em, deposit, path, 'refund');
 }
 
 /**
  * Brings the deposit's `refundStatus` (and, with `refunded`, its refunded amount) in line with its
- * refunds and tells subscribers; a deposit refunded in full moves to REFUNDED through the deposit
- * transition function.
+ * refunds and tells subscribers: the position and `deposit.refund_updated` are one statement. A
+ * deposit refunded in full moves to REFUNDED through the deposit transition function instead,
+ * whose event tells of the position written before it.
  */
 async function updateDepositRefundPosition(em: SqlEntityManager, deposit: Deposit, path: TransitionPath, source: string, refunded?: Money): Promise<void> {
   const refunds = await em.find(Refund, { depositId: deposit.id });
   const refundStatus = depositRefundStatus(refunds);
   const refundedAmount = refunded ? refunded.toDecimal() : deposit.refundedMoney().toDecimal();
   if (refundStatus === (deposit.refundStatus ?? null) && refundedAmount === deposit.refundedMoney().toDecimal()) return;
-  deposit.refundStatus = refundStatus;
-  deposit.refundedAmount = refundedAmount;
-  await em.flush();
-
-  if (deposit.status === 'SUCCEEDED' && deposit.refundedMoney().equals(deposit.amountMoney())) {
-    // Decided by our refund rows, not by a provider's report: there are no details to fetch.
+  if (deposit.status === 'SUCCEEDED' && Money.fromDecimal(refundedAmount, deposit.currency).equals(deposit.amountMoney())) {
+    // Decided by our refund rows, not by a provider's report: there are no details to fetch. The
+    // change reads the deposit again under its lock, so the position is flushed first.
+    Object.assign(deposit, { refundStatus, refundedAmount });
+    await em.flush();
     const moved = await path.apply(em, depositTransitions, { id: deposit.id, change: { status: 'REFUNDED', providerStatus: 'refunded', detailsIncluded: true }, source });
-    if (moved.outcome === 'applied') return;
+    if (moved.outcome !== 'applied') await path.note(em, depositTransitions, { event: DEPOSIT_REFUND_UPDATED, row: deposit });
+    return;
   }
-  await path.events.append(em, {
-    subjectType: 'deposit',
-    subjectId: deposit.id,
-    clientId: deposit.clientId,
-    type: DEPOSIT_REFUND_UPDATED,
-    fromStatus: deposit.status,
-    toStatus: deposit.status,
-    merchantAccount: deposit.merchantAccount,
-    snapshot: toDepositSnapshot(deposit),
+  const position = { refundStatus, refundedAmount, updatedAt: new Date() };
+  const { returned } = await path.record(em, depositTransitions, {
+    event: DEPOSIT_REFUND_UPDATED,
+    row: deposit,
+    next: Object.assign(deposit, position),
+    update: { set: { refund_status: position.refundStatus, refunded_amount: position.refundedAmount, updated_at: position.updatedAt }, returning: '*' },
   });
+  if (!returned) throw new Error(`deposit ${deposit.id} vanished under its row lock`);
+  em.map(Deposit, returned);
 }

@@ -64,42 +64,45 @@ export function withdrawalWebhookHandler(transitions: TransitionPath): WebhookSu
       const mismatch = livemodeMismatch(input);
       if (mismatch) return { outcome: 'anomaly', reason: mismatch };
 
-      // ON CONFLICT: two first events of one withdrawal (pending and succeeded, racing) make one row.
-      const id = newId('wdr');
+      // Its first event records it: the row and its creation event, one statement. Two first
+      // events of one withdrawal (pending and succeeded, racing) make one row (`ifAbsent`); the
+      // second finds it below and applies its status.
       const now = new Date();
-      const inserted = await tx.execute<Array<{ id: string }>>(
-        `insert into withdrawal (id, provider, merchant_account, livemode, provider_reference, status, provider_status, amount, currency, created_at, updated_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         on conflict (provider, merchant_account, provider_reference) do nothing
-         returning id`,
-        [
-          id,
-          input.provider,
-          input.account.code,
-          input.event.livemode ?? input.account.livemode,
-          subject.reference,
-          subject.status,
-          subject.providerStatus,
-          subject.amount?.toDecimal() ?? null,
-          subject.amount?.currency ?? null,
-          now,
-          now,
-        ],
-      );
-      if (inserted.length > 0) {
-        const withdrawal = await tx.findOneOrFail(Withdrawal, { id }, { refresh: true });
-        await transitions.events.append(tx, {
-          subjectType: 'withdrawal',
-          subjectId: id,
-          clientId: null,
-          merchantAccount: withdrawal.merchantAccount,
-          type: WITHDRAWAL_CREATED,
-          fromStatus: null,
-          toStatus: withdrawal.status,
-          snapshot: toWithdrawalSnapshot(withdrawal),
-        });
-        return { outcome: 'applied', subject: { type: 'withdrawal', id } };
-      }
+      const facts = {
+        id: newId('wdr'),
+        provider: input.provider,
+        merchantAccount: input.account.code,
+        livemode: input.event.livemode ?? input.account.livemode,
+        providerReference: subject.reference,
+        status: subject.status,
+        providerStatus: subject.providerStatus,
+        amount: subject.amount?.toDecimal() ?? null,
+        currency: subject.amount?.currency ?? null,
+        createdAt: now,
+        updatedAt: now,
+      };
+      const created = await transitions.create<Withdrawal>(tx, withdrawalTransitions, {
+        event: WITHDRAWAL_CREATED,
+        row: tx.create(Withdrawal, facts, { persist: false }),
+        insert: {
+          values: {
+            id: facts.id,
+            provider: facts.provider,
+            merchant_account: facts.merchantAccount,
+            livemode: facts.livemode,
+            provider_reference: facts.providerReference,
+            status: facts.status,
+            provider_status: facts.providerStatus,
+            amount: facts.amount,
+            currency: facts.currency,
+            created_at: facts.createdAt,
+            updated_at: facts.updatedAt,
+          },
+          ifAbsent: ['provider', 'merchant_account', 'provider_reference'],
+          returning: ['id'],
+        },
+      });
+      if (created) return { outcome: 'applied', subject: { type: 'withdrawal', id: facts.id } };
 
       const withdrawal = await tx.findOneOrFail(
         Withdrawal,
