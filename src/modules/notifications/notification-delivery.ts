@@ -40,6 +40,8 @@ export interface ClaimedDelivery {
   event_id: string;
   attempts: number;
   first_failed_at: Date | string | null;
+  /** What it is sent to and with, where the claim read it in the same statement. */
+  target?: SendTarget;
 }
 
 interface SendTarget {
@@ -61,6 +63,14 @@ interface SendTarget {
   event_data: unknown;
   /** The `traceparent` of the request that made the event's payment, read only while tracing is on. */
   payment_trace_context: string | null;
+}
+
+/** A SendTarget's columns, of endpoint `e`, its client `c` and the event `ev`. */
+function targetColumns(): string {
+  return `e.url, e.client_id, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
+    c.roles as client_roles, (e.state = 'failing' or e.failed_since is not null) as failing,
+    ev.type as event_type, ev.subject_type as event_subject_type, ev.created_at as event_created_at, ev.data as event_data,
+    ${tracingOn() ? paymentTraceContextSql('ev.subject_type', 'ev.subject_id') : 'null'} as payment_trace_context`;
 }
 
 /**
@@ -125,15 +135,21 @@ export async function deliverLane(ctx: NotifierContext, em: SqlEntityManager, la
  */
 async function claimHead(ctx: NotifierContext, em: SqlEntityManager, lane: Lane): Promise<ClaimedDelivery | 'wait' | { runInMs: number }> {
   const now = ctx.deps.clock.now();
-  const claimed = await em.execute<ClaimedDelivery[]>(
+  // The claim reads what the delivery is sent to and with (endpoint, client, event) in the same
+  // statement; the endpoint's row is only read there, never locked or written.
+  const claimed = await em.execute<Array<Omit<ClaimedDelivery, 'target'> & SendTarget>>(
     `update notification_delivery d set claimed_by = ?, claim_expires_at = now() + make_interval(secs => ?), updated_at = ?
+     from notification_endpoint e join api_client c on c.id = e.client_id, payment_event ev
      where d.id = (select id from notification_delivery where endpoint_id = ? and subject_type = ? and subject_id = ? and state = 'pending' order by position limit 1)
        and d.state = 'pending' and d.next_attempt_at <= ? and (d.claim_expires_at is null or d.claim_expires_at <= now())
-       and not exists (select from notification_endpoint e where e.id = d.endpoint_id and e.next_probe_at is not null)
-     returning d.id, d.event_id, d.attempts, d.first_failed_at`,
+       and e.id = d.endpoint_id and e.next_probe_at is null and ev.id = d.event_id
+     returning d.id, d.event_id, d.attempts, d.first_failed_at, ${targetColumns()}`,
     [ctx.instance, claimLeaseMs(ctx.deps.settings()) / 1000, new Date(), lane.endpointId, lane.subjectType, lane.subjectId, now],
   );
-  if (claimed[0]) return claimed[0];
+  if (claimed[0]) {
+    const { id, event_id, attempts, first_failed_at, ...target } = claimed[0];
+    return { id, event_id, attempts, first_failed_at, target };
+  }
   const [head] = await em.execute<Array<{ next_attempt_at: Date | string; claimed: boolean; probing: boolean }>>(
     `select d.next_attempt_at, coalesce(d.claim_expires_at > now(), false) as claimed, e.next_probe_at is not null as probing
      from notification_delivery d join notification_endpoint e on e.id = d.endpoint_id
@@ -161,15 +177,13 @@ export async function send(ctx: NotifierContext, em: SqlEntityManager, lane: Lan
 
 async function sendOne(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, probe: boolean): Promise<Sent> {
   const settings = ctx.deps.settings();
-  const [target] = await em.execute<SendTarget[]>(
-    `select e.url, e.client_id, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
-       c.roles as client_roles, (e.state = 'failing' or e.failed_since is not null) as failing,
-       ev.type as event_type, ev.subject_type as event_subject_type, ev.created_at as event_created_at, ev.data as event_data,
-       ${tracingOn() ? paymentTraceContextSql('ev.subject_type', 'ev.subject_id') : 'null'} as payment_trace_context
-     from notification_endpoint e join api_client c on c.id = e.client_id join payment_event ev on ev.id = ?
-     where e.id = ?`,
-    [delivery.event_id, lane.endpointId],
-  );
+  // A lane's claim read its target with it; a probe's did not.
+  const [target] = delivery.target
+    ? [delivery.target]
+    : await em.execute<SendTarget[]>(
+        `select ${targetColumns()} from notification_endpoint e join api_client c on c.id = e.client_id join payment_event ev on ev.id = ? where e.id = ?`,
+        [delivery.event_id, lane.endpointId],
+      );
   if (!target?.usable) {
     // Disabled, deleted, or its client revoked: the delivery waits, unsent.
     await em.execute('update notification_delivery set claimed_by = null, claim_expires_at = null where id = ? and claimed_by = ?', [delivery.id, ctx.instance]);
