@@ -6,6 +6,7 @@
 import pg from 'pg';
 import type { MerchantAccount } from '../src/providers/provider.js';
 import { startBaselineServer, type BaselineServer } from './baseline-server.js';
+import { prepareNotificationFloor, runNotificationFloor, type FloorQuery } from './notification-floor.js';
 import { serveHarness } from './ipc.js';
 import { cpuMs, heapAfterGc } from './process-tools.js';
 
@@ -27,6 +28,9 @@ const harness = serveHarness(
     cpuMs: () => cpuMs(),
     connections: () => server?.connections() ?? 0,
     followUps: () => server?.followUps() ?? { open: 0, failed: 0 },
+    /** B6's floor: a round's rows (untimed), then their delivery (bench/notification-floor.ts). */
+    notificationFloorPrepare: (params) => prepareNotificationFloor(floorQuery(), params),
+    notificationFloorRun: (params) => runNotificationFloor(floorQuery(), params),
   },
   {
     async onExit() {
@@ -36,10 +40,16 @@ const harness = serveHarness(
   },
 );
 
-/** `?` placeholders (as the ORM's execute takes them) to pg's `$n`. */
+/** The pool as B6's floor queries it (`$n` placeholders); PostgreSQL only. */
+function floorQuery(): FloorQuery {
+  if (!pool) throw new Error('B6\'s floor runs on PostgreSQL only');
+  return async (sql, params) => (await pool.query<Row>(sql, params)).rows;
+}
+
 /** A row as the floors read it: the baseline server's queries take their rows as `unknown`. */
 type Row = Record<string, unknown>;
 
+/** `?` placeholders (as the ORM's execute takes them) to pg's `$n`. */
 function numbered(sql: string): string {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);

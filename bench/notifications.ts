@@ -1,6 +1,8 @@
 // B6: back-office notifications delivered per second to a local receiver, beside a bare node:http
 // POST loop sending as many bodies of the same size, signed the same way, with as many in flight as
-// the gateway's job queue runs at once, to the same receiver in the same run.
+// the gateway's job queue runs at once, to the same receiver in the same run; and, on PostgreSQL,
+// beside the floor (bench/notification-floor.ts): the same deliveries' least durable work, written
+// by hand (claim the due row, sign, POST, record the answer), against the same database and receiver.
 //
 // The gateway's side replays an endpoint over events already in the log, so the clock runs over
 // the delivery work alone (fan-out, one lane per deposit, signing, the POST, the attempt's record),
@@ -10,7 +12,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { interleaved, type Side, type ThroughputSample } from './compare.js';
+import { databaseCpu, interleaved, type Side, type ThroughputSample } from './compare.js';
 import { graphql, postApproval } from './fixtures.js';
 import type { BenchSettings } from './settings.js';
 import { runAtConcurrency, waitFor } from './stats.js';
@@ -32,6 +34,10 @@ const REPLAY = `mutation BenchReplay($endpointId: ID!, $after: String!) {
 
 export interface NotificationsResult {
   rounds: Record<Side, ThroughputSample[]>;
+  /** The floor's rounds (PostgreSQL only), each measured in its round's baseline turn. */
+  floor?: ThroughputSample[];
+  /** The floor's body bytes (its data is the event's, unredacted). */
+  floorBodyBytes?: number;
   perRound: number;
   inFlight: number;
   bodyBytes: number;
@@ -115,10 +121,37 @@ export async function benchNotifications(topology: Topology, settings: BenchSett
       return after;
     };
 
+    /** One floor round: fresh events (the endpoint off, as for the gateway), their rows, then the clock over their delivery. */
+    const floorRound = async (): Promise<ThroughputSample> => {
+      const after = await prepare();
+      // An endpoint's cursor is an events() cursor: base64url of the JSON of its log position (src/graphql/relay.ts).
+      const position: unknown = JSON.parse(Buffer.from(after, 'base64url').toString('utf8'));
+      if (typeof position !== 'string' || !/^[0-9]+$/.test(position)) throw new Error(`the endpoint's cursor ${after} holds no log position`);
+      const rows = await topology.baseline.call<number>('notificationFloorPrepare', { endpointId, after: position, eventType: 'deposit.status_changed' });
+      if (rows !== perRound) throw new Error(`the floor's round has ${rows} events to send, not ${perRound}`);
+      const before = receiver.received();
+      const database = databaseCpu(topology.database.url);
+      const cpuBefore = await topology.baseline.call<number>('cpuMs');
+      const started = performance.now();
+      const run = await topology.baseline.call<{ delivered: number; failed: number }>('notificationFloorRun', { url: receiver.url, secret, inFlight: IN_FLIGHT });
+      await waitFor(() => receiver.received() - before >= perRound, `${perRound} floor notifications`, 300_000, 2);
+      const elapsedMs = performance.now() - started;
+      const cpuAfter = await topology.baseline.call<number>('cpuMs');
+      if (run.delivered !== perRound || run.failed > 0) throw new Error(`the floor delivered ${run.delivered} of ${perRound} (${run.failed} failed)`);
+      floorBodyBytes = Buffer.byteLength(receiver.lastBody());
+      return { perSecond: (perRound / elapsedMs) * 1000, serverCpuMsPerOp: (cpuAfter - cpuBefore) / perRound, p50Ms: Number.NaN, p99Ms: Number.NaN, statementsPerOp: 2, ...database.perOp(perRound) };
+    };
+    const withFloor = topology.database.kind === 'postgresql';
+    const floor: ThroughputSample[] = [];
+    let floorBodyBytes: number | undefined;
+    let gatewayBodyBytes = 0;
+
     const rounds = await interleaved(settings.rounds, async (side): Promise<ThroughputSample> => {
       if (side === 'gateway') {
         const after = await prepare();
         const before = receiver.received();
+        const database = databaseCpu(topology.database.url);
+        await gateway.call('countStart');
         const cpuBefore = await gateway.call<number>('cpuMs');
         const started = performance.now();
         const replayed = await graphql<{ replayNotificationEndpoint: { userErrors: unknown[] } }>(graphqlUrl, keys.admin, REPLAY, { endpointId, after });
@@ -126,15 +159,19 @@ export async function benchNotifications(topology: Topology, settings: BenchSett
         await waitFor(() => receiver.received() - before >= perRound, `${perRound} notifications`, 300_000, 2);
         const elapsedMs = performance.now() - started;
         const cpuAfter = await gateway.call<number>('cpuMs');
-        return { perSecond: (perRound / elapsedMs) * 1000, serverCpuMsPerOp: (cpuAfter - cpuBefore) / perRound, p50Ms: Number.NaN, p99Ms: Number.NaN };
+        const statements = await gateway.call<number>('countStop');
+        gatewayBodyBytes = Buffer.byteLength(receiver.lastBody());
+        return { perSecond: (perRound / elapsedMs) * 1000, serverCpuMsPerOp: (cpuAfter - cpuBefore) / perRound, p50Ms: Number.NaN, p99Ms: Number.NaN, statementsPerOp: statements / perRound, ...database.perOp(perRound) };
       }
+      // The floor in the baseline's turn, so that it alternates with the gateway as the baseline does.
+      if (withFloor) floor.push(await floorRound());
       const body = receiver.lastBody() || JSON.stringify({ id: 'evt_0123456789abcdef0123', type: 'deposit.status_changed', createdAt: new Date().toISOString(), data: {} });
       const run = await runAtConcurrency(perRound, IN_FLIGHT, () => barePost(target, secretBytes, body));
       // This process also runs the receiver, so its CPU is not the sender's alone: left out.
       return { perSecond: run.perSecond, serverCpuMsPerOp: Number.NaN, p50Ms: run.latency.p50, p99Ms: run.latency.p99 };
     });
     await setEnabled(false);
-    return { rounds, perRound, inFlight: IN_FLIGHT, bodyBytes: Buffer.byteLength(receiver.lastBody()) };
+    return { rounds, ...(withFloor ? { floor, ...(floorBodyBytes !== undefined ? { floorBodyBytes } : {}) } : {}), perRound, inFlight: IN_FLIGHT, bodyBytes: gatewayBodyBytes };
   } finally {
     await receiver.close();
   }

@@ -158,12 +158,13 @@ export function resultsTable(results: RunResults, options: { rounds: number; con
     ]);
   }
   if (results.b6) {
-    const { rounds, perRound, inFlight, bodyBytes } = results.b6;
+    const { rounds, floor, perRound, inFlight, bodyBytes, floorBodyBytes } = results.b6;
     const row = throughputRow(`B6 notifications delivered/s, ${perRound} per round, ${inFlight} in flight (bare node:http POST loop, same receiver)`, rounds, '0');
-    row[4] = '';
+    // The bare loop's process also runs the receiver: its CPU is not reported.
     row[5] = `${row[5].split(' / ')[0]} / n/a`;
     rows.push(row);
-    rows.push([`B6 body`, `${bodyBytes} bytes, signed (Standard Webhooks)`, 'same bytes, signed', '', '', '', '']);
+    if (floor && floor.length > 0) rows.push(notificationFloorRow(inFlight, floor, rounds));
+    rows.push([`B6 body`, `${bodyBytes} bytes, signed (Standard Webhooks)`, 'same bytes, signed', floorBodyBytes !== undefined ? `floor: ${floorBodyBytes} bytes, signed` : '', '', '', '']);
   }
   return markdown([HEADER, ...rows]);
 }
@@ -242,6 +243,26 @@ function floorCells(floor: ThroughputSample[], rounds: Record<Side, ThroughputSa
     ratios: `${withSpread(times(rateOf / baseline), floor, rounds.baseline, (s) => s.perSecond)}; gateway / floor ${withSpread(times(gateway / rateOf), rounds.gateway, floor, (s) => s.perSecond)}`,
     perRound: `${floor.map((s) => rate(s.perSecond)).join(' ')}; ${rounds.baseline.map((s) => rate(s.perSecond)).join(' ')}`,
   };
+}
+
+/**
+ * B6's floor beside the bare POST loop: the same deliveries' least durable work, by hand
+ * (bench/notification-floor.ts), and the gateway's rate as a share of the floor's: B6's ratio.
+ */
+function notificationFloorRow(inFlight: number, floor: ThroughputSample[], rounds: Record<Side, ThroughputSample[]>): Row {
+  const { rateOf, baseline, ratios, perRound } = floorCells(floor, rounds);
+  const cpu = medianOf(floor, (s) => s.serverCpuMsPerOp);
+  const database = medianOf(floor, (s) => s.databaseCpuMsPerOp);
+  const gatewayDatabase = medianOf(rounds.gateway, (s) => s.databaseCpuMsPerOp);
+  return [
+    `B6 floor: claim the due row, sign, POST, record the answer, hand-written, ${inFlight} in flight (bare POST loop)`,
+    rate(rateOf),
+    rate(baseline),
+    ratios,
+    '2 / 0',
+    `${Number.isFinite(cpu) ? cpu.toFixed(2) : 'n/a'} / n/a${Number.isFinite(database) && Number.isFinite(gatewayDatabase) ? `; PostgreSQL gateway ${gatewayDatabase.toFixed(2)}, floor ${database.toFixed(2)}` : ''}`,
+    perRound,
+  ];
 }
 
 /**

@@ -40,6 +40,8 @@ export interface ClaimedDelivery {
   event_id: string;
   attempts: number;
   first_failed_at: Date | string | null;
+  /** What it is sent to and with, where the claim read it in the same statement. */
+  target?: SendTarget;
 }
 
 interface SendTarget {
@@ -61,6 +63,14 @@ interface SendTarget {
   event_data: unknown;
   /** The `traceparent` of the request that made the event's payment, read only while tracing is on. */
   payment_trace_context: string | null;
+}
+
+/** A SendTarget's columns, of endpoint `e`, its client `c` and the event `ev`. */
+function targetColumns(): string {
+  return `e.url, e.client_id, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
+    c.roles as client_roles, (e.state = 'failing' or e.failed_since is not null) as failing,
+    ev.type as event_type, ev.subject_type as event_subject_type, ev.created_at as event_created_at, ev.data as event_data,
+    ${tracingOn() ? paymentTraceContextSql('ev.subject_type', 'ev.subject_id') : 'null'} as payment_trace_context`;
 }
 
 /**
@@ -108,8 +118,11 @@ export async function deliverLane(ctx: NotifierContext, em: SqlEntityManager, la
       await em.transactional((tx) => wakeLanes(ctx, tx, [lane], new Date(Date.now() + claimed.runInMs)));
       return;
     }
-    const outcome = await send(ctx, em, lane, claimed);
+    const { outcome, laneEmpty } = await sendOne(ctx, em, lane, claimed, false);
     if (outcome === 'retrying' || outcome === 'stopped') return;
+    // Nothing else pending in the lane when its delivery was recorded: a delivery added since is
+    // woken by whoever added it (the fan-out wakes its lanes), as after a claim that finds none.
+    if (laneEmpty) return;
   }
   // More to send: a fresh job goes on, so no run outlasts its lease.
   await em.transactional((tx) => wakeLanes(ctx, tx, [lane]));
@@ -122,15 +135,21 @@ export async function deliverLane(ctx: NotifierContext, em: SqlEntityManager, la
  */
 async function claimHead(ctx: NotifierContext, em: SqlEntityManager, lane: Lane): Promise<ClaimedDelivery | 'wait' | { runInMs: number }> {
   const now = ctx.deps.clock.now();
-  const claimed = await em.execute<ClaimedDelivery[]>(
+  // The claim reads what the delivery is sent to and with (endpoint, client, event) in the same
+  // statement; the endpoint's row is only read there, never locked or written.
+  const claimed = await em.execute<Array<Omit<ClaimedDelivery, 'target'> & SendTarget>>(
     `update notification_delivery d set claimed_by = ?, claim_expires_at = now() + make_interval(secs => ?), updated_at = ?
+     from notification_endpoint e join api_client c on c.id = e.client_id, payment_event ev
      where d.id = (select id from notification_delivery where endpoint_id = ? and subject_type = ? and subject_id = ? and state = 'pending' order by position limit 1)
        and d.state = 'pending' and d.next_attempt_at <= ? and (d.claim_expires_at is null or d.claim_expires_at <= now())
-       and not exists (select from notification_endpoint e where e.id = d.endpoint_id and e.next_probe_at is not null)
-     returning d.id, d.event_id, d.attempts, d.first_failed_at`,
+       and e.id = d.endpoint_id and e.next_probe_at is null and ev.id = d.event_id
+     returning d.id, d.event_id, d.attempts, d.first_failed_at, ${targetColumns()}`,
     [ctx.instance, claimLeaseMs(ctx.deps.settings()) / 1000, new Date(), lane.endpointId, lane.subjectType, lane.subjectId, now],
   );
-  if (claimed[0]) return claimed[0];
+  if (claimed[0]) {
+    const { id, event_id, attempts, first_failed_at, ...target } = claimed[0];
+    return { id, event_id, attempts, first_failed_at, target };
+  }
   const [head] = await em.execute<Array<{ next_attempt_at: Date | string; claimed: boolean; probing: boolean }>>(
     `select d.next_attempt_at, coalesce(d.claim_expires_at > now(), false) as claimed, e.next_probe_at is not null as probing
      from notification_delivery d join notification_endpoint e on e.id = d.endpoint_id
@@ -145,22 +164,30 @@ async function claimHead(ctx: NotifierContext, em: SqlEntityManager, lane: Lane)
   return waitMs > 0 ? { runInMs: waitMs } : 'wait';
 }
 
+/** What one send did, and whether its lane had nothing else pending once it was recorded (known on a delivery's one-statement record alone). */
+interface Sent {
+  outcome: DeliveryOutcome | 'stopped';
+  laneEmpty: boolean;
+}
+
 /** POSTs one claimed delivery (a lane's, or a probe's) and records the attempt and its outcome. */
 export async function send(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, probe = false): Promise<DeliveryOutcome | 'stopped'> {
+  return (await sendOne(ctx, em, lane, delivery, probe)).outcome;
+}
+
+async function sendOne(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, probe: boolean): Promise<Sent> {
   const settings = ctx.deps.settings();
-  const [target] = await em.execute<SendTarget[]>(
-    `select e.url, e.client_id, e.secret, e.previous_secret, e.previous_secret_expires_at, (e.enabled and c.revoked_at is null) as usable,
-       c.roles as client_roles, (e.state = 'failing' or e.failed_since is not null) as failing,
-       ev.type as event_type, ev.subject_type as event_subject_type, ev.created_at as event_created_at, ev.data as event_data,
-       ${tracingOn() ? paymentTraceContextSql('ev.subject_type', 'ev.subject_id') : 'null'} as payment_trace_context
-     from notification_endpoint e join api_client c on c.id = e.client_id join payment_event ev on ev.id = ?
-     where e.id = ?`,
-    [delivery.event_id, lane.endpointId],
-  );
+  // A lane's claim read its target with it; a probe's did not.
+  const [target] = delivery.target
+    ? [delivery.target]
+    : await em.execute<SendTarget[]>(
+        `select ${targetColumns()} from notification_endpoint e join api_client c on c.id = e.client_id join payment_event ev on ev.id = ? where e.id = ?`,
+        [delivery.event_id, lane.endpointId],
+      );
   if (!target?.usable) {
     // Disabled, deleted, or its client revoked: the delivery waits, unsent.
     await em.execute('update notification_delivery set claimed_by = null, claim_expires_at = null where id = ? and claimed_by = ?', [delivery.id, ctx.instance]);
-    return 'stopped';
+    return { outcome: 'stopped', laneEmpty: false };
   }
   const secrets = openSecrets(ctx, lane.endpointId, delivery, target);
   if (!secrets.ok) {
@@ -197,7 +224,7 @@ function openSecrets(ctx: NotifierContext, endpointId: string, delivery: Claimed
   return { ok: true, plaintexts: [current.plaintext] };
 }
 
-async function record(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, result: PostResult | NotSigned, target: SendTarget, probe: boolean): Promise<DeliveryOutcome> {
+async function record(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, delivery: ClaimedDelivery, result: PostResult | NotSigned, target: SendTarget, probe: boolean): Promise<Sent> {
   const settings = ctx.deps.settings();
   const now = ctx.deps.clock.now();
   const ok = result.kind === 'response' && result.status >= 200 && result.status < 300;
@@ -217,46 +244,53 @@ async function record(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, de
   let health: EndpointHealth = { probing: false, startedProbing: false, gaveUp: 0, resumedLanes: false };
   // The attempt's trace, for the payment's timeline (docs/timeline.md): a column only while a sampled span runs.
   const traceId = currentTraceId();
-  await em.transactional(async (tx) => {
-    await tx.execute(
-      `insert into notification_attempt (id, delivery_id, attempted_at, http_status, error_code, duration_ms, response_excerpt${traceId ? ', trace_id' : ''}) values (?, ?, ?, ?, ?, ?, ?${traceId ? ', ?' : ''})`,
-      [
-        newId('nat'),
-        delivery.id,
-        now,
-        result.kind === 'response' ? result.status : null,
-        result.kind === 'response' ? null : result.code,
-        Math.round(result.durationMs),
-        result.kind === 'response' ? excerpt(result.body) : result.message.slice(0, EXCERPT_BYTES),
-        ...(traceId ? [traceId] : []),
-      ],
-    );
-    const updated = await tx.execute<Array<{ id: string }>>(
-      `update notification_delivery set state = ?, attempts = attempts + 1, delivered_at = ?, first_failed_at = ?, next_attempt_at = ?,
-         claimed_by = null, claim_expires_at = null, updated_at = ?
-       where id = ? and claimed_by = ? and state = 'pending' returning id`,
-      [
-        outcome === 'retrying' ? 'pending' : outcome,
-        ok ? now : null,
-        ok ? delivery.first_failed_at ?? null : firstFailedAt,
-        outcome === 'retrying' ? new Date(now.getTime() + retryInMs) : now,
-        new Date(),
-        delivery.id,
-        ctx.instance,
-      ],
-    );
-    // Another instance took the delivery over after this claim's lease ran out: it decides.
-    if (updated.length === 0) return;
-    if (ok) {
-      if (target.failing) health = { ...health, resumedLanes: await endpointAnswered(ctx, tx, lane.endpointId, now) };
-    } else {
-      health = await endpointFailed(ctx, tx, lane.endpointId, now);
-    }
-    // An endpoint that cannot sign is failing now, not after the retry window: nothing it is sent goes out.
-    if (outcome === 'failed' || result.kind === 'not_signed' || health.gaveUp > 0) await markFailing(ctx, tx, { id: lane.endpointId, clientId: target.client_id, url: target.url });
-    // While the endpoint is probed, the probe goes before the lane's own retry.
-    if (outcome === 'retrying' && !health.probing) await wakeLanes(ctx, tx, [lane], new Date(Date.now() + retryInMs));
-  });
+  const attemptValues = [
+    newId('nat'),
+    delivery.id,
+    now,
+    result.kind === 'response' ? result.status : null,
+    result.kind === 'response' ? null : result.code,
+    Math.round(result.durationMs),
+    result.kind === 'response' ? excerpt(result.body) : result.message.slice(0, EXCERPT_BYTES),
+    ...(traceId ? [traceId] : []),
+  ];
+  let laneEmpty = false;
+  // A delivery to an endpoint that is not failing changes nothing else: one statement records
+  // it, its attempt with it, and says whether its lane has more to send.
+  if (ok && !target.failing) laneEmpty = await recordDelivered(ctx, em, delivery, now, attemptValues, traceId);
+  else {
+    await em.transactional(async (tx) => {
+      await tx.execute(
+        `insert into notification_attempt (id, delivery_id, attempted_at, http_status, error_code, duration_ms, response_excerpt${traceId ? ', trace_id' : ''}) values (?, ?, ?, ?, ?, ?, ?${traceId ? ', ?' : ''})`,
+        attemptValues,
+      );
+      const updated = await tx.execute<Array<{ id: string }>>(
+        `update notification_delivery set state = ?, attempts = attempts + 1, delivered_at = ?, first_failed_at = ?, next_attempt_at = ?,
+           claimed_by = null, claim_expires_at = null, updated_at = ?
+         where id = ? and claimed_by = ? and state = 'pending' returning id`,
+        [
+          outcome === 'retrying' ? 'pending' : outcome,
+          ok ? now : null,
+          ok ? delivery.first_failed_at ?? null : firstFailedAt,
+          outcome === 'retrying' ? new Date(now.getTime() + retryInMs) : now,
+          new Date(),
+          delivery.id,
+          ctx.instance,
+        ],
+      );
+      // Another instance took the delivery over after this claim's lease ran out: it decides.
+      if (updated.length === 0) return;
+      if (ok) {
+        if (target.failing) health = { ...health, resumedLanes: await endpointAnswered(ctx, tx, lane.endpointId, now) };
+      } else {
+        health = await endpointFailed(ctx, tx, lane.endpointId, now);
+      }
+      // An endpoint that cannot sign is failing now, not after the retry window: nothing it is sent goes out.
+      if (outcome === 'failed' || result.kind === 'not_signed' || health.gaveUp > 0) await markFailing(ctx, tx, { id: lane.endpointId, clientId: target.client_id, url: target.url });
+      // While the endpoint is probed, the probe goes before the lane's own retry.
+      if (outcome === 'retrying' && !health.probing) await wakeLanes(ctx, tx, [lane], new Date(Date.now() + retryInMs));
+    });
+  }
   ctx.deps.onAttempt?.(outcome);
   if (ok) ctx.deps.logger.info(log, 'notification delivered');
   else if (outcome === 'failed') ctx.deps.logger.warn(log, 'notification given up after its retry window; the endpoint is marked failing');
@@ -269,7 +303,30 @@ async function record(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, de
     );
   }
   if (health.gaveUp > 0) ctx.deps.logger.warn({ endpointId: lane.endpointId, deliveries: health.gaveUp }, 'notifications given up with a failed probe: their retry window had run out');
-  return outcome;
+  return { outcome, laneEmpty };
+}
+
+/**
+ * A delivery's record in one statement (so in one transaction): the delivery delivered, its
+ * attempt inserted only if this instance still held the claim, and whether the lane has another
+ * pending delivery (read in the statement's snapshot, where this one is still pending: left out by id).
+ * False when the claim was lost (another instance decides, and goes on with the lane).
+ */
+async function recordDelivered(ctx: NotifierContext, em: SqlEntityManager, delivery: ClaimedDelivery, now: Date, attemptValues: unknown[], traceId: string | undefined): Promise<boolean> {
+  const [row] = await em.execute<Array<{ more: boolean }>>(
+    `with delivered as (
+       update notification_delivery set state = 'delivered', attempts = attempts + 1, delivered_at = ?, first_failed_at = ?, next_attempt_at = ?,
+         claimed_by = null, claim_expires_at = null, updated_at = ?
+       where id = ? and claimed_by = ? and state = 'pending' returning id, endpoint_id, subject_type, subject_id),
+     attempt as (
+       insert into notification_attempt (id, delivery_id, attempted_at, http_status, error_code, duration_ms, response_excerpt${traceId ? ', trace_id' : ''})
+       select ?, d.id, ?, ?, ?, ?, ?${traceId ? ', ?' : ''} from delivered d)
+     select exists (select from notification_delivery n where n.endpoint_id = d.endpoint_id and n.subject_type = d.subject_type and n.subject_id = d.subject_id
+       and n.state = 'pending' and n.id <> d.id) as more
+     from delivered d`,
+    [now, delivery.first_failed_at ?? null, now, new Date(), delivery.id, ctx.instance, attemptValues[0], ...attemptValues.slice(2)],
+  );
+  return row !== undefined && !row.more;
 }
 
 /**
