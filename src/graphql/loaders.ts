@@ -3,7 +3,7 @@
 // a page's field resolvers share: the lists read ahead with it, and the visibility checks.
 
 import DataLoader from 'dataloader';
-import type { PaymentEventRecord } from '../kernel/events/event-log.js';
+import type { SubjectEventRecord } from '../kernel/events/event-log.js';
 import type { PaymentSubjectType } from '../kernel/events/payment-event.entity.js';
 import { seenBy, type SubjectType, type VisibilityFacts } from '../kernel/visibility.js';
 import type { ApiKey } from '../modules/clients/api-key.entity.js';
@@ -17,7 +17,7 @@ export interface Loaders {
    * snapshot of its subject (`PaymentEvent.deposit` / `.withdrawal`): the largest column of the
    * log, read only when the query asks for it.
    */
-  events(subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, PaymentEventRecord[]>;
+  events(subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, SubjectEventRecord[]>;
   /** Full beneficiary account and CCI numbers of each payout: admin callers only. */
   payoutAccountNumbers: DataLoader<string, { accountNumber: string | null; cci: string | null } | undefined>;
   /** Refunds of each deposit, oldest first. */
@@ -31,7 +31,7 @@ export interface Loaders {
 const perContext = new WeakMap<GatewayContext, Loaders>();
 
 /** The events of each subject of one type, in one query per batch. */
-function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, PaymentEventRecord[]> {
+function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, SubjectEventRecord[]> {
   return new DataLoader(async (ids) => {
     const grouped = await context.services.events.forSubjects(context.em, subjectType, [...ids], { snapshots });
     return ids.map((id) => grouped.get(id) ?? []);
@@ -41,7 +41,7 @@ function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType,
 export function loaders(context: GatewayContext): Loaders {
   let existing = perContext.get(context);
   if (!existing) {
-    const events = new Map<string, DataLoader<string, PaymentEventRecord[]>>();
+    const events = new Map<string, DataLoader<string, SubjectEventRecord[]>>();
     existing = {
       events(subjectType, snapshots) {
         const name = `${subjectType}:${snapshots}`;
@@ -95,7 +95,7 @@ export function keepReadAhead(node: object, field: string, value: unknown): void
 /** What a page of deposits reads ahead for `Deposit.events`: every event of each deposit, with snapshots or without. */
 export interface ReadAheadEvents {
   snapshots: boolean;
-  events: PaymentEventRecord[];
+  events: SubjectEventRecord[];
 }
 
 export function readAheadOf<T>(node: object, field: string): T | undefined {

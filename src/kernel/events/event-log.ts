@@ -60,13 +60,22 @@ export interface EventPageInput {
 const PAYMENT_EVENT_RECORD_PROPERTIES = [
   'position', 'id', 'type', 'subjectType', 'subjectId', 'clientId', 'merchantAccount', 'adminOnly', 'fromStatus', 'toStatus', 'createdAt',
 ] as const satisfies ReadonlyArray<keyof PaymentEvent>;
-const PAYMENT_EVENT_RECORD_WITH_DATA: readonly string[] = [...PAYMENT_EVENT_RECORD_PROPERTIES, 'data'];
+/**
+ * What a subject's own list of events reads: the record without its position (such a list is
+ * ordered by it, never paged by it) and without its subject type (the one asked for). A page of 50
+ * deposits has about 275 events: two columns fewer is 550 values fewer to decode.
+ */
+const SUBJECT_EVENT_PROPERTIES = PAYMENT_EVENT_RECORD_PROPERTIES.filter((property) => property !== 'position' && property !== 'subjectType');
+const SUBJECT_EVENT_WITH_DATA: readonly string[] = [...SUBJECT_EVENT_PROPERTIES, 'data'];
 
 /**
  * An event row as read without an entity, its time as ISO text (a PaymentEvent satisfies it too);
  * `data`, the subject snapshot, only when it was asked for.
  */
 export type PaymentEventRecord = WithIsoDates<Pick<PaymentEvent, (typeof PAYMENT_EVENT_RECORD_PROPERTIES)[number]>> & Partial<Pick<PaymentEvent, 'data'>>;
+
+/** An event of a subject's own list (`forSubjects`): a record without its log position. */
+export type SubjectEventRecord = Omit<PaymentEventRecord, 'position'>;
 
 const POSITION = /^(0|[1-9][0-9]{0,18})$/;
 /** Longest wait of a short page for committed events that are not final yet. */
@@ -301,18 +310,21 @@ export class EventLog {
     subjectType: PaymentSubjectType,
     subjectIds: readonly string[],
     options: { snapshots: boolean } = { snapshots: true },
-  ): Promise<Map<string, PaymentEventRecord[]>> {
-    const grouped = new Map<string, PaymentEventRecord[]>(subjectIds.map((id) => [id, []]));
+  ): Promise<Map<string, SubjectEventRecord[]>> {
+    const grouped = new Map<string, SubjectEventRecord[]>(subjectIds.map((id) => [id, []]));
     if (subjectIds.length === 0) return grouped;
     const ids = [...new Set(subjectIds)];
-    const rows = await isoDateRows<PaymentEventRecord>(
+    const rows = await isoDateRows<SubjectEventRecord>(
       em,
       PaymentEvent,
-      options.snapshots ? PAYMENT_EVENT_RECORD_WITH_DATA : PAYMENT_EVENT_RECORD_PROPERTIES,
+      options.snapshots ? SUBJECT_EVENT_WITH_DATA : SUBJECT_EVENT_PROPERTIES,
       `from payment_event where subject_type = ? and subject_id in (${placeholders(ids.length)}) order by position asc`,
       [subjectType, ...ids],
     );
-    for (const row of rows) grouped.get(row.subjectId)?.push(row);
+    for (const row of rows) {
+      row.subjectType = subjectType;
+      grouped.get(row.subjectId)?.push(row);
+    }
     return grouped;
   }
 }

@@ -7,7 +7,7 @@ import { Ctx, FieldResolver, Info, Resolver, Root } from 'type-graphql';
 import type { GatewayContext } from '../../graphql/context.js';
 import { loaders, readAheadOf, visibilityCheck, type ReadAheadEvents } from '../../graphql/loaders.js';
 import { selectsAny } from '../../graphql/selection.js';
-import type { PaymentEventRecord } from '../../kernel/events/event-log.js';
+import type { SubjectEventRecord } from '../../kernel/events/event-log.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import { PayoutNode } from '../payouts/payout.types.js';
 import { WithdrawalNode } from '../withdrawals/withdrawal.types.js';
@@ -45,7 +45,7 @@ export class WithdrawalEventsResolver {
 }
 
 /** Whoever sees the subject sees its events, but for anomalies raised for admins alone. */
-function visibleEvents(ctx: GatewayContext, subjectType: 'deposit' | 'payout', events: PaymentEventRecord[]): PaymentEventNode[] {
+function visibleEvents(ctx: GatewayContext, subjectType: 'deposit' | 'payout', events: SubjectEventRecord[]): PaymentEventNode[] {
   const visible = visibilityCheck(ctx, subjectType);
   const nodes: PaymentEventNode[] = [];
   for (const event of events) if (visible(event)) nodes.push(PaymentEventNode.from(event));
