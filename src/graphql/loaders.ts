@@ -5,7 +5,7 @@
 import DataLoader from 'dataloader';
 import type { SubjectEventRecord } from '../kernel/events/event-log.js';
 import type { PaymentSubjectType } from '../kernel/events/payment-event.entity.js';
-import { seenBy, type SubjectType, type VisibilityFacts } from '../kernel/visibility.js';
+import { seenBy, seesEvery, type SubjectType, type VisibilityFacts } from '../kernel/visibility.js';
 import type { ApiKey } from '../modules/clients/api-key.entity.js';
 import type { DepositSnapshot } from '../modules/deposits/deposit-snapshot.js';
 import type { RefundSnapshot } from '../modules/refunds/refund-snapshot.js';
@@ -33,7 +33,7 @@ const perContext = new WeakMap<GatewayContext, Loaders>();
 /** The events of each subject of one type, in one query per batch. */
 function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, SubjectEventRecord[]> {
   return new DataLoader(async (ids) => {
-    const grouped = await context.services.events.forSubjects(context.em, subjectType, [...ids], { snapshots });
+    const grouped = await context.services.events.forSubjects(context.em, subjectType, [...ids], { snapshots, facts: !seesEveryRecord(context, subjectType) });
     return ids.map((id) => grouped.get(id) ?? []);
   });
 }
@@ -115,4 +115,20 @@ export function visibilityCheck(context: GatewayContext, subjectType: SubjectTyp
     visibilityChecks.set(context, checks);
   }
   return (checks[subjectType] ??= seenBy(context.viewer, subjectType));
+}
+
+const everyRecordSeen = new WeakMap<GatewayContext, Partial<Record<SubjectType, boolean>>>();
+
+/**
+ * Whether this execution's viewer sees every record of the subject type whatever its facts (an
+ * admin, `seesEvery`): its lists are read without the facts and shown without the check. Worked
+ * out once per execution.
+ */
+export function seesEveryRecord(context: GatewayContext, subjectType: SubjectType): boolean {
+  let seen = everyRecordSeen.get(context);
+  if (!seen) {
+    seen = {};
+    everyRecordSeen.set(context, seen);
+  }
+  return (seen[subjectType] ??= seesEvery(context.viewer, subjectType));
 }
