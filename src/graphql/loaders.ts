@@ -3,9 +3,9 @@
 // a page's field resolvers share: the lists read ahead with it, and the visibility checks.
 
 import DataLoader from 'dataloader';
-import type { PaymentEventRecord } from '../kernel/events/event-log.js';
+import type { SubjectEventRecord } from '../kernel/events/event-log.js';
 import type { PaymentSubjectType } from '../kernel/events/payment-event.entity.js';
-import { seenBy, type SubjectType, type VisibilityFacts } from '../kernel/visibility.js';
+import { seenBy, seesEvery, type SubjectType, type VisibilityFacts } from '../kernel/visibility.js';
 import type { ApiKey } from '../modules/clients/api-key.entity.js';
 import type { DepositSnapshot } from '../modules/deposits/deposit-snapshot.js';
 import type { RefundSnapshot } from '../modules/refunds/refund-snapshot.js';
@@ -17,7 +17,7 @@ export interface Loaders {
    * snapshot of its subject (`PaymentEvent.deposit` / `.withdrawal`): the largest column of the
    * log, read only when the query asks for it.
    */
-  events(subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, PaymentEventRecord[]>;
+  events(subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, SubjectEventRecord[]>;
   /** Full beneficiary account and CCI numbers of each payout: admin callers only. */
   payoutAccountNumbers: DataLoader<string, { accountNumber: string | null; cci: string | null } | undefined>;
   /** Refunds of each deposit, oldest first. */
@@ -31,9 +31,9 @@ export interface Loaders {
 const perContext = new WeakMap<GatewayContext, Loaders>();
 
 /** The events of each subject of one type, in one query per batch. */
-function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, PaymentEventRecord[]> {
+function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType, snapshots: boolean): DataLoader<string, SubjectEventRecord[]> {
   return new DataLoader(async (ids) => {
-    const grouped = await context.services.events.forSubjects(context.em, subjectType, [...ids], { snapshots });
+    const grouped = await context.services.events.forSubjects(context.em, subjectType, [...ids], { snapshots, facts: !seesEveryRecord(context, subjectType) });
     return ids.map((id) => grouped.get(id) ?? []);
   });
 }
@@ -41,7 +41,7 @@ function subjectEvents(context: GatewayContext, subjectType: PaymentSubjectType,
 export function loaders(context: GatewayContext): Loaders {
   let existing = perContext.get(context);
   if (!existing) {
-    const events = new Map<string, DataLoader<string, PaymentEventRecord[]>>();
+    const events = new Map<string, DataLoader<string, SubjectEventRecord[]>>();
     existing = {
       events(subjectType, snapshots) {
         const name = `${subjectType}:${snapshots}`;
@@ -95,7 +95,7 @@ export function keepReadAhead(node: object, field: string, value: unknown): void
 /** What a page of deposits reads ahead for `Deposit.events`: every event of each deposit, with snapshots or without. */
 export interface ReadAheadEvents {
   snapshots: boolean;
-  events: PaymentEventRecord[];
+  events: SubjectEventRecord[];
 }
 
 export function readAheadOf<T>(node: object, field: string): T | undefined {
@@ -115,4 +115,20 @@ export function visibilityCheck(context: GatewayContext, subjectType: SubjectTyp
     visibilityChecks.set(context, checks);
   }
   return (checks[subjectType] ??= seenBy(context.viewer, subjectType));
+}
+
+const everyRecordSeen = new WeakMap<GatewayContext, Partial<Record<SubjectType, boolean>>>();
+
+/**
+ * Whether this execution's viewer sees every record of the subject type whatever its facts (an
+ * admin, `seesEvery`): its lists are read without the facts and shown without the check. Worked
+ * out once per execution.
+ */
+export function seesEveryRecord(context: GatewayContext, subjectType: SubjectType): boolean {
+  let seen = everyRecordSeen.get(context);
+  if (!seen) {
+    seen = {};
+    everyRecordSeen.set(context, seen);
+  }
+  return (seen[subjectType] ??= seesEvery(context.viewer, subjectType));
 }

@@ -9,7 +9,7 @@ import { newId } from '../lib/ids.js';
 import { createLogger } from '../lib/logger.js';
 import { ROLES } from './roles.js';
 import { PaymentEvent } from './events/payment-event.entity.js';
-import { grantsOf, maySee, visibleEventsWhere, visibleWhere, type Viewer } from './visibility.js';
+import { grantsOf, maySee, seesEvery, visibleEventsWhere, visibleWhere, type Viewer } from './visibility.js';
 import { declareSubjectKinds, SUBJECT_TYPES } from './visibility.fixture.js';
 
 declareSubjectKinds();
@@ -66,6 +66,15 @@ describe('visibility policy', () => {
         const selected = await db.fork().find(PaymentEvent, { $and: [{ subjectType, adminOnly: false }, visibleWhere(viewer, subjectType)] });
         const accepted = records.filter((record) => record.subjectType === subjectType && !record.adminOnly && maySee(viewer, subjectType, record));
         expect(ids(selected), `${subjectType} ${JSON.stringify(viewer)}`).toEqual(ids(accepted));
+      }
+    }
+  });
+
+  it('says a viewer sees every record of a type exactly when maySee accepts each one, whatever its facts', () => {
+    for (const viewer of viewers) {
+      for (const subjectType of SUBJECT_TYPES) {
+        const all = records.filter((record) => record.subjectType === subjectType).every((record) => maySee(viewer, subjectType, record));
+        expect(seesEvery(viewer, subjectType), `${subjectType} ${JSON.stringify(viewer)}`).toBe(all);
       }
     }
   });

@@ -172,6 +172,14 @@ export function seenBy(viewer: Viewer, subjectType: SubjectType, options: Visibi
   return (record) => grants.some((grant) => matches(grant, subjectType, record));
 }
 
+/**
+ * Whether `seenBy(viewer, subjectType)` accepts every record of the type whatever its facts, the
+ * admin-only events included (an ADMIN grant): a list read for such a viewer need not read the facts.
+ */
+export function seesEvery(viewer: Viewer, subjectType: SubjectType): boolean {
+  return grantsOf(viewer).some((grant) => grant.role === 'ADMIN' && covers(grant, subjectType) && grant.clientId === undefined && grant.merchantAccounts === undefined);
+}
+
 /** Whether the viewer holds ADMIN: what admin-only fields (a status reason, full account numbers) ask. */
 export function isAdmin(viewer: Pick<Viewer, 'roles'>): boolean {
   return viewer.roles.includes('ADMIN');

@@ -5,7 +5,7 @@
 import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext, RequestContext } from '../../graphql/context.js';
-import { keepReadAhead, visibilityCheck, type ReadAheadEvents } from '../../graphql/loaders.js';
+import { keepReadAhead, seesEveryRecord, visibilityCheck, type ReadAheadEvents } from '../../graphql/loaders.js';
 import { fieldsNamed, selectionsAt } from '../../graphql/selection.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
@@ -119,7 +119,7 @@ async function readNestedLists(ctx: GatewayContext, info: GraphQLResolveInfo, no
   const snapshots = eventFields.some((field) => field.selectionSet !== undefined && fieldsNamed(info, field.selectionSet, 'deposit').length > 0);
   const [refunds, events] = await Promise.all([
     refundsOf.length > 0 ? ctx.services.refunds.forDeposits(ctx.em, refundsOf.map((node) => node.id)) : undefined,
-    eventFields.length > 0 ? ctx.services.events.forSubjects(ctx.em, 'deposit', nodes.map((node) => node.id), { snapshots }) : undefined,
+    eventFields.length > 0 ? ctx.services.events.forSubjects(ctx.em, 'deposit', nodes.map((node) => node.id), { snapshots, facts: !seesEveryRecord(ctx, 'deposit') }) : undefined,
   ]);
   if (refunds) for (const node of refundsOf) keepReadAhead(node, 'refunds', refunds.get(node.id) ?? []);
   if (events) for (const node of nodes) keepReadAhead(node, 'events', { snapshots, events: events.get(node.id) ?? [] } satisfies ReadAheadEvents);

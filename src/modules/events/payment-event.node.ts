@@ -4,7 +4,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { connectionType } from '../../graphql/relay.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import { WithdrawalNode } from '../withdrawals/withdrawal.types.js';
-import type { PaymentEventRecord } from '../../kernel/events/event-log.js';
+import type { SubjectEventRecord } from '../../kernel/events/event-log.js';
 import type { EventNotification } from '../../kernel/events/event-notification.js';
 import type { DepositSnapshot } from '../deposits/deposit-snapshot.js';
 import type { WithdrawalSnapshot } from '../withdrawals/withdrawal-snapshot.js';
@@ -47,16 +47,13 @@ export class PaymentEventNode {
     return typeof snapshot?.id === 'string' ? WithdrawalNode.from(snapshot) : null;
   }
 
-  /** Position in the global log: the cursor. */
-  position!: string;
-
   /**
    * The subject's snapshot, from the row's `data` or the notification: it becomes a node only when
    * a query asks for it (most lists of events never do). Absent from rows read without it.
    */
   private snapshot: unknown;
 
-  static from(event: PaymentEventRecord | EventNotification): PaymentEventNode {
+  static from(event: SubjectEventRecord | EventNotification): PaymentEventNode {
     // Set one by one, not Object.assign'ed from a literal: a page makes hundreds, each one object.
     const node = new PaymentEventNode();
     node.id = event.id;
@@ -66,14 +63,13 @@ export class PaymentEventNode {
     node.fromStatus = event.fromStatus ?? null;
     node.toStatus = event.toStatus ?? null;
     node.createdAt = event.createdAt;
-    node.position = String(event.position);
     node.snapshot = snapshotOf(event);
     return node;
   }
 }
 
 /** A row's `data` (when it was read), or the snapshot a notification carries. */
-function snapshotOf(event: PaymentEventRecord | EventNotification): unknown {
+function snapshotOf(event: SubjectEventRecord | EventNotification): unknown {
   return 'data' in event ? event.data : (event as EventNotification).snapshot;
 }
 
