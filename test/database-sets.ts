@@ -25,6 +25,7 @@ export const ON_BOTH_DATABASES: Readonly<Record<string, string>> = {
   'test/hardening/personal-data-retention.test.ts': "retention of payments' personal data: jsonb rewritten in SQL (jsonb_set, jsonb_to_recordset), a data-modifying CTE over payouts and their events, SKIP LOCKED, partial indexes",
   'test/deposits/details-race.test.ts': "a write guarded on the row's version (xmin)",
   'test/performance/write-path.test.ts': "statements per write, counted on each database's own driver (PGlite's transactions differ)",
+  'test/performance/subject-webhooks.test.ts': "statements per refund, payout and withdrawal webhook, counted on each database's own driver (PGlite's transactions differ)",
   'test/deposits/flow.test.ts': 'the card deposit flow end to end, with offline catch-up',
   'test/deposits/provider-fields.test.ts': "a deposit's metadata, a jsonb column written (or left null) in the deposit's insert and read back through snapshots",
   'test/refunds/refunds.test.ts': 'the refund flow end to end',
