@@ -31,6 +31,24 @@ export function plainRow<T>(em: SqlEntityManager, entity: EntityName<object>, ro
 }
 
 /**
+ * The column values of `data`, keyed by column name: each of its properties that is one of
+ * `entity`'s stored scalar columns, as given (undefined ones left out). For a row a statement
+ * writes from an entity's values (a creation the kernel renders as `RowInsert`).
+ *
+ * @example columnValues(em, Payout, created) // { id: 'pay_…', client_id: 'cli_…', merchant_account: …, … }
+ */
+export function columnValues(em: SqlEntityManager, entity: EntityName<object>, data: object): Record<string, unknown> {
+  const byName = em.getMetadata().get(entity).properties as Record<string, { fieldNames?: string[]; kind?: string; persist?: boolean } | undefined>;
+  const values: Record<string, unknown> = {};
+  for (const [property, value] of Object.entries(data)) {
+    const prop = byName[property];
+    if (value === undefined || !prop || prop.kind !== 'scalar' || prop.persist === false || prop.fieldNames?.length !== 1) continue;
+    values[prop.fieldNames[0]!] = value;
+  }
+  return values;
+}
+
+/**
  * How `isoDateRows` reads the properties of one list: the select list, each column named by its
  * property, and the properties the entity's result mapper would convert.
  */

@@ -5,6 +5,7 @@
 
 import { LockMode } from '@mikro-orm/core';
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { columnValues } from '../../db/plain-rows.js';
 import { newId } from '../../lib/ids.js';
 import { maskIdentifier } from '../../lib/masking.js';
 import { userErrorCodeOf } from '../../lib/user-error-codes.js';
@@ -68,25 +69,7 @@ export function payoutOperation(deps: PayoutOperationDeps): MoneyOperation<Prepa
         row: created,
         insert: {
           values: {
-            id: created.id,
-            client_id: created.clientId,
-            merchant_account: created.merchantAccount,
-            provider: created.provider,
-            livemode: created.livemode,
-            country: created.country,
-            status: created.status,
-            provider_status: created.providerStatus,
-            status_reason: created.statusReason,
-            amount: created.amount,
-            currency: created.currency,
-            beneficiary: created.beneficiary,
-            beneficiary_account_number: created.beneficiaryAccountNumber,
-            beneficiary_cci: created.beneficiaryCci,
-            beneficiary_document_number: created.beneficiaryDocumentNumber,
-            merchant_reference: created.merchantReference,
-            submission_error: created.submissionError,
-            created_at: created.createdAt,
-            updated_at: created.updatedAt,
+            ...columnValues(em, Payout, created),
             // The request that made it, for the spans of what follows (docs/tracing.md).
             trace_context: currentTraceparent() ?? null,
           },
