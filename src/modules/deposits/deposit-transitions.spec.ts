@@ -16,8 +16,8 @@ import { Money } from '../../lib/money.js';
 import type { DepositStatus } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
 import { depositFields } from './deposit.fixture.js';
-import { DEPOSIT_SNAPSHOT_PROPERTIES } from './deposit-snapshot.js';
-import { depositTransitions, FETCH_DEPOSIT_DETAILS, LOCKED_DEPOSIT_PROPERTIES, type DepositChange, type LockedDeposit, type TransitionDeposit } from './deposit-transitions.js';
+import { ROW_VERSION } from '../../kernel/sql-intents.js';
+import { depositTransitions, FETCH_DEPOSIT_DETAILS, TRANSITION_PROPERTIES, type DepositChange } from './deposit-transitions.js';
 
 /**
  * A column as the ORM names it (its default naming strategy): `columnList` keeps each list it
@@ -30,7 +30,8 @@ const snake = (name: string) => naming.propertyToColumnName(name);
 function fakeTx(taken = 0) {
   const calls: Array<{ call: string; args: unknown[] }> = [];
   // The deposit's columns as the ORM's metadata names them (`columnList`).
-  const properties = Object.fromEntries(LOCKED_DEPOSIT_PROPERTIES.map((name) => [name, { fieldNames: [snake(name)] }]));
+  const props = TRANSITION_PROPERTIES.map((name) => ({ name, fieldNames: [snake(name)] }));
+  const properties = Object.fromEntries(props.map((prop) => [prop.name, prop]));
   const tx = {
     isInTransaction: () => true,
     count: (...args: unknown[]) => {
@@ -49,25 +50,20 @@ function fakeTx(taken = 0) {
       calls.push({ call: 'map', args: [entity, row] });
       return row;
     },
-    getMetadata: () => ({ get: () => ({ className: 'Deposit', properties }) }),
+    getMetadata: () => ({ get: () => ({ className: 'Deposit', properties, props }) }),
   };
   return { tx: tx as unknown as SqlEntityManager, calls };
 }
 
 
-/** A deposit read under its lock without an entity (a webhook's row), EUR 10.00, PENDING. */
-function lockedDeposit(overrides: Partial<LockedDeposit> = {}): LockedDeposit {
-  return depositFields(overrides);
-}
-
-/** The same deposit as a managed entity (the card settle call, reconciliation). */
-function managedDeposit(overrides: Partial<LockedDeposit> = {}): Deposit {
-  return Object.assign(new Deposit(), lockedDeposit(overrides));
+/** The deposit as the transition path holds it, an entity (a webhook maps its locked read to one), EUR 10.00, PENDING. */
+function lockedDeposit(overrides: Partial<Deposit> = {}): Deposit {
+  return Object.assign(new Deposit(), depositFields(overrides));
 }
 
 const change = (status: DepositStatus, more: Partial<DepositChange> = {}): DepositChange => ({ status, providerStatus: status.toLowerCase(), ...more });
 
-function transition(row: TransitionDeposit, reported: DepositChange, tx: SqlEntityManager = fakeTx().tx): Transition<TransitionDeposit, DepositStatus, DepositChange> {
+function transition(row: Deposit, reported: DepositChange, tx: SqlEntityManager = fakeTx().tx): Transition<Deposit, DepositStatus, DepositChange> {
   return { tx, row, change: reported, from: row.status, source: 'test' };
 }
 
@@ -140,17 +136,9 @@ describe('depositTransitions.checkMove after the machine: a provider reference a
 });
 
 describe('depositTransitions.recordUnchanged: the payment reference a report names, whatever its status decision', () => {
-  it('writes it on a plain row that has none yet', async () => {
+  it('sets it on the entity that has none yet and flushes it', async () => {
     const { tx, calls } = fakeTx();
-    await depositTransitions.recordUnchanged?.(transition(lockedDeposit({ paymentReference: null }), change('SUCCEEDED', { providerReference: 'pi_1' }), tx));
-    expect(calls).toHaveLength(1);
-    expect(calls[0]?.args[0]).toBe('update deposit set payment_reference = ?, updated_at = ? where id = ?');
-    expect(calls[0]?.args[1]).toEqual(['pi_1', expect.any(Date), 'dep_1']);
-  });
-
-  it('sets it on a managed entity and flushes it', async () => {
-    const { tx, calls } = fakeTx();
-    const deposit = managedDeposit({ paymentReference: null });
+    const deposit = lockedDeposit({ paymentReference: null });
     await depositTransitions.recordUnchanged?.(transition(deposit, change('SUCCEEDED', { providerReference: 'pi_1' }), tx));
     expect(deposit.paymentReference).toBe('pi_1');
     expect(calls).toEqual([{ call: 'flush', args: [] }]);
@@ -161,8 +149,10 @@ describe('depositTransitions.recordUnchanged: the payment reference a report nam
     const { tx, calls } = fakeTx();
     await depositTransitions.recordUnchanged?.(transition(lockedDeposit(hosted), change('PENDING', { providerReference: 'cs_1' }), tx));
     expect(calls).toEqual([]);
-    await depositTransitions.recordUnchanged?.(transition(lockedDeposit(hosted), change('PENDING', { providerReference: 'pi_9' }), tx));
-    expect(calls[0]?.args[1]).toEqual(['pi_9', expect.any(Date), 'dep_1']);
+    const deposit = lockedDeposit(hosted);
+    await depositTransitions.recordUnchanged?.(transition(deposit, change('PENDING', { providerReference: 'pi_9' }), tx));
+    expect(deposit.paymentReference).toBe('pi_9');
+    expect(calls).toEqual([{ call: 'flush', args: [] }]);
   });
 
   it.each([
@@ -176,13 +166,13 @@ describe('depositTransitions.recordUnchanged: the payment reference a report nam
 });
 
 describe('depositTransitions.write: one statement for the row, its event and its jobs', () => {
-  it('writes a plain row\'s new status and details, keeps what the report leaves out, and returns the snapshot\'s columns with the row version', async () => {
+  it('writes the new status and details, keeps what the report leaves out, and returns every column with the row version', async () => {
     const { tx } = fakeTx();
     const row = lockedDeposit({ status: 'AUTHORIZED', declineReason: 'kept', statusReason: 'kept too', fee: '0.20', providerReference: null, paymentReference: null });
     const approvedAt = new Date('2026-01-02T04:00:00.000Z');
     const written = await depositTransitions.write(transition(row, change('SUCCEEDED', { approvedAt, net: eur('9.70'), providerReference: 'pi_7' }), tx));
 
-    expect(written.merge).toBeUndefined();
+    expect(written.next).toBe(row);
     expect(written.next).toMatchObject({
       status: 'SUCCEEDED',
       providerStatus: 'succeeded',
@@ -207,8 +197,9 @@ describe('depositTransitions.write: one statement for the row, its event and its
         payment_reference: 'pi_7',
         updated_at: expect.any(Date),
       },
-      // The snapshot's columns and the row's version: a webhook hands the row to the detail fetch.
-      returning: { columns: DEPOSIT_SNAPSHOT_PROPERTIES.map(snake), version: true },
+      // Every column (the fake's metadata has these), mapped back into the entity, and the row's
+      // version: a webhook hands the row to the detail fetch.
+      returning: { columns: TRANSITION_PROPERTIES.map(snake), version: true },
     });
   });
 
@@ -220,20 +211,19 @@ describe('depositTransitions.write: one statement for the row, its event and its
     expect((succeeded.next.approvedAt as Date).getTime()).toBeGreaterThanOrEqual(before);
   });
 
-  it('returns a managed entity\'s whole row, which `merge` maps back into the entity', async () => {
+  it('maps the returned row but its version back into the entity', async () => {
     const { tx, calls } = fakeTx();
-    const deposit = managedDeposit();
+    const deposit = lockedDeposit();
     const written = await depositTransitions.write(transition(deposit, change('EXPIRED'), tx));
     expect(written.next).toBe(deposit);
     expect(deposit.status).toBe('EXPIRED');
-    expect(written.update?.returning).toBe('*');
-    written.merge?.({ id: 'dep_1', status: 'EXPIRED' });
+    written.merge?.({ id: 'dep_1', status: 'EXPIRED', [ROW_VERSION]: '42' });
     expect(calls).toEqual([{ call: 'map', args: [Deposit, { id: 'dep_1', status: 'EXPIRED' }] }]);
   });
 });
 
 describe('depositTransitions.reactions: the detail fetch and the release of deferred refund deliveries', () => {
-  const applied = (next: Partial<LockedDeposit>, reported: DepositChange) => ({ ...transition(lockedDeposit(), reported), next: lockedDeposit(next) });
+  const applied = (next: Partial<Deposit>, reported: DepositChange) => ({ ...transition(lockedDeposit(), reported), next: lockedDeposit(next) });
   const release = { kind: RELEASE_DEFERRED_DELIVERIES, payload: { subjectType: 'deposit', subjectId: 'dep_1' }, dedupeKey: 'deposit:dep_1' };
   const fetch = (reference: string) => ({
     kind: FETCH_DEPOSIT_DETAILS,
@@ -245,7 +235,7 @@ describe('depositTransitions.reactions: the detail fetch and the release of defe
     ['the report\'s reference first', {}, { providerReference: 'pi_report' }, 'pi_report'],
     ['then the payment reference', { paymentReference: 'pi_pay', providerReference: 'cs_1' }, {}, 'pi_pay'],
     ['then the provider reference', { paymentReference: null, providerReference: 'pi_prov' }, {}, 'pi_prov'],
-  ])('fetches the details by %s, one pending fetch per deposit', (_case, next: Partial<LockedDeposit>, more: Partial<DepositChange>, reference) => {
+  ])('fetches the details by %s, one pending fetch per deposit', (_case, next: Partial<Deposit>, more: Partial<DepositChange>, reference) => {
     expect(depositTransitions.reactions?.(applied(next, change('SUCCEEDED', more)))).toMatchObject([fetch(reference), release]);
   });
 

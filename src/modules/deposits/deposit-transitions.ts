@@ -4,10 +4,11 @@ import { LockMode } from '@mikro-orm/core';
 import { deferredDeliveriesRelease } from '../../kernel/inbox/deferred.js';
 import type { Reaction, SubjectKind } from '../../kernel/transitions.js';
 import { Money } from '../../lib/money.js';
+import { allColumns } from '../../db/plain-rows.js';
+import { ROW_VERSION } from '../../kernel/sql-intents.js';
 import type { DepositStatus, ProviderName } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
-import { snapshotColumns } from './written-deposits.js';
-import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot } from './deposit-snapshot.js';
 import { depositStateMachine } from './deposit-status.js';
 
 /** What a provider reported about a deposit, in domain terms. */
@@ -57,10 +58,6 @@ declare module '../../kernel/jobs.js' {
   }
 }
 
-
-/** A deposit as the transition path holds it: a managed entity, or a plain row read under its lock. */
-export type TransitionDeposit = Deposit | LockedDeposit;
-
 /**
  * The deposit subject kind (src/kernel/transitions.ts): webhooks, reconciliation, the card settle
  * call and refusals at submission all change a deposit's status through it. A change is written
@@ -68,7 +65,7 @@ export type TransitionDeposit = Deposit | LockedDeposit;
  * reason, which status reports do not carry) and, when refund deliveries wait for this payment,
  * their release.
  */
-export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, DepositChange> = {
+export const depositTransitions: SubjectKind<Deposit, DepositStatus, DepositChange> = {
   type: 'deposit',
   table: 'deposit',
   machine: depositStateMachine,
@@ -112,20 +109,15 @@ export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, D
   recordUnchanged: async ({ tx, row: deposit, change }) => {
     const paymentReference = newPaymentReference(deposit, change);
     if (paymentReference === undefined) return;
-    if (deposit instanceof Deposit) {
-      deposit.paymentReference = paymentReference;
-      await tx.flush();
-    } else {
-      await tx.execute('update deposit set payment_reference = ?, updated_at = ? where id = ?', [paymentReference, new Date(), deposit.id]);
-    }
+    deposit.paymentReference = paymentReference;
+    await tx.flush();
   },
 
   write: ({ tx, row: deposit, change }) => {
-    const managed = deposit instanceof Deposit;
     // The deposit as it will stand, for the event's snapshot: the row and its event are written by
-    // one statement, and a managed entity is then refreshed from what it returns. A plain row comes
-    // back as the snapshot's columns with its version (`versionedDeposit`): a webhook hands it to the
-    // detail fetch that follows (written-deposits.ts).
+    // one statement, and the entity is then refreshed from what it returns: every column (an entity
+    // a webhook mapped from its locked read holds only some) and the row's version, which a webhook
+    // hands to the detail fetch that follows with the row (written-deposits.ts).
     const next = {
       status: change.status,
       providerStatus: change.providerStatus,
@@ -139,8 +131,8 @@ export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, D
       updatedAt: new Date(),
     };
     return {
-      // The managed entity as it will stand: `merge` takes its state from the returned row again,
-      // so no dirty state is left for a later flush.
+      // The entity as it will stand: `merge` takes its state from the returned row again, so no
+      // dirty state is left for a later flush.
       next: Object.assign(deposit, next),
       update: {
         set: {
@@ -155,9 +147,9 @@ export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, D
           payment_reference: next.paymentReference,
           updated_at: next.updatedAt,
         },
-        returning: managed ? '*' : { columns: snapshotColumns(tx), version: true },
+        returning: { columns: allColumns(tx, Deposit), version: true },
       },
-      ...(managed ? { merge: (returned: Record<string, unknown>) => tx.map(Deposit, returned) } : {}),
+      merge: ({ [ROW_VERSION]: _version, ...returned }: Record<string, unknown>) => tx.map(Deposit, returned),
     };
   },
 
@@ -179,13 +171,13 @@ export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, D
 };
 
 /** The payment reference a report names, when the deposit has none yet (a hosted checkout's session id is not one). */
-function newPaymentReference(deposit: TransitionDeposit, change: DepositChange): string | undefined {
+function newPaymentReference(deposit: Deposit, change: DepositChange): string | undefined {
   const reported = change.providerReference;
   return reported && !deposit.paymentReference && !(deposit.rail === 'HOSTED_CHECKOUT' && reported === deposit.providerReference) ? reported : undefined;
 }
 
-/** A deposit read with its row lock without an entity: its snapshot's columns and its references. */
-export type LockedDeposit = DepositFacts & Pick<Deposit, 'providerReference' | 'paymentReference'>;
-
-/** The properties of `LockedDeposit`: the select list of a locked read (`columnList`, src/db/plain-rows.ts). */
-export const LOCKED_DEPOSIT_PROPERTIES = [...DEPOSIT_SNAPSHOT_PROPERTIES, 'providerReference', 'paymentReference'] as const satisfies ReadonlyArray<keyof Deposit>;
+/**
+ * What a change reads of a deposit: its snapshot's properties and its references, the select list
+ * of the webhook inbox's locked read (`columnList`, src/db/plain-rows.ts), mapped to the entity.
+ */
+export const TRANSITION_PROPERTIES = [...DEPOSIT_SNAPSHOT_PROPERTIES, 'providerReference', 'paymentReference'] as const satisfies ReadonlyArray<keyof Deposit>;
