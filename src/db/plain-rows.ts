@@ -36,19 +36,6 @@ export interface Versioned<T> {
   version: string;
 }
 
-const entityColumns = new WeakMap<object, readonly string[]>();
-
-/** Every column of `entity`'s table, by name: a `returning` list that maps back to the whole entity. */
-export function allColumns(em: SqlEntityManager, entity: EntityName<object>): readonly string[] {
-  const meta = em.getMetadata().get(entity);
-  let columns = entityColumns.get(meta);
-  if (columns === undefined) {
-    columns = meta.props.filter((prop) => prop.persist !== false && prop.fieldNames?.length === 1).map((prop) => prop.fieldNames[0]!);
-    entityColumns.set(meta, columns);
-  }
-  return columns;
-}
-
 /**
  * How `isoDateRows` reads the properties of one list: the select list, each column named by its
  * property, and the properties the entity's result mapper would convert.

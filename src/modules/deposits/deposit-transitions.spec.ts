@@ -16,8 +16,8 @@ import { Money } from '../../lib/money.js';
 import type { DepositStatus } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
 import { depositFields } from './deposit.fixture.js';
-import { ROW_VERSION } from '../../kernel/sql-intents.js';
-import { depositTransitions, FETCH_DEPOSIT_DETAILS, TRANSITION_PROPERTIES, type DepositChange } from './deposit-transitions.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES } from './deposit-snapshot.js';
+import { depositTransitions, FETCH_DEPOSIT_DETAILS, TRANSITION_PROPERTIES, type DepositChange, type TransitionProperty } from './deposit-transitions.js';
 
 /**
  * A column as the ORM names it (its default naming strategy): `columnList` keeps each list it
@@ -30,8 +30,7 @@ const snake = (name: string) => naming.propertyToColumnName(name);
 function fakeTx(taken = 0) {
   const calls: Array<{ call: string; args: unknown[] }> = [];
   // The deposit's columns as the ORM's metadata names them (`columnList`).
-  const props = TRANSITION_PROPERTIES.map((name) => ({ name, fieldNames: [snake(name)] }));
-  const properties = Object.fromEntries(props.map((prop) => [prop.name, prop]));
+  const properties = Object.fromEntries(TRANSITION_PROPERTIES.map((name) => [name, { fieldNames: [snake(name)] }]));
   const tx = {
     isInTransaction: () => true,
     count: (...args: unknown[]) => {
@@ -50,20 +49,25 @@ function fakeTx(taken = 0) {
       calls.push({ call: 'map', args: [entity, row] });
       return row;
     },
-    getMetadata: () => ({ get: () => ({ className: 'Deposit', properties, props }) }),
+    getMetadata: () => ({ get: () => ({ className: 'Deposit', properties }) }),
   };
   return { tx: tx as unknown as SqlEntityManager, calls };
 }
 
 
-/** The deposit as the transition path holds it, an entity (a webhook maps its locked read to one), EUR 10.00, PENDING. */
-function lockedDeposit(overrides: Partial<Deposit> = {}): Deposit {
-  return Object.assign(new Deposit(), depositFields(overrides));
+/** A deposit read under its lock without an entity (a webhook's row), EUR 10.00, PENDING. */
+function lockedDeposit(overrides: Partial<Deposit> = {}): Pick<Deposit, TransitionProperty> {
+  return depositFields(overrides);
+}
+
+/** The same deposit as a managed entity (the card settle call, reconciliation). */
+function managedDeposit(overrides: Partial<Deposit> = {}): Deposit {
+  return Object.assign(new Deposit(), lockedDeposit(overrides));
 }
 
 const change = (status: DepositStatus, more: Partial<DepositChange> = {}): DepositChange => ({ status, providerStatus: status.toLowerCase(), ...more });
 
-function transition(row: Deposit, reported: DepositChange, tx: SqlEntityManager = fakeTx().tx): Transition<Deposit, DepositStatus, DepositChange> {
+function transition(row: Pick<Deposit, TransitionProperty>, reported: DepositChange, tx: SqlEntityManager = fakeTx().tx): Transition<Pick<Deposit, TransitionProperty>, DepositStatus, DepositChange> {
   return { tx, row, change: reported, from: row.status, source: 'test' };
 }
 
@@ -136,9 +140,17 @@ describe('depositTransitions.checkMove after the machine: a provider reference a
 });
 
 describe('depositTransitions.recordUnchanged: the payment reference a report names, whatever its status decision', () => {
-  it('sets it on the entity that has none yet and flushes it', async () => {
+  it('writes it on a plain row that has none yet', async () => {
     const { tx, calls } = fakeTx();
-    const deposit = lockedDeposit({ paymentReference: null });
+    await depositTransitions.recordUnchanged?.(transition(lockedDeposit({ paymentReference: null }), change('SUCCEEDED', { providerReference: 'pi_1' }), tx));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.args[0]).toBe('update deposit set payment_reference = ?, updated_at = ? where id = ?');
+    expect(calls[0]?.args[1]).toEqual(['pi_1', expect.any(Date), 'dep_1']);
+  });
+
+  it('sets it on a managed entity and flushes it', async () => {
+    const { tx, calls } = fakeTx();
+    const deposit = managedDeposit({ paymentReference: null });
     await depositTransitions.recordUnchanged?.(transition(deposit, change('SUCCEEDED', { providerReference: 'pi_1' }), tx));
     expect(deposit.paymentReference).toBe('pi_1');
     expect(calls).toEqual([{ call: 'flush', args: [] }]);
@@ -149,10 +161,8 @@ describe('depositTransitions.recordUnchanged: the payment reference a report nam
     const { tx, calls } = fakeTx();
     await depositTransitions.recordUnchanged?.(transition(lockedDeposit(hosted), change('PENDING', { providerReference: 'cs_1' }), tx));
     expect(calls).toEqual([]);
-    const deposit = lockedDeposit(hosted);
-    await depositTransitions.recordUnchanged?.(transition(deposit, change('PENDING', { providerReference: 'pi_9' }), tx));
-    expect(deposit.paymentReference).toBe('pi_9');
-    expect(calls).toEqual([{ call: 'flush', args: [] }]);
+    await depositTransitions.recordUnchanged?.(transition(lockedDeposit(hosted), change('PENDING', { providerReference: 'pi_9' }), tx));
+    expect(calls[0]?.args[1]).toEqual(['pi_9', expect.any(Date), 'dep_1']);
   });
 
   it.each([
@@ -166,13 +176,13 @@ describe('depositTransitions.recordUnchanged: the payment reference a report nam
 });
 
 describe('depositTransitions.write: one statement for the row, its event and its jobs', () => {
-  it('writes the new status and details, keeps what the report leaves out, and returns every column with the row version', async () => {
+  it('writes a plain row\'s new status and details, keeps what the report leaves out, and returns the snapshot\'s columns with the row version', async () => {
     const { tx } = fakeTx();
     const row = lockedDeposit({ status: 'AUTHORIZED', declineReason: 'kept', statusReason: 'kept too', fee: '0.20', providerReference: null, paymentReference: null });
     const approvedAt = new Date('2026-01-02T04:00:00.000Z');
     const written = await depositTransitions.write(transition(row, change('SUCCEEDED', { approvedAt, net: eur('9.70'), providerReference: 'pi_7' }), tx));
 
-    expect(written.next).toBe(row);
+    expect(written.merge).toBeUndefined();
     expect(written.next).toMatchObject({
       status: 'SUCCEEDED',
       providerStatus: 'succeeded',
@@ -197,9 +207,8 @@ describe('depositTransitions.write: one statement for the row, its event and its
         payment_reference: 'pi_7',
         updated_at: expect.any(Date),
       },
-      // Every column (the fake's metadata has these), mapped back into the entity, and the row's
-      // version: a webhook hands the row to the detail fetch.
-      returning: { columns: TRANSITION_PROPERTIES.map(snake), version: true },
+      // The snapshot's columns and the row's version: a webhook hands the row to the detail fetch.
+      returning: { columns: DEPOSIT_SNAPSHOT_PROPERTIES.map(snake), version: true },
     });
   });
 
@@ -211,13 +220,14 @@ describe('depositTransitions.write: one statement for the row, its event and its
     expect((succeeded.next.approvedAt as Date).getTime()).toBeGreaterThanOrEqual(before);
   });
 
-  it('maps the returned row but its version back into the entity', async () => {
+  it('returns a managed entity\'s whole row, which `merge` maps back into the entity', async () => {
     const { tx, calls } = fakeTx();
-    const deposit = lockedDeposit();
+    const deposit = managedDeposit();
     const written = await depositTransitions.write(transition(deposit, change('EXPIRED'), tx));
     expect(written.next).toBe(deposit);
     expect(deposit.status).toBe('EXPIRED');
-    written.merge?.({ id: 'dep_1', status: 'EXPIRED', [ROW_VERSION]: '42' });
+    expect(written.update?.returning).toBe('*');
+    written.merge?.({ id: 'dep_1', status: 'EXPIRED' });
     expect(calls).toEqual([{ call: 'map', args: [Deposit, { id: 'dep_1', status: 'EXPIRED' }] }]);
   });
 });

@@ -4,10 +4,9 @@ import { LockMode } from '@mikro-orm/core';
 import { deferredDeliveriesRelease } from '../../kernel/inbox/deferred.js';
 import type { Reaction, SubjectKind } from '../../kernel/transitions.js';
 import { Money } from '../../lib/money.js';
-import { allColumns } from '../../db/plain-rows.js';
-import { ROW_VERSION } from '../../kernel/sql-intents.js';
 import type { DepositStatus, ProviderName } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
+import { snapshotColumns } from './written-deposits.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot } from './deposit-snapshot.js';
 import { depositStateMachine } from './deposit-status.js';
 
@@ -64,8 +63,12 @@ declare module '../../kernel/jobs.js' {
  * by one statement with its event and its follow-up jobs: the detail fetch (fee, net and decline
  * reason, which status reports do not carry) and, when refund deliveries wait for this payment,
  * their release.
+ *
+ * Its row is the entity, or the entity's `TRANSITION_PROPERTIES` read without one under the row
+ * lock (the webhook inbox's lookup: mapping that row to the entity slowed webhooks measurably), a
+ * Pick of the entity either way, not a deposit shape of its own.
  */
-export const depositTransitions: SubjectKind<Deposit, DepositStatus, DepositChange> = {
+export const depositTransitions: SubjectKind<Pick<Deposit, TransitionProperty>, DepositStatus, DepositChange> = {
   type: 'deposit',
   table: 'deposit',
   machine: depositStateMachine,
@@ -109,15 +112,20 @@ export const depositTransitions: SubjectKind<Deposit, DepositStatus, DepositChan
   recordUnchanged: async ({ tx, row: deposit, change }) => {
     const paymentReference = newPaymentReference(deposit, change);
     if (paymentReference === undefined) return;
-    deposit.paymentReference = paymentReference;
-    await tx.flush();
+    if (deposit instanceof Deposit) {
+      deposit.paymentReference = paymentReference;
+      await tx.flush();
+    } else {
+      await tx.execute('update deposit set payment_reference = ?, updated_at = ? where id = ?', [paymentReference, new Date(), deposit.id]);
+    }
   },
 
   write: ({ tx, row: deposit, change }) => {
+    const managed = deposit instanceof Deposit;
     // The deposit as it will stand, for the event's snapshot: the row and its event are written by
-    // one statement, and the entity is then refreshed from what it returns: every column (an entity
-    // a webhook mapped from its locked read holds only some) and the row's version, which a webhook
-    // hands to the detail fetch that follows with the row (written-deposits.ts).
+    // one statement, and a managed entity is then refreshed from what it returns. A plain row comes
+    // back as the snapshot's columns with its version (`versionedDeposit`): a webhook hands it to the
+    // detail fetch that follows (written-deposits.ts).
     const next = {
       status: change.status,
       providerStatus: change.providerStatus,
@@ -131,8 +139,8 @@ export const depositTransitions: SubjectKind<Deposit, DepositStatus, DepositChan
       updatedAt: new Date(),
     };
     return {
-      // The entity as it will stand: `merge` takes its state from the returned row again, so no
-      // dirty state is left for a later flush.
+      // The managed entity as it will stand: `merge` takes its state from the returned row again,
+      // so no dirty state is left for a later flush.
       next: Object.assign(deposit, next),
       update: {
         set: {
@@ -147,9 +155,9 @@ export const depositTransitions: SubjectKind<Deposit, DepositStatus, DepositChan
           payment_reference: next.paymentReference,
           updated_at: next.updatedAt,
         },
-        returning: { columns: allColumns(tx, Deposit), version: true },
+        returning: managed ? '*' : { columns: snapshotColumns(tx), version: true },
       },
-      merge: ({ [ROW_VERSION]: _version, ...returned }: Record<string, unknown>) => tx.map(Deposit, returned),
+      ...(managed ? { merge: (returned: Record<string, unknown>) => tx.map(Deposit, returned) } : {}),
     };
   },
 
@@ -171,13 +179,16 @@ export const depositTransitions: SubjectKind<Deposit, DepositStatus, DepositChan
 };
 
 /** The payment reference a report names, when the deposit has none yet (a hosted checkout's session id is not one). */
-function newPaymentReference(deposit: Deposit, change: DepositChange): string | undefined {
+function newPaymentReference(deposit: Pick<Deposit, TransitionProperty>, change: DepositChange): string | undefined {
   const reported = change.providerReference;
   return reported && !deposit.paymentReference && !(deposit.rail === 'HOSTED_CHECKOUT' && reported === deposit.providerReference) ? reported : undefined;
 }
 
 /**
  * What a change reads of a deposit: its snapshot's properties and its references, the select list
- * of the webhook inbox's locked read (`columnList`, src/db/plain-rows.ts), mapped to the entity.
+ * of the webhook inbox's locked read (`columnList`, src/db/plain-rows.ts).
  */
 export const TRANSITION_PROPERTIES = [...DEPOSIT_SNAPSHOT_PROPERTIES, 'providerReference', 'paymentReference'] as const satisfies ReadonlyArray<keyof Deposit>;
+
+/** The names of `TRANSITION_PROPERTIES`: a deposit on the transition path is a `Pick<Deposit, TransitionProperty>`. */
+export type TransitionProperty = (typeof TRANSITION_PROPERTIES)[number];

@@ -3,7 +3,7 @@
 // goes to refund accounting, which the composition point hands in.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { columnList } from '../../db/plain-rows.js';
+import { columnList, plainRow } from '../../db/plain-rows.js';
 import { livemodeMismatch, type ReceiveWebhookInput, type WebhookSubjectHandler } from '../../kernel/inbox/webhook-handler.js';
 import { transitionReport, type ReportOutcome } from '../../kernel/inbox/report-outcome.js';
 import { renderLookup, type RowLookup } from '../../kernel/sql-intents.js';
@@ -12,7 +12,7 @@ import { isId } from '../../lib/ids.js';
 import type { Money } from '../../lib/money.js';
 import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
-import { depositTransitions, TRANSITION_PROPERTIES } from './deposit-transitions.js';
+import { depositTransitions, TRANSITION_PROPERTIES, type TransitionProperty } from './deposit-transitions.js';
 import { versionedDeposit, type DetailsHandOff } from './written-deposits.js';
 
 type DepositSubject = Extract<WebhookEvent['subject'], { kind: 'deposit' }>;
@@ -42,8 +42,7 @@ export function depositWebhookHandler(deps: DepositWebhookDependencies): Webhook
 
     decide: async (tx, input, subject, context) => {
       if (!isStatusReport(input, subject)) return applyOther(tx, input, subject, deps.paymentRefunded);
-      // The locked row becomes the entity (its `TRANSITION_PROPERTIES`, merged into this transaction's identity map).
-      const deposit = context.lookedUp ? context.found && tx.map(Deposit, context.found) : await lockEventDeposit(tx, input, subject);
+      const deposit = context.lookedUp ? context.found && plainRow<Pick<Deposit, TransitionProperty>>(tx, Deposit, context.found) : await lockEventDeposit(tx, input, subject);
       if (!deposit) return depositNotFound(input, subject);
       const found = { type: 'deposit', id: deposit.id } as const;
       const result = await deps.transitions.apply(tx, depositTransitions, {
@@ -130,10 +129,10 @@ export async function findEventDeposit(
  * The deposit a status report is about, read with its row lock in the same statement (the lookup
  * of `findEventDeposit`): concurrent reports about one deposit serialize here.
  */
-async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<Deposit | undefined> {
+async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<Pick<Deposit, TransitionProperty> | undefined> {
   const lookup = renderLookup(eventDepositLookup(input, subject, lockedColumns(tx), true));
   const row = (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0];
-  return row ? tx.map(Deposit, row) : undefined;
+  return row ? plainRow<Pick<Deposit, TransitionProperty>>(tx, Deposit, row) : undefined;
 }
 
 /**

@@ -17,18 +17,16 @@ export function versionedDepositColumns(em: SqlEntityManager): string {
 
 let snapshotColumnNames: readonly string[] | undefined;
 
-/**
- * A row read or returned with its version (`versionedDepositColumns`, or a change's `returning`,
- * which has every column): the snapshot's columns and the version (undefined for any other row).
- * Only the snapshot's are kept: a kept row holds no stored request (the payer's details).
- */
-export function versionedDeposit(em: SqlEntityManager, selected: Record<string, unknown>): Versioned<Pick<Deposit, DepositSnapshotProperty>> | undefined {
-  const version = selected[ROW_VERSION];
-  if (typeof version !== 'string') return undefined;
+/** The columns of a deposit row as the snapshot reads them, by name: what a change of a plain row returns, with its version. */
+export function snapshotColumns(em: SqlEntityManager): readonly string[] {
   snapshotColumnNames ??= columnList(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES).split(', ');
-  const columns: Record<string, unknown> = {};
-  for (const column of snapshotColumnNames) columns[column] = selected[column];
-  return { row: plainRow<Pick<Deposit, DepositSnapshotProperty>>(em, Deposit, columns), version };
+  return snapshotColumnNames;
+}
+
+/** A row read or returned with `versionedDepositColumns`: the deposit and its version (undefined for any other row). */
+export function versionedDeposit(em: SqlEntityManager, selected: Record<string, unknown>): Versioned<Pick<Deposit, DepositSnapshotProperty>> | undefined {
+  const { [ROW_VERSION]: version, ...columns } = selected;
+  return typeof version === 'string' ? { row: plainRow<Pick<Deposit, DepositSnapshotProperty>>(em, Deposit, columns), version } : undefined;
 }
 
 /** Rows kept at most; the oldest go first (a follow-up taken by another instance never takes its row here). */

@@ -278,8 +278,6 @@ describe('refundTransitions through the transition path', () => {
       findOne: () => Promise.resolve(lockedDeposit),
       // The ORM's `map` refreshes the managed entity of the returned row's id.
       map: (entity: unknown, returned: Record<string, unknown>) => Object.assign(entity === Deposit ? lockedDeposit : refunds.find((one) => one.id === returned.id)!, returned),
-      // The deposit kind's change returns every column of the entity (none in this fake) with the row version.
-      getMetadata: () => ({ get: () => ({ className: 'Deposit', props: [], properties: {} }) }),
     } as unknown as SqlEntityManager;
     return { path, tx, appended, appendedWith };
   }
