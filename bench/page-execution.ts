@@ -16,7 +16,6 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { buildGatewaySchema } from '../src/graphql/schema/schema.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 import type { SubjectEventRecord } from '../src/kernel/events/event-log.js';
-import type { DepositFacts } from '../src/modules/deposits/deposit-snapshot.js';
 import { toDepositSnapshot } from '../src/modules/deposits/deposit-snapshot.js';
 import type { RefundSnapshot } from '../src/modules/refunds/refund-snapshot.js';
 import { DEPOSITS_PAGE } from './fixtures.js';
@@ -30,7 +29,7 @@ const time = (n: number): string => `2026-12-07T12:${String(10 + (n % 40)).padSt
 const id = (prefix: string, n: number): string => `${prefix}_01KBX${String(n).padStart(21, '0')}`;
 
 /** A card deposit approved by its webhook and refunded, as B2's fixtures leave one, as `deposits` reads it. */
-function depositRow(n: number): DepositFacts {
+function depositRow(n: number): Parameters<typeof toDepositSnapshot>[0] {
   return {
     id: id('dep', n), clientId: id('cli', 1), merchantAccount: 'dg-bench', provider: 'deposit-gateway', rail: 'CARD', livemode: false,
     status: 'SUCCEEDED', providerStatus: 'approved', statusReason: null, amount: '25.00', currency: 'EUR', fee: '0.75', net: '24.25',

@@ -21,7 +21,7 @@ import { EventLog, type ResumeObserver } from './kernel/events/event-log.js';
 import { MerchantAccountService } from './modules/merchant-accounts/merchant-account.service.js';
 import { WebhookInbox } from './kernel/inbox/inbox.js';
 import { DepositService } from './modules/deposits/deposit.service.js';
-import { WrittenDeposits } from './modules/deposits/written-deposits.js';
+import { DetailsHandOff } from './modules/deposits/written-deposits.js';
 import { RefundService } from './modules/refunds/refund.service.js';
 import { refundWebhookHandler } from './modules/refunds/refund-webhooks.js';
 import { chargebackWebhookHandler } from './modules/disputes/chargeback-webhooks.js';
@@ -229,10 +229,10 @@ function moduleServices(options: CreateServicesOptions, kernel: Kernel) {
   const { logger, clock, accounts, operations } = kernel;
   const { providers, registry, events, transitions, jobs, redactions, idempotency } = kernel.parts;
   // A webhook's changed deposit row, handed to the detail fetch it schedules when this instance runs it.
-  const writtenDeposits = new WrittenDeposits();
-  const deposits = new DepositService({ accounts, providers, registry, transitions, operations, logger: logger.child({ component: 'deposits' }), written: writtenDeposits });
+  const detailsHandOff = new DetailsHandOff();
+  const deposits = new DepositService({ accounts, providers, registry, transitions, operations, logger: logger.child({ component: 'deposits' }), written: detailsHandOff });
   const webhooks = new WebhookInbox({ account: (code: string) => accounts.get(code), provider: (name: string) => providers.findDeposits(name) }, clock, {
-    deposit: depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions), written: writtenDeposits }),
+    deposit: depositWebhookHandler({ transitions, paymentRefunded: (tx, report) => applyPaymentRefunded(tx, report, transitions), written: detailsHandOff }),
     refund: refundWebhookHandler(transitions),
     chargeback: chargebackWebhookHandler(transitions),
     payout: createPayoutWebhookHandler(transitions),

@@ -289,6 +289,32 @@ describe('admin-only fields', () => {
   });
 });
 
+describe('the shapes of a deposit', () => {
+  // Issue 45: a deposit is the entity, its snapshot, its API node or the input that creates it.
+  // Anything else the deposits module holds of one is typed from these (a Pick of the entity),
+  // never given a deposit's name of its own (`LockedDeposit`, `DepositFacts`, `DepositRow`, ...).
+  const FOUR = { Deposit: 'deposit.entity.ts', DepositSnapshot: 'deposit-snapshot.ts', DepositNode: 'deposit.types.ts', CreateDepositInput: 'deposit.inputs.ts' };
+  const isDepositShape = (name: string) => /Deposits?$/.test(name) || /^Deposit(Facts|Rows?|Data|Fields)$/.test(name);
+
+  it('are four: the entity, the snapshot, the API node and the input; no other type, interface or class of the module is named as a deposit', () => {
+    const dir = path.join(SRC, 'modules/deposits');
+    const declared = readdirSync(dir)
+      .filter((name) => name.endsWith('.ts') && !/\.(spec|fixture)\.ts$/.test(name))
+      .flatMap((file) => typeNamesIn(readFileSync(path.join(dir, file), 'utf8')).map((name) => ({ name, file })));
+    expect(declared.filter(({ name }) => isDepositShape(name)).map(({ name, file }) => `${name} (${file})`)).toEqual([`Deposit (${FOUR.Deposit})`]);
+    for (const [name, file] of Object.entries(FOUR)) expect(declared).toContainEqual({ name, file });
+    expect(['LockedDeposit', 'TransitionDeposit', 'DepositFacts', 'WrittenDeposits', 'DepositRow', 'PreparedDeposit', 'CardDeposit'].filter(isDepositShape)).toHaveLength(7);
+  });
+});
+
+/** The names of the classes, interfaces and type aliases a file declares at its top level. */
+function typeNamesIn(text: string): string[] {
+  return ts
+    .createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true)
+    .statements.filter((node) => ts.isClassDeclaration(node) || ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node))
+    .flatMap((node) => (node.name ? [node.name.text] : []));
+}
+
 describe('the circle finder', () => {
   it('finds a circle of three and nothing in a chain', () => {
     expect(circles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);

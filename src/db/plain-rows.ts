@@ -30,6 +30,12 @@ export function plainRow<T>(em: SqlEntityManager, entity: EntityName<object>, ro
   return em.getDriver().mapResult(row, em.getMetadata().get(entity)) as T;
 }
 
+/** A row as one statement read or returned it, and that row version's `xmin` (`ROW_VERSION`, src/kernel/sql-intents.ts). */
+export interface Versioned<T> {
+  row: T;
+  version: string;
+}
+
 /**
  * The column values of `data`, keyed by column name: each of its properties that is one of
  * `entity`'s stored scalar columns, as given (undefined ones left out). For a row a statement

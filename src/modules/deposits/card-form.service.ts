@@ -56,8 +56,8 @@ export type CardReturnResult =
   | { ok: false; reason: Exclude<OrderTokenCheck, { ok: true }>['reason'] | 'NOT_FOUND' }
   | { ok: true; settle: SettleCardResult; deposit: Deposit };
 
-/** A CARD deposit at the provider, with the account and card form port that serve it. */
-interface CardDeposit {
+/** What settling a CARD deposit at the provider takes: the deposit, the account and card form port that serve it, its reference. */
+interface CardSettlement {
   ok: true;
   deposit: Deposit;
   account: MerchantAccount;
@@ -133,7 +133,7 @@ export class CardFormService {
     return { ok: true, deposit: settle.deposit ?? deposit, settle };
   }
 
-  private async settleFound(em: SqlEntityManager, found: CardDeposit): Promise<SettleCardResult> {
+  private async settleFound(em: SqlEntityManager, found: CardSettlement): Promise<SettleCardResult> {
     const { deposit, account, port, reference } = found;
     const result = await forPayment('deposit', deposit.id, () => port.settleCard(account, reference));
     if (!result.ok) return { deposit, errors: [{ field: [], code: result.error.code, message: result.error.message }], alreadyProcessed: false };
@@ -195,13 +195,13 @@ export class CardFormService {
     em: SqlEntityManager,
     client: ApiClient,
     depositId: string,
-  ): Promise<CardDeposit | { ok: false; notFound: true } | { ok: false; notFound: false; error: FieldError }> {
+  ): Promise<CardSettlement | { ok: false; notFound: true } | { ok: false; notFound: false; error: FieldError }> {
     const deposit = await this.deps.deposits.findVisible(em, client, depositId);
     if (!deposit) return { ok: false, notFound: true };
     return this.prepare(deposit);
   }
 
-  private prepare(deposit: Deposit): CardDeposit | { ok: false; notFound: false; error: FieldError } {
+  private prepare(deposit: Deposit): CardSettlement | { ok: false; notFound: false; error: FieldError } {
     if (deposit.rail !== 'CARD') {
       return { ok: false, notFound: false, error: { field: ['depositId'], code: 'NOT_A_CARD_DEPOSIT', message: `Deposit ${deposit.id} is on the ${deposit.rail} rail; the card form serves CARD deposits only` } };
     }

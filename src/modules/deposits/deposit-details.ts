@@ -12,9 +12,11 @@ import { inTransaction } from '../../db/transaction.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Money } from '../../lib/money.js';
 import type { ProviderDeposit, ProviderName } from '../../providers/provider.js';
-import type { DepositFacts } from './deposit-snapshot.js';
+import type { Versioned } from '../../db/plain-rows.js';
+import type { Deposit } from './deposit.entity.js';
+import type { DepositSnapshotProperty } from './deposit-snapshot.js';
 import { depositTransitions } from './deposit-transitions.js';
-import { versionedDeposit, versionedDepositColumns, type WrittenDeposit } from './written-deposits.js';
+import { versionedDeposit, versionedDepositColumns } from './written-deposits.js';
 
 /** What `fetchDetails` may be told by its caller. */
 export interface FetchDetailsOptions {
@@ -57,7 +59,7 @@ export async function applyDetails(
   held: { provider: ProviderName; merchantAccount: string },
   truth: ProviderDeposit,
   options: FetchDetailsOptions,
-  handed: WrittenDeposit | undefined,
+  handed: Versioned<Pick<Deposit, DepositSnapshotProperty>> | undefined,
 ): Promise<boolean> {
   // A net that does not add up is raised as an event of its own, and a caller's transaction is
   // kept: both read the deposit under its row lock. Otherwise the read takes no lock and the
@@ -90,7 +92,7 @@ async function writeDetails(
   truth: ProviderDeposit,
   options: FetchDetailsOptions,
   lock: boolean,
-  handed?: WrittenDeposit,
+  handed?: Versioned<Pick<Deposit, DepositSnapshotProperty>>,
 ): Promise<boolean | typeof ROW_CHANGED> {
   // Only for the deposit this read would find: the same id, provider and account.
   const usable = !lock && handed?.row.id === depositId && handed.row.provider === held.provider && handed.row.merchantAccount === held.merchantAccount;
@@ -124,7 +126,7 @@ async function writeDetails(
   }
   const updatedAt = new Date();
   // The row, its event and the job's completion in one statement, only on the row as read.
-  const { written, completed } = await deps.transitions.record<DepositFacts>(em, depositTransitions, {
+  const { written, completed } = await deps.transitions.record<Pick<Deposit, DepositSnapshotProperty>>(em, depositTransitions, {
     event: DEPOSIT_DETAILS_UPDATED,
     row: read,
     next: { ...read, ...next, updatedAt },
@@ -146,8 +148,8 @@ async function writeDetails(
  * A reported `net` that is not `amount - fee` (spec: "net: amount minus fee") is not applied: it is
  * raised once per deposit as an admin-only `deposit.net_mismatch` event, and logged as an anomaly.
  */
-async function raiseNetMismatch(deps: DepositDetailsDeps, tx: SqlEntityManager, deposit: DepositFacts, truth: ProviderDeposit): Promise<void> {
-  const raised = await deps.transitions.note<DepositFacts>(tx, depositTransitions, { event: DEPOSIT_NET_MISMATCH, row: deposit, adminOnly: true, once: true });
+async function raiseNetMismatch(deps: DepositDetailsDeps, tx: SqlEntityManager, deposit: Pick<Deposit, DepositSnapshotProperty>, truth: ProviderDeposit): Promise<void> {
+  const raised = await deps.transitions.note<Pick<Deposit, DepositSnapshotProperty>>(tx, depositTransitions, { event: DEPOSIT_NET_MISMATCH, row: deposit, adminOnly: true, once: true });
   if (!raised) return;
   deps.logger.warn(
     { anomaly: 'NET_MISMATCH', depositId: deposit.id, amount: truth.amount?.toString() ?? null, fee: truth.fee?.toString() ?? null, reportedNet: truth.netMismatch?.toString() ?? null },

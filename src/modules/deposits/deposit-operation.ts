@@ -10,13 +10,12 @@ import { columnList, plainRow, plainRows } from '../../db/plain-rows.js';
 import { executePrepared } from '../../db/prepared.js';
 import { accountNotConfigured, type MoneyOperation } from '../../kernel/operation.js';
 import type { ProviderAdapters } from '../../providers/ports.js';
-import type { CreateDepositRequest, DepositProvider, MerchantAccount, ProviderDeposit, RailDetails } from '../../providers/provider.js';
-import type { ApiClient } from '../clients/api-client.entity.js';
+import type { CreateDepositRequest, ProviderDeposit, RailDetails } from '../../providers/provider.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Deposit, type DepositRequest, type Jsonified } from './deposit.entity.js';
-import { toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
-import { depositTransitions, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
-import type { CreateDepositInput } from './deposit-request.js';
+import { toDepositSnapshot, type DepositSnapshot, type DepositSnapshotProperty } from './deposit-snapshot.js';
+import { depositTransitions, TRANSITION_PROPERTIES } from './deposit-transitions.js';
+import type { ValidatedDepositInput } from './deposit-request.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 import { currentTraceparent } from '../../lib/tracing/trace-context.js';
 
@@ -33,7 +32,7 @@ export const DEPOSIT_CREATED = 'deposit.created';
  * What deposits (every rail, QR codes included) plug into the money-operation lifecycle
  * (src/kernel/operation.ts): how the row is recorded, submitted and answered.
  */
-export function depositOperation(deps: DepositOperationDeps): MoneyOperation<PreparedDeposit, DepositRow, ProviderDeposit, DepositSnapshot> {
+export function depositOperation(deps: DepositOperationDeps): MoneyOperation<ValidatedDepositInput, Pick<Deposit, LifecycleProperty>, ProviderDeposit, DepositSnapshot> {
   return {
     name: 'deposit',
     // The row and its creation event are one statement (below).
@@ -42,7 +41,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
       // The row and its creation event commit before the provider call: from here on a crash, a
       // time-out or a webhook that overtakes our own answer all find the row (keyed by our id at
       // the provider), and the event log always starts with deposit.created.
-      // Plain facts, not an entity: the row is written below in one statement with its event, and
+      // The entity's values, not an entity: the row is written below in one statement with its event, and
       // is what the lifecycle goes on with (nothing is made, tracked or read back).
       const now = new Date();
       const created = {
@@ -73,10 +72,10 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
         creditClaimedAt: null,
         createdAt: now,
         updatedAt: now,
-      } satisfies DepositFacts;
+      } satisfies Pick<Deposit, DepositSnapshotProperty>;
       const stored = storedRequest(request);
       // The row and its creation event: one statement, which the kernel writes from these values.
-      await deps.transitions.create<DepositFacts>(em, depositTransitions, {
+      await deps.transitions.create<Pick<Deposit, DepositSnapshotProperty>>(em, depositTransitions, {
         event: DEPOSIT_CREATED,
         row: created,
         insert: {
@@ -108,7 +107,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
       });
       return { ok: true, row: { ...created, providerReference: null, paymentReference: null, submissionError: null, request: stored, personalDataErasedAt: null } };
     },
-    load: async (em, id) => (await plainRows<DepositRow>(em, Deposit, `select ${columnList(em, Deposit, DEPOSIT_ROW_PROPERTIES)} from deposit where id = ?`, [id]))[0] ?? null,
+    load: async (em, id) => (await plainRows<Pick<Deposit, LifecycleProperty>>(em, Deposit, `select ${columnList(em, Deposit, LIFECYCLE_PROPERTIES)} from deposit where id = ?`, [id]))[0] ?? null,
     awaitingProvider: (deposit) => deposit.status === 'PENDING' && !deposit.providerReference,
     // POST /checkout-sessions takes no idempotency key: a second call could open a second session.
     // The reconciler looks the session's payment up by our id instead.
@@ -148,7 +147,7 @@ export function depositOperation(deps: DepositOperationDeps): MoneyOperation<Pre
  * its own: it keeps whatever a concurrent webhook or retry recorded first (the provider
  * reference, its status word) and returns the row in the same round trip.
  */
-async function recordSubmitted(em: SqlEntityManager, deposit: DepositRow, created: ProviderDeposit): Promise<DepositRow> {
+async function recordSubmitted(em: SqlEntityManager, deposit: Pick<Deposit, LifecycleProperty>, created: ProviderDeposit): Promise<Pick<Deposit, LifecycleProperty>> {
   const { id } = deposit;
   // Prepared (src/db/prepared.ts): it follows every deposit's provider call.
   const rows = await executePrepared<Record<string, unknown>>(
@@ -180,27 +179,21 @@ async function recordSubmitted(em: SqlEntityManager, deposit: DepositRow, create
   );
   if (!rows[0]) throw new Error(`deposit ${id} vanished while its provider answer was recorded`);
   // The stored request is not changed by the answer: kept from the row, not read back.
-  return { ...deposit, ...plainRow<Omit<DepositRow, 'request' | 'personalDataErasedAt'>>(em, Deposit, rows[0]) };
+  return { ...deposit, ...plainRow<Pick<Deposit, (typeof STANDING_PROPERTIES)[number]>>(em, Deposit, rows[0]) };
 }
+
+/** What the lifecycle reads back of a deposit after a change: its `LIFECYCLE_PROPERTIES` but the request and its erasure, which no answer changes. */
+const STANDING_PROPERTIES = [...TRANSITION_PROPERTIES, 'submissionError'] as const satisfies ReadonlyArray<keyof Deposit>;
 
 /**
- * A deposit as the lifecycle handles it: plain facts (its snapshot's, its references, its last
- * submission error and stored request), read and written by SQL alone, no entity made or tracked.
+ * What the lifecycle holds of a deposit (a `Pick` of the entity, read and written by SQL alone, no
+ * entity made or tracked): its snapshot's properties, its references, its last submission error
+ * and its stored request.
  */
-export type DepositRow = LockedDeposit & Pick<Deposit, 'submissionError' | 'request' | 'personalDataErasedAt'>;
+const LIFECYCLE_PROPERTIES = [...STANDING_PROPERTIES, 'request', 'personalDataErasedAt'] as const satisfies ReadonlyArray<keyof Deposit>;
 
-/** What the lifecycle reads back of a deposit after a change: everything of `DepositRow` but the request and its erasure, which no answer changes. */
-const STANDING_PROPERTIES = [...LOCKED_DEPOSIT_PROPERTIES, 'submissionError'] as const satisfies ReadonlyArray<keyof DepositRow>;
-const DEPOSIT_ROW_PROPERTIES = [...STANDING_PROPERTIES, 'request', 'personalDataErasedAt'] as const satisfies ReadonlyArray<keyof DepositRow>;
-
-/** A validated deposit request, ready to record. */
-export interface PreparedDeposit {
-  client: ApiClient;
-  input: CreateDepositInput;
-  account: MerchantAccount;
-  provider: DepositProvider;
-  request: Omit<CreateDepositRequest, 'depositId'>;
-}
+/** The names of `LIFECYCLE_PROPERTIES`. */
+export type LifecycleProperty = (typeof LIFECYCLE_PROPERTIES)[number];
 
 /** What is kept to resubmit a deposit: never a full bank account or card number. */
 function storedRequest(request: Omit<CreateDepositRequest, 'depositId'>): DepositRequest {
@@ -210,7 +203,7 @@ function storedRequest(request: Omit<CreateDepositRequest, 'depositId'>): Deposi
   return { details, customer: request.customer, ...(request.returnUrl ? { returnUrl: request.returnUrl } : {}) };
 }
 
-function requestOf(deposit: DepositRow): Omit<CreateDepositRequest, 'depositId'> {
+function requestOf(deposit: Pick<Deposit, LifecycleProperty>): Omit<CreateDepositRequest, 'depositId'> {
   // Only final deposits are erased, and a final deposit is never submitted again: sending masked
   // identifiers to a provider would be a bug, never a request.
   if (deposit.personalDataErasedAt) throw new Error(`deposit ${deposit.id} cannot be submitted: its payer's personal data was erased`);

@@ -1,4 +1,4 @@
-// Turns a Deposit entity, or the same columns read without one, into the JSON snapshot that event
+// Turns a Deposit entity, or the same columns read without one (a Pick of the entity), into the JSON snapshot that event
 // rows, live notifications and the API's Deposit objects are made from.
 
 import type { SubjectVisibility } from '../../kernel/visibility.js';
@@ -69,15 +69,15 @@ export const DEPOSIT_SNAPSHOT_PROPERTIES = [
   'declineReason', 'qrPayload', 'qrExpiresAt', 'crypto', 'metadata', 'approvedAt', 'creditClaimedAt', 'createdAt', 'updatedAt',
 ] as const satisfies ReadonlyArray<keyof Deposit>;
 
-/** A Deposit entity, or a plain row of `DEPOSIT_SNAPSHOT_PROPERTIES` (its dates as Dates or as ISO text). */
-export type DepositFacts = WithIsoDates<Pick<Deposit, (typeof DEPOSIT_SNAPSHOT_PROPERTIES)[number]>>;
+/** The names of `DEPOSIT_SNAPSHOT_PROPERTIES`: a read that skips the entity is a `Pick<Deposit, DepositSnapshotProperty>`. */
+export type DepositSnapshotProperty = (typeof DEPOSIT_SNAPSHOT_PROPERTIES)[number];
 
 /**
  * The deposit as it stands now, in the shape of `DepositSnapshot`: amounts as canonical decimal
  * strings in the deposit's currency (`"10.50"`, `"1000"` for CLP), dates as ISO strings. Admin-only
  * fields (`DEPOSIT_REDACTION`) are included; each path withholds them per reader.
  */
-export function toDepositSnapshot(deposit: DepositFacts): DepositSnapshot {
+export function toDepositSnapshot(deposit: WithIsoDates<Pick<Deposit, DepositSnapshotProperty>>): DepositSnapshot {
   return {
     id: deposit.id,
     clientId: deposit.clientId,

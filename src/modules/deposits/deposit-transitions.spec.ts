@@ -17,7 +17,7 @@ import type { DepositStatus } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
 import { depositFields } from './deposit.fixture.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES } from './deposit-snapshot.js';
-import { depositTransitions, FETCH_DEPOSIT_DETAILS, LOCKED_DEPOSIT_PROPERTIES, type DepositChange, type LockedDeposit, type TransitionDeposit } from './deposit-transitions.js';
+import { depositTransitions, FETCH_DEPOSIT_DETAILS, TRANSITION_PROPERTIES, type DepositChange, type TransitionProperty } from './deposit-transitions.js';
 
 /**
  * A column as the ORM names it (its default naming strategy): `columnList` keeps each list it
@@ -30,7 +30,7 @@ const snake = (name: string) => naming.propertyToColumnName(name);
 function fakeTx(taken = 0) {
   const calls: Array<{ call: string; args: unknown[] }> = [];
   // The deposit's columns as the ORM's metadata names them (`columnList`).
-  const properties = Object.fromEntries(LOCKED_DEPOSIT_PROPERTIES.map((name) => [name, { fieldNames: [snake(name)] }]));
+  const properties = Object.fromEntries(TRANSITION_PROPERTIES.map((name) => [name, { fieldNames: [snake(name)] }]));
   const tx = {
     isInTransaction: () => true,
     count: (...args: unknown[]) => {
@@ -56,18 +56,18 @@ function fakeTx(taken = 0) {
 
 
 /** A deposit read under its lock without an entity (a webhook's row), EUR 10.00, PENDING. */
-function lockedDeposit(overrides: Partial<LockedDeposit> = {}): LockedDeposit {
+function lockedDeposit(overrides: Partial<Deposit> = {}): Pick<Deposit, TransitionProperty> {
   return depositFields(overrides);
 }
 
 /** The same deposit as a managed entity (the card settle call, reconciliation). */
-function managedDeposit(overrides: Partial<LockedDeposit> = {}): Deposit {
+function managedDeposit(overrides: Partial<Deposit> = {}): Deposit {
   return Object.assign(new Deposit(), lockedDeposit(overrides));
 }
 
 const change = (status: DepositStatus, more: Partial<DepositChange> = {}): DepositChange => ({ status, providerStatus: status.toLowerCase(), ...more });
 
-function transition(row: TransitionDeposit, reported: DepositChange, tx: SqlEntityManager = fakeTx().tx): Transition<TransitionDeposit, DepositStatus, DepositChange> {
+function transition(row: Pick<Deposit, TransitionProperty>, reported: DepositChange, tx: SqlEntityManager = fakeTx().tx): Transition<Pick<Deposit, TransitionProperty>, DepositStatus, DepositChange> {
   return { tx, row, change: reported, from: row.status, source: 'test' };
 }
 
@@ -233,7 +233,7 @@ describe('depositTransitions.write: one statement for the row, its event and its
 });
 
 describe('depositTransitions.reactions: the detail fetch and the release of deferred refund deliveries', () => {
-  const applied = (next: Partial<LockedDeposit>, reported: DepositChange) => ({ ...transition(lockedDeposit(), reported), next: lockedDeposit(next) });
+  const applied = (next: Partial<Deposit>, reported: DepositChange) => ({ ...transition(lockedDeposit(), reported), next: lockedDeposit(next) });
   const release = { kind: RELEASE_DEFERRED_DELIVERIES, payload: { subjectType: 'deposit', subjectId: 'dep_1' }, dedupeKey: 'deposit:dep_1' };
   const fetch = (reference: string) => ({
     kind: FETCH_DEPOSIT_DETAILS,
@@ -245,7 +245,7 @@ describe('depositTransitions.reactions: the detail fetch and the release of defe
     ['the report\'s reference first', {}, { providerReference: 'pi_report' }, 'pi_report'],
     ['then the payment reference', { paymentReference: 'pi_pay', providerReference: 'cs_1' }, {}, 'pi_pay'],
     ['then the provider reference', { paymentReference: null, providerReference: 'pi_prov' }, {}, 'pi_prov'],
-  ])('fetches the details by %s, one pending fetch per deposit', (_case, next: Partial<LockedDeposit>, more: Partial<DepositChange>, reference) => {
+  ])('fetches the details by %s, one pending fetch per deposit', (_case, next: Partial<Deposit>, more: Partial<DepositChange>, reference) => {
     expect(depositTransitions.reactions?.(applied(next, change('SUCCEEDED', more)))).toMatchObject([fetch(reference), release]);
   });
 

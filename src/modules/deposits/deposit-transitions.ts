@@ -7,7 +7,7 @@ import { Money } from '../../lib/money.js';
 import type { DepositStatus, ProviderName } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
 import { snapshotColumns } from './written-deposits.js';
-import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts } from './deposit-snapshot.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot } from './deposit-snapshot.js';
 import { depositStateMachine } from './deposit-status.js';
 
 /** What a provider reported about a deposit, in domain terms. */
@@ -57,18 +57,18 @@ declare module '../../kernel/jobs.js' {
   }
 }
 
-
-/** A deposit as the transition path holds it: a managed entity, or a plain row read under its lock. */
-export type TransitionDeposit = Deposit | LockedDeposit;
-
 /**
  * The deposit subject kind (src/kernel/transitions.ts): webhooks, reconciliation, the card settle
  * call and refusals at submission all change a deposit's status through it. A change is written
  * by one statement with its event and its follow-up jobs: the detail fetch (fee, net and decline
  * reason, which status reports do not carry) and, when refund deliveries wait for this payment,
  * their release.
+ *
+ * Its row is the entity, or the entity's `TRANSITION_PROPERTIES` read without one under the row
+ * lock (the webhook inbox's lookup: mapping that row to the entity slowed webhooks measurably), a
+ * Pick of the entity either way, not a deposit shape of its own.
  */
-export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, DepositChange> = {
+export const depositTransitions: SubjectKind<Pick<Deposit, TransitionProperty>, DepositStatus, DepositChange> = {
   type: 'deposit',
   table: 'deposit',
   machine: depositStateMachine,
@@ -179,13 +179,16 @@ export const depositTransitions: SubjectKind<TransitionDeposit, DepositStatus, D
 };
 
 /** The payment reference a report names, when the deposit has none yet (a hosted checkout's session id is not one). */
-function newPaymentReference(deposit: TransitionDeposit, change: DepositChange): string | undefined {
+function newPaymentReference(deposit: Pick<Deposit, TransitionProperty>, change: DepositChange): string | undefined {
   const reported = change.providerReference;
   return reported && !deposit.paymentReference && !(deposit.rail === 'HOSTED_CHECKOUT' && reported === deposit.providerReference) ? reported : undefined;
 }
 
-/** A deposit read with its row lock without an entity: its snapshot's columns and its references. */
-export type LockedDeposit = DepositFacts & Pick<Deposit, 'providerReference' | 'paymentReference'>;
+/**
+ * What a change reads of a deposit: its snapshot's properties and its references, the select list
+ * of the webhook inbox's locked read (`columnList`, src/db/plain-rows.ts).
+ */
+export const TRANSITION_PROPERTIES = [...DEPOSIT_SNAPSHOT_PROPERTIES, 'providerReference', 'paymentReference'] as const satisfies ReadonlyArray<keyof Deposit>;
 
-/** The properties of `LockedDeposit`: the select list of a locked read (`columnList`, src/db/plain-rows.ts). */
-export const LOCKED_DEPOSIT_PROPERTIES = [...DEPOSIT_SNAPSHOT_PROPERTIES, 'providerReference', 'paymentReference'] as const satisfies ReadonlyArray<keyof Deposit>;
+/** The names of `TRANSITION_PROPERTIES`: a deposit on the transition path is a `Pick<Deposit, TransitionProperty>`. */
+export type TransitionProperty = (typeof TRANSITION_PROPERTIES)[number];

@@ -15,9 +15,9 @@ import type { ApplyInput, TransitionPath, TransitionResult } from '../../kernel/
 import { newId } from '../../lib/ids.js';
 import { Money } from '../../lib/money.js';
 import type { DepositStatus, MerchantAccount, WebhookEvent } from '../../providers/provider.js';
-import { LOCKED_DEPOSIT_PROPERTIES } from './deposit-transitions.js';
+import { TRANSITION_PROPERTIES } from './deposit-transitions.js';
 import { depositWebhookHandler, type PaymentRefundedHandler } from './deposit-webhooks.js';
-import { WrittenDeposits } from './written-deposits.js';
+import { DetailsHandOff } from './written-deposits.js';
 
 const ACCOUNT: MerchantAccount = { code: 'acct-1', provider: 'deposit-gateway', livemode: false, baseUrl: 'http://provider.test/v1', apiKey: 'svc_test_x', webhookSecrets: ['whsec'] };
 type DepositSubject = Extract<WebhookEvent['subject'], { kind: 'deposit' }>;
@@ -43,7 +43,7 @@ const snake = (name: string) => naming.propertyToColumnName(name);
 /** A transaction whose `execute` answers `rows`; rows map to properties as they are (the driver's mapper is the identity here). */
 function fakeTx(rows: Array<Record<string, unknown>> = []) {
   const executed: SqlPart[] = [];
-  const properties = Object.fromEntries(LOCKED_DEPOSIT_PROPERTIES.map((name) => [name, { fieldNames: [snake(name)] }]));
+  const properties = Object.fromEntries(TRANSITION_PROPERTIES.map((name) => [name, { fieldNames: [snake(name)] }]));
   const tx = {
     isInTransaction: () => true,
     execute: (sql: string, params: unknown[]) => {
@@ -158,7 +158,7 @@ describe('depositWebhookHandler.decide: a status report', () => {
 
   it('keeps the row the change returned, with its version, for the detail fetch this instance may run', async () => {
     const returned = { ...lockedRow, status: 'SUCCEEDED', row_version: '1234' };
-    const written = new WrittenDeposits();
+    const written = new DetailsHandOff();
     const handler = depositWebhookHandler({ transitions: fakePath({ outcome: 'applied', returned }).path, paymentRefunded: fakePaymentRefunded({ outcome: 'noop' }).handler, written });
     const { input, subject } = delivery();
     await handler.decide(fakeTx().tx, input, subject, context(lockedRow));

@@ -12,8 +12,8 @@ import { isId } from '../../lib/ids.js';
 import type { Money } from '../../lib/money.js';
 import type { WebhookEvent } from '../../providers/provider.js';
 import { Deposit } from './deposit.entity.js';
-import { depositTransitions, LOCKED_DEPOSIT_PROPERTIES, type LockedDeposit } from './deposit-transitions.js';
-import { versionedDeposit, type WrittenDeposits } from './written-deposits.js';
+import { depositTransitions, TRANSITION_PROPERTIES, type TransitionProperty } from './deposit-transitions.js';
+import { versionedDeposit, type DetailsHandOff } from './written-deposits.js';
 
 type DepositSubject = Extract<WebhookEvent['subject'], { kind: 'deposit' }>;
 
@@ -30,7 +30,7 @@ export interface DepositWebhookDependencies {
   transitions: TransitionPath;
   paymentRefunded: PaymentRefundedHandler;
   /** Where an applied change's row is kept for the detail fetch it schedules (written-deposits.ts). */
-  written?: WrittenDeposits;
+  written?: DetailsHandOff;
 }
 
 export function depositWebhookHandler(deps: DepositWebhookDependencies): WebhookSubjectHandler<'deposit'> {
@@ -42,7 +42,7 @@ export function depositWebhookHandler(deps: DepositWebhookDependencies): Webhook
 
     decide: async (tx, input, subject, context) => {
       if (!isStatusReport(input, subject)) return applyOther(tx, input, subject, deps.paymentRefunded);
-      const deposit = context.lookedUp ? context.found && plainRow<LockedDeposit>(tx, Deposit, context.found) : await lockEventDeposit(tx, input, subject);
+      const deposit = context.lookedUp ? context.found && plainRow<Pick<Deposit, TransitionProperty>>(tx, Deposit, context.found) : await lockEventDeposit(tx, input, subject);
       if (!deposit) return depositNotFound(input, subject);
       const found = { type: 'deposit', id: deposit.id } as const;
       const result = await deps.transitions.apply(tx, depositTransitions, {
@@ -99,9 +99,9 @@ async function applyOther(tx: SqlEntityManager, input: ReceiveWebhookInput, subj
 
 let lockedColumnNames: readonly string[] | undefined;
 
-/** The columns of a locked deposit (`LockedDeposit`), by name. */
+/** The columns a status report's locked read selects (`TRANSITION_PROPERTIES`), by name. */
 function lockedColumns(tx: SqlEntityManager): readonly string[] {
-  lockedColumnNames ??= columnList(tx, Deposit, LOCKED_DEPOSIT_PROPERTIES).split(', ');
+  lockedColumnNames ??= columnList(tx, Deposit, TRANSITION_PROPERTIES).split(', ');
   return lockedColumnNames;
 }
 
@@ -129,10 +129,10 @@ export async function findEventDeposit(
  * The deposit a status report is about, read with its row lock in the same statement (the lookup
  * of `findEventDeposit`): concurrent reports about one deposit serialize here.
  */
-async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<LockedDeposit | undefined> {
+async function lockEventDeposit(tx: SqlEntityManager, input: ReceiveWebhookInput, subject: { reference: string; merchantReference?: string }): Promise<Pick<Deposit, TransitionProperty> | undefined> {
   const lookup = renderLookup(eventDepositLookup(input, subject, lockedColumns(tx), true));
   const row = (await tx.execute<Array<Record<string, unknown>>>(lookup.sql, lookup.params))[0];
-  return row ? plainRow<LockedDeposit>(tx, Deposit, row) : undefined;
+  return row ? plainRow<Pick<Deposit, TransitionProperty>>(tx, Deposit, row) : undefined;
 }
 
 /**

@@ -1,13 +1,14 @@
 // A deposit's fields for unit specs (not built into dist/: tsconfig.build.json leaves *.fixture.ts
 // out): one place for the shape a deposit row has, so a new column is added to the fakes once.
 
-import type { LockedDeposit } from './deposit-transitions.js';
+import type { Deposit } from './deposit.entity.js';
+import type { TransitionProperty } from './deposit-transitions.js';
 
 /** When the fixture deposit was made and last changed. */
 export const FIXTURE_CREATED = new Date('2026-01-02T03:04:05.000Z');
 
 /** A EUR 10.00 card deposit dep_1 of cli_1, PENDING at the provider as pi_1, nothing refunded. */
-export function depositFields(overrides: Partial<LockedDeposit> = {}): LockedDeposit {
+export function depositFields(overrides: Partial<Deposit> = {}): Pick<Deposit, TransitionProperty> {
   return {
     id: 'dep_1',
     clientId: 'cli_1',

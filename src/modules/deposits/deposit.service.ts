@@ -23,10 +23,10 @@ import type { MerchantAccountService } from '../merchant-accounts/merchant-accou
 import { Deposit } from './deposit.entity.js';
 import { isoDateRows, visibilitySql } from '../../db/plain-rows.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
-import { depositOperation, type DepositRow, type PreparedDeposit } from './deposit-operation.js';
+import { depositOperation, type LifecycleProperty } from './deposit-operation.js';
 import { metadataOf } from './deposit-metadata.js';
-import type { CreateDepositInput, RailBlock } from './deposit-request.js';
-import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type DepositSnapshot } from './deposit-snapshot.js';
+import type { CreateDepositInput, RailBlock, ValidatedDepositInput } from './deposit-request.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositSnapshot } from './deposit-snapshot.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 import { forPayment } from '../../kernel/payment-scope.js';
@@ -34,7 +34,7 @@ import { idempotencyKeyErrors } from '../../kernel/idempotency.js';
 import type { ProviderAdapters } from '../../providers/ports.js';
 import type { ProviderRegistry } from '../../providers/registry.js';
 import { claimDepositCredit, type CreditClaimResult } from './deposit-credit.js';
-import type { WrittenDeposits } from './written-deposits.js';
+import type { DetailsHandOff } from './written-deposits.js';
 import { applyDetails, DepositDetailsUnavailable, type FetchDetailsOptions } from './deposit-details.js';
 
 export type { CreateDepositInput, RailBlock } from './deposit-request.js';
@@ -56,7 +56,7 @@ const MERCHANT_REFERENCE_MAX = 128;
 
 export class DepositService {
   /** What deposits plug into the money-operation lifecycle. */
-  private readonly operation: MoneyOperation<PreparedDeposit, DepositRow, ProviderDeposit, DepositSnapshot>;
+  private readonly operation: MoneyOperation<ValidatedDepositInput, Pick<Deposit, LifecycleProperty>, ProviderDeposit, DepositSnapshot>;
 
   constructor(
     private readonly deps: {
@@ -68,7 +68,7 @@ export class DepositService {
       operations: OperationRunner;
       logger: Logger;
       /** Rows this instance's webhooks wrote, which a detail fetch starts from instead of reading (written-deposits.ts). */
-      written?: WrittenDeposits;
+      written?: DetailsHandOff;
     },
   ) {
     this.operation = depositOperation(deps);
@@ -134,7 +134,7 @@ export class DepositService {
     if (filter.createdBefore) condition('created_at < ?', filter.createdBefore);
     // Keyset: strictly after (createdAt, id) in the order below, ties on the time broken by the id.
     if (after) condition('(created_at < ? or (created_at = ? and id < ?))', after.createdAt, after.createdAt, after.id);
-    const rows = await isoDateRows<DepositFacts>(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES, `from deposit where ${where.join(' and ')} order by created_at desc, id desc limit ?`, [...params, limit]);
+    const rows = await isoDateRows<Parameters<typeof toDepositSnapshot>[0]>(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES, `from deposit where ${where.join(' and ')} order by created_at desc, id desc limit ?`, [...params, limit]);
     return rows.map(toDepositSnapshot);
   }
 

@@ -2,16 +2,10 @@
 // as, handed to the detail fetch that follows so that it writes without reading the row again.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
-import { columnList, plainRow } from '../../db/plain-rows.js';
+import { columnList, plainRow, type Versioned } from '../../db/plain-rows.js';
 import { ROW_VERSION } from '../../kernel/sql-intents.js';
 import { Deposit } from './deposit.entity.js';
-import { DEPOSIT_SNAPSHOT_PROPERTIES, type DepositFacts } from './deposit-snapshot.js';
-
-/** A deposit row as one statement wrote and returned it, and that row version's `xmin`. */
-export interface WrittenDeposit {
-  row: DepositFacts;
-  version: string;
-}
+import { DEPOSIT_SNAPSHOT_PROPERTIES, type DepositSnapshotProperty } from './deposit-snapshot.js';
 
 /**
  * The columns of a deposit row as the snapshot reads them, and the row version (`xmin`) as
@@ -30,9 +24,9 @@ export function snapshotColumns(em: SqlEntityManager): readonly string[] {
 }
 
 /** A row read or returned with `versionedDepositColumns`: the deposit and its version (undefined for any other row). */
-export function versionedDeposit(em: SqlEntityManager, selected: Record<string, unknown>): WrittenDeposit | undefined {
+export function versionedDeposit(em: SqlEntityManager, selected: Record<string, unknown>): Versioned<Pick<Deposit, DepositSnapshotProperty>> | undefined {
   const { [ROW_VERSION]: version, ...columns } = selected;
-  return typeof version === 'string' ? { row: plainRow<DepositFacts>(em, Deposit, columns), version } : undefined;
+  return typeof version === 'string' ? { row: plainRow<Pick<Deposit, DepositSnapshotProperty>>(em, Deposit, columns), version } : undefined;
 }
 
 /** Rows kept at most; the oldest go first (a follow-up taken by another instance never takes its row here). */
@@ -50,20 +44,20 @@ const DEFAULT_CAPACITY = 1_024;
  * and no later statement of that transaction may change the row again: those would share its
  * `xmin`. A webhook's status change is the last write of its transaction to the deposit.
  */
-export class WrittenDeposits {
-  private readonly rows = new Map<string, WrittenDeposit>();
+export class DetailsHandOff {
+  private readonly rows = new Map<string, Versioned<Pick<Deposit, DepositSnapshotProperty>>>();
 
   constructor(private readonly capacity = DEFAULT_CAPACITY) {}
 
   /** Keeps a row as written at its version, replacing an older one of the same deposit. */
-  remember(written: WrittenDeposit): void {
+  remember(written: Versioned<Pick<Deposit, DepositSnapshotProperty>>): void {
     this.rows.delete(written.row.id);
     this.rows.set(written.row.id, written);
     if (this.rows.size > this.capacity) this.rows.delete(this.rows.keys().next().value!);
   }
 
   /** The deposit's kept row, removed: a later fetch (a retry) reads the row. */
-  take(depositId: string): WrittenDeposit | undefined {
+  take(depositId: string): Versioned<Pick<Deposit, DepositSnapshotProperty>> | undefined {
     const written = this.rows.get(depositId);
     if (written) this.rows.delete(depositId);
     return written;

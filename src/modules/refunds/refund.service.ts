@@ -15,7 +15,7 @@ import type { ApiClient } from '../clients/api-client.entity.js';
 import { Deposit } from '../deposits/deposit.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Refund } from './refund.entity.js';
-import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositFacts, type DepositSnapshot } from '../deposits/deposit-snapshot.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositSnapshot } from '../deposits/deposit-snapshot.js';
 import { REFUND_SNAPSHOT_PROPERTIES, toRefundSnapshot, type RefundFacts, type RefundSnapshot } from './refund-snapshot.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { refundOperation, refundTarget, type PreparedRefund } from './refund-operation.js';
@@ -117,7 +117,7 @@ export class RefundService {
   async depositsOf(em: SqlEntityManager, ids: readonly string[]): Promise<Map<string, DepositSnapshot>> {
     if (ids.length === 0) return new Map();
     const unique = [...new Set(ids)];
-    const rows = await isoDateRows<DepositFacts>(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES, `from deposit where id in (${placeholders(unique.length)})`, unique);
+    const rows = await isoDateRows<Parameters<typeof toDepositSnapshot>[0]>(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES, `from deposit where id in (${placeholders(unique.length)})`, unique);
     return new Map(rows.map((row) => [row.id, toDepositSnapshot(row)]));
   }
 }
