@@ -102,8 +102,13 @@ describe('a receiver that is down', () => {
     const failed = (await deliveries(t, endpoint.id)).find((delivery) => delivery.attemptCount > 0)!;
     expect(failed).toMatchObject({ state: 'PENDING' });
     expect(failed.attempts[0]).toMatchObject({ httpStatus: 503, responseExcerpt: 'not now' });
-    // When the receiver is back an hour later
+    // When the receiver is back an hour later. An attempt sent while it was down may still be on
+    // its way back: it is recorded before the clock moves, as the failure it was, not as one an hour
+    // into the outage (which would rightly start probing the endpoint, a minute away).
     hooks.answer = () => 200;
+    const inFlight = async () =>
+      (await t.gateway.db.fork().execute<Array<{ n: number }>>('select count(*)::int as n from notification_delivery where endpoint_id = ? and claimed_by is not null', [endpoint.id]))[0]!.n;
+    await expect.poll(inFlight).toBe(0);
     clock.advance(HOUR);
     for (const id of ids) await expect.poll(() => typesOf(hooks, id)).toContain('deposit.status_changed');
     for (const id of ids) {
