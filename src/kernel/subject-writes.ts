@@ -104,19 +104,18 @@ export async function createSubject<Row>(events: EventLog, em: SqlEntityManager,
 
 /** `TransitionPath.record`: the row's UPDATE with its event (and the job's completion), one statement. */
 export async function recordChange<Row>(events: EventLog, em: SqlEntityManager, kind: SubjectRows<Row>, input: RecordInput<Row>): Promise<RecordResult> {
-  const completion = input.completes ? [input.completes.succeededStatement(CHANGE_MATCHED)] : [];
+  // The job's success, and whether it matched, read back as one more column.
+  const completion = input.completes ? { statements: [input.completes.succeededStatement(CHANGE_MATCHED)], select: alongsideMatched(1) } : undefined;
   const [returned] = await events.appendWith<Record<string, unknown>>(
     em,
     renderUpdate(kind.table, kind.idOf(input.row), input.update),
     eventOf(kind, input.row, input.next, input.event, input.adminOnly, input.creation ? null : kind.statusOf(input.row)),
-    completion.length > 0 ? { statements: completion, select: alongsideMatched(completion.length) } : {},
+    completion ?? {},
   );
   if (!returned) return { written: false, completed: false };
-  const completed = completion.length > 0 && allMatched(returned, completion.length);
-  const select = completion.length > 0 ? alongsideMatched(completion.length).columns : [];
   const row = { ...returned };
-  for (const column of select) delete row[column];
-  return { written: true, completed, returned: row };
+  for (const column of completion?.select.columns ?? []) delete row[column];
+  return { written: true, completed: completion !== undefined && allMatched(returned, 1), returned: row };
 }
 
 /**

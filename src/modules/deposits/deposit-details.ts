@@ -51,23 +51,23 @@ export interface DepositDetailsDeps {
   logger: Logger;
 }
 
-/** Writes what `truth` adds to the deposit (see `writeDetails`), again if the row changed under it. */
-export async function applyDetails(
-  deps: DepositDetailsDeps,
-  em: SqlEntityManager,
-  depositId: string,
-  held: { provider: ProviderName; merchantAccount: string },
-  truth: ProviderDeposit,
-  options: FetchDetailsOptions,
-  handed: Versioned<Pick<Deposit, DepositSnapshotProperty>> | undefined,
-): Promise<boolean> {
+/** One detail write: the deposit, where it is held, what its provider reported, and the caller's options. */
+export interface DetailsWrite {
+  depositId: string;
+  held: { provider: ProviderName; merchantAccount: string };
+  truth: ProviderDeposit;
+  options: FetchDetailsOptions;
+}
+
+/** Writes what `write.truth` adds to the deposit (see `writeDetails`), again if the row changed under it. */
+export async function applyDetails(deps: DepositDetailsDeps, em: SqlEntityManager, write: DetailsWrite, handed: Versioned<Pick<Deposit, DepositSnapshotProperty>> | undefined): Promise<boolean> {
   // A net that does not add up is raised as an event of its own, and a caller's transaction is
   // kept: both read the deposit under its row lock. Otherwise the read takes no lock and the
   // write is one statement that applies only to the row as read.
-  const underLock = () => inTransaction(em, async (tx) => (await writeDetails(deps, tx, depositId, held, truth, options, true)) === true);
-  if (truth.netMismatch || em.isInTransaction()) return underLock();
+  const underLock = () => inTransaction(em, async (tx) => (await writeDetails(deps, tx, write, true)) === true);
+  if (write.truth.netMismatch || em.isInTransaction()) return underLock();
   for (let attempt = 1; attempt <= DETAILS_WRITE_ATTEMPTS; attempt++) {
-    const written = await writeDetails(deps, em, depositId, held, truth, options, false, handed);
+    const written = await writeDetails(deps, em, write, false, handed);
     handed = undefined;
     if (written !== ROW_CHANGED) return written;
     // Changed between the read and the write (a status report landed): read it again.
@@ -87,10 +87,7 @@ export async function applyDetails(
 async function writeDetails(
   deps: DepositDetailsDeps,
   em: SqlEntityManager,
-  depositId: string,
-  held: { provider: ProviderName; merchantAccount: string },
-  truth: ProviderDeposit,
-  options: FetchDetailsOptions,
+  { depositId, held, truth, options }: DetailsWrite,
   lock: boolean,
   handed?: Versioned<Pick<Deposit, DepositSnapshotProperty>>,
 ): Promise<boolean | typeof ROW_CHANGED> {

@@ -162,7 +162,7 @@ export class DepositService {
     const result = await forPayment('deposit', depositId, () => this.deps.providers.deposits(held.provider).getDeposit(account, reference));
     if (!result.ok) throw new DepositDetailsUnavailable(`${result.error.code}: ${result.error.message}`);
     // The row as this instance's webhook just wrote it, if it did: the first attempt starts from it.
-    return applyDetails(this.deps, em, depositId, held, result.value, options, this.deps.written?.take(depositId));
+    return applyDetails(this.deps, em, { depositId, held, truth: result.value, options }, this.deps.written?.take(depositId));
   }
 
   /**
@@ -173,7 +173,7 @@ export class DepositService {
    * nothing (and no event) when the answer adds nothing.
    */
   async recordDetails(em: SqlEntityManager, deposit: { id: string; provider: ProviderName; merchantAccount: string }, truth: ProviderDeposit): Promise<void> {
-    await applyDetails(this.deps, em, deposit.id, { provider: deposit.provider, merchantAccount: deposit.merchantAccount }, truth, {}, undefined);
+    await applyDetails(this.deps, em, { depositId: deposit.id, held: { provider: deposit.provider, merchantAccount: deposit.merchantAccount }, truth, options: {} }, undefined);
   }
 
 
