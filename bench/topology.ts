@@ -98,7 +98,7 @@ export async function startTopology(env: BenchEnvironment, database: BenchDataba
       {
         name: `gateway-${++started}`,
         script: entry('gateway-process'),
-        // As the Dockerfile and `npm start` run the gateway (docs/operations.md "Node's flags").
+        // As the Dockerfile runs the gateway (docs/operations.md "Node's flags").
         nodeFlags: ['--expose-gc', '--experimental-async-context-frame'],
         // NODE_ENV only for the libraries, as in a deployment (graphql-js then skips its development
         // checks); the gateway's own configuration is BENCH_GATEWAY_ENV, read by loadConfig.
