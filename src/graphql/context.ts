@@ -6,6 +6,7 @@ import { Kind, type OperationDefinitionNode } from 'graphql';
 import type { Viewer, Visibility } from '../kernel/visibility.js';
 import type { Logger } from '../lib/logger.js';
 import type { ApiClient } from '../modules/clients/api-client.entity.js';
+import type { KeyAuthentication } from '../modules/clients/key-authentication.js';
 import type { UsedKey } from '../modules/clients/key-cache.js';
 import type { Services } from './services.js';
 import type { AuthFailure } from './errors.js';
@@ -77,16 +78,36 @@ export function bearerKey(value: unknown): string | undefined {
   return match?.[1];
 }
 
+/** The fields of a context that say who is calling. */
+export type Authentication = { client: ApiClient; apiKey: UsedKey; authFailure: 'MISSING' } | { client: null; apiKey?: undefined; authFailure: AuthFailure };
+
+const MISSING_AUTHENTICATION: Authentication = Object.freeze({ client: null, authFailure: 'MISSING' });
+const INVALID_AUTHENTICATION: Authentication = Object.freeze({ client: null, authFailure: 'INVALID' });
+
 /** Authenticates a raw Authorization value into the fields of a context. */
-export async function authenticate(
-  services: Services,
-  em: SqlEntityManager,
-  authorization: unknown,
-): Promise<{ client: ApiClient; apiKey: UsedKey; authFailure: 'MISSING' } | { client: null; apiKey?: undefined; authFailure: AuthFailure }> {
-  if (authorization === undefined || authorization === null || authorization === '') return { client: null, authFailure: 'MISSING' };
+export async function authenticate(services: Services, em: SqlEntityManager, authorization: unknown): Promise<Authentication> {
+  return authenticateFromMemory(services, authorization) ?? authenticateFromDatabase(services, em, authorization);
+}
+
+/**
+ * What `authenticate` answers when it needs no database (no Authorization, a malformed one, a key
+ * this instance knows), without a promise; undefined: only `authenticate` can tell.
+ */
+export function authenticateFromMemory(services: Services, authorization: unknown): Authentication | undefined {
+  if (authorization === undefined || authorization === null || authorization === '') return MISSING_AUTHENTICATION;
   const key = bearerKey(authorization);
-  if (!key) return { client: null, authFailure: 'INVALID' };
-  const outcome = await services.clients.authenticateKey(em, key);
+  if (!key) return INVALID_AUTHENTICATION;
+  const outcome = services.clients.authenticateKnownKey(key);
+  return outcome && asAuthentication(outcome);
+}
+
+/** What `authenticate` answers for a bearer key `authenticateFromMemory` could not tell. */
+export async function authenticateFromDatabase(services: Services, em: SqlEntityManager, authorization: unknown): Promise<Authentication> {
+  const key = bearerKey(authorization);
+  return key ? asAuthentication(await services.clients.authenticateKey(em, key)) : INVALID_AUTHENTICATION;
+}
+
+function asAuthentication(outcome: KeyAuthentication): Authentication {
   return outcome.ok ? { client: outcome.client, apiKey: outcome.key, authFailure: 'MISSING' } : { client: null, authFailure: outcome.refusal };
 }
 

@@ -10,7 +10,7 @@ import type { GraphQLSchema, OperationDefinitionNode, ValidationRule } from 'gra
 import type { GatewayConfig } from '../config.js';
 import type { Database } from '../db/database.js';
 import { compiledExecution } from '../graphql/compiled-execution.js';
-import { authenticate, describeOperation, NO_VIEWER, type RequestContext, type RequestLineFields } from '../graphql/context.js';
+import { authenticateFromDatabase, authenticateFromMemory, describeOperation, NO_VIEWER, type RequestContext, type RequestLineFields } from '../graphql/context.js';
 import { createFormatError, rateLimited } from '../graphql/errors.js';
 import { armorLimits, maxMoneyFieldsRule } from '../graphql/limits.js';
 import type { Services } from '../graphql/services.js';
@@ -120,7 +120,8 @@ export function graphqlHttpHandler(apollo: ApolloServer<RequestContext>, options
       // The request's fork is made when something reads the database: a key known from memory
       // and a query that reads nothing (`{ __typename }`) make none.
       const fork = onFirstUse(() => db.fork());
-      const { client, apiKey, authFailure } = await authenticate(services, deferredFork(fork), req.headers.authorization);
+      // A key held in memory is answered without a promise; the database is asked only for the others.
+      const { client, apiKey, authFailure } = authenticateFromMemory(services, req.headers.authorization) ?? (await authenticateFromDatabase(services, deferredFork(fork), req.headers.authorization));
       const { id: requestId, line: requestLine } = req as RequestWithLog;
       if (client) {
         requestLine.clientId = client.id;

@@ -246,6 +246,11 @@ export class ApiClientService {
     return this.keys.authenticateKey(em, key, now);
   }
 
+  /** `authenticateKey`'s answer for a key known without the database, without a promise; undefined otherwise (`KeyAuthenticator.authenticateKnownKey`). */
+  authenticateKnownKey(key: string, now = Date.now()): KeyAuthentication | undefined {
+    return this.keys.authenticateKnownKey(key, now);
+  }
+
   /** The active client holding `key`, or null when the key is refused (see {@link authenticateKey}). */
   authenticate(em: SqlEntityManager, key: string, now = new Date()): Promise<ApiClient | null> {
     return this.keys.authenticate(em, key, now);
