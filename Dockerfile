@@ -29,5 +29,4 @@ EXPOSE 4000
 # even when it hangs), so an orchestrator stops sending traffic to an instance that cannot serve it.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 4000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-# --experimental-async-context-frame: see docs/operations.md "Node's flags".
-CMD ["node", "--experimental-async-context-frame", "dist/src/main.js"]
+CMD ["node", "dist/src/main.js"]

@@ -98,8 +98,7 @@ export async function startTopology(env: BenchEnvironment, database: BenchDataba
       {
         name: `gateway-${++started}`,
         script: entry('gateway-process'),
-        // As the Dockerfile runs the gateway on Node 22 (docs/operations.md "Node's flags"); the default from Node 24.
-        nodeFlags: ['--expose-gc', ...(Number(process.versions.node.split('.')[0]) < 24 ? ['--experimental-async-context-frame'] : [])],
+        nodeFlags: ['--expose-gc'],
         // NODE_ENV only for the libraries, as in a deployment (graphql-js then skips its development
         // checks); the gateway's own configuration is BENCH_GATEWAY_ENV, read by loadConfig.
         env: { NODE_ENV: 'production', BENCH_GATEWAY_ENV: JSON.stringify(gatewayEnv) },
