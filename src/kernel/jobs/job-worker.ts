@@ -8,7 +8,7 @@ import { executePrepared } from '../../db/prepared.js';
 import { lazyChild, type Logger } from '../../lib/logger.js';
 import { tracingOn } from '../../lib/tracing/sdk.js';
 import { inSpan, SpanStatusCode } from '../../lib/tracing/spans.js';
-import { linkToStoredTrace, settingTraceId } from '../../lib/tracing/trace-context.js';
+import { currentTraceId, linkToStoredTrace, settingTraceId } from '../../lib/tracing/trace-context.js';
 import { paymentTraceContextSql } from '../payment-scope.js';
 import type { JobHandlers } from './job-handlers.js';
 import { JOB_SUCCEEDED, JOBS_CHANNEL, RECURRING_KEY, type JobDatabase, type JobInfo, type JobKind, type JobQueueSettings, type JobResultEvent } from './job-kinds.js';
@@ -17,6 +17,18 @@ import { insertStatement, SUCCEED_SQL, type ClaimedRow } from './job-statements.
 
 /** How often one instance deletes old finished rows. */
 const PRUNE_EVERY_MS = 3_600_000;
+
+/** A run that returned, its success recorded with the pass's next claim (`claimAndComplete`). */
+interface Finished {
+  row: ClaimedRow;
+  lockedBy: string;
+  /** The run's trace, kept on the row as its own completion would (docs/timeline.md). */
+  traceId: string | undefined;
+  log: () => Logger;
+}
+
+/** A row of `claimAndComplete`: a job claimed, or (`completed`) the id of a run recorded as succeeded. */
+type ClaimedOrCompleted = (ClaimedRow & { completed: false }) | { completed: true; id: string };
 
 /** Claims and runs due jobs on this instance, polling and on wake-ups, one pass at a time. */
 export class JobWorker {
@@ -30,8 +42,10 @@ export class JobWorker {
   private unlisten: (() => Promise<void>) | undefined;
   /** The pass now running, if any; passes never overlap on one instance. */
   private pass: Promise<void> | undefined;
-  /** A kick arrived during a pass: run another one right after it. */
+  /** A kick arrived during a pass: the pass claims again (or another runs right after it). */
   private again = false;
+  /** Wakes the running pass waiting for a run to finish (`drain`). */
+  private wakePass: (() => void) | undefined;
   private lastPrune = 0;
   private lastSweep = 0;
   /** When this instance last made sure an occurrence of each recurring kind waits (`Date.now()`). */
@@ -80,6 +94,7 @@ export class JobWorker {
     if (!this.started || this.stopping) return;
     if (this.pass) {
       this.again = true;
+      this.wakePass?.();
       return;
     }
     clearTimeout(this.timer);
@@ -116,11 +131,19 @@ export class JobWorker {
   }
 
   /**
-   * Claims and runs one batch of due jobs (up to `concurrency`) and resolves when they are done,
-   * with how many ran. For tests and admin tooling; the worker calls it in a loop.
+   * Claims and runs one batch of due jobs (up to `concurrency`) and resolves when they are done and
+   * recorded, with how many ran. For tests and admin tooling; the worker's passes keep their slots
+   * full instead (`drain`).
    */
-  runDue(): Promise<number> {
-    return this.runBatch(true);
+  async runDue(): Promise<number> {
+    const { db } = this;
+    this.lastSweep = Date.now();
+    await this.sweep(db.fork());
+    await this.ensureSchedules(db.fork());
+    const lockedBy = `${this.instance}:${randomUUID()}`;
+    const claimed = await this.claim(db.fork(), lockedBy);
+    await Promise.all(claimed.map((row) => this.run(db, row, lockedBy, false)));
+    return claimed.length;
   }
 
   /**
@@ -145,24 +168,6 @@ export class JobWorker {
     }
   }
 
-  /**
-   * One batch. The worker sweeps abandoned leases, and makes sure each recurring kind has an
-   * occurrence waiting, at most once per poll interval (a lease runs out after `leaseMs`, far
-   * longer), not before every batch: under load a batch runs per job.
-   */
-  private async runBatch(sweepAlways: boolean): Promise<number> {
-    const { db } = this;
-    if (sweepAlways || Date.now() - this.lastSweep >= this.settings.pollIntervalMs) {
-      this.lastSweep = Date.now();
-      await this.sweep(db.fork());
-      await this.ensureSchedules(db.fork());
-    }
-    const lockedBy = `${this.instance}:${randomUUID()}`;
-    const claimed = await this.claim(db.fork(), lockedBy);
-    await Promise.all(claimed.map((row) => this.run(db, row, lockedBy)));
-    return claimed.length;
-  }
-
   private schedule(): void {
     if (!this.started || this.stopping) return;
     this.timer = setTimeout(() => this.kick(), this.settings.pollIntervalMs);
@@ -170,17 +175,98 @@ export class JobWorker {
     this.timer.unref();
   }
 
-  /** Batches until one comes back short (nothing more is due) or shutdown begins. */
+  /**
+   * Keeps up to `concurrency` jobs running until nothing more is due and none runs, or shutdown
+   * begins. A run that returns leaves its slot to a new claim at once, not when the slowest run
+   * of its batch returns; its success is recorded by that claim's own statement (with those of
+   * the runs that returned meanwhile), so a slot costs one statement between two runs, as the
+   * completion alone did. Without a completion to carry (a handler that recorded its own success),
+   * the pass claims again once no run is left, as a batch did.
+   */
   private async drain(): Promise<void> {
+    const { db } = this;
+    const running = new Set<Promise<void>>();
+    let finished: Finished[] = [];
+    /** The last claim found fewer jobs than it asked for: nothing else was due. */
+    let short = false;
     try {
-      while (!this.stopping) {
-        const ran = await this.runBatch(false);
-        if (ran < this.settings.concurrency) break;
+      for (;;) {
+        if (this.again) {
+          // A commit enqueued work (or a poll came) during the pass: it may be due now.
+          this.again = false;
+          short = false;
+        }
+        // Abandoned leases swept, and each recurring kind's occurrence made sure of, at most once
+        // per poll interval (a lease runs out after `leaseMs`, far longer), not before every claim.
+        if (!this.stopping && Date.now() - this.lastSweep >= this.settings.pollIntervalMs) {
+          this.lastSweep = Date.now();
+          await this.sweep(db.fork());
+          await this.ensureSchedules(db.fork());
+        }
+        const free = this.stopping ? 0 : this.settings.concurrency - running.size;
+        if (finished.length > 0 || (free > 0 && !short && running.size === 0)) {
+          const completing = finished;
+          finished = [];
+          const lockedBy = `${this.instance}:${randomUUID()}`;
+          const claimed = await this.claimAndComplete(db.fork(), lockedBy, free, completing);
+          short = claimed.length < free;
+          for (const row of claimed) {
+            const run: Promise<void> = this.run(db, row, lockedBy, true).then((done) => {
+              running.delete(run);
+              if (done) finished.push(done);
+              this.wakePass?.();
+            });
+            running.add(run);
+          }
+          continue;
+        }
+        if (running.size === 0) break;
+        // Until a run returns (or a kick asks for another claim).
+        await new Promise<void>((resolve) => (this.wakePass = resolve));
+        this.wakePass = undefined;
       }
     } catch (error) {
-      // A database outage: the next poll tries again.
+      // A database outage: the next poll tries again. Runs still going finish first (passes never
+      // overlap); a success not recorded leaves its job to its lease, and it runs again.
       this.logger.error({ err: error }, 'job worker pass failed');
+      await Promise.all(running);
+      this.wakePass = undefined;
+      if (finished.length > 0) {
+        for (const run of finished) run.log().error('job outcome could not be recorded; it will run again');
+      }
     }
+  }
+
+  /**
+   * Records `completing` as succeeded (each only while its lease holds) and claims up to `limit`
+   * due jobs, in one statement; returns the jobs claimed.
+   */
+  private async claimAndComplete(em: SqlEntityManager, lockedBy: string, limit: number, completing: readonly Finished[]): Promise<ClaimedRow[]> {
+    if (completing.length === 0) return limit > 0 ? this.claim(em, lockedBy, limit) : [];
+    const rows = await executePrepared<ClaimedOrCompleted>(
+      em,
+      `with completed as (
+         update job set status = 'succeeded', finished_at = now(), updated_at = now(), locked_until = null, trace_id = coalesce(f.trace_id, job.trace_id)
+         from jsonb_to_recordset(cast(? as jsonb)) as f(id text, locked_by text, trace_id text)
+         where job.id = f.id and job.locked_by = f.locked_by and job.status = 'running'
+         returning job.id),
+       claimed as (${this.claimSql()})
+       select false as completed, c.* from claimed c
+       union all
+       select true, d.id, null, null, null, null, null${tracingOn() ? ', null' : ''} from completed d`,
+      [JSON.stringify(completing.map((run) => ({ id: run.row.id, locked_by: run.lockedBy, trace_id: run.traceId ?? null }))), lockedBy, this.settings.leaseMs / 1000, limit],
+    );
+    const completed = new Set<string>();
+    const claimed: ClaimedRow[] = [];
+    for (const row of rows) {
+      if (row.completed) completed.add(row.id);
+      else {
+        const { completed: _, ...job } = row;
+        claimed.push(job);
+      }
+    }
+    for (const run of completing) this.outcomes.recorded(run.row, completed.has(run.row.id), run.log);
+    return claimed;
   }
 
   /**
@@ -189,10 +275,13 @@ export class JobWorker {
    * lease keeps every other instance off them while they run. Prepared (src/db/prepared.ts): every
    * instance's worker sends it after nearly every commit that adds a job.
    */
-  private claim(em: SqlEntityManager, lockedBy: string): Promise<ClaimedRow[]> {
-    return executePrepared<ClaimedRow>(
-      em,
-      `update job set status = 'running', attempts = attempts + 1, locked_by = ?,
+  private claim(em: SqlEntityManager, lockedBy: string, limit = this.settings.concurrency): Promise<ClaimedRow[]> {
+    return executePrepared<ClaimedRow>(em, this.claimSql(), [lockedBy, this.settings.leaseMs / 1000, limit]);
+  }
+
+  /** The claim's UPDATE (`claim`); its parameters: who locks, the lease in seconds, how many. */
+  private claimSql(): string {
+    return `update job set status = 'running', attempts = attempts + 1, locked_by = ?,
          locked_until = now() + make_interval(secs => ?), updated_at = now()
        where id in (
          select id from job
@@ -202,9 +291,7 @@ export class JobWorker {
          limit ?
          for update skip locked
        )
-       returning id, kind, payload, attempts, max_attempts, subject_type${tracingOn() ? `, ${paymentTraceContextSql('subject_type', 'subject_id')} as payment_trace_context` : ''}`,
-      [lockedBy, this.settings.leaseMs / 1000, this.settings.concurrency],
-    );
+       returning id, kind, payload, attempts, max_attempts, subject_type${tracingOn() ? `, ${paymentTraceContextSql('subject_type', 'subject_id')} as payment_trace_context` : ''}`;
   }
 
   /** Jobs whose worker died during their last attempt are failed; old finished rows are pruned. */
@@ -236,8 +323,12 @@ export class JobWorker {
     }
   }
 
-  private run(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<unknown> {
-    if (!tracingOn()) return this.runJob(db, row, lockedBy);
+  /**
+   * Runs one claimed job and records its outcome. With `defer`, a run that returned is not
+   * recorded here but returned, for the pass's next claim to record (`claimAndComplete`).
+   */
+  private run(db: JobDatabase, row: ClaimedRow, lockedBy: string, defer: boolean): Promise<Finished | undefined> {
+    if (!tracingOn()) return this.runJob(db, row, lockedBy, defer);
     // A trace of its own (no request waits on a job), linked to the trace of the request that made
     // the payment it is about (docs/tracing.md).
     const attributes = { 'payments.job.kind': row.kind, 'payments.job.id': row.id, 'payments.job.attempt': row.attempts };
@@ -247,17 +338,17 @@ export class JobWorker {
       } catch {
         // A span without its link: the run itself goes on (and reports a payload it cannot read).
       }
-      const error = await this.runJob(db, row, lockedBy);
-      if (error !== undefined && span) {
+      const error = await this.runJob(db, row, lockedBy, defer, (caught) => {
+        if (!span) return;
         span.setStatus({ code: SpanStatusCode.ERROR });
-        span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
-      }
+        span.setAttribute('error.type', caught instanceof Error ? caught.name : 'Error');
+      });
       return error;
     });
   }
 
-  /** Runs one claimed job and records its outcome; returns what it failed with, if it did. */
-  private async runJob(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<unknown> {
+  /** Runs one claimed job and records its outcome (`run`); tells `failedWith` what it failed with, if it did. */
+  private async runJob(db: JobDatabase, row: ClaimedRow, lockedBy: string, defer: boolean, failedWith?: (error: unknown) => void): Promise<Finished | undefined> {
     const info: JobInfo = {
       id: row.id,
       kind: row.kind,
@@ -289,12 +380,14 @@ export class JobWorker {
       if (error === undefined && recorded) {
         if (this.logger.isLevelEnabled('debug')) log().debug('job succeeded');
         this.outcomes.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });
-      } else if (error === undefined) await this.outcomes.succeed(db.fork(), row, lockedBy, log);
+      } else if (error === undefined && defer) return { row, lockedBy, traceId: currentTraceId(), log };
+      else if (error === undefined) await this.outcomes.succeed(db.fork(), row, lockedBy, log);
       else await this.outcomes.retryOrFail(db.fork(), row, lockedBy, error, log);
     } catch (recordError) {
       // The lease runs out and another worker takes the job again: handlers are idempotent.
       log().error({ err: recordError }, 'job outcome could not be recorded; it will run again');
     }
-    return error;
+    if (error !== undefined) failedWith?.(error);
+    return undefined;
   }
 }
