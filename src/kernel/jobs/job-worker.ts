@@ -177,18 +177,33 @@ export class JobWorker {
 
   /**
    * Keeps up to `concurrency` jobs running until nothing more is due and none runs, or shutdown
-   * begins. A run that returns leaves its slot to a new claim at once, not when the slowest run
-   * of its batch returns; its success is recorded by that claim's own statement (with those of
-   * the runs that returned meanwhile), so a slot costs one statement between two runs, as the
-   * completion alone did. Without a completion to carry (a handler that recorded its own success),
-   * the pass claims again once no run is left, as a batch did.
+   * begins. The pass claims up to `concurrency` jobs ahead of those running, so a run that returns
+   * leaves its slot to the next claimed job at once, not when the slowest run of its batch
+   * returns, nor after a claim's round trip. It claims again once all of those ahead have
+   * started, and that claim's statement records the runs that returned meanwhile as succeeded
+   * (instead of one completion each). A job claimed ahead whose lease ran down while it waited
+   * gets a fresh one before it runs. Shutdown stops claiming; the jobs claimed ahead still run.
    */
   private async drain(): Promise<void> {
     const { db } = this;
+    const { concurrency } = this.settings;
     const running = new Set<Promise<void>>();
+    const ahead: Array<{ row: ClaimedRow; lockedBy: string; claimedAt: number }> = [];
     let finished: Finished[] = [];
     /** The last claim found fewer jobs than it asked for: nothing else was due. */
     let short = false;
+    const start = (): void => {
+      while (running.size < concurrency && ahead.length > 0) {
+        const { row, lockedBy, claimedAt } = ahead.shift()!;
+        const run: Promise<void> = this.runClaimed(db, row, lockedBy, claimedAt).then((done) => {
+          running.delete(run);
+          if (done) finished.push(done);
+          start();
+          this.wakePass?.();
+        });
+        running.add(run);
+      }
+    };
     try {
       for (;;) {
         if (this.again) {
@@ -203,21 +218,20 @@ export class JobWorker {
           await this.sweep(db.fork());
           await this.ensureSchedules(db.fork());
         }
-        const free = this.stopping ? 0 : this.settings.concurrency - running.size;
-        if (finished.length > 0 || (free > 0 && !short && running.size === 0)) {
+        const wanted = this.stopping ? 0 : 2 * concurrency - running.size - ahead.length;
+        // More is due while the last claim was not short: claimed once every job ahead has started
+        // (`concurrency` at a time, as a batch claimed). Nothing more due: each run's success is
+        // recorded as it returns, with a claim (of work that came due meanwhile).
+        const refill = !short && wanted > 0 && ahead.length === 0;
+        if (refill || (finished.length > 0 && (short || this.stopping || running.size === 0))) {
           const completing = finished;
           finished = [];
           const lockedBy = `${this.instance}:${randomUUID()}`;
-          const claimed = await this.claimAndComplete(db.fork(), lockedBy, free, completing);
-          short = claimed.length < free;
-          for (const row of claimed) {
-            const run: Promise<void> = this.run(db, row, lockedBy, true).then((done) => {
-              running.delete(run);
-              if (done) finished.push(done);
-              this.wakePass?.();
-            });
-            running.add(run);
-          }
+          const claimed = await this.claimAndComplete(db.fork(), lockedBy, wanted, completing);
+          short = claimed.length < wanted;
+          const claimedAt = Date.now();
+          for (const row of claimed) ahead.push({ row, lockedBy, claimedAt });
+          start();
           continue;
         }
         if (running.size === 0) break;
@@ -227,14 +241,37 @@ export class JobWorker {
       }
     } catch (error) {
       // A database outage: the next poll tries again. Runs still going finish first (passes never
-      // overlap); a success not recorded leaves its job to its lease, and it runs again.
+      // overlap); a success not recorded, and a job claimed ahead, are left to their lease, and run again.
       this.logger.error({ err: error }, 'job worker pass failed');
-      await Promise.all(running);
+      ahead.length = 0;
+      while (running.size > 0) await Promise.all(running);
       this.wakePass = undefined;
-      if (finished.length > 0) {
-        for (const run of finished) run.log().error('job outcome could not be recorded; it will run again');
-      }
+      for (const run of finished) run.log().error('job outcome could not be recorded; it will run again');
     }
+  }
+
+  /**
+   * Runs a job the pass claimed (`run`, its success deferred to the next claim), after renewing its
+   * lease if it waited long enough to have used a tenth of it: no run starts with less of its
+   * lease than a tenth short. A lease lost meanwhile (another worker took the job) skips the run.
+   */
+  private async runClaimed(db: JobDatabase, row: ClaimedRow, lockedBy: string, claimedAt: number): Promise<Finished | undefined> {
+    try {
+      if (Date.now() - claimedAt > this.settings.leaseMs / 10) {
+        const renewed = await db.fork().execute<Array<{ id: string }>>(
+          `update job set locked_until = now() + make_interval(secs => ?), updated_at = now() where id = ? and locked_by = ? and status = 'running' returning id`,
+          [this.settings.leaseMs / 1000, row.id, lockedBy],
+        );
+        if (renewed.length === 0) {
+          this.logger.warn({ jobId: row.id, kind: row.kind, attempt: row.attempts }, 'job claimed ahead lost its lease before it ran; another worker took it');
+          return undefined;
+        }
+      }
+    } catch (error) {
+      this.logger.error({ err: error, jobId: row.id, kind: row.kind }, 'job claimed ahead could not renew its lease; it is left to its lease and runs again');
+      return undefined;
+    }
+    return this.run(db, row, lockedBy, true);
   }
 
   /**
