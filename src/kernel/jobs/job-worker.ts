@@ -9,11 +9,10 @@ import { lazyChild, type Logger } from '../../lib/logger.js';
 import { tracingOn } from '../../lib/tracing/sdk.js';
 import { inSpan, SpanStatusCode } from '../../lib/tracing/spans.js';
 import { currentTraceId, linkToStoredTrace, settingTraceId } from '../../lib/tracing/trace-context.js';
-import { paymentTraceContextSql } from '../payment-scope.js';
 import type { JobHandlers } from './job-handlers.js';
 import { JOB_SUCCEEDED, JOBS_CHANNEL, RECURRING_KEY, type JobDatabase, type JobInfo, type JobKind, type JobQueueSettings, type JobResultEvent } from './job-kinds.js';
 import { JobOutcomes } from './job-outcomes.js';
-import { insertStatement, SUCCEED_SQL, type ClaimedRow } from './job-statements.js';
+import { claimAndCompleteSql, claimSql, insertStatement, SUCCEED_SQL, type ClaimedOrCompleted, type ClaimedRow } from './job-statements.js';
 
 /** How often one instance deletes old finished rows. */
 const PRUNE_EVERY_MS = 3_600_000;
@@ -26,9 +25,6 @@ interface Finished {
   traceId: string | undefined;
   log: () => Logger;
 }
-
-/** A row of `claimAndComplete`: a job claimed, or (`completed`) the id of a run recorded as succeeded. */
-type ClaimedOrCompleted = (ClaimedRow & { completed: false }) | { completed: true; id: string };
 
 /** Claims and runs due jobs on this instance, polling and on wake-ups, one pass at a time. */
 export class JobWorker {
@@ -268,7 +264,7 @@ export class JobWorker {
         }
       }
     } catch (error) {
-      this.logger.error({ err: error, jobId: row.id, kind: row.kind }, 'job claimed ahead could not renew its lease; it is left to its lease and runs again');
+      this.logger.error({ err: error, jobId: row.id, kind: row.kind }, 'job claimed ahead could not renew its lease; left to its lease, it runs again');
       return undefined;
     }
     return this.run(db, row, lockedBy, true);
@@ -280,19 +276,12 @@ export class JobWorker {
    */
   private async claimAndComplete(em: SqlEntityManager, lockedBy: string, limit: number, completing: readonly Finished[]): Promise<ClaimedRow[]> {
     if (completing.length === 0) return limit > 0 ? this.claim(em, lockedBy, limit) : [];
-    const rows = await executePrepared<ClaimedOrCompleted>(
-      em,
-      `with completed as (
-         update job set status = 'succeeded', finished_at = now(), updated_at = now(), locked_until = null, trace_id = coalesce(f.trace_id, job.trace_id)
-         from jsonb_to_recordset(cast(? as jsonb)) as f(id text, locked_by text, trace_id text)
-         where job.id = f.id and job.locked_by = f.locked_by and job.status = 'running'
-         returning job.id),
-       claimed as (${this.claimSql()})
-       select false as completed, c.* from claimed c
-       union all
-       select true, d.id, null, null, null, null, null${tracingOn() ? ', null' : ''} from completed d`,
-      [JSON.stringify(completing.map((run) => ({ id: run.row.id, locked_by: run.lockedBy, trace_id: run.traceId ?? null }))), lockedBy, this.settings.leaseMs / 1000, limit],
-    );
+    const rows = await executePrepared<ClaimedOrCompleted>(em, claimAndCompleteSql(tracingOn()), [
+      JSON.stringify(completing.map((run) => ({ id: run.row.id, locked_by: run.lockedBy, trace_id: run.traceId ?? null }))),
+      lockedBy,
+      this.settings.leaseMs / 1000,
+      limit,
+    ]);
     const completed = new Set<string>();
     const claimed: ClaimedRow[] = [];
     for (const row of rows) {
@@ -306,29 +295,9 @@ export class JobWorker {
     return claimed;
   }
 
-  /**
-   * Claims due jobs in one statement: pending ones whose time has come, and running ones whose
-   * lease ran out (their worker died). Rows another instance is claiming are skipped, and the new
-   * lease keeps every other instance off them while they run. Prepared (src/db/prepared.ts): every
-   * instance's worker sends it after nearly every commit that adds a job.
-   */
+  /** Claims up to `limit` due jobs (`claimSql`), prepared (src/db/prepared.ts): every instance sends it after nearly every commit that adds a job. */
   private claim(em: SqlEntityManager, lockedBy: string, limit = this.settings.concurrency): Promise<ClaimedRow[]> {
-    return executePrepared<ClaimedRow>(em, this.claimSql(), [lockedBy, this.settings.leaseMs / 1000, limit]);
-  }
-
-  /** The claim's UPDATE (`claim`); its parameters: who locks, the lease in seconds, how many. */
-  private claimSql(): string {
-    return `update job set status = 'running', attempts = attempts + 1, locked_by = ?,
-         locked_until = now() + make_interval(secs => ?), updated_at = now()
-       where id in (
-         select id from job
-         where (status = 'pending' and run_at <= now())
-            or (status = 'running' and locked_until <= now() and attempts < max_attempts)
-         order by run_at, id
-         limit ?
-         for update skip locked
-       )
-       returning id, kind, payload, attempts, max_attempts, subject_type${tracingOn() ? `, ${paymentTraceContextSql('subject_type', 'subject_id')} as payment_trace_context` : ''}`;
+    return executePrepared<ClaimedRow>(em, claimSql(tracingOn()), [lockedBy, this.settings.leaseMs / 1000, limit]);
   }
 
   /** Jobs whose worker died during their last attempt are failed; old finished rows are pruned. */
