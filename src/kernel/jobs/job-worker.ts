@@ -174,11 +174,11 @@ export class JobWorker {
   /**
    * Keeps up to `concurrency` jobs running until nothing more is due and none runs, or shutdown
    * begins. The pass claims up to `concurrency` jobs ahead of those running, so a run that returns
-   * leaves its slot to the next claimed job at once, not when the slowest run of its batch
-   * returns, nor after a claim's round trip. It claims again once all of those ahead have
-   * started, and that claim's statement records the runs that returned meanwhile as succeeded
-   * (instead of one completion each). A job claimed ahead whose lease ran down while it waited
-   * gets a fresh one before it runs. Shutdown stops claiming; the jobs claimed ahead still run.
+   * leaves its slot to the next claimed job at once, not after the slowest run of its batch nor
+   * a claim's round trip; the next claim, once those ahead have started, records the runs that
+   * returned meanwhile as succeeded. A run that recorded its own success leaves its slot to the
+   * next batch, as before. A job that waited ahead long enough gets a fresh lease before it runs.
+   * Shutdown stops claiming; the jobs claimed ahead still run.
    */
   private async drain(): Promise<void> {
     const { db } = this;
@@ -194,7 +194,8 @@ export class JobWorker {
         const run: Promise<void> = this.runClaimed(db, row, lockedBy, claimedAt).then((done) => {
           running.delete(run);
           if (done) finished.push(done);
-          start();
+          // A run that recorded its own success (a webhook's follow-up) frees its slot for the next batch.
+          if (done || running.size === 0) start();
           this.wakePass?.();
         });
         running.add(run);
@@ -216,9 +217,9 @@ export class JobWorker {
         }
         const wanted = this.stopping ? 0 : 2 * concurrency - running.size - ahead.length;
         // More is due while the last claim was not short: claimed once every job ahead has started
-        // (`concurrency` at a time, as a batch claimed). Nothing more due: each run's success is
-        // recorded as it returns, with a claim (of work that came due meanwhile).
-        const refill = !short && wanted > 0 && ahead.length === 0;
+        // and a run's success waits to be recorded (or none runs). Nothing more due: each run's
+        // success is recorded as it returns, with a claim (of work that came due meanwhile).
+        const refill = !short && wanted > 0 && ahead.length === 0 && (running.size === 0 || finished.length > 0);
         if (refill || (finished.length > 0 && (short || this.stopping || running.size === 0))) {
           const completing = finished;
           finished = [];
