@@ -249,6 +249,45 @@ describe('the job queue', () => {
     }
   });
 
+  it('keeps its slots full: a slow run holds back no job claimed with it, and the runs that return are recorded with the next claim', async () => {
+    // given: a worker of two slots, a slow job and six quick ones behind it
+    const slow = gate();
+    const ran: string[] = [];
+    const jobs = queue(
+      async (name) => {
+        ran.push(name);
+        if (name !== 'slots-slow') return;
+        slow.enter();
+        await slow.wait;
+      },
+      { concurrency: 2, wakeDelayMs: 0 },
+    );
+    await enqueue(jobs, 'slots-slow');
+    const quick = ['slots-1', 'slots-2', 'slots-3', 'slots-4', 'slots-5', 'slots-6'];
+    for (const name of quick) await enqueue(jobs, name);
+
+    try {
+      // when: it starts, and the slow run hangs
+      const completions = await completionsDuring(async () => {
+        await jobs.start();
+        await slow.entered;
+        // then: the quick ones all run in the other slot meanwhile, each recorded as succeeded,
+        await expect.poll(() => ran.filter((name) => name !== 'slots-slow').sort()).toEqual(quick);
+        for (const name of quick) await expect.poll(() => rows(name)).toEqual([{ status: 'succeeded', attempts: 1 }]);
+      });
+      // by the worker's claims: not one completion statement of their own
+      expect(completions).toBe(0);
+      expect(await rows('slots-slow')).toEqual([{ status: 'running', attempts: 1 }]);
+
+      // and the slow one is recorded once it returns
+      slow.open();
+      await expect.poll(() => rows('slots-slow')).toEqual([{ status: 'succeeded', attempts: 1 }]);
+    } finally {
+      slow.open();
+      await jobs.stop();
+    }
+  });
+
   it('stop waits for the running job before it resolves, and takes no more', async () => {
     const running = gate();
     const ran: string[] = [];

@@ -20,7 +20,12 @@ export class JobOutcomes {
   async succeed(em: SqlEntityManager, row: ClaimedRow, lockedBy: string, log: () => Logger): Promise<void> {
     const succeeded = settingTraceId({ sql: `${SUCCEED_SQL} returning id`, params: [row.id, lockedBy] });
     const done = await em.execute<Array<{ id: string }>>(succeeded.sql, succeeded.params);
-    if (done.length === 0) log().warn('job finished after its lease ran out; another worker took it again');
+    this.recorded(row, done.length > 0, log);
+  }
+
+  /** A run that returned, after the statement that recorded it as succeeded: `matched` unless its lease ran out and another worker took the job. */
+  recorded(row: Pick<ClaimedRow, 'kind' | 'attempts'>, matched: boolean, log: () => Logger): void {
+    if (!matched) log().warn('job finished after its lease ran out; another worker took it again');
     else if (this.logger.isLevelEnabled('debug')) log().debug('job succeeded');
     this.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });
   }

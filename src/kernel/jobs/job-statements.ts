@@ -4,6 +4,7 @@
 
 import { backoffDelayMs } from '../../lib/backoff.js';
 import { newId } from '../../lib/ids.js';
+import { paymentTraceContextSql } from '../payment-scope.js';
 import { renderConditions } from '../sql-intents.js';
 import type { EnqueueOptions, JobQueueSettings } from './job-kinds.js';
 
@@ -37,6 +38,46 @@ const MAX_ERROR_LENGTH = 2_000;
 /** Records a run as succeeded, unless its lease ran out and another worker took the job. */
 export const SUCCEED_SQL = `update job set status = 'succeeded', finished_at = now(), updated_at = now(), locked_until = null
        where id = ? and locked_by = ? and status = 'running'`;
+
+/**
+ * The claim: due jobs in one statement, pending ones whose time has come and running ones whose
+ * lease ran out (their worker died). Rows another instance is claiming are skipped, and the new
+ * lease keeps every other instance off them while they run. Its parameters: who locks, the lease
+ * in seconds, how many. With `tracing`, each job's payment's trace context too.
+ */
+export function claimSql(tracing: boolean): string {
+  return `update job set status = 'running', attempts = attempts + 1, locked_by = ?,
+         locked_until = now() + make_interval(secs => ?), updated_at = now()
+       where id in (
+         select id from job
+         where (status = 'pending' and run_at <= now())
+            or (status = 'running' and locked_until <= now() and attempts < max_attempts)
+         order by run_at, id
+         limit ?
+         for update skip locked
+       )
+       returning id, kind, payload, attempts, max_attempts, subject_type${tracing ? `, ${paymentTraceContextSql('subject_type', 'subject_id')} as payment_trace_context` : ''}`;
+}
+
+/**
+ * Runs that returned recorded as succeeded (each only while its lease holds: `SUCCEED_SQL`, with
+ * its run's trace), and the claim (`claimSql`), in one statement. Its parameters: the runs as JSON
+ * (`[{ id, locked_by, trace_id }]`), then the claim's.
+ */
+export function claimAndCompleteSql(tracing: boolean): string {
+  return `with completed as (
+       update job set status = 'succeeded', finished_at = now(), updated_at = now(), locked_until = null, trace_id = coalesce(f.trace_id, job.trace_id)
+       from jsonb_to_recordset(cast(? as jsonb)) as f(id text, locked_by text, trace_id text)
+       where job.id = f.id and job.locked_by = f.locked_by and job.status = 'running'
+       returning job.id),
+     claimed as (${claimSql(tracing)})
+     select false as completed, c.* from claimed c
+     union all
+     select true, d.id, null, null, null, null, null${tracing ? ', null' : ''} from completed d`;
+}
+
+/** A row of `claimAndCompleteSql`: a job claimed, or (`completed`) the id of a run recorded as succeeded. */
+export type ClaimedOrCompleted = (ClaimedRow & { completed: false }) | { completed: true; id: string };
 
 /** A job as the claim returns it. */
 export interface ClaimedRow {

@@ -8,15 +8,23 @@ import { executePrepared } from '../../db/prepared.js';
 import { lazyChild, type Logger } from '../../lib/logger.js';
 import { tracingOn } from '../../lib/tracing/sdk.js';
 import { inSpan, SpanStatusCode } from '../../lib/tracing/spans.js';
-import { linkToStoredTrace, settingTraceId } from '../../lib/tracing/trace-context.js';
-import { paymentTraceContextSql } from '../payment-scope.js';
+import { currentTraceId, linkToStoredTrace, settingTraceId } from '../../lib/tracing/trace-context.js';
 import type { JobHandlers } from './job-handlers.js';
 import { JOB_SUCCEEDED, JOBS_CHANNEL, RECURRING_KEY, type JobDatabase, type JobInfo, type JobKind, type JobQueueSettings, type JobResultEvent } from './job-kinds.js';
 import { JobOutcomes } from './job-outcomes.js';
-import { insertStatement, SUCCEED_SQL, type ClaimedRow } from './job-statements.js';
+import { claimAndCompleteSql, claimSql, insertStatement, SUCCEED_SQL, type ClaimedOrCompleted, type ClaimedRow } from './job-statements.js';
 
 /** How often one instance deletes old finished rows. */
 const PRUNE_EVERY_MS = 3_600_000;
+
+/** A run that returned, its success recorded with the pass's next claim (`claimAndComplete`). */
+interface Finished {
+  row: ClaimedRow;
+  lockedBy: string;
+  /** The run's trace, kept on the row as its own completion would (docs/timeline.md). */
+  traceId: string | undefined;
+  log: () => Logger;
+}
 
 /** Claims and runs due jobs on this instance, polling and on wake-ups, one pass at a time. */
 export class JobWorker {
@@ -30,8 +38,10 @@ export class JobWorker {
   private unlisten: (() => Promise<void>) | undefined;
   /** The pass now running, if any; passes never overlap on one instance. */
   private pass: Promise<void> | undefined;
-  /** A kick arrived during a pass: run another one right after it. */
+  /** A kick arrived during a pass: the pass claims again (or another runs right after it). */
   private again = false;
+  /** Wakes the running pass waiting for a run to finish (`drain`). */
+  private wakePass: (() => void) | undefined;
   private lastPrune = 0;
   private lastSweep = 0;
   /** When this instance last made sure an occurrence of each recurring kind waits (`Date.now()`). */
@@ -80,6 +90,7 @@ export class JobWorker {
     if (!this.started || this.stopping) return;
     if (this.pass) {
       this.again = true;
+      this.wakePass?.();
       return;
     }
     clearTimeout(this.timer);
@@ -116,11 +127,19 @@ export class JobWorker {
   }
 
   /**
-   * Claims and runs one batch of due jobs (up to `concurrency`) and resolves when they are done,
-   * with how many ran. For tests and admin tooling; the worker calls it in a loop.
+   * Claims and runs one batch of due jobs (up to `concurrency`) and resolves when they are done and
+   * recorded, with how many ran. For tests and admin tooling; the worker's passes keep their slots
+   * full instead (`drain`).
    */
-  runDue(): Promise<number> {
-    return this.runBatch(true);
+  async runDue(): Promise<number> {
+    const { db } = this;
+    this.lastSweep = Date.now();
+    await this.sweep(db.fork());
+    await this.ensureSchedules(db.fork());
+    const lockedBy = `${this.instance}:${randomUUID()}`;
+    const claimed = await this.claim(db.fork(), lockedBy);
+    await Promise.all(claimed.map((row) => this.run(db, row, lockedBy, false)));
+    return claimed.length;
   }
 
   /**
@@ -145,24 +164,6 @@ export class JobWorker {
     }
   }
 
-  /**
-   * One batch. The worker sweeps abandoned leases, and makes sure each recurring kind has an
-   * occurrence waiting, at most once per poll interval (a lease runs out after `leaseMs`, far
-   * longer), not before every batch: under load a batch runs per job.
-   */
-  private async runBatch(sweepAlways: boolean): Promise<number> {
-    const { db } = this;
-    if (sweepAlways || Date.now() - this.lastSweep >= this.settings.pollIntervalMs) {
-      this.lastSweep = Date.now();
-      await this.sweep(db.fork());
-      await this.ensureSchedules(db.fork());
-    }
-    const lockedBy = `${this.instance}:${randomUUID()}`;
-    const claimed = await this.claim(db.fork(), lockedBy);
-    await Promise.all(claimed.map((row) => this.run(db, row, lockedBy)));
-    return claimed.length;
-  }
-
   private schedule(): void {
     if (!this.started || this.stopping) return;
     this.timer = setTimeout(() => this.kick(), this.settings.pollIntervalMs);
@@ -170,41 +171,134 @@ export class JobWorker {
     this.timer.unref();
   }
 
-  /** Batches until one comes back short (nothing more is due) or shutdown begins. */
+  /**
+   * Keeps up to `concurrency` jobs running until nothing more is due and none runs, or shutdown
+   * begins. The pass claims up to `concurrency` jobs ahead of those running, so a run that returns
+   * leaves its slot to the next claimed job at once, not after the slowest run of its batch nor
+   * a claim's round trip; the next claim, once those ahead have started, records the runs that
+   * returned meanwhile as succeeded. A run that recorded its own success leaves its slot to the
+   * next batch, as before. A job that waited ahead long enough gets a fresh lease before it runs.
+   * Shutdown stops claiming; the jobs claimed ahead still run.
+   */
   private async drain(): Promise<void> {
+    const { db } = this;
+    const { concurrency } = this.settings;
+    const running = new Set<Promise<void>>();
+    const ahead: Array<{ row: ClaimedRow; lockedBy: string; claimedAt: number }> = [];
+    let finished: Finished[] = [];
+    /** The last claim found fewer jobs than it asked for: nothing else was due. */
+    let short = false;
+    const start = (): void => {
+      while (running.size < concurrency && ahead.length > 0) {
+        const { row, lockedBy, claimedAt } = ahead.shift()!;
+        const run: Promise<void> = this.runClaimed(db, row, lockedBy, claimedAt).then((done) => {
+          running.delete(run);
+          if (done) finished.push(done);
+          // A run that recorded its own success (a webhook's follow-up) frees its slot for the next batch.
+          if (done || running.size === 0) start();
+          this.wakePass?.();
+        });
+        running.add(run);
+      }
+    };
     try {
-      while (!this.stopping) {
-        const ran = await this.runBatch(false);
-        if (ran < this.settings.concurrency) break;
+      for (;;) {
+        if (this.again) {
+          // A commit enqueued work (or a poll came) during the pass: it may be due now.
+          this.again = false;
+          short = false;
+        }
+        // Abandoned leases swept, and each recurring kind's occurrence made sure of, at most once
+        // per poll interval (a lease runs out after `leaseMs`, far longer), not before every claim.
+        if (!this.stopping && Date.now() - this.lastSweep >= this.settings.pollIntervalMs) {
+          this.lastSweep = Date.now();
+          await this.sweep(db.fork());
+          await this.ensureSchedules(db.fork());
+        }
+        const wanted = this.stopping ? 0 : 2 * concurrency - running.size - ahead.length;
+        // More is due while the last claim was not short: claimed once every job ahead has started
+        // and a run's success waits to be recorded (or none runs). Nothing more due: each run's
+        // success is recorded as it returns, with a claim (of work that came due meanwhile).
+        const refill = !short && wanted > 0 && ahead.length === 0 && (running.size === 0 || finished.length > 0);
+        if (refill || (finished.length > 0 && (short || this.stopping || running.size === 0))) {
+          const completing = finished;
+          finished = [];
+          const lockedBy = `${this.instance}:${randomUUID()}`;
+          const claimed = await this.claimAndComplete(db.fork(), lockedBy, wanted, completing);
+          short = claimed.length < wanted;
+          const claimedAt = Date.now();
+          for (const row of claimed) ahead.push({ row, lockedBy, claimedAt });
+          start();
+          continue;
+        }
+        if (running.size === 0) break;
+        // Until a run returns (or a kick asks for another claim).
+        await new Promise<void>((resolve) => (this.wakePass = resolve));
+        this.wakePass = undefined;
       }
     } catch (error) {
-      // A database outage: the next poll tries again.
+      // A database outage: the next poll tries again. Runs still going finish first (passes never
+      // overlap); a success not recorded, and a job claimed ahead, are left to their lease, and run again.
       this.logger.error({ err: error }, 'job worker pass failed');
+      ahead.length = 0;
+      while (running.size > 0) await Promise.all(running);
+      this.wakePass = undefined;
+      for (const run of finished) run.log().error('job outcome could not be recorded; it will run again');
     }
   }
 
   /**
-   * Claims due jobs in one statement: pending ones whose time has come, and running ones whose
-   * lease ran out (their worker died). Rows another instance is claiming are skipped, and the new
-   * lease keeps every other instance off them while they run. Prepared (src/db/prepared.ts): every
-   * instance's worker sends it after nearly every commit that adds a job.
+   * Runs a job the pass claimed (`run`, its success deferred to the next claim), after renewing its
+   * lease if it waited long enough to have used a tenth of it: no run starts with less of its
+   * lease than a tenth short. A lease lost meanwhile (another worker took the job) skips the run.
    */
-  private claim(em: SqlEntityManager, lockedBy: string): Promise<ClaimedRow[]> {
-    return executePrepared<ClaimedRow>(
-      em,
-      `update job set status = 'running', attempts = attempts + 1, locked_by = ?,
-         locked_until = now() + make_interval(secs => ?), updated_at = now()
-       where id in (
-         select id from job
-         where (status = 'pending' and run_at <= now())
-            or (status = 'running' and locked_until <= now() and attempts < max_attempts)
-         order by run_at, id
-         limit ?
-         for update skip locked
-       )
-       returning id, kind, payload, attempts, max_attempts, subject_type${tracingOn() ? `, ${paymentTraceContextSql('subject_type', 'subject_id')} as payment_trace_context` : ''}`,
-      [lockedBy, this.settings.leaseMs / 1000, this.settings.concurrency],
-    );
+  private async runClaimed(db: JobDatabase, row: ClaimedRow, lockedBy: string, claimedAt: number): Promise<Finished | undefined> {
+    try {
+      if (Date.now() - claimedAt > this.settings.leaseMs / 10) {
+        const renewed = await db.fork().execute<Array<{ id: string }>>(
+          `update job set locked_until = now() + make_interval(secs => ?), updated_at = now() where id = ? and locked_by = ? and status = 'running' returning id`,
+          [this.settings.leaseMs / 1000, row.id, lockedBy],
+        );
+        if (renewed.length === 0) {
+          this.logger.warn({ jobId: row.id, kind: row.kind, attempt: row.attempts }, 'job claimed ahead lost its lease before it ran; another worker took it');
+          return undefined;
+        }
+      }
+    } catch (error) {
+      this.logger.error({ err: error, jobId: row.id, kind: row.kind }, 'job claimed ahead could not renew its lease; left to its lease, it runs again');
+      return undefined;
+    }
+    return this.run(db, row, lockedBy, true);
+  }
+
+  /**
+   * Records `completing` as succeeded (each only while its lease holds) and claims up to `limit`
+   * due jobs, in one statement; returns the jobs claimed.
+   */
+  private async claimAndComplete(em: SqlEntityManager, lockedBy: string, limit: number, completing: readonly Finished[]): Promise<ClaimedRow[]> {
+    if (completing.length === 0) return limit > 0 ? this.claim(em, lockedBy, limit) : [];
+    const rows = await executePrepared<ClaimedOrCompleted>(em, claimAndCompleteSql(tracingOn()), [
+      JSON.stringify(completing.map((run) => ({ id: run.row.id, locked_by: run.lockedBy, trace_id: run.traceId ?? null }))),
+      lockedBy,
+      this.settings.leaseMs / 1000,
+      limit,
+    ]);
+    const completed = new Set<string>();
+    const claimed: ClaimedRow[] = [];
+    for (const row of rows) {
+      if (row.completed) completed.add(row.id);
+      else {
+        const { completed: _, ...job } = row;
+        claimed.push(job);
+      }
+    }
+    for (const run of completing) this.outcomes.recorded(run.row, completed.has(run.row.id), run.log);
+    return claimed;
+  }
+
+  /** Claims up to `limit` due jobs (`claimSql`), prepared (src/db/prepared.ts): every instance sends it after nearly every commit that adds a job. */
+  private claim(em: SqlEntityManager, lockedBy: string, limit = this.settings.concurrency): Promise<ClaimedRow[]> {
+    return executePrepared<ClaimedRow>(em, claimSql(tracingOn()), [lockedBy, this.settings.leaseMs / 1000, limit]);
   }
 
   /** Jobs whose worker died during their last attempt are failed; old finished rows are pruned. */
@@ -236,8 +330,12 @@ export class JobWorker {
     }
   }
 
-  private run(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<unknown> {
-    if (!tracingOn()) return this.runJob(db, row, lockedBy);
+  /**
+   * Runs one claimed job and records its outcome. With `defer`, a run that returned is not
+   * recorded here but returned, for the pass's next claim to record (`claimAndComplete`).
+   */
+  private run(db: JobDatabase, row: ClaimedRow, lockedBy: string, defer: boolean): Promise<Finished | undefined> {
+    if (!tracingOn()) return this.runJob(db, row, lockedBy, defer);
     // A trace of its own (no request waits on a job), linked to the trace of the request that made
     // the payment it is about (docs/tracing.md).
     const attributes = { 'payments.job.kind': row.kind, 'payments.job.id': row.id, 'payments.job.attempt': row.attempts };
@@ -247,17 +345,17 @@ export class JobWorker {
       } catch {
         // A span without its link: the run itself goes on (and reports a payload it cannot read).
       }
-      const error = await this.runJob(db, row, lockedBy);
-      if (error !== undefined && span) {
+      const error = await this.runJob(db, row, lockedBy, defer, (caught) => {
+        if (!span) return;
         span.setStatus({ code: SpanStatusCode.ERROR });
-        span.setAttribute('error.type', error instanceof Error ? error.name : 'Error');
-      }
+        span.setAttribute('error.type', caught instanceof Error ? caught.name : 'Error');
+      });
       return error;
     });
   }
 
-  /** Runs one claimed job and records its outcome; returns what it failed with, if it did. */
-  private async runJob(db: JobDatabase, row: ClaimedRow, lockedBy: string): Promise<unknown> {
+  /** Runs one claimed job and records its outcome (`run`); tells `failedWith` what it failed with, if it did. */
+  private async runJob(db: JobDatabase, row: ClaimedRow, lockedBy: string, defer: boolean, failedWith?: (error: unknown) => void): Promise<Finished | undefined> {
     const info: JobInfo = {
       id: row.id,
       kind: row.kind,
@@ -289,12 +387,14 @@ export class JobWorker {
       if (error === undefined && recorded) {
         if (this.logger.isLevelEnabled('debug')) log().debug('job succeeded');
         this.outcomes.emit({ kind: row.kind, outcome: 'succeeded', attempt: row.attempts });
-      } else if (error === undefined) await this.outcomes.succeed(db.fork(), row, lockedBy, log);
+      } else if (error === undefined && defer) return { row, lockedBy, traceId: currentTraceId(), log };
+      else if (error === undefined) await this.outcomes.succeed(db.fork(), row, lockedBy, log);
       else await this.outcomes.retryOrFail(db.fork(), row, lockedBy, error, log);
     } catch (recordError) {
       // The lease runs out and another worker takes the job again: handlers are idempotent.
       log().error({ err: recordError }, 'job outcome could not be recorded; it will run again');
     }
-    return error;
+    if (error !== undefined) failedWith?.(error);
+    return undefined;
   }
 }

@@ -4,6 +4,7 @@
 // with what that does to the endpoint's health. A probe sends its delivery through here too.
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
+import { executePrepared } from '../../db/prepared.js';
 import { redact, type Reader, type RedactionPolicy } from '../../kernel/redaction.js';
 import type { Role } from '../../kernel/roles.js';
 import { paymentTraceContextSql } from '../../kernel/payment-scope.js';
@@ -137,7 +138,9 @@ async function claimHead(ctx: NotifierContext, em: SqlEntityManager, lane: Lane)
   const now = ctx.deps.clock.now();
   // The claim reads what the delivery is sent to and with (endpoint, client, event) in the same
   // statement; the endpoint's row is only read there, never locked or written.
-  const claimed = await em.execute<Array<Omit<ClaimedDelivery, 'target'> & SendTarget>>(
+  // Prepared (src/db/prepared.ts): sent before every delivery, its rows found by key.
+  const claimed = await executePrepared<Omit<ClaimedDelivery, 'target'> & SendTarget>(
+    em,
     `update notification_delivery d set claimed_by = ?, claim_expires_at = now() + make_interval(secs => ?), updated_at = ?
      from notification_endpoint e join api_client c on c.id = e.client_id, payment_event ev
      where d.id = (select id from notification_delivery where endpoint_id = ? and subject_type = ? and subject_id = ? and state = 'pending' order by position limit 1)
@@ -313,14 +316,17 @@ async function record(ctx: NotifierContext, em: SqlEntityManager, lane: Lane, de
  * False when the claim was lost (another instance decides, and goes on with the lane).
  */
 async function recordDelivered(ctx: NotifierContext, em: SqlEntityManager, delivery: ClaimedDelivery, now: Date, attemptValues: unknown[], traceId: string | undefined): Promise<boolean> {
-  const [row] = await em.execute<Array<{ more: boolean }>>(
+  // Prepared (src/db/prepared.ts), as the claim is: one per delivery, by key. The attempt's values
+  // are cast: a parameter in an insert's select would otherwise be taken for text.
+  const [row] = await executePrepared<{ more: boolean }>(
+    em,
     `with delivered as (
        update notification_delivery set state = 'delivered', attempts = attempts + 1, delivered_at = ?, first_failed_at = ?, next_attempt_at = ?,
          claimed_by = null, claim_expires_at = null, updated_at = ?
        where id = ? and claimed_by = ? and state = 'pending' returning id, endpoint_id, subject_type, subject_id),
      attempt as (
        insert into notification_attempt (id, delivery_id, attempted_at, http_status, error_code, duration_ms, response_excerpt${traceId ? ', trace_id' : ''})
-       select ?, d.id, ?, ?, ?, ?, ?${traceId ? ', ?' : ''} from delivered d)
+       select cast(? as varchar), d.id, cast(? as timestamptz), cast(? as integer), cast(? as varchar), cast(? as integer), cast(? as text)${traceId ? ', cast(? as varchar)' : ''} from delivered d)
      select exists (select from notification_delivery n where n.endpoint_id = d.endpoint_id and n.subject_type = d.subject_type and n.subject_id = d.subject_id
        and n.state = 'pending' and n.id <> d.id) as more
      from delivered d`,
