@@ -1,7 +1,7 @@
 // Live updates to many subscribers for the cost of a few. Subscriptions that would execute alike
 // (same query text, operation name and variables, callers of one visibility class) form a group;
 // each event is executed and serialized once per group, in a context of its own (a fresh
-// EntityManager fork, made on first use, so fresh DataLoaders) that holds the class's visibility and no member's
+// EntityManager fork, so fresh DataLoaders) that holds the class's visibility and no member's
 // identity (a GroupContext), and every member is sent the same payload text in a
 // graphql-transport-ws `next` frame of its own id. Whether an event is for the group at all (the
 // `id` argument, maySee) is decided by the filter its root field's `subscribe` put on the topic,
@@ -14,7 +14,6 @@
 // EntityManager, loaders, logger, execution arguments or promise.
 
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLError, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
-import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Database } from '../db/database.js';
 import { deliverySchema } from '../graphql/schema/delivery.js';
 import type { Logger } from '../lib/logger.js';
@@ -97,31 +96,9 @@ export class SubscriptionFanOut {
     return { requestId, logger, em: this.options.db.fork(), client, ...(apiKey ? { apiKey } : {}), authFailure: 'MISSING', viewer: client, services: this.options.services, introspectionAllowed };
   }
 
-  /**
-   * The context of one group's run of one event, with an EntityManager fork of its own, made when a
-   * resolver first reads it: its visibility, no client. A payload the event's snapshot answers
-   * reads nothing, and its frames go out without the fork.
-   */
+  /** The context of one group's run of one event, with an EntityManager fork of its own: its visibility, no client. */
   groupContext(visibility: Visibility, introspectionAllowed: boolean, requestId: string, logger: Logger): GroupContext {
-    return new GroupRunContext(requestId, logger, this.options.db, visibility, this.options.services, introspectionAllowed);
-  }
-}
-
-/** A GroupContext whose EntityManager is forked on first use, once. */
-class GroupRunContext implements GroupContext {
-  private fork: SqlEntityManager | undefined;
-
-  constructor(
-    readonly requestId: string,
-    readonly logger: Logger,
-    private readonly db: Database,
-    readonly viewer: Visibility,
-    readonly services: Services,
-    readonly introspectionAllowed: boolean,
-  ) {}
-
-  get em(): SqlEntityManager {
-    return (this.fork ??= this.db.fork());
+    return { requestId, logger, em: this.options.db.fork(), viewer: visibility, services: this.options.services, introspectionAllowed };
   }
 }
 
