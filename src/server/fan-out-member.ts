@@ -8,7 +8,6 @@ import type { WebSocket } from 'ws';
 import type { EventNotification } from '../kernel/events/event-notification.js';
 import type { ResumingSubscription } from '../kernel/events/resume.js';
 import { FELL_BEHIND, MAX_BUFFERED, TopicSubscription, type TopicConsumer } from '../lib/pubsub.js';
-import { sendTextFrame } from './ws-frame.js';
 
 /** Most bytes a subscriber's socket may have queued unsent before it is cut off, as with MAX_BUFFERED events. */
 const MAX_SOCKET_BUFFERED_BYTES = 4 * 1024 * 1024;
@@ -132,9 +131,15 @@ export class Member implements TopicConsumer<unknown> {
     const socket = this.sink.socket;
     if (this.closed || socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > MAX_SOCKET_BUFFERED_BYTES) throw new Error(FELL_BEHIND);
-    // This member's id before the tail all members share, one buffer with its WebSocket header,
-    // built per frame and not kept.
-    sendTextFrame(socket, `{"id":${JSON.stringify(this.operationId)}`, delivery.frameTail);
+    // The frame as bytes (the socket then writes buffers only, its fast path): this member's id
+    // before the tail all members share. Built per frame, not kept.
+    const head = `{"id":${JSON.stringify(this.operationId)}`;
+    const headBytes = Buffer.byteLength(head);
+    const tail = delivery.frameTail;
+    const frame = Buffer.allocUnsafe(headBytes + tail.length);
+    frame.write(head, 0, 'utf8');
+    tail.copy(frame, headBytes);
+    socket.send(frame, { binary: false });
   }
 
   /** Any stream other than the pub/sub's: pulled one event at a time. */

@@ -4,7 +4,6 @@
 // Frames are read as raw graphql-transport-ws text, so "the same frame" means byte for byte.
 
 import { randomUUID } from 'node:crypto';
-import { Socket } from 'node:net';
 import { execute as executeGraphql, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { encodeCursor } from '../../src/graphql/relay.js';
@@ -317,10 +316,9 @@ describe('subscription fan-out', () => {
     const admins: RawSubscriber[] = [];
     for (let i = 0; i < 3; i++) admins.push(await rawSubscriber(t.keys.admin, SNAPSHOT_ONLY, variables));
     const published = t.gateway.services.pubsub.subscribe<EventNotification>(PAYMENT_EVENTS_TOPIC, (event) => event.subjectId === depositId);
-    // and: every frame handed to a socket's stream in this process, counted (a frame is one write
-    // of its header and message, or, through ws's own send, a write of the header then one of the message)
-    const sent = vi.spyOn(Socket.prototype, 'write');
-    const framesSent = () => sent.mock.calls.filter(([data]) => admins.some((admin) => Buffer.isBuffer(data) && data.includes(`{"id":${JSON.stringify(admin.operationId)}`))).length;
+    // and: every frame handed to a socket of this process, counted
+    const sent = vi.spyOn(WebSocket.prototype, 'send');
+    const framesSent = () => sent.mock.calls.filter(([data]) => admins.some((admin) => (data as Buffer | string).toString().startsWith(`{"id":${JSON.stringify(admin.operationId)}`))).length;
 
     // when: a transaction appends an event of the deposit (a status change that changes nothing), and
     // work registered after the append looks at the sockets once the transaction has committed
