@@ -11,7 +11,7 @@ import { Member, type MemberDelivery, type MemberGroup } from './fan-out-member.
 /** An open socket as a member writes to it, with `bufferedAmount` unsent bytes queued already. */
 function socketWith(bufferedAmount: number) {
   const written: Buffer[] = [];
-  const socket = { readyState: 1, OPEN: 1, bufferedAmount, _socket: { write: (chunk: Buffer) => written.push(chunk) }, _sender: { _state: 0 }, send: vi.fn() };
+  const socket = { readyState: 1, OPEN: 1, bufferedAmount, send: vi.fn((frame: Buffer) => written.push(Buffer.from(frame))) };
   return { socket: socket as unknown as WebSocket, written };
 }
 
@@ -46,7 +46,7 @@ describe('a fan-out member', () => {
 
     // then: the reading member's frame is on its socket, its id before the shared tail
     expect(reading.written).toHaveLength(1);
-    expect(reading.written[0]!.subarray(2).toString('utf8')).toBe('{"id":"op-reading","type":"next","payload":{"data":{}}}');
+    expect(reading.written[0]!.toString('utf8')).toBe('{"id":"op-reading","type":"next","payload":{"data":{}}}');
     // and: the stalled one got no frame and its subscription ended, fallen behind
     expect(stalled.written).toHaveLength(0);
     expect(members.ended).toEqual([{ operationId: 'op-stalled', error: new Error(FELL_BEHIND) }]);
