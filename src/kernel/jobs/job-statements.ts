@@ -39,6 +39,10 @@ const MAX_ERROR_LENGTH = 2_000;
 export const SUCCEED_SQL = `update job set status = 'succeeded', finished_at = now(), updated_at = now(), locked_until = null
        where id = ? and locked_by = ? and status = 'running'`;
 
+/** A claimed job's lease renewed, only while this worker still holds it. Its parameters: the lease in seconds, the job's id, who locks. */
+export const RENEW_LEASE_SQL = `update job set locked_until = now() + make_interval(secs => ?), updated_at = now()
+       where id = ? and locked_by = ? and status = 'running' returning id`;
+
 /**
  * The claim: due jobs in one statement, pending ones whose time has come and running ones whose
  * lease ran out (their worker died). Rows another instance is claiming are skipped, and the new

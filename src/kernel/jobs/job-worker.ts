@@ -12,7 +12,7 @@ import { currentTraceId, linkToStoredTrace, settingTraceId } from '../../lib/tra
 import type { JobHandlers } from './job-handlers.js';
 import { JOB_SUCCEEDED, JOBS_CHANNEL, RECURRING_KEY, type JobDatabase, type JobInfo, type JobKind, type JobQueueSettings, type JobResultEvent } from './job-kinds.js';
 import { JobOutcomes } from './job-outcomes.js';
-import { claimAndCompleteSql, claimSql, insertStatement, SUCCEED_SQL, type ClaimedOrCompleted, type ClaimedRow } from './job-statements.js';
+import { claimAndCompleteSql, claimSql, insertStatement, RENEW_LEASE_SQL, SUCCEED_SQL, type ClaimedOrCompleted, type ClaimedRow } from './job-statements.js';
 
 /** How often one instance deletes old finished rows. */
 const PRUNE_EVERY_MS = 3_600_000;
@@ -255,10 +255,7 @@ export class JobWorker {
   private async runClaimed(db: JobDatabase, row: ClaimedRow, lockedBy: string, claimedAt: number): Promise<Finished | undefined> {
     try {
       if (Date.now() - claimedAt > this.settings.leaseMs / 10) {
-        const renewed = await db.fork().execute<Array<{ id: string }>>(
-          `update job set locked_until = now() + make_interval(secs => ?), updated_at = now() where id = ? and locked_by = ? and status = 'running' returning id`,
-          [this.settings.leaseMs / 1000, row.id, lockedBy],
-        );
+        const renewed = await db.fork().execute<Array<{ id: string }>>(RENEW_LEASE_SQL, [this.settings.leaseMs / 1000, row.id, lockedBy]);
         if (renewed.length === 0) {
           this.logger.warn({ jobId: row.id, kind: row.kind, attempt: row.attempts }, 'job claimed ahead lost its lease before it ran; another worker took it');
           return undefined;
