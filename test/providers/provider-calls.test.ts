@@ -43,6 +43,26 @@ describe('provider calls', () => {
     expect(text).toContain('# TYPE gateway_provider_call_duration_seconds histogram');
   });
 
+  it('count a failed attempt as an error of its provider and operation, and its retry, beside the attempt that succeeded', async () => {
+    const labels = { provider: 'deposit-gateway', operation: 'createDeposit' };
+    const read = async () => ({
+      failed: await sample('gateway_provider_calls_total', { ...labels, outcome: 'server_error' }),
+      succeeded: await sample('gateway_provider_calls_total', { ...labels, outcome: 'success' }),
+      retries: await sample('gateway_provider_retries_total', labels),
+      timed: await sample('gateway_provider_call_duration_seconds_count', labels),
+    });
+    const before = await read();
+
+    // Given the provider answers the next create with a 500, when a deposit is created
+    t.gateway.sandboxes.get('deposit-gateway')!.controls.failNext({ status: 500, method: 'POST', path: '/payments' });
+    const deposit = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
+
+    // Then the create went through on its retry, and /metrics counts both attempts by their outcome
+    expect(deposit.errors).toBeUndefined();
+    expect(deposit.data!.createDeposit.userErrors).toEqual([]);
+    expect(await read()).toEqual({ failed: before.failed + 1, succeeded: before.succeeded + 1, retries: before.retries + 1, timed: before.timed + 2 });
+  });
+
   it('are logged per attempt, with method, path, status, duration and attempt, and never with a key, a secret or the payer\'s details', async () => {
     const deposit = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier });
     expect(deposit.errors).toBeUndefined();
