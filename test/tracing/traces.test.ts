@@ -12,6 +12,8 @@ import type { Client, SubscribePayload } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
+import { CHILE_INPUT } from '../payouts/fixtures.js';
+import { CreatePayoutMutation } from '../payouts/operations.js';
 import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { clientId, createEndpoint, FAST_NOTIFICATIONS, startReceiver, type Receiver } from '../notifications/support.js';
 import { tracingOn } from '../../src/lib/tracing/sdk.js';
@@ -301,6 +303,52 @@ describe('a deposit traced from the cashier to the back office', () => {
     // and the check itself is on the deposit's timeline in that trace
     await t.gateway.services.callRecords.flush();
     expect((await timelineOf(t, 'deposit', id)).filter((entry) => entry.kind === 'RECONCILIATION_CHECK').at(-1)?.traceId).toBe(adminTrace);
+  });
+
+  it('links each reconciliation check to the trace of the request that made its payment: an admin\'s check of a deposit, a pass over an account\'s payouts', async () => {
+    // given: a deposit and a payout, each made in a trace of its caller's
+    const depositTrace = hex(16);
+    const deposit = await execute(t.gateway.graphqlUrl, CreateDepositMutation, { input: CARD_INPUT }, { key: t.keys.webCashier, headers: { traceparent: `00-${depositTrace}-${hex(8)}-01` } });
+    expect(deposit.errors).toBeUndefined();
+    const depositId = deposit.data!.createDeposit.deposit!.id;
+    const payoutTrace = hex(16);
+    const payout = await execute(t.gateway.graphqlUrl, CreatePayoutMutation, { input: { ...CHILE_INPUT, idempotencyKey: `traced-payout-${hex(8)}` } }, { key: t.keys.admin, headers: { traceparent: `00-${payoutTrace}-${hex(8)}-01` } });
+    expect(payout.errors).toBeUndefined();
+    expect(payout.data!.createPayout.userErrors).toEqual([]);
+    const payoutId = payout.data!.createPayout.payout!.id;
+    const stored = async (table: 'deposit' | 'payout', id: string) => {
+      const [row] = await t.gateway.db.fork().execute<Array<{ trace_context: string | null }>>(`select trace_context from ${table} where id = ?`, [id]);
+      return parseTraceparent(row!.trace_context)!;
+    };
+    const [depositContext, payoutContext] = [await stored('deposit', depositId), await stored('payout', payoutId)];
+    expect([depositContext?.traceId, payoutContext?.traceId]).toEqual([depositTrace, payoutTrace]);
+    const linksTo = (span: ReceivedSpan | undefined, target: { traceId: string; spanId: string }) => span?.links.some((link) => link.traceId === target.traceId && link.spanId === target.spanId) ?? false;
+
+    // when: an admin reconciles the deposit, in a trace of the admin tool's own
+    const adminTrace = hex(16);
+    const reconciled = await fetch(t.gateway.graphqlUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${t.keys.admin}`, traceparent: `00-${adminTrace}-${hex(8)}-01` },
+      body: JSON.stringify({ query: 'mutation CheckDeposit($id: ID!) { reconcileDeposit(id: $id) { outcome } }', variables: { id: depositId } }),
+    });
+    expect(((await reconciled.json()) as { errors?: unknown }).errors).toBeUndefined();
+
+    // then: the operation's span, in the admin's trace, links to the deposit's
+    await expect.poll(() => collector.spans.find((span) => span.traceId === adminTrace && span.name === 'mutation CheckDeposit')).toBeDefined();
+    expect(linksTo(collector.spans.find((span) => span.traceId === adminTrace && span.name === 'mutation CheckDeposit'), depositContext)).toBe(true);
+
+    // when: the background reconciler checks the payout's account (the payout made an hour old, so it is due)
+    await t.gateway.db.fork().execute("update payout set created_at = created_at - interval '1 hour' where id = ?", [payoutId]);
+    await t.gateway.reconciler!.runOnce();
+    await t.gateway.services.callRecords.flush();
+
+    // then: the pass's job run links to the payout's trace, and the payout's check is on its timeline in that run's trace
+    const pass = () => collector.spans.find((span) => span.name === 'job reconcile.payouts' && linksTo(span, payoutContext));
+    await expect.poll(pass).toBeDefined();
+    expect(pass()!.links.find((link) => link.traceId === payoutTrace)!.attributes).toEqual({ 'payments.subject.type': 'payout' });
+    const checks = (await timelineOf(t, 'payout', payoutId)).filter((entry) => entry.kind === 'RECONCILIATION_CHECK');
+    expect(checks.length).toBeGreaterThan(0);
+    expect(checks.at(-1)!.traceId).toBe(pass()!.traceId);
   });
 
   it('traces graphql-ws operations as over HTTP: a server span each, the child of the traceparent its subscribe message or its connection gave, named by the operation, without variables or text', async () => {

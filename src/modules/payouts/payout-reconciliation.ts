@@ -7,6 +7,7 @@
 
 import type { SqlEntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../lib/logger.js';
+import { linkToStoredTrace } from '../../lib/tracing/trace-context.js';
 import type { PayoutPort } from '../../providers/ports.js';
 import type { MerchantAccount, ProviderPayout } from '../../providers/provider.js';
 import type { ResumeResult } from '../../kernel/operation.js';
@@ -93,6 +94,9 @@ export async function reconcilePendingPayouts(
   if (ids.length === 0) return result;
   const batch = await em.find(Payout, { id: { $in: ids } }, { orderBy: { createdAt: 'asc', id: 'asc' }, refresh: true });
   result.checked = batch.length;
+  // The pass's span (its job's run) links to the trace of the request that made each payout it
+  // checks, as a deposit's or refund's check does through its job (docs/tracing.md).
+  for (const payout of batch) linkToStoredTrace(payout.traceContext, { 'payments.subject.type': 'payout' });
 
   const search = await searchList(account, deps, batch, options);
   if (!search.ok) {
