@@ -2,8 +2,8 @@
 // OTEL_* settings at 100% sampling, pointed at an OTLP/HTTP receiver of the test's own; a cashier
 // that sends a `traceparent`, over HTTP and over graphql-ws; a card deposit that the sandbox
 // settles by webhook; a back office that is notified. The spans, their parents and links, their
-// attributes, what none may hold, the trace id each timeline entry keeps, and the statements
-// tracing adds to a webhook (none).
+// attributes, what none may hold, the trace id each timeline entry keeps, the statements tracing
+// adds to a webhook (none), and the links a gateway started again makes to a trace stored before.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -14,12 +14,13 @@ import { CARD_INPUT } from '../deposits/fixtures.js';
 import { CreateDepositMutation } from '../deposits/operations.js';
 import { CHILE_INPUT } from '../payouts/fixtures.js';
 import { CreatePayoutMutation } from '../payouts/operations.js';
+import { createTestDatabase } from '../support/database.js';
 import { execute, postRaw, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { clientId, createEndpoint, FAST_NOTIFICATIONS, startReceiver, type Receiver } from '../notifications/support.js';
 import { tracingOn } from '../../src/lib/tracing/sdk.js';
 import { parseTraceparent } from '../../src/lib/tracing/trace-context.js';
 import { wsClient } from '../support/ws.js';
-import { approvedWithWebhookLost, webhookAndFollowUpStatements } from '../webhooks/support.js';
+import { approvedWithWebhookLost, paymentEnvelope, readDeposit, sendWebhook, webhookAndFollowUpStatements } from '../webhooks/support.js';
 import { SPAN_KIND, startOtlpReceiver, type AttributeValue, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
@@ -455,6 +456,45 @@ describe('a webhook and its follow-up job, traced', () => {
     const linked = (name: string) => collector.spans.find((span) => span.name === name && span.links.some((link) => link.spanId === paymentTrace.spanId));
     await expect.poll(() => linked('webhook deposit-gateway')).toBeDefined();
     await expect.poll(() => linked('job deposit.fetch_details')).toBeDefined();
+  });
+});
+
+describe('a payment\'s trace across a restart', () => {
+  it('is linked from the webhook and the follow-up job a gateway started again on the same database handles, reading the context the first one stored', async () => {
+    // given: a deposit made through one gateway, in a trace of its request, whose approval webhook was lost
+    const database = await createTestDatabase();
+    try {
+      const first = await startTestGateway({ database, env: { ...FAST_NOTIFICATIONS, ...TRACING_ENV() } });
+      let deposit: Awaited<ReturnType<typeof readDeposit>>;
+      let paymentTrace: { traceId: string; spanId: string };
+      try {
+        const { id } = await approvedWithWebhookLost(first);
+        deposit = await readDeposit(first, id);
+        const [row] = await first.gateway.db.fork().execute<Array<{ trace_context: string | null }>>('select trace_context from deposit where id = ?', [id]);
+        paymentTrace = parseTraceparent(row!.trace_context)!;
+        expect(paymentTrace.traceId).toMatch(/^[0-9a-f]{32}$/);
+      } finally {
+        await first.close();
+      }
+
+      // when: the provider's webhook reaches a gateway started again on the same database
+      const second = await startTestGateway({ database, env: { ...FAST_NOTIFICATIONS, ...TRACING_ENV() } });
+      try {
+        const sent = await sendWebhook(second, paymentEnvelope(deposit, 'approved'));
+        expect(sent.status).toBe(200);
+
+        // then: the deposit is settled, and the new process's webhook and follow-up spans link to the first request's trace
+        expect((await readDeposit(second, deposit.id)).status).toBe('SUCCEEDED');
+        const linked = (name: string) => collector.spans.find((span) => span.name === name && span.links.some((link) => link.traceId === paymentTrace.traceId && link.spanId === paymentTrace.spanId));
+        await expect.poll(() => linked('webhook deposit-gateway')).toBeDefined();
+        await expect.poll(() => linked('job deposit.fetch_details')).toBeDefined();
+        expect(linked('webhook deposit-gateway')!.traceId).not.toBe(paymentTrace.traceId);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await database.drop();
+    }
   });
 });
 
