@@ -10,6 +10,24 @@ import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } 
  * @example selectsAny(info, ['deposit']) // Deposit.events { id deposit { status } } → true
  */
 export function selectsAny(info: GraphQLResolveInfo, fields: readonly string[]): boolean {
+  // A list field resolved for each object of a page asks the same of the same selection each time.
+  const single = info.fieldNodes.length === 1 ? info.fieldNodes[0]! : undefined;
+  const key = fields.join(',');
+  const kept = single ? selectsAnyKept.get(single)?.get(key) : undefined;
+  if (kept !== undefined) return kept;
+  const answer = selectsAnyOf(info, fields);
+  if (single) {
+    let byFields = selectsAnyKept.get(single);
+    if (!byFields) selectsAnyKept.set(single, (byFields = new Map<string, boolean>()));
+    byFields.set(key, answer);
+  }
+  return answer;
+}
+
+/** `selectsAny`'s answers by field node (of one parsed document, with its fragments) and fields asked. */
+const selectsAnyKept = new WeakMap<FieldNode, Map<string, boolean>>();
+
+function selectsAnyOf(info: GraphQLResolveInfo, fields: readonly string[]): boolean {
   const visit = (set: SelectionSetNode | undefined): boolean =>
     set?.selections.some((selection) => {
       switch (selection.kind) {
