@@ -1,7 +1,7 @@
 // What B2's page costs the gateway's process once its rows are read: the compiled query run over
 // the page's deposits, refunds and events (the nodes made from their rows, the field resolvers, the
 // scalars, graphql-jit's result), then the answer's JSON. No database, HTTP or Apollo: the three
-// reads are answered from memory with rows of the shape `deposits` reads, so what is left is the
+// reads are answered from memory with rows of the columns `deposits` asks for, so what is left is the
 // per-object part of the page, told apart by object kind.
 //
 //   node dist/bench/page-execution.js [iterations]
@@ -16,8 +16,8 @@ import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { buildGatewaySchema } from '../src/graphql/schema/schema.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 import type { SubjectEventRecord } from '../src/kernel/events/event-log.js';
-import { toDepositSnapshot } from '../src/modules/deposits/deposit-snapshot.js';
-import type { RefundSnapshot } from '../src/modules/refunds/refund-snapshot.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, type toDepositSnapshot } from '../src/modules/deposits/deposit-snapshot.js';
+import { REFUND_SNAPSHOT_PROPERTIES, type RefundFacts, type RefundFactsRead } from '../src/modules/refunds/refund-snapshot.js';
 import { DEPOSITS_PAGE } from './fixtures.js';
 
 const DEPOSITS = 50;
@@ -39,11 +39,18 @@ function depositRow(n: number): Parameters<typeof toDepositSnapshot>[0] {
   };
 }
 
-function refundsOf(ids: readonly string[], perDeposit: (index: number) => number): Map<string, RefundSnapshot[]> {
-  return new Map(ids.map((depositId, index) => [depositId, Array.from({ length: perDeposit(index) }, (_, k): RefundSnapshot => ({
+/** A row of only `properties` of `row`, as a read of those columns gives it. */
+function readOf<T extends object>(row: T, properties: readonly string[]): Partial<T> {
+  const read: Record<string, unknown> = {};
+  for (const property of properties) read[property] = (row as Record<string, unknown>)[property];
+  return read as Partial<T>;
+}
+
+function refundsOf(ids: readonly string[], perDeposit: (index: number) => number, properties: readonly string[] = REFUND_SNAPSHOT_PROPERTIES): Map<string, RefundFactsRead[]> {
+  return new Map(ids.map((depositId, index) => [depositId, Array.from({ length: perDeposit(index) }, (_, k) => readOf<RefundFacts>({
     id: id('rfd', index * 3 + k), depositId, clientId: id('cli', 1), origin: 'GATEWAY', status: 'APPROVED', providerStatus: 'approved',
     amount: k === 0 ? '5.00' : '2.50', currency: 'EUR', reason: 'bench', createdAt: time(index + k), updatedAt: time(index + k),
-  }))]));
+  }, properties) as RefundFactsRead)]));
 }
 
 function eventsOf(ids: readonly string[], perDeposit: (index: number) => number): Map<string, SubjectEventRecord[]> {
@@ -73,11 +80,25 @@ const compiled = compiledOrErrors;
 const rows = Array.from({ length: DEPOSITS + 1 }, (_, n) => depositRow(n));
 const admin = { id: id('cli', 2), roles: ['ADMIN'], merchantAccounts: null };
 
+/** The properties the page's query had its deposits and refunds read with (the gateway's choice, by the query). */
+let pageProperties: readonly string[] = DEPOSIT_SNAPSHOT_PROPERTIES;
+let refundProperties: readonly string[] = REFUND_SNAPSHOT_PROPERTIES;
+
 /** A request's context with the three reads answered from memory (a new one per run, as per request). */
 function contextFor(shape: PageShape): GatewayContext {
   const services = {
-    deposits: { page: async (_em: unknown, _client: unknown, options: { limit: number }) => rows.slice(0, options.limit).map(toDepositSnapshot) },
-    refunds: { forDeposits: async (_em: unknown, ids: readonly string[]) => refundsOf(ids, shape.refunds) },
+    deposits: {
+      page: async (_em: unknown, _client: unknown, options: { limit: number; properties?: readonly string[] }) => {
+        pageProperties = options.properties ?? DEPOSIT_SNAPSHOT_PROPERTIES;
+        return rows.slice(0, options.limit).map((row) => readOf(row, pageProperties));
+      },
+    },
+    refunds: {
+      rowsForDeposits: async (_em: unknown, ids: readonly string[], properties: readonly string[]) => {
+        refundProperties = properties;
+        return refundsOf(ids, shape.refunds, properties);
+      },
+    },
     events: { forSubjects: async (_em: unknown, _type: unknown, ids: readonly string[]) => eventsOf(ids, shape.events) },
   };
   return { requestId: 'bench', viewer: admin, client: admin, services, authFailure: 'MISSING', introspectionAllowed: true } as unknown as GatewayContext;
@@ -85,8 +106,9 @@ function contextFor(shape: PageShape): GatewayContext {
 
 /** The same reads without the page: what answering them from memory costs, taken off each run. */
 function readsAlone(shape: PageShape): Promise<unknown> {
-  const ids = rows.slice(0, DEPOSITS + 1).map(toDepositSnapshot).slice(0, DEPOSITS).map((deposit) => deposit.id);
-  return Promise.resolve([refundsOf(ids, shape.refunds), eventsOf(ids, shape.events)]);
+  const read = rows.slice(0, DEPOSITS + 1).map((row) => readOf(row, pageProperties));
+  const ids = read.slice(0, DEPOSITS).map((deposit) => deposit.id!);
+  return Promise.resolve([refundsOf(ids, shape.refunds, refundProperties), eventsOf(ids, shape.events)]);
 }
 
 async function run(shape: PageShape): Promise<string> {

@@ -66,12 +66,25 @@ export async function executePrepared<T extends object>(em: SqlEntityManager, sq
  * formatting of the same text, every other `?` is a placeholder.
  */
 export function numbered(sql: string, count: number): string | undefined {
-  if (sql.includes('$') || sql.includes('??')) return undefined;
+  let found = numberedTexts.get(sql);
+  if (found === undefined) {
+    found = numberedOnce(sql);
+    // The same texts come again and again (a page's reads, with one `?` per id of an `in` list).
+    if (numberedTexts.size < MOST_PREPARED_TEXTS) numberedTexts.set(sql, found);
+  }
+  return found !== null && found.placeholders === count ? found.text : undefined;
+}
+
+/** `numbered`'s work by text, the count aside: as many texts as are given names, at most. */
+const numberedTexts = new Map<string, { text: string; placeholders: number } | null>();
+
+function numberedOnce(sql: string): { text: string; placeholders: number } | null {
+  if (sql.includes('$') || sql.includes('??')) return null;
   let next = 0;
   const text = sql.replace(/\?/g, (_match, offset: number) => {
     next += 1;
     // `select?` would become the identifier `select$1`: a placeholder after a word gets a space.
     return /[A-Za-z0-9_]/.test(sql[offset - 1] ?? '') ? ` $${next}` : `$${next}`;
   });
-  return next === count ? text : undefined;
+  return { text, placeholders: next };
 }

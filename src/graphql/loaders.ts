@@ -8,7 +8,8 @@ import type { PaymentSubjectType } from '../kernel/events/payment-event.entity.j
 import { seenBy, seesEvery, type SubjectType, type VisibilityFacts } from '../kernel/visibility.js';
 import type { ApiKey } from '../modules/clients/api-key.entity.js';
 import type { DepositSnapshot } from '../modules/deposits/deposit-snapshot.js';
-import type { RefundSnapshot } from '../modules/refunds/refund-snapshot.js';
+import { REFUND_SNAPSHOT_PROPERTIES, type RefundSnapshot, type RefundSnapshotProperty } from '../modules/refunds/refund-snapshot.js';
+import { FieldReads } from './selection.js';
 import type { GatewayContext } from './context.js';
 
 export interface Loaders {
@@ -101,6 +102,29 @@ export interface ReadAheadEvents {
 export function readAheadOf<T>(node: object, field: string): T | undefined {
   return (node as HoldsReadAhead)[READ_AHEAD]?.[field] as T | undefined;
 }
+
+/**
+ * What each field of Refund reads of a refund's row, for the refunds read ahead with a page of
+ * deposits, which read only what the query asks of them (`RefundNode.fromRow`). Every row is read
+ * with its id and its deposit's (the list it belongs to, and `Refund.deposit`). A field named
+ * nowhere here reads the whole snapshot until it is named.
+ */
+export const REFUND_FIELD_READS = new FieldReads<RefundSnapshotProperty>(
+  {
+    id: [],
+    status: ['status'],
+    providerStatus: ['providerStatus'],
+    origin: ['origin'],
+    amount: ['amount', 'currency'],
+    reason: ['reason'],
+    createdAt: ['createdAt'],
+    updatedAt: ['updatedAt'],
+    deposit: [],
+    timeline: [],
+  },
+  ['id', 'depositId'],
+  REFUND_SNAPSHOT_PROPERTIES,
+);
 
 const visibilityChecks = new WeakMap<GatewayContext, Partial<Record<SubjectType, (record: VisibilityFacts) => boolean>>>();
 

@@ -10,6 +10,24 @@ import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } 
  * @example selectsAny(info, ['deposit']) // Deposit.events { id deposit { status } } → true
  */
 export function selectsAny(info: GraphQLResolveInfo, fields: readonly string[]): boolean {
+  // A list field resolved for each object of a page asks the same of the same selection each time.
+  const single = info.fieldNodes.length === 1 ? info.fieldNodes[0]! : undefined;
+  const key = fields.join(',');
+  const kept = single ? selectsAnyKept.get(single)?.get(key) : undefined;
+  if (kept !== undefined) return kept;
+  const answer = selectsAnyOf(info, fields);
+  if (single) {
+    let byFields = selectsAnyKept.get(single);
+    if (!byFields) selectsAnyKept.set(single, (byFields = new Map<string, boolean>()));
+    byFields.set(key, answer);
+  }
+  return answer;
+}
+
+/** `selectsAny`'s answers by field node (of one parsed document, with its fragments) and fields asked. */
+const selectsAnyKept = new WeakMap<FieldNode, Map<string, boolean>>();
+
+function selectsAnyOf(info: GraphQLResolveInfo, fields: readonly string[]): boolean {
   const visit = (set: SelectionSetNode | undefined): boolean =>
     set?.selections.some((selection) => {
       switch (selection.kind) {
@@ -36,6 +54,25 @@ export function selectionsAt(info: GraphQLResolveInfo, path: readonly string[]):
   return sets;
 }
 
+/**
+ * Whether every field of `sets` (through fragments, `__typename` aside) is one of `names`: false
+ * for any other, or for a fragment the document does not hold.
+ *
+ * @example selectsOnly(info, selectionsAt(info, []), ['edges', 'pageInfo']) // deposits { edges { … } totalCount } → false
+ */
+export function selectsOnly(info: Pick<GraphQLResolveInfo, 'fragments'>, sets: readonly SelectionSetNode[], names: readonly string[]): boolean {
+  const visit = (set: SelectionSetNode, seen: Set<string>): boolean =>
+    set.selections.every((selection) => {
+      if (selection.kind === Kind.FIELD) return names.includes(selection.name.value) || selection.name.value === '__typename';
+      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet, seen);
+      if (seen.has(selection.name.value)) return true;
+      seen.add(selection.name.value);
+      const fragment = info.fragments[selection.name.value];
+      return fragment !== undefined && visit(fragment.selectionSet, seen);
+    });
+  return sets.every((set) => visit(set, new Set()));
+}
+
 /** The fields called `name` in `set`, directly or through fragments. */
 export function fieldsNamed(info: Pick<GraphQLResolveInfo, 'fragments'>, set: SelectionSetNode, name: string): FieldNode[] {
   const found: FieldNode[] = [];
@@ -53,4 +90,70 @@ export function fieldsNamed(info: Pick<GraphQLResolveInfo, 'fragments'>, set: Se
   };
   visit(set, new Set());
   return found;
+}
+
+/**
+ * Which stored properties the fields of one object type need (`byField`, by field name), so a list
+ * can read only those of its rows. Each distinct set is one list object, the same on every call,
+ * since reads keep their statements by list (src/db/plain-rows.ts); past `MOST_SHAPES` sets, or
+ * for any field it does not know, every property is read.
+ */
+export class FieldReads<P extends string> {
+  private static readonly MOST_SHAPES = 32;
+  private readonly shapes = new Map<string, readonly P[]>();
+
+  /**
+   * @param byField what each field of the type reads (`[]`: nothing beyond `always`); a field
+   *   missing here reads `every`, so a new field is never answered from a row without its column.
+   * @param always what every row is read with (its id, its position in the list).
+   * @param every every property there is, in the order a read lists them.
+   */
+  constructor(
+    private readonly byField: Readonly<Record<string, readonly P[]>>,
+    private readonly always: readonly P[],
+    readonly every: readonly P[],
+  ) {
+    const unknown = [...always, ...Object.values(byField).flat()].filter((property) => !every.includes(property));
+    if (unknown.length > 0) throw new Error(`FieldReads names properties it does not list: ${[...new Set(unknown)].join(', ')}`);
+  }
+
+  /**
+   * The properties the fields of `sets` (selections on this type, through fragments and under any
+   * alias; a field under @skip or @include counts as asked for) need, as one of its lists.
+   *
+   * @example reads.of(info, [{ id amount { amount } }]) // ['id', 'amount', 'currency', 'createdAt']
+   */
+  of(info: Pick<GraphQLResolveInfo, 'fragments'>, sets: readonly SelectionSetNode[]): readonly P[] {
+    const needed = new Set<P>(this.always);
+    let known = true;
+    const visit = (set: SelectionSetNode | undefined, seen: Set<string>) => {
+      for (const selection of set?.selections ?? []) {
+        if (selection.kind === Kind.FIELD) {
+          const name = selection.name.value;
+          const reads = Object.hasOwn(this.byField, name) ? this.byField[name] : undefined;
+          if (reads) for (const property of reads) needed.add(property);
+          else if (name !== '__typename') known = false;
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          visit(selection.selectionSet, seen);
+        } else if (!seen.has(selection.name.value)) {
+          seen.add(selection.name.value);
+          const fragment = info.fragments[selection.name.value];
+          if (fragment) visit(fragment.selectionSet, seen);
+          else known = false;
+        }
+      }
+    };
+    for (const set of sets) visit(set, new Set());
+    if (!known) return this.every;
+    const list = this.every.filter((property) => needed.has(property));
+    if (list.length === this.every.length) return this.every;
+    const key = list.join(',');
+    let shape = this.shapes.get(key);
+    if (shape === undefined) {
+      if (this.shapes.size >= FieldReads.MOST_SHAPES) return this.every;
+      shape = list;
+      this.shapes.set(key, shape);
+    }
+    return shape;
+  }
 }

@@ -2,20 +2,22 @@
 // Deposit fields also resolve for subscription groups, whose context has a viewer and no client: they read `ctx.viewer` only.
 // Admin-only fields are DEPOSIT_REDACTION's (deposit-snapshot.ts), withheld for every path by src/graphql/redaction.ts.
 
-import { GraphQLError, type GraphQLResolveInfo } from 'graphql';
+import { GraphQLError, type FieldNode, type GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, ID, Info, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GatewayContext, RequestContext } from '../../graphql/context.js';
-import { keepReadAhead, seesEveryRecord, visibilityCheck, type ReadAheadEvents } from '../../graphql/loaders.js';
-import { fieldsNamed, selectionsAt } from '../../graphql/selection.js';
+import { keepReadAhead, REFUND_FIELD_READS, seesEveryRecord, visibilityCheck, type ReadAheadEvents } from '../../graphql/loaders.js';
+import { fieldsNamed, selectionsAt, selectsOnly } from '../../graphql/selection.js';
+import { isoText } from '../../lib/iso-time.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
-import type { DepositSnapshot } from './deposit-snapshot.js';
+import type { DepositSnapshot, DepositSnapshotProperty } from './deposit-snapshot.js';
+import type { RefundSnapshotProperty } from '../refunds/refund-snapshot.js';
 import type { EventNotification } from '../../kernel/events/event-notification.js';
 import { RESUME_AFTER_ARGUMENT, resumePosition, subjectUpdatesStream } from '../../graphql/subject-updates.js';
 import { toDepositSnapshot } from './deposit-snapshot.js';
 import { ClaimDepositCreditInput, CreateDepositInput } from './deposit.inputs.js';
 import { ClaimDepositCreditPayload, CreateDepositPayload } from './deposit.payloads.js';
-import { DepositConnection, DepositFilter, DepositNode } from './deposit.types.js';
+import { DEPOSIT_FIELD_READS, DepositConnection, DepositFilter, DepositNode } from './deposit.types.js';
 
 @Resolver(() => DepositNode)
 export class DepositResolver {
@@ -61,13 +63,15 @@ export class DepositResolver {
   ): Promise<DepositConnection> {
     const size = pageSize(first);
     const cursor = after ? decodeCursor(after, isTimeIdCursor) : undefined;
+    const plan = info ? pagePlan(info) : undefined;
     const rows = await ctx.services.deposits.page(ctx.em, ctx.client!, {
       limit: size + 1,
       ...(cursor ? { after: { createdAt: new Date(cursor[0]), id: cursor[1] } } : {}),
       ...(filter ? { filter } : {}),
+      ...(plan ? { properties: plan.deposits } : {}),
     });
-    const connection = toConnection(rows, size, (row) => [row.createdAt, row.id], (row) => DepositNode.from(row), Boolean(cursor));
-    if (info) await readNestedLists(ctx, info, connection.edges.map((edge) => edge.node));
+    const connection = toConnection(rows, size, (row) => [isoText(row.createdAt), row.id], (row) => DepositNode.fromRow(row), Boolean(cursor));
+    if (plan) await readNestedLists(ctx, plan, connection.edges.map((edge) => edge.node));
     return connection;
   }
 
@@ -106,20 +110,57 @@ export function depositOfEvent(event: EventNotification): DepositNode {
 }
 
 /**
+ * What a page's query asks of its deposits and their lists: the properties of each deposit's row
+ * and of each refund's (`DEPOSIT_FIELD_READS`, `REFUND_FIELD_READS`; undefined: refunds not asked),
+ * and whether events are asked, with their snapshots. Worked out once per query: kept by the
+ * field's node of its parsed document (a field merged from several nodes is worked out each time).
+ */
+interface PagePlan {
+  deposits: readonly DepositSnapshotProperty[];
+  refunds: readonly RefundSnapshotProperty[] | undefined;
+  events: boolean;
+  eventSnapshots: boolean;
+}
+
+const pagePlans = new WeakMap<FieldNode, PagePlan>();
+
+/** What a connection and its edges show besides their nodes: nothing that reads a deposit's row but its cursor. */
+const CONNECTION_FIELDS = ['edges', 'pageInfo'];
+const EDGE_FIELDS = ['cursor', 'node'];
+
+function pagePlan(info: GraphQLResolveInfo): PagePlan {
+  const single = info.fieldNodes.length === 1 ? info.fieldNodes[0]! : undefined;
+  const kept = single && pagePlans.get(single);
+  if (kept) return kept;
+  const nodeSelections = selectionsAt(info, ['edges', 'node']);
+  const refundFields = nodeSelections.flatMap((set) => fieldsNamed(info, set, 'refunds'));
+  const eventFields = nodeSelections.flatMap((set) => fieldsNamed(info, set, 'events'));
+  // Deposits reached another way than edges.node (a field the connection does not have today) read every property.
+  const onlyEdges = selectsOnly(info, selectionsAt(info, []), CONNECTION_FIELDS) && selectsOnly(info, selectionsAt(info, ['edges']), EDGE_FIELDS);
+  const plan: PagePlan = {
+    deposits: onlyEdges ? DEPOSIT_FIELD_READS.of(info, nodeSelections) : DEPOSIT_FIELD_READS.every,
+    refunds: refundFields.length > 0 ? REFUND_FIELD_READS.of(info, refundFields.flatMap((field) => (field.selectionSet ? [field.selectionSet] : []))) : undefined,
+    events: eventFields.length > 0,
+    eventSnapshots: eventFields.some((field) => field.selectionSet !== undefined && fieldsNamed(info, field.selectionSet, 'deposit').length > 0),
+  };
+  if (single) pagePlans.set(single, plan);
+  return plan;
+}
+
+/**
  * The refunds and events of a page's deposits, when the query asks for them, read with the page:
  * the same statements the field resolvers' DataLoaders would send (one per list, side by side),
- * answered to them without a round per deposit (src/graphql/loaders.ts, `keepReadAhead`).
+ * the refunds with only the properties the query asks, answered to them without a round per
+ * deposit (src/graphql/loaders.ts, `keepReadAhead`).
  */
-async function readNestedLists(ctx: GatewayContext, info: GraphQLResolveInfo, nodes: DepositNode[]): Promise<void> {
+async function readNestedLists(ctx: GatewayContext, plan: PagePlan, nodes: DepositNode[]): Promise<void> {
   if (nodes.length === 0) return;
-  const nodeSelections = selectionsAt(info, ['edges', 'node']);
-  const eventFields = nodeSelections.flatMap((set) => fieldsNamed(info, set, 'events'));
   // The refunds field asks the policy per deposit; a deposit whose refunds it hides is not read for.
-  const refundsOf = nodeSelections.some((set) => fieldsNamed(info, set, 'refunds').length > 0) ? nodes.filter(visibilityCheck(ctx, 'refund')) : [];
-  const snapshots = eventFields.some((field) => field.selectionSet !== undefined && fieldsNamed(info, field.selectionSet, 'deposit').length > 0);
+  const refundsOf = plan.refunds ? nodes.filter(visibilityCheck(ctx, 'refund')) : [];
+  const snapshots = plan.eventSnapshots;
   const [refunds, events] = await Promise.all([
-    refundsOf.length > 0 ? ctx.services.refunds.forDeposits(ctx.em, refundsOf.map((node) => node.id)) : undefined,
-    eventFields.length > 0 ? ctx.services.events.forSubjects(ctx.em, 'deposit', nodes.map((node) => node.id), { snapshots, facts: !seesEveryRecord(ctx, 'deposit') }) : undefined,
+    plan.refunds && refundsOf.length > 0 ? ctx.services.refunds.rowsForDeposits(ctx.em, refundsOf.map((node) => node.id), plan.refunds) : undefined,
+    plan.events ? ctx.services.events.forSubjects(ctx.em, 'deposit', nodes.map((node) => node.id), { snapshots, facts: !seesEveryRecord(ctx, 'deposit') }) : undefined,
   ]);
   if (refunds) for (const node of refundsOf) keepReadAhead(node, 'refunds', refunds.get(node.id) ?? []);
   if (events) for (const node of nodes) keepReadAhead(node, 'events', { snapshots, events: events.get(node.id) ?? [] } satisfies ReadAheadEvents);

@@ -26,7 +26,8 @@ import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel
 import { depositOperation, type LifecycleProperty } from './deposit-operation.js';
 import { metadataOf } from './deposit-metadata.js';
 import type { CreateDepositInput, RailBlock, ValidatedDepositInput } from './deposit-request.js';
-import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositSnapshot } from './deposit-snapshot.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, type DepositSnapshot, type DepositSnapshotProperty } from './deposit-snapshot.js';
+import type { WithIsoDates } from '../../lib/iso-time.js';
 import { maySee, visibleWhere } from '../../kernel/visibility.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
 import { forPayment } from '../../kernel/payment-scope.js';
@@ -115,10 +116,17 @@ export class DepositService {
 
   /**
    * Newest first, `limit` deposits after the (createdAt, id) position, of those the client may see,
-   * as snapshots: read as plain rows of the snapshot's columns, dates kept as text, no entity made or tracked.
+   * as plain rows of `properties` (every property of the snapshot unless given; a list given must
+   * hold `id` and `createdAt`, the page's order), dates kept as text, no entity made or tracked.
+   * `properties` is one of a few lists kept by the caller: each list is a statement of its own.
    */
-  async page(em: SqlEntityManager, client: ApiClient, options: { limit: number; after?: { createdAt: Date; id: string }; filter?: DepositFilter }): Promise<DepositSnapshot[]> {
-    const { filter = {}, after, limit } = options;
+  async page(
+    em: SqlEntityManager,
+    client: ApiClient,
+    options: { limit: number; after?: { createdAt: Date; id: string }; filter?: DepositFilter; properties?: readonly DepositSnapshotProperty[] },
+  ): Promise<Array<WithIsoDates<Pick<Deposit, 'id' | 'createdAt'> & Partial<Pick<Deposit, DepositSnapshotProperty>>>>> {
+    const { filter = {}, after, limit, properties = DEPOSIT_SNAPSHOT_PROPERTIES } = options;
+    if (!properties.includes('id') || !properties.includes('createdAt')) throw new Error('a page of deposits reads their id and creation time');
     // SQL text, not the query builder: building the statement cost more CPU than running it.
     const visible = visibilitySql(visibleWhere(client, 'deposit'), VISIBILITY_COLUMNS);
     const where = [visible.sql];
@@ -134,8 +142,7 @@ export class DepositService {
     if (filter.createdBefore) condition('created_at < ?', filter.createdBefore);
     // Keyset: strictly after (createdAt, id) in the order below, ties on the time broken by the id.
     if (after) condition('(created_at < ? or (created_at = ? and id < ?))', after.createdAt, after.createdAt, after.id);
-    const rows = await isoDateRows<Parameters<typeof toDepositSnapshot>[0]>(em, Deposit, DEPOSIT_SNAPSHOT_PROPERTIES, `from deposit where ${where.join(' and ')} order by created_at desc, id desc limit ?`, [...params, limit]);
-    return rows.map(toDepositSnapshot);
+    return isoDateRows(em, Deposit, properties, `from deposit where ${where.join(' and ')} order by created_at desc, id desc limit ?`, [...params, limit]);
   }
 
   /**

@@ -6,10 +6,14 @@ import { Node } from '../../graphql/node.js';
 import { RailEnum } from '../../graphql/rail.js';
 import { connectionType } from '../../graphql/relay.js';
 import { CurrencyScalar, DecimalScalar } from '../../graphql/scalars.js';
+import { FieldReads } from '../../graphql/selection.js';
+import { isoText, type WithIsoDates } from '../../lib/iso-time.js';
+import { canonicalDecimal } from '../../lib/money.js';
 import type { DepositStatus, ProviderName, Rail, RefundStatus } from '../../providers/provider.js';
 import { BUILT_IN_PROVIDERS } from '../../providers/index.js';
 import { graphqlValueOf } from '../../providers/registry.js';
-import type { DepositSnapshot } from './deposit-snapshot.js';
+import type { Deposit } from './deposit.entity.js';
+import { DEPOSIT_SNAPSHOT_PROPERTIES, type DepositSnapshot, type DepositSnapshotProperty } from './deposit-snapshot.js';
 import { QrCodeNode } from './qr-code.node.js';
 
 export const DepositStatusEnum = {
@@ -233,7 +237,98 @@ export class DepositNode extends Node {
     node.creditClaimedAt = snapshot.creditClaimedAt ?? null;
     return node;
   }
+
+  /**
+   * The node `from(toDepositSnapshot(row))` makes, from a row read with only some of the snapshot's
+   * properties (a page reading what its query asks, `DEPOSIT_FIELD_READS`), without the snapshot
+   * between: each field whose properties were read is set as `from` sets it, the others stay unset.
+   */
+  static fromRow(row: WithIsoDates<Pick<Deposit, 'id' | 'createdAt'> & Partial<Pick<Deposit, DepositSnapshotProperty>>>): DepositNode {
+    const node = new DepositNode();
+    node.id = row.id;
+    node.createdAt = isoText(row.createdAt);
+    if (row.clientId !== undefined) node.clientId = row.clientId;
+    if (row.status !== undefined) node.status = row.status;
+    if (row.providerStatus !== undefined) node.providerStatus = row.providerStatus ?? null;
+    if (row.statusReason !== undefined) node.statusReason = row.statusReason ?? null;
+    const { currency } = row;
+    if (currency !== undefined) {
+      const money = (amount: string | null | undefined) => (amount == null ? null : Money.of(canonicalDecimal(amount, currency), currency));
+      if (row.amount !== undefined) node.amount = money(row.amount)!;
+      if (row.fee !== undefined) node.fee = money(row.fee);
+      if (row.net !== undefined) node.net = money(row.net);
+      if (row.refundedAmount !== undefined) node.refundedAmount = money(row.refundedAmount ?? '0')!;
+    }
+    if (row.refundStatus !== undefined) node.refundStatus = row.refundStatus ?? null;
+    if (row.disputed !== undefined) node.disputed = row.disputed ?? false;
+    if (row.rail !== undefined) node.rail = row.rail;
+    if (row.provider !== undefined) node.provider = paymentProviderOf(row.provider);
+    if (row.merchantAccount !== undefined) node.merchantAccount = row.merchantAccount;
+    if (row.redirectUrl !== undefined) node.redirectUrl = row.redirectUrl ?? null;
+    if (row.merchantReference !== undefined) node.merchantReference = row.merchantReference ?? null;
+    if (row.declineReason !== undefined) node.declineReason = row.declineReason ?? null;
+    if (row.crypto !== undefined) {
+      node.crypto = row.crypto ? Object.assign(new CryptoQuote(), { quoteTtlMinutes: row.crypto.quoteTtlMinutes, underpayTolerancePct: row.crypto.underpayTolerancePct }) : null;
+    }
+    if (row.metadata !== undefined) {
+      node.metadata = row.metadata
+        ? Object.entries(row.metadata)
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([key, value]) => Object.assign(new MetadataEntry(), { key, value }))
+        : [];
+    }
+    if (row.qrPayload !== undefined && row.qrExpiresAt !== undefined) {
+      node.qrCode = row.qrPayload && row.qrExpiresAt ? Object.assign(new QrCodeNode(), { payload: row.qrPayload, expiresAt: new Date(isoText(row.qrExpiresAt)) }) : null;
+    }
+    if (row.livemode !== undefined) node.livemode = row.livemode;
+    if (row.updatedAt !== undefined) node.updatedAt = isoText(row.updatedAt);
+    if (row.approvedAt !== undefined) node.approvedAt = row.approvedAt ? isoText(row.approvedAt) : null;
+    if (row.creditClaimedAt !== undefined) node.creditClaimedAt = row.creditClaimedAt ? isoText(row.creditClaimedAt) : null;
+    return node;
+  }
 }
+
+/**
+ * What each field of Deposit reads of a deposit's row, for a page that reads only what its query
+ * asks (`DepositResolver.deposits`, `DepositNode.fromRow`). Every row is read with its id and its
+ * creation time (the page's order and cursors). A field named nowhere here, or any that a field
+ * resolver adds, reads the whole snapshot until it is named.
+ */
+export const DEPOSIT_FIELD_READS = new FieldReads<DepositSnapshotProperty>(
+  {
+    id: [],
+    status: ['status'],
+    providerStatus: ['providerStatus'],
+    statusReason: ['statusReason'],
+    amount: ['amount', 'currency'],
+    fee: ['fee', 'currency'],
+    net: ['net', 'currency'],
+    refundedAmount: ['refundedAmount', 'currency'],
+    refundStatus: ['refundStatus'],
+    disputed: ['disputed'],
+    rail: ['rail'],
+    provider: ['provider'],
+    merchantAccount: ['merchantAccount'],
+    redirectUrl: ['redirectUrl'],
+    merchantReference: ['merchantReference'],
+    declineReason: ['declineReason'],
+    crypto: ['crypto'],
+    metadata: ['metadata'],
+    qrCode: ['qrPayload', 'qrExpiresAt'],
+    livemode: ['livemode'],
+    createdAt: [],
+    updatedAt: ['updatedAt'],
+    approvedAt: ['approvedAt'],
+    creditClaimedAt: ['creditClaimedAt'],
+    // Field resolvers: the refunds' visibility check reads the deposit's owner and account; the
+    // events and the timeline are read by its id.
+    refunds: ['clientId', 'merchantAccount'],
+    events: [],
+    timeline: [],
+  },
+  ['id', 'createdAt'],
+  DEPOSIT_SNAPSHOT_PROPERTIES,
+);
 
 @ObjectType({ description: 'A page of deposits, newest first.' })
 export class DepositConnection extends connectionType(DepositNode, 'Deposit') {}

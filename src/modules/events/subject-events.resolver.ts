@@ -13,11 +13,14 @@ import { PayoutNode } from '../payouts/payout.types.js';
 import { WithdrawalNode } from '../withdrawals/withdrawal.types.js';
 import { PaymentEventNode } from './payment-event.node.js';
 
+/** The field of an event that shows its deposit's snapshot: events are read with their snapshots only when it is asked. */
+const SNAPSHOT_FIELDS = ['deposit'];
+
 @Resolver(() => DepositNode)
 export class DepositEventsResolver {
   @FieldResolver(() => [PaymentEventNode], { description: 'This deposit\'s changes, oldest first.' })
   events(@Root() deposit: DepositNode, @Ctx() ctx: GatewayContext, @Info() info: GraphQLResolveInfo): PaymentEventNode[] | Promise<PaymentEventNode[]> {
-    const snapshots = selectsAny(info, ['deposit']);
+    const snapshots = selectsAny(info, SNAPSHOT_FIELDS);
     // A page of deposits may have read every deposit's events with it (DepositResolver.deposits).
     const ready = readAheadOf<ReadAheadEvents>(deposit, 'events');
     if (ready && (ready.snapshots || !snapshots)) return visibleEvents(ctx, 'deposit', ready.events);

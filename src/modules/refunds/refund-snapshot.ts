@@ -43,8 +43,14 @@ export const REFUND_SNAPSHOT_PROPERTIES = [
   'id', 'depositId', 'clientId', 'origin', 'status', 'providerStatus', 'amount', 'currency', 'reason', 'createdAt', 'updatedAt',
 ] as const satisfies ReadonlyArray<keyof Refund>;
 
+/** The names of `REFUND_SNAPSHOT_PROPERTIES`. */
+export type RefundSnapshotProperty = (typeof REFUND_SNAPSHOT_PROPERTIES)[number];
+
 /** A Refund entity, or a plain row of `REFUND_SNAPSHOT_PROPERTIES` (its dates as Dates or as ISO text). */
-export type RefundFacts = WithIsoDates<Pick<Refund, (typeof REFUND_SNAPSHOT_PROPERTIES)[number]>>;
+export type RefundFacts = WithIsoDates<Pick<Refund, RefundSnapshotProperty>>;
+
+/** A plain row of some of `REFUND_SNAPSHOT_PROPERTIES`, always with its id and its deposit's (a list reading what its query asks). */
+export type RefundFactsRead = Pick<RefundFacts, 'id' | 'depositId'> & Partial<RefundFacts>;
 
 /** The refund as it stands now: amount as a canonical decimal string in its currency, dates as ISO strings. */
 export function toRefundSnapshot(refund: RefundFacts): RefundSnapshot {

@@ -9,7 +9,7 @@ import { userErrors } from '../../graphql/user-error.js';
 import { DepositNode } from '../deposits/deposit.types.js';
 import type { EventNotification } from '../../kernel/events/event-notification.js';
 import { RESUME_AFTER_ARGUMENT, resumePosition, subjectUpdatesStream } from '../../graphql/subject-updates.js';
-import type { RefundSnapshot } from './refund-snapshot.js';
+import type { RefundFactsRead, RefundSnapshot } from './refund-snapshot.js';
 import { RequestRefundInput } from './refund.inputs.js';
 import { RequestRefundPayload } from './refund.payloads.js';
 import { RefundNode } from './refund.types.js';
@@ -68,8 +68,8 @@ export class DepositRefundsResolver {
     // Today every grant that shows a deposit shows its refunds; asked anyway, so a policy change cannot leak them.
     if (!visibilityCheck(ctx, 'refund')(deposit)) return [];
     // Read with the page by `deposits`, or batched here for any other way to a deposit.
-    const ready = readAheadOf<RefundSnapshot[]>(deposit, 'refunds');
-    if (ready) return ready.map((refund) => RefundNode.from(refund));
+    const ready = readAheadOf<RefundFactsRead[]>(deposit, 'refunds');
+    if (ready) return ready.map((row) => RefundNode.fromRow(row));
     return loaders(ctx).depositRefunds.load(deposit.id).then((refunds) => refunds.map((refund) => RefundNode.from(refund)));
   }
 }

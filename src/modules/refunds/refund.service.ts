@@ -16,7 +16,7 @@ import { Deposit } from '../deposits/deposit.entity.js';
 import type { MerchantAccountService } from '../merchant-accounts/merchant-account.service.js';
 import { Refund } from './refund.entity.js';
 import { DEPOSIT_SNAPSHOT_PROPERTIES, toDepositSnapshot, type DepositSnapshot } from '../deposits/deposit-snapshot.js';
-import { REFUND_SNAPSHOT_PROPERTIES, toRefundSnapshot, type RefundFacts, type RefundSnapshot } from './refund-snapshot.js';
+import { REFUND_SNAPSHOT_PROPERTIES, toRefundSnapshot, type RefundFacts, type RefundFactsRead, type RefundSnapshot, type RefundSnapshotProperty } from './refund-snapshot.js';
 import type { MoneyOperation, OperationRunner, ResumeResult } from '../../kernel/operation.js';
 import { refundOperation, refundTarget, type PreparedRefund } from './refund-operation.js';
 import type { TransitionPath } from '../../kernel/transitions.js';
@@ -110,6 +110,21 @@ export class RefundService {
     const ids = [...new Set(depositIds)];
     const rows = await isoDateRows<RefundFacts>(em, Refund, REFUND_SNAPSHOT_PROPERTIES, `from refund where deposit_id in (${placeholders(ids.length)}) order by created_at asc, id asc`, ids);
     for (const row of rows) grouped.get(row.depositId)?.push(toRefundSnapshot(row));
+    return grouped;
+  }
+
+  /**
+   * `forDeposits` reading only `properties` of each refund (with its id and its deposit's id,
+   * always): plain rows, dates as ISO text, for a list that makes its objects from what its query
+   * asks. `properties` is one of a few lists kept by the caller: each list is a statement of its own.
+   */
+  async rowsForDeposits(em: SqlEntityManager, depositIds: readonly string[], properties: readonly RefundSnapshotProperty[]): Promise<Map<string, RefundFactsRead[]>> {
+    const grouped = new Map<string, RefundFactsRead[]>(depositIds.map((id) => [id, []]));
+    if (depositIds.length === 0) return grouped;
+    if (!properties.includes('id') || !properties.includes('depositId')) throw new Error('a read of refunds lists their id and deposit id');
+    const ids = [...new Set(depositIds)];
+    const rows = await isoDateRows<RefundFactsRead>(em, Refund, properties, `from refund where deposit_id in (${placeholders(ids.length)}) order by created_at asc, id asc`, ids);
+    for (const row of rows) grouped.get(row.depositId)?.push(row);
     return grouped;
   }
 

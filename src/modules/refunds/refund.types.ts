@@ -2,10 +2,12 @@
 
 import { Field, ObjectType, registerEnumType } from 'type-graphql';
 import { Node } from '../../graphql/node.js';
+import { isoText } from '../../lib/iso-time.js';
+import { canonicalDecimal } from '../../lib/money.js';
 import type { RefundStatus } from '../../providers/provider.js';
 import { Money, RefundStatusEnum } from '../deposits/deposit.types.js';
 import type { Refund, RefundOrigin } from './refund.entity.js';
-import { toRefundSnapshot, type RefundSnapshot } from './refund-snapshot.js';
+import { toRefundSnapshot, type RefundFactsRead, type RefundSnapshot } from './refund-snapshot.js';
 
 export const RefundOriginEnum = { GATEWAY: 'GATEWAY', PROVIDER: 'PROVIDER' } as const satisfies Record<RefundOrigin, RefundOrigin>;
 registerEnumType(RefundOriginEnum, {
@@ -56,6 +58,25 @@ export class RefundNode extends Node {
     node.depositId = snapshot.depositId;
     node.createdAt = snapshot.createdAt;
     node.updatedAt = snapshot.updatedAt;
+    return node;
+  }
+
+  /**
+   * The node `from(toRefundSnapshot(row))` makes, from a row read with only some of the snapshot's
+   * properties (`REFUND_FIELD_READS`), without the snapshot between: each field whose properties
+   * were read is set as `from` sets it, the others stay unset.
+   */
+  static fromRow(row: RefundFactsRead): RefundNode {
+    const node = new RefundNode();
+    node.id = row.id;
+    node.depositId = row.depositId;
+    if (row.status !== undefined) node.status = row.status;
+    if (row.providerStatus !== undefined) node.providerStatus = row.providerStatus ?? null;
+    if (row.origin !== undefined) node.origin = row.origin ?? 'GATEWAY';
+    if (row.amount !== undefined && row.currency !== undefined) node.amount = Money.of(canonicalDecimal(row.amount, row.currency), row.currency)!;
+    if (row.reason !== undefined) node.reason = row.reason ?? null;
+    if (row.createdAt !== undefined) node.createdAt = isoText(row.createdAt);
+    if (row.updatedAt !== undefined) node.updatedAt = isoText(row.updatedAt);
     return node;
   }
 }
