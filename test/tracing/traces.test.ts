@@ -213,12 +213,19 @@ describe('a deposit traced from the cashier to the back office', () => {
     const ran = (entry: TimelineNode) => entry.kind !== 'JOB' || entry.status === 'SUCCEEDED' || entry.status === 'FAILED';
     await expect.poll(async () => (await timelineOf(t, 'deposit', depositId)).filter((entry) => ran(entry) && entry.traceId === null)).toEqual([]);
     const story = await timelineOf(t, 'deposit', depositId);
+    // A job's or an attempt's row is written before its span ends, and spans reach the receiver
+    // in batches: wait for the span of each entry read.
+    const spanOfJob = (entry: TimelineNode) => collector.spans.find((span) => span.attributes['payments.job.id'] === entry.id);
+    const spanOfAttempt = (entry: TimelineNode) => collector.spans.find((span) => span.kind === SPAN_KIND.CLIENT && span.attributes['payments.event.id'] === entry.eventId);
+    const spanOfDelivery = (entry: TimelineNode) => collector.spans.find((span) => span.name === 'webhook deposit-gateway' && span.traceId === entry.traceId);
+    const unseen = (entry: TimelineNode) =>
+      (entry.kind === 'JOB' && ran(entry) && !spanOfJob(entry)) || (entry.kind === 'NOTIFICATION_ATTEMPT' && !spanOfAttempt(entry)) || (entry.kind === 'WEBHOOK_DELIVERY' && !spanOfDelivery(entry));
+    await expect.poll(() => story.filter(unseen).map((entry) => `${entry.kind} ${entry.id}`)).toEqual([]);
     const traceOf = (what: string, found: ReceivedSpan | undefined) => {
       expect(found, `the span of ${what}`).toBeDefined();
       return found!.traceId;
     };
-    const spansNow = collector.spans;
-    const deliveries = spansNow.filter((span) => span.name === 'webhook deposit-gateway');
+    const deliveries = collector.spans.filter((span) => span.name === 'webhook deposit-gateway');
     expect(story.filter((entry) => entry.kind === 'EVENT' && entry.type === 'deposit.created').map((entry) => entry.traceId)).toEqual([cashierTrace]);
     for (const entry of story.filter((each) => each.kind === 'WEBHOOK_DELIVERY')) {
       const span = deliveries.find((each) => each.traceId === entry.traceId);
@@ -230,14 +237,14 @@ describe('a deposit traced from the cashier to the back office', () => {
     expect(settlingDelivery?.attributes['payments.webhook.outcome']).toBe('applied');
     const jobs = story.filter((entry) => entry.kind === 'JOB' && ran(entry));
     expect(jobs.map((entry) => entry.jobKind)).toContain('deposit.fetch_details');
-    for (const entry of jobs) expect(entry.traceId).toBe(traceOf(`job ${entry.id}`, spansNow.find((span) => span.attributes['payments.job.id'] === entry.id)));
+    for (const entry of jobs) expect(entry.traceId).toBe(traceOf(`job ${entry.id}`, spanOfJob(entry)));
     // The details the job fetched are a change of its own, in its run's trace.
     const fetched = story.find((entry) => entry.kind === 'JOB' && entry.jobKind === 'deposit.fetch_details')!;
     expect(story.filter((entry) => entry.kind === 'EVENT' && entry.traceId === fetched.traceId).length).toBeGreaterThan(0);
     const attempts = story.filter((entry) => entry.kind === 'NOTIFICATION_ATTEMPT');
     expect(attempts.length).toBeGreaterThan(0);
     for (const entry of attempts) {
-      expect(entry.traceId).toBe(traceOf(`notification of ${entry.eventId}`, spansNow.find((span) => span.kind === SPAN_KIND.CLIENT && span.attributes['payments.event.id'] === entry.eventId)));
+      expect(entry.traceId).toBe(traceOf(`notification of ${entry.eventId}`, spanOfAttempt(entry)));
     }
 
     // The log lines of the request carry its trace and span.
