@@ -17,7 +17,7 @@ export const WS_UNAUTHORIZED = 4401;
  * One open socket: its protocol state, its key and its operations. Thousands stay open and idle, so
  * it keeps no more than it must: its id and keep-alive slice are derived from a serial number.
  */
-export class Connection implements SubscriptionSink, IndexedSocket {
+export class Connection implements SubscriptionSink, IndexedSocket, MessageBucket {
   initReceived = false;
   acknowledged = false;
   /** A ping was sent and no pong has come back yet. */
@@ -39,8 +39,10 @@ export class Connection implements SubscriptionSink, IndexedSocket {
     readonly socket: WebSocket,
     /** The socket's place in the order sockets opened on this instance. */
     readonly serial: number,
-    /** The socket's rate of messages. */
-    readonly bucket: MessageBucket,
+    /** The socket's rate of messages (takeMessage): tokens left, in thousandths of a message. */
+    public messageTokens: number,
+    /** When they were last counted, on messageClock(). */
+    public messagesCountedAt: number,
     /** Gives back a subscription its client held (ClientLimiter.closeSubscription). */
     private readonly release: (clientId: string) => void,
   ) {}

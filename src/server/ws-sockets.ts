@@ -15,7 +15,7 @@ import { checkEnvelope, closeReason } from '../graphql/envelope.js';
 import { keepConnectionTraceContext } from '../lib/tracing/request-spans.js';
 import { tracingOn } from '../lib/tracing/sdk.js';
 import type { ConnectionsByKey } from './connections-by-key.js';
-import { MessageBucket, WS_TOO_MANY_MESSAGES } from './ws-limits.js';
+import { fullBucket, messageClock, refillMessages, takeMessage, WS_TOO_MANY_MESSAGES } from './ws-limits.js';
 import { Connection, WS_UNAUTHORIZED } from './ws-connection.js';
 import type { GraphqlWsOptions } from './ws-options.js';
 import { internalCloseReason } from './ws-replies.js';
@@ -85,7 +85,7 @@ export class WsSockets {
       socket.close(CloseCode.SubprotocolNotAcceptable, 'Subprotocol not acceptable');
       return;
     }
-    const connection = new Connection(socket, this.opened++, new MessageBucket(this.options.limits, Date.now()), this.releaseSubscription);
+    const connection = new Connection(socket, this.opened++, fullBucket(this.options.limits), messageClock(), this.releaseSubscription);
     this.connections.set(socket, connection);
     connection.initTimer = setTimeout(() => {
       connection.initTimer = undefined;
@@ -98,10 +98,12 @@ export class WsSockets {
   /**
    * One keep-alive tick: each socket is pinged every keepAliveMs, and one that did not answer its
    * previous ping is gone. The sockets are spread over KEEP_ALIVE_SLICES ticks, so thousands of
-   * them are not pinged (and do not answer) in one burst.
+   * them are not pinged (and do not answer) in one burst. A pinged socket's message bucket is
+   * counted too, so that no two counts are 49.7 days apart, where its 32-bit clock wraps.
    */
   ping(): void {
     const slice = this.tick++ % KEEP_ALIVE_SLICES;
+    const now = messageClock();
     for (const connection of this.connections.values()) {
       if (connection.serial % KEEP_ALIVE_SLICES !== slice) continue;
       const socket = connection.socket;
@@ -111,6 +113,7 @@ export class WsSockets {
         continue;
       }
       connection.awaitingPong = true;
+      refillMessages(connection, this.options.limits, now);
       socket.ping();
     }
   }
@@ -131,7 +134,7 @@ export class WsSockets {
     const connection = this.connections.get(socket);
     // A socket closing (over its rate, say) is read no further.
     if (!connection || socket.readyState !== socket.OPEN) return;
-    if (!connection.bucket.take(Date.now())) {
+    if (!takeMessage(connection, this.options.limits, messageClock())) {
       const keys = [connection.keys ?? []].flat();
       this.log.warn({ connectionId: connection.acknowledged ? connection.connectionId : undefined, clientIds: [...new Set(keys.map((use) => use.clientId))] }, 'graphql-ws socket closed: too many messages');
       socket.close(WS_TOO_MANY_MESSAGES, 'Too many messages');
