@@ -44,7 +44,7 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
   const byKey = new ConnectionsByKey();
   const formatError = createFormatError({ logger: log, development: options.development });
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
-  const replies = new WsReplies(options.metrics, log, format);
+  const replies = new WsReplies(options.metrics, log, format, options.services.clients);
   const fanOut = new SubscriptionFanOut({
     schema: options.schema,
     services: options.services,

@@ -44,8 +44,9 @@ export class WsSockets {
   /** Sockets opened so far: the next one's serial number. */
   private opened = 0;
   private tick = 0;
-  private readonly releaseSubscription: (clientId: string) => void;
   private readonly handlers = WsSockets.handlersOf(this);
+  /** Where a closed operation's hold on its client's subscriptions goes back. */
+  private readonly holds: GraphqlWsOptions['services']['clients'];
 
   constructor(
     private readonly options: GraphqlWsOptions,
@@ -53,8 +54,7 @@ export class WsSockets {
     private readonly byKey: ConnectionsByKey,
     private readonly operations: WsOperations,
   ) {
-    const clients = options.services.clients;
-    this.releaseSubscription = (clientId: string) => clients.closeSubscription(clientId);
+    this.holds = options.services.clients;
   }
 
   /** One set of handlers for every socket (`this` is the socket), so a socket costs no closures. */
@@ -85,7 +85,7 @@ export class WsSockets {
       socket.close(CloseCode.SubprotocolNotAcceptable, 'Subprotocol not acceptable');
       return;
     }
-    const connection = new Connection(socket, this.opened++, fullBucket(this.options.limits), messageClock(), this.releaseSubscription);
+    const connection = new Connection(socket, this.opened++, fullBucket(this.options.limits), messageClock());
     this.connections.set(socket, connection);
     connection.initTimer = setTimeout(() => {
       connection.initTimer = undefined;
@@ -164,8 +164,10 @@ export class WsSockets {
     if (connection) {
       this.connections.delete(socket);
       clearTimeout(connection.initTimer);
+      // Before its keys go: a subscription's hold goes back to the client of the socket's key.
+      const members = connection.takeOperations(this.holds);
       this.byKey.remove(connection);
-      for (const member of connection.takeOperations()) member.close();
+      for (const member of members) member.close();
     }
     if (this.openSockets === 0) this.allClosed?.();
   }
@@ -197,7 +199,7 @@ export class WsSockets {
         return;
       case MessageType.Complete: {
         const member = connection.operation(message.id);
-        connection.deleteOperation(message.id);
+        connection.deleteOperation(message.id, this.holds);
         member?.close();
         return;
       }
