@@ -13,6 +13,11 @@ import type { MessageBucket } from './ws-limits.js';
 /** Close code for a missing or bad key at connection time, or on an operation. */
 export const WS_UNAUTHORIZED = 4401;
 
+// The bits of Connection.state.
+const INIT_RECEIVED = 1;
+const ACKNOWLEDGED = 2;
+const AWAITING_PONG = 4;
+
 /** Takes back a subscription a client held: the client service (its closeSubscription), one for every socket. */
 export interface SubscriptionHolds {
   closeSubscription(clientId: string): void;
@@ -30,10 +35,8 @@ const heldForOtherClient = new WeakMap<Member, string>();
  * it keeps no more than it must: its id and keep-alive slice are derived from a serial number.
  */
 export class Connection implements SubscriptionSink, IndexedSocket, MessageBucket {
-  initReceived = false;
-  acknowledged = false;
-  /** A ping was sent and no pong has come back yet. */
-  awaitingPong = false;
+  /** The protocol state's three flags (below), as bits of one small integer rather than three fields. */
+  private state = 0;
   authorization: unknown = undefined;
   initTimer: NodeJS.Timeout | undefined;
   // Running operations by id: null while one is being set up, then a subscription's member. Nearly
@@ -64,6 +67,37 @@ export class Connection implements SubscriptionSink, IndexedSocket, MessageBucke
   private clientId(): string | undefined {
     const keys = this.keys;
     return (Array.isArray(keys) ? keys[0] : keys)?.clientId;
+  }
+
+  /** connection_init has come. */
+  get initReceived(): boolean {
+    return (this.state & INIT_RECEIVED) !== 0;
+  }
+
+  set initReceived(value: boolean) {
+    this.setState(INIT_RECEIVED, value);
+  }
+
+  /** The key was accepted and connection_ack sent. */
+  get acknowledged(): boolean {
+    return (this.state & ACKNOWLEDGED) !== 0;
+  }
+
+  set acknowledged(value: boolean) {
+    this.setState(ACKNOWLEDGED, value);
+  }
+
+  /** A ping was sent and no pong has come back yet. */
+  get awaitingPong(): boolean {
+    return (this.state & AWAITING_PONG) !== 0;
+  }
+
+  set awaitingPong(value: boolean) {
+    this.setState(AWAITING_PONG, value);
+  }
+
+  private setState(flag: number, value: boolean): void {
+    this.state = value ? this.state | flag : this.state & ~flag;
   }
 
   /** Operations held now: subscriptions, and operations being set up or run. */
