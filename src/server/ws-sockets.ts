@@ -7,7 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, MessageType, parseMessage, type ConnectionInitMessage, type Message } from 'graphql-ws';
-import type { RawData, WebSocket } from 'ws';
+import { WebSocket, type RawData } from 'ws';
 import type { Logger } from '../lib/logger.js';
 import { messageText } from '../lib/ws-message.js';
 import { authenticate } from '../graphql/context.js';
@@ -27,7 +27,6 @@ export const KEEP_ALIVE_SLICES = 12;
 /** What a socket's events call: functions whose `this` is the socket. */
 interface SocketHandlers {
   message: (this: WebSocket, data: RawData) => void;
-  pong: (this: WebSocket) => void;
   error: (this: WebSocket, error: Error) => void;
   close: (this: WebSocket) => void;
 }
@@ -45,6 +44,8 @@ export class WsSockets {
   private opened = 0;
   private tick = 0;
   private readonly handlers = WsSockets.handlersOf(this);
+  /** The class of this server's sockets (ws's WebSocketServer option `WebSocket`): ws's, its pongs told without a listener. */
+  readonly socketClass = WsSockets.socketClassOf(this);
   /** Where a closed operation's hold on its client's subscriptions goes back. */
   private readonly holds: GraphqlWsOptions['services']['clients'];
 
@@ -63,16 +64,27 @@ export class WsSockets {
       message(this: WebSocket, data: RawData): void {
         sockets.read(this, data);
       },
-      pong(this: WebSocket): void {
-        const connection = sockets.connections.get(this);
-        if (connection) connection.awaitingPong = false;
-      },
       error(this: WebSocket, error: Error): void {
         sockets.failed(this, error);
       },
       close(this: WebSocket): void {
         sockets.closed(this);
       },
+    };
+  }
+
+  /**
+   * ws's socket, which tells this server of a pong itself: a fourth listener on every socket (with
+   * message, error and close) would grow each one's table of listeners by 96 bytes.
+   */
+  private static socketClassOf(sockets: WsSockets): typeof WebSocket {
+    return class GraphqlWsSocket extends WebSocket {
+      override emit(event: string | symbol, ...args: unknown[]): boolean {
+        if (event !== 'pong') return super.emit(event, ...args);
+        const connection = sockets.connections.get(this);
+        if (connection) connection.awaitingPong = false;
+        return true;
+      }
     };
   }
 
@@ -92,7 +104,6 @@ export class WsSockets {
       if (!connection.initReceived) socket.close(CloseCode.ConnectionInitialisationTimeout, 'Connection initialisation timeout');
     }, this.options.connectionInitTimeoutMs);
     socket.on('message', this.handlers.message);
-    socket.on('pong', this.handlers.pong);
   }
 
   /**
