@@ -18,7 +18,7 @@ const INIT_RECEIVED = 1;
 const ACKNOWLEDGED = 2;
 const AWAITING_PONG = 4;
 
-/** Takes back a subscription a client held: the client service (its closeSubscription), one for every socket. */
+/** Takes back a subscription a client held: the client service (its closeSubscription), one object for every socket. */
 export interface SubscriptionHolds {
   closeSubscription(clientId: string): void;
 }
