@@ -42,6 +42,11 @@ export interface TopicConsumer<T> {
 
 const DONE: IteratorResult<never, undefined> = Object.freeze({ done: true, value: undefined });
 
+// The bits of TopicSubscription.state.
+const JOINED = 1;
+const FINISHED = 2;
+const OVERFLOW = 4;
+
 /**
  * One subscription to a topic: an async iterator of its payloads (filtered), or, once a consumer is
  * attached, a synchronous hand-over of each one. One object per subscription, its methods shared:
@@ -50,11 +55,9 @@ const DONE: IteratorResult<never, undefined> = Object.freeze({ done: true, value
 export class TopicSubscription<T> implements AsyncIterableIterator<T> {
   private buffer: T[] | undefined;
   private waiting: ((result: IteratorResult<T>) => void) | undefined;
-  private finished = false;
-  private overflow = false;
   private consumer: TopicConsumer<T> | undefined;
-  /** Receives what the topic publishes (false while it waits for the topic's feed to follow). */
-  joined = false;
+  /** Its three flags (below), as bits of one small integer rather than three fields: idle subscriptions are many. */
+  private state = 0;
 
   constructor(
     private readonly pubsub: LocalPubSub,
@@ -65,6 +68,37 @@ export class TopicSubscription<T> implements AsyncIterableIterator<T> {
   /** Whether the subscription has ended (returned, or cut off for falling behind). */
   get ended(): boolean {
     return this.finished;
+  }
+
+  /** Receives what the topic publishes (false while it waits for the topic's feed to follow). */
+  get joined(): boolean {
+    return (this.state & JOINED) !== 0;
+  }
+
+  set joined(value: boolean) {
+    this.setState(JOINED, value);
+  }
+
+  /** Ended (returned, or cut off). */
+  private get finished(): boolean {
+    return (this.state & FINISHED) !== 0;
+  }
+
+  private set finished(value: boolean) {
+    this.setState(FINISHED, value);
+  }
+
+  /** Cut off for falling behind. */
+  private get overflow(): boolean {
+    return (this.state & OVERFLOW) !== 0;
+  }
+
+  private set overflow(value: boolean) {
+    this.setState(OVERFLOW, value);
+  }
+
+  private setState(flag: number, value: boolean): void {
+    this.state = value ? this.state | flag : this.state & ~flag;
   }
 
   /** Called by `publish` for every payload of the topic. */

@@ -44,8 +44,6 @@ export interface MemberGroup {
  */
 export class Member implements TopicConsumer<unknown> {
   protected closed = false;
-  /** The client whose subscriptions this one counts against (its limit), released when the socket lets it go. */
-  heldFor: string | undefined = undefined;
   /** Deliveries not sent yet, oldest first, while the oldest is being computed. */
   protected backlog: MemberDelivery[] | undefined;
 

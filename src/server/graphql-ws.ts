@@ -39,12 +39,10 @@ export { WS_UNAUTHORIZED } from './ws-connection.js';
 /** Attaches graphql-ws to the HTTP server; resolves once it listens for key revocations. */
 export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ close(): Promise<void> }> {
   const log = options.logger.child({ component: 'graphql-ws' });
-  // No client tracking (WsSockets keeps the sockets instead).
-  const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes, handleProtocols, clientTracking: false });
   const byKey = new ConnectionsByKey();
   const formatError = createFormatError({ logger: log, development: options.development });
   const format = (errors: readonly GraphQLError[]) => errors.map((error) => formatError(error.toJSON(), error));
-  const replies = new WsReplies(options.metrics, log, format);
+  const replies = new WsReplies(options.metrics, log, format, options.services.clients);
   const fanOut = new SubscriptionFanOut({
     schema: options.schema,
     services: options.services,
@@ -56,6 +54,8 @@ export async function attachGraphqlWs(options: GraphqlWsOptions): Promise<{ clos
     subscriptionEnded: (sink, operationId, error) => replies.streamEnded(sink as Connection, operationId, error),
   });
   const sockets = new WsSockets(options, log, byKey, new WsOperations(options, log, fanOut, byKey, replies));
+  // No client tracking (WsSockets keeps the sockets instead); its own socket class (WsSockets.socketClass).
+  const wss = new WebSocketServer({ server: options.httpServer, path: '/graphql', maxPayload: options.maxPayloadBytes, handleProtocols, clientTracking: false, WebSocket: sockets.socketClass });
 
   // Any instance may commit a revocation: each one closes the sockets it holds for that client, or key.
   const unlistenClients = await options.db.listen(API_CLIENT_REVOKED_CHANNEL, (clientId) => {

@@ -13,15 +13,30 @@ import type { MessageBucket } from './ws-limits.js';
 /** Close code for a missing or bad key at connection time, or on an operation. */
 export const WS_UNAUTHORIZED = 4401;
 
+// The bits of Connection.state.
+const INIT_RECEIVED = 1;
+const ACKNOWLEDGED = 2;
+const AWAITING_PONG = 4;
+
+/** Takes back a subscription a client held: the client service (its closeSubscription), one object for every socket. */
+export interface SubscriptionHolds {
+  closeSubscription(clientId: string): void;
+}
+
+/**
+ * The client a kept subscription counts against, when it is not its socket's client (an operation
+ * run with a key of its own, of another client): rare, so kept aside here rather than in a field of
+ * every subscription.
+ */
+const heldForOtherClient = new WeakMap<Member, string>();
+
 /**
  * One open socket: its protocol state, its key and its operations. Thousands stay open and idle, so
  * it keeps no more than it must: its id and keep-alive slice are derived from a serial number.
  */
-export class Connection implements SubscriptionSink, IndexedSocket {
-  initReceived = false;
-  acknowledged = false;
-  /** A ping was sent and no pong has come back yet. */
-  awaitingPong = false;
+export class Connection implements SubscriptionSink, IndexedSocket, MessageBucket {
+  /** The protocol state's three flags (below), as bits of one small integer rather than three fields. */
+  private state = 0;
   authorization: unknown = undefined;
   initTimer: NodeJS.Timeout | undefined;
   // Running operations by id: null while one is being set up, then a subscription's member. Nearly
@@ -39,11 +54,51 @@ export class Connection implements SubscriptionSink, IndexedSocket {
     readonly socket: WebSocket,
     /** The socket's place in the order sockets opened on this instance. */
     readonly serial: number,
-    /** The socket's rate of messages. */
-    readonly bucket: MessageBucket,
-    /** Gives back a subscription its client held (ClientLimiter.closeSubscription). */
-    private readonly release: (clientId: string) => void,
+    /** The socket's rate of messages (takeMessage): tokens left, in thousandths of a message. */
+    public messageTokens: number,
+    /** When they were last counted, on messageClock(). */
+    public messagesCountedAt: number,
   ) {}
+
+  /**
+   * The client of the key the socket connected with: the first of its keys, which stays first
+   * until the socket closes (ConnectionsByKey.add appends an operation's own key after it).
+   */
+  private clientId(): string | undefined {
+    const keys = this.keys;
+    return (Array.isArray(keys) ? keys[0] : keys)?.clientId;
+  }
+
+  /** connection_init has come. */
+  get initReceived(): boolean {
+    return (this.state & INIT_RECEIVED) !== 0;
+  }
+
+  set initReceived(value: boolean) {
+    this.setState(INIT_RECEIVED, value);
+  }
+
+  /** The key was accepted and connection_ack sent. */
+  get acknowledged(): boolean {
+    return (this.state & ACKNOWLEDGED) !== 0;
+  }
+
+  set acknowledged(value: boolean) {
+    this.setState(ACKNOWLEDGED, value);
+  }
+
+  /** A ping was sent and no pong has come back yet. */
+  get awaitingPong(): boolean {
+    return (this.state & AWAITING_PONG) !== 0;
+  }
+
+  set awaitingPong(value: boolean) {
+    this.setState(AWAITING_PONG, value);
+  }
+
+  private setState(flag: number, value: boolean): void {
+    this.state = value ? this.state | flag : this.state & ~flag;
+  }
 
   /** Operations held now: subscriptions, and operations being set up or run. */
   operationCount(): number {
@@ -64,7 +119,21 @@ export class Connection implements SubscriptionSink, IndexedSocket {
     return id === this.firstId || (this.others?.has(id) ?? false);
   }
 
-  setOperation(id: string, member: Member | null): void {
+  /**
+   * Keeps the subscription `member` as the operation `id`: it holds one of `clientId`'s
+   * subscriptions, given back when the socket lets it go (deleteOperation, takeOperations).
+   */
+  keepSubscription(id: string, member: Member, clientId: string): void {
+    if (clientId !== this.clientId()) heldForOtherClient.set(member, clientId);
+    this.setOperation(id, member);
+  }
+
+  /** The operation `id` is being set up. */
+  beginOperation(id: string): void {
+    this.setOperation(id, null);
+  }
+
+  private setOperation(id: string, member: Member | null): void {
     if (id === this.firstId || (this.firstId === undefined && !this.others?.has(id))) {
       this.firstId = id;
       this.first = member;
@@ -73,9 +142,10 @@ export class Connection implements SubscriptionSink, IndexedSocket {
     }
   }
 
-  deleteOperation(id: string): void {
+  /** Removes the operation `id`; a subscription's hold goes back to its client through `holds`. */
+  deleteOperation(id: string, holds: SubscriptionHolds): void {
     const member = this.operation(id);
-    if (member?.heldFor !== undefined) this.release(member.heldFor);
+    if (member) this.release(member, holds);
     if (id === this.firstId) {
       this.firstId = undefined;
       this.first = null;
@@ -84,14 +154,22 @@ export class Connection implements SubscriptionSink, IndexedSocket {
     }
   }
 
-  /** Removes every operation; returns the subscriptions' members, to be closed. */
-  takeOperations(): Member[] {
+  /** Removes every operation, their holds back to their clients through `holds`; returns the subscriptions' members, to be closed. */
+  takeOperations(holds: SubscriptionHolds): Member[] {
     const members = [this.first, ...(this.others?.values() ?? [])].filter((member): member is Member => member !== null);
-    for (const member of members) if (member.heldFor !== undefined) this.release(member.heldFor);
+    for (const member of members) this.release(member, holds);
     this.firstId = undefined;
     this.first = null;
     this.others = undefined;
     return members;
+  }
+
+  /** Gives back the subscription `member` held, once: it has just left the socket's operations. */
+  private release(member: Member, holds: SubscriptionHolds): void {
+    const other = heldForOtherClient.get(member);
+    if (other !== undefined) heldForOtherClient.delete(member);
+    const clientId = other ?? this.clientId();
+    if (clientId !== undefined) holds.closeSubscription(clientId);
   }
 
   send(message: Message): void {

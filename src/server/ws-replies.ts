@@ -9,7 +9,7 @@ import { MessageType } from 'graphql-ws';
 import type { Logger } from '../lib/logger.js';
 import { OTHER_OPERATION } from './metric-labels.js';
 import type { GatewayMetrics } from './metrics.js';
-import type { Connection } from './ws-connection.js';
+import type { Connection, SubscriptionHolds } from './ws-connection.js';
 
 /** Errors as a client receives them: through the formatter HTTP uses. */
 export type FormatErrors = (errors: readonly GraphQLError[]) => GraphQLFormattedError[];
@@ -19,6 +19,8 @@ export class WsReplies {
     private readonly metrics: GatewayMetrics,
     private readonly log: Logger,
     private readonly format: FormatErrors,
+    /** Where an ended subscription's hold on its client's maximum goes back. */
+    private readonly holds: SubscriptionHolds,
   ) {}
 
   /** An `error`: refused before execution (no operation to name), or a subscription's stream that failed. */
@@ -36,7 +38,7 @@ export class WsReplies {
   /** A subscription's stream ended (the fan-out says so): `complete`, or `error` when it failed. */
   streamEnded(connection: Connection, operationId: string, error?: unknown): void {
     if (connection.operation(operationId) === undefined) return;
-    connection.deleteOperation(operationId);
+    connection.deleteOperation(operationId, this.holds);
     if (error === undefined) {
       connection.send({ id: operationId, type: MessageType.Complete });
       return;

@@ -7,7 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, MessageType, parseMessage, type ConnectionInitMessage, type Message } from 'graphql-ws';
-import type { RawData, WebSocket } from 'ws';
+import { WebSocket, type RawData } from 'ws';
 import type { Logger } from '../lib/logger.js';
 import { messageText } from '../lib/ws-message.js';
 import { authenticate } from '../graphql/context.js';
@@ -15,7 +15,7 @@ import { checkEnvelope, closeReason } from '../graphql/envelope.js';
 import { keepConnectionTraceContext } from '../lib/tracing/request-spans.js';
 import { tracingOn } from '../lib/tracing/sdk.js';
 import type { ConnectionsByKey } from './connections-by-key.js';
-import { MessageBucket, WS_TOO_MANY_MESSAGES } from './ws-limits.js';
+import { fullBucket, messageClock, refillMessages, takeMessage, WS_TOO_MANY_MESSAGES } from './ws-limits.js';
 import { Connection, WS_UNAUTHORIZED } from './ws-connection.js';
 import type { GraphqlWsOptions } from './ws-options.js';
 import { internalCloseReason } from './ws-replies.js';
@@ -27,7 +27,6 @@ export const KEEP_ALIVE_SLICES = 12;
 /** What a socket's events call: functions whose `this` is the socket. */
 interface SocketHandlers {
   message: (this: WebSocket, data: RawData) => void;
-  pong: (this: WebSocket) => void;
   error: (this: WebSocket, error: Error) => void;
   close: (this: WebSocket) => void;
 }
@@ -44,8 +43,11 @@ export class WsSockets {
   /** Sockets opened so far: the next one's serial number. */
   private opened = 0;
   private tick = 0;
-  private readonly releaseSubscription: (clientId: string) => void;
   private readonly handlers = WsSockets.handlersOf(this);
+  /** The class of this server's sockets (ws's WebSocketServer option `WebSocket`): ws's, its pongs told without a listener. */
+  readonly socketClass = WsSockets.socketClassOf(this);
+  /** Where a closed operation's hold on its client's subscriptions goes back. */
+  private readonly holds: GraphqlWsOptions['services']['clients'];
 
   constructor(
     private readonly options: GraphqlWsOptions,
@@ -53,8 +55,7 @@ export class WsSockets {
     private readonly byKey: ConnectionsByKey,
     private readonly operations: WsOperations,
   ) {
-    const clients = options.services.clients;
-    this.releaseSubscription = (clientId: string) => clients.closeSubscription(clientId);
+    this.holds = options.services.clients;
   }
 
   /** One set of handlers for every socket (`this` is the socket), so a socket costs no closures. */
@@ -63,16 +64,27 @@ export class WsSockets {
       message(this: WebSocket, data: RawData): void {
         sockets.read(this, data);
       },
-      pong(this: WebSocket): void {
-        const connection = sockets.connections.get(this);
-        if (connection) connection.awaitingPong = false;
-      },
       error(this: WebSocket, error: Error): void {
         sockets.failed(this, error);
       },
       close(this: WebSocket): void {
         sockets.closed(this);
       },
+    };
+  }
+
+  /**
+   * ws's socket, which tells this server of a pong itself: a fourth listener on every socket (with
+   * message, error and close) would grow each one's table of listeners by 96 bytes.
+   */
+  private static socketClassOf(sockets: WsSockets): typeof WebSocket {
+    return class GraphqlWsSocket extends WebSocket {
+      override emit(event: string | symbol, ...args: unknown[]): boolean {
+        if (event !== 'pong') return super.emit(event, ...args);
+        const connection = sockets.connections.get(this);
+        if (connection) connection.awaitingPong = false;
+        return true;
+      }
     };
   }
 
@@ -85,23 +97,24 @@ export class WsSockets {
       socket.close(CloseCode.SubprotocolNotAcceptable, 'Subprotocol not acceptable');
       return;
     }
-    const connection = new Connection(socket, this.opened++, new MessageBucket(this.options.limits, Date.now()), this.releaseSubscription);
+    const connection = new Connection(socket, this.opened++, fullBucket(this.options.limits), messageClock());
     this.connections.set(socket, connection);
     connection.initTimer = setTimeout(() => {
       connection.initTimer = undefined;
       if (!connection.initReceived) socket.close(CloseCode.ConnectionInitialisationTimeout, 'Connection initialisation timeout');
     }, this.options.connectionInitTimeoutMs);
     socket.on('message', this.handlers.message);
-    socket.on('pong', this.handlers.pong);
   }
 
   /**
    * One keep-alive tick: each socket is pinged every keepAliveMs, and one that did not answer its
    * previous ping is gone. The sockets are spread over KEEP_ALIVE_SLICES ticks, so thousands of
-   * them are not pinged (and do not answer) in one burst.
+   * them are not pinged (and do not answer) in one burst. A pinged socket's message bucket is
+   * counted too, so that no two counts are 49.7 days apart, where its 32-bit clock wraps.
    */
   ping(): void {
     const slice = this.tick++ % KEEP_ALIVE_SLICES;
+    const now = messageClock();
     for (const connection of this.connections.values()) {
       if (connection.serial % KEEP_ALIVE_SLICES !== slice) continue;
       const socket = connection.socket;
@@ -111,6 +124,7 @@ export class WsSockets {
         continue;
       }
       connection.awaitingPong = true;
+      refillMessages(connection, this.options.limits, now);
       socket.ping();
     }
   }
@@ -131,7 +145,7 @@ export class WsSockets {
     const connection = this.connections.get(socket);
     // A socket closing (over its rate, say) is read no further.
     if (!connection || socket.readyState !== socket.OPEN) return;
-    if (!connection.bucket.take(Date.now())) {
+    if (!takeMessage(connection, this.options.limits, messageClock())) {
       const keys = [connection.keys ?? []].flat();
       this.log.warn({ connectionId: connection.acknowledged ? connection.connectionId : undefined, clientIds: [...new Set(keys.map((use) => use.clientId))] }, 'graphql-ws socket closed: too many messages');
       socket.close(WS_TOO_MANY_MESSAGES, 'Too many messages');
@@ -161,8 +175,10 @@ export class WsSockets {
     if (connection) {
       this.connections.delete(socket);
       clearTimeout(connection.initTimer);
+      // Before its keys go: a subscription's hold goes back to the client of the socket's key.
+      const members = connection.takeOperations(this.holds);
       this.byKey.remove(connection);
-      for (const member of connection.takeOperations()) member.close();
+      for (const member of members) member.close();
     }
     if (this.openSockets === 0) this.allClosed?.();
   }
@@ -194,7 +210,7 @@ export class WsSockets {
         return;
       case MessageType.Complete: {
         const member = connection.operation(message.id);
-        connection.deleteOperation(message.id);
+        connection.deleteOperation(message.id, this.holds);
         member?.close();
         return;
       }

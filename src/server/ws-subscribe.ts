@@ -63,7 +63,7 @@ export class WsOperations {
       this.replies.errors(connection, id, [new GraphQLError(`A socket may hold at most ${this.options.limits.maxOperations} operations at once; complete one first`, { extensions: { code: SUBSCRIPTION_LIMIT } })]);
       return;
     }
-    connection.setOperation(id, null);
+    connection.beginOperation(id);
     // Backpressure: while too many of its operations are being set up, the socket is not read.
     connection.pending += 1;
     if (connection.pending >= MAX_PENDING_OPERATIONS) socket.pause();
@@ -75,7 +75,7 @@ export class WsOperations {
       // An unexpected failure (a database outage while authenticating, say) becomes an error
       // for the formatter to mask and log, where graphql-ws would close the socket.
       if (connection.operation(id) !== null) return;
-      connection.deleteOperation(id);
+      connection.deleteOperation(id, this.clients);
       this.replies.errors(connection, id, [unexpectedError(error)]);
     } finally {
       connection.pending -= 1;
@@ -154,7 +154,7 @@ export class WsOperations {
       return this.refuse(connection, id, [new GraphQLError(`This client may hold at most ${opened.maxSubscriptions} subscriptions at once; complete one first`, { extensions: { code: SUBSCRIPTION_LIMIT } })]);
     }
     // Held by the socket once it keeps the subscription, given back when it lets the operation go
-    // (Connection.deleteOperation, takeOperations); given back here on every other way out.
+    // (Connection.keepSubscription); given back here on every other way out.
     let kept = false;
     try {
       const subscribed = await this.fanOut.subscribe(args, caller, connection, id);
@@ -163,7 +163,7 @@ export class WsOperations {
         // Refused by the root field (not allowed, no such id): its errors in a `next`, then `complete`, as graphql-ws does.
         if (connection.operation(id) !== null) return;
         failGraphqlSpan(subscribed.errors?.[0]?.extensions.code);
-        connection.deleteOperation(id);
+        connection.deleteOperation(id, this.clients);
         this.replies.result(connection, id, subscribed);
         connection.send({ id, type: MessageType.Complete });
         return;
@@ -173,8 +173,7 @@ export class WsOperations {
         subscribed.close();
         return;
       }
-      subscribed.heldFor = client.id;
-      connection.setOperation(id, subscribed);
+      connection.keepSubscription(id, subscribed, client.id);
       kept = true;
     } finally {
       if (!kept) this.clients.closeSubscription(client.id);
@@ -188,7 +187,7 @@ export class WsOperations {
     const result = await execute({ ...args, contextValue });
     this.options.metrics.graphqlOperations.inc({ operation: operationLabel(args.schema, args.document, args.operationName), type: 'ws', outcome: 'success' });
     if (connection.operation(id) !== null) return;
-    connection.deleteOperation(id);
+    connection.deleteOperation(id, this.clients);
     if ('next' in result) throw new Error('incremental delivery is not supported over graphql-ws');
     if (result.errors) failGraphqlSpan(result.errors[0]?.extensions.code);
     this.replies.result(connection, id, result);
@@ -199,7 +198,7 @@ export class WsOperations {
   private refuse(connection: Connection, id: string, errors: readonly GraphQLError[]): void {
     if (connection.operation(id) !== null) return;
     failGraphqlSpan(errors[0]?.extensions.code);
-    connection.deleteOperation(id);
+    connection.deleteOperation(id, this.clients);
     this.replies.errors(connection, id, errors);
   }
 }
