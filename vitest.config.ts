@@ -90,9 +90,12 @@ export default defineConfig({
     // machine (a few seconds at most), not vitest's 1 s.
     expect: { poll: { timeout: 30_000 } },
     // Files run in parallel, each against its own database or PGlite directory. Three workers on
-    // our two cores: tests spend part of their time waiting on servers, sandboxes and sockets, and a
-    // third keeps both cores busy (the whole suite on PGlite: 169 s with two, 151 s with three).
-    maxWorkers: 3,
+    // our two cores on PGlite, whose database runs inside the worker: tests spend part of their time
+    // waiting on sandboxes and sockets, and a third keeps both cores busy (the whole suite: 169 s
+    // with two, 151 s with three; CI's PGlite step 38 s with three or four). On PostgreSQL a file
+    // also waits on a server outside its process, and a fourth worker fills those waits (CI's
+    // PostgreSQL step: 110 s with three, the cores a third idle; 97 s with four; 93 s with five).
+    maxWorkers: process.env.DATABASE_URL || process.env.TEST_DATABASE_URLS ? 4 : 3,
     pool: 'forks',
     // A worker runs file after file in one process: the gateway's modules (Apollo, MikroORM, PGlite's
     // WebAssembly) load once per worker, not once per file. Files share nothing else: each has its

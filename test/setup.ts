@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 
-// One PostgreSQL server per worker, when the run is given several (TEST_DATABASE_URLS, comma
-// separated; CI gives three, one per worker). A worker runs its files one after another, so with a
-// server each, no two files running at once share one. With DATABASE_URL alone, all share it: each
+// The workers spread over the PostgreSQL servers a run is given (TEST_DATABASE_URLS, comma
+// separated; CI gives three to its four workers, the fourth sharing the first's). A worker runs its
+// files one after another. With DATABASE_URL alone, all share it: each
 // file has a database of its own, and the event log's finality counts only the transactions of its
 // own database (docs/kernel-reference.md, "Event log order"), so files on one server do not hold back each
 // other's events.
