@@ -133,15 +133,26 @@ describe('the layers of src/', () => {
     expect(circles(graph)).toEqual([]);
   });
 
-  it('has no module that imports itself through others', () => {
+  /** The import graph between units, each file in the unit `unit` names. */
+  const unitGraph = (unit: (file: string) => string) => {
     const units = new Map<string, Set<string>>();
     for (const [file, targets] of graph) {
-      const from = unitOf(file);
+      const from = unit(file);
       const edges = units.get(from) ?? new Set<string>();
-      for (const target of targets) if (graph.has(target) && unitOf(target) !== from) edges.add(unitOf(target));
+      for (const target of targets) if (graph.has(target) && unit(target) !== from) edges.add(unit(target));
       units.set(from, edges);
     }
-    expect(circles(units)).toEqual([]);
+    return units;
+  };
+
+  it('has no module that imports itself through others', () => {
+    expect(circles(unitGraph(unitOf))).toEqual([]);
+  });
+
+  it('has no two domain modules that import each other, directly or through other modules, their API files counted with them', () => {
+    const moduleOf = (file: string) => (file.startsWith('modules/') ? file.split('/')[1]! : '');
+    const modules = new Map([...unitGraph(moduleOf)].filter(([from]) => from !== '').map(([from, to]) => [from, [...to].filter((target) => target !== '')]));
+    expect(circles(modules)).toEqual([]);
   });
 
   it('keeps the kernel free of subject kinds: it imports no module', () => {

@@ -11,7 +11,6 @@ import { isoText } from '../../lib/iso-time.js';
 import { AFTER_ARGUMENT, decodeCursor, FIRST_ARGUMENT, isTimeIdCursor, pageSize, toConnection } from '../../graphql/relay.js';
 import { userErrors } from '../../graphql/user-error.js';
 import type { DepositSnapshot, DepositSnapshotProperty } from './deposit-snapshot.js';
-import type { RefundSnapshotProperty } from '../refunds/refund-snapshot.js';
 import type { EventNotification } from '../../kernel/events/event-notification.js';
 import { RESUME_AFTER_ARGUMENT, resumePosition, subjectUpdatesStream } from '../../graphql/subject-updates.js';
 import { toDepositSnapshot } from './deposit-snapshot.js';
@@ -117,7 +116,8 @@ export function depositOfEvent(event: EventNotification): DepositNode {
  */
 interface PagePlan {
   deposits: readonly DepositSnapshotProperty[];
-  refunds: readonly RefundSnapshotProperty[] | undefined;
+  // The refunds' properties as the GraphQL layer's map names them: the deposits module imports nothing of the refunds module (which builds on it).
+  refunds: ReturnType<typeof REFUND_FIELD_READS.of> | undefined;
   events: boolean;
   eventSnapshots: boolean;
 }
