@@ -28,18 +28,34 @@ export function selectsAny(info: GraphQLResolveInfo, fields: readonly string[]):
 const selectsAnyKept = new WeakMap<FieldNode, Map<string, boolean>>();
 
 function selectsAnyOf(info: GraphQLResolveInfo, fields: readonly string[]): boolean {
-  const visit = (set: SelectionSetNode | undefined): boolean =>
-    set?.selections.some((selection) => {
-      switch (selection.kind) {
-        case Kind.FIELD:
-          return fields.includes(selection.name.value);
-        case Kind.INLINE_FRAGMENT:
-          return visit(selection.selectionSet);
-        case Kind.FRAGMENT_SPREAD:
-          return visit(info.fragments[selection.name.value]?.selectionSet);
+  return info.fieldNodes.some((node) => node.selectionSet !== undefined && fieldsIn(info, node.selectionSet).fields.some((field) => fields.includes(field.name.value)));
+}
+
+/**
+ * The fields of `set`, directly and through fragments (each fragment once), under any alias, and
+ * whether every fragment it spreads is in the document (`complete`). What the readers of a selection
+ * below each ask of it.
+ */
+function fieldsIn(info: Pick<GraphQLResolveInfo, 'fragments'>, set: SelectionSetNode): { fields: FieldNode[]; complete: boolean } {
+  const fields: FieldNode[] = [];
+  let complete = true;
+  const seen = new Set<string>();
+  const visit = (current: SelectionSetNode) => {
+    for (const selection of current.selections) {
+      if (selection.kind === Kind.FIELD) {
+        fields.push(selection);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        visit(selection.selectionSet);
+      } else if (!seen.has(selection.name.value)) {
+        seen.add(selection.name.value);
+        const fragment = info.fragments[selection.name.value];
+        if (fragment) visit(fragment.selectionSet);
+        else complete = false;
       }
-    }) ?? false;
-  return info.fieldNodes.some((node) => visit(node.selectionSet));
+    }
+  };
+  visit(set);
+  return { fields, complete };
 }
 
 /**
@@ -61,35 +77,15 @@ export function selectionsAt(info: GraphQLResolveInfo, path: readonly string[]):
  * @example selectsOnly(info, selectionsAt(info, []), ['edges', 'pageInfo']) // deposits { edges { … } totalCount } → false
  */
 export function selectsOnly(info: Pick<GraphQLResolveInfo, 'fragments'>, sets: readonly SelectionSetNode[], names: readonly string[]): boolean {
-  const visit = (set: SelectionSetNode, seen: Set<string>): boolean =>
-    set.selections.every((selection) => {
-      if (selection.kind === Kind.FIELD) return names.includes(selection.name.value) || selection.name.value === '__typename';
-      if (selection.kind === Kind.INLINE_FRAGMENT) return visit(selection.selectionSet, seen);
-      if (seen.has(selection.name.value)) return true;
-      seen.add(selection.name.value);
-      const fragment = info.fragments[selection.name.value];
-      return fragment !== undefined && visit(fragment.selectionSet, seen);
-    });
-  return sets.every((set) => visit(set, new Set()));
+  return sets.every((set) => {
+    const { fields, complete } = fieldsIn(info, set);
+    return complete && fields.every((field) => names.includes(field.name.value) || field.name.value === '__typename');
+  });
 }
 
 /** The fields called `name` in `set`, directly or through fragments. */
 export function fieldsNamed(info: Pick<GraphQLResolveInfo, 'fragments'>, set: SelectionSetNode, name: string): FieldNode[] {
-  const found: FieldNode[] = [];
-  const visit = (current: SelectionSetNode | undefined, seen: Set<string>) => {
-    for (const selection of current?.selections ?? []) {
-      if (selection.kind === Kind.FIELD) {
-        if (selection.name.value === name) found.push(selection);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        visit(selection.selectionSet, seen);
-      } else if (!seen.has(selection.name.value)) {
-        seen.add(selection.name.value);
-        visit(info.fragments[selection.name.value]?.selectionSet, seen);
-      }
-    }
-  };
-  visit(set, new Set());
-  return found;
+  return fieldsIn(info, set).fields.filter((field) => field.name.value === name);
 }
 
 /**
@@ -125,26 +121,16 @@ export class FieldReads<P extends string> {
    */
   of(info: Pick<GraphQLResolveInfo, 'fragments'>, sets: readonly SelectionSetNode[]): readonly P[] {
     const needed = new Set<P>(this.always);
-    let known = true;
-    const visit = (set: SelectionSetNode | undefined, seen: Set<string>) => {
-      for (const selection of set?.selections ?? []) {
-        if (selection.kind === Kind.FIELD) {
-          const name = selection.name.value;
-          const reads = Object.hasOwn(this.byField, name) ? this.byField[name] : undefined;
-          if (reads) for (const property of reads) needed.add(property);
-          else if (name !== '__typename') known = false;
-        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-          visit(selection.selectionSet, seen);
-        } else if (!seen.has(selection.name.value)) {
-          seen.add(selection.name.value);
-          const fragment = info.fragments[selection.name.value];
-          if (fragment) visit(fragment.selectionSet, seen);
-          else known = false;
-        }
+    for (const set of sets) {
+      const { fields, complete } = fieldsIn(info, set);
+      if (!complete) return this.every;
+      for (const field of fields) {
+        const name = field.name.value;
+        const reads = Object.hasOwn(this.byField, name) ? this.byField[name] : undefined;
+        if (reads) for (const property of reads) needed.add(property);
+        else if (name !== '__typename') return this.every;
       }
-    };
-    for (const set of sets) visit(set, new Set());
-    if (!known) return this.every;
+    }
     const list = this.every.filter((property) => needed.has(property));
     if (list.length === this.every.length) return this.every;
     const key = list.join(',');

@@ -105,12 +105,8 @@ export class RefundService {
    * DataLoader): plain rows of the snapshot's columns, dates kept as text, no entity made or tracked.
    */
   async forDeposits(em: SqlEntityManager, depositIds: readonly string[]): Promise<Map<string, RefundSnapshot[]>> {
-    const grouped = new Map<string, RefundSnapshot[]>(depositIds.map((id) => [id, []]));
-    if (depositIds.length === 0) return grouped;
-    const ids = [...new Set(depositIds)];
-    const rows = await isoDateRows<RefundFacts>(em, Refund, REFUND_SNAPSHOT_PROPERTIES, `from refund where deposit_id in (${placeholders(ids.length)}) order by created_at asc, id asc`, ids);
-    for (const row of rows) grouped.get(row.depositId)?.push(toRefundSnapshot(row));
-    return grouped;
+    const rows = await this.refundRows<RefundFacts>(em, depositIds, REFUND_SNAPSHOT_PROPERTIES);
+    return new Map([...rows].map(([depositId, refunds]) => [depositId, refunds.map(toRefundSnapshot)]));
   }
 
   /**
@@ -119,11 +115,16 @@ export class RefundService {
    * asks. `properties` is one of a few lists kept by the caller: each list is a statement of its own.
    */
   async rowsForDeposits(em: SqlEntityManager, depositIds: readonly string[], properties: readonly RefundSnapshotProperty[]): Promise<Map<string, RefundFactsRead[]>> {
-    const grouped = new Map<string, RefundFactsRead[]>(depositIds.map((id) => [id, []]));
-    if (depositIds.length === 0) return grouped;
     if (!properties.includes('id') || !properties.includes('depositId')) throw new Error('a read of refunds lists their id and deposit id');
+    return this.refundRows<RefundFactsRead>(em, depositIds, properties);
+  }
+
+  /** The refunds of each deposit, oldest first, as plain rows of `properties`, in one query. */
+  private async refundRows<R extends RefundFactsRead>(em: SqlEntityManager, depositIds: readonly string[], properties: readonly RefundSnapshotProperty[]): Promise<Map<string, R[]>> {
+    const grouped = new Map<string, R[]>(depositIds.map((id) => [id, []]));
+    if (depositIds.length === 0) return grouped;
     const ids = [...new Set(depositIds)];
-    const rows = await isoDateRows<RefundFactsRead>(em, Refund, properties, `from refund where deposit_id in (${placeholders(ids.length)}) order by created_at asc, id asc`, ids);
+    const rows = await isoDateRows<R>(em, Refund, properties, `from refund where deposit_id in (${placeholders(ids.length)}) order by created_at asc, id asc`, ids);
     for (const row of rows) grouped.get(row.depositId)?.push(row);
     return grouped;
   }
